@@ -1,0 +1,124 @@
+// Package jsonrpc holds the JSON-RPC 2.0 message shapes genui passes between
+// hosts and upstream servers. Payloads stay json.RawMessage so nothing a peer
+// sends is lost in re-encoding.
+package jsonrpc
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+)
+
+// Standard JSON-RPC and MCP error codes.
+const (
+	CodeParseError       = -32700
+	CodeInvalidRequest   = -32600
+	CodeMethodNotFound   = -32601
+	CodeInvalidParams    = -32602
+	CodeInternalError    = -32603
+	CodeResourceNotFound = -32002
+	// CodeUpstreamUnavailable is genui's server error for "the wrapped server is
+	// down or went away while handling the request".
+	CodeUpstreamUnavailable = -32001
+	// CodeRequestCancelled mirrors the code mcp-go and the TS SDK use.
+	CodeRequestCancelled = -32800
+)
+
+// Message is any JSON-RPC 2.0 frame: request (ID+Method), notification
+// (Method only) or response (ID with Result or Error).
+type Message struct {
+	JSONRPC string          `json:"jsonrpc"`
+	ID      json.RawMessage `json:"id,omitempty"`
+	Method  string          `json:"method,omitempty"`
+	Params  json.RawMessage `json:"params,omitempty"`
+	Result  json.RawMessage `json:"result,omitempty"`
+	Error   *Error          `json:"error,omitempty"`
+}
+
+// IsRequest reports whether m is a request (has an id and a method).
+func (m *Message) IsRequest() bool { return len(m.ID) > 0 && !isNull(m.ID) && m.Method != "" }
+
+// IsNotification reports whether m is a notification (method, no id).
+func (m *Message) IsNotification() bool { return m.Method != "" && (len(m.ID) == 0 || isNull(m.ID)) }
+
+// IsResponse reports whether m is a response (id, no method).
+func (m *Message) IsResponse() bool { return m.Method == "" && len(m.ID) > 0 }
+
+func isNull(b json.RawMessage) bool { return bytes.Equal(bytes.TrimSpace(b), []byte("null")) }
+
+// Error is a JSON-RPC error object. It implements error so callers can return
+// it unchanged from upstream to host.
+type Error struct {
+	Code    int             `json:"code"`
+	Message string          `json:"message"`
+	Data    json.RawMessage `json:"data,omitempty"`
+}
+
+func (e *Error) Error() string { return fmt.Sprintf("jsonrpc error %d: %s", e.Code, e.Message) }
+
+// Errorf builds an *Error with a formatted message.
+func Errorf(code int, format string, args ...any) *Error {
+	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
+}
+
+// AsError converts any error into a JSON-RPC error, keeping an *Error as is.
+func AsError(err error) *Error {
+	var e *Error
+	if errors.As(err, &e) {
+		return e
+	}
+	return &Error{Code: CodeInternalError, Message: err.Error()}
+}
+
+// Parse decodes one frame and checks the jsonrpc version.
+func Parse(b []byte) (*Message, error) {
+	var m Message
+	if err := json.Unmarshal(b, &m); err != nil {
+		return nil, &Error{Code: CodeParseError, Message: "parse error: " + err.Error()}
+	}
+	if m.JSONRPC != "2.0" {
+		return &m, &Error{Code: CodeInvalidRequest, Message: `invalid request: "jsonrpc" must be "2.0"`}
+	}
+	if m.Method == "" && len(m.ID) == 0 {
+		return &m, &Error{Code: CodeInvalidRequest, Message: "invalid request: neither method nor id"}
+	}
+	return &m, nil
+}
+
+// NewRequest encodes a request frame.
+func NewRequest(id json.RawMessage, method string, params json.RawMessage) []byte {
+	return mustMarshal(Message{JSONRPC: "2.0", ID: id, Method: method, Params: params})
+}
+
+// NewNotification encodes a notification frame.
+func NewNotification(method string, params json.RawMessage) []byte {
+	return mustMarshal(Message{JSONRPC: "2.0", Method: method, Params: params})
+}
+
+// NewResult encodes a success response. A nil result is sent as {}.
+func NewResult(id json.RawMessage, result json.RawMessage) []byte {
+	if len(result) == 0 {
+		result = json.RawMessage("{}")
+	}
+	return mustMarshal(Message{JSONRPC: "2.0", ID: id, Result: result})
+}
+
+// NewErrorResponse encodes an error response. A missing id is sent as null,
+// as JSON-RPC requires for parse errors.
+func NewErrorResponse(id json.RawMessage, e *Error) []byte {
+	if len(id) == 0 {
+		id = json.RawMessage("null")
+	}
+	return mustMarshal(Message{JSONRPC: "2.0", ID: id, Error: e})
+}
+
+func mustMarshal(v any) []byte {
+	b, err := json.Marshal(v)
+	if err != nil {
+		// Only RawMessage fields that are not valid JSON get here; they come
+		// from our own code, never from a peer (peers' bytes were parsed).
+		panic("jsonrpc: marshal: " + err.Error())
+	}
+	return b
+}
