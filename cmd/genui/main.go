@@ -1,0 +1,15 @@
+// Command genui wraps any MCP tool server and gives each tool an interactive
+// UI (an MCP App). See README.md and ../../shared/docs/architecture.md.
+package main
+
+import (
+	"fmt"
+	"os"
+)
+
+func main() {
+	if err := newRootCmd().Execute(); err != nil {
+		fmt.Fprintln(os.Stderr, "genui:", err)
+		os.Exit(1)
+	}
+}

@@ -1,0 +1,379 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/url"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"syscall"
+
+	"github.com/pkg/browser"
+	"github.com/spf13/cobra"
+	"golang.org/x/sync/errgroup"
+
+	"github.com/genui-dev/genui/engine"
+	"github.com/genui-dev/genui/engine/demo"
+	"github.com/genui-dev/genui/engine/host"
+	"github.com/genui-dev/genui/engine/httpapi"
+	"github.com/genui-dev/genui/engine/upstream"
+)
+
+// flags shared by the commands that run an engine.
+type commonFlags struct {
+	configFile        string
+	dir               string
+	llm               string
+	model             string
+	noCache           bool
+	debug             bool
+	uiMetadata        string
+	upstreamURL       string
+	upstreamTransport string
+	headers           []string
+	upstreamCmd       []string // after --
+}
+
+func (f *commonFlags) register(cmd *cobra.Command) {
+	fl := cmd.Flags()
+	fl.StringVar(&f.configFile, "config", "", "config file (default ./genui.json when present)")
+	fl.StringVar(&f.dir, "dir", "", "folder genui keeps its files in (default .ui)")
+	fl.StringVar(&f.llm, "llm", "", "UI generator: auto|anthropic|openai|ollama|offline (default auto)")
+	fl.StringVar(&f.model, "model", "", "LLM model name")
+	fl.BoolVar(&f.noCache, "no-cache", false, "do not read cached UIs")
+	fl.BoolVar(&f.debug, "debug", false, "also log to stderr, at debug level")
+	fl.StringVar(&f.uiMetadata, "ui-metadata", "", "add UI metadata to tools: always|auto|never (default always; auto = only for hosts that advertise MCP Apps)")
+	fl.StringVar(&f.upstreamURL, "upstream-url", "", "wrap an MCP server at this URL (streamable HTTP; SSE with --upstream-transport sse)")
+	fl.StringVar(&f.upstreamTransport, "upstream-transport", "", "http|sse (with --upstream-url)")
+	fl.StringArrayVar(&f.headers, "header", nil, "HTTP header for the upstream, 'K: V' (repeatable)")
+}
+
+// fileConfig is genui.json.
+type fileConfig struct {
+	Dir        string `json:"dir"`
+	LLM        string `json:"llm"`
+	Model      string `json:"model"`
+	UIMetadata string `json:"uiMetadata"`
+	Upstream   struct {
+		Command   []string          `json:"command"`
+		URL       string            `json:"url"`
+		Transport string            `json:"transport"`
+		Headers   map[string]string `json:"headers"`
+		Env       map[string]string `json:"env"`
+	} `json:"upstream"`
+}
+
+func loadConfig(path string, explicit bool) (*fileConfig, error) {
+	var fc fileConfig
+	b, err := os.ReadFile(path)
+	if err != nil {
+		if !explicit && errors.Is(err, os.ErrNotExist) {
+			return &fc, nil
+		}
+		return nil, fmt.Errorf("config: %w", err)
+	}
+	dec := json.NewDecoder(strings.NewReader(string(b)))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&fc); err != nil {
+		return nil, fmt.Errorf("config %s: %w", path, err)
+	}
+	return &fc, nil
+}
+
+// firstNonEmpty implements flags > environment > config file > default.
+func firstNonEmpty(vals ...string) string {
+	for _, v := range vals {
+		if v != "" {
+			return v
+		}
+	}
+	return ""
+}
+
+// resolved is everything needed to build an engine.
+type resolved struct {
+	dir        string
+	llm        string
+	model      string
+	uiMetadata string
+	noCache    bool
+	upstream   upstream.Config
+	logger     *slog.Logger
+	logFile    *os.File
+}
+
+func (f *commonFlags) resolve(cmd *cobra.Command, args []string) (*resolved, error) {
+	if n := cmd.ArgsLenAtDash(); n >= 0 {
+		if n > 0 {
+			return nil, fmt.Errorf("unexpected arguments before --: %v", args[:n])
+		}
+		f.upstreamCmd = args[n:]
+	} else if len(args) > 0 {
+		return nil, fmt.Errorf("unexpected arguments %v (put the upstream command after --)", args)
+	}
+	cfgPath, explicit := f.configFile, true
+	if cfgPath == "" {
+		cfgPath, explicit = "genui.json", false
+	}
+	fc, err := loadConfig(cfgPath, explicit)
+	if err != nil {
+		return nil, err
+	}
+	r := &resolved{
+		dir:        firstNonEmpty(f.dir, os.Getenv("GENUI_DIR"), fc.Dir, ".ui"),
+		llm:        firstNonEmpty(f.llm, os.Getenv("GENUI_LLM"), fc.LLM, "auto"),
+		model:      firstNonEmpty(f.model, os.Getenv("GENUI_MODEL"), fc.Model),
+		uiMetadata: firstNonEmpty(f.uiMetadata, os.Getenv("GENUI_UI_METADATA"), fc.UIMetadata, host.UIMetaAlways),
+		noCache:    f.noCache,
+	}
+	switch r.uiMetadata {
+	case host.UIMetaAlways, host.UIMetaAuto, host.UIMetaNever:
+	default:
+		return nil, fmt.Errorf("--ui-metadata must be always, auto or never, not %q", r.uiMetadata)
+	}
+	switch r.llm {
+	case "auto", "offline":
+		// auto picks the first provider whose key is set; no provider is
+		// built yet, so both mean the offline generator (see README).
+	case "anthropic", "openai", "ollama":
+		return nil, fmt.Errorf("--llm %s: LLM providers are not built yet in this version; use --llm offline (see README)", r.llm)
+	default:
+		return nil, fmt.Errorf("--llm must be auto, anthropic, openai, ollama or offline, not %q", r.llm)
+	}
+
+	up := upstream.Config{}
+	headers := map[string]string{}
+	for k, v := range fc.Upstream.Headers {
+		headers[k] = v
+	}
+	for _, h := range f.headers {
+		k, v, ok := strings.Cut(h, ":")
+		if !ok || strings.TrimSpace(k) == "" {
+			return nil, fmt.Errorf("--header %q: want 'Key: Value'", h)
+		}
+		headers[strings.TrimSpace(k)] = strings.TrimSpace(v)
+	}
+	url := firstNonEmpty(f.upstreamURL, fc.Upstream.URL)
+	command := f.upstreamCmd
+	if len(command) == 0 && url == "" {
+		command = fc.Upstream.Command
+	}
+	switch {
+	case len(command) > 0 && f.upstreamURL != "":
+		return nil, errors.New("give either an upstream command after -- or --upstream-url, not both")
+	case len(command) > 0:
+		up.Transport, up.Command, up.Args = "stdio", command[0], command[1:]
+		for k, v := range fc.Upstream.Env {
+			up.Env = append(up.Env, k+"="+v)
+		}
+	case url != "":
+		t := firstNonEmpty(f.upstreamTransport, fc.Upstream.Transport, "http")
+		if t != "http" && t != "sse" {
+			return nil, fmt.Errorf("--upstream-transport must be http or sse, not %q", t)
+		}
+		up.Transport, up.URL, up.Headers = t, url, headers
+	default:
+		up.Transport, up.InProcess = "inprocess", demo.ServeStdio
+	}
+	if err := os.MkdirAll(filepath.Join(r.dir, "log"), 0o755); err != nil {
+		return nil, fmt.Errorf("create %s: %w", r.dir, err)
+	}
+	lf, err := os.OpenFile(filepath.Join(r.dir, "log", "genui.log"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		return nil, fmt.Errorf("open log: %w", err)
+	}
+	var w io.Writer = lf
+	level := slog.LevelInfo
+	if f.debug {
+		w, level = io.MultiWriter(lf, os.Stderr), slog.LevelDebug
+	}
+	r.logFile = lf
+	r.logger = slog.New(slog.NewJSONHandler(w, &slog.HandlerOptions{Level: level}))
+	r.upstream = up
+	return r, nil
+}
+
+func (r *resolved) close() {
+	if r.logFile != nil {
+		_ = r.logFile.Close()
+	}
+}
+
+func init() {
+	// pkg/browser writes the opener's output to os.Stdout by default, which
+	// in `genui mcp` carries JSON-RPC only.
+	browser.Stdout, browser.Stderr = io.Discard, io.Discard
+}
+
+func newRootCmd() *cobra.Command {
+	root := &cobra.Command{
+		Use:           "genui",
+		Short:         "Give any MCP tool server interactive UIs (MCP Apps)",
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.SetOut(os.Stderr) // help and usage never touch stdout (stdio MCP)
+	root.AddCommand(newMCPCmd(), newServeCmd(), newDemoServerCmd(), newVersionCmd(), newPreviewCmd(), newExportCmd())
+	return root
+}
+
+func newVersionCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "version",
+		Short: "Print genui's version",
+		Args:  cobra.NoArgs,
+		Run: func(cmd *cobra.Command, _ []string) {
+			fmt.Fprintf(os.Stdout, "genui v%s\n", engine.Version)
+		},
+	}
+}
+
+func newDemoServerCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "demo-server",
+		Short: "Run the built-in demo upstream as a plain stdio MCP server (no UI metadata)",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+			defer stop()
+			return demo.ServeStdio(ctx, os.Stdin, os.Stdout)
+		},
+	}
+}
+
+// app is an engine with its MCP host and HTTP side server.
+type app struct {
+	r    *resolved
+	e    *engine.Engine
+	host *host.Server
+	api  *httpapi.Server
+}
+
+// buildApp creates the engine, its MCP host and the HTTP side server.
+func buildApp(r *resolved, persist bool) (*app, error) {
+	e, err := engine.New(engine.Options{Upstream: r.upstream, Dir: r.dir, PersistCache: persist,
+		NoCache: r.noCache, Logger: r.logger})
+	if err != nil {
+		return nil, err
+	}
+	a := &app{r: r, e: e}
+	hooks := engine.WrapperHooks{
+		Status: func() map[string]any {
+			return map[string]any{"urls": map[string]string{"api": a.api.APIBase(), "ui": a.api.UIBase(),
+				"mcp": a.api.APIBase() + "/mcp", "wait": a.api.APIBase() + "/wait", "state": a.api.APIBase() + "/state"},
+				"sessions": a.host.Sessions()}
+		},
+		Preview: func(tool string, open bool) (string, error) {
+			if a.api.APIBase() == "" {
+				return "", errors.New("the HTTP side server is not listening yet")
+			}
+			u := a.api.APIBase() + "/preview/" + url.PathEscape(tool)
+			if open {
+				if err := browser.OpenURL(u); err != nil {
+					return u, fmt.Errorf("opening the browser failed (%v); open %s yourself", err, u)
+				}
+			}
+			return u, nil
+		},
+	}
+	a.host = host.New(host.Options{Engine: e, UIMetadata: r.uiMetadata, Logger: r.logger.With("component", "host"),
+		Wrappers: engine.NewWrappers(e, hooks)})
+	a.api = httpapi.New(httpapi.Options{Engine: e, Host: a.host, Dir: r.dir, Logger: r.logger.With("component", "http")})
+	a.host.AddResource(host.ExtraResource{URI: "ui://state", Name: "genui state", MIMEType: "application/json",
+		Description: "genui's engine state: upstream, tools and their UIs, cache, generation queue, refinements, events, sessions",
+		Read:        func(context.Context) ([]byte, error) { return json.MarshalIndent(a.api.Snapshot(), "", "  ") }})
+	return a, nil
+}
+
+func newMCPCmd() *cobra.Command {
+	var f commonFlags
+	cmd := &cobra.Command{
+		Use:   "mcp [flags] [-- UPSTREAM_CMD [ARGS...]]",
+		Short: "Serve genui as a stdio MCP server (for Claude Code and other hosts)",
+		RunE: func(cmd *cobra.Command, args []string) error {
+			r, err := f.resolve(cmd, args)
+			if err != nil {
+				return err
+			}
+			defer r.close()
+			a, err := buildApp(r, true)
+			if err != nil {
+				return err
+			}
+			uiLn, apiLn, err := httpapi.Listen(0, 0)
+			if err != nil {
+				return err
+			}
+			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+			defer stop()
+			ctx, cancel := context.WithCancel(ctx)
+			g, gctx := errgroup.WithContext(ctx)
+			g.Go(func() error { return a.e.Run(gctx) })
+			g.Go(func() error { return a.api.Serve(gctx, uiLn, apiLn) })
+			g.Go(func() error {
+				defer cancel() // stdin closed: the host is gone, shut down
+				return a.host.ServeStdio(gctx, os.Stdin, os.Stdout)
+			})
+			err = g.Wait()
+			r.logger.Info("genui mcp stopped", "err", err)
+			return err
+		},
+	}
+	f.register(cmd)
+	return cmd
+}
+
+func newServeCmd() *cobra.Command {
+	var f commonFlags
+	var port, mcpPort int
+	cmd := &cobra.Command{
+		Use:   "serve [flags] [-- UPSTREAM_CMD [ARGS...]]",
+		Short: "Serve genui over HTTP (streamable HTTP at /mcp, legacy SSE at /sse + /message)",
+		RunE: func(cmd *cobra.Command, args []string) error {
+			r, err := f.resolve(cmd, args)
+			if err != nil {
+				return err
+			}
+			defer r.close()
+			a, err := buildApp(r, true)
+			if err != nil {
+				return err
+			}
+			uiLn, apiLn, err := httpapi.Listen(port, mcpPort)
+			if err != nil {
+				return err
+			}
+			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+			defer stop()
+			g, gctx := errgroup.WithContext(ctx)
+			g.Go(func() error { return a.e.Run(gctx) })
+			g.Go(func() error { return a.api.Serve(gctx, uiLn, apiLn) })
+			api := "http://" + apiLn.Addr().String()
+			fmt.Fprintf(os.Stderr, "genui v%s\n  MCP (streamable HTTP): %s/mcp\n  MCP (legacy SSE):      %s/sse\n"+
+				"  state: %s/state   events for agents: %s/wait\n  upstream: %s\n  logs: %s\n",
+				engine.Version, api, api, api, api, describeUpstream(r.upstream), filepath.Join(r.dir, "log", "genui.log"))
+			return g.Wait()
+		},
+	}
+	f.register(cmd)
+	cmd.Flags().IntVar(&port, "port", 0, "UI origin port (0 = random)")
+	cmd.Flags().IntVar(&mcpPort, "mcp-port", 0, "MCP/API port (0 = random)")
+	return cmd
+}
+
+func describeUpstream(u upstream.Config) string {
+	switch u.Transport {
+	case "inprocess":
+		return "built-in demo (in-process)"
+	case "stdio":
+		return strings.Join(append([]string{u.Command}, u.Args...), " ")
+	default:
+		return u.Transport + " " + u.URL
+	}
+}

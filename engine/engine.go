@@ -1,0 +1,543 @@
+// Package engine is genui's core: it holds the upstream connection, the
+// upstream's tools exactly as sent, the UIs generated for them, refinements
+// and the event queue. Front ends (the MCP host, the HTTP side server, the
+// TUI) use it; it never imports a UI toolkit.
+package engine
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"sort"
+	"sync"
+	"time"
+
+	"golang.org/x/sync/semaphore"
+	"golang.org/x/sync/singleflight"
+
+	"github.com/genui-dev/genui/engine/cache"
+	"github.com/genui-dev/genui/engine/events"
+	"github.com/genui-dev/genui/engine/gen"
+	"github.com/genui-dev/genui/engine/jsonrpc"
+	"github.com/genui-dev/genui/engine/refine"
+	"github.com/genui-dev/genui/engine/upstream"
+	"github.com/genui-dev/genui/viewdefs"
+)
+
+// Version is genui's version, reported by `genui version` and _ui_status.
+const Version = "0.1.0"
+
+// Versions of what goes into a UI, part of every cache key.
+const (
+	PromptVersion   = "1"
+	TemplateVersion = "1"
+)
+
+// Options configure an Engine.
+type Options struct {
+	Upstream upstream.Config
+	// Dir is where genui keeps its files (ui-port, cache/, refinements.json, log/).
+	Dir string
+	// Generator makes UIs; nil means the offline generator.
+	Generator gen.Generator
+	// PersistCache keeps generated UIs under Dir/cache across restarts.
+	PersistCache bool
+	// NoCache disables cache reads (every read regenerates).
+	NoCache bool
+	// GenerationTimeout bounds one generation (default 2 min).
+	GenerationTimeout time.Duration
+	// MaxConcurrentGenerations is the global limit (default 2).
+	MaxConcurrentGenerations int
+	Logger                   *slog.Logger
+}
+
+// Event is what the engine publishes to front ends (TUI, previews, hosts).
+type Event struct {
+	Kind   string    `json:"kind"` // see the Event* constants
+	Tool   string    `json:"tool,omitempty"`
+	Detail any       `json:"detail,omitempty"`
+	Time   time.Time `json:"time"`
+}
+
+// Event kinds.
+const (
+	EventToolsChanged       = "tools-changed"
+	EventUIUpdated          = "ui-updated"
+	EventGenerationStarted  = "generation-started"
+	EventGenerationFinished = "generation-finished"
+	EventGenerationFailed   = "generation-failed"
+	EventUpstreamUp         = "upstream-up"
+	EventUpstreamDown       = "upstream-down"
+)
+
+// ToolDiff is the outcome of a tools refresh.
+type ToolDiff struct {
+	Added     []string `json:"added"`
+	Removed   []string `json:"removed"`
+	Changed   []string `json:"changed"`
+	Unchanged []string `json:"unchanged"`
+}
+
+// Empty reports whether nothing was added, removed or changed.
+func (d ToolDiff) Empty() bool { return len(d.Added)+len(d.Removed)+len(d.Changed) == 0 }
+
+// UI is one generated UI as served.
+type UI struct {
+	Tool string
+	HTML string
+	Key  cache.Key
+	Meta cache.Meta
+	// FromCache is true when the read was served from the cache.
+	FromCache bool
+}
+
+// Engine is genui's core. Create with New, then Run.
+type Engine struct {
+	opts   Options
+	log    *slog.Logger
+	up     *upstream.Client
+	gen    gen.Generator
+	cache  *cache.Cache
+	refine *refine.Store
+	broker *events.Broker[Event]
+	queue  *events.Queue
+	sf     singleflight.Group
+	sem    *semaphore.Weighted
+
+	mu        sync.RWMutex
+	tools     []*Tool // upstream order
+	byName    map[string]*Tool
+	toolsErr  error
+	loaded    chan struct{} // closed after the first successful tools load
+	loadOnce  sync.Once
+	listeners []func(Event)
+
+	genMu      sync.Mutex
+	generating map[string]int // tool -> generations running
+
+	notifMu      sync.RWMutex
+	notifHandler func(method string, params json.RawMessage)
+	reqHandler   func(ctx context.Context, method string, params json.RawMessage) (json.RawMessage, error)
+}
+
+// New builds an engine; it does not connect yet.
+func New(opts Options) (*Engine, error) {
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	if opts.GenerationTimeout <= 0 {
+		opts.GenerationTimeout = 2 * time.Minute
+	}
+	if opts.MaxConcurrentGenerations <= 0 {
+		opts.MaxConcurrentGenerations = 2
+	}
+	if opts.Generator == nil {
+		opts.Generator = gen.NewOffline()
+	}
+	e := &Engine{
+		opts:   opts,
+		log:    opts.Logger,
+		gen:    opts.Generator,
+		broker: events.NewBroker[Event](256),
+		queue:  events.NewQueue(1000),
+		sem:    semaphore.NewWeighted(int64(opts.MaxConcurrentGenerations)),
+		byName: map[string]*Tool{},
+		loaded: make(chan struct{}),
+
+		generating: map[string]int{},
+	}
+	cacheDir, refinePath := "", ""
+	if opts.Dir != "" {
+		if err := os.MkdirAll(opts.Dir, 0o755); err != nil {
+			return nil, fmt.Errorf("create %s: %w", opts.Dir, err)
+		}
+		refinePath = filepath.Join(opts.Dir, "refinements.json")
+		if opts.PersistCache {
+			cacheDir = filepath.Join(opts.Dir, "cache")
+		}
+	}
+	var err error
+	if e.cache, err = cache.New(cache.Options{Dir: cacheDir, Logger: opts.Logger}); err != nil {
+		return nil, fmt.Errorf("open UI cache: %w", err)
+	}
+	if e.refine, err = refine.Open(refinePath, opts.Logger); err != nil {
+		return nil, fmt.Errorf("open refinements: %w", err)
+	}
+	upCfg := opts.Upstream
+	if upCfg.Logger == nil {
+		upCfg.Logger = opts.Logger.With("component", "upstream")
+	}
+	if upCfg.ClientName == "" {
+		upCfg.ClientName, upCfg.ClientVersion = "genui", Version
+	}
+	e.up = upstream.New(upCfg)
+	e.up.SetNotificationHandler(e.onUpstreamNotification)
+	e.up.SetRequestHandler(e.onUpstreamRequest)
+	e.up.SetStateHandler(e.onUpstreamState)
+	return e, nil
+}
+
+// Run keeps the upstream connected until ctx ends.
+func (e *Engine) Run(ctx context.Context) error {
+	defer e.broker.Shutdown()
+	return e.up.Run(ctx)
+}
+
+// WaitReady blocks until the upstream is connected and its tools are loaded,
+// or ctx ends.
+func (e *Engine) WaitReady(ctx context.Context) error {
+	select {
+	case <-e.loaded:
+		return nil
+	case <-ctx.Done():
+		e.mu.RLock()
+		err := e.toolsErr
+		e.mu.RUnlock()
+		if err != nil {
+			return fmt.Errorf("upstream not ready: %w", err)
+		}
+		return fmt.Errorf("upstream not ready: %w (%s)", ctx.Err(), e.up.State().LastError)
+	}
+}
+
+// Upstream is the connection to the wrapped server.
+func (e *Engine) Upstream() *upstream.Client { return e.up }
+
+// Broker carries engine events to front ends (may drop streaming updates).
+func (e *Engine) Broker() *events.Broker[Event] { return e.broker }
+
+// Queue is the agent event queue served at /wait.
+func (e *Engine) Queue() *events.Queue { return e.queue }
+
+// Cache is the UI cache.
+func (e *Engine) Cache() *cache.Cache { return e.cache }
+
+// Refinements is the refinement store.
+func (e *Engine) Refinements() *refine.Store { return e.refine }
+
+// Generator is the configured UI generator.
+func (e *Engine) Generator() gen.Generator { return e.gen }
+
+// Options returns the engine's options.
+func (e *Engine) Options() Options { return e.opts }
+
+// OnEvent registers a listener that receives every event synchronously and
+// reliably (the MCP host uses it to notify sessions). Listeners must not block.
+func (e *Engine) OnEvent(f func(Event)) {
+	e.mu.Lock()
+	e.listeners = append(e.listeners, f)
+	e.mu.Unlock()
+}
+
+// SetNotificationHandler receives upstream notifications (after the engine
+// has acted on tools/list_changed). Set before Run.
+func (e *Engine) SetNotificationHandler(f func(method string, params json.RawMessage)) {
+	e.notifMu.Lock()
+	e.notifHandler = f
+	e.notifMu.Unlock()
+}
+
+// SetRequestHandler receives server-to-client requests from the upstream
+// (sampling, elicitation, roots) to relay to a host.
+func (e *Engine) SetRequestHandler(f func(ctx context.Context, method string, params json.RawMessage) (json.RawMessage, error)) {
+	e.notifMu.Lock()
+	e.reqHandler = f
+	e.notifMu.Unlock()
+}
+
+func (e *Engine) publish(ev Event) {
+	ev.Time = time.Now()
+	e.mu.RLock()
+	ls := append([]func(Event){}, e.listeners...)
+	e.mu.RUnlock()
+	for _, l := range ls {
+		l(ev)
+	}
+	e.broker.Publish(ev.Kind, ev)
+	switch ev.Kind {
+	case EventGenerationFinished, EventGenerationFailed, EventToolsChanged, EventUpstreamUp, EventUpstreamDown:
+		e.queue.Push("engine", ev.Kind, ev.Tool, ev.Detail)
+	}
+}
+
+func (e *Engine) onUpstreamState(s upstream.State) {
+	if s.Connected {
+		go func() {
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			defer cancel()
+			if _, err := e.RefreshTools(ctx); err != nil {
+				e.log.Warn("tools/list after connect failed", "err", err)
+			}
+		}()
+		e.publish(Event{Kind: EventUpstreamUp, Detail: map[string]any{"restarts": s.Restarts}})
+		return
+	}
+	e.publish(Event{Kind: EventUpstreamDown, Detail: map[string]any{"error": s.LastError}})
+}
+
+func (e *Engine) onUpstreamNotification(method string, params json.RawMessage) {
+	if method == "notifications/tools/list_changed" {
+		go func() {
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			defer cancel()
+			if _, err := e.RefreshTools(ctx); err != nil {
+				e.log.Warn("refresh after tools/list_changed failed", "err", err)
+			}
+		}()
+		// The host re-announces list changes itself after the refresh.
+		return
+	}
+	e.notifMu.RLock()
+	h := e.notifHandler
+	e.notifMu.RUnlock()
+	if h != nil {
+		h(method, params)
+	}
+}
+
+func (e *Engine) onUpstreamRequest(ctx context.Context, method string, params json.RawMessage) (json.RawMessage, error) {
+	e.notifMu.RLock()
+	h := e.reqHandler
+	e.notifMu.RUnlock()
+	if h == nil {
+		if method == "ping" {
+			return json.RawMessage("{}"), nil
+		}
+		return nil, jsonrpc.Errorf(jsonrpc.CodeMethodNotFound, "no host connected to answer %s", method)
+	}
+	return h(ctx, method, params)
+}
+
+// Tools returns the upstream tools in upstream order.
+func (e *Engine) Tools() []*Tool {
+	e.mu.RLock()
+	defer e.mu.RUnlock()
+	return append([]*Tool(nil), e.tools...)
+}
+
+// Tool looks a tool up by name.
+func (e *Engine) Tool(name string) (*Tool, bool) {
+	e.mu.RLock()
+	defer e.mu.RUnlock()
+	t, ok := e.byName[name]
+	return t, ok
+}
+
+// ToolsWithUI returns each upstream tool's JSON with UI metadata added.
+func (e *Engine) ToolsWithUI() []json.RawMessage {
+	tools := e.Tools()
+	out := make([]json.RawMessage, 0, len(tools))
+	for _, t := range tools {
+		raw, err := withUIMeta(t)
+		if err != nil {
+			raw = t.Raw
+		}
+		out = append(out, raw)
+	}
+	return out
+}
+
+// ToolsRaw returns each upstream tool's JSON verbatim.
+func (e *Engine) ToolsRaw() []json.RawMessage {
+	tools := e.Tools()
+	out := make([]json.RawMessage, 0, len(tools))
+	for _, t := range tools {
+		out = append(out, t.Raw)
+	}
+	return out
+}
+
+// RefreshTools fetches the upstream's tools (all pages), replaces the
+// registry and reports what changed. Removed tools lose their cache entries
+// and refinements.
+func (e *Engine) RefreshTools(ctx context.Context) (ToolDiff, error) {
+	raws, err := e.listAllTools(ctx)
+	if err != nil {
+		e.mu.Lock()
+		e.toolsErr = err
+		e.mu.Unlock()
+		return ToolDiff{}, err
+	}
+	var next []*Tool
+	nextBy := map[string]*Tool{}
+	for _, raw := range raws {
+		t, err := parseTool(raw)
+		if err != nil {
+			e.log.Warn("skipping malformed upstream tool", "err", err, "tool", string(truncate(raw, 200)))
+			continue
+		}
+		if _, dup := nextBy[t.Name]; dup {
+			e.log.Warn("upstream lists a tool twice; keeping the first", "tool", t.Name)
+			continue
+		}
+		next = append(next, t)
+		nextBy[t.Name] = t
+	}
+	e.mu.Lock()
+	var diff ToolDiff
+	for _, t := range next {
+		old, ok := e.byName[t.Name]
+		switch {
+		case !ok:
+			diff.Added = append(diff.Added, t.Name)
+		case old.Hash != t.Hash || string(old.Raw) != string(t.Raw):
+			diff.Changed = append(diff.Changed, t.Name)
+		default:
+			diff.Unchanged = append(diff.Unchanged, t.Name)
+		}
+	}
+	for name := range e.byName {
+		if _, ok := nextBy[name]; !ok {
+			diff.Removed = append(diff.Removed, name)
+		}
+	}
+	first := e.tools == nil
+	e.tools, e.byName, e.toolsErr = next, nextBy, nil
+	e.mu.Unlock()
+	sort.Strings(diff.Removed)
+	for _, name := range diff.Removed {
+		e.cache.DeleteTool(name)
+	}
+	if len(diff.Removed) > 0 {
+		names := make([]string, 0, len(next))
+		for _, t := range next {
+			names = append(names, t.Name)
+		}
+		if _, err := e.refine.Retain(names); err != nil {
+			e.log.Warn("dropping refinements of removed tools failed", "err", err)
+		}
+	}
+	e.loadOnce.Do(func() { close(e.loaded) })
+	if !first && !diff.Empty() {
+		e.publish(Event{Kind: EventToolsChanged, Detail: diff})
+	}
+	return diff, nil
+}
+
+func (e *Engine) listAllTools(ctx context.Context) ([]json.RawMessage, error) {
+	var all []json.RawMessage
+	var cursor string
+	for page := 0; page < 1000; page++ {
+		var params json.RawMessage
+		if cursor != "" {
+			params, _ = json.Marshal(map[string]string{"cursor": cursor})
+		}
+		res, err := e.up.Request(ctx, "tools/list", params)
+		if err != nil {
+			return nil, fmt.Errorf("tools/list: %w", err)
+		}
+		var r struct {
+			Tools      []json.RawMessage `json:"tools"`
+			NextCursor string            `json:"nextCursor"`
+		}
+		if err := json.Unmarshal(res, &r); err != nil {
+			return nil, fmt.Errorf("tools/list: malformed result: %w", err)
+		}
+		all = append(all, r.Tools...)
+		if r.NextCursor == "" {
+			return all, nil
+		}
+		cursor = r.NextCursor
+	}
+	return nil, errors.New("tools/list: more than 1000 pages; giving up")
+}
+
+func (e *Engine) configHash() string {
+	return cache.Config{PromptVersion: PromptVersion, TemplateVersion: TemplateVersion,
+		Provider: e.gen.Name()}.Hash()
+}
+
+// UIKey is the cache key of a tool's current UI.
+func (e *Engine) UIKey(t *Tool) cache.Key {
+	return cache.MakeKey(t.Name, t.Hash, e.refine.Hash(t.Name), e.configHash())
+}
+
+// ErrUnknownTool is returned for a tool name the upstream does not list.
+var ErrUnknownTool = errors.New("unknown tool")
+
+// ReadUI returns the tool's UI: from the cache, or generated now (one
+// generation per key at a time, a global concurrency limit, a time bound;
+// a failed generation falls back to the emergency page, never to nothing).
+func (e *Engine) ReadUI(ctx context.Context, name string) (UI, error) {
+	t, ok := e.Tool(name)
+	if !ok {
+		return UI{}, fmt.Errorf("%w %q", ErrUnknownTool, name)
+	}
+	key := e.UIKey(t)
+	if !e.opts.NoCache {
+		if ent, ok := e.cache.Get(key); ok {
+			return UI{Tool: name, HTML: ent.HTML, Key: key, Meta: ent.Meta, FromCache: true}, nil
+		}
+	}
+	v, err, _ := e.sf.Do(string(key), func() (any, error) {
+		return e.generate(t, key)
+	})
+	if err != nil {
+		return UI{}, err
+	}
+	return v.(UI), nil
+}
+
+func (e *Engine) generate(t *Tool, key cache.Key) (UI, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), e.opts.GenerationTimeout)
+	defer cancel()
+	if err := e.sem.Acquire(ctx, 1); err != nil {
+		return UI{}, fmt.Errorf("generation queue full for %s: %w", t.Name, err)
+	}
+	defer e.sem.Release(1)
+	e.genMu.Lock()
+	e.generating[t.Name]++
+	e.genMu.Unlock()
+	defer func() {
+		e.genMu.Lock()
+		if e.generating[t.Name]--; e.generating[t.Name] <= 0 {
+			delete(e.generating, t.Name)
+		}
+		e.genMu.Unlock()
+	}()
+	e.publish(Event{Kind: EventGenerationStarted, Tool: t.Name})
+	start := time.Now()
+	var hist []string
+	for _, r := range e.refine.History(t.Name) {
+		hist = append(hist, r.Feedback)
+	}
+	res, err := e.gen.Generate(ctx, gen.Request{Tool: t.Info, Refinements: hist})
+	meta := cache.Meta{GeneratedAt: start, Duration: time.Since(start), Provider: res.Provider,
+		Model: res.Model, UIType: res.UIType, Warnings: res.Warnings, CacheVersion: 1}
+	if err == nil {
+		if problems := gen.Validate(res.HTML); len(problems) > 0 {
+			err = fmt.Errorf("generated HTML failed validation: %v", problems)
+		}
+	}
+	if err != nil {
+		e.log.Error("UI generation failed; serving the emergency page", "tool", t.Name, "err", err)
+		html, eerr := viewdefs.Emergency(viewdefs.ToolData{Name: t.Name, Title: t.Info.Title,
+			Description: t.Info.Description, InputSchema: t.Info.InputSchema, OutputSchema: t.Info.OutputSchema}, err.Error())
+		if eerr != nil {
+			return UI{}, fmt.Errorf("generate UI for %s: %w (emergency page: %v)", t.Name, err, eerr)
+		}
+		e.publish(Event{Kind: EventGenerationFailed, Tool: t.Name, Detail: map[string]any{"error": err.Error()}})
+		meta.UIType, meta.FallbackReason = "emergency", err.Error()
+		// Not cached: the next read tries again.
+		return UI{Tool: t.Name, HTML: injectShim(html), Key: key, Meta: meta}, nil
+	}
+	ui := UI{Tool: t.Name, HTML: res.HTML, Key: key, Meta: meta}
+	if perr := e.cache.Put(cache.Entry{Key: key, Tool: t.Name, HTML: res.HTML, Meta: meta}); perr != nil {
+		e.log.Warn("UI not cached", "tool", t.Name, "err", perr)
+	}
+	e.publish(Event{Kind: EventGenerationFinished, Tool: t.Name,
+		Detail: map[string]any{"uiType": meta.UIType, "ms": meta.Duration.Milliseconds()}})
+	return ui, nil
+}
+
+func truncate(b []byte, n int) []byte {
+	if len(b) > n {
+		return b[:n]
+	}
+	return b
+}

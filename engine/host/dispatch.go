@@ -1,0 +1,294 @@
+package host
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"log/slog"
+	"strings"
+	"time"
+
+	"github.com/genui-dev/genui/engine"
+	"github.com/genui-dev/genui/engine/jsonrpc"
+)
+
+// readyTimeout bounds how long a request waits for the upstream's first
+// tools/list before failing with a clear error.
+const readyTimeout = 30 * time.Second
+
+// upstreamWait bounds how long a new request waits for a (re)starting
+// upstream.
+const upstreamWait = 15 * time.Second
+
+func (sess *Session) dispatch(ctx context.Context, msg *jsonrpc.Message, reply Sender, log *slog.Logger) (json.RawMessage, error) {
+	s := sess.srv
+	if strings.HasPrefix(msg.Method, "resources/") {
+		// Which resources are genui's and whether the upstream has any
+		// depends on the upstream's first handshake and tools/list.
+		if err := s.waitReady(ctx); err != nil {
+			return nil, err
+		}
+	}
+	switch msg.Method {
+	case "tools/list":
+		return sess.listTools(ctx)
+	case "tools/call":
+		var p struct {
+			Name      string          `json:"name"`
+			Arguments json.RawMessage `json:"arguments"`
+		}
+		if err := json.Unmarshal(msg.Params, &p); err != nil || p.Name == "" {
+			return nil, errorf(jsonrpc.CodeInvalidParams, "tools/call: params need a tool name")
+		}
+		if s.opts.Wrappers != nil && s.opts.Wrappers.Has(p.Name) {
+			log.Info("wrapper tool call", "tool", p.Name)
+			if p.Name != engine.ToolStatus {
+				if err := s.waitReady(ctx); err != nil {
+					return nil, err
+				}
+			}
+			return s.opts.Wrappers.Call(ctx, p.Name, p.Arguments)
+		}
+		return sess.forward(ctx, msg, reply)
+	case "resources/list":
+		return sess.listResources(ctx, msg, reply)
+	case "resources/read":
+		return sess.readResource(ctx, msg, reply)
+	case "resources/subscribe", "resources/unsubscribe":
+		var p struct {
+			URI string `json:"uri"`
+		}
+		_ = json.Unmarshal(msg.Params, &p)
+		if s.ownsURI(p.URI) {
+			sess.mu.Lock()
+			if msg.Method == "resources/subscribe" {
+				sess.subs[p.URI] = true
+			} else {
+				delete(sess.subs, p.URI)
+			}
+			sess.mu.Unlock()
+			return json.RawMessage("{}"), nil
+		}
+		return sess.forward(ctx, msg, reply)
+	default:
+		// prompts/*, resources/templates/list, completion/complete,
+		// logging/setLevel, tasks/* and anything newer: verbatim.
+		return sess.forward(ctx, msg, reply)
+	}
+}
+
+func (s *Server) waitReady(ctx context.Context) error {
+	ctx, cancel := context.WithTimeout(ctx, readyTimeout)
+	defer cancel()
+	if err := s.e.WaitReady(ctx); err != nil {
+		return &jsonrpc.Error{Code: jsonrpc.CodeUpstreamUnavailable, Message: err.Error()}
+	}
+	return nil
+}
+
+func (sess *Session) listTools(ctx context.Context) (json.RawMessage, error) {
+	s := sess.srv
+	if err := s.waitReady(ctx); err != nil {
+		return nil, err
+	}
+	var tools []json.RawMessage
+	if sess.showUI() {
+		tools = s.e.ToolsWithUI()
+	} else {
+		tools = s.e.ToolsRaw()
+	}
+	if s.opts.Wrappers != nil {
+		tools = append(tools, s.opts.Wrappers.Tools()...)
+	}
+	if tools == nil {
+		tools = []json.RawMessage{}
+	}
+	return json.Marshal(map[string]any{"tools": tools})
+}
+
+// forward sends a host request upstream verbatim and returns the upstream's
+// result (or error) verbatim. Progress for its token, and server-to-client
+// requests made while it runs, are routed back to this host.
+func (sess *Session) forward(ctx context.Context, msg *jsonrpc.Message, reply Sender) (json.RawMessage, error) {
+	s := sess.srv
+	r := &route{sess: sess, reply: reply}
+	token := progressToken(msg.Params)
+	s.mu.Lock()
+	if token != "" {
+		s.progress[token] = r
+	}
+	s.active = append(s.active, r)
+	s.mu.Unlock()
+	defer func() {
+		s.mu.Lock()
+		if token != "" && s.progress[token] == r {
+			delete(s.progress, token)
+		}
+		for i, a := range s.active {
+			if a == r {
+				s.active = append(s.active[:i], s.active[i+1:]...)
+				break
+			}
+		}
+		s.mu.Unlock()
+	}()
+	if err := s.waitUpstream(ctx); err != nil {
+		return nil, err
+	}
+	return s.e.Upstream().Request(ctx, msg.Method, msg.Params)
+}
+
+// waitUpstream lets a request that arrives while the upstream is starting or
+// restarting wait for it, bounded; requests already in flight when it dies
+// fail at once (the upstream client does that).
+func (s *Server) waitUpstream(ctx context.Context) error {
+	if s.e.Upstream().State().Connected {
+		return nil
+	}
+	wctx, cancel := context.WithTimeout(ctx, upstreamWait)
+	defer cancel()
+	if err := s.e.Upstream().WaitReady(wctx); err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		st := s.e.Upstream().State()
+		return jsonrpc.Errorf(jsonrpc.CodeUpstreamUnavailable, "upstream %s is not connected after %s (last error: %s)",
+			st.Target, upstreamWait, st.LastError)
+	}
+	return nil
+}
+
+func progressToken(params json.RawMessage) string {
+	var p struct {
+		Meta struct {
+			ProgressToken json.RawMessage `json:"progressToken"`
+		} `json:"_meta"`
+	}
+	if json.Unmarshal(params, &p) != nil || len(p.Meta.ProgressToken) == 0 {
+		return ""
+	}
+	return string(p.Meta.ProgressToken)
+}
+
+func (s *Server) upstreamHas(capability string) bool {
+	var init struct {
+		Capabilities map[string]json.RawMessage `json:"capabilities"`
+	}
+	if raw := s.e.Upstream().InitializeResult(); len(raw) > 0 {
+		_ = json.Unmarshal(raw, &init)
+	}
+	_, ok := init.Capabilities[capability]
+	return ok
+}
+
+// ownsURI reports whether uri is one of genui's own UI resources (a current
+// tool without a UI of its own).
+func (s *Server) ownsURI(uri string) bool {
+	name, ok := engine.ToolFromURI(uri)
+	if !ok {
+		return false
+	}
+	t, ok := s.e.Tool(name)
+	return ok && t.OwnUI == ""
+}
+
+func (sess *Session) listResources(ctx context.Context, msg *jsonrpc.Message, reply Sender) (json.RawMessage, error) {
+	s := sess.srv
+	var p struct {
+		Cursor string `json:"cursor"`
+	}
+	_ = json.Unmarshal(msg.Params, &p)
+	result := map[string]json.RawMessage{}
+	var upstream []json.RawMessage
+	if s.upstreamHas("resources") {
+		res, err := sess.forward(ctx, msg, reply)
+		if err != nil {
+			return nil, err
+		}
+		if err := json.Unmarshal(res, &result); err != nil {
+			return nil, errorf(jsonrpc.CodeInternalError, "upstream resources/list result is not an object: %v", err)
+		}
+		if r, ok := result["resources"]; ok {
+			if err := json.Unmarshal(r, &upstream); err != nil {
+				return nil, errorf(jsonrpc.CodeInternalError, "upstream resources/list: resources is not an array: %v", err)
+			}
+		}
+	}
+	var ours []json.RawMessage
+	if p.Cursor == "" && s.opts.UIMetadata != UIMetaNever {
+		if err := s.waitReady(ctx); err == nil {
+			for _, t := range s.e.Tools() {
+				if t.OwnUI != "" {
+					continue
+				}
+				b, _ := json.Marshal(map[string]any{
+					"uri":         engine.UIURI(t.Name),
+					"name":        t.Name + " UI",
+					"title":       "UI for " + t.Name,
+					"description": "Interactive MCP App generated by genui for the tool " + t.Name,
+					"mimeType":    engine.MIMEApp,
+				})
+				ours = append(ours, b)
+			}
+		}
+	}
+	if p.Cursor == "" {
+		ours = append(ours, s.extraList()...)
+	}
+	all := append(upstream, ours...)
+	if all == nil {
+		all = []json.RawMessage{}
+	}
+	result["resources"], _ = json.Marshal(all)
+	return json.Marshal(result)
+}
+
+func (sess *Session) readResource(ctx context.Context, msg *jsonrpc.Message, reply Sender) (json.RawMessage, error) {
+	s := sess.srv
+	var p struct {
+		URI string `json:"uri"`
+	}
+	if err := json.Unmarshal(msg.Params, &p); err != nil || p.URI == "" {
+		return nil, errorf(jsonrpc.CodeInvalidParams, "resources/read: params need a uri")
+	}
+	if strings.HasPrefix(p.URI, "ui://") {
+		if err := s.waitReady(ctx); err != nil {
+			return nil, err
+		}
+	}
+	if r, ok := s.extraResource(p.URI); ok {
+		return s.readExtra(ctx, r)
+	}
+	if s.ownsURI(p.URI) {
+		name, _ := engine.ToolFromURI(p.URI)
+		ui, err := s.e.ReadUI(ctx, name)
+		if err != nil {
+			if errors.Is(err, engine.ErrUnknownTool) {
+				return nil, resourceNotFound(p.URI)
+			}
+			return nil, errorf(jsonrpc.CodeInternalError, "UI for %s: %v", name, err)
+		}
+		return json.Marshal(map[string]any{"contents": []any{map[string]any{
+			"uri":      p.URI,
+			"mimeType": engine.MIMEApp,
+			"text":     ui.HTML,
+			"_meta":    map[string]any{"ui": map[string]any{"prefersBorder": true}},
+		}}})
+	}
+	if !s.upstreamHas("resources") {
+		return nil, resourceNotFound(p.URI)
+	}
+	res, err := sess.forward(ctx, msg, reply)
+	if err != nil && strings.HasPrefix(p.URI, "ui://") {
+		var je *jsonrpc.Error
+		if errors.As(err, &je) && je.Code != jsonrpc.CodeUpstreamUnavailable {
+			return nil, resourceNotFound(p.URI)
+		}
+	}
+	return res, err
+}
+
+func resourceNotFound(uri string) error {
+	data, _ := json.Marshal(map[string]string{"uri": uri})
+	return &jsonrpc.Error{Code: jsonrpc.CodeResourceNotFound, Message: "Resource not found", Data: data}
+}

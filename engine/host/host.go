@@ -1,0 +1,521 @@
+// Package host is the MCP server genui presents to hosts (Claude Code, VS
+// Code, the preview page). Everything the upstream offers passes through
+// verbatim as raw JSON; genui adds UI metadata to tools, its own ui://
+// resources and the _ui_* wrapper tools.
+//
+// The JSON-RPC layer is genui's own rather than mcp-go's server: mcp-go
+// re-encodes tools and results through typed structs (it always emits
+// "annotations", and cannot carry unknown content types or tool fields),
+// which would break pass-through fidelity.
+package host
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"log/slog"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/genui-dev/genui/engine"
+	"github.com/genui-dev/genui/engine/jsonrpc"
+)
+
+// UI metadata modes (--ui-metadata).
+const (
+	UIMetaAlways = "always"
+	UIMetaAuto   = "auto"
+	UIMetaNever  = "never"
+)
+
+// ExtensionID is the MCP Apps extension identifier.
+const ExtensionID = "io.modelcontextprotocol/ui"
+
+// Protocol versions genui serves. The newest (stateless) one is negotiated
+// through server/discover; the others through initialize.
+var (
+	legacyVersions  = []string{"2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"}
+	modernVersion   = "2026-07-28"
+	defaultProtocol = "2025-11-25"
+)
+
+const metaProtocolVersion = "io.modelcontextprotocol/protocolVersion"
+
+// Options configure a Server.
+type Options struct {
+	Engine     *engine.Engine
+	UIMetadata string // always (default) | auto | never
+	Logger     *slog.Logger
+	// Wrappers handles the _ui_* tools; nil disables them.
+	Wrappers Wrappers
+	// ClientRequestTimeout bounds a relayed server-to-client request
+	// (sampling, elicitation, roots). Default 10 min.
+	ClientRequestTimeout time.Duration
+}
+
+// Wrappers is genui's own tool set (_ui_refine, _ui_list, ...).
+type Wrappers interface {
+	// Tools returns the wrapper tools' definitions.
+	Tools() []json.RawMessage
+	// Call runs one; the result is a CallToolResult.
+	Call(ctx context.Context, name string, args json.RawMessage) (json.RawMessage, error)
+	// Has reports whether name is a wrapper tool.
+	Has(name string) bool
+}
+
+// Server serves MCP to any number of host sessions.
+type Server struct {
+	e    *engine.Engine
+	opts Options
+	log  *slog.Logger
+
+	mu       sync.Mutex
+	sessions map[string]*Session
+	progress map[string]*route // progress token (JSON text) -> where to send
+	active   []*route          // requests forwarded upstream, newest last
+	extra    map[string]ExtraResource
+	nextID   atomic.Int64
+}
+
+// route is where output related to one host request goes.
+type route struct {
+	sess  *Session
+	reply Sender
+}
+
+// Sender writes one JSON-RPC frame to a host.
+type Sender interface {
+	Send(frame []byte) error
+}
+
+// SenderFunc adapts a function to Sender.
+type SenderFunc func([]byte) error
+
+// Send implements Sender.
+func (f SenderFunc) Send(b []byte) error { return f(b) }
+
+// New builds a Server and hooks it to the engine's notifications.
+func New(opts Options) *Server {
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	if opts.UIMetadata == "" {
+		opts.UIMetadata = UIMetaAlways
+	}
+	if opts.ClientRequestTimeout <= 0 {
+		opts.ClientRequestTimeout = 10 * time.Minute
+	}
+	s := &Server{e: opts.Engine, opts: opts, log: opts.Logger,
+		sessions: map[string]*Session{}, progress: map[string]*route{}}
+	s.e.SetNotificationHandler(s.onUpstreamNotification)
+	s.e.SetRequestHandler(s.onUpstreamRequest)
+	s.e.OnEvent(s.onEngineEvent)
+	return s
+}
+
+// Session is one connected host.
+type Session struct {
+	ID  string
+	srv *Server
+
+	mu          sync.Mutex
+	out         Sender // session-level stream; may be nil (HTTP without GET stream)
+	initialized bool
+	protocol    string
+	clientInfo  json.RawMessage
+	clientCaps  json.RawMessage
+	uiCapable   bool
+	inflight    map[string]context.CancelFunc
+	pending     map[string]chan *jsonrpc.Message
+	subs        map[string]bool
+	closed      bool
+	ctx         context.Context
+	cancel      context.CancelFunc
+}
+
+// NewSession registers a host session. out receives frames that belong to
+// no request (list_changed, resources/updated); it may be nil and set later.
+func (s *Server) NewSession(id string, out Sender) *Session {
+	ctx, cancel := context.WithCancel(context.Background())
+	sess := &Session{ID: id, srv: s, out: out, inflight: map[string]context.CancelFunc{},
+		pending: map[string]chan *jsonrpc.Message{}, subs: map[string]bool{}, ctx: ctx, cancel: cancel}
+	s.mu.Lock()
+	s.sessions[id] = sess
+	s.mu.Unlock()
+	return sess
+}
+
+// Session returns a registered session.
+func (s *Server) Session(id string) (*Session, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	sess, ok := s.sessions[id]
+	return sess, ok
+}
+
+// SessionInfo describes a session for status displays.
+type SessionInfo struct {
+	ID         string          `json:"id"`
+	Protocol   string          `json:"protocol"`
+	ClientInfo json.RawMessage `json:"clientInfo,omitempty"`
+	UICapable  bool            `json:"uiCapable"`
+	InFlight   int             `json:"inFlight"`
+}
+
+// Sessions lists connected sessions.
+func (s *Server) Sessions() []SessionInfo {
+	s.mu.Lock()
+	list := make([]*Session, 0, len(s.sessions))
+	for _, sess := range s.sessions {
+		list = append(list, sess)
+	}
+	s.mu.Unlock()
+	out := make([]SessionInfo, 0, len(list))
+	for _, sess := range list {
+		sess.mu.Lock()
+		out = append(out, SessionInfo{ID: sess.ID, Protocol: sess.protocol, ClientInfo: sess.clientInfo,
+			UICapable: sess.uiCapable, InFlight: len(sess.inflight)})
+		sess.mu.Unlock()
+	}
+	return out
+}
+
+// SetOut replaces the session-level stream.
+func (sess *Session) SetOut(out Sender) {
+	sess.mu.Lock()
+	sess.out = out
+	sess.mu.Unlock()
+}
+
+// Close ends the session: in-flight work is cancelled, pending relayed
+// requests fail.
+func (sess *Session) Close() {
+	sess.mu.Lock()
+	if sess.closed {
+		sess.mu.Unlock()
+		return
+	}
+	sess.closed = true
+	for _, c := range sess.inflight {
+		c()
+	}
+	for id, ch := range sess.pending {
+		close(ch)
+		delete(sess.pending, id)
+	}
+	sess.mu.Unlock()
+	sess.cancel()
+	s := sess.srv
+	s.mu.Lock()
+	delete(s.sessions, sess.ID)
+	for tok, r := range s.progress {
+		if r.sess == sess {
+			delete(s.progress, tok)
+		}
+	}
+	s.mu.Unlock()
+}
+
+func (sess *Session) send(frame []byte) {
+	sess.mu.Lock()
+	out := sess.out
+	sess.mu.Unlock()
+	if out == nil {
+		return
+	}
+	if err := out.Send(frame); err != nil {
+		sess.srv.log.Debug("send to host failed", "session", sess.ID, "err", err)
+	}
+}
+
+// HandleFrame processes one frame from the host. Requests are answered
+// through reply (which may be the session stream); HandleFrame returns when
+// the request is answered, so transports call it in a goroutine per request.
+// It never panics on bad input: malformed frames get JSON-RPC errors.
+func (sess *Session) HandleFrame(ctx context.Context, raw []byte, reply Sender) {
+	s := sess.srv
+	msg, perr := jsonrpc.Parse(raw)
+	if perr != nil {
+		var id json.RawMessage
+		if msg != nil && msg.IsRequest() {
+			id = msg.ID
+		}
+		if msg == nil || msg.IsRequest() || len(msg.ID) == 0 {
+			_ = reply.Send(jsonrpc.NewErrorResponse(id, jsonrpc.AsError(perr)))
+		}
+		return
+	}
+	switch {
+	case msg.IsResponse():
+		sess.deliverResponse(msg)
+	case msg.IsNotification():
+		sess.handleNotification(ctx, msg)
+	default:
+		reqID := newRequestID()
+		log := s.log.With("rid", reqID, "session", sess.ID, "method", msg.Method)
+		start := time.Now()
+		res, err := sess.handleRequest(ctx, msg, reply, log)
+		if errors.Is(err, errCancelledByHost) {
+			log.Info("request cancelled by host", "ms", time.Since(start).Milliseconds())
+			return
+		}
+		if err != nil {
+			je := jsonrpc.AsError(err)
+			log.Info("request failed", "code", je.Code, "err", je.Message, "ms", time.Since(start).Milliseconds())
+			_ = reply.Send(jsonrpc.NewErrorResponse(msg.ID, je))
+			return
+		}
+		log.Debug("request done", "ms", time.Since(start).Milliseconds())
+		_ = reply.Send(jsonrpc.NewResult(msg.ID, res))
+	}
+}
+
+var errCancelledByHost = errors.New("cancelled by host")
+
+var ridCounter atomic.Int64
+
+func newRequestID() string { return "r" + strconv.FormatInt(ridCounter.Add(1), 36) }
+
+func (sess *Session) deliverResponse(msg *jsonrpc.Message) {
+	key := string(msg.ID)
+	sess.mu.Lock()
+	ch, ok := sess.pending[key]
+	delete(sess.pending, key)
+	sess.mu.Unlock()
+	if !ok {
+		sess.srv.log.Warn("response from host to an unknown request", "session", sess.ID, "id", key)
+		return
+	}
+	ch <- msg
+}
+
+func (sess *Session) handleNotification(ctx context.Context, msg *jsonrpc.Message) {
+	s := sess.srv
+	switch msg.Method {
+	case "notifications/initialized":
+		sess.mu.Lock()
+		sess.initialized = true
+		sess.mu.Unlock()
+	case "notifications/cancelled":
+		var p struct {
+			RequestID json.RawMessage `json:"requestId"`
+		}
+		_ = json.Unmarshal(msg.Params, &p)
+		sess.mu.Lock()
+		cancel := sess.inflight[string(p.RequestID)]
+		sess.mu.Unlock()
+		if cancel != nil {
+			cancel() // the upstream client tells the upstream
+		}
+	default:
+		// roots/list_changed and anything else the host says goes upstream.
+		nctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+		defer cancel()
+		if err := s.e.Upstream().Notify(nctx, msg.Method, msg.Params); err != nil {
+			s.log.Debug("forwarding host notification failed", "method", msg.Method, "err", err)
+		}
+	}
+}
+
+func (sess *Session) handleRequest(ctx context.Context, msg *jsonrpc.Message, reply Sender, log *slog.Logger) (json.RawMessage, error) {
+	s := sess.srv
+	switch msg.Method {
+	case "initialize":
+		return sess.initialize(msg.Params)
+	case "server/discover":
+		return s.discover(), nil
+	case "ping":
+		return json.RawMessage("{}"), nil
+	}
+	if err := sess.acceptRequest(msg.Params); err != nil {
+		return nil, err
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	idKey := string(msg.ID)
+	cancelledByHost := atomic.Bool{}
+	sess.mu.Lock()
+	sess.inflight[idKey] = func() { cancelledByHost.Store(true); cancel() }
+	sess.mu.Unlock()
+	defer func() {
+		sess.mu.Lock()
+		delete(sess.inflight, idKey)
+		sess.mu.Unlock()
+	}()
+	res, err := sess.dispatch(ctx, msg, reply, log)
+	if err != nil && cancelledByHost.Load() {
+		return nil, errCancelledByHost
+	}
+	return res, err
+}
+
+// acceptRequest checks that a session may send ordinary requests: after
+// initialize, or with the stateless protocol's per-request metadata.
+func (sess *Session) acceptRequest(params json.RawMessage) error {
+	sess.mu.Lock()
+	defer sess.mu.Unlock()
+	if sess.protocol != "" {
+		return nil
+	}
+	var p struct {
+		Meta map[string]json.RawMessage `json:"_meta"`
+	}
+	_ = json.Unmarshal(params, &p)
+	if v, ok := p.Meta[metaProtocolVersion]; ok {
+		var ver string
+		_ = json.Unmarshal(v, &ver)
+		if ver >= modernVersion {
+			if caps, ok := p.Meta["io.modelcontextprotocol/clientCapabilities"]; ok {
+				sess.setClientCapsLocked(caps)
+			}
+			return nil
+		}
+	}
+	// Lenient like most servers: a host that skipped initialize still gets
+	// served, with the default protocol.
+	sess.protocol = defaultProtocol
+	return nil
+}
+
+func (sess *Session) setClientCapsLocked(caps json.RawMessage) {
+	sess.clientCaps = caps
+	var c struct {
+		Extensions   map[string]json.RawMessage `json:"extensions"`
+		Experimental map[string]json.RawMessage `json:"experimental"`
+	}
+	_ = json.Unmarshal(caps, &c)
+	_, a := c.Extensions[ExtensionID]
+	_, b := c.Experimental[ExtensionID]
+	sess.uiCapable = a || b
+}
+
+func (sess *Session) initialize(params json.RawMessage) (json.RawMessage, error) {
+	var p struct {
+		ProtocolVersion string          `json:"protocolVersion"`
+		Capabilities    json.RawMessage `json:"capabilities"`
+		ClientInfo      json.RawMessage `json:"clientInfo"`
+	}
+	if err := json.Unmarshal(params, &p); err != nil {
+		return nil, jsonrpc.Errorf(jsonrpc.CodeInvalidParams, "initialize: params must be an object: %v", err)
+	}
+	version := defaultProtocol
+	for _, v := range legacyVersions {
+		if v == p.ProtocolVersion {
+			version = v
+		}
+	}
+	sess.mu.Lock()
+	sess.protocol = version
+	sess.clientInfo = p.ClientInfo
+	sess.setClientCapsLocked(p.Capabilities)
+	sess.mu.Unlock()
+	s := sess.srv
+	res := map[string]any{
+		"protocolVersion": version,
+		"capabilities":    s.capabilities(),
+		"serverInfo":      map[string]any{"name": "genui", "title": "genui (MCP Apps proxy)", "version": engine.Version},
+	}
+	if instr := s.upstreamInstructions(); instr != "" {
+		res["instructions"] = instr
+	}
+	return json.Marshal(res)
+}
+
+func (s *Server) discover() json.RawMessage {
+	res := map[string]any{
+		"supportedVersions": append([]string{modernVersion}, legacyVersions...),
+		"capabilities":      s.capabilities(),
+		"_meta": map[string]any{"io.modelcontextprotocol/serverInfo": map[string]any{
+			"name": "genui", "version": engine.Version}},
+	}
+	if instr := s.upstreamInstructions(); instr != "" {
+		res["instructions"] = instr
+	}
+	b, _ := json.Marshal(res)
+	return b
+}
+
+// capabilities are the upstream's, with genui's tools and resources
+// features switched on (genui always has tools and ui:// resources).
+func (s *Server) capabilities() map[string]json.RawMessage {
+	caps := map[string]json.RawMessage{}
+	var init struct {
+		Capabilities map[string]json.RawMessage `json:"capabilities"`
+	}
+	if raw := s.e.Upstream().InitializeResult(); len(raw) > 0 {
+		_ = json.Unmarshal(raw, &init)
+	}
+	for k, v := range init.Capabilities {
+		caps[k] = v
+	}
+	caps["tools"] = mergeObject(caps["tools"], map[string]any{"listChanged": true})
+	caps["resources"] = mergeObject(caps["resources"], map[string]any{"listChanged": true, "subscribe": true})
+	caps["extensions"] = mergeObject(caps["extensions"], map[string]any{
+		ExtensionID: map[string]any{"mimeTypes": []string{engine.MIMEApp}}})
+	return caps
+}
+
+func mergeObject(raw json.RawMessage, add map[string]any) json.RawMessage {
+	m := map[string]any{}
+	_ = json.Unmarshal(raw, &m)
+	if m == nil {
+		m = map[string]any{}
+	}
+	for k, v := range add {
+		m[k] = v
+	}
+	b, _ := json.Marshal(m)
+	return b
+}
+
+func (s *Server) upstreamInstructions() string {
+	var init struct {
+		Instructions string `json:"instructions"`
+	}
+	if raw := s.e.Upstream().InitializeResult(); len(raw) > 0 {
+		_ = json.Unmarshal(raw, &init)
+	}
+	return init.Instructions
+}
+
+// showUI reports whether this session's tools/list carries UI metadata.
+func (sess *Session) showUI() bool {
+	switch sess.srv.opts.UIMetadata {
+	case UIMetaNever:
+		return false
+	case UIMetaAuto:
+		sess.mu.Lock()
+		defer sess.mu.Unlock()
+		return sess.uiCapable
+	}
+	return true
+}
+
+func errorf(code int, format string, args ...any) error { return jsonrpc.Errorf(code, format, args...) }
+
+// CallTool calls any tool (upstream or _ui_*) outside an MCP session, for
+// the HTTP tool API and the preview. The result is the CallToolResult JSON.
+func (s *Server) CallTool(ctx context.Context, name string, args json.RawMessage) (json.RawMessage, error) {
+	if s.opts.Wrappers != nil && s.opts.Wrappers.Has(name) {
+		if name != engine.ToolStatus {
+			if err := s.waitReady(ctx); err != nil {
+				return nil, err
+			}
+		}
+		return s.opts.Wrappers.Call(ctx, name, args)
+	}
+	if err := s.waitUpstream(ctx); err != nil {
+		return nil, err
+	}
+	if len(args) == 0 {
+		args = json.RawMessage("{}")
+	}
+	params, err := json.Marshal(map[string]any{"name": name, "arguments": args})
+	if err != nil {
+		return nil, jsonrpc.Errorf(jsonrpc.CodeInvalidParams, "arguments: %v", err)
+	}
+	return s.e.Upstream().Request(ctx, "tools/call", params)
+}

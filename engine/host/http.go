@@ -1,0 +1,312 @@
+package host
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/genui-dev/genui/engine/jsonrpc"
+)
+
+// MaxBodyBytes bounds one HTTP request body.
+const MaxBodyBytes = 16 << 20
+
+const sessionHeader = "Mcp-Session-Id"
+
+// sseWriter writes server-sent events to one response, one at a time.
+type sseWriter struct {
+	mu     sync.Mutex
+	w      http.ResponseWriter
+	rc     *http.ResponseController
+	closed bool
+}
+
+func newSSE(w http.ResponseWriter) *sseWriter {
+	h := w.Header()
+	h.Set("Content-Type", "text/event-stream")
+	h.Set("Cache-Control", "no-cache")
+	h.Set("X-Accel-Buffering", "no")
+	return &sseWriter{w: w, rc: http.NewResponseController(w)}
+}
+
+func (s *sseWriter) event(name string, data []byte) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return errors.New("stream closed")
+	}
+	var buf bytes.Buffer
+	if name != "" {
+		fmt.Fprintf(&buf, "event: %s\n", name)
+	}
+	for _, line := range bytes.Split(data, []byte("\n")) {
+		buf.WriteString("data: ")
+		buf.Write(line)
+		buf.WriteByte('\n')
+	}
+	buf.WriteByte('\n')
+	if _, err := s.w.Write(buf.Bytes()); err != nil {
+		return err
+	}
+	return s.rc.Flush()
+}
+
+func (s *sseWriter) comment(text string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return errors.New("stream closed")
+	}
+	if _, err := fmt.Fprintf(s.w, ": %s\n\n", text); err != nil {
+		return err
+	}
+	return s.rc.Flush()
+}
+
+func (s *sseWriter) Send(frame []byte) error { return s.event("message", frame) }
+
+func (s *sseWriter) close() {
+	s.mu.Lock()
+	s.closed = true
+	s.mu.Unlock()
+}
+
+// RegisterHTTP adds the MCP endpoints to mux: streamable HTTP at /mcp and the
+// legacy HTTP+SSE transport at /sse + /message.
+func (s *Server) RegisterHTTP(mux *http.ServeMux) {
+	mux.HandleFunc("POST /mcp", s.handlePost)
+	mux.HandleFunc("GET /mcp", s.handleGetStream)
+	mux.HandleFunc("DELETE /mcp", s.handleDelete)
+	mux.HandleFunc("GET /sse", s.handleLegacySSE)
+	mux.HandleFunc("POST /message", s.handleLegacyMessage)
+}
+
+func newSessionID() string {
+	var b [16]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+func writeJSONError(w http.ResponseWriter, status int, id json.RawMessage, code int, msg string) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_, _ = w.Write(jsonrpc.NewErrorResponse(id, &jsonrpc.Error{Code: code, Message: msg}))
+}
+
+func readBody(w http.ResponseWriter, r *http.Request) ([]byte, bool) {
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxBodyBytes))
+	if err != nil {
+		var mbe *http.MaxBytesError
+		if errors.As(err, &mbe) {
+			writeJSONError(w, http.StatusRequestEntityTooLarge, nil, jsonrpc.CodeInvalidRequest,
+				fmt.Sprintf("request body larger than %d bytes", MaxBodyBytes))
+			return nil, false
+		}
+		writeJSONError(w, http.StatusBadRequest, nil, jsonrpc.CodeParseError, "reading body: "+err.Error())
+		return nil, false
+	}
+	return body, true
+}
+
+func (s *Server) handlePost(w http.ResponseWriter, r *http.Request) {
+	body, ok := readBody(w, r)
+	if !ok {
+		return
+	}
+	trimmed := bytes.TrimSpace(body)
+	if len(trimmed) > 0 && trimmed[0] == '[' {
+		writeJSONError(w, http.StatusBadRequest, nil, jsonrpc.CodeInvalidRequest, "JSON-RPC batches are not supported")
+		return
+	}
+	msg, perr := jsonrpc.Parse(trimmed)
+	if perr != nil {
+		var id json.RawMessage
+		if msg != nil && msg.IsRequest() {
+			id = msg.ID
+		}
+		writeJSONError(w, http.StatusBadRequest, id, jsonrpc.AsError(perr).Code, jsonrpc.AsError(perr).Message)
+		return
+	}
+	sid := r.Header.Get(sessionHeader)
+	var sess *Session
+	ephemeral := false
+	switch {
+	case msg.Method == "initialize":
+		sess = s.NewSession(newSessionID(), nil)
+		w.Header().Set(sessionHeader, sess.ID)
+	case sid != "":
+		var found bool
+		if sess, found = s.Session(sid); !found {
+			writeJSONError(w, http.StatusNotFound, msg.ID, jsonrpc.CodeInvalidRequest, "unknown or expired session; initialize again")
+			return
+		}
+	case msg.IsRequest():
+		// Stateless use (newest protocol, or a client that keeps no session).
+		sess = s.NewSession(newSessionID(), nil)
+		ephemeral = true
+	default:
+		writeJSONError(w, http.StatusBadRequest, nil, jsonrpc.CodeInvalidRequest, "missing "+sessionHeader+" header")
+		return
+	}
+	if ephemeral {
+		defer sess.Close()
+	}
+	if !msg.IsRequest() {
+		sess.HandleFrame(r.Context(), trimmed, SenderFunc(func([]byte) error { return nil }))
+		w.WriteHeader(http.StatusAccepted)
+		return
+	}
+	if strings.Contains(r.Header.Get("Accept"), "text/event-stream") && msg.Method != "initialize" {
+		sw := newSSE(w)
+		w.WriteHeader(http.StatusOK)
+		sess.HandleFrame(r.Context(), trimmed, sw)
+		sw.close()
+		return
+	}
+	// Plain JSON: the response goes in the body; anything else the request
+	// produces goes to the session stream.
+	var resp []byte
+	reply := SenderFunc(func(frame []byte) error {
+		if m, err := jsonrpc.Parse(frame); err == nil && m.IsResponse() && string(m.ID) == string(msg.ID) {
+			resp = frame
+			return nil
+		}
+		sess.sendOrActive(frame)
+		return nil
+	})
+	sess.HandleFrame(r.Context(), trimmed, reply)
+	if resp == nil {
+		w.WriteHeader(http.StatusAccepted)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	_, _ = w.Write(resp)
+}
+
+// streamUntilDone keeps an SSE response open with keep-alives until the
+// client leaves or the session ends.
+func streamUntilDone(ctx context.Context, sess *Session, sw *sseWriter) {
+	t := time.NewTicker(25 * time.Second)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-sess.ctx.Done():
+			return
+		case <-t.C:
+			if err := sw.comment("keep-alive"); err != nil {
+				return
+			}
+		}
+	}
+}
+
+func (s *Server) handleGetStream(w http.ResponseWriter, r *http.Request) {
+	sess, ok := s.Session(r.Header.Get(sessionHeader))
+	if !ok {
+		writeJSONError(w, http.StatusNotFound, nil, jsonrpc.CodeInvalidRequest, "unknown or missing session")
+		return
+	}
+	if !strings.Contains(r.Header.Get("Accept"), "text/event-stream") {
+		writeJSONError(w, http.StatusNotAcceptable, nil, jsonrpc.CodeInvalidRequest, "GET /mcp needs Accept: text/event-stream")
+		return
+	}
+	sw := newSSE(w)
+	w.WriteHeader(http.StatusOK)
+	_ = sw.rc.Flush()
+	sess.SetOut(sw)
+	defer func() {
+		sw.close()
+		sess.mu.Lock()
+		if sess.out == Sender(sw) {
+			sess.out = nil
+		}
+		sess.mu.Unlock()
+	}()
+	streamUntilDone(r.Context(), sess, sw)
+}
+
+func (s *Server) handleDelete(w http.ResponseWriter, r *http.Request) {
+	sess, ok := s.Session(r.Header.Get(sessionHeader))
+	if !ok {
+		writeJSONError(w, http.StatusNotFound, nil, jsonrpc.CodeInvalidRequest, "unknown or missing session")
+		return
+	}
+	sess.Close()
+	w.WriteHeader(http.StatusOK)
+}
+
+func (s *Server) handleLegacySSE(w http.ResponseWriter, r *http.Request) {
+	sw := newSSE(w)
+	sess := s.NewSession(newSessionID(), sw)
+	defer sess.Close()
+	defer sw.close()
+	w.WriteHeader(http.StatusOK)
+	if err := sw.event("endpoint", []byte("/message?sessionId="+url.QueryEscape(sess.ID))); err != nil {
+		return
+	}
+	streamUntilDone(r.Context(), sess, sw)
+}
+
+func (s *Server) handleLegacyMessage(w http.ResponseWriter, r *http.Request) {
+	sess, ok := s.Session(r.URL.Query().Get("sessionId"))
+	if !ok {
+		writeJSONError(w, http.StatusNotFound, nil, jsonrpc.CodeInvalidRequest, "unknown sessionId")
+		return
+	}
+	body, ok := readBody(w, r)
+	if !ok {
+		return
+	}
+	out := SenderFunc(func(b []byte) error { sess.send(b); return nil })
+	if isRequestFrame(body) {
+		go sess.HandleFrame(sess.ctx, body, out)
+	} else {
+		sess.HandleFrame(r.Context(), body, out)
+	}
+	w.WriteHeader(http.StatusAccepted)
+}
+
+// LoopbackOnly refuses requests whose Host or Origin is not a loopback
+// address (DNS rebinding protection) with 403.
+func LoopbackOnly(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !isLoopbackHost(r.Host) {
+			http.Error(w, "forbidden: Host must be a loopback address", http.StatusForbidden)
+			return
+		}
+		if o := r.Header.Get("Origin"); o != "" && o != "null" {
+			u, err := url.Parse(o)
+			if err != nil || !isLoopbackHost(u.Host) {
+				http.Error(w, "forbidden: Origin must be a loopback address", http.StatusForbidden)
+				return
+			}
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+func isLoopbackHost(hostport string) bool {
+	host := hostport
+	if h, _, err := net.SplitHostPort(hostport); err == nil {
+		host = h
+	}
+	host = strings.Trim(host, "[]")
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}

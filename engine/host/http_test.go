@@ -1,0 +1,184 @@
+package host_test
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/client/transport"
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/genui-dev/genui/engine"
+	"github.com/genui-dev/genui/engine/host"
+)
+
+// startHTTP serves the demo through genui's HTTP transports.
+func startHTTP(t *testing.T) *httptest.Server {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	e, err := engine.New(engine.Options{Upstream: demoUpstream(), Dir: t.TempDir(), Logger: log})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := host.New(host.Options{Engine: e, Logger: log, Wrappers: engine.NewWrappers(e, engine.WrapperHooks{})})
+	done := make(chan struct{})
+	go func() { _ = e.Run(ctx); close(done) }()
+	mux := http.NewServeMux()
+	srv.RegisterHTTP(mux)
+	ts := httptest.NewServer(host.LoopbackOnly(mux))
+	t.Cleanup(func() {
+		ts.CloseClientConnections()
+		ts.Close()
+		cancel()
+		select {
+		case <-done:
+		case <-time.After(5 * time.Second):
+			t.Error("engine did not stop")
+		}
+	})
+	return ts
+}
+
+// exercise runs a typed mcp-go client through initialize, tools/list (UI
+// metadata present), a tool call and a ui:// read.
+func exercise(t *testing.T, c *client.Client, wantProtocol string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	if err := c.Start(ctx); err != nil {
+		t.Fatalf("start: %v", err)
+	}
+	defer c.Close()
+	init := mcp.InitializeRequest{}
+	init.Params.ClientInfo = mcp.Implementation{Name: "mcp-go-test", Version: "1"}
+	init.Params.ProtocolVersion = wantProtocol
+	res, err := c.Initialize(ctx, init)
+	if err != nil {
+		t.Fatalf("initialize: %v", err)
+	}
+	if res.ProtocolVersion != wantProtocol {
+		t.Fatalf("negotiated %s, want %s", res.ProtocolVersion, wantProtocol)
+	}
+	tools, err := c.ListTools(ctx, mcp.ListToolsRequest{})
+	if err != nil {
+		t.Fatalf("tools/list: %v", err)
+	}
+	var forecast *mcp.Tool
+	for i := range tools.Tools {
+		if tools.Tools[i].Name == "get_forecast" {
+			forecast = &tools.Tools[i]
+		}
+	}
+	if forecast == nil || forecast.Meta == nil || !strings.Contains(mustJSON(forecast.Meta), `"resourceUri":"ui://get_forecast"`) {
+		t.Fatalf("get_forecast missing or without UI metadata: %+v", forecast)
+	}
+	call := mcp.CallToolRequest{}
+	call.Params.Name = "get_forecast"
+	call.Params.Arguments = map[string]any{"location": "Oslo", "days": 3}
+	out, err := c.CallTool(ctx, call)
+	if err != nil {
+		t.Fatalf("tools/call: %v", err)
+	}
+	if out.IsError || !strings.Contains(mustJSON(out.StructuredContent), "Oslo") {
+		t.Fatalf("tools/call result: %+v", out)
+	}
+	rr := mcp.ReadResourceRequest{}
+	rr.Params.URI = "ui://get_forecast"
+	read, err := c.ReadResource(ctx, rr)
+	if err != nil {
+		t.Fatalf("resources/read: %v", err)
+	}
+	txt, ok := read.Contents[0].(mcp.TextResourceContents)
+	if len(read.Contents) != 1 || !ok || txt.MIMEType != engine.MIMEApp || !strings.Contains(txt.Text, "<html") {
+		t.Fatalf("ui:// read: %+v", read.Contents)
+	}
+}
+
+func TestStreamableHTTP(t *testing.T) {
+	ts := startHTTP(t)
+	c, err := client.NewStreamableHttpClient(ts.URL + "/mcp")
+	if err != nil {
+		t.Fatal(err)
+	}
+	exercise(t, c, "2025-11-25")
+}
+
+func TestStreamableHTTPNewestProtocol(t *testing.T) {
+	ts := startHTTP(t)
+	c, err := client.NewStreamableHttpClient(ts.URL + "/mcp")
+	if err != nil {
+		t.Fatal(err)
+	}
+	exercise(t, c, mcp.LATEST_PROTOCOL_VERSION)
+}
+
+func TestLegacySSE(t *testing.T) {
+	ts := startHTTP(t)
+	c, err := client.NewSSEMCPClient(ts.URL + "/sse")
+	if err != nil {
+		t.Fatal(err)
+	}
+	exercise(t, c, "2025-11-25")
+}
+
+func TestStdioNewestProtocol(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	e, err := engine.New(engine.Options{Upstream: demoUpstream(), Dir: t.TempDir(), Logger: log})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := host.New(host.Options{Engine: e, Logger: log})
+	go func() { _ = e.Run(ctx) }()
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	go func() { _ = srv.ServeStdio(ctx, inR, outW) }()
+	c := client.NewClient(transport.NewIO(outR, inW, io.NopCloser(strings.NewReader(""))))
+	exercise(t, c, mcp.LATEST_PROTOCOL_VERSION)
+}
+
+func TestLoopbackOnly(t *testing.T) {
+	ts := startHTTP(t)
+	for _, tc := range []struct {
+		host, origin string
+		want         int
+	}{
+		{"evil.example", "", http.StatusForbidden},
+		{"", "http://evil.example", http.StatusForbidden},
+		{"", "http://localhost:3000", http.StatusNotFound},
+		{"localhost:1234", "", http.StatusNotFound},
+	} {
+		req, _ := http.NewRequest("GET", ts.URL+"/nothing-here", nil)
+		if tc.host != "" {
+			req.Host = tc.host
+		}
+		if tc.origin != "" {
+			req.Header.Set("Origin", tc.origin)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != tc.want {
+			t.Errorf("Host %q Origin %q: status %d, want %d", tc.host, tc.origin, resp.StatusCode, tc.want)
+		}
+	}
+	big := strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"ping","params":{"x":"` + strings.Repeat("a", host.MaxBodyBytes) + `"}}`)
+	resp, err := http.Post(ts.URL+"/mcp", "application/json", big)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusRequestEntityTooLarge {
+		t.Fatalf("oversized body: status %d, want 413", resp.StatusCode)
+	}
+}

@@ -1,0 +1,181 @@
+package host
+
+import (
+	"context"
+	"encoding/json"
+	"strconv"
+	"time"
+
+	"github.com/genui-dev/genui/engine"
+	"github.com/genui-dev/genui/engine/jsonrpc"
+)
+
+// onUpstreamNotification routes an upstream notification to hosts:
+// progress to the host whose request carries the token, everything else to
+// every session.
+func (s *Server) onUpstreamNotification(method string, params json.RawMessage) {
+	frame := jsonrpc.NewNotification(method, params)
+	if method == "notifications/progress" {
+		var p struct {
+			Token json.RawMessage `json:"progressToken"`
+		}
+		_ = json.Unmarshal(params, &p)
+		s.mu.Lock()
+		r := s.progress[string(p.Token)]
+		s.mu.Unlock()
+		if r != nil {
+			if err := r.reply.Send(frame); err != nil {
+				s.log.Debug("progress to host failed", "err", err)
+			}
+			return
+		}
+		s.log.Debug("progress for an unknown token dropped", "token", string(p.Token))
+		return
+	}
+	for _, sess := range s.sessionList() {
+		if method == "notifications/resources/updated" {
+			// Only to sessions that may have subscribed upstream; we do not
+			// track upstream subscriptions, so every session gets it.
+		}
+		sess.sendOrActive(frame)
+	}
+}
+
+func (s *Server) sessionList() []*Session {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make([]*Session, 0, len(s.sessions))
+	for _, sess := range s.sessions {
+		out = append(out, sess)
+	}
+	return out
+}
+
+// sendOrActive sends a session-level frame on the session stream, or, when
+// the session has none (streamable HTTP without a GET stream), on its newest
+// in-flight request stream.
+func (sess *Session) sendOrActive(frame []byte) {
+	sess.mu.Lock()
+	out := sess.out
+	sess.mu.Unlock()
+	if out != nil {
+		sess.send(frame)
+		return
+	}
+	s := sess.srv
+	s.mu.Lock()
+	var r *route
+	for i := len(s.active) - 1; i >= 0; i-- {
+		if s.active[i].sess == sess {
+			r = s.active[i]
+			break
+		}
+	}
+	s.mu.Unlock()
+	if r != nil {
+		_ = r.reply.Send(frame)
+	}
+}
+
+// onUpstreamRequest relays a server-to-client request (sampling, elicitation,
+// roots, ping) to the host whose request is in flight (newest first), or to
+// any session, and returns the host's answer.
+func (s *Server) onUpstreamRequest(ctx context.Context, method string, params json.RawMessage) (json.RawMessage, error) {
+	s.mu.Lock()
+	var r *route
+	if n := len(s.active); n > 0 {
+		r = s.active[n-1]
+	}
+	s.mu.Unlock()
+	if r == nil {
+		for _, sess := range s.sessionList() {
+			sess.mu.Lock()
+			ok := sess.out != nil
+			sess.mu.Unlock()
+			if ok {
+				r = &route{sess: sess, reply: SenderFunc(func(b []byte) error { sess.send(b); return nil })}
+				break
+			}
+		}
+	}
+	if r == nil {
+		if method == "ping" {
+			return json.RawMessage("{}"), nil
+		}
+		return nil, jsonrpc.Errorf(jsonrpc.CodeInternalError, "genui has no connected host to answer %s", method)
+	}
+	return r.sess.request(ctx, r.reply, method, params, s.opts.ClientRequestTimeout)
+}
+
+// request sends a server-to-client request to this host and waits for the
+// answer, bounded by timeout.
+func (sess *Session) request(ctx context.Context, via Sender, method string, params json.RawMessage, timeout time.Duration) (json.RawMessage, error) {
+	s := sess.srv
+	id := json.RawMessage(strconv.Quote("genui-" + strconv.FormatInt(s.nextID.Add(1), 10)))
+	ch := make(chan *jsonrpc.Message, 1)
+	sess.mu.Lock()
+	if sess.closed {
+		sess.mu.Unlock()
+		return nil, jsonrpc.Errorf(jsonrpc.CodeInternalError, "host session closed")
+	}
+	sess.pending[string(id)] = ch
+	sess.mu.Unlock()
+	defer func() {
+		sess.mu.Lock()
+		delete(sess.pending, string(id))
+		sess.mu.Unlock()
+	}()
+	if err := via.Send(jsonrpc.NewRequest(id, method, params)); err != nil {
+		return nil, jsonrpc.Errorf(jsonrpc.CodeInternalError, "relaying %s to the host failed: %v", method, err)
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	select {
+	case m, ok := <-ch:
+		if !ok || m == nil {
+			return nil, jsonrpc.Errorf(jsonrpc.CodeInternalError, "host session closed before answering %s", method)
+		}
+		if m.Error != nil {
+			return nil, m.Error
+		}
+		return m.Result, nil
+	case <-ctx.Done():
+		return nil, jsonrpc.Errorf(jsonrpc.CodeInternalError, "host did not answer %s within %s: %v", method, timeout, ctx.Err())
+	case <-sess.ctx.Done():
+		return nil, jsonrpc.Errorf(jsonrpc.CodeInternalError, "host session closed before answering %s", method)
+	}
+}
+
+// onEngineEvent tells hosts when tools or UIs change.
+func (s *Server) onEngineEvent(ev engine.Event) {
+	switch ev.Kind {
+	case engine.EventToolsChanged:
+		for _, sess := range s.sessionList() {
+			sess.sendOrActive(jsonrpc.NewNotification("notifications/tools/list_changed", nil))
+			sess.sendOrActive(jsonrpc.NewNotification("notifications/resources/list_changed", nil))
+		}
+		if d, ok := ev.Detail.(engine.ToolDiff); ok {
+			for _, name := range append(append([]string{}, d.Changed...), d.Removed...) {
+				s.resourceUpdated(engine.UIURI(name))
+			}
+		}
+	case engine.EventUIUpdated:
+		s.resourceUpdated(engine.UIURI(ev.Tool))
+		for _, sess := range s.sessionList() {
+			sess.sendOrActive(jsonrpc.NewNotification("notifications/resources/list_changed", nil))
+		}
+	}
+}
+
+func (s *Server) resourceUpdated(uri string) {
+	params, _ := json.Marshal(map[string]string{"uri": uri})
+	frame := jsonrpc.NewNotification("notifications/resources/updated", params)
+	for _, sess := range s.sessionList() {
+		sess.mu.Lock()
+		sub := sess.subs[uri]
+		sess.mu.Unlock()
+		if sub {
+			sess.sendOrActive(frame)
+		}
+	}
+}

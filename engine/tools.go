@@ -1,0 +1,153 @@
+package engine
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/url"
+	"strings"
+
+	"github.com/genui-dev/genui/engine/cache"
+	"github.com/genui-dev/genui/engine/gen"
+)
+
+// MIMEApp is the only MIME type hosts recognise for MCP App HTML.
+const MIMEApp = "text/html;profile=mcp-app"
+
+// legacyResourceURIKey is the deprecated flat _meta key older hosts read.
+const legacyResourceURIKey = "ui/resourceUri"
+
+// Tool is one upstream tool as genui holds it: the raw JSON exactly as the
+// upstream sent it, plus what genui derived from it.
+type Tool struct {
+	Name string
+	// Raw is the tool object verbatim from the upstream's tools/list.
+	Raw json.RawMessage
+	// Hash covers name, description, inputSchema and outputSchema in
+	// canonical JSON; it changes exactly when a UI must be regenerated.
+	Hash string
+	// OwnUI is the upstream's own ui:// resource URI when the tool already
+	// ships an MCP App; genui then passes it through untouched.
+	OwnUI string
+	// Visibility is _meta.ui.visibility (nil = default: model and app).
+	Visibility []string
+	Info       gen.Tool
+}
+
+// ResourceURI is the ui:// URI genui serves this tool's UI at (or the
+// upstream's own, when it has one).
+func (t *Tool) ResourceURI() string {
+	if t.OwnUI != "" {
+		return t.OwnUI
+	}
+	return UIURI(t.Name)
+}
+
+// VisibleToApps reports whether a UI may call this tool (spec: visibility
+// must include "app"; absent visibility means both).
+func (t *Tool) VisibleToApps() bool {
+	if t.Visibility == nil {
+		return true
+	}
+	for _, v := range t.Visibility {
+		if v == "app" {
+			return true
+		}
+	}
+	return false
+}
+
+// UIURI is genui's resource URI for a tool's UI.
+func UIURI(tool string) string { return "ui://" + url.PathEscape(tool) }
+
+// ToolFromURI returns the tool name a genui ui:// URI names.
+func ToolFromURI(uri string) (string, bool) {
+	rest, ok := strings.CutPrefix(uri, "ui://")
+	if !ok || rest == "" {
+		return "", false
+	}
+	name, err := url.PathUnescape(rest)
+	if err != nil {
+		return "", false
+	}
+	return name, true
+}
+
+// parseTool decodes one raw upstream tool. Unknown fields stay in Raw.
+func parseTool(raw json.RawMessage) (*Tool, error) {
+	var t struct {
+		Name         string          `json:"name"`
+		Title        string          `json:"title"`
+		Description  string          `json:"description"`
+		InputSchema  json.RawMessage `json:"inputSchema"`
+		OutputSchema json.RawMessage `json:"outputSchema"`
+		Annotations  json.RawMessage `json:"annotations"`
+		Meta         json.RawMessage `json:"_meta"`
+	}
+	if err := json.Unmarshal(raw, &t); err != nil {
+		return nil, fmt.Errorf("tool is not a JSON object: %w", err)
+	}
+	if t.Name == "" {
+		return nil, fmt.Errorf("tool without a name")
+	}
+	tool := &Tool{
+		Name: t.Name,
+		Raw:  append(json.RawMessage(nil), raw...),
+		Info: gen.Tool{Name: t.Name, Title: t.Title, Description: t.Description,
+			InputSchema: t.InputSchema, OutputSchema: t.OutputSchema,
+			Annotations: t.Annotations, Meta: t.Meta},
+	}
+	tool.Hash = cache.ToolHash(cache.ToolIdentity{Name: t.Name, Description: t.Description,
+		InputSchema: t.InputSchema, OutputSchema: t.OutputSchema})
+	if len(t.Meta) > 0 {
+		var meta struct {
+			UI *struct {
+				ResourceURI string   `json:"resourceUri"`
+				Visibility  []string `json:"visibility"`
+			} `json:"ui"`
+			Legacy string `json:"ui/resourceUri"`
+		}
+		// A _meta that is not an object is kept verbatim and ignored here.
+		if json.Unmarshal(t.Meta, &meta) == nil {
+			if meta.UI != nil {
+				tool.OwnUI = meta.UI.ResourceURI
+				tool.Visibility = meta.UI.Visibility
+			}
+			if tool.OwnUI == "" && strings.HasPrefix(meta.Legacy, "ui://") {
+				tool.OwnUI = meta.Legacy
+			}
+		}
+	}
+	return tool, nil
+}
+
+// withUIMeta returns the tool JSON with genui's UI linkage added: every field
+// the upstream sent is kept (only key order may change), existing _meta keys
+// are preserved, and a tool that already has a UI is returned unchanged.
+func withUIMeta(t *Tool) (json.RawMessage, error) {
+	if t.OwnUI != "" {
+		return t.Raw, nil
+	}
+	var obj map[string]json.RawMessage
+	if err := json.Unmarshal(t.Raw, &obj); err != nil {
+		return nil, err
+	}
+	meta := map[string]json.RawMessage{}
+	if m, ok := obj["_meta"]; ok {
+		if err := json.Unmarshal(m, &meta); err != nil || meta == nil {
+			// A non-object _meta cannot carry our keys; leave the tool alone.
+			return t.Raw, nil
+		}
+	}
+	ui := map[string]json.RawMessage{}
+	if u, ok := meta["ui"]; ok {
+		if err := json.Unmarshal(u, &ui); err != nil || ui == nil {
+			ui = map[string]json.RawMessage{}
+		}
+	}
+	uri, _ := json.Marshal(UIURI(t.Name))
+	ui["resourceUri"] = uri
+	meta["ui"], _ = json.Marshal(ui)
+	meta[legacyResourceURIKey] = uri
+	obj["_meta"], _ = json.Marshal(meta)
+	return json.Marshal(obj)
+}

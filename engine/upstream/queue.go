@@ -1,0 +1,138 @@
+package upstream
+
+import (
+	"context"
+	"encoding/json"
+	"log/slog"
+	"sync"
+	"time"
+)
+
+// maxQueued bounds notifications waiting for the handler; beyond it new
+// ones are dropped (with a warning) rather than growing without limit.
+const maxQueued = 100000
+
+type notification struct {
+	method string
+	params json.RawMessage
+}
+
+// notifyQueue hands upstream notifications to the handler on one goroutine,
+// in arrival order. push never blocks, so the transport's read loop is never
+// held up by a slow handler.
+type notifyQueue struct {
+	log *slog.Logger
+
+	mu        sync.Mutex
+	handler   func(method string, params json.RawMessage)
+	items     []notification
+	pushed    uint64
+	delivered uint64
+	progress  chan struct{} // closed and replaced when delivered advances
+	wake      chan struct{} // capacity 1
+}
+
+func newNotifyQueue(log *slog.Logger) *notifyQueue {
+	return &notifyQueue{log: log, progress: make(chan struct{}), wake: make(chan struct{}, 1)}
+}
+
+func (q *notifyQueue) setHandler(h func(string, json.RawMessage)) {
+	q.mu.Lock()
+	q.handler = h
+	q.mu.Unlock()
+}
+
+// push enqueues one notification.
+func (q *notifyQueue) push(method string, params json.RawMessage) {
+	q.mu.Lock()
+	if len(q.items) >= maxQueued {
+		q.mu.Unlock()
+		q.log.Warn("upstream notification dropped: handler too slow", "method", method)
+		return
+	}
+	q.items = append(q.items, notification{method, params})
+	q.pushed++
+	q.mu.Unlock()
+	select {
+	case q.wake <- struct{}{}:
+	default:
+	}
+}
+
+// pushedCount is the number of notifications pushed so far.
+func (q *notifyQueue) pushedCount() uint64 {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	return q.pushed
+}
+
+// waitDelivered waits until the first target notifications have been
+// handled, at most max or until ctx ends.
+func (q *notifyQueue) waitDelivered(ctx context.Context, target uint64, max time.Duration) {
+	t := time.NewTimer(max)
+	defer t.Stop()
+	for {
+		q.mu.Lock()
+		if q.delivered >= target {
+			q.mu.Unlock()
+			return
+		}
+		ch := q.progress
+		q.mu.Unlock()
+		select {
+		case <-ch:
+		case <-t.C:
+			return
+		case <-ctx.Done():
+			return
+		}
+	}
+}
+
+// start runs the delivery goroutine; the returned func stops it after the
+// notifications already queued have been delivered.
+func (q *notifyQueue) start() (stop func()) {
+	done := make(chan struct{})
+	go q.loop(done)
+	var once sync.Once
+	return func() { once.Do(func() { close(done) }) }
+}
+
+func (q *notifyQueue) loop(done <-chan struct{}) {
+	for {
+		q.mu.Lock()
+		if len(q.items) == 0 {
+			q.mu.Unlock()
+			select {
+			case <-q.wake:
+				continue
+			case <-done:
+				return
+			}
+		}
+		n := q.items[0]
+		q.items[0] = notification{}
+		q.items = q.items[1:]
+		h := q.handler
+		q.mu.Unlock()
+
+		if h != nil {
+			q.deliver(h, n)
+		}
+
+		q.mu.Lock()
+		q.delivered++
+		close(q.progress)
+		q.progress = make(chan struct{})
+		q.mu.Unlock()
+	}
+}
+
+func (q *notifyQueue) deliver(h func(string, json.RawMessage), n notification) {
+	defer func() {
+		if r := recover(); r != nil {
+			q.log.Error("upstream notification handler panicked", "method", n.method, "panic", r)
+		}
+	}()
+	h(n.method, n.params)
+}

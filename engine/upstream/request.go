@@ -1,0 +1,310 @@
+package upstream
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/genui-dev/genui/engine/jsonrpc"
+	"github.com/mark3labs/mcp-go/client/transport"
+	"github.com/mark3labs/mcp-go/mcp"
+)
+
+// reasonShutdown is the conn failure reason used when Run's ctx ends.
+const reasonShutdown = "upstream shut down"
+
+// Request sends a request upstream and returns the raw result. JSON-RPC
+// errors from upstream come back unchanged as *jsonrpc.Error. When not
+// connected, or when the connection dies while the request is in flight, it
+// returns at once a *jsonrpc.Error with Code jsonrpc.CodeUpstreamUnavailable.
+// When ctx ends while in flight it sends notifications/cancelled upstream
+// and returns ctx.Err(). Without a ctx deadline, Config.RequestTimeout
+// applies.
+func (c *Client) Request(ctx context.Context, method string, params json.RawMessage) (json.RawMessage, error) {
+	if method == "" {
+		return nil, jsonrpc.Errorf(jsonrpc.CodeInvalidRequest, "invalid request: empty method")
+	}
+	if len(params) > 0 && !json.Valid(params) {
+		return nil, jsonrpc.Errorf(jsonrpc.CodeInvalidParams, "invalid params for %s: not valid JSON", method)
+	}
+	cn, err := c.live(method)
+	if err != nil {
+		return nil, err
+	}
+	if _, ok := ctx.Deadline(); !ok {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, c.cfg.RequestTimeout)
+		defer cancel()
+	}
+	return c.roundTrip(ctx, cn, method, params)
+}
+
+// Notify sends a notification upstream. params must be a JSON object or
+// empty.
+func (c *Client) Notify(ctx context.Context, method string, params json.RawMessage) error {
+	if method == "" {
+		return jsonrpc.Errorf(jsonrpc.CodeInvalidRequest, "invalid notification: empty method")
+	}
+	cn, err := c.live(method)
+	if err != nil {
+		return err
+	}
+	if _, ok := ctx.Deadline(); !ok {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, 30*time.Second)
+		defer cancel()
+	}
+	return c.notify(ctx, cn, method, params)
+}
+
+// roundTrip sends one request on cn and waits for its answer, the
+// connection's death, or ctx.
+func (c *Client) roundTrip(ctx context.Context, cn *conn, method string, params json.RawMessage) (json.RawMessage, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err // nothing sent, nothing to cancel
+	}
+	id := c.nextID.Add(1)
+	req := transport.JSONRPCRequest{JSONRPC: mcp.JSONRPC_VERSION, ID: mcp.NewRequestId(id), Method: method}
+	if len(params) > 0 {
+		req.Params = params // a nil RawMessage in an interface would encode as null
+	}
+	type answer struct {
+		resp *transport.JSONRPCResponse
+		err  error
+	}
+	sendCtx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	cn.begin()
+	defer cn.end()
+	ch := make(chan answer, 1)
+	start := time.Now()
+	go func() {
+		resp, err := cn.tr.SendRequest(sendCtx, req)
+		ch <- answer{resp, err}
+	}()
+
+	select {
+	case a := <-ch:
+		if a.err != nil {
+			if ctx.Err() != nil {
+				c.sendCancelled(cn, id, method, ctx)
+				return nil, ctx.Err()
+			}
+			return nil, c.transportFailure(cn, method, a.err)
+		}
+		// Notifications the upstream sent before this response (progress,
+		// logging) reach the handler before the caller sees the result.
+		c.queue.waitDelivered(ctx, c.queue.pushedCount(), notifyDrainWait)
+		c.log.Debug("upstream request", "method", method, "id", id, "took", time.Since(start))
+		return convertResponse(a.resp)
+	case <-cn.dead:
+		return nil, deadError(cn, method)
+	case <-ctx.Done():
+		c.sendCancelled(cn, id, method, ctx)
+		return nil, ctx.Err()
+	}
+}
+
+// deadError is the error for a request whose connection died under it.
+func deadError(cn *conn, method string) *jsonrpc.Error {
+	if cn.reason == reasonShutdown {
+		return jsonrpc.Errorf(jsonrpc.CodeUpstreamUnavailable, "%s while handling %s", cn.reason, method)
+	}
+	verb := "reconnecting"
+	if cn.kind == TransportStdio || cn.kind == TransportInProcess {
+		verb = "restarting"
+	}
+	return jsonrpc.Errorf(jsonrpc.CodeUpstreamUnavailable, "%s while handling %s; %s", cn.reason, method, verb)
+}
+
+// transportFailure turns a transport-level error into the error Request
+// returns and, where it means the connection is broken, marks it dead.
+func (c *Client) transportFailure(cn *conn, method string, err error) error {
+	switch cn.kind {
+	case TransportStdio, TransportInProcess:
+		// The read loop saw EOF or a write failed: the process is dying.
+		// Give Wait a moment to report the exit status.
+		if !waitClosed(cn.dead, 300*time.Millisecond) {
+			cn.fail(fmt.Sprintf("upstream connection broken (%v)", err))
+		}
+		return deadError(cn, method)
+	default:
+		if cn.isDead() {
+			return deadError(cn, method)
+		}
+		if errors.Is(err, transport.ErrSessionTerminated) {
+			cn.fail("upstream session ended (server restarted?)")
+			return deadError(cn, method)
+		}
+		cn.requestProbe()
+		return jsonrpc.Errorf(jsonrpc.CodeUpstreamUnavailable, "upstream request %s failed: %v", method, err)
+	}
+}
+
+// sendCancelled tells the upstream to stop working on request id. It runs
+// in the background (bounded) so the caller returns at once even if the
+// upstream is not reading.
+func (c *Client) sendCancelled(cn *conn, id int64, method string, ctx context.Context) {
+	if method == "initialize" {
+		return // MCP forbids cancelling initialize; the connection is dropped instead
+	}
+	reason := "request cancelled"
+	if cause := context.Cause(ctx); errors.Is(cause, context.DeadlineExceeded) {
+		reason = "request timed out"
+	} else if cause != nil && !errors.Is(cause, context.Canceled) {
+		reason = cause.Error()
+	}
+	params := mcp.NotificationParams{AdditionalFields: map[string]any{"requestId": id, "reason": reason}}
+	go func() {
+		nctx, cancel := context.WithTimeout(cn.ctx, 5*time.Second)
+		defer cancel()
+		n := mcp.JSONRPCNotification{JSONRPC: mcp.JSONRPC_VERSION, Notification: mcp.Notification{Method: "notifications/cancelled", Params: params}}
+		if err := cn.tr.SendNotification(nctx, n); err != nil {
+			c.log.Debug("upstream notifications/cancelled not sent", "id", id, "err", err)
+		}
+	}()
+}
+
+// notify sends a notification on cn, bounded by ctx and the connection's
+// life (a stdio write can block if the child stops reading).
+func (c *Client) notify(ctx context.Context, cn *conn, method string, params json.RawMessage) error {
+	p, err := toNotificationParams(params)
+	if err != nil {
+		return jsonrpc.Errorf(jsonrpc.CodeInvalidParams, "invalid params for %s: %v", method, err)
+	}
+	n := mcp.JSONRPCNotification{JSONRPC: mcp.JSONRPC_VERSION, Notification: mcp.Notification{Method: method, Params: p}}
+	sendCtx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	ch := make(chan error, 1)
+	go func() { ch <- cn.tr.SendNotification(sendCtx, n) }()
+	select {
+	case err := <-ch:
+		if err != nil && ctx.Err() == nil {
+			return c.transportFailure(cn, method, err)
+		}
+		return err
+	case <-cn.dead:
+		return deadError(cn, method)
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// convertResponse maps a transport response to (result, *jsonrpc.Error).
+func convertResponse(resp *transport.JSONRPCResponse) (json.RawMessage, error) {
+	if resp == nil {
+		return nil, jsonrpc.Errorf(jsonrpc.CodeInternalError, "upstream sent an empty response")
+	}
+	if resp.Error != nil {
+		e := &jsonrpc.Error{Code: resp.Error.Code, Message: resp.Error.Message}
+		if resp.Error.Data != nil {
+			if b, err := json.Marshal(resp.Error.Data); err == nil {
+				e.Data = b
+			}
+		}
+		return nil, e
+	}
+	if len(resp.Result) == 0 {
+		return json.RawMessage("{}"), nil
+	}
+	return resp.Result, nil
+}
+
+// serverRequestHandler adapts the user's request handler to the transport:
+// params go out as raw JSON, *jsonrpc.Error answers keep their code and data.
+func (c *Client) serverRequestHandler(cn *conn) transport.RequestHandler {
+	return func(ctx context.Context, req transport.JSONRPCRequest) (resp *transport.JSONRPCResponse, _ error) {
+		c.mu.Lock()
+		h := c.onRequest
+		c.mu.Unlock()
+		ctx, cancel := context.WithTimeout(ctx, c.cfg.RequestTimeout)
+		defer cancel()
+		defer func() {
+			if r := recover(); r != nil {
+				c.log.Error("upstream request handler panicked", "method", req.Method, "panic", r)
+				resp = transport.NewJSONRPCErrorResponse(req.ID, jsonrpc.CodeInternalError, fmt.Sprintf("internal error handling %s", req.Method), nil)
+			}
+		}()
+
+		var result json.RawMessage
+		var err error
+		switch {
+		case h != nil:
+			var params json.RawMessage
+			if req.Params != nil {
+				params, err = json.Marshal(req.Params)
+			}
+			if err == nil {
+				result, err = h(ctx, req.Method, params)
+			}
+		case req.Method == "ping":
+			result = json.RawMessage("{}")
+		default:
+			err = jsonrpc.Errorf(jsonrpc.CodeMethodNotFound, "method not found: %s", req.Method)
+		}
+		if err != nil {
+			je := jsonrpc.AsError(err)
+			var data any
+			if len(je.Data) > 0 {
+				data = je.Data
+			}
+			c.log.Debug("upstream server request failed", "method", req.Method, "code", je.Code, "err", je.Message)
+			return transport.NewJSONRPCErrorResponse(req.ID, je.Code, je.Message, data), nil
+		}
+		if len(result) == 0 {
+			result = json.RawMessage("{}")
+		}
+		return transport.NewJSONRPCResultResponse(req.ID, result), nil
+	}
+}
+
+// toNotificationParams turns raw params into mcp-go's NotificationParams
+// without losing anything: numbers stay json.Number (re-encoded verbatim),
+// and _meta is only set when present.
+func toNotificationParams(raw json.RawMessage) (mcp.NotificationParams, error) {
+	var p mcp.NotificationParams
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || bytes.Equal(raw, []byte("null")) {
+		return p, nil
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var m map[string]any
+	if err := dec.Decode(&m); err != nil || m == nil {
+		return p, errors.New("params must be a JSON object")
+	}
+	if meta, ok := m["_meta"]; ok {
+		mm, ok := meta.(map[string]any)
+		if !ok {
+			return p, errors.New("_meta must be a JSON object")
+		}
+		p.Meta = mm
+		delete(m, "_meta")
+	}
+	p.AdditionalFields = m
+	return p, nil
+}
+
+// fromNotificationParams re-encodes params mcp-go decoded from the wire.
+// Absent params stay nil; an empty _meta (which mcp-go invents while
+// decoding) is dropped.
+func fromNotificationParams(p mcp.NotificationParams) json.RawMessage {
+	if p.Meta == nil && p.AdditionalFields == nil {
+		return nil
+	}
+	m := make(map[string]any, len(p.AdditionalFields)+1)
+	for k, v := range p.AdditionalFields {
+		m[k] = v
+	}
+	if len(p.Meta) > 0 {
+		m["_meta"] = p.Meta
+	}
+	b, err := json.Marshal(m)
+	if err != nil {
+		return nil
+	}
+	return b
+}

@@ -1,0 +1,210 @@
+package upstream
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/mark3labs/mcp-go/client/transport"
+	"github.com/mark3labs/mcp-go/mcp"
+)
+
+// Run connects and keeps the connection up until ctx ends. When the stdio
+// child dies (or the HTTP/SSE connection fails) it reconnects after
+// BackoffMin, doubling up to BackoffMax; the delay resets after a connection
+// that stayed up longer than 10 s. Run returns nil when ctx is cancelled,
+// after closing the connection (stdio: SIGTERM to the whole process group,
+// SIGKILL after 2 s). It returns an error at once for an invalid Config.
+func (c *Client) Run(ctx context.Context) error {
+	if err := c.cfg.validate(); err != nil {
+		return err
+	}
+	c.mu.Lock()
+	if c.running || c.stopped {
+		c.mu.Unlock()
+		return errors.New("upstream: Run called more than once")
+	}
+	c.running = true
+	c.mu.Unlock()
+
+	stopQueue := c.queue.start()
+	defer stopQueue()
+	defer c.update(func(s *State) {
+		c.stopped = true
+		c.cur = nil
+		s.Connected = false
+		s.PID = 0
+	})
+
+	attempt := 0
+	for {
+		up := c.connectOnce(ctx)
+		if ctx.Err() != nil {
+			return nil
+		}
+		if up > stableAfter {
+			attempt = 0
+		}
+		delay := backoffDelay(c.cfg.BackoffMin, c.cfg.BackoffMax, attempt)
+		attempt++
+		c.log.Info("upstream reconnecting", "in", delay)
+		t := time.NewTimer(delay)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return nil
+		case <-t.C:
+		}
+		c.update(func(s *State) { s.Restarts++ })
+	}
+}
+
+// connectOnce runs one connection from dial to teardown and reports how long
+// it was up (0 if it never came up).
+func (c *Client) connectOnce(ctx context.Context) time.Duration {
+	cn, err := c.dial(ctx)
+	if err == nil {
+		err = c.handshake(cn)
+		if err != nil {
+			c.closeConn(cn)
+		}
+	}
+	if err != nil {
+		if ctx.Err() == nil {
+			c.log.Warn("upstream connect failed", "err", err)
+			c.update(func(s *State) { s.LastError = err.Error() })
+		}
+		return 0
+	}
+
+	since := time.Now()
+	if cn.kind == TransportHTTP || cn.kind == TransportSSE {
+		go c.monitorHealth(cn)
+	}
+	select {
+	case <-cn.dead:
+	case <-ctx.Done():
+		cn.fail(reasonShutdown)
+	}
+	reason := cn.reason
+	// Detach first so new requests fail fast while we tear down.
+	c.update(func(s *State) {
+		c.cur = nil
+		s.Connected = false
+		s.PID = 0
+		if ctx.Err() == nil {
+			s.LastError = reason
+		}
+	})
+	if ctx.Err() == nil {
+		c.log.Warn("upstream connection lost", "reason", reason)
+	}
+	c.closeConn(cn)
+	return time.Since(since)
+}
+
+// handshake runs initialize / notifications/initialized on a fresh
+// connection and publishes it as current.
+func (c *Client) handshake(cn *conn) error {
+	params, err := json.Marshal(map[string]any{
+		"protocolVersion": c.cfg.ProtocolVersion,
+		"capabilities":    c.cfg.Capabilities,
+		"clientInfo":      map[string]string{"name": c.cfg.ClientName, "version": c.cfg.ClientVersion},
+	})
+	if err != nil {
+		return fmt.Errorf("initialize params: %w", err)
+	}
+	ctx, cancel := context.WithTimeout(cn.ctx, initTimeout)
+	defer cancel()
+	res, err := c.roundTrip(ctx, cn, "initialize", params)
+	if err != nil {
+		if errors.Is(err, context.DeadlineExceeded) {
+			return fmt.Errorf("initialize: no answer within %s", initTimeout)
+		}
+		return fmt.Errorf("initialize: %w", err)
+	}
+	var info struct {
+		ProtocolVersion string          `json:"protocolVersion"`
+		ServerInfo      json.RawMessage `json:"serverInfo"`
+	}
+	if err := json.Unmarshal(res, &info); err != nil {
+		return fmt.Errorf("initialize: malformed result: %w", err)
+	}
+	if info.ProtocolVersion == "" {
+		return errors.New("initialize: result has no protocolVersion")
+	}
+	if info.ProtocolVersion != c.cfg.ProtocolVersion {
+		c.log.Info("upstream negotiated another protocol version", "asked", c.cfg.ProtocolVersion, "got", info.ProtocolVersion)
+	}
+	if h, ok := cn.tr.(transport.HTTPConnection); ok {
+		h.SetProtocolVersion(info.ProtocolVersion)
+	}
+	if err := c.notify(ctx, cn, "notifications/initialized", nil); err != nil {
+		return fmt.Errorf("notifications/initialized: %w", err)
+	}
+	if cn.isDead() {
+		return errors.New(cn.reason)
+	}
+	c.update(func(s *State) {
+		c.cur = cn
+		c.initResult = res
+		s.Connected = true
+		s.LastError = ""
+		s.PID = cn.pid
+		s.ServerInfo = info.ServerInfo
+		s.ProtocolVersion = info.ProtocolVersion
+	})
+	c.log.Info("upstream connected", "target", c.target, "pid", cn.pid,
+		"protocol", info.ProtocolVersion, "server", string(info.ServerInfo))
+	return nil
+}
+
+// monitorHealth pings an HTTP/SSE upstream when it has been idle for a
+// health interval and whenever a request failed at the transport level; a
+// failed ping kills the connection so Run reconnects.
+func (c *Client) monitorHealth(cn *conn) {
+	t := time.NewTicker(c.healthEvery)
+	defer t.Stop()
+	for {
+		select {
+		case <-cn.dead:
+			return
+		case <-t.C:
+			if !cn.idleFor(c.healthEvery) {
+				continue // traffic shows the connection works
+			}
+		case <-cn.probe:
+		}
+		ctx, cancel := context.WithTimeout(cn.ctx, c.healthWait)
+		req := transport.JSONRPCRequest{JSONRPC: mcp.JSONRPC_VERSION, ID: mcp.NewRequestId(c.nextID.Add(1)), Method: "ping"}
+		_, err := cn.tr.SendRequest(ctx, req)
+		cancel()
+		// Any JSON-RPC answer, even an error, proves the server is there.
+		if err != nil && cn.ctx.Err() == nil {
+			if errors.Is(err, transport.ErrSessionTerminated) {
+				cn.fail("upstream session ended (server restarted?)")
+			} else {
+				cn.fail(fmt.Sprintf("upstream unreachable (%v)", err))
+			}
+			return
+		}
+	}
+}
+
+// backoffDelay is the wait before reconnect attempt n (0-based): min, 2*min,
+// 4*min, ... capped at max.
+func backoffDelay(min, max time.Duration, n int) time.Duration {
+	d := min
+	for i := 0; i < n; i++ {
+		if d >= max/2 {
+			return max
+		}
+		d *= 2
+	}
+	if d > max {
+		return max
+	}
+	return d
+}

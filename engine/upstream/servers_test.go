@@ -1,0 +1,218 @@
+package upstream
+
+// Test upstreams. The test binary re-executes itself as a stdio MCP server
+// when GENUI_UPSTREAM_TEST_SERVER is set (see TestMain):
+//   - "mcp": an mcp-go server (tools echo, slow, crash, progress, sample,
+//     spawn, touch); the same server also runs over HTTP/SSE/in-process.
+//   - "raw": a hand-written newline-delimited JSON-RPC loop that writes
+//     exact bytes (tools with unknown fields, exact notification params) and
+//     reports what it receives on stderr.
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"os/signal"
+	"strconv"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+)
+
+const serverEnv = "GENUI_UPSTREAM_TEST_SERVER"
+
+func TestMain(m *testing.M) {
+	switch os.Getenv(serverEnv) {
+	case "":
+		os.Exit(m.Run())
+	case "mcp":
+		if err := server.ServeStdio(newTestMCPServer()); err != nil {
+			fmt.Fprintln(os.Stderr, "serve:", err)
+			os.Exit(1)
+		}
+		os.Exit(0)
+	case "raw":
+		runRawServer()
+		os.Exit(0)
+	default:
+		fmt.Fprintln(os.Stderr, "unknown test server mode")
+		os.Exit(2)
+	}
+}
+
+// newTestMCPServer builds the mcp-go server used by most tests.
+func newTestMCPServer() *server.MCPServer {
+	s := server.NewMCPServer("testsrv", "1.0.0", server.WithToolCapabilities(true), server.WithLogging())
+	s.AddTool(mcp.NewTool("echo", mcp.WithString("text")), func(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return mcp.NewToolResultText("echo: " + req.GetString("text", "")), nil
+	})
+	s.AddTool(mcp.NewTool("slow", mcp.WithNumber("ms")), func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		fmt.Fprintln(os.Stderr, "slow: start")
+		select {
+		case <-time.After(time.Duration(req.GetFloat("ms", 1000)) * time.Millisecond):
+			return mcp.NewToolResultText("slow: done"), nil
+		case <-ctx.Done():
+			fmt.Fprintln(os.Stderr, "slow: cancelled")
+			return nil, ctx.Err()
+		}
+	})
+	s.AddTool(mcp.NewTool("crash"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		os.Exit(3)
+		return nil, nil
+	})
+	s.AddTool(mcp.NewTool("progress", mcp.WithNumber("count"), mcp.WithNumber("pause_ms")), func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		var token any
+		if req.Params.Meta != nil {
+			token = req.Params.Meta.ProgressToken
+		}
+		n := req.GetInt("count", 3)
+		srv := server.ServerFromContext(ctx)
+		for i := 1; i <= n; i++ {
+			err := srv.SendNotificationToClient(ctx, "notifications/progress", map[string]any{
+				"progressToken": token, "progress": i, "total": n, "message": fmt.Sprintf("step %d", i),
+			})
+			if err != nil {
+				return nil, err
+			}
+		}
+		err := srv.SendNotificationToClient(ctx, "notifications/message", map[string]any{
+			"level": "info", "logger": "testsrv", "data": map[string]any{"done": true, "n": n},
+		})
+		if err != nil {
+			return nil, err
+		}
+		// mcp-go's streamable HTTP server drops a notification its forwarder
+		// picked up just as the response is written; over HTTP the tests
+		// pause here so every notification is on the wire first.
+		time.Sleep(time.Duration(req.GetInt("pause_ms", 0)) * time.Millisecond)
+		return mcp.NewToolResultText("progress: done"), nil
+	})
+	s.AddTool(mcp.NewTool("sample"), func(ctx context.Context, _ mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		res, err := server.ServerFromContext(ctx).RequestSampling(ctx, mcp.CreateMessageRequest{
+			CreateMessageParams: mcp.CreateMessageParams{
+				Messages:  []mcp.SamplingMessage{{Role: mcp.RoleUser, Content: mcp.NewTextContent("say hi")}},
+				MaxTokens: 7,
+			},
+		})
+		if err != nil {
+			return mcp.NewToolResultError("sampling failed: " + err.Error()), nil
+		}
+		b, _ := json.Marshal(res)
+		return mcp.NewToolResultText("sampled: " + string(b)), nil
+	})
+	s.AddTool(mcp.NewTool("spawn"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		cmd := exec.Command("sleep", "300")
+		cmd.Stderr = os.Stderr // the grandchild holds the stderr pipe too
+		if err := cmd.Start(); err != nil {
+			return nil, err
+		}
+		go func() { _ = cmd.Wait() }()
+		return mcp.NewToolResultText(strconv.Itoa(cmd.Process.Pid)), nil
+	})
+	s.AddTool(mcp.NewTool("touch"), func(ctx context.Context, _ mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		// Adding a tool makes mcp-go send notifications/tools/list_changed.
+		server.ServerFromContext(ctx).AddTool(mcp.NewTool("added"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return mcp.NewToolResultText("added"), nil
+		})
+		return mcp.NewToolResultText("touched"), nil
+	})
+	return s
+}
+
+// Exact bytes the raw server writes; tests compare against them.
+const (
+	rawToolsList = `{"tools":[{"name":"t","description":"d","inputSchema":{"type":"object","properties":{"q":{"type":"string","x-order":2}}},"outputSchema":{"type":"object"},"annotations":{"readOnlyHint":true},"x-custom":1,"_meta":{"k":[1,2.5,"x"]}}],"nextCursor":null}`
+	rawProgress1 = `{"progressToken":"p-1","progress":0.5,"total":2,"message":"half"}`
+	rawProgress2 = `{"progressToken":"p-1","progress":2,"total":2,"message":"all","_meta":{"trace":"abc"}}`
+	rawLog       = `{"level":"warning","logger":"raw","data":{"msg":"careful","n":[1,2,3]}}`
+	rawErrorData = `{"why":"because","retry":false}`
+)
+
+// runRawServer is a minimal stdio JSON-RPC peer with exact output bytes.
+// With RAW_IGNORE_TERM=1 it ignores SIGTERM (to test the SIGKILL path).
+func runRawServer() {
+	if os.Getenv("RAW_IGNORE_TERM") == "1" {
+		signal.Ignore(syscall.SIGTERM)
+	}
+	var mu sync.Mutex
+	write := func(s string) {
+		mu.Lock()
+		defer mu.Unlock()
+		os.Stdout.WriteString(s + "\n")
+	}
+	logf := func(format string, args ...any) { fmt.Fprintf(os.Stderr, format+"\n", args...) }
+	var pendingPing json.RawMessage // id of the tools/call waiting for our ping's answer
+	sc := bufio.NewScanner(os.Stdin)
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	for sc.Scan() {
+		var m struct {
+			ID     json.RawMessage `json:"id"`
+			Method string          `json:"method"`
+			Params json.RawMessage `json:"params"`
+			Result json.RawMessage `json:"result"`
+			Error  json.RawMessage `json:"error"`
+		}
+		if err := json.Unmarshal(sc.Bytes(), &m); err != nil {
+			logf("RAW bad line %q", sc.Text())
+			continue
+		}
+		id := string(m.ID)
+		switch {
+		case m.Method == "" && id == `"srv-ping"`:
+			logf("RAW got ping answer %s", sc.Text())
+			write(fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"result":{"content":[{"type":"text","text":"pinged"}],"pingResult":%s}}`, pendingPing, orNull(m.Result)))
+		case m.Method == "initialize":
+			var p struct {
+				ProtocolVersion string `json:"protocolVersion"`
+			}
+			_ = json.Unmarshal(m.Params, &p)
+			logf("RAW initialize %s", m.Params)
+			write(fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"result":{"protocolVersion":%q,"capabilities":{"tools":{"listChanged":true}},"serverInfo":{"name":"raw","version":"0.1"},"x-extra":true}}`, id, p.ProtocolVersion))
+		case m.Method == "notifications/initialized":
+			logf("RAW initialized")
+		case m.Method == "notifications/cancelled":
+			logf("RAW cancelled %s", m.Params)
+		case m.Method == "tools/list":
+			write(fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"result":%s}`, id, rawToolsList))
+		case m.Method == "tools/call":
+			var p struct {
+				Name string `json:"name"`
+			}
+			_ = json.Unmarshal(m.Params, &p)
+			logf("RAW call %s id=%s params=%s", p.Name, id, m.Params)
+			switch p.Name {
+			case "hang":
+				// never answers
+			case "fail":
+				write(fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"error":{"code":-32042,"message":"custom failure","data":%s}}`, id, rawErrorData))
+			case "notify":
+				write(`{"jsonrpc":"2.0","method":"notifications/progress","params":` + rawProgress1 + `}`)
+				write(`{"jsonrpc":"2.0","method":"notifications/progress","params":` + rawProgress2 + `}`)
+				write(`{"jsonrpc":"2.0","method":"notifications/message","params":` + rawLog + `}`)
+				write(`{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}`)
+				write(fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"result":{"content":[]}}`, id))
+			case "ping-client":
+				pendingPing = m.ID
+				write(`{"jsonrpc":"2.0","id":"srv-ping","method":"ping"}`)
+			default:
+				write(fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"result":{"content":[{"type":"text","text":"ok"}],"params":%s}}`, id, orNull(m.Params)))
+			}
+		case m.Method != "" && len(m.ID) > 0:
+			write(fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"error":{"code":-32601,"message":"method not found"}}`, id))
+		}
+	}
+}
+
+func orNull(b json.RawMessage) string {
+	if len(b) == 0 {
+		return "null"
+	}
+	return string(b)
+}

@@ -1,0 +1,379 @@
+// Package upstream is genui's connection to the wrapped MCP server.
+//
+// A Client speaks raw JSON-RPC through mcp-go's client transport layer (stdio
+// child process, streamable HTTP, legacy SSE, or an in-process server over
+// io.Pipe), performs the MCP initialize handshake itself, and keeps the
+// connection up: a dead child is restarted and a failed HTTP/SSE connection
+// is re-established with exponential backoff. Params and results travel as
+// json.RawMessage so nothing the upstream sends is lost in re-encoding.
+package upstream
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/url"
+	"os"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/genui-dev/genui/engine/jsonrpc"
+)
+
+// Transport names accepted in Config.Transport.
+const (
+	TransportStdio     = "stdio"
+	TransportHTTP      = "http"
+	TransportSSE       = "sse"
+	TransportInProcess = "inprocess"
+)
+
+// Defaults applied by New when the Config leaves a field empty.
+const (
+	DefaultProtocolVersion = "2025-11-25"
+	DefaultClientName      = "genui"
+	DefaultClientVersion   = "dev"
+	DefaultBackoffMin      = time.Second
+	DefaultBackoffMax      = 30 * time.Second
+	DefaultRequestTimeout  = 5 * time.Minute
+)
+
+// defaultCapabilities is what genui tells the upstream it supports: it relays
+// roots, sampling and elicitation to the host.
+var defaultCapabilities = json.RawMessage(`{"roots":{"listChanged":true},"sampling":{},"elicitation":{}}`)
+
+// Tunables that are not part of Config; variables so tests can shorten them.
+var (
+	// initTimeout bounds transport start plus the initialize handshake.
+	initTimeout = 30 * time.Second
+	// stableAfter is how long a connection must stay up to reset the backoff.
+	stableAfter = 10 * time.Second
+	// healthInterval is how often an idle HTTP/SSE connection is pinged.
+	healthInterval = 15 * time.Second
+	// healthTimeout bounds one health ping.
+	healthTimeout = 10 * time.Second
+	// termGrace is how long a stdio child gets between SIGTERM and SIGKILL.
+	termGrace = 2 * time.Second
+	// notifyDrainWait bounds how long Request waits for notifications that
+	// arrived before its response to be handed to the notification handler.
+	notifyDrainWait = time.Second
+)
+
+// Config describes the upstream server and how to talk to it.
+type Config struct {
+	// Transport is "stdio", "http" (streamable HTTP), "sse" or "inprocess".
+	// Empty means: inferred from Command, URL or InProcess.
+	Transport string
+	// Command, Args and Env start the stdio child. Env entries "K=V" are
+	// appended to os.Environ().
+	Command   string
+	Args, Env []string
+	// URL and Headers address an http or sse upstream.
+	URL     string
+	Headers map[string]string
+	// InProcess runs a server speaking newline-delimited JSON-RPC on r/w
+	// (used for the built-in demo) over io.Pipe; it is (re)started on each
+	// connect and must return when ctx ends or r reaches EOF.
+	InProcess func(ctx context.Context, r io.Reader, w io.Writer) error
+	// ProtocolVersion sent in initialize; default "2025-11-25".
+	ProtocolVersion string
+	// ClientName and ClientVersion form the clientInfo sent upstream;
+	// defaults "genui" and "dev".
+	ClientName, ClientVersion string
+	// Capabilities are the client capabilities sent upstream; default
+	// {"roots":{"listChanged":true},"sampling":{},"elicitation":{}}.
+	Capabilities json.RawMessage
+	// Logger receives the client's logs; nil discards them.
+	Logger *slog.Logger
+	// Stderr receives the stdio child's stderr. Nil logs it through Logger
+	// at info level, line by line. Never pass os.Stdout.
+	Stderr io.Writer
+	// BackoffMin and BackoffMax bound the reconnect delay (doubling);
+	// defaults 1s and 30s.
+	BackoffMin, BackoffMax time.Duration
+	// RequestTimeout bounds Request when its ctx has no deadline; default 5m.
+	RequestTimeout time.Duration
+}
+
+// State is a snapshot of the connection, for status displays.
+type State struct {
+	Transport string
+	// Target is the command line (stdio), the URL (http/sse) or "in-process".
+	Target    string
+	Connected bool
+	// Restarts counts connection attempts after the first one.
+	Restarts  int
+	LastError string
+	// PID of the stdio child, 0 otherwise.
+	PID             int
+	ServerInfo      json.RawMessage
+	ProtocolVersion string
+	// Since is when Connected last changed.
+	Since time.Time
+}
+
+// Client is a connection to one upstream MCP server. Create it with New,
+// set handlers, then call Run. Request, Notify, State and WaitReady are safe
+// for concurrent use.
+type Client struct {
+	cfg    Config
+	target string
+	log    *slog.Logger
+	nextID atomic.Int64
+	queue  *notifyQueue
+	// health ping period and bound for http/sse, copied from the package
+	// tunables at New.
+	healthEvery, healthWait time.Duration
+
+	mu         sync.Mutex
+	cur        *conn // nil while disconnected
+	state      State
+	changed    chan struct{} // closed and replaced on every state change
+	running    bool
+	stopped    bool
+	initResult json.RawMessage
+	onRequest  func(ctx context.Context, method string, params json.RawMessage) (json.RawMessage, error)
+	onState    func(State)
+}
+
+// New returns a Client for cfg with defaults filled in. It does not connect;
+// call Run. Configuration errors are reported by Run.
+func New(cfg Config) *Client {
+	if cfg.Transport == "" {
+		switch {
+		case cfg.InProcess != nil:
+			cfg.Transport = TransportInProcess
+		case cfg.Command != "":
+			cfg.Transport = TransportStdio
+		case cfg.URL != "":
+			cfg.Transport = TransportHTTP
+		}
+	}
+	cfg.Transport = strings.ToLower(cfg.Transport)
+	if cfg.ProtocolVersion == "" {
+		cfg.ProtocolVersion = DefaultProtocolVersion
+	}
+	if cfg.ClientName == "" {
+		cfg.ClientName = DefaultClientName
+	}
+	if cfg.ClientVersion == "" {
+		cfg.ClientVersion = DefaultClientVersion
+	}
+	if len(cfg.Capabilities) == 0 {
+		cfg.Capabilities = defaultCapabilities
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.DiscardHandler)
+	}
+	if cfg.BackoffMin <= 0 {
+		cfg.BackoffMin = DefaultBackoffMin
+	}
+	if cfg.BackoffMax <= 0 {
+		cfg.BackoffMax = DefaultBackoffMax
+	}
+	if cfg.BackoffMax < cfg.BackoffMin {
+		cfg.BackoffMax = cfg.BackoffMin
+	}
+	if cfg.RequestTimeout <= 0 {
+		cfg.RequestTimeout = DefaultRequestTimeout
+	}
+	log := cfg.Logger.With("component", "upstream", "transport", cfg.Transport)
+	return &Client{
+		cfg:         cfg,
+		target:      target(cfg),
+		log:         log,
+		healthEvery: healthInterval,
+		healthWait:  healthTimeout,
+		queue:       newNotifyQueue(log),
+		changed:     make(chan struct{}),
+		state: State{
+			Transport: cfg.Transport,
+			Target:    target(cfg),
+			Since:     time.Now(),
+		},
+	}
+}
+
+// validate reports configuration errors in words a user can act on.
+func (cfg *Config) validate() error {
+	switch cfg.Transport {
+	case TransportStdio:
+		if strings.TrimSpace(cfg.Command) == "" {
+			return errors.New("upstream: stdio transport needs a command")
+		}
+	case TransportHTTP, TransportSSE:
+		u, err := url.Parse(cfg.URL)
+		if err != nil {
+			return fmt.Errorf("upstream: invalid URL %q: %w", cfg.URL, err)
+		}
+		if (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return fmt.Errorf("upstream: invalid URL %q: want http(s)://host[:port]/path", cfg.URL)
+		}
+	case TransportInProcess:
+		if cfg.InProcess == nil {
+			return errors.New("upstream: inprocess transport needs an InProcess function")
+		}
+	case "":
+		return errors.New("upstream: no upstream configured (need a command, a URL or an in-process server)")
+	default:
+		return fmt.Errorf("upstream: unknown transport %q (want stdio, http, sse or inprocess)", cfg.Transport)
+	}
+	if f, ok := cfg.Stderr.(*os.File); ok && f == os.Stdout {
+		return errors.New("upstream: Stderr must not be os.Stdout (stdout may carry JSON-RPC)")
+	}
+	if !json.Valid(cfg.Capabilities) {
+		return errors.New("upstream: Capabilities is not valid JSON")
+	}
+	return nil
+}
+
+// target renders the upstream for State.Target.
+func target(cfg Config) string {
+	switch cfg.Transport {
+	case TransportStdio:
+		parts := []string{quoteArg(cfg.Command)}
+		for _, a := range cfg.Args {
+			parts = append(parts, quoteArg(a))
+		}
+		return strings.Join(parts, " ")
+	case TransportHTTP, TransportSSE:
+		if u, err := url.Parse(cfg.URL); err == nil {
+			return u.Redacted()
+		}
+		return cfg.URL
+	case TransportInProcess:
+		return "in-process"
+	}
+	return ""
+}
+
+func quoteArg(s string) string {
+	if s == "" || strings.ContainsAny(s, " \t\n\"'\\$") {
+		return strconv.Quote(s)
+	}
+	return s
+}
+
+// SetNotificationHandler sets the function called for every upstream
+// notification. Calls happen on one dedicated goroutine, in arrival order,
+// never on the transport's read loop. Set it before Run.
+func (c *Client) SetNotificationHandler(h func(method string, params json.RawMessage)) {
+	c.queue.setHandler(h)
+}
+
+// SetRequestHandler sets the function answering server-to-client requests
+// (sampling/createMessage, elicitation/create, roots/list, ping). It returns
+// (result, nil) or (nil, *jsonrpc.Error); other errors become internal
+// errors. Without a handler, ping answers {} and everything else gets
+// method-not-found. Set it before Run.
+func (c *Client) SetRequestHandler(h func(ctx context.Context, method string, params json.RawMessage) (json.RawMessage, error)) {
+	c.mu.Lock()
+	c.onRequest = h
+	c.mu.Unlock()
+}
+
+// SetStateHandler sets the function called with a State snapshot on every
+// connect and disconnect. It is called without locks held, from Run's
+// goroutine, so it should return quickly. Set it before Run.
+func (c *Client) SetStateHandler(h func(State)) {
+	c.mu.Lock()
+	c.onState = h
+	c.mu.Unlock()
+}
+
+// State returns a snapshot of the connection state.
+func (c *Client) State() State {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.state
+}
+
+// InitializeResult is the raw result of the last successful initialize
+// (capabilities, serverInfo, instructions), or nil before the first one.
+func (c *Client) InitializeResult() json.RawMessage {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.initResult
+}
+
+// WaitReady blocks until the client is connected and initialized, ctx ends,
+// or Run has returned.
+func (c *Client) WaitReady(ctx context.Context) error {
+	for {
+		c.mu.Lock()
+		if c.cur != nil && !c.cur.isDead() {
+			c.mu.Unlock()
+			return nil
+		}
+		if c.stopped {
+			c.mu.Unlock()
+			return errors.New("upstream client stopped")
+		}
+		ch, lastErr := c.changed, c.state.LastError
+		c.mu.Unlock()
+		select {
+		case <-ch:
+		case <-ctx.Done():
+			if lastErr != "" {
+				return fmt.Errorf("waiting for upstream: %w (last error: %s)", ctx.Err(), lastErr)
+			}
+			return fmt.Errorf("waiting for upstream: %w", ctx.Err())
+		}
+	}
+}
+
+// live returns the connection requests should use, or the error to return
+// for method when there is none. A connection that has died but that Run
+// has not detached yet reports its own failure reason.
+func (c *Client) live(method string) (*conn, error) {
+	c.mu.Lock()
+	cn := c.cur
+	c.mu.Unlock()
+	switch {
+	case cn == nil:
+		return nil, c.unavailable(method)
+	case cn.isDead():
+		return nil, deadError(cn, method)
+	}
+	return cn, nil
+}
+
+// unavailable builds the error Request returns while no connection is up.
+func (c *Client) unavailable(method string) *jsonrpc.Error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	switch {
+	case c.stopped:
+		return jsonrpc.Errorf(jsonrpc.CodeUpstreamUnavailable, "upstream is shut down; cannot handle %s", method)
+	case !c.running:
+		return jsonrpc.Errorf(jsonrpc.CodeUpstreamUnavailable, "upstream is not started; cannot handle %s", method)
+	case c.state.LastError != "":
+		return jsonrpc.Errorf(jsonrpc.CodeUpstreamUnavailable, "upstream not connected (%s); cannot handle %s, reconnecting", c.state.LastError, method)
+	default:
+		return jsonrpc.Errorf(jsonrpc.CodeUpstreamUnavailable, "upstream not connected yet; cannot handle %s", method)
+	}
+}
+
+// update changes the state under the lock, wakes waiters and calls the
+// state handler outside the lock.
+func (c *Client) update(f func(s *State)) {
+	c.mu.Lock()
+	prev := c.state.Connected
+	f(&c.state)
+	if c.state.Connected != prev {
+		c.state.Since = time.Now()
+	}
+	snap, h := c.state, c.onState
+	close(c.changed)
+	c.changed = make(chan struct{})
+	c.mu.Unlock()
+	if h != nil {
+		h(snap)
+	}
+}

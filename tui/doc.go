@@ -1,0 +1,2 @@
+// Package tui will hold genui's bubbletea workbench. Not built yet.
+package tui
