@@ -1,0 +1,95 @@
+// Package browsertest starts headless Debian Chromium for tests through
+// chromedp, with the flags genui's browser tests rely on and a fresh profile.
+package browsertest
+
+import (
+	"context"
+	"os"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+// ChromiumPath is where the Debian chromium package installs the browser.
+const ChromiumPath = "/usr/bin/chromium"
+
+// StartTimeout bounds how long the browser may take to come up.
+const StartTimeout = 60 * time.Second
+
+// Start launches headless Chromium with a fresh user-data-dir and returns a
+// browser context for chromedp.Run. The browser is closed and its profile
+// removed by t.Cleanup. If Chromium is missing the test is skipped, or fails
+// when CI=true.
+func Start(t testing.TB) context.Context {
+	t.Helper()
+	path := ChromiumPath
+	if p := os.Getenv("GENUI_CHROMIUM"); p != "" {
+		path = p
+	}
+	if _, err := os.Stat(path); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("headless Chromium not found at %s (CI=true, so this is a failure): %v", path, err)
+		}
+		t.Skipf("headless Chromium not found at %s: %v (apt-get install -y chromium)", path, err)
+	}
+	opts := []chromedp.ExecAllocatorOption{
+		chromedp.ExecPath(path),
+		chromedp.Flag("headless", true),
+		chromedp.NoSandbox,
+		chromedp.DisableGPU,
+		chromedp.NoFirstRun,
+		chromedp.NoDefaultBrowserCheck,
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.Flag("disable-quic", true),
+		chromedp.Flag("disable-dev-shm-usage", true),
+		chromedp.UserDataDir(t.TempDir()),
+		chromedp.WindowSize(1280, 1600),
+		chromedp.WSURLReadTimeout(StartTimeout),
+	}
+	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	ctx, cancelCtx := chromedp.NewContext(allocCtx)
+	t.Cleanup(func() {
+		cancelCtx()
+		cancelAlloc() // kills the browser if still running and waits for it
+	})
+
+	// The first Run starts the browser; its context must outlive the call, so
+	// bound it with a timer instead of a context deadline.
+	started := make(chan error, 1)
+	go func() { started <- chromedp.Do(ctx) }()
+	select {
+	case err := <-started:
+		if err != nil {
+			t.Fatalf("start headless Chromium: %v", err)
+		}
+	case <-time.After(StartTimeout):
+		cancelCtx()
+		t.Fatalf("headless Chromium did not start within %s", StartTimeout)
+	}
+	return ctx
+}
+
+// Run runs chromedp actions on the browser context with a deadline and fails
+// the test on error.
+func Run(t testing.TB, ctx context.Context, timeout time.Duration, actions ...chromedp.Action[chromedp.Void]) {
+	t.Helper()
+	rctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	if err := chromedp.Do(rctx, actions...); err != nil {
+		t.Fatalf("browser: %v", err)
+	}
+}
+
+// Poll waits until the JavaScript expression expr is true in the page and
+// fails the test after timeout.
+func Poll(t testing.TB, ctx context.Context, expr string, timeout time.Duration) {
+	t.Helper()
+	rctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	if _, err := chromedp.Run(rctx, chromedp.Poll[bool](expr)); err != nil {
+		t.Fatalf("waiting for %s: %v", expr, err)
+	}
+}

@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# test-deps.sh installs what genui's tests need, when missing:
+#   - the Debian package chromium (headless browser tests), apt-get as root or via sudo;
+#   - the npm packages pinned in scripts/npm-packages.txt, into
+#     ${GENUI_TEST_CACHE:-$HOME/.cache/genui-test}/npm.
+# It is idempotent: a second run changes nothing and says so.
+set -euo pipefail
+
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+cache="${GENUI_TEST_CACHE:-$HOME/.cache/genui-test}"
+npmdir="$cache/npm"
+pkgfile="$here/npm-packages.txt"
+
+log() { printf 'test-deps: %s\n' "$*"; }
+
+# --- chromium ---------------------------------------------------------------
+if [[ -x /usr/bin/chromium ]]; then
+	log "chromium present ($(/usr/bin/chromium --version 2>/dev/null || echo 'version unknown'))"
+else
+	if [[ "$(id -u)" -eq 0 ]]; then
+		sudo=()
+	elif command -v sudo >/dev/null 2>&1; then
+		sudo=(sudo -n)
+	else
+		log "ERROR: /usr/bin/chromium missing and not root, no sudo: install the Debian package chromium" >&2
+		exit 1
+	fi
+	log "installing chromium with apt-get"
+	"${sudo[@]}" apt-get update -q
+	DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -q chromium
+	log "installed chromium ($(/usr/bin/chromium --version 2>/dev/null || echo 'version unknown'))"
+fi
+
+# --- npm packages -----------------------------------------------------------
+for tool in node npm; do
+	if ! command -v "$tool" >/dev/null 2>&1; then
+		log "ERROR: $tool not found on PATH (Node 20+ with npm is required)" >&2
+		exit 1
+	fi
+done
+
+mkdir -p "$npmdir"
+missing=()
+while read -r name version _; do
+	[[ -z "${name:-}" || "$name" == \#* ]] && continue
+	manifest="$npmdir/node_modules/$name/package.json"
+	have=""
+	if [[ -f "$manifest" ]]; then
+		have="$(node -e 'process.stdout.write(require(process.argv[1]).version || "")' "$manifest")"
+	fi
+	if [[ "$have" == "$version" ]]; then
+		log "npm $name@$version present"
+	else
+		log "npm $name@$version missing${have:+ (have $have)}"
+		missing+=("$name@$version")
+	fi
+done <"$pkgfile"
+
+if ((${#missing[@]} > 0)); then
+	log "installing into $npmdir: ${missing[*]}"
+	# Every pinned package is passed so npm keeps them all in package.json.
+	all=()
+	while read -r name version _; do
+		[[ -z "${name:-}" || "$name" == \#* ]] && continue
+		all+=("$name@$version")
+	done <"$pkgfile"
+	npm install --prefix "$npmdir" --no-audit --no-fund --save-exact "${all[@]}"
+	log "npm install done"
+else
+	log "all npm packages present in $npmdir"
+fi
