@@ -102,6 +102,16 @@ func benchMain(cfg config) error {
 		return err
 	}
 	fmt.Printf("tools/call %s, n=%d (warm-up %d)\n%s\n", cfg.tool, cfg.n, cfg.warmup, r)
+	dir, err := os.MkdirTemp("", "genui-bench-reads-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	rr, err := measureReads(ctx, cfg, dir)
+	if err != nil {
+		return fmt.Errorf("resources/read: %w", err)
+	}
+	fmt.Println(rr)
 	return nil
 }
 

@@ -170,7 +170,7 @@ func New(opts Options) (*Engine, error) {
 	}
 	upCfg := opts.Upstream
 	if upCfg.Logger == nil {
-		upCfg.Logger = opts.Logger.With("component", "upstream")
+		upCfg.Logger = opts.Logger // the upstream package adds component=upstream
 	}
 	if upCfg.ClientName == "" {
 		upCfg.ClientName, upCfg.ClientVersion = "genui", Version

@@ -22,6 +22,7 @@ import (
 	"github.com/genui-dev/genui/engine/demo"
 	"github.com/genui-dev/genui/engine/host"
 	"github.com/genui-dev/genui/engine/httpapi"
+	"github.com/genui-dev/genui/engine/install"
 	"github.com/genui-dev/genui/engine/upstream"
 )
 
@@ -219,7 +220,7 @@ func newRootCmd() *cobra.Command {
 		SilenceErrors: true,
 	}
 	root.SetOut(os.Stderr) // help and usage never touch stdout (stdio MCP)
-	root.AddCommand(newMCPCmd(), newServeCmd(), newDemoServerCmd(), newVersionCmd(), newPreviewCmd(), newExportCmd())
+	root.AddCommand(newMCPCmd(), newServeCmd(), newDemoServerCmd(), newVersionCmd(), newPreviewCmd(), newExportCmd(), newInstallCmd())
 	return root
 }
 
@@ -247,6 +248,20 @@ func newDemoServerCmd() *cobra.Command {
 	}
 }
 
+// autoInstall writes DIR's helper files on first start (DIR/README.md
+// missing). It never writes to stdout; failures are logged, not fatal.
+func autoInstall(r *resolved) {
+	if _, err := os.Stat(filepath.Join(r.dir, "README.md")); err == nil {
+		return
+	}
+	rep, err := install.Install(install.Options{Dir: r.dir, Version: engine.Version})
+	if err != nil {
+		r.logger.Warn("auto-install failed", "err", err)
+		return
+	}
+	r.logger.Info("auto-installed helper files", "dir", r.dir, "files", len(rep.Files))
+}
+
 // app is an engine with its MCP host and HTTP side server.
 type app struct {
 	r    *resolved
@@ -262,6 +277,7 @@ func buildApp(r *resolved, persist bool) (*app, error) {
 	if err != nil {
 		return nil, err
 	}
+	autoInstall(r)
 	a := &app{r: r, e: e}
 	hooks := engine.WrapperHooks{
 		Status: func() map[string]any {
@@ -285,7 +301,7 @@ func buildApp(r *resolved, persist bool) (*app, error) {
 	a.host = host.New(host.Options{Engine: e, UIMetadata: r.uiMetadata, Logger: r.logger.With("component", "host"),
 		Wrappers: engine.NewWrappers(e, hooks)})
 	a.api = httpapi.New(httpapi.Options{Engine: e, Host: a.host, Dir: r.dir, Logger: r.logger.With("component", "http")})
-	a.host.AddResource(host.ExtraResource{URI: "ui://state", Name: "genui state", MIMEType: "application/json",
+	a.host.AddResource(host.ExtraResource{URI: "ui://state", Name: "genui state",
 		Description: "genui's engine state: upstream, tools and their UIs, cache, generation queue, refinements, events, sessions",
 		Read:        func(context.Context) ([]byte, error) { return json.MarshalIndent(a.api.Snapshot(), "", "  ") }})
 	return a, nil

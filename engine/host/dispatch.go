@@ -1,6 +1,7 @@
 package host
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -268,12 +269,7 @@ func (sess *Session) readResource(ctx context.Context, msg *jsonrpc.Message, rep
 			}
 			return nil, errorf(jsonrpc.CodeInternalError, "UI for %s: %v", name, err)
 		}
-		return json.Marshal(map[string]any{"contents": []any{map[string]any{
-			"uri":      p.URI,
-			"mimeType": engine.MIMEApp,
-			"text":     ui.HTML,
-			"_meta":    map[string]any{"ui": map[string]any{"prefersBorder": true}},
-		}}})
+		return s.uiReadResult(p.URI, ui)
 	}
 	if !s.upstreamHas("resources") {
 		return nil, resourceNotFound(p.URI)
@@ -291,4 +287,35 @@ func (sess *Session) readResource(ctx context.Context, msg *jsonrpc.Message, rep
 func resourceNotFound(uri string) error {
 	data, _ := json.Marshal(map[string]string{"uri": uri})
 	return &jsonrpc.Error{Code: jsonrpc.CodeResourceNotFound, Message: "Resource not found", Data: data}
+}
+
+// uiReadResult encodes a resources/read result for a UI, memoized per URI
+// and cache key: cached UIs are read far more often than they change.
+func (s *Server) uiReadResult(uri string, ui engine.UI) (json.RawMessage, error) {
+	type memo struct {
+		key  string
+		html string
+		res  json.RawMessage
+	}
+	if v, ok := s.readMemo.Load(uri); ok {
+		if m := v.(memo); m.key == string(ui.Key) && m.html == ui.HTML {
+			return m.res, nil
+		}
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(map[string]any{"contents": []any{map[string]any{
+		"uri":      uri,
+		"mimeType": engine.MIMEApp,
+		"text":     ui.HTML,
+		"_meta":    map[string]any{"ui": map[string]any{"prefersBorder": true}},
+	}}}); err != nil {
+		return nil, err
+	}
+	res := json.RawMessage(bytes.TrimSpace(buf.Bytes()))
+	if ui.FromCache || ui.Key != "" {
+		s.readMemo.Store(uri, memo{key: string(ui.Key), html: ui.HTML, res: res})
+	}
+	return res, nil
 }

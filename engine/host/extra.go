@@ -4,13 +4,21 @@ import (
 	"context"
 	"encoding/json"
 	"sort"
+
+	"github.com/genui-dev/genui/engine"
+	"github.com/genui-dev/genui/engine/jsonrpc"
+	"github.com/genui-dev/genui/mcpshim"
+	"github.com/genui-dev/genui/viewdefs"
 )
 
 // ExtraResource is a resource genui itself serves besides the tool UIs,
-// such as ui://state and ui://variables.
+// such as ui://state and ui://variables. Every ui:// resource is an MCP App,
+// so the JSON document Read returns is served inside a small read-only page
+// (MIME text/html;profile=mcp-app) that also carries it as
+// <script type="application/json" id="genui-data">.
 type ExtraResource struct {
-	URI, Name, Description, MIMEType string
-	// Read returns the resource text.
+	URI, Name, Description string
+	// Read returns the JSON document to show.
 	Read func(ctx context.Context) ([]byte, error)
 }
 
@@ -36,7 +44,7 @@ func (s *Server) extraList() []json.RawMessage {
 	defer s.mu.Unlock()
 	var out []json.RawMessage
 	for _, r := range s.extra {
-		b, _ := json.Marshal(map[string]any{"uri": r.URI, "name": r.Name, "description": r.Description, "mimeType": r.MIMEType})
+		b, _ := json.Marshal(map[string]any{"uri": r.URI, "name": r.Name, "description": r.Description, "mimeType": engine.MIMEApp})
 		out = append(out, b)
 	}
 	sort.Slice(out, func(i, j int) bool { return string(out[i]) < string(out[j]) })
@@ -44,10 +52,14 @@ func (s *Server) extraList() []json.RawMessage {
 }
 
 func (s *Server) readExtra(ctx context.Context, r ExtraResource) (json.RawMessage, error) {
-	text, err := r.Read(ctx)
+	data, err := r.Read(ctx)
 	if err != nil {
-		return nil, errorf(-32603, "%s: %v", r.URI, err)
+		return nil, errorf(jsonrpc.CodeInternalError, "%s: %v", r.URI, err)
+	}
+	page, err := viewdefs.DataPage(r.Name, r.Description, data)
+	if err != nil {
+		return nil, errorf(jsonrpc.CodeInternalError, "%s: %v", r.URI, err)
 	}
 	return json.Marshal(map[string]any{"contents": []any{map[string]any{
-		"uri": r.URI, "mimeType": r.MIMEType, "text": string(text)}}})
+		"uri": r.URI, "mimeType": engine.MIMEApp, "text": mcpshim.Inject(page)}}})
 }

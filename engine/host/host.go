@@ -77,6 +77,7 @@ type Server struct {
 	progress map[string]*route // progress token (JSON text) -> where to send
 	active   []*route          // requests forwarded upstream, newest last
 	extra    map[string]ExtraResource
+	readMemo sync.Map // ui:// URI -> memoized resources/read result
 	nextID   atomic.Int64
 }
 

@@ -1,6 +1,7 @@
 package host_test
 
 import (
+	"context"
 	"encoding/json"
 	"reflect"
 	"strings"
@@ -301,5 +302,36 @@ func TestRemovedToolDisappears(t *testing.T) {
 	r := h.c.call("resources/read", map[string]any{"uri": "ui://ask"})
 	if r.Error == nil || r.Error.Code != jsonrpc.CodeResourceNotFound || r.Error.Message != "Resource not found" {
 		t.Fatalf("removed tool's UI: want -32002 Resource not found, got %v", r.Error)
+	}
+}
+
+func TestExtraResourcesAreApps(t *testing.T) {
+	h := startHost(t, scriptedUpstream(newScripted()), host.UIMetaAlways)
+	h.srv.AddResource(host.ExtraResource{URI: "ui://state", Name: "genui state", Description: "state",
+		Read: func(context.Context) ([]byte, error) { return []byte(`{"tools":3,"x":"</script>"}`), nil }})
+	h.c.initialize(nil)
+	var list struct {
+		Resources []map[string]any `json:"resources"`
+	}
+	h.c.result("resources/list", nil, &list)
+	found := false
+	for _, r := range list.Resources {
+		if r["uri"] == "ui://state" {
+			found = r["mimeType"] == engine.MIMEApp
+		}
+	}
+	if !found {
+		t.Fatalf("ui://state not listed as an MCP App: %v", list.Resources)
+	}
+	var read struct {
+		Contents []map[string]any `json:"contents"`
+	}
+	h.c.result("resources/read", map[string]any{"uri": "ui://state"}, &read)
+	if len(read.Contents) != 1 || read.Contents[0]["mimeType"] != engine.MIMEApp {
+		t.Fatalf("ui://state read: %v", read.Contents)
+	}
+	page := read.Contents[0]["text"].(string)
+	if !strings.Contains(page, `id="genui-data"`) || !strings.Contains(page, `"tools":3`) || strings.Contains(page, `"x":"</script>"`) {
+		t.Fatalf("ui://state page must embed the JSON safely: %.400s", page)
 	}
 }

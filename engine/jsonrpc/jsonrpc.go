@@ -97,11 +97,46 @@ func NewNotification(method string, params json.RawMessage) []byte {
 }
 
 // NewResult encodes a success response. A nil result is sent as {}.
+// Results are usually large (UI HTML, upstream payloads) and always valid
+// JSON already (parsed from a peer or produced by encoding/json), so the
+// frame is assembled directly instead of re-encoding and HTML-escaping the
+// whole payload; only raw newlines are compacted away. Use NewResultChecked
+// for a result of unknown origin.
 func NewResult(id json.RawMessage, result json.RawMessage) []byte {
 	if len(result) == 0 {
 		result = json.RawMessage("{}")
 	}
-	return mustMarshal(Message{JSONRPC: "2.0", ID: id, Result: result})
+	if len(id) == 0 {
+		id = json.RawMessage("null")
+	}
+	if bytes.ContainsAny(result, "\r\n") || bytes.ContainsAny(id, "\r\n") {
+		var buf bytes.Buffer
+		if err := json.Compact(&buf, result); err != nil {
+			return NewErrorResponse(id, &Error{Code: CodeInternalError, Message: "internal error: result is not valid JSON"})
+		}
+		result = buf.Bytes()
+		buf2 := bytes.Buffer{}
+		_ = json.Compact(&buf2, id)
+		id = buf2.Bytes()
+	}
+	b := make([]byte, 0, len(result)+len(id)+32)
+	b = append(b, `{"jsonrpc":"2.0","id":`...)
+	b = append(b, id...)
+	b = append(b, `,"result":`...)
+	b = append(b, result...)
+	return append(b, '}')
+}
+
+// NewResultChecked is NewResult for a result that may not be valid JSON: an
+// invalid one becomes an internal-error response instead of a broken frame.
+func NewResultChecked(id json.RawMessage, result json.RawMessage) []byte {
+	if len(result) > 0 && !json.Valid(result) || len(id) > 0 && !json.Valid(id) {
+		if !json.Valid(id) {
+			id = nil
+		}
+		return NewErrorResponse(id, &Error{Code: CodeInternalError, Message: "internal error: result is not valid JSON"})
+	}
+	return NewResult(id, result)
 }
 
 // NewErrorResponse encodes an error response. A missing id is sent as null,

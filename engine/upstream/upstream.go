@@ -46,7 +46,7 @@ const (
 
 // defaultCapabilities is what genui tells the upstream it supports: it relays
 // roots, sampling and elicitation to the host.
-var defaultCapabilities = json.RawMessage(`{"roots":{"listChanged":true},"sampling":{},"elicitation":{}}`)
+var defaultCapabilities = json.RawMessage(`{"roots":{"listChanged":true},"sampling":{},"elicitation":{"form":{},"url":{}}}`)
 
 // Tunables that are not part of Config; variables so tests can shorten them.
 var (
@@ -87,7 +87,7 @@ type Config struct {
 	// defaults "genui" and "dev".
 	ClientName, ClientVersion string
 	// Capabilities are the client capabilities sent upstream; default
-	// {"roots":{"listChanged":true},"sampling":{},"elicitation":{}}.
+	// {"roots":{"listChanged":true},"sampling":{},"elicitation":{"form":{},"url":{}}}.
 	Capabilities json.RawMessage
 	// Logger receives the client's logs; nil discards them.
 	Logger *slog.Logger
@@ -103,19 +103,19 @@ type Config struct {
 
 // State is a snapshot of the connection, for status displays.
 type State struct {
-	Transport string
+	Transport string `json:"transport"`
 	// Target is the command line (stdio), the URL (http/sse) or "in-process".
-	Target    string
-	Connected bool
+	Target    string `json:"target"`
+	Connected bool   `json:"connected"`
 	// Restarts counts connection attempts after the first one.
-	Restarts  int
-	LastError string
+	Restarts  int    `json:"restarts"`
+	LastError string `json:"lastError,omitempty"`
 	// PID of the stdio child, 0 otherwise.
-	PID             int
-	ServerInfo      json.RawMessage
-	ProtocolVersion string
+	PID             int             `json:"pid,omitempty"`
+	ServerInfo      json.RawMessage `json:"serverInfo,omitempty"`
+	ProtocolVersion string          `json:"protocolVersion,omitempty"`
 	// Since is when Connected last changed.
-	Since time.Time
+	Since time.Time `json:"since"`
 }
 
 // Client is a connection to one upstream MCP server. Create it with New,

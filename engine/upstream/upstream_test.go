@@ -283,7 +283,7 @@ func TestStdioRawPassthrough(t *testing.T) {
 	})
 	init := regexp.MustCompile(`RAW initialize (.*)`).FindStringSubmatch(stderr.String())
 	if init == nil || !jsonEqual(t, json.RawMessage(init[1]), json.RawMessage(
-		`{"protocolVersion":"2025-11-25","capabilities":{"roots":{"listChanged":true},"sampling":{},"elicitation":{}},"clientInfo":{"name":"genui","version":"dev"}}`)) {
+		`{"protocolVersion":"2025-11-25","capabilities":{"roots":{"listChanged":true},"sampling":{},"elicitation":{"form":{},"url":{}}},"clientInfo":{"name":"genui","version":"dev"}}`)) {
 		t.Errorf("initialize params seen upstream: %v", init)
 	}
 

@@ -1,0 +1,395 @@
+package gen
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/genui-dev/genui/viewdefs"
+)
+
+// The offline intent parser: without an LLM, refinement feedback is read by
+// a fixed set of patterns. Each refinement is matched against the patterns in
+// priority order; a match claims its span of the text, so later (looser)
+// patterns never reuse words an earlier one understood. Within one
+// refinement and across refinements (oldest first) a later statement of the
+// same setting wins. Whatever is left that is not filler ("please", "make
+// it", "the", ...) is reported as not understood.
+
+const (
+	// item is one field name: a bare identifier or a quoted name.
+	item = `(?:"[^"\n]+"|'[^'\n]+'|“[^”\n]+”|[a-z_][a-z0-9_.\-]*)`
+	// list is one or more items separated by commas, "&", "and" or "then".
+	list = item + `(?:\s*(?:,|&|\band\b|\bthen\b)\s*` + item + `)*`
+	// viewWord names a view.
+	viewWord = `(line\s+chart|raw\s+json|bullet(?:ed)?\s+list|tables?|grid|spreadsheet|cards?|tiles|charts?|graphs?|plot|list|json)`
+)
+
+var (
+	reItem  = regexp.MustCompile(item)
+	reTitle = regexp.MustCompile(`(?i)\b(?:title|heading|call\s+it|name\s+it|rename(?:\s+it)?\s+to|label\s+it)\s*(?:[:=]|\bto\b|\bas\b|\bis\b)?\s*(?:"([^"\n]*)"|'([^'\n]*)'|“([^”\n]*)”|([^,;\n]+))`)
+	reReset = regexp.MustCompile(`\b(?:reset(?:\s+(?:everything|all|the\s+view|view|settings))?|start\s+over|clear\s+(?:all\s+)?(?:refinements|settings|customi[sz]ations))\b`)
+
+	// rule patterns, in priority order.
+	rules = []rule{
+		{regexp.MustCompile(`\b(?:line\s+)?(?:chart|plot|graph)(?:\s+(?:of|showing))?\s+(` + list + `)\s+(?:over|by|against|vs\.?|versus|per|across)\s+(?:the\s+)?(` + item + `)`),
+			0, func(m []string, st *intentState) {
+				st.set("view", "chart")
+				st.set("chartY", items(m[1]))
+				st.set("chartX", unquote(m[2]))
+			}},
+		{regexp.MustCompile(`\bx(?:\s*[:=]|[\s-]*axis\s*(?:[:=]|\bis\b|\bshould\s+be\b|\bas\b|\bto\b)?)\s*(` + item + `)`),
+			1, func(m []string, st *intentState) { st.set("chartX", unquote(m[1])) }},
+		{regexp.MustCompile(`\by(?:\s*[:=]|[\s-]*axis\s*(?:[:=]|\bis\b|\bshould\s+be\b|\bas\b|\bto\b)?)\s*(` + list + `)`),
+			1, func(m []string, st *intentState) { st.set("chartY", items(m[1])) }},
+		{regexp.MustCompile(`(` + item + `)\s+(?:on|for|as|along)\s+(?:the\s+)?x[\s-]*axis\b`),
+			0, func(m []string, st *intentState) { st.set("chartX", unquote(m[1])) }},
+		{regexp.MustCompile(`(` + list + `)\s+(?:on|for|as|along)\s+(?:the\s+)?y[\s-]*axis\b`),
+			0, func(m []string, st *intentState) { st.set("chartY", items(m[1])) }},
+		{regexp.MustCompile(`\b(?:(?:theme|mode|colou?r\s*scheme)\s*[:=]?\s*)?(dark|light|night)(?:[\s-]*(?:theme|mode|colou?r\s*scheme|colou?rs?|background|ui|look))?\b`),
+			0, func(m []string, st *intentState) {
+				t := m[1]
+				if t == "night" {
+					t = "dark"
+				}
+				st.set("theme", t)
+			}},
+		{regexp.MustCompile(`\b(\d{1,7})\s*(?:rows?|items?|records?|results?|entries|lines|cards?)?\s*(?:per|a|each|/|on\s+each|on\s+a)\s*page\b`),
+			0, func(m []string, st *intentState) { st.pageSize(m[1]) }},
+		{regexp.MustCompile(`\bpage[\s-]*size\s*(?:of|is|to|[:=])?\s*(\d{1,7})\b`),
+			0, func(m []string, st *intentState) { st.pageSize(m[1]) }},
+		{regexp.MustCompile(`\b(?:paginate|page)\s+(?:by|at|in)\s+(\d{1,7})\b`),
+			0, func(m []string, st *intentState) { st.pageSize(m[1]) }},
+		{regexp.MustCompile(`\b(?:show|display|limit(?:\s+it)?\s+to|only)\s+(\d{1,7})\s+(?:rows?|items?|records?|results?|entries|cards?)(?:\s+at\s+a\s+time)?\b`),
+			0, func(m []string, st *intentState) { st.pageSize(m[1]) }},
+		{regexp.MustCompile(`\b(?:sort(?:ed)?|order(?:ed)?)\s+(?:it\s+|them\s+|rows\s+|the\s+rows\s+)?by\s+(` + item + `)(?:\s+(asc(?:ending)?|desc(?:ending)?|(?:high(?:est)?|large(?:st)?|big(?:gest)?|new(?:est)?|late(?:st)?)\s+first|(?:low(?:est)?|small(?:est)?|old(?:est)?|early|earliest)\s+first|reversed?))?`),
+			0, func(m []string, st *intentState) {
+				dir := "asc"
+				switch w := m[2]; {
+				case strings.HasPrefix(w, "desc"), strings.HasPrefix(w, "rev"),
+					strings.HasPrefix(w, "high"), strings.HasPrefix(w, "large"), strings.HasPrefix(w, "big"),
+					strings.HasPrefix(w, "new"), strings.HasPrefix(w, "late"):
+					dir = "desc"
+				}
+				st.set("sort", unquote(m[1])+" "+dir)
+			}},
+		{regexp.MustCompile(`\b(?:(?:show|display)\s+)?all\s+(?:the\s+)?(?:columns|fields)\b`),
+			0, func(m []string, st *intentState) { st.set("columns", []string(nil)); st.set("hide", []string(nil)) }},
+		{regexp.MustCompile(`\b(?:(?:show|display|keep|include)\s+only|only\s+(?:show|display|keep|include)|just\s+(?:show|display))\s+(?:the\s+)?(?:columns?\s+|fields?\s+)?(` + list + `)(?:\s+(?:columns?|fields?))?`),
+			1, func(m []string, st *intentState) { st.set("columns", items(m[1])); st.set("hide", []string(nil)) }},
+		{regexp.MustCompile(`\b(?:(?:show|display)\s+(?:the\s+)?)?(?:columns?|fields?|column\s+order|order)\s*(?:[:=]|\bto\b|\bare\b|\bshould\s+be\b)\s*(` + list + `)`),
+			1, func(m []string, st *intentState) { st.set("columns", items(m[1])); st.set("hide", []string(nil)) }},
+		{regexp.MustCompile(`\b(?:show|display)\s+(?:the\s+)?(?:columns?|fields?)\s+(` + list + `)`),
+			1, func(m []string, st *intentState) { st.set("columns", items(m[1])); st.set("hide", []string(nil)) }},
+		{regexp.MustCompile(`\b(?:hide|remove|drop|exclude|without)\s+(?:the\s+)?(?:columns?\s+|fields?\s+)?(` + list + `)(?:\s+(?:columns?|fields?))?`),
+			1, func(m []string, st *intentState) { st.add("hide", items(m[1])) }},
+		{regexp.MustCompile(`\b(?:(?:as|in|use|show|display|prefer|switch\s+to|view\s*[:=]?|render(?:\s+it)?\s+as|make\s+it|give\s+me|i\s+want)\s+)?(?:an?\s+|the\s+)?` + viewWord + `(?:\s+(?:view|layout|format|mode))?\b`),
+			0, func(m []string, st *intentState) { st.set("view", viewName(m[1])) }},
+	}
+
+	// filler words carry no intent on their own.
+	filler = map[string]bool{}
+	// listStop words end a field list: they start another request.
+	listStop = map[string]bool{}
+	reWord   = regexp.MustCompile(`[\p{L}\p{N}_'’]+`)
+)
+
+func init() {
+	for _, w := range strings.Fields(`a an the it its it's this that these those and or also then but please pls kindly
+		make use show display set switch change put to be is are should would could can i i'd we you me my our us want
+		like prefer with in on of for as by view ui instead just only really very now always default so let let's lets
+		thanks thank maybe too some more bit little`) {
+		filler[w] = true
+	}
+	for _, w := range strings.Fields(`make use show display set switch change put please pls it its i we you me also but so
+		let lets with in on for as by to the is are be should would could can want like add`) {
+		listStop[w] = true
+	}
+}
+
+// intentState accumulates settings with the position of their last statement.
+type intentState struct {
+	cfg      viewdefs.ViewConfig
+	warnings []string
+}
+
+// rule is one pattern; list, when not 0, is the index of a trailing list
+// group that is cut at the first filler word ("... name and price and make
+// it sparkle" keeps name and price and leaves the rest unclaimed).
+type rule struct {
+	re    *regexp.Regexp
+	list  int
+	apply func(m []string, st *intentState)
+}
+
+type match struct {
+	start, end int
+	sub        []string
+	apply      func([]string, *intentState)
+}
+
+func (st *intentState) set(field string, v any) {
+	switch field {
+	case "view":
+		st.cfg.View = v.(string)
+	case "theme":
+		st.cfg.Theme = v.(string)
+	case "chartX":
+		st.cfg.ChartX = v.(string)
+	case "chartY":
+		st.cfg.ChartY = v.([]string)
+	case "columns":
+		st.cfg.Columns = v.([]string)
+	case "hide":
+		st.cfg.Hide = v.([]string)
+	case "sort":
+		st.cfg.Sort = v.(string)
+	}
+}
+
+func (st *intentState) add(field string, v []string) {
+	if field == "hide" {
+		for _, h := range v {
+			if !slices.Contains(st.cfg.Hide, h) {
+				st.cfg.Hide = append(st.cfg.Hide, h)
+			}
+		}
+		// A hidden column no longer belongs to an explicit column list.
+		st.cfg.Columns = slices.DeleteFunc(slices.Clone(st.cfg.Columns), func(c string) bool { return slices.Contains(v, c) })
+	}
+}
+
+func (st *intentState) pageSize(digits string) {
+	n, err := strconv.Atoi(digits)
+	switch {
+	case err != nil || n < 1:
+		st.warnings = append(st.warnings, fmt.Sprintf("page size %s ignored: it must be 1 to %d", digits, viewdefs.MaxPageSize))
+	case n > viewdefs.MaxPageSize:
+		st.warnings = append(st.warnings, fmt.Sprintf("page size %d is above the maximum; using %d", n, viewdefs.MaxPageSize))
+		st.cfg.PageSize = viewdefs.MaxPageSize
+	default:
+		st.cfg.PageSize = n
+	}
+}
+
+// ParseIntents reads refinement feedback offline, oldest first, later ones
+// overriding earlier ones, into a view configuration. It understands theme
+// (light/dark), preferred view (table, cards, chart, list, json), chart x/y
+// fields, which columns to show and in what order, columns to hide, an
+// initial sort, page size and title, in many phrasings. warnings holds one
+// `not understood offline: "..."` entry per piece of feedback it could not
+// use, plus notes on values it adjusted (a page size over the maximum).
+func ParseIntents(refinements []string) (cfg viewdefs.ViewConfig, warnings []string) {
+	st := &intentState{}
+	for _, r := range refinements {
+		parseOne(r, st)
+	}
+	return st.cfg, st.warnings
+}
+
+func parseOne(text string, st *intentState) {
+	used := make([]bool, len(text))
+	claim := func(a, b int) {
+		for i := a; i < b; i++ {
+			used[i] = true
+		}
+	}
+	free := func(a, b int) bool {
+		for i := a; i < b; i++ {
+			if used[i] {
+				return false
+			}
+		}
+		return true
+	}
+
+	// The title keeps its case, so it is read from the original text first.
+	var title string
+	for _, m := range reTitle.FindAllStringSubmatchIndex(text, -1) {
+		for g := 1; g <= 4; g++ {
+			if m[2*g] >= 0 {
+				title = strings.TrimSpace(strings.TrimRight(text[m[2*g]:m[2*g+1]], ". "))
+				break
+			}
+		}
+		claim(m[0], m[1])
+	}
+	// Lower-case ASCII only, so byte offsets stay those of text.
+	low := []byte(text)
+	for i, c := range low {
+		if 'A' <= c && c <= 'Z' {
+			low[i] = c + 'a' - 'A'
+		}
+	}
+	work := func() string {
+		// Claimed spans become ";" so lists and phrases cannot run across them.
+		b := slices.Clone(low)
+		for i := range b {
+			if used[i] {
+				b[i] = ';'
+			}
+		}
+		return string(b)
+	}
+	if loc := reReset.FindAllIndex([]byte(work()), -1); loc != nil {
+		st.cfg = viewdefs.ViewConfig{}
+		for _, l := range loc {
+			claim(l[0], l[1])
+		}
+	}
+	if title != "" {
+		st.cfg.Title = title
+	}
+
+	var found []match
+	for _, r := range rules {
+		w := work()
+		for _, m := range r.re.FindAllStringSubmatchIndex(w, -1) {
+			if !free(m[0], m[1]) {
+				continue
+			}
+			if r.list > 0 {
+				end := trimList(w, m[2*r.list], m[2*r.list+1])
+				if end < 0 {
+					continue // only filler words: not a list
+				}
+				if end < m[2*r.list+1] {
+					m[2*r.list+1], m[1] = end, end
+				}
+			}
+			sub := make([]string, len(m)/2)
+			for g := range sub {
+				if m[2*g] >= 0 {
+					sub[g] = w[m[2*g]:m[2*g+1]]
+				}
+			}
+			claim(m[0], m[1])
+			found = append(found, match{m[0], m[1], sub, r.apply})
+		}
+	}
+	// Later statements win: apply in text order.
+	sort.SliceStable(found, func(i, j int) bool { return found[i].start < found[j].start })
+	for _, m := range found {
+		m.apply(m.sub, st)
+	}
+	for _, piece := range leftovers(text, used) {
+		st.warnings = append(st.warnings, fmt.Sprintf("not understood offline: %q", piece))
+	}
+}
+
+// leftovers returns the unclaimed runs of text, split at clause punctuation,
+// that hold a word other than filler, trimmed of connectors at both ends.
+func leftovers(text string, used []bool) []string {
+	var out []string
+	flush := func(run string) {
+		words := reWord.FindAllStringIndex(run, -1)
+		meaningful := false
+		for _, w := range words {
+			if !filler[strings.ToLower(run[w[0]:w[1]])] {
+				meaningful = true
+				break
+			}
+		}
+		if !meaningful {
+			return
+		}
+		// Trim connectors in front ("and", "also", ...) and filler at the end
+		// ("make it sparkle and use" -> "make it sparkle").
+		for len(words) > 0 && isConnector(run[words[0][0]:words[0][1]]) {
+			words = words[1:]
+		}
+		for len(words) > 0 && filler[strings.ToLower(run[words[len(words)-1][0]:words[len(words)-1][1]])] {
+			words = words[:len(words)-1]
+		}
+		if len(words) == 0 {
+			return
+		}
+		out = append(out, strings.TrimSpace(run[words[0][0]:words[len(words)-1][1]]))
+	}
+	start := -1
+	for i := 0; i <= len(text); i++ {
+		boundary := i == len(text) || used[i] || strings.IndexByte(",;!?\n", text[i]) >= 0 ||
+			(text[i] == '.' && (i+1 == len(text) || text[i+1] == ' ' || text[i+1] == '\n'))
+		if boundary {
+			if start >= 0 {
+				flush(text[start:i])
+				start = -1
+			}
+			continue
+		}
+		if start < 0 {
+			start = i
+		}
+	}
+	return out
+}
+
+func isConnector(w string) bool {
+	switch strings.ToLower(w) {
+	case "and", "also", "then", "but", "please", "pls", "or", "so", "thanks":
+		return true
+	}
+	return false
+}
+
+// trimList returns the end of the list in w[start:end] cut before its first
+// stop word (a verb or pronoun that starts another request), or -1 when it
+// starts with one.
+func trimList(w string, start, end int) int {
+	last := -1
+	for _, t := range reItem.FindAllStringIndex(w[start:end], -1) {
+		word := w[start+t[0] : start+t[1]]
+		switch {
+		case word == "and" || word == "then":
+			continue
+		case listStop[word]:
+			return last
+		}
+		last = start + t[1]
+	}
+	return last
+}
+
+// items splits a matched list into field names.
+func items(s string) []string {
+	var out []string
+	for _, it := range reItem.FindAllString(s, -1) {
+		switch it {
+		case "and", "then":
+			continue
+		}
+		if name := unquote(it); name != "" && !slices.Contains(out, name) {
+			out = append(out, name)
+		}
+	}
+	return out
+}
+
+func unquote(s string) string {
+	s = strings.TrimSpace(s)
+	for _, q := range [][2]string{{`"`, `"`}, {`'`, `'`}, {"“", "”"}} {
+		if strings.HasPrefix(s, q[0]) && strings.HasSuffix(s, q[1]) && len(s) >= len(q[0])+len(q[1]) {
+			return strings.TrimSpace(s[len(q[0]) : len(s)-len(q[1])])
+		}
+	}
+	return strings.TrimRight(s, ".-")
+}
+
+func viewName(w string) string {
+	w = strings.Join(strings.Fields(w), " ")
+	switch {
+	case strings.Contains(w, "chart"), strings.HasPrefix(w, "graph"), w == "plot":
+		return "chart"
+	case strings.HasPrefix(w, "table"), w == "grid", w == "spreadsheet":
+		return "table"
+	case strings.HasPrefix(w, "card"), w == "tiles":
+		return "cards"
+	case strings.Contains(w, "json"):
+		return "json"
+	default:
+		return "list"
+	}
+}

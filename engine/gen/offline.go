@@ -1,0 +1,60 @@
+package gen
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"strings"
+	"time"
+
+	"github.com/genui-dev/genui/mcpshim"
+	"github.com/genui-dev/genui/viewdefs"
+)
+
+// UITypeMinimal is the UIType of a page with only the minimal form and
+// content renderers. The offline generator no longer produces it (it always
+// includes the rich renderers); it stays for callers that name the type.
+const UITypeMinimal = "minimal"
+
+// UITypeOfflineRich is the UIType of the offline generator's output: the
+// minimal form plus the rich result renderers (table, chart, card), with the
+// refinements it understood applied as view configuration. It is used for
+// every offline page, configured or not, because the renderers are always
+// included and pick a view from the data at run time.
+const UITypeOfflineRich = "offline-rich"
+
+type offline struct{}
+
+// NewOffline returns the built-in generator that needs no LLM: it renders
+// viewdefs' rich offline UI (schema-compiled form, table/chart/card result
+// views chosen in the browser), applies the refinements that ParseIntents
+// understands, and inlines the mcpshim App. Feedback it does not understand
+// is reported in Result.Warnings.
+func NewOffline() Generator { return offline{} }
+
+func (offline) Name() string { return "offline" }
+
+func (offline) Generate(ctx context.Context, req Request) (Result, error) {
+	if err := ctx.Err(); err != nil {
+		return Result{}, err
+	}
+	start := time.Now()
+	t := req.Tool
+	cfg, warnings := ParseIntents(req.Refinements)
+	html, err := viewdefs.Rich(viewdefs.ToolData{
+		Name: t.Name, Title: t.Title, Description: t.Description,
+		InputSchema: t.InputSchema, OutputSchema: t.OutputSchema,
+	}, cfg)
+	if err != nil {
+		return Result{}, fmt.Errorf("offline generator: %w", err)
+	}
+	html = mcpshim.Inject(html)
+	if problems := Validate(html); len(problems) > 0 {
+		// Our own template produced this: a bug, not bad input.
+		return Result{}, fmt.Errorf("offline generator: output for %q is not self-contained: %s", t.Name, strings.Join(problems, "; "))
+	}
+	res := Result{HTML: html, UIType: UITypeOfflineRich, Provider: "offline", Warnings: warnings, Duration: time.Since(start)}
+	slog.Debug("generated UI", "tool", t.Name, "provider", res.Provider, "uiType", res.UIType, "bytes", len(html),
+		"refinements", len(req.Refinements), "warnings", len(warnings), "duration", res.Duration)
+	return res, nil
+}

@@ -1,0 +1,468 @@
+package gen
+
+import (
+	"cmp"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"slices"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/genui-dev/genui/engine/demo"
+	"github.com/genui-dev/genui/internal/browsertest"
+	"github.com/genui-dev/genui/mcpshim"
+)
+
+// demoHostPage is an MCP Apps host whose tools/call goes to the real demo
+// server through POST /call. window.deliver(name, args) plays a host running
+// a tool for the model: it sends tool-input, calls the tool and sends the
+// result to the view. The host theme comes from ?theme=.
+const demoHostPage = `<!doctype html>
+<html><head><meta charset="utf-8"><title>demo host</title></head>
+<body data-app-status="loading">
+<iframe id="ui" sandbox="allow-scripts allow-same-origin allow-forms" style="width: 900px; border: 0; height: 200px"></iframe>
+<script>%s</script>
+<script>
+window.calls = [];
+async function callTool(params) {
+  window.calls.push(params);
+  const r = await fetch("/call", { method: "POST", body: JSON.stringify(params), signal: AbortSignal.timeout(10000) });
+  const j = await r.json();
+  if (j.error) { const e = new Error(j.error.message); e.code = j.error.code; throw e; }
+  return j.result;
+}
+const iframe = document.getElementById("ui");
+const bridge = new McpHost.AppBridge(iframe, {
+  hostInfo: { name: "genui-demo-test-host", version: "1.0.0" },
+  hostContext: { theme: %s, displayMode: "inline" },
+  onInitialized: function () { document.body.dataset.appStatus = "ready"; },
+  onCallTool: callTool
+});
+window.deliver = async function (name, args) {
+  bridge.sendToolInput(args);
+  bridge.sendToolResult(await callTool({ name: name, arguments: args }));
+  return true;
+};
+bridge.start();
+iframe.src = %s;
+</script>
+</body></html>`
+
+// demoFixture serves generated pages of the real demo tools and routes the
+// host page's tool calls to a real demo.NewServer().
+type demoFixture struct {
+	*fixture
+	ui    *uiServer
+	srv   *server.MCPServer
+	tools map[string]Tool
+}
+
+func newDemoFixture(t *testing.T, hostTheme string) *demoFixture {
+	ctx := browsertest.Start(t)
+	srv := demo.NewServer()
+	var id atomic.Int64
+	rpc := func(ctx context.Context, method string, params json.RawMessage) (json.RawMessage, error) {
+		req, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": id.Add(1), "method": method, "params": params})
+		return json.Marshal(srv.HandleMessage(ctx, req))
+	}
+	// The demo's tool definitions, as tools/list reports them.
+	raw, err := rpc(t.Context(), "tools/list", json.RawMessage(`{}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var list struct {
+		Result struct {
+			Tools []struct {
+				Name         string          `json:"name"`
+				Title        string          `json:"title"`
+				Description  string          `json:"description"`
+				InputSchema  json.RawMessage `json:"inputSchema"`
+				OutputSchema json.RawMessage `json:"outputSchema"`
+			} `json:"tools"`
+		} `json:"result"`
+	}
+	if err := json.Unmarshal(raw, &list); err != nil || len(list.Result.Tools) == 0 {
+		t.Fatalf("tools/list: %v %s", err, raw)
+	}
+	tools := map[string]Tool{}
+	for _, tl := range list.Result.Tools {
+		tools[tl.Name] = Tool{Name: tl.Name, Title: tl.Title, Description: tl.Description, InputSchema: tl.InputSchema, OutputSchema: tl.OutputSchema}
+	}
+
+	ui := &uiServer{pages: map[string]string{}}
+	uiSrv := httptest.NewServer(ui)
+	t.Cleanup(uiSrv.Close)
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, r *http.Request) {
+		src, _ := json.Marshal(uiSrv.URL + "/ui/" + r.URL.Query().Get("tool"))
+		theme, _ := json.Marshal(hostTheme)
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		fmt.Fprintf(w, demoHostPage, mcpshim.HostJS(), theme, src)
+	})
+	mux.HandleFunc("POST /call", func(w http.ResponseWriter, r *http.Request) {
+		body, err := io.ReadAll(io.LimitReader(r.Body, 1<<20))
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusBadRequest)
+			return
+		}
+		cctx, cancel := context.WithTimeout(r.Context(), 10*time.Second)
+		defer cancel()
+		out, err := rpc(cctx, "tools/call", body)
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusInternalServerError)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write(out)
+	})
+	hostSrv := httptest.NewServer(mux)
+	t.Cleanup(hostSrv.Close)
+	return &demoFixture{fixture: &fixture{t: t, ctx: ctx, host: hostSrv.URL}, ui: ui, srv: srv, tools: tools}
+}
+
+// page generates tool's page offline with refinements and serves it.
+func (f *demoFixture) page(tool string, refinements ...string) Result {
+	f.t.Helper()
+	tl, ok := f.tools[tool]
+	if !ok {
+		f.t.Fatalf("demo has no tool %q", tool)
+	}
+	res, err := NewOffline().Generate(f.ctx, Request{Tool: tl, Refinements: refinements})
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	if p := Validate(res.HTML); len(p) > 0 {
+		f.t.Fatalf("Validate: %q", p)
+	}
+	f.ui.mu.Lock()
+	f.ui.pages[tool] = res.HTML
+	f.ui.mu.Unlock()
+	return res
+}
+
+// deliver runs tool with args as the host and waits for the rendered result.
+func (f *demoFixture) deliver(tool string, args string, ready string) {
+	f.t.Helper()
+	f.eval(fmt.Sprintf("(deliver(%q, %s), true)", tool, args), nil)
+	f.waitFrame(ready)
+}
+
+// frameJSON evaluates fn in the UI frame and decodes its result into v.
+func (f *demoFixture) frameJSON(fn string, v any) {
+	f.t.Helper()
+	if err := json.Unmarshal(f.frame(fn), v); err != nil {
+		f.t.Fatalf("frame %s: %v", fn, err)
+	}
+}
+
+// column returns the texts of column key in the visible table rows.
+func (f *demoFixture) column(key string) []string {
+	f.t.Helper()
+	var out []string
+	f.frameJSON(fmt.Sprintf(`(w, d) => {
+		const ths = [...d.querySelectorAll(".collection th")].map(th => th.dataset.key);
+		const i = ths.indexOf(%q);
+		if (i < 0) throw new Error("no column %s in " + ths);
+		return [...d.querySelectorAll(".collection tbody tr")].map(tr => tr.children[i].textContent);
+	}`, key, key), &out)
+	return out
+}
+
+type collState struct {
+	State  string
+	Rows   int
+	Offset int
+	Total  int
+}
+
+func (f *demoFixture) coll() collState {
+	f.t.Helper()
+	var s struct{ State, Rows, Offset, Total string }
+	f.frameJSON(`(w, d) => { const c = d.querySelector(".collection"); return c ? {State: c.dataset.state || "", Rows: c.dataset.rows || "", Offset: c.dataset.offset || "", Total: c.dataset.total || ""} : null; }`, &s)
+	rows, _ := strconv.Atoi(s.Rows)
+	off, _ := strconv.Atoi(s.Offset)
+	total, _ := strconv.Atoi(s.Total)
+	return collState{s.State, rows, off, total}
+}
+
+func numbers(t *testing.T, col []string) []float64 {
+	t.Helper()
+	out := make([]float64, len(col))
+	for i, s := range col {
+		n, err := strconv.ParseFloat(s, 64)
+		if err != nil {
+			t.Fatalf("cell %d = %q is not a number", i, s)
+		}
+		out[i] = n
+	}
+	return out
+}
+
+const collReady = `(w, d) => { const c = d.querySelector(".collection"); return !!c && c.dataset.state === "ready"; }`
+
+func TestRichTableAgainstDemoDatastore(t *testing.T) {
+	f := newDemoFixture(t, "light")
+	res := f.page("datastore_search")
+	if res.UIType != UITypeOfflineRich || len(res.Warnings) != 0 {
+		t.Fatalf("result = %q %q", res.UIType, res.Warnings)
+	}
+	f.open("datastore_search")
+
+	// --- Local mode: every matching row delivered (Books, limit 1000): client-side numeric sort.
+	f.deliver("datastore_search", `{filters: {category: "Books"}, limit: 1000}`, collReady)
+	local := f.coll()
+	var mode string
+	f.frameJSON(`(w, d) => d.querySelector(".collection").dataset.mode`, &mode)
+	if mode != "local" || local.Total < 100 || local.Total > 500 || local.Rows != 50 {
+		t.Fatalf("Books: mode %q, state %+v; want local, 100-500 rows, 50 per page", mode, local)
+	}
+	callsBefore := 0
+	f.eval("window.calls.length", &callsBefore)
+	browsertest.FrameClick(t, f.ctx, "#ui", `th[data-key="price"] button`)
+	f.waitFrame(`(w, d) => d.querySelector('th[data-key="price"]').getAttribute("aria-sort") === "ascending"`)
+	asc := numbers(t, f.column("price"))
+	if !slices.IsSorted(asc) {
+		t.Errorf("local price sort not numeric ascending: %v", asc)
+	}
+	browsertest.FrameClick(t, f.ctx, "#ui", `th[data-key="price"] button`)
+	f.waitFrame(`(w, d) => d.querySelector('th[data-key="price"]').getAttribute("aria-sort") === "descending"`)
+	desc := numbers(t, f.column("price"))
+	if !slices.IsSortedFunc(desc, func(a, b float64) int { return cmp.Compare(b, a) }) {
+		t.Errorf("local price sort not numeric descending: %v", desc)
+	}
+	if asc[0] >= desc[0] {
+		t.Errorf("descending page starts at %v, ascending at %v", desc[0], asc[0])
+	}
+	callsAfter := 0
+	f.eval("window.calls.length", &callsAfter)
+	if callsAfter != callsBefore {
+		t.Errorf("local sort called the tool (%d calls)", callsAfter-callsBefore)
+	}
+
+	// Text filter narrows the visible rows.
+	browsertest.FrameType(t, f.ctx, "#ui", ".collection input.filter", "atlas")
+	f.waitFrame(`(w, d) => d.querySelector(".collection").dataset.total !== "` + strconv.Itoa(local.Total) + `"`)
+	filtered := f.coll()
+	names := f.column("name")
+	if filtered.Total == 0 || filtered.Total >= local.Total || len(names) != min(filtered.Total, 50) {
+		t.Fatalf("filter: %+v (%d names), before %d rows", filtered, len(names), local.Total)
+	}
+	for _, n := range names {
+		if !strings.Contains(strings.ToLower(n), "atlas") {
+			t.Errorf("filtered row %q does not contain atlas", n)
+		}
+	}
+
+	// --- Remote mode: the default call returns 100 of 2,000 rows; paging calls the tool.
+	f.deliver("datastore_search", `{}`, `(w, d) => { const c = d.querySelector(".collection"); return !!c && c.dataset.mode === "remote" && c.dataset.state === "ready"; }`)
+	first := f.coll()
+	if first.Total != 2000 || first.Rows != 100 || first.Offset != 0 {
+		t.Fatalf("remote first page = %+v, want 100 of 2000 at 0", first)
+	}
+	f.eval("window.calls.length", &callsBefore)
+	seen := map[string]bool{}
+	for page := 0; ; page++ {
+		ids := f.column("id")
+		for _, id := range ids {
+			if seen[id] {
+				t.Fatalf("page %d repeats id %s", page, id)
+			}
+			seen[id] = true
+		}
+		var last bool
+		f.frameJSON(`(w, d) => d.querySelector(".collection button.next").disabled`, &last)
+		if last {
+			break
+		}
+		if page > 25 {
+			t.Fatalf("still paging after %d pages", page)
+		}
+		off := f.coll().Offset
+		browsertest.FrameClick(t, f.ctx, "#ui", ".collection button.next")
+		f.waitFrame(fmt.Sprintf(`(w, d) => { const c = d.querySelector(".collection"); return c.dataset.state === "ready" && c.dataset.offset === "%d"; }`, off+100))
+	}
+	if len(seen) != 2000 {
+		t.Errorf("paged through %d unique ids, want 2000", len(seen))
+	}
+	f.eval("window.calls.length", &callsAfter)
+	if callsAfter-callsBefore != 19 {
+		t.Errorf("paging made %d tool calls, want 19", callsAfter-callsBefore)
+	}
+	var lastCall struct {
+		Name      string         `json:"name"`
+		Arguments map[string]any `json:"arguments"`
+	}
+	f.eval("window.calls[window.calls.length - 1]", &lastCall)
+	if lastCall.Name != "datastore_search" || lastCall.Arguments["offset"] != float64(1900) || lastCall.Arguments["limit"] != float64(100) {
+		t.Errorf("last paging call = %+v", lastCall)
+	}
+
+	// Remote sort calls the tool with sort and starts again at offset 0.
+	browsertest.FrameClick(t, f.ctx, "#ui", `th[data-key="price"] button`)
+	f.waitFrame(`(w, d) => d.querySelector(".collection").dataset.state === "ready" && d.querySelector(".collection").dataset.offset === "0" && d.querySelector('th[data-key="price"]').getAttribute("aria-sort") === "ascending"`)
+	f.eval("window.calls[window.calls.length - 1]", &lastCall)
+	if lastCall.Arguments["sort"] != "price asc" {
+		t.Errorf("remote sort call arguments = %v", lastCall.Arguments)
+	}
+	if p := numbers(t, f.column("price")); !slices.IsSorted(p) || len(p) != 100 {
+		t.Errorf("remote sorted page not ascending: %v", p)
+	}
+
+	// CSV download holds exactly the visible page (after a filter, too).
+	browsertest.FrameType(t, f.ctx, "#ui", ".collection input.filter", "2023-")
+	f.waitFrame(`(w, d) => d.querySelector(".collection").dataset.rows !== "100"`)
+	visibleIDs := f.column("id")
+	browsertest.FrameClick(t, f.ctx, "#ui", ".collection button.csv")
+	f.waitFrame(`(w, d) => typeof w.GenuiRich.lastCSV === "string"`)
+	var dl struct {
+		CSV, Href, Download string
+	}
+	f.frameJSON(`(w, d) => { const a = d.querySelector(".collection a.csv-link"); return {CSV: w.GenuiRich.lastCSV, Href: a.href, Download: a.download}; }`, &dl)
+	lines := strings.Split(strings.TrimSuffix(dl.CSV, "\r\n"), "\r\n")
+	if lines[0] != "id,name,category,price,quantity,created,in_stock" {
+		t.Errorf("CSV header = %q", lines[0])
+	}
+	if len(lines)-1 != len(visibleIDs) || len(visibleIDs) == 0 {
+		t.Fatalf("CSV has %d rows, page shows %d", len(lines)-1, len(visibleIDs))
+	}
+	for i, id := range visibleIDs {
+		if !strings.HasPrefix(lines[i+1], id+",") {
+			t.Errorf("CSV row %d = %q, want id %s", i, lines[i+1], id)
+		}
+	}
+	if !strings.HasPrefix(dl.Href, "blob:") || !strings.HasSuffix(dl.Download, ".csv") {
+		t.Errorf("download link = %+v", dl)
+	}
+
+	// A 1,000-row page renders fast.
+	f.frameJSON(`(w, d) => { const i = d.querySelector(".collection input.filter"); i.value = ""; i.dispatchEvent(new Event("input")); const s = d.querySelector(".collection select.page-size"); s.value = "1000"; s.dispatchEvent(new Event("change")); return true; }`, new(bool))
+	f.waitFrame(`(w, d) => d.querySelector(".collection").dataset.state === "ready" && d.querySelector(".collection").dataset.rows === "1000"`)
+	var ms float64
+	f.frameJSON(`(w, d) => { const c = d.querySelector(".rich").rich; const t0 = performance.now(); c.draw(); return performance.now() - t0; }`, &ms)
+	if ms > 1000 {
+		t.Errorf("drawing a 1,000-row page took %.0f ms", ms)
+	}
+	t.Logf("1,000-row page drawn in %.1f ms", ms)
+}
+
+func TestRichChartAndCardAgainstDemo(t *testing.T) {
+	f := newDemoFixture(t, "dark")
+	f.page("get_forecast")
+	f.open("get_forecast")
+	f.deliver("get_forecast", `{location: "Berlin", days: 5}`, `(w, d) => !!d.querySelector(".rich svg.chart") && !!d.querySelector(".collection[data-state=ready]")`)
+	var got struct {
+		Points, Rows int
+		Series       []string
+		Meta         string
+		Dates        []string
+	}
+	f.frameJSON(`(w, d) => ({
+		Points: d.querySelectorAll(".rich svg.chart circle.pt").length,
+		Rows: d.querySelectorAll(".collection tbody tr").length,
+		Series: [...d.querySelectorAll(".rich svg.chart g.series")].map(g => g.dataset.field),
+		Meta: d.querySelector(".rich dl.card.meta").textContent,
+		Dates: [...d.querySelectorAll(".rich svg.chart circle.pt title")].map(t => t.textContent.slice(0, 10)),
+	})`, &got)
+	if got.Points != 5 || got.Rows != 5 {
+		t.Errorf("forecast days=5: %d points, %d rows; want 5 and 5", got.Points, got.Rows)
+	}
+	if !slices.Equal(got.Series, []string{"high"}) || !strings.Contains(got.Meta, "Berlin") {
+		t.Errorf("chart series %q, meta %q", got.Series, got.Meta)
+	}
+	if !slices.IsSorted(got.Dates) || len(got.Dates) != 5 || got.Dates[0] != "2026-01-15" {
+		t.Errorf("points not one per day in date order: %q", got.Dates)
+	}
+	// Another call re-renders with the new number of points.
+	f.deliver("get_forecast", `{location: "Oslo", days: 9}`, `(w, d) => d.querySelectorAll(".rich svg.chart circle.pt").length === 9`)
+
+	// A single record renders as a key/value card, next to the text summary.
+	f.page("get_current_weather")
+	f.open("get_current_weather")
+	f.deliver("get_current_weather", `{location: "Lisbon"}`, `(w, d) => d.body.dataset.state === "result"`)
+	var card struct {
+		View  string
+		Keys  []string
+		Vals  []string
+		Text  string
+		Table int
+	}
+	f.frameJSON(`(w, d) => ({
+		View: d.querySelector(".rich").dataset.view,
+		Keys: [...d.querySelectorAll(".rich dl.card > dt")].map(e => e.textContent),
+		Vals: [...d.querySelectorAll(".rich dl.card > dd")].map(e => e.textContent),
+		Text: d.querySelector("#result .text").textContent,
+		Table: d.querySelectorAll("#result table").length,
+	})`, &card)
+	wantKeys := []string{"location", "temperature", "units", "conditions", "humidity", "wind_kph", "observed_at"}
+	if card.View != "card" || !slices.Equal(card.Keys, wantKeys) || card.Vals[0] != "Lisbon" || card.Table != 0 {
+		t.Errorf("weather card = %+v", card)
+	}
+	if !strings.HasPrefix(card.Text, "Lisbon: ") {
+		t.Errorf("text summary = %q", card.Text)
+	}
+}
+
+func TestRichRefinementsInBrowser(t *testing.T) {
+	f := newDemoFixture(t, "light")
+	res := f.page("datastore_search", "dark theme, show only name and price, 25 per page")
+	if len(res.Warnings) != 0 {
+		t.Errorf("warnings = %q", res.Warnings)
+	}
+	f.open("datastore_search")
+	f.deliver("datastore_search", `{}`, collReady)
+	var got struct {
+		Theme, Forced, Bg string
+		Cols              []string
+		Rows              int
+	}
+	f.frameJSON(`(w, d) => ({
+		Theme: d.documentElement.dataset.theme,
+		Forced: d.documentElement.dataset.themeForced || "",
+		Bg: getComputedStyle(d.body).backgroundColor,
+		Cols: [...d.querySelectorAll(".collection th")].map(th => th.dataset.key),
+		Rows: d.querySelectorAll(".collection tbody tr").length,
+	})`, &got)
+	// The host says light; the user asked for dark, which wins, with genui's dark palette.
+	if got.Theme != "dark" || got.Forced != "dark" || got.Bg != "rgb(23, 25, 28)" {
+		t.Errorf("theme = %+v, want dark over the light host", got)
+	}
+	if !slices.Equal(got.Cols, []string{"name", "price"}) || got.Rows != 25 {
+		t.Errorf("columns %q, rows %d; want [name price] and 25", got.Cols, got.Rows)
+	}
+	// The next page is 25 rows from the tool.
+	browsertest.FrameClick(t, f.ctx, "#ui", ".collection button.next")
+	f.waitFrame(`(w, d) => d.querySelector(".collection").dataset.offset === "25" && d.querySelector(".collection").dataset.state === "ready"`)
+	var call struct {
+		Arguments map[string]any `json:"arguments"`
+	}
+	f.eval("window.calls[window.calls.length - 1]", &call)
+	if call.Arguments["limit"] != float64(25) || call.Arguments["offset"] != float64(25) {
+		t.Errorf("next page call = %v", call.Arguments)
+	}
+
+	// A host theme change does not undo the user's choice.
+	f.eval(`(bridge.setHostContext({theme: "dark"}), true)`, nil)
+	f.waitFrame(`(w, d) => d.documentElement.dataset.theme === "dark" && !d.documentElement.dataset.themeForced`)
+
+	// Feedback the offline parser does not understand is reported.
+	res = f.page("datastore_search", "make it sparkle, chart price by created")
+	if want := []string{`not understood offline: "make it sparkle"`}; !slices.Equal(res.Warnings, want) {
+		t.Errorf("warnings = %q, want %q", res.Warnings, want)
+	}
+	f.open("datastore_search")
+	f.deliver("datastore_search", `{limit: 50}`, `(w, d) => !!d.querySelector(".rich svg.chart") && d.querySelector(".collection").dataset.state === "ready"`)
+	var pts int
+	f.frameJSON(`(w, d) => d.querySelectorAll(".rich svg.chart circle.pt").length`, &pts)
+	if pts != 50 {
+		t.Errorf("chart price by created: %d points, want 50", pts)
+	}
+}

@@ -1,0 +1,179 @@
+package gen
+
+import (
+	"fmt"
+	"io"
+	"regexp"
+	"strings"
+
+	"golang.org/x/net/html"
+)
+
+// Attributes that make the browser load (or navigate to) a URL.
+var urlAttrs = map[string]bool{
+	"src": true, "href": true, "srcset": true, "poster": true, "data": true,
+	"action": true, "formaction": true, "xlink:href": true, "background": true,
+	"manifest": true, "imagesrcset": true,
+}
+
+var (
+	reStaticImport = regexp.MustCompile(`\bimport\s*(?:[\w$*{},\s]+?\bfrom\s*)?["']([^"'\n]+)["']`)
+	reExportFrom   = regexp.MustCompile(`\bexport\s*(?:\*|\{[^}]*\})\s*(?:as\s+[\w$]+\s*)?from\s*["']([^"'\n]+)["']`)
+	reDynamic      = regexp.MustCompile(`\bimport\s*\(\s*["'\x60]([^"'\x60\n]+)["'\x60]\s*\)`)
+	reCSSURL       = regexp.MustCompile(`(?i)(?:url\(\s*["']?|@import\s+["'])\s*((?:https?:)?//[^"')\s]*)`)
+)
+
+// Validate checks that generated HTML is self-contained, as hosts load it with
+// no import map, no server and a CSP that only allows inline code and data:
+// media. It reports bare-module imports (import ... from "x" where x does not
+// start with ./ ../ or /), imports from URLs, and external URLs (http:,
+// https:, //) in src/href-like attributes and CSS. It returns the problems
+// found, nil when there are none.
+func Validate(doc string) []string {
+	var problems []string
+	add := func(format string, args ...any) { problems = append(problems, fmt.Sprintf(format, args...)) }
+	z := html.NewTokenizer(strings.NewReader(doc))
+	var raw string // "script", "style" or "" for the element whose text comes next
+	jsScript := false
+	for {
+		switch z.Next() {
+		case html.ErrorToken:
+			if err := z.Err(); err != io.EOF {
+				add("HTML tokenizer error: %v", err)
+			}
+			return problems
+		case html.StartTagToken, html.SelfClosingTagToken:
+			tok := z.Token()
+			for _, a := range tok.Attr {
+				key := strings.ToLower(a.Key)
+				switch {
+				case urlAttrs[key]:
+					for _, u := range attrURLs(key, a.Val) {
+						if isExternalURL(u) {
+							add("<%s %s=%q> loads an external URL; inline it or use a data: URL", tok.Data, key, u)
+						}
+					}
+				case key == "style":
+					checkCSS(a.Val, "style attribute of <"+tok.Data+">", add)
+				}
+			}
+			raw = ""
+			if tok.Data == "script" || tok.Data == "style" {
+				raw = tok.Data
+			}
+			if tok.Data == "script" {
+				jsScript = isJSType(attr(tok, "type"))
+			}
+		case html.TextToken:
+			switch {
+			case raw == "script" && jsScript:
+				checkJS(string(z.Text()), add)
+			case raw == "style":
+				checkCSS(string(z.Text()), "<style>", add)
+			}
+		case html.EndTagToken:
+			raw = ""
+		}
+	}
+}
+
+func attr(tok html.Token, key string) string {
+	for _, a := range tok.Attr {
+		if strings.EqualFold(a.Key, key) {
+			return a.Val
+		}
+	}
+	return ""
+}
+
+// isJSType reports whether a script type attribute denotes JavaScript.
+func isJSType(t string) bool {
+	t = strings.ToLower(strings.TrimSpace(t))
+	switch t {
+	case "", "module", "text/javascript", "application/javascript", "text/ecmascript", "application/ecmascript":
+		return true
+	}
+	return false
+}
+
+func attrURLs(key, val string) []string {
+	if key != "srcset" && key != "imagesrcset" {
+		return []string{val}
+	}
+	var out []string
+	for _, part := range strings.Split(val, ",") {
+		if f := strings.Fields(part); len(f) > 0 {
+			out = append(out, f[0])
+		}
+	}
+	return out
+}
+
+func isExternalURL(u string) bool {
+	u = strings.ToLower(strings.TrimSpace(u))
+	return strings.HasPrefix(u, "http:") || strings.HasPrefix(u, "https:") || strings.HasPrefix(u, "//")
+}
+
+func checkCSS(css, where string, add func(string, ...any)) {
+	for _, m := range reCSSURL.FindAllStringSubmatch(css, -1) {
+		add("%s loads an external URL %q; the default CSP blocks it", where, m[1])
+	}
+}
+
+func checkJS(js string, add func(string, ...any)) {
+	code := stripJSComments(js)
+	var specs []string
+	for _, re := range []*regexp.Regexp{reStaticImport, reExportFrom, reDynamic} {
+		for _, m := range re.FindAllStringSubmatch(code, -1) {
+			specs = append(specs, m[1])
+		}
+	}
+	for _, s := range specs {
+		switch {
+		case isExternalURL(s):
+			add("script imports %q from the network; bundle it inline (no CDN)", s)
+		case strings.HasPrefix(s, "./"), strings.HasPrefix(s, "../"), strings.HasPrefix(s, "/"):
+			// relative: allowed
+		default:
+			add("script has a bare module import %q; hosts have no import map, inline it (mcpshim provides @modelcontextprotocol/ext-apps)", s)
+		}
+	}
+}
+
+// stripJSComments removes // and /* */ comments outside string literals, so
+// commented-out imports are not reported. Regex literals are not tracked.
+func stripJSComments(js string) string {
+	var b strings.Builder
+	var quote byte
+	for i := 0; i < len(js); i++ {
+		c := js[i]
+		switch {
+		case quote != 0:
+			b.WriteByte(c)
+			if c == '\\' && i+1 < len(js) {
+				i++
+				b.WriteByte(js[i])
+			} else if c == quote || (c == '\n' && quote != '`') {
+				quote = 0
+			}
+		case c == '"' || c == '\'' || c == '`':
+			quote = c
+			b.WriteByte(c)
+		case c == '/' && i+1 < len(js) && js[i+1] == '/':
+			for i < len(js) && js[i] != '\n' {
+				i++
+			}
+			b.WriteByte('\n')
+		case c == '/' && i+1 < len(js) && js[i+1] == '*':
+			end := strings.Index(js[i+2:], "*/")
+			if end < 0 {
+				return b.String()
+			}
+			i += end + 3
+			b.WriteByte(' ')
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
+}

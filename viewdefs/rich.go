@@ -1,0 +1,119 @@
+package viewdefs
+
+import (
+	"bytes"
+	_ "embed"
+	"errors"
+	"fmt"
+	"html/template"
+	"strings"
+)
+
+// The offline rich renderers (rich.js) are plain browser JavaScript that
+// defines window.GenuiRich. Rich inlines them into the minimal page, whose
+// result area then picks a view at run time from the shape of the result:
+// a table (sort, filter, paging, CSV of the visible page; paging through the
+// tool itself for large remote tables), an SVG line chart above the table
+// for time series, a key/value card for a single record, and the plain
+// content renderers (text, images, links) for everything else. Every view
+// keeps the Raw JSON toggle.
+//
+//go:embed rich.js
+var richJS string
+
+// ViewConfig is what a user asked for in refinements, as understood by the
+// offline intent parser. It reaches the page as JSON in
+// <script type="application/json" id="view-config"> and rich.js honours it.
+// The zero value means "decide from the data".
+type ViewConfig struct {
+	// Theme is "light" or "dark"; it wins over the host's theme.
+	Theme string `json:"theme,omitempty"`
+	// View is the preferred view: "table", "cards", "chart", "list" or "json".
+	View string `json:"view,omitempty"`
+	// ChartX and ChartY name the chart's x field and y fields.
+	ChartX string   `json:"chartX,omitempty"`
+	ChartY []string `json:"chartY,omitempty"`
+	// Columns lists the columns to show, in order; empty means all.
+	Columns []string `json:"columns,omitempty"`
+	// Hide lists columns not to show.
+	Hide []string `json:"hide,omitempty"`
+	// Sort is the initial sort, "field asc" or "field desc".
+	Sort string `json:"sort,omitempty"`
+	// PageSize is the number of rows (or cards, or list items) per page.
+	PageSize int `json:"pageSize,omitempty"`
+	// Title replaces the page heading.
+	Title string `json:"title,omitempty"`
+}
+
+// Views are the accepted ViewConfig.View values.
+var Views = []string{"table", "cards", "chart", "list", "json"}
+
+// MaxPageSize bounds ViewConfig.PageSize.
+const MaxPageSize = 1000
+
+// Check reports the first field of c that the page could not honour.
+func (c ViewConfig) Check() error {
+	if c.Theme != "" && c.Theme != "light" && c.Theme != "dark" {
+		return fmt.Errorf("theme %q: want light or dark", c.Theme)
+	}
+	if c.View != "" && !contains(Views, c.View) {
+		return fmt.Errorf("view %q: want one of %s", c.View, strings.Join(Views, ", "))
+	}
+	if c.Sort != "" {
+		i := strings.LastIndexByte(c.Sort, ' ')
+		if i <= 0 || strings.TrimSpace(c.Sort[:i]) == "" || (c.Sort[i+1:] != "asc" && c.Sort[i+1:] != "desc") {
+			return fmt.Errorf("sort %q: want \"field asc\" or \"field desc\"", c.Sort)
+		}
+	}
+	if c.PageSize < 0 || c.PageSize > MaxPageSize {
+		return fmt.Errorf("page size %d: want 1 to %d", c.PageSize, MaxPageSize)
+	}
+	return nil
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// Rich returns the offline UI of t with the rich result renderers and the
+// view configuration cfg (not yet shim-injected): the minimal page's form,
+// plus table, chart and card views chosen in the browser. It fails like
+// Minimal on bad input, and on a cfg that Check rejects.
+func Rich(t ToolData, cfg ViewConfig) (string, error) {
+	if strings.TrimSpace(t.Name) == "" {
+		return "", errors.New("viewdefs: tool name is empty")
+	}
+	if err := cfg.Check(); err != nil {
+		return "", fmt.Errorf("viewdefs: tool %q: view config: %w", t.Name, err)
+	}
+	in, err := schemaJSON(t.InputSchema)
+	if err != nil {
+		return "", fmt.Errorf("viewdefs: tool %q: inputSchema: %w", t.Name, err)
+	}
+	out, err := schemaJSON(t.OutputSchema)
+	if err != nil {
+		return "", fmt.Errorf("viewdefs: tool %q: outputSchema: %w", t.Name, err)
+	}
+	if bytes.Equal(out, []byte("null")) {
+		out = nil
+	}
+	title := t.Title
+	if cfg.Title != "" {
+		title = cfg.Title
+	}
+	data := pageData{Tool: pageTool{Name: t.Name, Title: title, Description: t.Description, InputSchema: in, OutputSchema: out}}
+	return render("minimal.html.tmpl", map[string]any{
+		"Name": t.Name, "Title": title, "Description": t.Description, "Data": data,
+		"Rich": true, "Theme": cfg.Theme, "ViewConfig": cfg,
+		// rich.js is our own embedded file; template.JS inlines it verbatim.
+		"RichJS": template.JS(richJS),
+	})
+}
+
+// RichJS returns the rich renderers' source (for tests and tooling).
+func RichJS() string { return richJS }

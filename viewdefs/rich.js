@@ -1,0 +1,846 @@
+/*
+ * genui offline rich renderers. Plain browser script, no dependencies, no
+ * network: defines window.GenuiRich. The offline page creates one renderer
+ * with GenuiRich.create({...}) and hands it every CallToolResult; the view
+ * is chosen from the shape of the data (structuredContent first, else JSON
+ * in a text item): records -> table (with a line chart above for time
+ * series), one record -> key/value card, anything else -> the plain content
+ * renderers. The view config (#view-config, from refinements) overrides the
+ * choice. All data reaches the DOM through textContent and DOM APIs.
+ * This file is inlined into a script element: it must never contain a
+ * closing script tag or an HTML comment opener.
+ */
+(function (global) {
+  "use strict";
+
+  var DOC = global.document;
+  var TYPE_SAMPLE = 20;          // rows used to infer column types
+  var KEY_SAMPLE = 50;           // rows whose keys make up the columns
+  var REMOTE_OVER = 500;         // totals above this page through the tool
+  var DEFAULT_PAGE = 50;
+  var PAGE_SIZES = [10, 25, 50, 100, 250, 500, 1000];
+  var CELL_LIMIT = 500;          // characters shown per cell
+  var MAIN_KEYS = ["records", "rows", "items", "results", "data", "days", "entries", "hits", "list", "values", "features", "daily", "hourly"];
+  var SIDE_KEYS = ["fields", "columns", "schema", "links", "errors", "warnings"];
+  var TOTAL_KEYS = ["total", "total_count", "totalCount", "count", "num_results", "numFound", "total_results", "totalResults"];
+  var LIMIT_ARGS = ["limit", "page_size", "pageSize", "per_page", "perPage", "size", "rows", "max_results", "maxResults", "top"];
+  var OFFSET_ARGS = ["offset", "start", "skip", "from"];
+  var SORT_ARGS = ["sort", "sort_by", "sortBy", "order_by", "orderBy", "order"];
+  var DATE_RE = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/;
+  var NUM_RE = /^-?(?:\d+|\d*\.\d+)(?:[eE][+-]?\d+)?$/;
+  var ID_RE = /^(?:id|_id|uuid|key|.*[_-]id|.*Id)$/;
+
+  function isObj(v) { return v !== null && typeof v === "object" && !Array.isArray(v); }
+
+  function el(tag, cls, text) {
+    var e = DOC.createElement(tag);
+    if (cls) e.className = cls;
+    if (text !== undefined && text !== null) e.textContent = String(text);
+    return e;
+  }
+
+  var SVG_NS = (function () {
+    var t = DOC.getElementById("svg-ns");
+    var svg = t && t.content && t.content.firstElementChild;
+    return svg ? svg.namespaceURI : null;
+  })();
+
+  function svgEl(tag, attrs, text) {
+    var e = DOC.createElementNS(SVG_NS, tag);
+    Object.keys(attrs || {}).forEach(function (k) { e.setAttribute(k, String(attrs[k])); });
+    if (text !== undefined) e.textContent = String(text);
+    return e;
+  }
+
+  /* Normalises a field name for matching user-typed names: "In Stock" ~ in_stock. */
+  function norm(s) { return String(s).toLowerCase().replace(/[\s\-.]+/g, "_"); }
+
+  /* ---------- shape detection ---------- */
+
+  function isRecordArray(a) {
+    if (!Array.isArray(a) || !a.length) return false;
+    var sample = a.slice(0, TYPE_SAMPLE);
+    return sample.every(isObj);
+  }
+
+  function isPrimitiveArray(a) {
+    return Array.isArray(a) && a.length > 0 && a.slice(0, TYPE_SAMPLE).every(function (v) { return v === null || typeof v !== "object"; });
+  }
+
+  function rank(key) {
+    var i = MAIN_KEYS.indexOf(key.toLowerCase());
+    return i < 0 ? MAIN_KEYS.length : i;
+  }
+
+  /*
+   * Finds the main collection in data: {records, parent, path} for an array
+   * of records (data itself or an array property up to two levels down),
+   * {values} for an array of primitives, or null. Known names (records,
+   * items, days, ...) win over side arrays (fields, links); then the longest.
+   */
+  function findMain(data) {
+    if (Array.isArray(data)) {
+      if (isRecordArray(data)) return { records: data, parent: null, path: [] };
+      if (isPrimitiveArray(data)) return { values: data };
+      return null;
+    }
+    if (!isObj(data)) return null;
+    var best = null;
+    var consider = function (parent, path, key) {
+      var v = parent[key];
+      var known = MAIN_KEYS.indexOf(key.toLowerCase()) >= 0;
+      if (!(isRecordArray(v) || (known && Array.isArray(v) && v.length === 0))) return;
+      var c = { records: v, parent: parent, path: path.concat([key]), side: SIDE_KEYS.indexOf(key.toLowerCase()) >= 0, rank: rank(key) };
+      if (!best || better(c, best)) best = c;
+    };
+    Object.keys(data).forEach(function (k) { consider(data, [], k); });
+    if (!best) {
+      Object.keys(data).forEach(function (k) {
+        if (isObj(data[k])) Object.keys(data[k]).forEach(function (k2) { consider(data[k], [k], k2); });
+      });
+    }
+    if (best) return best;
+    var vals = null;
+    Object.keys(data).some(function (k) {
+      if (isPrimitiveArray(data[k]) && MAIN_KEYS.indexOf(k.toLowerCase()) >= 0) { vals = data[k]; return true; }
+      return false;
+    });
+    return vals ? { values: vals, parent: data } : null;
+  }
+
+  function better(a, b) {
+    if (a.side !== b.side) return !a.side;
+    if (a.rank !== b.rank) return a.rank < b.rank;
+    return a.records.length > b.records.length;
+  }
+
+  function getPath(data, path) {
+    return path.reduce(function (v, k) { return isObj(v) ? v[k] : undefined; }, data);
+  }
+
+  /* The structured data of a result: structuredContent, else the first text item holding a JSON object or array. */
+  function resultData(result) {
+    var items = Array.isArray(result.content) ? result.content : [];
+    if (result.structuredContent !== undefined && result.structuredContent !== null) {
+      // A text item holding the same JSON (the usual text fallback) is not shown again.
+      var same = stableJSON(result.structuredContent);
+      return { data: result.structuredContent, found: true, dup: function (item) { var v = jsonText(item); return v !== undefined && stableJSON(v) === same; } };
+    }
+    for (var i = 0; i < items.length; i++) {
+      var v = jsonText(items[i]);
+      if (v !== undefined) {
+        var used = items[i];
+        return { data: v, found: true, dup: function (item) { return item === used; } };
+      }
+    }
+    return { found: false };
+  }
+
+  /* JSON with object keys sorted, for comparing values. */
+  function stableJSON(v) {
+    return JSON.stringify(v, function (k, x) {
+      if (!isObj(x)) return x;
+      var o = {};
+      Object.keys(x).sort().forEach(function (key) { o[key] = x[key]; });
+      return o;
+    });
+  }
+
+  function jsonText(item) {
+    if (!isObj(item) || item.type !== "text" || typeof item.text !== "string") return undefined;
+    var t = item.text.trim();
+    if (!(t.charAt(0) === "{" || t.charAt(0) === "[")) return undefined;
+    try { return JSON.parse(t); } catch (e) { return undefined; }
+  }
+
+  /* ---------- columns ---------- */
+
+  var CKAN_TYPES = { int: "number", integer: "number", numeric: "number", float: "number", float8: "number", int4: "number", int8: "number", number: "number",
+    date: "date", timestamp: "date", datetime: "date", time: "string", bool: "boolean", boolean: "boolean", text: "string", string: "string" };
+
+  /* The type of column key from its first 20 non-empty values: number, date, boolean, string or json; null when all are empty. */
+  function inferType(records, key) {
+    var seen = 0, t = null;
+    for (var i = 0; i < records.length && seen < TYPE_SAMPLE; i++) {
+      var v = records[i] ? records[i][key] : undefined;
+      if (v === null || v === undefined || v === "") continue;
+      seen++;
+      var k;
+      if (typeof v === "number") k = "number";
+      else if (typeof v === "boolean") k = "boolean";
+      else if (typeof v === "string") k = DATE_RE.test(v) && !isNaN(Date.parse(v)) ? "date" : (NUM_RE.test(v.trim()) ? "number" : "string");
+      else k = "json";
+      if (t === null) t = k;
+      else if (t !== k) return (t === "json" || k === "json") ? "json" : "string";
+    }
+    return t;
+  }
+
+  /*
+   * Columns of records: the keys of the first rows in first-seen order (or a
+   * CKAN-style sibling "fields" list), types inferred from the first 20 rows,
+   * then cfg.columns (which and in what order) and cfg.hide applied.
+   * Returns {all, shown, notes}.
+   */
+  function columnsOf(records, parent, cfg) {
+    var keys = [], seen = {};
+    var add = function (k) { if (!Object.prototype.hasOwnProperty.call(seen, k)) { seen[k] = true; keys.push(k); } };
+    var hints = {};
+    if (parent && Array.isArray(parent.fields) && parent.fields.length && parent.fields.every(function (f) { return isObj(f) && typeof f.id === "string"; })) {
+      parent.fields.forEach(function (f) { add(f.id); if (typeof f.type === "string" && CKAN_TYPES[f.type.toLowerCase()]) hints[f.id] = CKAN_TYPES[f.type.toLowerCase()]; });
+    }
+    records.slice(0, KEY_SAMPLE).forEach(function (r) { if (isObj(r)) Object.keys(r).forEach(add); });
+    var all = keys.map(function (k) {
+      return { key: k, type: inferType(records, k) || hints[k] || "string" };
+    });
+    var notes = [];
+    var byNorm = {};
+    all.forEach(function (c) { byNorm[norm(c.key)] = c; });
+    var shown = all;
+    if (cfg.columns && cfg.columns.length) {
+      var picked = [], missing = [];
+      cfg.columns.forEach(function (name) {
+        var c = byNorm[norm(name)];
+        if (c && picked.indexOf(c) < 0) picked.push(c);
+        else if (!c) missing.push(name);
+      });
+      if (missing.length) notes.push("Column" + (missing.length > 1 ? "s" : "") + " not in the result: " + missing.join(", ") + ".");
+      if (picked.length) shown = picked;
+    }
+    if (cfg.hide && cfg.hide.length) {
+      var hide = cfg.hide.map(norm);
+      shown = shown.filter(function (c) { return hide.indexOf(norm(c.key)) < 0; });
+    }
+    return { all: all, shown: shown, notes: notes, byNorm: byNorm };
+  }
+
+  /* ---------- values ---------- */
+
+  function cellText(v) {
+    if (v === null || v === undefined) return "";
+    if (typeof v === "object") {
+      var s;
+      try { s = JSON.stringify(v); } catch (e) { s = String(v); }
+      return s.length > CELL_LIMIT ? s.slice(0, CELL_LIMIT) + "…" : s;
+    }
+    var t = String(v);
+    return t.length > CELL_LIMIT ? t.slice(0, CELL_LIMIT) + "…" : t;
+  }
+
+  function sortValue(v, type) {
+    if (v === null || v === undefined || v === "") return null;
+    switch (type) {
+      case "number": { var n = typeof v === "number" ? v : Number(v); return isNaN(n) ? null : n; }
+      case "date": { var d = Date.parse(v); return isNaN(d) ? null : d; }
+      case "boolean": return v === true || v === "true" ? 1 : 0;
+      case "json": return cellText(v);
+      default: return String(v);
+    }
+  }
+
+  var collator = typeof Intl !== "undefined" ? new Intl.Collator(undefined, { numeric: true, sensitivity: "base" }) : null;
+
+  /* Sorts rows by column col ("asc"|"desc"); empty values always last; stable. */
+  function sortRows(rows, col, dir) {
+    var sign = dir === "desc" ? -1 : 1;
+    var keyed = rows.map(function (r, i) { return { r: r, v: sortValue(r[col.key], col.type), i: i }; });
+    var textual = col.type === "string" || col.type === "json";
+    keyed.sort(function (a, b) {
+      if (a.v === null || b.v === null) return a.v === b.v ? a.i - b.i : (a.v === null ? 1 : -1);
+      var c = textual ? (collator ? collator.compare(a.v, b.v) : (a.v < b.v ? -1 : a.v > b.v ? 1 : 0)) : a.v - b.v;
+      return c !== 0 ? sign * c : a.i - b.i;
+    });
+    return keyed.map(function (k) { return k.r; });
+  }
+
+  function csvCell(v) {
+    if (v === null || v === undefined) return "";
+    var s = typeof v === "object" ? JSON.stringify(v) : String(v);
+    // Spreadsheet formula guard for text cells (numbers are left alone).
+    if (typeof v === "string" && /^[=+@\t\r]|^-(?![\d.])/.test(s)) s = "'" + s;
+    return /[",\r\n]/.test(s) ? "\"" + s.replace(/"/g, "\"\"") + "\"" : s;
+  }
+
+  /* CSV (RFC 4180, CRLF) of rows over columns cols, header first. */
+  function toCSV(rows, cols) {
+    var lines = [cols.map(function (c) { return csvCell(c.key); }).join(",")];
+    rows.forEach(function (r) { lines.push(cols.map(function (c) { return csvCell(r[c.key]); }).join(",")); });
+    return lines.join("\r\n") + "\r\n";
+  }
+
+  /* ---------- card ---------- */
+
+  /* A key/value card for obj; nested objects become nested cards (two levels), then JSON. */
+  function renderCard(obj, keys, depth) {
+    var dl = el("dl", depth ? "card nested" : "card");
+    (keys || Object.keys(obj)).forEach(function (k) {
+      var v = obj[k];
+      var dd = el("dd");
+      dl.appendChild(el("dt", "", k));
+      if (isObj(v) && depth < 2) dd.appendChild(renderCard(v, null, depth + 1));
+      else if (Array.isArray(v) && v.every(function (x) { return x === null || typeof x !== "object"; })) dd.textContent = v.map(cellText).join(", ");
+      else {
+        dd.textContent = cellText(v);
+        if (typeof v === "number") dd.className = "num";
+        if (typeof v === "object" && v !== null) dd.className = "mono";
+      }
+      dl.appendChild(dd);
+    });
+    return dl;
+  }
+
+  /* ---------- chart ---------- */
+
+  function monotonic(records, col) {
+    var prev = null, dir = 0;
+    for (var i = 0; i < records.length; i++) {
+      var v = sortValue(records[i][col.key], col.type);
+      if (v === null) return false;
+      if (prev !== null) {
+        var d = v > prev ? 1 : v < prev ? -1 : 0;
+        if (d === 0 || (dir !== 0 && d !== dir)) return false;
+        dir = d;
+      }
+      prev = v;
+    }
+    return records.length >= 2;
+  }
+
+  /*
+   * Chooses the chart's x and y columns: cfg.chartX/chartY when they name
+   * columns, else the first date column and the first numeric non-id column.
+   * Without cfg (auto), a chart is only drawn for a time series: the date
+   * values must be strictly monotonic. Returns {x, ys} or {reason}.
+   */
+  function chartSpec(records, cols, cfg, forced) {
+    var find = function (name) { return name ? cols.byNorm[norm(name)] : null; };
+    var x = find(cfg.chartX);
+    if (cfg.chartX && !x) return { reason: "chart x field \"" + cfg.chartX + "\" is not in the result" };
+    if (!x) x = cols.all.filter(function (c) { return c.type === "date"; })[0];
+    if (!x && forced) x = cols.all.filter(function (c) { return c.type === "string"; })[0] || cols.all[0];
+    if (!x) return { reason: "no date field for the x axis" };
+    var ys = [];
+    (cfg.chartY || []).forEach(function (n) {
+      var c = find(n);
+      if (c && c.type === "number" && ys.indexOf(c) < 0) ys.push(c);
+    });
+    if (cfg.chartY && cfg.chartY.length && !ys.length) return { reason: "chart y field " + cfg.chartY.join(", ") + " is not a numeric field of the result" };
+    if (!ys.length) {
+      var num = cols.all.filter(function (c) { return c.type === "number" && c !== x && !ID_RE.test(c.key); });
+      if (num.length) ys.push(num[0]);
+    }
+    if (!ys.length) return { reason: "no numeric field for the y axis" };
+    if (!forced && !(x.type === "date" && monotonic(records, x))) return { reason: "not a time series" };
+    return { x: x, ys: ys };
+  }
+
+  function fmtNum(n) {
+    var a = Math.abs(n);
+    if (a !== 0 && (a >= 1e6 || a < 1e-3)) return n.toExponential(2);
+    return String(Math.round(n * 100) / 100);
+  }
+
+  /* An inline SVG line chart with one circle per record and series. */
+  function renderChart(records, spec) {
+    var W = 640, H = 260, L = 52, R = 16, T = 16, B = 40;
+    var xs = spec.x, numericX = xs.type === "date" || xs.type === "number";
+    var rows = numericX ? sortRows(records, xs, "asc") : records.slice();
+    var xv = rows.map(function (r, i) { return numericX ? sortValue(r[xs.key], xs.type) : i; });
+    var pts = [];
+    var lo = Infinity, hi = -Infinity;
+    spec.ys.forEach(function (c) {
+      rows.forEach(function (r) {
+        var v = sortValue(r[c.key], "number");
+        if (v !== null) { lo = Math.min(lo, v); hi = Math.max(hi, v); }
+      });
+    });
+    var xlo = Infinity, xhi = -Infinity;
+    xv.forEach(function (v) { if (v !== null) { xlo = Math.min(xlo, v); xhi = Math.max(xhi, v); } });
+    if (lo === Infinity || xlo === Infinity) return el("div", "note", "Nothing to chart: no numeric values.");
+    if (lo === hi) { lo -= 1; hi += 1; }
+    if (xlo === xhi) { xlo -= 1; xhi += 1; }
+    var pad = (hi - lo) * 0.08;
+    lo -= pad; hi += pad;
+    var sx = function (v) { return L + (v - xlo) / (xhi - xlo) * (W - L - R); };
+    var sy = function (v) { return T + (1 - (v - lo) / (hi - lo)) * (H - T - B); };
+    var label = spec.ys.map(function (c) { return c.key; }).join(", ") + " by " + xs.key;
+    var svg = svgEl("svg", { viewBox: "0 0 " + W + " " + H, class: "chart", role: "img", "aria-label": "Line chart of " + label, preserveAspectRatio: "xMidYMid meet" });
+    svg.appendChild(svgEl("title", {}, "Line chart of " + label));
+    var grid = svgEl("g", { class: "grid" });
+    for (var i = 0; i <= 4; i++) {
+      var v = lo + (hi - lo) * i / 4, y = sy(v);
+      grid.appendChild(svgEl("line", { x1: L, x2: W - R, y1: y, y2: y }));
+      grid.appendChild(svgEl("text", { x: L - 6, y: y + 4, "text-anchor": "end" }, fmtNum(v)));
+    }
+    var ticks = rows.length <= 3 ? rows.map(function (r, i) { return i; }) : [0, Math.floor((rows.length - 1) / 2), rows.length - 1];
+    ticks.forEach(function (i, n) {
+      if (xv[i] === null) return;
+      var anchor = n === 0 ? "start" : n === ticks.length - 1 ? "end" : "middle";
+      grid.appendChild(svgEl("text", { x: sx(xv[i]), y: H - B + 18, "text-anchor": anchor }, cellText(rows[i][xs.key])));
+    });
+    svg.appendChild(grid);
+    spec.ys.forEach(function (c, si) {
+      var g = svgEl("g", { class: "series s" + (si % 4), "data-field": c.key });
+      var d = "";
+      var dots = [];
+      rows.forEach(function (r, i) {
+        var v = sortValue(r[c.key], "number");
+        if (v === null || xv[i] === null) return;
+        var px = sx(xv[i]), py = sy(v);
+        d += (d ? " L" : "M") + px.toFixed(1) + " " + py.toFixed(1);
+        var dot = svgEl("circle", { class: "pt", cx: px.toFixed(1), cy: py.toFixed(1), r: 3.5 });
+        dot.appendChild(svgEl("title", {}, cellText(r[xs.key]) + ": " + c.key + " " + cellText(r[c.key])));
+        dots.push(dot);
+        pts.push(dot);
+      });
+      g.appendChild(svgEl("path", { d: d, fill: "none" }));
+      dots.forEach(function (p) { g.appendChild(p); });
+      svg.appendChild(g);
+    });
+    var wrap = el("figure", "chart-wrap");
+    wrap.appendChild(svg);
+    var cap = el("figcaption", "legend");
+    spec.ys.forEach(function (c, si) {
+      var item = el("span", "key s" + (si % 4));
+      item.appendChild(el("span", "swatch"));
+      item.appendChild(DOC.createTextNode(c.key));
+      cap.appendChild(item);
+    });
+    cap.appendChild(el("span", "note", " by " + xs.key));
+    wrap.appendChild(cap);
+    return wrap;
+  }
+
+  /* ---------- collection: table, cards or list with filter, sort, paging, CSV ---------- */
+
+  function pagingArgs(schema) {
+    var props = isObj(schema) && isObj(schema.properties) ? schema.properties : {};
+    var pick = function (names, types) {
+      for (var i = 0; i < names.length; i++) {
+        var p = props[names[i]];
+        if (isObj(p) && (!p.type || types.indexOf(Array.isArray(p.type) ? p.type[0] : p.type) >= 0)) return names[i];
+      }
+      return null;
+    };
+    var limit = pick(LIMIT_ARGS, ["integer", "number"]), offset = pick(OFFSET_ARGS, ["integer", "number"]);
+    if (!limit || !offset) return null;
+    var max = props[limit].maximum;
+    return { limit: limit, offset: offset, sort: pick(SORT_ARGS, ["string"]), max: typeof max === "number" && max > 0 ? max : Infinity };
+  }
+
+  function totalOf(parent) {
+    if (!isObj(parent)) return null;
+    for (var i = 0; i < TOTAL_KEYS.length; i++) if (typeof parent[TOTAL_KEYS[i]] === "number") return parent[TOTAL_KEYS[i]];
+    return null;
+  }
+
+  /*
+   * Collection shows records as a table (sortable headers), cards or a list,
+   * with a text filter, a pager, a page size select and a CSV download of the
+   * visible page. In remote mode (opts.remote) pages and sorting come from
+   * calling the tool again; otherwise everything is local.
+   */
+  function Collection(opts) {
+    var self = this;
+    this.o = opts;
+    this.kind = opts.kind;
+    this.cols = opts.cols;
+    this.remote = opts.remote;
+    this.all = opts.records;               // local: every row; remote: this page's rows
+    this.total = opts.remote ? opts.remote.total : opts.records.length;
+    this.offset = opts.remote ? opts.remote.offset : 0;
+    this.pageSize = opts.pageSize;
+    this.sort = null;                      // {col, dir}
+    this.filter = "";
+    this.seq = 0;
+    this.root = el("div", "collection " + this.kind);
+    this.root.dataset.mode = this.remote ? "remote" : "local";
+    var bar = el("div", "toolbar");
+    this.filterInput = el("input", "filter");
+    this.filterInput.type = "search";
+    this.filterInput.placeholder = this.remote ? "Filter this page" : "Filter rows";
+    this.filterInput.setAttribute("aria-label", this.filterInput.placeholder);
+    this.filterInput.addEventListener("input", function () { self.filter = self.filterInput.value.trim().toLowerCase(); if (!self.remote) self.offset = 0; self.draw(); });
+    bar.appendChild(this.filterInput);
+    this.prev = el("button", "secondary prev", "‹ Prev");
+    this.next = el("button", "secondary next", "Next ›");
+    this.prev.type = this.next.type = "button";
+    this.prev.addEventListener("click", function () { self.go(self.offset - self.pageSize); });
+    this.next.addEventListener("click", function () { self.go(self.offset + self.pageSize); });
+    this.info = el("span", "page-info");
+    this.sizeSel = el("select", "page-size");
+    this.sizeSel.setAttribute("aria-label", "Rows per page");
+    var sizes = PAGE_SIZES.slice();
+    if (sizes.indexOf(this.pageSize) < 0) sizes.push(this.pageSize);
+    sizes.sort(function (a, b) { return a - b; }).forEach(function (n) {
+      if (self.remote && n > self.remote.args.max) return;
+      var o = el("option", "", n + " / page");
+      o.value = String(n);
+      self.sizeSel.appendChild(o);
+    });
+    this.sizeSel.value = String(this.pageSize);
+    this.sizeSel.addEventListener("change", function () { self.pageSize = Number(self.sizeSel.value); self.go(Math.floor(self.offset / self.pageSize) * self.pageSize, true); });
+    this.csvBtn = el("button", "secondary csv", "Download CSV");
+    this.csvBtn.type = "button";
+    this.csvLink = el("a", "csv-link");
+    this.csvLink.hidden = true;
+    this.csvBtn.addEventListener("click", function () { self.downloadCSV(); });
+    [this.prev, this.info, this.next, this.sizeSel, this.csvBtn, this.csvLink].forEach(function (e) { bar.appendChild(e); });
+    this.root.appendChild(bar);
+    this.err = el("div", "error-banner");
+    this.err.hidden = true;
+    this.root.appendChild(this.err);
+    this.body = el("div", "body");
+    this.root.appendChild(this.body);
+    if (this.kind === "table") this.buildTable();
+    this.notes = el("div", "note");
+    this.root.appendChild(this.notes);
+  }
+
+  Collection.prototype.buildTable = function () {
+    var self = this;
+    var wrap = el("div", "table-wrap");
+    var table = el("table", "data");
+    var tr = el("tr");
+    this.ths = this.cols.shown.map(function (c) {
+      var th = el("th", c.type === "number" ? "num" : "");
+      th.dataset.key = c.key;
+      th.dataset.type = c.type;
+      var b = el("button", "sort", c.key);
+      b.type = "button";
+      b.title = "Sort by " + c.key + " (" + c.type + ")";
+      b.addEventListener("click", function () { self.sortBy(c); });
+      th.appendChild(b);
+      tr.appendChild(th);
+      return th;
+    });
+    var thead = el("thead");
+    thead.appendChild(tr);
+    table.appendChild(thead);
+    this.tbody = el("tbody");
+    table.appendChild(this.tbody);
+    wrap.appendChild(table);
+    this.body.appendChild(wrap);
+  };
+
+  /* The rows of the current page after sorting and filtering. */
+  Collection.prototype.visible = function () {
+    var rows = this.all;
+    if (this.sort && !(this.remote && this.remote.args.sort)) rows = sortRows(rows, this.sort.col, this.sort.dir);
+    if (this.filter) {
+      var f = this.filter, cols = this.cols.shown;
+      rows = rows.filter(function (r) {
+        return cols.some(function (c) { return cellText(r[c.key]).toLowerCase().indexOf(f) >= 0; });
+      });
+    }
+    if (this.remote) return rows.slice(0, this.pageSize);
+    this.matched = rows.length;
+    return rows.slice(this.offset, this.offset + this.pageSize);
+  };
+
+  Collection.prototype.sortBy = function (col) {
+    var dir = this.sort && this.sort.col === col && this.sort.dir === "asc" ? "desc" : "asc";
+    this.sort = { col: col, dir: dir };
+    if (this.remote && this.remote.args.sort) this.go(0, true);
+    else {
+      if (!this.remote) this.offset = 0;
+      this.draw();
+    }
+  };
+
+  /* Moves to the page starting at offset (clamped); remote mode calls the tool. */
+  Collection.prototype.go = function (offset, force) {
+    var count = this.remote ? this.total : (this.matched === undefined ? this.all.length : this.matched);
+    var last = count > 0 ? Math.floor((count - 1) / this.pageSize) * this.pageSize : 0;
+    offset = Math.max(0, Math.min(offset, last));
+    if (offset === this.offset && !force) return Promise.resolve();
+    if (!this.remote) {
+      this.offset = offset;
+      this.draw();
+      return Promise.resolve();
+    }
+    return this.load(offset);
+  };
+
+  Collection.prototype.load = function (offset) {
+    var self = this, seq = ++this.seq;
+    this.root.dataset.state = "loading";
+    this.prev.disabled = this.next.disabled = true;
+    var sort = this.sort ? this.sort.col.key + " " + this.sort.dir : null;
+    return this.remote.loadPage(offset, this.pageSize, sort).then(function (page) {
+      if (seq !== self.seq) return;
+      self.all = page.records;
+      if (typeof page.total === "number") self.total = page.total;
+      self.offset = offset;
+      self.err.hidden = true;
+      self.draw();
+    }, function (e) {
+      if (seq !== self.seq) return;
+      self.err.textContent = "Loading rows failed: " + (e && e.message ? e.message : String(e));
+      self.err.hidden = false;
+      self.root.dataset.state = "error";
+      self.updatePager();
+    });
+  };
+
+  Collection.prototype.updatePager = function () {
+    var count = this.remote ? this.total : this.matched;
+    var shown = this.shownCount || 0;
+    var from = shown ? this.offset + 1 : 0;
+    this.info.textContent = count ? from + "–" + (this.offset + shown) + " of " + count + (this.filter && this.remote ? " (filtered on this page)" : "") : "No rows";
+    var loading = this.root.dataset.state === "loading";
+    this.prev.disabled = loading || this.offset <= 0;
+    this.next.disabled = loading || this.offset + this.pageSize >= count;
+  };
+
+  Collection.prototype.draw = function () {
+    var rows = this.visible();
+    this.rows = rows;
+    this.shownCount = rows.length;
+    var frag = DOC.createDocumentFragment();
+    var cols = this.cols.shown;
+    if (this.kind === "table") {
+      rows.forEach(function (r) {
+        var tr = DOC.createElement("tr");
+        for (var i = 0; i < cols.length; i++) {
+          var td = DOC.createElement("td");
+          var v = r[cols[i].key];
+          if (cols[i].type === "number") td.className = "num";
+          else if (v !== null && typeof v === "object") td.className = "mono";
+          td.textContent = cellText(v);
+          tr.appendChild(td);
+        }
+        frag.appendChild(tr);
+      });
+      this.tbody.replaceChildren(frag);
+      var sort = this.sort;
+      this.ths.forEach(function (th) {
+        th.setAttribute("aria-sort", sort && sort.col.key === th.dataset.key ? (sort.dir === "asc" ? "ascending" : "descending") : "none");
+      });
+    } else if (this.kind === "cards") {
+      var grid = el("div", "cards");
+      rows.forEach(function (r) { grid.appendChild(renderCard(r, cols.map(function (c) { return c.key; }), 0)); });
+      frag.appendChild(grid);
+      this.body.replaceChildren(frag);
+    } else {
+      var ul = el("ul", "records");
+      var first = cols.filter(function (c) { return c.type === "string"; })[0] || cols[0];
+      rows.forEach(function (r) {
+        var li = el("li");
+        if (first) li.appendChild(el("strong", "", cellText(r[first.key])));
+        var rest = cols.filter(function (c) { return c !== first; }).map(function (c) { return c.key + ": " + cellText(r[c.key]); });
+        if (rest.length) li.appendChild(el("span", "rest", (first ? " · " : "") + rest.join(" · ")));
+        ul.appendChild(li);
+      });
+      frag.appendChild(ul);
+      this.body.replaceChildren(frag);
+    }
+    this.root.dataset.rows = String(rows.length);
+    this.root.dataset.offset = String(this.offset);
+    this.root.dataset.total = String(this.remote ? this.total : this.matched);
+    this.root.dataset.state = "ready";
+    this.updatePager();
+    if (this.o.onDraw) this.o.onDraw(rows);
+  };
+
+  /* Builds the CSV of the visible page and downloads it through a blob: link. */
+  Collection.prototype.downloadCSV = function () {
+    var text = toCSV(this.rows || [], this.cols.shown);
+    GenuiRich.lastCSV = text;
+    if (this.csvURL) URL.revokeObjectURL(this.csvURL);
+    this.csvURL = URL.createObjectURL(new Blob([text], { type: "text/csv;charset=utf-8" }));
+    this.csvLink.href = this.csvURL;
+    this.csvLink.download = (this.o.name || "data") + "-page-" + (Math.floor(this.offset / this.pageSize) + 1) + ".csv";
+    this.csvLink.dataset.rows = String((this.rows || []).length);
+    this.csvLink.click();
+  };
+
+  /* ---------- the renderer ---------- */
+
+  function readConfig() {
+    var e = DOC.getElementById("view-config");
+    if (!e) return {};
+    try { var c = JSON.parse(e.textContent); return isObj(c) ? c : {}; } catch (err) { return {}; }
+  }
+
+  /*
+   * create returns the renderer of one page. opts: app (the connected App),
+   * tool ({name, inputSchema}), config (view config; default #view-config),
+   * helpers {renderItem, block, pretty} from the page's content renderers.
+   */
+  function create(opts) {
+    var app = opts.app, tool = opts.tool || {}, cfg = opts.config || readConfig(), h = opts.helpers;
+    var paging = pagingArgs(tool.inputSchema);
+
+    function applyTheme() {
+      if (cfg.theme !== "light" && cfg.theme !== "dark") return;
+      var root = DOC.documentElement;
+      var host = app && app.getHostContext ? (app.getHostContext() || {}).theme : undefined;
+      root.setAttribute("data-theme", cfg.theme);
+      root.style.colorScheme = cfg.theme;
+      // Host style variables describe the host's theme; when the user asked
+      // for the other one, use genui's own palette instead.
+      if (host !== cfg.theme) root.setAttribute("data-theme-forced", cfg.theme);
+      else root.removeAttribute("data-theme-forced");
+    }
+    if (app && app.addEventListener) app.addEventListener("hostcontextchanged", applyTheme);
+    applyTheme();
+
+    function remoteFor(main, args, total) {
+      if (!paging || !app || typeof total !== "number") return null;
+      if (!(total > REMOTE_OVER || total > main.records.length)) return null;
+      args = isObj(args) ? args : {};
+      var offset = typeof args[paging.offset] === "number" ? args[paging.offset] : (main.parent && typeof main.parent.offset === "number" ? main.parent.offset : 0);
+      return {
+        args: paging, total: total, offset: offset,
+        loadPage: function (off, limit, sort) {
+          var a = Object.assign({}, args);
+          a[paging.limit] = Math.min(limit, paging.max);
+          a[paging.offset] = off;
+          if (paging.sort && sort) a[paging.sort] = sort;
+          return app.callServerTool({ name: tool.name, arguments: a }).then(function (res) {
+            if (!isObj(res)) throw new Error("the host returned no result");
+            if (res.isError) {
+              var msg = (Array.isArray(res.content) ? res.content : []).map(function (c) { return c && c.text; }).filter(Boolean).join(" ");
+              throw new Error(msg || "the tool reported an error");
+            }
+            var d = resultData(res);
+            var recs = d.found ? getPath(d.data, main.path) : undefined;
+            if (!Array.isArray(recs)) throw new Error("the result has no " + (main.path.join(".") || "records") + " array");
+            var parent = main.path.length ? getPath(d.data, main.path.slice(0, -1)) : null;
+            return { records: recs, total: totalOf(parent) };
+          });
+        }
+      };
+    }
+
+    function pageSizeFor(remote, args) {
+      var n = cfg.pageSize;
+      if (!n && remote && isObj(args) && typeof args[paging.limit] === "number") n = args[paging.limit];
+      if (!n && remote) n = remote.total > 0 ? Math.min(100, remote.total) : 100;
+      n = n || DEFAULT_PAGE;
+      if (remote) n = Math.min(n, paging.max);
+      return Math.max(1, n);
+    }
+
+    /* Renders the records view (meta card, optional chart, collection). */
+    function renderRecords(main, data, args, target) {
+      var view = cfg.view || "";
+      var meta = main.parent ? Object.keys(main.parent).filter(function (k) {
+        var v = main.parent[k];
+        return v !== main.records && SIDE_KEYS.indexOf(k.toLowerCase()) < 0 && (v === null || typeof v !== "object");
+      }) : [];
+      if (meta.length) target.appendChild(renderCard(main.parent, meta, 0)).classList.add("meta");
+      var cols = columnsOf(main.records, main.parent, cfg);
+      var notes = cols.notes.slice();
+      var total = totalOf(main.parent);
+      var remote = remoteFor(main, args, total);
+      var pageSize = pageSizeFor(remote, args);
+      var chartHost = null, spec = null;
+      if (view === "chart" || (!view && main.records.length <= 1000)) {
+        spec = chartSpec(main.records, cols, cfg, view === "chart");
+        if (spec.reason) {
+          if (view === "chart") notes.push("No chart: " + spec.reason + ".");
+          spec = null;
+        } else {
+          chartHost = el("div", "chart-host");
+          target.appendChild(chartHost);
+        }
+      }
+      var records = main.records;
+      if (remote && records.length > pageSize) records = records.slice(0, pageSize);
+      var kind = view === "cards" ? "cards" : view === "list" ? "list" : "table";
+      var coll = new Collection({
+        kind: kind, cols: cols, records: records, remote: remote, pageSize: pageSize, name: tool.name,
+        onDraw: spec ? function (rows) { chartHost.replaceChildren(renderChart(rows, spec)); } : null
+      });
+      target.appendChild(coll.root);
+      if (remote && !remote.args.sort) notes.push("Sorting applies to this page only: the tool has no sort argument.");
+      var reload = false;
+      if (cfg.sort) {
+        var cut = cfg.sort.lastIndexOf(" ");
+        var sc = cols.byNorm[norm(cfg.sort.slice(0, cut))];
+        if (sc) {
+          coll.sort = { col: sc, dir: cfg.sort.slice(cut + 1) === "desc" ? "desc" : "asc" };
+          reload = !!(remote && remote.args.sort);
+        } else notes.push("Sort field not in the result: " + cfg.sort.slice(0, cut) + ".");
+      }
+      coll.notes.textContent = notes.join(" ");
+      coll.draw();
+      // Reload the page when it must come sorted from the tool, or when the
+      // delivered page is shorter than a page (a smaller original limit).
+      if (remote && (reload || records.length < Math.min(pageSize, Math.max(0, remote.total - remote.offset)))) coll.load(remote.offset);
+      return coll;
+    }
+
+    /* Renders a CallToolResult into target. args are the arguments of the call that produced it. */
+    function render(result, target, args) {
+      target.replaceChildren();
+      if (!isObj(result)) {
+        target.appendChild(el("div", "error-banner", "The host returned no result object."));
+        return;
+      }
+      var items = Array.isArray(result.content) ? result.content : [];
+      var d = result.isError ? { found: false } : resultData(result);
+      var view = el("div", "rich");
+      view.dataset.view = "content";
+      if (result.isError) target.appendChild(el("div", "error-banner", "The tool reported an error."));
+      items.forEach(function (item) {
+        if (d.found && d.dup(item)) return; // the data itself, shown below
+        target.appendChild(h.renderItem(item));
+      });
+      if (d.found) {
+        var data = d.data, main = findMain(data);
+        if (cfg.view === "json") {
+          view.dataset.view = "json";
+          view.appendChild(h.block(h.pretty(data), "json"));
+        } else if (main && main.records) {
+          view.dataset.view = "records";
+          view.rich = renderRecords(main, data, args, view);
+        } else if (main && main.values) {
+          view.dataset.view = "list";
+          var ul = el("ul", "values");
+          main.values.slice(0, 1000).forEach(function (v) { ul.appendChild(el("li", "", cellText(v))); });
+          view.appendChild(ul);
+          if (main.values.length > 1000) view.appendChild(el("div", "note", "Showing the first 1000 of " + main.values.length + " values."));
+        } else if (isObj(data)) {
+          view.dataset.view = "card";
+          var keys = Object.keys(data);
+          if (cfg.columns && cfg.columns.length) {
+            var byNorm = {};
+            keys.forEach(function (k) { byNorm[norm(k)] = k; });
+            var picked = cfg.columns.map(function (c) { return byNorm[norm(c)]; }).filter(Boolean);
+            if (picked.length) keys = picked;
+          }
+          if (cfg.hide && cfg.hide.length) {
+            var hide = cfg.hide.map(norm);
+            keys = keys.filter(function (k) { return hide.indexOf(norm(k)) < 0; });
+          }
+          view.appendChild(renderCard(data, keys, 0));
+        } else {
+          view.dataset.view = "json";
+          view.appendChild(h.block(h.pretty(data), "json"));
+        }
+        target.appendChild(view);
+      }
+      if (!items.length && !d.found) target.appendChild(el("div", "note", "The tool returned an empty result."));
+      var raw = el("details", "raw");
+      raw.appendChild(el("summary", "", "Raw JSON"));
+      raw.addEventListener("toggle", function () {
+        if (raw.open && raw.children.length === 1) raw.appendChild(h.block(h.pretty(result), "json"));
+      });
+      target.appendChild(raw);
+    }
+
+    return { render: render, applyTheme: applyTheme, config: cfg };
+  }
+
+  var GenuiRich = {
+    create: create,
+    lastCSV: null,
+    // Exposed for tests and reuse.
+    findMain: findMain, columnsOf: columnsOf, inferType: inferType, sortRows: sortRows,
+    toCSV: toCSV, chartSpec: chartSpec, pagingArgs: pagingArgs
+  };
+  global.GenuiRich = GenuiRich;
+})(window);

@@ -1,0 +1,82 @@
+package viewdefs
+
+import (
+	"encoding/json"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+var reViewConfig = regexp.MustCompile(`(?s)<script type="application/json" id="view-config">(.*?)</script>`)
+
+func TestRich(t *testing.T) {
+	hostile := `</script><img src=x onerror=alert(1)>`
+	cfg := ViewConfig{Theme: "dark", View: "table", Columns: []string{"name", hostile}, PageSize: 25, Title: "My <b>Weather</b>", Sort: "price desc"}
+	page, err := Rich(ToolData{Name: "get_forecast", Title: "Forecast", Description: "d", InputSchema: json.RawMessage(`{"type":"object"}`)}, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := reViewConfig.FindStringSubmatch(page)
+	if m == nil {
+		t.Fatal("no view-config script")
+	}
+	var got ViewConfig
+	if err := json.Unmarshal([]byte(m[1]), &got); err != nil {
+		t.Fatalf("view-config is not JSON: %v\n%s", err, m[1])
+	}
+	if got.Columns[1] != hostile || got.Theme != "dark" || got.PageSize != 25 || got.Sort != "price desc" {
+		t.Errorf("view-config round trip = %+v", got)
+	}
+	for _, want := range []string{`<html lang="en" data-theme="dark">`, `<title>My &lt;b&gt;Weather&lt;/b&gt;</title>`, `<template id="svg-ns"><svg></svg></template>`, "window.GenuiRich"} {
+		if !strings.Contains(page, want) {
+			t.Errorf("page lacks %s", want)
+		}
+	}
+	if strings.Contains(page, "<img src=x") || strings.Contains(page, "<b>Weather") {
+		t.Errorf("hostile config reached the page unescaped")
+	}
+	if toolData(t, page)["title"] != "My <b>Weather</b>" {
+		t.Errorf("tool-data title = %v", toolData(t, page)["title"])
+	}
+	// Without config the page has no theme attribute but still the renderers.
+	plain, err := Rich(ToolData{Name: "t"}, ViewConfig{})
+	if err != nil || !strings.Contains(plain, `<html lang="en">`) || !strings.Contains(plain, `id="view-config">{}</script>`) {
+		t.Errorf("plain rich page: err %v", err)
+	}
+	// The minimal page stays without the renderers.
+	minimal, _ := Minimal(ToolData{Name: "t"})
+	if strings.Contains(minimal, `id="view-config"`) || strings.Contains(minimal, "svg-ns") {
+		t.Errorf("Minimal includes the rich renderers")
+	}
+}
+
+func TestRichJSIsInlineSafe(t *testing.T) {
+	js := strings.ToLower(RichJS())
+	for _, bad := range []string{"</script", "<!--", "innerhtml", "outerhtml", "insertadjacenthtml", "document.write", "eval(", "new function", "fetch(", "xmlhttprequest", "http:", "https:", "100vh"} {
+		if strings.Contains(js, bad) {
+			t.Errorf("rich.js contains %q", bad)
+		}
+	}
+}
+
+func TestRichErrors(t *testing.T) {
+	tests := []struct {
+		name string
+		in   ToolData
+		cfg  ViewConfig
+		want string
+	}{
+		{"empty name", ToolData{Name: ""}, ViewConfig{}, "name is empty"},
+		{"bad schema", ToolData{Name: "x", InputSchema: json.RawMessage(`{`)}, ViewConfig{}, "inputSchema"},
+		{"bad output schema", ToolData{Name: "x", OutputSchema: json.RawMessage(`{`)}, ViewConfig{}, "outputSchema"},
+		{"bad theme", ToolData{Name: "x"}, ViewConfig{Theme: "blue"}, `theme "blue"`},
+		{"bad view", ToolData{Name: "x"}, ViewConfig{View: "pie"}, `view "pie"`},
+		{"bad page size", ToolData{Name: "x"}, ViewConfig{PageSize: 5000}, "page size 5000"},
+		{"bad sort", ToolData{Name: "x"}, ViewConfig{Sort: "price sideways"}, `sort "price sideways"`},
+	}
+	for _, tt := range tests {
+		if _, err := Rich(tt.in, tt.cfg); err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%s: err = %v, want %q", tt.name, err, tt.want)
+		}
+	}
+}
