@@ -53,7 +53,11 @@ type Options struct {
 	GenerationTimeout time.Duration
 	// MaxConcurrentGenerations is the global limit (default 2).
 	MaxConcurrentGenerations int
-	Logger                   *slog.Logger
+	// RefreshInterval, when positive, re-fetches the upstream's tools that
+	// often (besides refreshes on tools/list_changed and _ui_refresh_tools);
+	// after a failure the wait doubles, up to 8 intervals.
+	RefreshInterval time.Duration
+	Logger          *slog.Logger
 }
 
 // Event is what the engine publishes to front ends (TUI, previews, hosts).
@@ -182,10 +186,43 @@ func New(opts Options) (*Engine, error) {
 	return e, nil
 }
 
-// Run keeps the upstream connected until ctx ends.
+// Run keeps the upstream connected (and, with RefreshInterval, its tools
+// fresh) until ctx ends.
 func (e *Engine) Run(ctx context.Context) error {
 	defer e.broker.Shutdown()
+	if e.opts.RefreshInterval > 0 {
+		go e.refreshLoop(ctx)
+	}
 	return e.up.Run(ctx)
+}
+
+func (e *Engine) refreshLoop(ctx context.Context) {
+	wait := e.opts.RefreshInterval
+	for {
+		t := time.NewTimer(wait)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return
+		case <-t.C:
+		}
+		rctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+		_, err := e.RefreshTools(rctx)
+		cancel()
+		wait = nextRefreshWait(e.opts.RefreshInterval, wait, err)
+		if err != nil {
+			e.log.Warn("periodic tools refresh failed", "err", err, "next", wait)
+		}
+	}
+}
+
+// nextRefreshWait doubles the wait after a failure (at most 8 intervals)
+// and returns to the interval after a success.
+func nextRefreshWait(interval, last time.Duration, err error) time.Duration {
+	if err == nil {
+		return interval
+	}
+	return min(last*2, 8*interval)
 }
 
 // WaitReady blocks until the upstream is connected and its tools are loaded,

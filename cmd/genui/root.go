@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/pkg/browser"
 	"github.com/spf13/cobra"
@@ -39,6 +40,7 @@ type commonFlags struct {
 	upstreamTransport string
 	headers           []string
 	upstreamCmd       []string // after --
+	refreshInterval   time.Duration
 }
 
 func (f *commonFlags) register(cmd *cobra.Command) {
@@ -53,6 +55,7 @@ func (f *commonFlags) register(cmd *cobra.Command) {
 	fl.StringVar(&f.upstreamURL, "upstream-url", "", "wrap an MCP server at this URL (streamable HTTP; SSE with --upstream-transport sse)")
 	fl.StringVar(&f.upstreamTransport, "upstream-transport", "", "http|sse (with --upstream-url)")
 	fl.StringArrayVar(&f.headers, "header", nil, "HTTP header for the upstream, 'K: V' (repeatable)")
+	fl.DurationVar(&f.refreshInterval, "refresh-interval", 0, "also re-fetch the upstream's tools this often (e.g. 5m; 0 = only on list_changed and _ui_refresh_tools)")
 }
 
 // fileConfig is genui.json.
@@ -104,6 +107,7 @@ type resolved struct {
 	model      string
 	uiMetadata string
 	noCache    bool
+	refresh    time.Duration
 	upstream   upstream.Config
 	logger     *slog.Logger
 	logFile    *os.File
@@ -132,6 +136,7 @@ func (f *commonFlags) resolve(cmd *cobra.Command, args []string) (*resolved, err
 		model:      firstNonEmpty(f.model, os.Getenv("GENUI_MODEL"), fc.Model),
 		uiMetadata: firstNonEmpty(f.uiMetadata, os.Getenv("GENUI_UI_METADATA"), fc.UIMetadata, host.UIMetaAlways),
 		noCache:    f.noCache,
+		refresh:    f.refreshInterval,
 	}
 	switch r.uiMetadata {
 	case host.UIMetaAlways, host.UIMetaAuto, host.UIMetaNever:
@@ -273,7 +278,7 @@ type app struct {
 // buildApp creates the engine, its MCP host and the HTTP side server.
 func buildApp(r *resolved, persist bool) (*app, error) {
 	e, err := engine.New(engine.Options{Upstream: r.upstream, Dir: r.dir, PersistCache: persist,
-		NoCache: r.noCache, Logger: r.logger})
+		NoCache: r.noCache, RefreshInterval: r.refresh, Logger: r.logger})
 	if err != nil {
 		return nil, err
 	}

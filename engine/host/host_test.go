@@ -335,3 +335,32 @@ func TestExtraResourcesAreApps(t *testing.T) {
 		t.Fatalf("ui://state page must embed the JSON safely: %.400s", page)
 	}
 }
+
+func TestRefreshToolsWrapperReportsDiff(t *testing.T) {
+	s := newScripted()
+	h := startHost(t, scriptedUpstream(s), host.UIMetaAlways)
+	h.c.initialize(nil)
+	listTools(t, h.c)
+	changedSlow := `{"name":"slow","description":"now documented","inputSchema":{"type":"object"}}`
+	s.setTools(toolCustom, changedSlow, `{"name":"fresh","inputSchema":{"type":"object"}}`)
+	var res struct {
+		StructuredContent engine.ToolDiff `json:"structuredContent"`
+	}
+	h.c.result("tools/call", map[string]any{"name": engine.ToolRefreshTools, "arguments": map[string]any{}}, &res)
+	d := res.StructuredContent
+	if !reflect.DeepEqual(d.Added, []string{"fresh"}) || !reflect.DeepEqual(d.Changed, []string{"slow"}) ||
+		!reflect.DeepEqual(d.Removed, []string{"ask", "own"}) || !reflect.DeepEqual(d.Unchanged, []string{"custom"}) {
+		t.Fatalf("diff = %+v", d)
+	}
+	if _, err := h.c.waitNotif(func(m *jsonrpc.Message) bool { return m.Method == "notifications/tools/list_changed" }, 5*time.Second); err != nil {
+		t.Fatal(err)
+	}
+	r := h.c.call("resources/read", map[string]any{"uri": "ui://ask"})
+	if r.Error == nil || r.Error.Code != jsonrpc.CodeResourceNotFound {
+		t.Fatalf("removed tool's UI: %v", r.Error)
+	}
+	r = h.c.call("tools/call", map[string]any{"name": engine.ToolInspect, "arguments": map[string]any{"toolName": "ask"}})
+	if !strings.Contains(string(r.Result), `"isError":true`) {
+		t.Fatalf("inspect of a removed tool should fail: %s", r.Result)
+	}
+}
