@@ -16,39 +16,39 @@ import (
 // priority order; a match claims its span of the text, so later (looser)
 // patterns never reuse words an earlier one understood. Within one
 // refinement and across refinements (oldest first) a later statement of the
-// same setting wins. Whatever is left that is not filler ("please", "make
-// it", "the", ...) is reported as not understood.
+// same setting wins. Whatever is left that is not filler ("please", "make it",
+// "the", ...) is reported as not understood.
 
 const (
-	// item is one field name: a bare identifier or a quoted name.
-	item = `(?:"[^"\n]+"|'[^'\n]+'|“[^”\n]+”|[a-z_][a-z0-9_.\-]*)`
-	// list is one or more items separated by commas, "&", "and" or "then".
-	list = item + `(?:\s*(?:,|&|\band\b|\bthen\b)\s*` + item + `)*`
+	// intentItem is one field name: a bare identifier or a quoted name.
+	intentItem = `(?:"[^"\n]+"|'[^'\n]+'|“[^”\n]+”|[a-z_][a-z0-9_.\-]*)`
+	// intentList is one or more items separated by commas, "&", "and" or "then".
+	intentList = intentItem + `(?:\s*(?:,|&|\band\b|\bthen\b)\s*` + intentItem + `)*`
 	// viewWord names a view.
 	viewWord = `(line\s+chart|raw\s+json|bullet(?:ed)?\s+list|tables?|grid|spreadsheet|cards?|tiles|charts?|graphs?|plot|list|json)`
 )
 
 var (
-	reItem  = regexp.MustCompile(item)
-	reTitle = regexp.MustCompile(`(?i)\b(?:title|heading|call\s+it|name\s+it|rename(?:\s+it)?\s+to|label\s+it)\s*(?:[:=]|\bto\b|\bas\b|\bis\b)?\s*(?:"([^"\n]*)"|'([^'\n]*)'|“([^”\n]*)”|([^,;\n]+))`)
-	reReset = regexp.MustCompile(`\b(?:reset(?:\s+(?:everything|all|the\s+view|view|settings))?|start\s+over|clear\s+(?:all\s+)?(?:refinements|settings|customi[sz]ations))\b`)
+	reIntentItem = regexp.MustCompile(intentItem)
+	reTitle      = regexp.MustCompile(`(?i)\b(?:title|heading|call\s+it|name\s+it|rename(?:\s+it)?\s+to|label\s+it)\s*(?:[:=]|\bto\b|\bas\b|\bis\b)?\s*(?:"([^"\n]*)"|'([^'\n]*)'|“([^”\n]*)”|([^,;\n]+))`)
+	reReset      = regexp.MustCompile(`\b(?:reset(?:\s+(?:everything|all|the\s+view|view|settings))?|start\s+over|clear\s+(?:all\s+)?(?:refinements|settings|customi[sz]ations))\b`)
 
 	// rule patterns, in priority order.
-	rules = []rule{
-		{regexp.MustCompile(`\b(?:line\s+)?(?:chart|plot|graph)(?:\s+(?:of|showing))?\s+(` + list + `)\s+(?:over|by|against|vs\.?|versus|per|across)\s+(?:the\s+)?(` + item + `)`),
+	intentRules = []intentRule{
+		{regexp.MustCompile(`\b(?:line\s+)?(?:chart|plot|graph)(?:\s+(?:of|showing))?\s+(` + intentList + `)\s+(?:over|by|against|vs\.?|versus|per|across)\s+(?:the\s+)?(` + intentItem + `)`),
 			0, func(m []string, st *intentState) {
 				st.set("view", "chart")
-				st.set("chartY", items(m[1]))
-				st.set("chartX", unquote(m[2]))
+				st.set("chartY", intentItems(m[1]))
+				st.set("chartX", unquoteName(m[2]))
 			}},
-		{regexp.MustCompile(`\bx(?:\s*[:=]|[\s-]*axis\s*(?:[:=]|\bis\b|\bshould\s+be\b|\bas\b|\bto\b)?)\s*(` + item + `)`),
-			1, func(m []string, st *intentState) { st.set("chartX", unquote(m[1])) }},
-		{regexp.MustCompile(`\by(?:\s*[:=]|[\s-]*axis\s*(?:[:=]|\bis\b|\bshould\s+be\b|\bas\b|\bto\b)?)\s*(` + list + `)`),
-			1, func(m []string, st *intentState) { st.set("chartY", items(m[1])) }},
-		{regexp.MustCompile(`(` + item + `)\s+(?:on|for|as|along)\s+(?:the\s+)?x[\s-]*axis\b`),
-			0, func(m []string, st *intentState) { st.set("chartX", unquote(m[1])) }},
-		{regexp.MustCompile(`(` + list + `)\s+(?:on|for|as|along)\s+(?:the\s+)?y[\s-]*axis\b`),
-			0, func(m []string, st *intentState) { st.set("chartY", items(m[1])) }},
+		{regexp.MustCompile(`\bx(?:\s*[:=]|[\s-]*axis\s*(?:[:=]|\bis\b|\bshould\s+be\b|\bas\b|\bto\b)?)\s*(` + intentItem + `)`),
+			1, func(m []string, st *intentState) { st.set("chartX", unquoteName(m[1])) }},
+		{regexp.MustCompile(`\by(?:\s*[:=]|[\s-]*axis\s*(?:[:=]|\bis\b|\bshould\s+be\b|\bas\b|\bto\b)?)\s*(` + intentList + `)`),
+			1, func(m []string, st *intentState) { st.set("chartY", intentItems(m[1])) }},
+		{regexp.MustCompile(`(` + intentItem + `)\s+(?:on|for|as|along)\s+(?:the\s+)?x[\s-]*axis\b`),
+			0, func(m []string, st *intentState) { st.set("chartX", unquoteName(m[1])) }},
+		{regexp.MustCompile(`(` + intentList + `)\s+(?:on|for|as|along)\s+(?:the\s+)?y[\s-]*axis\b`),
+			0, func(m []string, st *intentState) { st.set("chartY", intentItems(m[1])) }},
 		{regexp.MustCompile(`\b(?:(?:theme|mode|colou?r\s*scheme)\s*[:=]?\s*)?(dark|light|night)(?:[\s-]*(?:theme|mode|colou?r\s*scheme|colou?rs?|background|ui|look))?\b`),
 			0, func(m []string, st *intentState) {
 				t := m[1]
@@ -65,7 +65,7 @@ var (
 			0, func(m []string, st *intentState) { st.pageSize(m[1]) }},
 		{regexp.MustCompile(`\b(?:show|display|limit(?:\s+it)?\s+to|only)\s+(\d{1,7})\s+(?:rows?|items?|records?|results?|entries|cards?)(?:\s+at\s+a\s+time)?\b`),
 			0, func(m []string, st *intentState) { st.pageSize(m[1]) }},
-		{regexp.MustCompile(`\b(?:sort(?:ed)?|order(?:ed)?)\s+(?:it\s+|them\s+|rows\s+|the\s+rows\s+)?by\s+(` + item + `)(?:\s+(asc(?:ending)?|desc(?:ending)?|(?:high(?:est)?|large(?:st)?|big(?:gest)?|new(?:est)?|late(?:st)?)\s+first|(?:low(?:est)?|small(?:est)?|old(?:est)?|early|earliest)\s+first|reversed?))?`),
+		{regexp.MustCompile(`\b(?:sort(?:ed)?|order(?:ed)?)\s+(?:it\s+|them\s+|rows\s+|the\s+rows\s+)?by\s+(` + intentItem + `)(?:\s+(asc(?:ending)?|desc(?:ending)?|(?:high(?:est)?|large(?:st)?|big(?:gest)?|new(?:est)?|late(?:st)?)\s+first|(?:low(?:est)?|small(?:est)?|old(?:est)?|early|earliest)\s+first|reversed?))?`),
 			0, func(m []string, st *intentState) {
 				dir := "asc"
 				switch w := m[2]; {
@@ -74,27 +74,27 @@ var (
 					strings.HasPrefix(w, "new"), strings.HasPrefix(w, "late"):
 					dir = "desc"
 				}
-				st.set("sort", unquote(m[1])+" "+dir)
+				st.set("sort", unquoteName(m[1])+" "+dir)
 			}},
 		{regexp.MustCompile(`\b(?:(?:show|display)\s+)?all\s+(?:the\s+)?(?:columns|fields)\b`),
 			0, func(m []string, st *intentState) { st.set("columns", []string(nil)); st.set("hide", []string(nil)) }},
-		{regexp.MustCompile(`\b(?:(?:show|display|keep|include)\s+only|only\s+(?:show|display|keep|include)|just\s+(?:show|display))\s+(?:the\s+)?(?:columns?\s+|fields?\s+)?(` + list + `)(?:\s+(?:columns?|fields?))?`),
-			1, func(m []string, st *intentState) { st.set("columns", items(m[1])); st.set("hide", []string(nil)) }},
-		{regexp.MustCompile(`\b(?:(?:show|display)\s+(?:the\s+)?)?(?:columns?|fields?|column\s+order|order)\s*(?:[:=]|\bto\b|\bare\b|\bshould\s+be\b)\s*(` + list + `)`),
-			1, func(m []string, st *intentState) { st.set("columns", items(m[1])); st.set("hide", []string(nil)) }},
-		{regexp.MustCompile(`\b(?:show|display)\s+(?:the\s+)?(?:columns?|fields?)\s+(` + list + `)`),
-			1, func(m []string, st *intentState) { st.set("columns", items(m[1])); st.set("hide", []string(nil)) }},
-		{regexp.MustCompile(`\b(?:hide|remove|drop|exclude|without)\s+(?:the\s+)?(?:columns?\s+|fields?\s+)?(` + list + `)(?:\s+(?:columns?|fields?))?`),
-			1, func(m []string, st *intentState) { st.add("hide", items(m[1])) }},
+		{regexp.MustCompile(`\b(?:(?:show|display|keep|include)\s+only|only\s+(?:show|display|keep|include)|just\s+(?:show|display))\s+(?:the\s+)?(?:columns?\s+|fields?\s+)?(` + intentList + `)(?:\s+(?:columns?|fields?))?`),
+			1, func(m []string, st *intentState) { st.set("columns", intentItems(m[1])); st.set("hide", []string(nil)) }},
+		{regexp.MustCompile(`\b(?:(?:show|display)\s+(?:the\s+)?)?(?:columns?|fields?|column\s+order|order)\s*(?:[:=]|\bto\b|\bare\b|\bshould\s+be\b)\s*(` + intentList + `)`),
+			1, func(m []string, st *intentState) { st.set("columns", intentItems(m[1])); st.set("hide", []string(nil)) }},
+		{regexp.MustCompile(`\b(?:show|display)\s+(?:the\s+)?(?:columns?|fields?)\s+(` + intentList + `)`),
+			1, func(m []string, st *intentState) { st.set("columns", intentItems(m[1])); st.set("hide", []string(nil)) }},
+		{regexp.MustCompile(`\b(?:hide|remove|drop|exclude|without)\s+(?:the\s+)?(?:columns?\s+|fields?\s+)?(` + intentList + `)(?:\s+(?:columns?|fields?))?`),
+			1, func(m []string, st *intentState) { st.add("hide", intentItems(m[1])) }},
 		{regexp.MustCompile(`\b(?:(?:as|in|use|show|display|prefer|switch\s+to|view\s*[:=]?|render(?:\s+it)?\s+as|make\s+it|give\s+me|i\s+want)\s+)?(?:an?\s+|the\s+)?` + viewWord + `(?:\s+(?:view|layout|format|mode))?\b`),
 			0, func(m []string, st *intentState) { st.set("view", viewName(m[1])) }},
 	}
 
-	// filler words carry no intent on their own.
-	filler = map[string]bool{}
-	// listStop words end a field list: they start another request.
-	listStop = map[string]bool{}
-	reWord   = regexp.MustCompile(`[\p{L}\p{N}_'’]+`)
+	// intentFiller words carry no intent on their own.
+	intentFiller = map[string]bool{}
+	// intentListStop words end a field list: they start another request.
+	intentListStop = map[string]bool{}
+	reIntentWord   = regexp.MustCompile(`[\p{L}\p{N}_'’]+`)
 )
 
 func init() {
@@ -102,30 +102,30 @@ func init() {
 		make use show display set switch change put to be is are should would could can i i'd we you me my our us want
 		like prefer with in on of for as by view ui instead just only really very now always default so let let's lets
 		thanks thank maybe too some more bit little`) {
-		filler[w] = true
+		intentFiller[w] = true
 	}
 	for _, w := range strings.Fields(`make use show display set switch change put please pls it its i we you me also but so
 		let lets with in on for as by to the is are be should would could can want like add`) {
-		listStop[w] = true
+		intentListStop[w] = true
 	}
 }
 
-// intentState accumulates settings with the position of their last statement.
+// intentState accumulates the settings and warnings of all refinements.
 type intentState struct {
 	cfg      viewdefs.ViewConfig
 	warnings []string
 }
 
-// rule is one pattern; list, when not 0, is the index of a trailing list
-// group that is cut at the first filler word ("... name and price and make
-// it sparkle" keeps name and price and leaves the rest unclaimed).
-type rule struct {
+// intentRule is one pattern; list, when not 0, is the index of a trailing
+// list group that is cut at the first stop word ("... name and price and
+// make it sparkle" keeps name and price and leaves the rest unclaimed).
+type intentRule struct {
 	re    *regexp.Regexp
 	list  int
 	apply func(m []string, st *intentState)
 }
 
-type match struct {
+type intentMatch struct {
 	start, end int
 	sub        []string
 	apply      func([]string, *intentState)
@@ -185,12 +185,12 @@ func (st *intentState) pageSize(digits string) {
 func ParseIntents(refinements []string) (cfg viewdefs.ViewConfig, warnings []string) {
 	st := &intentState{}
 	for _, r := range refinements {
-		parseOne(r, st)
+		parseRefinement(r, st)
 	}
 	return st.cfg, st.warnings
 }
 
-func parseOne(text string, st *intentState) {
+func parseRefinement(text string, st *intentState) {
 	used := make([]bool, len(text))
 	claim := func(a, b int) {
 		for i := a; i < b; i++ {
@@ -244,8 +244,8 @@ func parseOne(text string, st *intentState) {
 		st.cfg.Title = title
 	}
 
-	var found []match
-	for _, r := range rules {
+	var found []intentMatch
+	for _, r := range intentRules {
 		w := work()
 		for _, m := range r.re.FindAllStringSubmatchIndex(w, -1) {
 			if !free(m[0], m[1]) {
@@ -254,7 +254,7 @@ func parseOne(text string, st *intentState) {
 			if r.list > 0 {
 				end := trimList(w, m[2*r.list], m[2*r.list+1])
 				if end < 0 {
-					continue // only filler words: not a list
+					continue // only stop words: not a list
 				}
 				if end < m[2*r.list+1] {
 					m[2*r.list+1], m[1] = end, end
@@ -267,7 +267,7 @@ func parseOne(text string, st *intentState) {
 				}
 			}
 			claim(m[0], m[1])
-			found = append(found, match{m[0], m[1], sub, r.apply})
+			found = append(found, intentMatch{m[0], m[1], sub, r.apply})
 		}
 	}
 	// Later statements win: apply in text order.
@@ -281,14 +281,14 @@ func parseOne(text string, st *intentState) {
 }
 
 // leftovers returns the unclaimed runs of text, split at clause punctuation,
-// that hold a word other than filler, trimmed of connectors at both ends.
+// that hold a word other than filler, trimmed of connectors in front and filler at the end.
 func leftovers(text string, used []bool) []string {
 	var out []string
 	flush := func(run string) {
-		words := reWord.FindAllStringIndex(run, -1)
+		words := reIntentWord.FindAllStringIndex(run, -1)
 		meaningful := false
 		for _, w := range words {
-			if !filler[strings.ToLower(run[w[0]:w[1]])] {
+			if !intentFiller[strings.ToLower(run[w[0]:w[1]])] {
 				meaningful = true
 				break
 			}
@@ -301,7 +301,7 @@ func leftovers(text string, used []bool) []string {
 		for len(words) > 0 && isConnector(run[words[0][0]:words[0][1]]) {
 			words = words[1:]
 		}
-		for len(words) > 0 && filler[strings.ToLower(run[words[len(words)-1][0]:words[len(words)-1][1]])] {
+		for len(words) > 0 && intentFiller[strings.ToLower(run[words[len(words)-1][0]:words[len(words)-1][1]])] {
 			words = words[:len(words)-1]
 		}
 		if len(words) == 0 {
@@ -340,12 +340,12 @@ func isConnector(w string) bool {
 // starts with one.
 func trimList(w string, start, end int) int {
 	last := -1
-	for _, t := range reItem.FindAllStringIndex(w[start:end], -1) {
+	for _, t := range reIntentItem.FindAllStringIndex(w[start:end], -1) {
 		word := w[start+t[0] : start+t[1]]
 		switch {
 		case word == "and" || word == "then":
 			continue
-		case listStop[word]:
+		case intentListStop[word]:
 			return last
 		}
 		last = start + t[1]
@@ -354,21 +354,21 @@ func trimList(w string, start, end int) int {
 }
 
 // items splits a matched list into field names.
-func items(s string) []string {
+func intentItems(s string) []string {
 	var out []string
-	for _, it := range reItem.FindAllString(s, -1) {
+	for _, it := range reIntentItem.FindAllString(s, -1) {
 		switch it {
 		case "and", "then":
 			continue
 		}
-		if name := unquote(it); name != "" && !slices.Contains(out, name) {
+		if name := unquoteName(it); name != "" && !slices.Contains(out, name) {
 			out = append(out, name)
 		}
 	}
 	return out
 }
 
-func unquote(s string) string {
+func unquoteName(s string) string {
 	s = strings.TrimSpace(s)
 	for _, q := range [][2]string{{`"`, `"`}, {`'`, `'`}, {"“", "”"}} {
 		if strings.HasPrefix(s, q[0]) && strings.HasSuffix(s, q[1]) && len(s) >= len(q[0])+len(q[1]) {

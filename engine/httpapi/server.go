@@ -25,6 +25,7 @@ import (
 	"github.com/genui-dev/genui/engine"
 	"github.com/genui-dev/genui/engine/events"
 	"github.com/genui-dev/genui/engine/host"
+	"github.com/genui-dev/genui/engine/jsonrpc"
 )
 
 // MaxBodyBytes bounds request bodies of the API routes.
@@ -287,7 +288,7 @@ func (s *Server) handleToolCall(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusServiceUnavailable, map[string]string{"error": "no MCP host in this genui"})
 		return
 	}
-	if s.h != nil && !strings.HasPrefix(name, "_ui_") {
+	if !strings.HasPrefix(name, "_ui_") {
 		if _, ok := s.e.Tool(name); !ok {
 			if err := s.e.WaitReady(r.Context()); err == nil {
 				if _, ok := s.e.Tool(name); !ok {
@@ -302,10 +303,7 @@ func (s *Server) handleToolCall(w http.ResponseWriter, r *http.Request) {
 	s.e.Queue().Push("api", "tools/call", name, map[string]any{"arguments": obj})
 	res, err := s.h.CallTool(ctx, name, args)
 	if err != nil {
-		status := http.StatusBadGateway
-		var je interface{ Error() string }
-		je = err
-		writeJSON(w, status, map[string]string{"error": je.Error()})
+		writeJSON(w, callErrorStatus(err), map[string]string{"error": errorText(err)})
 		return
 	}
 	writeJSON(w, http.StatusOK, map[string]json.RawMessage{"result": res})
@@ -347,4 +345,28 @@ func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
+}
+
+// callErrorStatus maps a failed tool call to an HTTP status: the upstream
+// being down is 503, a timeout 504, bad arguments 400, anything else 502.
+func callErrorStatus(err error) int {
+	var je *jsonrpc.Error
+	switch {
+	case errors.Is(err, context.DeadlineExceeded):
+		return http.StatusGatewayTimeout
+	case errors.As(err, &je) && je.Code == jsonrpc.CodeUpstreamUnavailable:
+		return http.StatusServiceUnavailable
+	case errors.As(err, &je) && (je.Code == jsonrpc.CodeInvalidParams || je.Code == jsonrpc.CodeInvalidRequest):
+		return http.StatusBadRequest
+	}
+	return http.StatusBadGateway
+}
+
+// errorText is an error's message without the "jsonrpc error N:" prefix.
+func errorText(err error) string {
+	var je *jsonrpc.Error
+	if errors.As(err, &je) {
+		return je.Message
+	}
+	return err.Error()
 }
