@@ -1,0 +1,622 @@
+package httpapi
+
+// The browser preview: the host page on the API origin (/preview/{tool}),
+// the UI itself on the UI origin (/frame/{tool}, with its CSP as a header),
+// and the page's JSON API (/api/preview/{tool}/...). The page loads the UI in
+// an iframe sandboxed the way real MCP Apps web hosts do, so a UI that works
+// here works in Claude or VS Code.
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/genui-dev/genui/engine"
+	"github.com/genui-dev/genui/engine/jsonrpc"
+	"github.com/genui-dev/genui/mcpshim"
+	"github.com/genui-dev/genui/viewdefs"
+)
+
+func init() {
+	extraRoutes = append(extraRoutes, func(s *Server) {
+		s.api.HandleFunc("GET /preview/{tool}", s.handlePreview)
+		s.api.HandleFunc("POST /api/preview/{tool}/call", s.handlePreviewCall)
+		s.api.HandleFunc("POST /api/preview/{tool}/event", s.handlePreviewEvent)
+		s.api.HandleFunc("POST /api/preview/{tool}/refine", s.handlePreviewRefine)
+		s.api.HandleFunc("POST /api/preview/{tool}/resource", s.handlePreviewResource)
+		s.api.HandleFunc("POST /api/preview/{tool}/resources", s.handlePreviewResources)
+		s.ui.HandleFunc("GET /frame/{tool}", s.handleFrame)
+	})
+}
+
+// Bounds of the preview's work.
+const (
+	// toolLookupWait is how long a request for an unknown tool waits for the
+	// upstream's first tools/list before answering 404.
+	toolLookupWait = 10 * time.Second
+	// frameTimeout bounds producing a UI (generation included).
+	frameTimeout = 3 * time.Minute
+	// previewCallTimeout bounds one tools/call from the preview.
+	previewCallTimeout = 5 * time.Minute
+)
+
+// PreviewEventTypes are the queue event types the preview page may push
+// through POST /api/preview/{tool}/event.
+var PreviewEventTypes = []string{"ui/message", "ui/update-model-context", "ui/open-link", "ui/error"}
+
+// PreviewURL is the preview page of tool on the API origin.
+func (s *Server) PreviewURL(tool string) string {
+	return s.APIBase() + "/preview/" + url.PathEscape(tool) + "?conserve=1"
+}
+
+// lookupTool finds a tool, waiting a bounded time for the first tools/list.
+func (s *Server) lookupTool(ctx context.Context, name string) (*engine.Tool, error) {
+	if t, ok := s.e.Tool(name); ok {
+		return t, nil
+	}
+	wctx, cancel := context.WithTimeout(ctx, toolLookupWait)
+	defer cancel()
+	if err := s.e.WaitReady(wctx); err != nil {
+		return nil, fmt.Errorf("tool %q: %w", name, err)
+	}
+	if t, ok := s.e.Tool(name); ok {
+		return t, nil
+	}
+	names := make([]string, 0)
+	for _, t := range s.e.Tools() {
+		names = append(names, t.Name)
+	}
+	return nil, fmt.Errorf("%w %q; known tools: %s", engine.ErrUnknownTool, name, strings.Join(names, ", "))
+}
+
+// ---- UI origin: /frame/{tool} ----
+
+func (s *Server) handleFrame(w http.ResponseWriter, r *http.Request) {
+	name := r.PathValue("tool")
+	t, err := s.lookupTool(r.Context(), name)
+	if err != nil {
+		status := http.StatusServiceUnavailable
+		if errors.Is(err, engine.ErrUnknownTool) {
+			status = http.StatusNotFound
+		}
+		http.Error(w, err.Error(), status)
+		return
+	}
+	ctx, cancel := context.WithTimeout(r.Context(), frameTimeout)
+	defer cancel()
+	html, csp, err := s.frameHTML(ctx, t)
+	if err != nil {
+		s.log.Error("preview frame", "tool", name, "err", err)
+		http.Error(w, fmt.Sprintf("UI of %s: %v", name, err), http.StatusBadGateway)
+		return
+	}
+	policy, dropped := BuildCSP(csp)
+	if len(dropped) > 0 {
+		s.log.Warn("ignoring invalid CSP sources in the UI resource's _meta.ui.csp", "tool", name, "sources", dropped)
+	}
+	h := w.Header()
+	h.Set("Content-Type", "text/html; charset=utf-8")
+	h.Set("Content-Security-Policy", policy)
+	h.Set("Cache-Control", "no-store")
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Referrer-Policy", "no-referrer")
+	_, _ = io.WriteString(w, InjectCSPReporter(html))
+}
+
+// frameHTML returns a tool's UI HTML and its declared CSP (nil: none): the
+// upstream's own UI resource when the tool ships one, else genui's.
+func (s *Server) frameHTML(ctx context.Context, t *engine.Tool) (string, *UICSP, error) {
+	if t.OwnUI == "" {
+		ui, err := s.e.ReadUI(ctx, t.Name)
+		if err != nil {
+			return "", nil, err
+		}
+		return ui.HTML, nil, nil
+	}
+	params, _ := json.Marshal(map[string]string{"uri": t.OwnUI})
+	res, err := s.e.Upstream().Request(ctx, "resources/read", params)
+	if err != nil {
+		return "", nil, fmt.Errorf("reading the upstream's UI resource %s: %w", t.OwnUI, err)
+	}
+	var rr struct {
+		Contents []struct {
+			Text *string `json:"text"`
+			Blob string  `json:"blob"`
+			Meta struct {
+				UI struct {
+					CSP *UICSP `json:"csp"`
+				} `json:"ui"`
+			} `json:"_meta"`
+		} `json:"contents"`
+	}
+	if err := json.Unmarshal(res, &rr); err != nil {
+		return "", nil, fmt.Errorf("upstream resources/read %s: malformed result: %w", t.OwnUI, err)
+	}
+	if len(rr.Contents) == 0 {
+		return "", nil, fmt.Errorf("upstream resources/read %s returned no contents", t.OwnUI)
+	}
+	c := rr.Contents[0]
+	switch {
+	case c.Text != nil:
+		return *c.Text, c.Meta.UI.CSP, nil
+	case c.Blob != "":
+		b, err := base64.StdEncoding.DecodeString(c.Blob)
+		if err != nil {
+			return "", nil, fmt.Errorf("upstream resources/read %s: blob is not base64: %w", t.OwnUI, err)
+		}
+		return string(b), c.Meta.UI.CSP, nil
+	}
+	return "", nil, fmt.Errorf("upstream resources/read %s: contents[0] has neither text nor blob", t.OwnUI)
+}
+
+// UICSP is a UI resource's declared _meta.ui.csp.
+type UICSP struct {
+	ConnectDomains  []string `json:"connectDomains,omitempty"`
+	ResourceDomains []string `json:"resourceDomains,omitempty"`
+	FrameDomains    []string `json:"frameDomains,omitempty"`
+	BaseURIDomains  []string `json:"baseUriDomains,omitempty"`
+}
+
+// DefaultCSP is the MCP Apps default policy for a UI that declares none.
+const DefaultCSP = "default-src 'none'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; " +
+	"img-src 'self' data:; media-src 'self' data:; connect-src 'none'; frame-src 'none'; object-src 'none'; base-uri 'self'"
+
+// cspSource accepts origins like https://api.example.com, wss://x.example:8443,
+// https://*.example.com/path or a bare host; nothing that could end a
+// directive or add a keyword (quotes, ';', ',', spaces, a lone '*').
+var cspSource = regexp.MustCompile(`^(?:(?:https?|wss?)://)?(?:\*\.)?[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*(?::(?:[0-9]{1,5}|\*))?(?:/[A-Za-z0-9._~%!$&()*+=:@/-]*)?$`)
+
+// BuildCSP turns a declared CSP into the header value: the spec default with
+// the declared domains added (connectDomains -> connect-src,
+// resourceDomains -> script/style/img/font/media-src, frameDomains ->
+// frame-src, baseUriDomains -> base-uri). It never loosens anything else.
+// Sources that are not plain origins are dropped and returned.
+func BuildCSP(c *UICSP) (policy string, dropped []string) {
+	if c == nil {
+		return DefaultCSP, nil
+	}
+	clean := func(in []string) []string {
+		var out []string
+		for _, d := range in {
+			d = strings.TrimSpace(d)
+			if d == "" {
+				continue
+			}
+			if !cspSource.MatchString(d) {
+				dropped = append(dropped, d)
+				continue
+			}
+			out = append(out, d)
+		}
+		return out
+	}
+	res, conn, frame, base := clean(c.ResourceDomains), clean(c.ConnectDomains), clean(c.FrameDomains), clean(c.BaseURIDomains)
+	join := func(base string, extra []string) string {
+		if len(extra) == 0 {
+			return base
+		}
+		return base + " " + strings.Join(extra, " ")
+	}
+	orNone := func(extra []string) string {
+		if len(extra) == 0 {
+			return "'none'"
+		}
+		return strings.Join(extra, " ")
+	}
+	d := []string{
+		"default-src 'none'",
+		join("script-src 'self' 'unsafe-inline'", res),
+		join("style-src 'self' 'unsafe-inline'", res),
+		join("img-src 'self' data:", res),
+	}
+	if len(res) > 0 {
+		d = append(d, join("font-src 'self' data:", res))
+	}
+	d = append(d,
+		join("media-src 'self' data:", res),
+		"connect-src "+orNone(conn),
+		"frame-src "+orNone(frame),
+		"object-src 'none'",
+		join("base-uri 'self'", base),
+	)
+	return strings.Join(d, "; "), dropped
+}
+
+// CSPReporterAttr marks the script InjectCSPReporter inserts.
+const CSPReporterAttr = "data-genui-csp-reporter"
+
+// cspReporter forwards CSP violations inside the frame to the host page as
+// an MCP logging notification (the event never reaches the parent itself).
+const cspReporter = `<script ` + CSPReporterAttr + `>document.addEventListener("securitypolicyviolation",function(e){try{window.parent.postMessage({jsonrpc:"2.0",method:"notifications/message",params:{level:"error",logger:"csp",data:{blockedURI:String(e.blockedURI||""),violatedDirective:String(e.violatedDirective||""),effectiveDirective:String(e.effectiveDirective||""),sourceFile:String(e.sourceFile||""),lineNumber:e.lineNumber||0}}},"*")}catch(_){}});</script>`
+
+var (
+	reHeadOpen = regexp.MustCompile(`(?i)<head(?:\s[^>]*)?>`)
+	reHTMLOpen = regexp.MustCompile(`(?i)<html(?:\s[^>]*)?>`)
+	reDoctype  = regexp.MustCompile(`(?i)^\s*<!doctype[^>]*>`)
+)
+
+// InjectCSPReporter inserts the CSP violation reporter as the first element
+// of <head>, so it runs before the page's own scripts.
+func InjectCSPReporter(html string) string {
+	for _, re := range []*regexp.Regexp{reHeadOpen, reHTMLOpen, reDoctype} {
+		if loc := re.FindStringIndex(html); loc != nil {
+			return html[:loc[1]] + cspReporter + html[loc[1]:]
+		}
+	}
+	return cspReporter + html
+}
+
+// ---- API origin: /preview/{tool} ----
+
+func (s *Server) handlePreview(w http.ResponseWriter, r *http.Request) {
+	name := r.PathValue("tool")
+	q := r.URL.Query()
+	if !q.Has("conserve") {
+		q.Set("conserve", "1")
+		http.Redirect(w, r, "/preview/"+url.PathEscape(name)+"?"+q.Encode(), http.StatusFound)
+		return
+	}
+	t, err := s.lookupTool(r.Context(), name)
+	if err != nil {
+		status := http.StatusServiceUnavailable
+		if errors.Is(err, engine.ErrUnknownTool) {
+			status = http.StatusNotFound
+		}
+		http.Error(w, err.Error(), status)
+		return
+	}
+	d := viewdefs.PreviewData{
+		Tool: viewdefs.ToolData{Name: t.Name, Title: t.Info.Title, Description: t.Info.Description,
+			InputSchema: t.Info.InputSchema, OutputSchema: t.Info.OutputSchema},
+		ToolJSON:   s.toolJSON(t),
+		Visibility: t.Visibility,
+		OwnUI:      t.OwnUI,
+		FrameURL:   s.UIBase() + "/frame/" + url.PathEscape(t.Name),
+		Call:       q.Get("call") == "1" || q.Get("call") == "true",
+		Conserve:   q.Get("conserve") != "0",
+		HostJS:     mcpshim.HostJS(),
+		Version:    engine.Version,
+	}
+	if a := q.Get("args"); a != "" {
+		d.Args = a
+		if obj, err := ParseArgs(a); err != nil {
+			d.ArgsError = "The args parameter was not used: " + err.Error()
+		} else {
+			d.Args = obj
+		}
+	} else {
+		d.Args = SchemaDefaults(t.Info.InputSchema)
+	}
+	for _, tt := range s.e.Tools() {
+		d.Tools = append(d.Tools, tt.Name)
+	}
+	page, err := viewdefs.Preview(d)
+	if err != nil {
+		s.log.Error("preview page", "tool", name, "err", err)
+		http.Error(w, "rendering the preview page: "+err.Error(), http.StatusInternalServerError)
+		return
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	w.Header().Set("X-Content-Type-Options", "nosniff")
+	_, _ = io.WriteString(w, page)
+}
+
+// toolJSON is the tool definition as hosts see it (with genui's UI link).
+func (s *Server) toolJSON(t *engine.Tool) json.RawMessage {
+	for _, raw := range s.e.ToolsWithUI() {
+		var n struct {
+			Name string `json:"name"`
+		}
+		if json.Unmarshal(raw, &n) == nil && n.Name == t.Name {
+			return raw
+		}
+	}
+	return t.Raw
+}
+
+// ParseArgs checks that text is a JSON object and returns it indented.
+func ParseArgs(text string) (string, error) {
+	var obj map[string]any
+	if err := json.Unmarshal([]byte(text), &obj); err != nil {
+		return "", fmt.Errorf("not valid JSON: %v", err)
+	}
+	if obj == nil {
+		return "", errors.New("must be a JSON object of arguments")
+	}
+	b, _ := json.MarshalIndent(obj, "", "  ")
+	return string(b), nil
+}
+
+// SchemaDefaults returns an indented JSON object for the input box: every
+// property's default, and a placeholder for required properties without one
+// (the first enum value, or the zero value of its type).
+func SchemaDefaults(schema json.RawMessage) string {
+	var s struct {
+		Properties map[string]json.RawMessage `json:"properties"`
+		Required   []string                   `json:"required"`
+	}
+	if json.Unmarshal(schema, &s) != nil || len(s.Properties) == 0 {
+		return "{}"
+	}
+	required := map[string]bool{}
+	for _, r := range s.Required {
+		required[r] = true
+	}
+	out := map[string]json.RawMessage{}
+	for name, raw := range s.Properties {
+		var p struct {
+			Default json.RawMessage `json:"default"`
+			Enum    []any           `json:"enum"`
+			Type    any             `json:"type"`
+		}
+		if json.Unmarshal(raw, &p) != nil {
+			continue
+		}
+		switch {
+		case len(p.Default) > 0:
+			out[name] = p.Default
+		case !required[name]:
+		case len(p.Enum) > 0:
+			out[name], _ = json.Marshal(p.Enum[0])
+		default:
+			out[name] = zeroFor(p.Type)
+		}
+	}
+	if len(out) == 0 {
+		return "{}"
+	}
+	b, _ := json.MarshalIndent(out, "", "  ") // encoding/json sorts map keys
+	return string(b)
+}
+
+func zeroFor(typ any) json.RawMessage {
+	t, _ := typ.(string)
+	if list, ok := typ.([]any); ok {
+		for _, v := range list {
+			if sv, _ := v.(string); sv != "" && sv != "null" {
+				t = sv
+				break
+			}
+		}
+	}
+	switch t {
+	case "integer", "number":
+		return json.RawMessage("0")
+	case "boolean":
+		return json.RawMessage("false")
+	case "array":
+		return json.RawMessage("[]")
+	case "object":
+		return json.RawMessage("{}")
+	default:
+		return json.RawMessage(`""`)
+	}
+}
+
+// ---- the page's JSON API ----
+
+// previewError is the error body of the preview API; the page turns it into
+// a JSON-RPC error for the view.
+type previewError struct {
+	Code    int    `json:"code"`
+	Message string `json:"message"`
+}
+
+func writePreviewError(w http.ResponseWriter, status, code int, msg string) {
+	writeJSON(w, status, map[string]previewError{"error": {Code: code, Message: msg}})
+}
+
+// readPreviewBody decodes a JSON object body into v.
+func readPreviewBody(w http.ResponseWriter, r *http.Request, v any) bool {
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxBodyBytes))
+	if err != nil {
+		var mbe *http.MaxBytesError
+		if errors.As(err, &mbe) {
+			writePreviewError(w, http.StatusRequestEntityTooLarge, jsonrpc.CodeInvalidRequest, fmt.Sprintf("body larger than %d bytes", MaxBodyBytes))
+			return false
+		}
+		writePreviewError(w, http.StatusBadRequest, jsonrpc.CodeInvalidRequest, "reading body: "+err.Error())
+		return false
+	}
+	if err := json.Unmarshal(body, v); err != nil {
+		writePreviewError(w, http.StatusBadRequest, jsonrpc.CodeInvalidParams, "body must be a JSON object: "+err.Error())
+		return false
+	}
+	return true
+}
+
+// previewCall is the body of POST /api/preview/{tool}/call.
+type previewCall struct {
+	Name      string          `json:"name"`
+	Arguments json.RawMessage `json:"arguments"`
+	// From is "ui" (a tools/call made by the view; visibility is enforced)
+	// or "host" (the page's Call button, acting as the host). Default "ui".
+	From string `json:"from"`
+}
+
+func (s *Server) handlePreviewCall(w http.ResponseWriter, r *http.Request) {
+	tool := r.PathValue("tool")
+	var c previewCall
+	if !readPreviewBody(w, r, &c) {
+		return
+	}
+	if c.Name == "" {
+		writePreviewError(w, http.StatusBadRequest, jsonrpc.CodeInvalidParams, "tools/call needs a tool name")
+		return
+	}
+	args := c.Arguments
+	if len(args) == 0 || string(args) == "null" {
+		args = json.RawMessage("{}")
+	}
+	var obj map[string]json.RawMessage
+	if json.Unmarshal(args, &obj) != nil || obj == nil {
+		writePreviewError(w, http.StatusBadRequest, jsonrpc.CodeInvalidParams, "tools/call arguments must be a JSON object")
+		return
+	}
+	fromUI := c.From != "host"
+	fail := func(status, code int, msg string) {
+		if fromUI {
+			s.e.Queue().Push("preview", "ui/error", tool, map[string]any{"kind": "tools/call", "name": c.Name, "error": msg})
+		}
+		writePreviewError(w, status, code, msg)
+	}
+	if fromUI {
+		s.e.Queue().Push("preview", "tools/call", tool, map[string]any{"name": c.Name, "arguments": obj})
+	}
+	if s.h == nil {
+		fail(http.StatusServiceUnavailable, jsonrpc.CodeInternalError, "this genui runs no MCP host, so the preview cannot call tools")
+		return
+	}
+	if !strings.HasPrefix(c.Name, "_ui_") {
+		t, err := s.lookupTool(r.Context(), c.Name)
+		if err != nil {
+			status := http.StatusServiceUnavailable
+			if errors.Is(err, engine.ErrUnknownTool) {
+				status = http.StatusNotFound
+			}
+			fail(status, jsonrpc.CodeInvalidParams, err.Error())
+			return
+		}
+		if fromUI && !t.VisibleToApps() {
+			vis, _ := json.Marshal(t.Visibility)
+			fail(http.StatusForbidden, jsonrpc.CodeInvalidRequest, fmt.Sprintf(
+				"tool %q is not callable from an app: its _meta.ui.visibility is %s (no \"app\"), so hosts refuse calls to it from a UI", c.Name, vis))
+			return
+		}
+	}
+	ctx, cancel := context.WithTimeout(r.Context(), previewCallTimeout)
+	defer cancel()
+	res, err := s.h.CallTool(ctx, c.Name, args)
+	if err != nil {
+		code := jsonrpc.CodeInternalError
+		msg := err.Error()
+		if je := jsonrpc.AsError(err); je != nil {
+			code, msg = je.Code, je.Message
+		}
+		fail(http.StatusBadGateway, code, fmt.Sprintf("tools/call %s failed: %s", c.Name, msg))
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]json.RawMessage{"result": res})
+}
+
+// previewEvent is the body of POST /api/preview/{tool}/event.
+type previewEvent struct {
+	Type    string          `json:"type"`
+	Payload json.RawMessage `json:"payload"`
+}
+
+func (s *Server) handlePreviewEvent(w http.ResponseWriter, r *http.Request) {
+	tool := r.PathValue("tool")
+	var ev previewEvent
+	if !readPreviewBody(w, r, &ev) {
+		return
+	}
+	known := false
+	for _, t := range PreviewEventTypes {
+		known = known || t == ev.Type
+	}
+	if !known {
+		writePreviewError(w, http.StatusBadRequest, jsonrpc.CodeInvalidParams,
+			fmt.Sprintf("unknown event type %q; known: %s", ev.Type, strings.Join(PreviewEventTypes, ", ")))
+		return
+	}
+	var payload any
+	if len(ev.Payload) > 0 {
+		payload = ev.Payload
+	}
+	s.log.Info("preview event", "tool", tool, "type", ev.Type)
+	q := s.e.Queue().Push("preview", ev.Type, tool, payload)
+	writeJSON(w, http.StatusOK, map[string]any{"result": map[string]any{"seq": q.Seq}})
+}
+
+func (s *Server) handlePreviewRefine(w http.ResponseWriter, r *http.Request) {
+	tool := r.PathValue("tool")
+	var body struct {
+		Feedback string `json:"feedback"`
+	}
+	if !readPreviewBody(w, r, &body) {
+		return
+	}
+	fb := strings.TrimSpace(body.Feedback)
+	if fb == "" {
+		writePreviewError(w, http.StatusBadRequest, jsonrpc.CodeInvalidParams, "feedback is empty: say what should change")
+		return
+	}
+	if _, err := s.lookupTool(r.Context(), tool); err != nil {
+		writePreviewError(w, http.StatusNotFound, jsonrpc.CodeInvalidParams, err.Error())
+		return
+	}
+	s.e.Queue().Push("preview", "refine-request", tool, map[string]any{"feedback": fb})
+	ctx, cancel := context.WithTimeout(r.Context(), frameTimeout)
+	defer cancel()
+	res, err := s.e.Refine(ctx, tool, fb, "preview")
+	if err != nil {
+		writePreviewError(w, http.StatusBadGateway, jsonrpc.CodeInternalError, "refine failed: "+err.Error())
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"result": res})
+}
+
+// handlePreviewResource answers the view's resources/read: genui's own
+// ui:// resources from the engine, anything else from the upstream.
+func (s *Server) handlePreviewResource(w http.ResponseWriter, r *http.Request) {
+	var p struct {
+		URI string `json:"uri"`
+	}
+	if !readPreviewBody(w, r, &p) {
+		return
+	}
+	if p.URI == "" {
+		writePreviewError(w, http.StatusBadRequest, jsonrpc.CodeInvalidParams, "resources/read needs a uri")
+		return
+	}
+	ctx, cancel := context.WithTimeout(r.Context(), frameTimeout)
+	defer cancel()
+	if name, ok := engine.ToolFromURI(p.URI); ok {
+		if t, ok := s.e.Tool(name); ok && t.OwnUI == "" {
+			ui, err := s.e.ReadUI(ctx, name)
+			if err != nil {
+				writePreviewError(w, http.StatusBadGateway, jsonrpc.CodeInternalError, fmt.Sprintf("UI of %s: %v", name, err))
+				return
+			}
+			writeJSON(w, http.StatusOK, map[string]any{"result": map[string]any{"contents": []any{map[string]any{
+				"uri": p.URI, "mimeType": engine.MIMEApp, "text": ui.HTML}}}})
+			return
+		}
+	}
+	params, _ := json.Marshal(map[string]string{"uri": p.URI})
+	s.upstreamPassthrough(w, ctx, "resources/read", params)
+}
+
+// handlePreviewResources answers the view's resources/list from the upstream.
+func (s *Server) handlePreviewResources(w http.ResponseWriter, r *http.Request) {
+	var p json.RawMessage
+	if !readPreviewBody(w, r, &p) {
+		return
+	}
+	ctx, cancel := context.WithTimeout(r.Context(), previewCallTimeout)
+	defer cancel()
+	s.upstreamPassthrough(w, ctx, "resources/list", p)
+}
+
+func (s *Server) upstreamPassthrough(w http.ResponseWriter, ctx context.Context, method string, params json.RawMessage) {
+	res, err := s.e.Upstream().Request(ctx, method, params)
+	if err != nil {
+		code, msg := jsonrpc.CodeInternalError, err.Error()
+		if je := jsonrpc.AsError(err); je != nil {
+			code, msg = je.Code, je.Message
+		}
+		writePreviewError(w, http.StatusBadGateway, code, method+": "+msg)
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]json.RawMessage{"result": res})
+}
