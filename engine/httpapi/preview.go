@@ -555,14 +555,17 @@ func (s *Server) handlePreviewRefine(w http.ResponseWriter, r *http.Request) {
 		writePreviewError(w, http.StatusNotFound, jsonrpc.CodeInvalidParams, err.Error())
 		return
 	}
-	s.e.Queue().Push("preview", "refine-request", tool, map[string]any{"feedback": fb})
 	ctx, cancel := context.WithTimeout(r.Context(), frameTimeout)
 	defer cancel()
 	res, err := s.e.Refine(ctx, tool, fb, "preview")
 	if err != nil {
+		// The agent hears about it and may retry with _ui_refine.
+		s.e.Queue().Push("preview", "refine-request", tool, map[string]any{"feedback": fb, "applied": false, "error": err.Error()})
 		writePreviewError(w, http.StatusBadGateway, jsonrpc.CodeInternalError, "refine failed: "+err.Error())
 		return
 	}
+	// Already applied: the agent must not call _ui_refine again for it.
+	s.e.Queue().Push("preview", "refine-request", tool, map[string]any{"feedback": fb, "applied": true})
 	writeJSON(w, http.StatusOK, map[string]any{"result": res})
 }
 

@@ -247,11 +247,12 @@ func TestPreviewBrowserRefineReloadsFrame(t *testing.T) {
 		chromedp.Click(chromedp.CSS("#refine")),
 	)
 	p.waitQueue(t, 10*time.Second, func(ev events.QueuedEvent) bool {
-		return ev.Type == "refine-request" && ev.Tool == "get_forecast" && strings.Contains(string(ev.Payload), "title: Hello")
+		return ev.Type == "refine-request" && ev.Tool == "get_forecast" && strings.Contains(string(ev.Payload), "title: Hello") && strings.Contains(string(ev.Payload), `"applied":true`)
 	})
 	// A new frame, a second handshake, and the last input and result delivered again.
 	b.poll(`genuiPreview.handshakes === 2 && document.body.dataset.appStatus === "result"`, 20*time.Second)
-	b.waitFrame(`(w, d) => w.__beforeRefine === undefined && d.body.textContent.includes("2026-01-16")`)
+	// The new UI carries the refinement (the offline generator applies "title: X").
+	b.waitFrame(`(w, d) => w.__beforeRefine === undefined && d.body.textContent.includes("2026-01-16") && d.querySelector("h1") && d.querySelector("h1").textContent.includes("Hello")`)
 	if n := b.eval(`genuiPreview.log.filter(e => e.dir === "in" && e.method === "ui/initialize").length`); n != "2" {
 		t.Errorf("ui/initialize seen %s times, want 2", n)
 	}
