@@ -377,8 +377,22 @@ func newServeCmd() *cobra.Command {
 			g.Go(func() error { return a.api.Serve(gctx, uiLn, apiLn) })
 			api := "http://" + apiLn.Addr().String()
 			fmt.Fprintf(os.Stderr, "genui v%s\n  MCP (streamable HTTP): %s/mcp\n  MCP (legacy SSE):      %s/sse\n"+
-				"  state: %s/state   events for agents: %s/wait\n  upstream: %s\n  logs: %s\n",
-				engine.Version, api, api, api, api, describeUpstream(r.upstream), filepath.Join(r.dir, "log", "genui.log"))
+				"  state: %s/state   variables: %s/variables   events for agents: %s/wait\n  upstream: %s\n  logs: %s\n",
+				engine.Version, api, api, api, api, api, describeUpstream(r.upstream), filepath.Join(r.dir, "log", "genui.log"))
+			g.Go(func() error {
+				// List the previews once the upstream's tools are known.
+				wctx, cancel := context.WithTimeout(gctx, 30*time.Second)
+				defer cancel()
+				if err := a.e.WaitReady(wctx); err != nil {
+					fmt.Fprintf(os.Stderr, "  upstream not ready yet: %v\n", err)
+					return nil
+				}
+				fmt.Fprintln(os.Stderr, "  previews:")
+				for _, t := range a.e.Tools() {
+					fmt.Fprintf(os.Stderr, "    %s/preview/%s\n", api, url.PathEscape(t.Name))
+				}
+				return nil
+			})
 			return g.Wait()
 		},
 	}
