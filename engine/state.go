@@ -61,7 +61,7 @@ func (e *Engine) State() State {
 	for _, t := range e.Tools() {
 		ts := ToolState{Name: t.Name, ResourceURI: t.ResourceURI(), OwnUI: t.OwnUI != "", Visibility: t.Visibility,
 			Hash: t.Hash, Generating: running[t.Name], Refinements: len(e.refine.History(t.Name))}
-		if ent, ok := e.cache.Get(e.UIKey(t)); ok {
+		if ent, ok := e.cache.Peek(e.UIKey(t)); ok {
 			ts.Cached, ts.UIType = true, ent.Meta.UIType
 		}
 		st.Tools = append(st.Tools, ts)

@@ -167,7 +167,7 @@ func (w *Wrappers) list() any {
 	for _, t := range w.e.Tools() {
 		r := row{Tool: t.Name, ResourceURI: t.ResourceURI(), OwnUI: t.OwnUI != "",
 			Refinements: len(w.e.refine.History(t.Name))}
-		if ent, ok := w.e.cache.Get(w.e.UIKey(t)); ok {
+		if ent, ok := w.e.cache.Peek(w.e.UIKey(t)); ok {
 			r.Cached, r.UIType = true, ent.Meta.UIType
 		}
 		rows = append(rows, r)
@@ -241,7 +241,7 @@ func (e *Engine) Inspect(tool string) (map[string]any, error) {
 	if len(t.Info.OutputSchema) > 0 {
 		out["outputSchema"] = t.Info.OutputSchema
 	}
-	if ent, ok := e.cache.Get(key); ok {
+	if ent, ok := e.cache.Peek(key); ok {
 		out["cached"], out["meta"] = true, ent.Meta
 		out["warnings"] = ent.Meta.Warnings
 	} else {

@@ -160,6 +160,19 @@ func (c *Cache) Get(k Key) (Entry, bool) {
 	return e.clone(), true
 }
 
+// Peek returns the entry for k without counting a hit or miss and without
+// changing its recency: for status displays, which must not skew the stats
+// or the eviction order.
+func (c *Cache) Peek(k Key) (Entry, bool) {
+	c.mu.Lock()
+	e, ok := c.lru.Peek(k)
+	c.mu.Unlock()
+	if !ok {
+		return Entry{}, false
+	}
+	return e.clone(), true
+}
+
 // Put stores e (replacing any entry with the same key), evicting least
 // recently used entries until the limits hold. An entry over MaxEntryBytes
 // or with a malformed key is refused with an error and not stored. With Dir

@@ -518,3 +518,32 @@ func BenchmarkGet(b *testing.B) {
 		b.Fatal("nothing read")
 	}
 }
+
+func TestPeekLeavesStatsAndOrder(t *testing.T) {
+	c, err := New(Options{MaxEntries: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	k1, k2, k3 := MakeKey("a", "1", "", ""), MakeKey("b", "1", "", ""), MakeKey("c", "1", "", "")
+	for _, k := range []Key{k1, k2} {
+		if err := c.Put(Entry{Key: k, Tool: string(k[:4]), HTML: "x"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, ok := c.Peek(k1); !ok {
+		t.Fatal("Peek missed a present entry")
+	}
+	if _, ok := c.Peek(k3); ok {
+		t.Fatal("Peek found an absent entry")
+	}
+	if st := c.Stats(); st.Hits != 0 || st.Misses != 0 {
+		t.Fatalf("Peek changed stats: %+v", st)
+	}
+	// k1 is still the least recently used: adding k3 evicts it.
+	if err := c.Put(Entry{Key: k3, Tool: "c", HTML: "x"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := c.Peek(k1); ok {
+		t.Fatal("Peek refreshed recency: k1 survived eviction")
+	}
+}
