@@ -13,9 +13,12 @@ test:
 	scripts/test-deps.sh
 	$(GO) test -race -count=1 -timeout 20m ./...
 
-## bench: tools/call round trips, direct vs through `genui mcp`, one run
+## bench: tools/call round trips direct vs through `genui mcp`, cached resources/read vs ping,
+## then the Go benchmarks (/wait push-to-delivery vs a channel, 10k events, cache hits vs a map,
+## cached UI reads vs ping over in-memory pipes). Every figure comes with its same-run baseline.
 bench: build
 	$(GO) run ./bench -genui bin/genui
+	$(GO) test -run '^$$' -bench . ./engine/events/ ./engine/cache/ ./engine/host/
 
 ## lint: gofmt must report nothing; go vet must pass
 lint:
