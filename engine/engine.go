@@ -494,6 +494,20 @@ func (e *Engine) UIKey(t *Tool) cache.Key {
 	return cache.MakeKey(t.Name, t.Hash, e.refine.Hash(t.Name), e.configHash())
 }
 
+type ridKey struct{}
+
+// WithRequestID returns ctx carrying the id of the MCP/HTTP request whose
+// work it is; the engine's log lines and cache metadata carry it.
+func WithRequestID(ctx context.Context, id string) context.Context {
+	return context.WithValue(ctx, ridKey{}, id)
+}
+
+// RequestID returns the request id carried by ctx, or "".
+func RequestID(ctx context.Context) string {
+	id, _ := ctx.Value(ridKey{}).(string)
+	return id
+}
+
 // ErrUnknownTool is returned for a tool name the upstream does not list.
 var ErrUnknownTool = errors.New("unknown tool")
 
@@ -511,8 +525,9 @@ func (e *Engine) ReadUI(ctx context.Context, name string) (UI, error) {
 			return UI{Tool: name, HTML: ent.HTML, Key: key, Meta: ent.Meta, FromCache: true}, nil
 		}
 	}
+	rid := RequestID(ctx)
 	v, err, _ := e.sf.Do(string(key), func() (any, error) {
-		return e.generate(t, key)
+		return e.generate(t, key, rid)
 	})
 	if err != nil {
 		return UI{}, err
@@ -520,7 +535,8 @@ func (e *Engine) ReadUI(ctx context.Context, name string) (UI, error) {
 	return v.(UI), nil
 }
 
-func (e *Engine) generate(t *Tool, key cache.Key) (UI, error) {
+func (e *Engine) generate(t *Tool, key cache.Key, rid string) (UI, error) {
+	log := e.log.With("rid", rid, "tool", t.Name)
 	ctx, cancel := context.WithTimeout(context.Background(), e.opts.GenerationTimeout)
 	defer cancel()
 	if err := e.sem.Acquire(ctx, 1); err != nil {
@@ -545,14 +561,14 @@ func (e *Engine) generate(t *Tool, key cache.Key) (UI, error) {
 	}
 	res, err := e.gen.Generate(ctx, gen.Request{Tool: t.Info, Refinements: hist})
 	meta := cache.Meta{GeneratedAt: start, Duration: time.Since(start), Provider: res.Provider,
-		Model: res.Model, UIType: res.UIType, Warnings: res.Warnings, CacheVersion: 1}
+		Model: res.Model, UIType: res.UIType, Warnings: res.Warnings, RequestID: rid, CacheVersion: 1}
 	if err == nil {
 		if problems := gen.Validate(res.HTML); len(problems) > 0 {
 			err = fmt.Errorf("generated HTML failed validation: %v", problems)
 		}
 	}
 	if err != nil {
-		e.log.Error("UI generation failed; serving the emergency page", "tool", t.Name, "err", err)
+		log.Error("UI generation failed; serving the emergency page", "err", err)
 		html, eerr := viewdefs.Emergency(viewdefs.ToolData{Name: t.Name, Title: t.Info.Title,
 			Description: t.Info.Description, InputSchema: t.Info.InputSchema, OutputSchema: t.Info.OutputSchema}, err.Error())
 		if eerr != nil {
@@ -565,8 +581,10 @@ func (e *Engine) generate(t *Tool, key cache.Key) (UI, error) {
 	}
 	ui := UI{Tool: t.Name, HTML: res.HTML, Key: key, Meta: meta}
 	if perr := e.cache.Put(cache.Entry{Key: key, Tool: t.Name, HTML: res.HTML, Meta: meta}); perr != nil {
-		e.log.Warn("UI not cached", "tool", t.Name, "err", perr)
+		log.Warn("UI not cached", "err", perr)
 	}
+	log.Info("UI generated", "uiType", meta.UIType, "ms", meta.Duration.Milliseconds(), "bytes", len(res.HTML),
+		"warnings", len(meta.Warnings))
 	e.publish(Event{Kind: EventGenerationFinished, Tool: t.Name,
 		Detail: map[string]any{"uiType": meta.UIType, "ms": meta.Duration.Milliseconds()}})
 	return ui, nil

@@ -33,8 +33,8 @@ func newPreviewCmd() *cobra.Command {
 			}
 			tool := args[0]
 			rest := args[1:]
-			if n > 1 {
-				return fmt.Errorf("unexpected arguments %v", args[1:n])
+			if n > 1 || (n < 0 && len(rest) > 0) {
+				return fmt.Errorf("unexpected arguments %v (put the upstream command after --)", rest)
 			}
 			q := url.Values{}
 			if argsJSON != "" {
@@ -58,13 +58,12 @@ func newPreviewCmd() *cobra.Command {
 				return err
 			}
 			// No running genui: run one here until interrupted.
-			cmd.SetArgs(nil)
-			r, err := f.resolve(cmd, args[1:])
+			r, err := f.resolve(rest, n-1)
 			if err != nil {
 				return err
 			}
 			defer r.close()
-			a, err := buildApp(r, true)
+			a, err := buildApp(r)
 			if err != nil {
 				return err
 			}
@@ -111,12 +110,12 @@ func newExportCmd() *cobra.Command {
 			if out == "" {
 				return errors.New("export needs --out DIR")
 			}
-			r, err := f.resolve(cmd, args)
+			r, err := f.resolve(args, cmd.ArgsLenAtDash())
 			if err != nil {
 				return err
 			}
 			defer r.close()
-			e, err := engine.New(engine.Options{Upstream: r.upstream, Dir: r.dir, PersistCache: true, NoCache: r.noCache, Logger: r.logger})
+			e, err := engine.New(engine.Options{Upstream: r.upstream, Dir: r.dir, PersistCache: r.persist, NoCache: r.noCache, Logger: r.logger})
 			if err != nil {
 				return err
 			}

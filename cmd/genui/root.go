@@ -34,6 +34,7 @@ type commonFlags struct {
 	llm               string
 	model             string
 	noCache           bool
+	persistCache      bool
 	debug             bool
 	uiMetadata        string
 	upstreamURL       string
@@ -50,6 +51,7 @@ func (f *commonFlags) register(cmd *cobra.Command) {
 	fl.StringVar(&f.llm, "llm", "", "UI generator: auto|anthropic|openai|ollama|offline (default auto)")
 	fl.StringVar(&f.model, "model", "", "LLM model name")
 	fl.BoolVar(&f.noCache, "no-cache", false, "do not read cached UIs")
+	fl.BoolVar(&f.persistCache, "persist-cache", true, "keep generated UIs under DIR/cache across restarts")
 	fl.BoolVar(&f.debug, "debug", false, "also log to stderr, at debug level")
 	fl.StringVar(&f.uiMetadata, "ui-metadata", "", "add UI metadata to tools: always|auto|never (default always; auto = only for hosts that advertise MCP Apps)")
 	fl.StringVar(&f.upstreamURL, "upstream-url", "", "wrap an MCP server at this URL (streamable HTTP; SSE with --upstream-transport sse)")
@@ -107,14 +109,18 @@ type resolved struct {
 	model      string
 	uiMetadata string
 	noCache    bool
+	persist    bool
 	refresh    time.Duration
 	upstream   upstream.Config
 	logger     *slog.Logger
 	logFile    *os.File
 }
 
-func (f *commonFlags) resolve(cmd *cobra.Command, args []string) (*resolved, error) {
-	if n := cmd.ArgsLenAtDash(); n >= 0 {
+// resolve applies flags > environment > config file > defaults. args are
+// the command's positional arguments and dash is the index of the first one
+// after "--" (cobra's ArgsLenAtDash; -1 without "--").
+func (f *commonFlags) resolve(args []string, dash int) (*resolved, error) {
+	if n := dash; n >= 0 {
 		if n > 0 {
 			return nil, fmt.Errorf("unexpected arguments before --: %v", args[:n])
 		}
@@ -136,6 +142,7 @@ func (f *commonFlags) resolve(cmd *cobra.Command, args []string) (*resolved, err
 		model:      firstNonEmpty(f.model, os.Getenv("GENUI_MODEL"), fc.Model),
 		uiMetadata: firstNonEmpty(f.uiMetadata, os.Getenv("GENUI_UI_METADATA"), fc.UIMetadata, host.UIMetaAlways),
 		noCache:    f.noCache,
+		persist:    f.persistCache,
 		refresh:    f.refreshInterval,
 	}
 	switch r.uiMetadata {
@@ -276,8 +283,8 @@ type app struct {
 }
 
 // buildApp creates the engine, its MCP host and the HTTP side server.
-func buildApp(r *resolved, persist bool) (*app, error) {
-	e, err := engine.New(engine.Options{Upstream: r.upstream, Dir: r.dir, PersistCache: persist,
+func buildApp(r *resolved) (*app, error) {
+	e, err := engine.New(engine.Options{Upstream: r.upstream, Dir: r.dir, PersistCache: r.persist,
 		NoCache: r.noCache, RefreshInterval: r.refresh, Logger: r.logger})
 	if err != nil {
 		return nil, err
@@ -318,12 +325,12 @@ func newMCPCmd() *cobra.Command {
 		Use:   "mcp [flags] [-- UPSTREAM_CMD [ARGS...]]",
 		Short: "Serve genui as a stdio MCP server (for Claude Code and other hosts)",
 		RunE: func(cmd *cobra.Command, args []string) error {
-			r, err := f.resolve(cmd, args)
+			r, err := f.resolve(args, cmd.ArgsLenAtDash())
 			if err != nil {
 				return err
 			}
 			defer r.close()
-			a, err := buildApp(r, true)
+			a, err := buildApp(r)
 			if err != nil {
 				return err
 			}
@@ -357,12 +364,12 @@ func newServeCmd() *cobra.Command {
 		Use:   "serve [flags] [-- UPSTREAM_CMD [ARGS...]]",
 		Short: "Serve genui over HTTP (streamable HTTP at /mcp, legacy SSE at /sse + /message)",
 		RunE: func(cmd *cobra.Command, args []string) error {
-			r, err := f.resolve(cmd, args)
+			r, err := f.resolve(args, cmd.ArgsLenAtDash())
 			if err != nil {
 				return err
 			}
 			defer r.close()
-			a, err := buildApp(r, true)
+			a, err := buildApp(r)
 			if err != nil {
 				return err
 			}

@@ -256,6 +256,7 @@ func (sess *Session) HandleFrame(ctx context.Context, raw []byte, reply Sender) 
 		sess.handleNotification(ctx, msg)
 	default:
 		reqID := newRequestID()
+		ctx = engine.WithRequestID(ctx, reqID)
 		log := s.log.With("rid", reqID, "session", sess.ID, "method", msg.Method)
 		start := time.Now()
 		res, err := sess.handleRequest(ctx, msg, reply, log)

@@ -364,3 +364,21 @@ func TestRefreshToolsWrapperReportsDiff(t *testing.T) {
 		t.Fatalf("inspect of a removed tool should fail: %s", r.Result)
 	}
 }
+
+func TestGenerationCarriesRequestID(t *testing.T) {
+	h := startHost(t, scriptedUpstream(newScripted()), host.UIMetaAlways)
+	h.c.initialize(nil)
+	h.c.result("resources/read", map[string]any{"uri": "ui://custom"}, nil)
+	var res struct {
+		StructuredContent struct {
+			Meta struct {
+				RequestID string `json:"requestId"`
+				UIType    string `json:"uiType"`
+			} `json:"meta"`
+		} `json:"structuredContent"`
+	}
+	h.c.result("tools/call", map[string]any{"name": engine.ToolInspect, "arguments": map[string]any{"toolName": "custom"}}, &res)
+	if m := res.StructuredContent.Meta; !strings.HasPrefix(m.RequestID, "r") || m.UIType == "" {
+		t.Fatalf("cached UI metadata lacks the generating request's id: %+v", m)
+	}
+}

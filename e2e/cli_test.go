@@ -1,0 +1,92 @@
+package e2e_test
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/genui-dev/genui/internal/testenv"
+)
+
+// genuiRun runs the genui binary to completion (bounded) and returns
+// stdout, stderr and the error.
+func genuiRun(t *testing.T, dir string, args ...string) (string, string, error) {
+	t.Helper()
+	ctx := bounded(t, 2*time.Minute)
+	cmd := exec.CommandContext(ctx, testenv.GenuiBinary(t), args...)
+	cmd.Env = testenv.OfflineEnv()
+	cmd.Dir = dir
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	return out.String(), errb.String(), err
+}
+
+func TestCLIVersionAndBadFlags(t *testing.T) {
+	wd := t.TempDir()
+	out, _, err := genuiRun(t, wd, "version")
+	if err != nil || !strings.HasPrefix(out, "genui v") {
+		t.Fatalf("version: %q %v", out, err)
+	}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"mcp", "--ui-metadata", "sometimes"}, "--ui-metadata must be always, auto or never"},
+		{[]string{"mcp", "--llm", "anthropic"}, "not built yet"},
+		{[]string{"mcp", "--upstream-url", "http://127.0.0.1:1/mcp", "--", "x"}, "not both"},
+		{[]string{"mcp", "--header", "novalue", "--upstream-url", "http://127.0.0.1:1/mcp"}, "want 'Key: Value'"},
+		{[]string{"mcp", "--config", "missing.json"}, "missing.json"},
+		{[]string{"export"}, "needs --out"},
+	} {
+		out, stderr, err := genuiRun(t, wd, tc.args...)
+		if err == nil || !strings.Contains(stderr, tc.want) || out != "" {
+			t.Errorf("genui %v: err=%v stdout=%q stderr=%q, want a failure naming %q and nothing on stdout", tc.args, err, out, stderr, tc.want)
+		}
+	}
+}
+
+func TestCLIExport(t *testing.T) {
+	wd := t.TempDir()
+	out := filepath.Join(wd, "out")
+	_, stderr, err := genuiRun(t, wd, "export", "--out", out, "--dir", filepath.Join(wd, "ui"))
+	if err != nil {
+		t.Fatalf("export: %v\n%s", err, stderr)
+	}
+	for _, tool := range []string{"get_forecast", "datastore_search", "get_current_weather", "get_tiny_image"} {
+		b, err := os.ReadFile(filepath.Join(out, tool+".html"))
+		if err != nil {
+			t.Fatalf("export wrote no %s.html: %v", tool, err)
+		}
+		page := string(b)
+		if !strings.HasPrefix(strings.ToLower(page), "<!doctype html") || !strings.Contains(page, "data-genui-shim") {
+			t.Errorf("%s.html is not a standalone genui page", tool)
+		}
+		if problems := selfContainedProblems(page); len(problems) > 0 {
+			t.Errorf("%s.html is not self-contained: %v", tool, problems)
+		}
+	}
+}
+
+// TestCLIPreviewReusesRunningGenui: with a genui running in DIR, `genui
+// preview TOOL` prints that genui's preview URL and exits.
+func TestCLIPreviewReusesRunningGenui(t *testing.T) {
+	c, dir := genuiMCP(t)
+	if _, err := c.Initialize(bounded(t, time.Minute), protocol, hostCaps); err != nil {
+		t.Fatal(err)
+	}
+	port := waitPortFile(t, filepath.Join(dir, "mcp-port"), 30*time.Second)
+	_, stderr, err := genuiRun(t, t.TempDir(), "preview", "get_forecast", "--no-open", "--dir", dir, "--args", `{"location":"Oslo"}`)
+	if err != nil {
+		t.Fatalf("preview: %v\n%s", err, stderr)
+	}
+	want := "http://127.0.0.1:" + strconv.Itoa(port) + "/preview/get_forecast?"
+	if !strings.Contains(stderr, want) || !strings.Contains(stderr, "call=1") {
+		t.Fatalf("preview printed %q, want the running genui's URL %s...call=1", stderr, want)
+	}
+}
