@@ -13,13 +13,11 @@ import (
 	"github.com/genui-dev/genui/engine/jsonrpc"
 )
 
-// readyTimeout bounds how long a request waits for the upstream's first
-// tools/list before failing with a clear error.
-const readyTimeout = 30 * time.Second
-
-// upstreamWait bounds how long a new request waits for a (re)starting
-// upstream.
-const upstreamWait = 15 * time.Second
+// Defaults for Options.ReadyTimeout and Options.UpstreamWait.
+const (
+	defaultReadyTimeout = 30 * time.Second
+	defaultUpstreamWait = 15 * time.Second
+)
 
 func (sess *Session) dispatch(ctx context.Context, msg *jsonrpc.Message, reply Sender, log *slog.Logger) (json.RawMessage, error) {
 	s := sess.srv
@@ -79,7 +77,7 @@ func (sess *Session) dispatch(ctx context.Context, msg *jsonrpc.Message, reply S
 }
 
 func (s *Server) waitReady(ctx context.Context) error {
-	ctx, cancel := context.WithTimeout(ctx, readyTimeout)
+	ctx, cancel := context.WithTimeout(ctx, s.opts.ReadyTimeout)
 	defer cancel()
 	if err := s.e.WaitReady(ctx); err != nil {
 		return &jsonrpc.Error{Code: jsonrpc.CodeUpstreamUnavailable, Message: err.Error()}
@@ -146,7 +144,7 @@ func (s *Server) waitUpstream(ctx context.Context) error {
 	if s.e.Upstream().State().Connected {
 		return nil
 	}
-	wctx, cancel := context.WithTimeout(ctx, upstreamWait)
+	wctx, cancel := context.WithTimeout(ctx, s.opts.UpstreamWait)
 	defer cancel()
 	if err := s.e.Upstream().WaitReady(wctx); err != nil {
 		if ctx.Err() != nil {
@@ -154,7 +152,7 @@ func (s *Server) waitUpstream(ctx context.Context) error {
 		}
 		st := s.e.Upstream().State()
 		return jsonrpc.Errorf(jsonrpc.CodeUpstreamUnavailable, "upstream %s is not connected after %s (last error: %s)",
-			st.Target, upstreamWait, st.LastError)
+			st.Target, s.opts.UpstreamWait, st.LastError)
 	}
 	return nil
 }

@@ -54,6 +54,12 @@ type Options struct {
 	// ClientRequestTimeout bounds a relayed server-to-client request
 	// (sampling, elicitation, roots). Default 10 min.
 	ClientRequestTimeout time.Duration
+	// ReadyTimeout bounds how long a request waits for the upstream's first
+	// tools/list before failing with a clear error (default 30 s).
+	ReadyTimeout time.Duration
+	// UpstreamWait bounds how long a new forwarded request waits for a
+	// starting or restarting upstream (default 15 s).
+	UpstreamWait time.Duration
 }
 
 // Wrappers is genui's own tool set (_ui_refine, _ui_list, ...).
@@ -108,6 +114,12 @@ func New(opts Options) *Server {
 	}
 	if opts.ClientRequestTimeout <= 0 {
 		opts.ClientRequestTimeout = 10 * time.Minute
+	}
+	if opts.ReadyTimeout <= 0 {
+		opts.ReadyTimeout = defaultReadyTimeout
+	}
+	if opts.UpstreamWait <= 0 {
+		opts.UpstreamWait = defaultUpstreamWait
 	}
 	s := &Server{e: opts.Engine, opts: opts, log: opts.Logger,
 		sessions: map[string]*Session{}, progress: map[string]*route{}}

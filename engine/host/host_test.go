@@ -3,6 +3,7 @@ package host_test
 import (
 	"context"
 	"encoding/json"
+	"io"
 	"reflect"
 	"strings"
 	"testing"
@@ -380,5 +381,40 @@ func TestGenerationCarriesRequestID(t *testing.T) {
 	h.c.result("tools/call", map[string]any{"name": engine.ToolInspect, "arguments": map[string]any{"toolName": "custom"}}, &res)
 	if m := res.StructuredContent.Meta; !strings.HasPrefix(m.RequestID, "r") || m.UIType == "" {
 		t.Fatalf("cached UI metadata lacks the generating request's id: %+v", m)
+	}
+}
+
+// silentUpstream reads everything and never answers, like a server that
+// hangs on start.
+func silentUpstream(ctx context.Context, r io.Reader, w io.Writer) error {
+	_, err := io.Copy(io.Discard, r)
+	return err
+}
+
+func TestSilentUpstreamFailsClearlyAndBounded(t *testing.T) {
+	h := startHostOpts(t, upstream.Config{Transport: "inprocess", InProcess: silentUpstream},
+		host.Options{ReadyTimeout: 300 * time.Millisecond, UpstreamWait: 300 * time.Millisecond})
+	h.c.initialize(nil)
+	for _, m := range []struct {
+		method string
+		params any
+	}{
+		{"tools/list", nil},
+		{"tools/call", map[string]any{"name": "anything"}},
+		{"resources/read", map[string]any{"uri": "ui://anything"}},
+	} {
+		start := time.Now()
+		r := h.c.call(m.method, m.params)
+		if r.Error == nil || r.Error.Code != jsonrpc.CodeUpstreamUnavailable || !strings.Contains(r.Error.Message, "not") {
+			t.Errorf("%s against a silent upstream: %s %v, want a -32001 error", m.method, r.Result, r.Error)
+		}
+		if d := time.Since(start); d > 5*time.Second {
+			t.Errorf("%s took %s; the wait must be bounded by the configured timeout", m.method, d)
+		}
+	}
+	// _ui_status still answers: it is how a user finds out what is wrong.
+	r := h.c.call("tools/call", map[string]any{"name": engine.ToolStatus, "arguments": map[string]any{}})
+	if r.Error != nil || !strings.Contains(string(r.Result), `"connected":false`) {
+		t.Fatalf("_ui_status with a silent upstream: %s %v", r.Result, r.Error)
 	}
 }

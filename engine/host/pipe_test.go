@@ -42,6 +42,13 @@ type harness struct {
 // startHost runs an engine over the given upstream and a stdio host session.
 func startHost(t *testing.T, up upstream.Config, mode string) *harness {
 	t.Helper()
+	return startHostOpts(t, up, host.Options{UIMetadata: mode})
+}
+
+// startHostOpts is startHost with host options (Engine, Logger and Wrappers
+// are filled in).
+func startHostOpts(t *testing.T, up upstream.Config, hopts host.Options) *harness {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	if os.Getenv("GENUI_TEST_LOG") != "" {
@@ -52,7 +59,8 @@ func startHost(t *testing.T, up upstream.Config, mode string) *harness {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := host.New(host.Options{Engine: e, UIMetadata: mode, Logger: log, Wrappers: engine.NewWrappers(e, engine.WrapperHooks{})})
+	hopts.Engine, hopts.Logger, hopts.Wrappers = e, log, engine.NewWrappers(e, engine.WrapperHooks{})
+	srv := host.New(hopts)
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
 	done := make(chan struct{}, 2)
