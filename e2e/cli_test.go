@@ -2,9 +2,11 @@ package e2e_test
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -88,5 +90,22 @@ func TestCLIPreviewReusesRunningGenui(t *testing.T) {
 	want := "http://127.0.0.1:" + strconv.Itoa(port) + "/preview/get_forecast?"
 	if !strings.Contains(stderr, want) || !strings.Contains(stderr, "call=1") {
 		t.Fatalf("preview printed %q, want the running genui's URL %s...call=1", stderr, want)
+	}
+}
+
+// TestStateResources: genui's own ui://state and ui://variables are listed
+// and read back as MCP Apps carrying the JSON document.
+func TestStateResources(t *testing.T) {
+	c, _ := genuiMCP(t)
+	ctx := bounded(t, time.Minute)
+	if _, err := c.Initialize(ctx, protocol, hostCaps); err != nil {
+		t.Fatal(err)
+	}
+	for uri, want := range map[string]string{"ui://state": `"upstream"`, "ui://variables": `"childIds"`} {
+		page := readUI(t, c, uri)
+		m := regexp.MustCompile(`(?s)<script type="application/json" id="genui-data">(.*?)</script>`).FindStringSubmatch(page)
+		if m == nil || !json.Valid([]byte(m[1])) || !strings.Contains(m[1], want) {
+			t.Errorf("%s: no JSON data block with %s in the page", uri, want)
+		}
 	}
 }

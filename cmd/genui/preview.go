@@ -67,17 +67,8 @@ func newPreviewCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			uiLn, apiLn, err := httpapi.Listen(0, 0)
-			if err != nil {
-				return err
-			}
-			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-			defer stop()
-			g, gctx := errgroup.WithContext(ctx)
-			g.Go(func() error { return a.e.Run(gctx) })
-			g.Go(func() error { return a.api.Serve(gctx, uiLn, apiLn) })
-			g.Go(func() error {
-				wctx, cancel := context.WithTimeout(gctx, 30*time.Second)
+			return a.run(0, 0, nil, func(ctx context.Context, api string) error {
+				wctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 				defer cancel()
 				if err := a.e.WaitReady(wctx); err != nil {
 					return err
@@ -85,13 +76,12 @@ func newPreviewCmd() *cobra.Command {
 				if _, ok := a.e.Tool(tool); !ok {
 					return fmt.Errorf("unknown tool %q", tool)
 				}
-				if _, err := open("http://" + apiLn.Addr().String()); err != nil {
+				if _, err := open(api); err != nil {
 					fmt.Fprintln(os.Stderr, "opening the browser failed:", err)
 				}
 				fmt.Fprintln(os.Stderr, "serving the preview until Ctrl-C")
 				return nil
 			})
-			return g.Wait()
 		},
 	}
 	f.register(cmd)

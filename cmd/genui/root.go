@@ -315,8 +315,42 @@ func buildApp(r *resolved) (*app, error) {
 	a.api = httpapi.New(httpapi.Options{Engine: e, Host: a.host, Dir: r.dir, Logger: r.logger.With("component", "http")})
 	a.host.AddResource(host.ExtraResource{URI: "ui://state", Name: "genui state",
 		Description: "genui's engine state: upstream, tools and their UIs, cache, generation queue, refinements, events, sessions",
-		Read:        func(context.Context) ([]byte, error) { return json.MarshalIndent(a.api.Snapshot(), "", "  ") }})
+		Read:        func(context.Context) ([]byte, error) { return a.api.StateJSON() }})
+	a.host.AddResource(host.ExtraResource{URI: "ui://variables", Name: "genui variables",
+		Description: "genui's engine state as a tree of variables (id, parentId, path, type, value, childIds)",
+		Read:        func(context.Context) ([]byte, error) { return a.api.VariablesJSON() }})
 	return a, nil
+}
+
+// run listens on the two side-server ports and runs the engine, the side
+// server and main under one errgroup until SIGINT/SIGTERM, a failure, or
+// main returning (main may be nil: run until a signal). side functions run
+// alongside and may return early without stopping anything.
+func (a *app) run(uiPort, apiPort int, main func(ctx context.Context, api string) error, side ...func(ctx context.Context, api string) error) error {
+	uiLn, apiLn, err := httpapi.Listen(uiPort, apiPort)
+	if err != nil {
+		return err
+	}
+	api := "http://" + apiLn.Addr().String()
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	g, gctx := errgroup.WithContext(ctx)
+	g.Go(func() error { return a.e.Run(gctx) })
+	g.Go(func() error { return a.api.Serve(gctx, uiLn, apiLn) })
+	if main != nil {
+		g.Go(func() error {
+			defer cancel()
+			return main(gctx, api)
+		})
+	}
+	for _, f := range side {
+		g.Go(func() error { return f(gctx, api) })
+	}
+	err = g.Wait()
+	a.r.logger.Info("genui stopped", "err", err)
+	return err
 }
 
 func newMCPCmd() *cobra.Command {
@@ -334,23 +368,10 @@ func newMCPCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			uiLn, apiLn, err := httpapi.Listen(0, 0)
-			if err != nil {
-				return err
-			}
-			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-			defer stop()
-			ctx, cancel := context.WithCancel(ctx)
-			g, gctx := errgroup.WithContext(ctx)
-			g.Go(func() error { return a.e.Run(gctx) })
-			g.Go(func() error { return a.api.Serve(gctx, uiLn, apiLn) })
-			g.Go(func() error {
-				defer cancel() // stdin closed: the host is gone, shut down
-				return a.host.ServeStdio(gctx, os.Stdin, os.Stdout)
+			// stdin closing means the host is gone: shut everything down.
+			return a.run(0, 0, func(ctx context.Context, _ string) error {
+				return a.host.ServeStdio(ctx, os.Stdin, os.Stdout)
 			})
-			err = g.Wait()
-			r.logger.Info("genui mcp stopped", "err", err)
-			return err
 		},
 	}
 	f.register(cmd)
@@ -373,22 +394,12 @@ func newServeCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			uiLn, apiLn, err := httpapi.Listen(port, mcpPort)
-			if err != nil {
-				return err
-			}
-			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-			defer stop()
-			g, gctx := errgroup.WithContext(ctx)
-			g.Go(func() error { return a.e.Run(gctx) })
-			g.Go(func() error { return a.api.Serve(gctx, uiLn, apiLn) })
-			api := "http://" + apiLn.Addr().String()
-			fmt.Fprintf(os.Stderr, "genui v%s\n  MCP (streamable HTTP): %s/mcp\n  MCP (legacy SSE):      %s/sse\n"+
-				"  state: %s/state   variables: %s/variables   events for agents: %s/wait\n  upstream: %s\n  logs: %s\n",
-				engine.Version, api, api, api, api, api, describeUpstream(r.upstream), filepath.Join(r.dir, "log", "genui.log"))
-			g.Go(func() error {
+			return a.run(port, mcpPort, nil, func(ctx context.Context, api string) error {
+				fmt.Fprintf(os.Stderr, "genui v%s\n  MCP (streamable HTTP): %s/mcp\n  MCP (legacy SSE):      %s/sse\n"+
+					"  state: %s/state   variables: %s/variables   events for agents: %s/wait\n  upstream: %s\n  logs: %s\n",
+					engine.Version, api, api, api, api, api, describeUpstream(r.upstream), filepath.Join(r.dir, "log", "genui.log"))
 				// List the previews once the upstream's tools are known.
-				wctx, cancel := context.WithTimeout(gctx, 30*time.Second)
+				wctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 				defer cancel()
 				if err := a.e.WaitReady(wctx); err != nil {
 					fmt.Fprintf(os.Stderr, "  upstream not ready yet: %v\n", err)
@@ -400,7 +411,6 @@ func newServeCmd() *cobra.Command {
 				}
 				return nil
 			})
-			return g.Wait()
 		},
 	}
 	f.register(cmd)
