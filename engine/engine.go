@@ -494,19 +494,15 @@ func (e *Engine) UIKey(t *Tool) cache.Key {
 	return cache.MakeKey(t.Name, t.Hash, e.refine.Hash(t.Name), e.configHash())
 }
 
-type ridKey struct{}
-
 // WithRequestID returns ctx carrying the id of the MCP/HTTP request whose
-// work it is; the engine's log lines and cache metadata carry it.
+// work it is; the engine's and the upstream's log lines and the cache
+// metadata carry it.
 func WithRequestID(ctx context.Context, id string) context.Context {
-	return context.WithValue(ctx, ridKey{}, id)
+	return jsonrpc.WithRequestID(ctx, id)
 }
 
 // RequestID returns the request id carried by ctx, or "".
-func RequestID(ctx context.Context) string {
-	id, _ := ctx.Value(ridKey{}).(string)
-	return id
-}
+func RequestID(ctx context.Context) string { return jsonrpc.RequestID(ctx) }
 
 // ErrUnknownTool is returned for a tool name the upstream does not list.
 var ErrUnknownTool = errors.New("unknown tool")

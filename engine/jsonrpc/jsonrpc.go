@@ -5,6 +5,7 @@ package jsonrpc
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -156,4 +157,18 @@ func mustMarshal(v any) []byte {
 		panic("jsonrpc: marshal: " + err.Error())
 	}
 	return b
+}
+
+type ridKey struct{}
+
+// WithRequestID returns ctx carrying genui's id for the request being
+// served, so every log line of its work (host, engine, upstream) carries it.
+func WithRequestID(ctx context.Context, id string) context.Context {
+	return context.WithValue(ctx, ridKey{}, id)
+}
+
+// RequestID returns the id carried by ctx, or "".
+func RequestID(ctx context.Context) string {
+	id, _ := ctx.Value(ridKey{}).(string)
+	return id
 }

@@ -98,7 +98,7 @@ func (c *Client) roundTrip(ctx context.Context, cn *conn, method string, params 
 		// Notifications the upstream sent before this response (progress,
 		// logging) reach the handler before the caller sees the result.
 		c.queue.waitDelivered(ctx, c.queue.pushedCount(), notifyDrainWait)
-		c.log.Debug("upstream request", "method", method, "id", id, "took", time.Since(start))
+		c.log.Debug("upstream request", "rid", jsonrpc.RequestID(ctx), "method", method, "id", id, "took", time.Since(start))
 		return convertResponse(a.resp)
 	case <-cn.dead:
 		return nil, deadError(cn, method)
@@ -163,7 +163,7 @@ func (c *Client) sendCancelled(cn *conn, id int64, method string, ctx context.Co
 		defer cancel()
 		n := mcp.JSONRPCNotification{JSONRPC: mcp.JSONRPC_VERSION, Notification: mcp.Notification{Method: "notifications/cancelled", Params: params}}
 		if err := cn.tr.SendNotification(nctx, n); err != nil {
-			c.log.Debug("upstream notifications/cancelled not sent", "id", id, "err", err)
+			c.log.Debug("upstream notifications/cancelled not sent", "rid", jsonrpc.RequestID(ctx), "id", id, "err", err)
 		}
 	}()
 }
