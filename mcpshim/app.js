@@ -13,8 +13,14 @@
   }
 
   var PROTOCOL_VERSION = "2026-01-26";
-  var DEFAULT_TIMEOUT_MS = 30000;
+  // The SDK's default request timeout (DEFAULT_REQUEST_TIMEOUT_MSEC).
+  var DEFAULT_TIMEOUT_MS = 60000;
   var RESIZE_DEBOUNCE_MS = 30;
+
+  // JSON-RPC error codes used here.
+  var METHOD_NOT_FOUND = -32601;
+  var INTERNAL_ERROR = -32603;
+  var REQUEST_TIMEOUT = -32001;
 
   // Notification method -> event name of the on* handler it feeds.
   var NOTIFICATION_EVENTS = {
@@ -24,13 +30,25 @@
     "ui/notifications/tool-cancelled": "toolcancelled",
     "ui/notifications/host-context-changed": "hostcontextchanged"
   };
-  // Events whose last payload, if it arrived while no handler or listener
-  // was set, is replayed once to a handler assigned later, so a UI that sets
-  // ontoolresult after connect() still sees the result.
-  var REPLAYED = { toolinput: true, toolresult: true };
+  // Events the host sends once: if one arrives while no handler or listener
+  // is set, its payload is replayed once to a handler assigned later, so a UI
+  // that sets ontoolresult after connect() still sees the result.
+  var REPLAYED = { toolinput: true, toolresult: true, toolcancelled: true };
 
   function isObject(v) {
     return v !== null && typeof v === "object" && !Array.isArray(v);
+  }
+
+  /** Reports whether v looks like a schema object (zod, Standard Schema). */
+  function isSchema(v) {
+    return isObject(v) && (typeof v.parse === "function" || typeof v.safeParse === "function" || isObject(v["~standard"]));
+  }
+
+  function rpcError(code, message, data) {
+    var e = new Error(message);
+    e.code = code;
+    if (data !== undefined) e.data = data;
+    return e;
   }
 
   /** Sets data-theme and color-scheme on the root element. */
@@ -97,7 +115,9 @@
    * App is the view side of an MCP App.
    * @param {{name: string, version: string}} appInfo
    * @param {object} [capabilities] McpUiAppCapabilities
-   * @param {{autoResize?: boolean, timeout?: number}} [options]
+   * @param {{autoResize?: boolean, timeout?: number, strict?: boolean}} [options]
+   *   autoResize defaults to true; timeout (ms) is the default per-request
+   *   timeout (60000); strict makes host-bound calls before connect() throw.
    */
   function App(appInfo, capabilities, options) {
     if (!(this instanceof App)) throw new TypeError("App must be called with new");
@@ -107,13 +127,18 @@
     if (this._options.autoResize === undefined) this._options.autoResize = true;
     this._timeout = this._options.timeout > 0 ? this._options.timeout : DEFAULT_TIMEOUT_MS;
     this._nextId = 1;
-    this._pending = new Map();
-    this._handlers = {};   // event name -> on* handler
-    this._listeners = {};  // event name -> [listener]
-    this._last = {};       // event name -> last params (REPLAYED only)
-    this._requestHandlers = {};
+    this._pending = new Map();   // request id -> pending request
+    this._handlers = {};         // event name -> on* handler
+    this._listeners = {};        // event name -> [listener]
+    this._last = {};             // event name -> last params (REPLAYED only)
+    this._requestHandlers = {};  // host -> view request method -> fn(params, extra)
+    this._notificationHandlers = {}; // other notification method -> fn(params)
+    this._inflight = new Map();  // host request id -> AbortController
+    this._tools = {};            // registerTool registry
     this._target = null;
-    this._connected = false;
+    this._transport = null;
+    this._connected = false;     // ui/notifications/initialized was sent
+    this._outbox = [];           // messages held back during the handshake
     this._hostContext = undefined;
     this._hostCapabilities = undefined;
     this._hostInfo = undefined;
@@ -123,6 +148,7 @@
     this.oncalltool = undefined;
     this.onlisttools = undefined;
     this.onerror = undefined;
+    this.onclose = undefined;
   }
 
   // on* handler properties with DOM replace semantics.
@@ -134,18 +160,29 @@
       get: function () { return this._handlers[ev]; },
       set: function (fn) {
         this._handlers[ev] = typeof fn === "function" ? fn : undefined;
-        if (this._handlers[ev] && REPLAYED[ev] && this._last[ev] !== undefined) {
-          var self = this, params = this._last[ev];
-          delete this._last[ev];
-          Promise.resolve().then(function () { self._call(self._handlers[ev], params, ev); });
-        }
+        if (this._handlers[ev]) this._replay(ev, this._handlers[ev]);
       }
     });
   });
 
+  /** The transport passed to connect() (or the default one) while connected. */
+  Object.defineProperty(App.prototype, "transport", {
+    configurable: true,
+    get: function () { return this._transport || undefined; }
+  });
+
+  App.prototype._replay = function (ev, fn) {
+    if (!REPLAYED[ev] || this._last[ev] === undefined) return;
+    var self = this, params = this._last[ev];
+    delete this._last[ev];
+    Promise.resolve().then(function () { self._call(fn, params, ev); });
+  };
+
+  /** Appends a listener for a notification event (toolinput, toolresult, ...). */
   App.prototype.addEventListener = function (ev, fn) {
     if (typeof fn !== "function") return;
     (this._listeners[ev] = this._listeners[ev] || []).push(fn);
+    this._replay(ev, fn);
   };
 
   App.prototype.removeEventListener = function (ev, fn) {
@@ -153,9 +190,40 @@
     if (l) this._listeners[ev] = l.filter(function (f) { return f !== fn; });
   };
 
+  /**
+   * handlerArgs accepts the SDK's registration forms: (method, handler),
+   * (method, {params, result}, handler) and the deprecated
+   * (Schema, handler) whose handler receives the whole {method, params}.
+   * It returns [method, fn(params, extra)].
+   */
+  function handlerArgs(args, kind) {
+    var first = args[0], fn = args[args.length - 1];
+    if (typeof fn !== "function") throw new TypeError(kind + " needs a handler function");
+    if (typeof first === "string") return [first, fn];
+    var shape = first && first.shape;
+    var m = shape && shape.method && (shape.method.value !== undefined ? shape.method.value : shape.method._def && shape.method._def.value);
+    if (typeof m !== "string") throw new TypeError(kind + " needs a method name");
+    return [m, function (params, extra) { return fn({ method: m, params: params }, extra); }];
+  }
+
   /** Registers a handler for a host -> view request method. */
-  App.prototype.setRequestHandler = function (method, fn) {
-    this._requestHandlers[method] = fn;
+  App.prototype.setRequestHandler = function () {
+    var a = handlerArgs(arguments, "setRequestHandler");
+    this._requestHandlers[a[0]] = a[1];
+  };
+
+  App.prototype.removeRequestHandler = function (method) {
+    delete this._requestHandlers[method];
+  };
+
+  /** Registers a handler for a host -> view notification method. */
+  App.prototype.setNotificationHandler = function () {
+    var a = handlerArgs(arguments, "setNotificationHandler");
+    this._notificationHandlers[a[0]] = a[1];
+  };
+
+  App.prototype.removeNotificationHandler = function (method) {
+    delete this._notificationHandlers[method];
   };
 
   App.prototype._call = function (fn, params, ev) {
@@ -173,6 +241,8 @@
   /**
    * Performs the ui/initialize handshake with window.parent, stores the
    * host context, sends ui/notifications/initialized and starts auto-resize.
+   * Requests and notifications the app sends while the handshake is running
+   * are held back and sent right after ui/notifications/initialized.
    */
   App.prototype.connect = async function (transport, options) {
     if (this._target) throw new Error("App is already connected. Call close() before connecting again.");
@@ -181,20 +251,25 @@
       throw new Error("MCP Apps: not running inside a host iframe (window.parent is this window); nothing to connect to");
     }
     this._target = target;
+    this._transport = transport || new PostMessageTransport(target, target);
     global.addEventListener("message", this._onMessage);
     try {
+      var opts = Object.assign({}, options || {}, { _handshake: true });
       var result = await this.request("ui/initialize", {
         appInfo: this._appInfo,
         appCapabilities: this._capabilities,
         protocolVersion: PROTOCOL_VERSION
-      }, options);
+      }, opts);
       if (!isObject(result)) throw new Error("MCP Apps: host sent an invalid ui/initialize result");
-      this._hostCapabilities = result.hostCapabilities || {};
+      this._hostCapabilities = isObject(result.hostCapabilities) ? result.hostCapabilities : {};
       this._hostInfo = result.hostInfo;
       this._hostContext = isObject(result.hostContext) ? result.hostContext : {};
       applyHostContext(this._hostContext);
+      this._send({ jsonrpc: "2.0", method: "ui/notifications/initialized", params: {} }, true);
       this._connected = true;
-      this.notification("ui/notifications/initialized", {});
+      var held = this._outbox;
+      this._outbox = [];
+      held.forEach(function (msg) { this._send(msg, true); }, this);
       if (this._options.autoResize) this.setupSizeChangedNotifications();
     } catch (e) {
       this.close();
@@ -204,55 +279,137 @@
 
   /** Stops listening, rejects pending requests and stops auto-resize. */
   App.prototype.close = function () {
+    var wasOpen = !!this._target;
     global.removeEventListener("message", this._onMessage);
     if (this._resizeCleanup) this._resizeCleanup();
     this._resizeCleanup = null;
-    this._pending.forEach(function (p) {
-      clearTimeout(p.timer);
+    var pending = Array.from(this._pending.keys());
+    pending.forEach(function (id) {
+      var p = this._pending.get(id);
+      this._settle(id);
       p.reject(new Error("MCP Apps: connection closed before the host answered " + p.method));
-    });
-    this._pending.clear();
+    }, this);
+    this._inflight.forEach(function (c) { if (c) c.abort(); });
+    this._inflight.clear();
+    this._outbox = [];
     this._target = null;
+    this._transport = null;
     this._connected = false;
-  };
-
-  App.prototype._post = function (msg) {
-    if (!this._target) throw new Error("MCP Apps: not connected (call app.connect() first)");
-    this._target.postMessage(msg, "*");
+    if (wasOpen && typeof this.onclose === "function") {
+      try { this.onclose(); } catch (e) { console.error("mcp-apps: onclose threw", e); }
+    }
+    return Promise.resolve();
   };
 
   /**
-   * Sends a JSON-RPC request and resolves with its result. Rejects with an
-   * Error on a JSON-RPC error or after the timeout (options.timeout ms).
+   * _send posts msg to the host, or holds it back while the handshake runs
+   * (unless now is set: the handshake's own messages and replies).
    */
-  App.prototype.request = function (method, params, options) {
-    var self = this;
-    var timeout = options && options.timeout > 0 ? options.timeout : this._timeout;
+  App.prototype._send = function (msg, now) {
+    if (!this._target) throw new Error("MCP Apps: not connected (call app.connect() first)");
+    if (!now && !this._connected) {
+      this._outbox.push(msg);
+      return;
+    }
+    this._target.postMessage(msg, "*");
+  };
+
+  /** Throws under options.strict when called before connect() finished. */
+  App.prototype._assertInitialized = function (what) {
+    if (this._connected || !this._options.strict) return;
+    throw new Error("[ext-apps] App." + what + "() called before connect() completed the ui/initialize handshake. Await app.connect() before calling this method.");
+  };
+
+  // normalizeCall accepts request(method, params, options) and the SDK's
+  // request({method, params}, resultSchema?, options?).
+  function normalizeCall(a, b, c) {
+    if (isObject(a) && typeof a.method === "string") {
+      return { method: a.method, params: a.params, options: isSchema(b) ? c : (b || c) };
+    }
+    return { method: a, params: b, options: c };
+  }
+
+  /**
+   * Sends a JSON-RPC request and resolves with its result. Accepts
+   * request(method, params, options) and request({method, params}, schema?, options?).
+   * options: timeout (ms), signal (AbortSignal), onprogress(progress),
+   * resetTimeoutOnProgress, maxTotalTimeout (ms). Rejects with an Error
+   * (with .code) on a JSON-RPC error, a timeout, an abort or close().
+   */
+  App.prototype.request = function (a, b, c) {
+    var self = this, call = normalizeCall(a, b, c);
+    var method = call.method, params = call.params, o = call.options || {};
+    var timeout = o.timeout > 0 ? o.timeout : this._timeout;
     return new Promise(function (resolve, reject) {
+      if (typeof method !== "string" || !method) {
+        reject(new TypeError("request() needs a method name"));
+        return;
+      }
+      if (o.signal && o.signal.aborted) {
+        reject(abortError(o.signal, method));
+        return;
+      }
       var id = self._nextId++;
-      var timer = setTimeout(function () {
-        self._pending.delete(id);
-        reject(new Error("MCP Apps: request " + method + " timed out after " + timeout + " ms (no answer from the host)"));
-      }, timeout);
-      self._pending.set(id, { resolve: resolve, reject: reject, timer: timer, method: method });
+      var msg = { jsonrpc: "2.0", id: id, method: method };
+      if (params !== undefined) msg.params = params;
+      if (typeof o.onprogress === "function") {
+        msg.params = Object.assign({}, params || {});
+        msg.params._meta = Object.assign({}, (params && params._meta) || {}, { progressToken: id });
+      }
+      var p = {
+        method: method, resolve: resolve, reject: reject, timeout: timeout, start: Date.now(),
+        onprogress: o.onprogress, reset: !!o.resetTimeoutOnProgress, maxTotal: o.maxTotalTimeout,
+        signal: o.signal, onAbort: null, timer: null
+      };
+      p.onTimeout = function () {
+        self._settle(id);
+        reject(rpcError(REQUEST_TIMEOUT, "MCP Apps: request " + method + " timed out after " + timeout + " ms (no answer from the host)", { timeout: timeout }));
+      };
+      p.timer = setTimeout(p.onTimeout, timeout);
+      if (o.signal && typeof o.signal.addEventListener === "function") {
+        p.onAbort = function () {
+          self._settle(id);
+          var reason = o.signal.reason !== undefined ? String(o.signal.reason) : "aborted";
+          try { self._send({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: id, reason: reason } }); } catch (e) { /* closed */ }
+          reject(abortError(o.signal, method));
+        };
+        o.signal.addEventListener("abort", p.onAbort, { once: true });
+      }
+      self._pending.set(id, p);
       try {
-        var msg = { jsonrpc: "2.0", id: id, method: method };
-        if (params !== undefined) msg.params = params;
-        self._post(msg);
+        self._send(msg, !!o._handshake);
       } catch (e) {
-        clearTimeout(timer);
-        self._pending.delete(id);
+        self._settle(id);
         reject(e);
       }
     });
   };
 
-  /** Sends a JSON-RPC notification. Resolves once posted. */
-  App.prototype.notification = function (method, params) {
-    var msg = { jsonrpc: "2.0", method: method };
-    if (params !== undefined) msg.params = params;
+  function abortError(signal, method) {
+    var r = signal && signal.reason;
+    if (r instanceof Error) return r;
+    return new Error("MCP Apps: request " + method + " was aborted" + (r !== undefined ? ": " + String(r) : ""));
+  }
+
+  /** Forgets a pending request: clears its timer and abort listener. */
+  App.prototype._settle = function (id) {
+    var p = this._pending.get(id);
+    if (!p) return;
+    this._pending.delete(id);
+    clearTimeout(p.timer);
+    if (p.onAbort && p.signal) p.signal.removeEventListener("abort", p.onAbort);
+  };
+
+  /**
+   * Sends a JSON-RPC notification. Accepts notification(method, params) and
+   * the SDK's notification({method, params}). Resolves once posted.
+   */
+  App.prototype.notification = function (a, b) {
+    var call = normalizeCall(a, b);
+    var msg = { jsonrpc: "2.0", method: call.method };
+    if (call.params !== undefined) msg.params = call.params;
     try {
-      this._post(msg);
+      this._send(msg);
       return Promise.resolve();
     } catch (e) {
       return Promise.reject(e);
@@ -276,12 +433,9 @@
   App.prototype._handleResponse = function (msg) {
     var p = this._pending.get(msg.id);
     if (!p) return;
-    this._pending.delete(msg.id);
-    clearTimeout(p.timer);
-    if (msg.error) {
-      var e = new Error(msg.error.message || ("MCP Apps: " + p.method + " failed with code " + msg.error.code));
-      e.code = msg.error.code;
-      e.data = msg.error.data;
+    this._settle(msg.id);
+    if (isObject(msg.error)) {
+      var e = rpcError(msg.error.code, msg.error.message || ("MCP Apps: " + p.method + " failed with code " + msg.error.code), msg.error.data);
       p.reject(e);
     } else {
       p.resolve(msg.result);
@@ -293,7 +447,7 @@
     var reply = function (body) {
       body.jsonrpc = "2.0";
       body.id = msg.id;
-      try { self._post(body); } catch (e) { console.warn("mcp-apps: reply failed", e); }
+      try { self._send(body, true); } catch (e) { console.warn("mcp-apps: reply failed", e); }
     };
     var handler = null;
     if (msg.method === "ui/resource-teardown") {
@@ -308,22 +462,49 @@
       handler = this._requestHandlers[msg.method];
     }
     if (!handler) {
-      reply({ error: { code: -32601, message: "Method not found: " + msg.method } });
+      reply({ error: { code: METHOD_NOT_FOUND, message: "Method not found: " + msg.method } });
       return;
     }
+    var ctrl = typeof AbortController === "function" ? new AbortController() : null;
+    this._inflight.set(msg.id, ctrl);
+    var extra = {
+      requestId: msg.id,
+      signal: ctrl ? ctrl.signal : undefined,
+      _meta: isObject(msg.params) ? msg.params._meta : undefined,
+      sendNotification: function (n) { return self.notification(n); },
+      sendRequest: function (r, s, o) { return self.request(r, s, o); }
+    };
     try {
-      var result = await handler.call(this, msg.params || {}, { requestId: msg.id });
-      reply({ result: result === undefined ? {} : result });
+      var result = await handler.call(this, isObject(msg.params) ? msg.params : {}, extra);
+      if (!ctrl || !ctrl.signal.aborted) reply({ result: result === undefined ? {} : result });
     } catch (e) {
-      reply({ error: { code: -32603, message: (e && e.message) || String(e) } });
+      if (!ctrl || !ctrl.signal.aborted) {
+        reply({ error: { code: typeof (e && e.code) === "number" ? e.code : INTERNAL_ERROR, message: (e && e.message) || String(e) } });
+      }
+    } finally {
+      this._inflight.delete(msg.id);
     }
   };
 
   App.prototype._handleNotification = function (msg) {
+    var params = isObject(msg.params) ? msg.params : {};
+    if (msg.method === "notifications/progress") {
+      this._progress(params);
+      return;
+    }
+    if (msg.method === "notifications/cancelled") {
+      var c = this._inflight.get(params.requestId);
+      if (c) c.abort(params.reason);
+      return;
+    }
     var ev = NOTIFICATION_EVENTS[msg.method];
-    if (!ev) return;
-    var params = msg.params || {};
+    if (!ev) {
+      var nh = this._notificationHandlers[msg.method];
+      if (nh) this._call(nh, params, msg.method);
+      return;
+    }
     if (ev === "hostcontextchanged") {
+      // Partial update: merge top-level fields, as the SDK does.
       this._hostContext = Object.assign({}, this._hostContext || {}, params);
       applyHostContext(params);
     }
@@ -337,7 +518,26 @@
     listeners.forEach(function (fn) { this._call(fn, params, ev); }, this);
   };
 
-  /** tools/call through the host. params is {name, arguments}. */
+  /** Handles notifications/progress for a request sent with onprogress. */
+  App.prototype._progress = function (params) {
+    var id = params.progressToken, p = this._pending.get(id);
+    if (!p || typeof p.onprogress !== "function") return;
+    if (p.reset) {
+      if (p.maxTotal > 0 && Date.now() - p.start >= p.maxTotal) {
+        this._settle(id);
+        p.reject(rpcError(REQUEST_TIMEOUT, "MCP Apps: request " + p.method + " exceeded its maximum total timeout of " + p.maxTotal + " ms", { maxTotalTimeout: p.maxTotal }));
+        return;
+      }
+      clearTimeout(p.timer);
+      p.timer = setTimeout(p.onTimeout, p.timeout);
+    }
+    try { p.onprogress(params); } catch (e) { console.error("mcp-apps: onprogress threw", e); }
+  };
+
+  /**
+   * tools/call through the host. params is {name, arguments}. As in the SDK,
+   * the request carries a progress token and progress resets its timeout.
+   */
   App.prototype.callServerTool = function (params, options) {
     if (typeof params === "string") {
       return Promise.reject(new Error('callServerTool() expects an object: callServerTool({ name: "' + params + '", arguments: { ... } })'));
@@ -345,43 +545,61 @@
     if (!isObject(params) || typeof params.name !== "string" || !params.name) {
       return Promise.reject(new Error("callServerTool() needs { name: string, arguments?: object }"));
     }
-    return this.request("tools/call", params, options);
+    try { this._assertInitialized("callServerTool"); } catch (e) { return Promise.reject(e); }
+    var o = Object.assign({ onprogress: function () {}, resetTimeoutOnProgress: true }, options || {});
+    return this.request("tools/call", params, o);
+  };
+
+  App.prototype._hostRequest = function (what, method, params, options) {
+    try { this._assertInitialized(what); } catch (e) { return Promise.reject(e); }
+    return this.request(method, params, options);
   };
 
   App.prototype.readServerResource = function (params, options) {
     if (!isObject(params) || typeof params.uri !== "string") {
       return Promise.reject(new Error("readServerResource() needs { uri: string }"));
     }
-    return this.request("resources/read", params, options);
+    return this._hostRequest("readServerResource", "resources/read", params, options);
   };
 
   App.prototype.listServerResources = function (params, options) {
-    return this.request("resources/list", params || {}, options);
+    return this._hostRequest("listServerResources", "resources/list", params || {}, options);
+  };
+
+  /** sampling/createMessage through the host (needs hostCapabilities.sampling). */
+  App.prototype.createSamplingMessage = function (params, options) {
+    if (this._connected && !(this._hostCapabilities && this._hostCapabilities.sampling)) {
+      return Promise.reject(new Error("Host does not support sampling (required for sampling/createMessage)"));
+    }
+    return this._hostRequest("createSamplingMessage", "sampling/createMessage", params, options);
   };
 
   /** ui/message, e.g. {role: "user", content: [{type: "text", text}]}. */
   App.prototype.sendMessage = function (params, options) {
-    return this.request("ui/message", params, options);
+    return this._hostRequest("sendMessage", "ui/message", params, options);
   };
 
   /** ui/update-model-context {content?, structuredContent?}. */
   App.prototype.updateModelContext = function (params, options) {
-    return this.request("ui/update-model-context", params, options);
+    return this._hostRequest("updateModelContext", "ui/update-model-context", params, options);
   };
 
+  /** ui/open-link {url}; a plain string is accepted as the url. */
   App.prototype.openLink = function (params, options) {
     if (typeof params === "string") params = { url: params };
-    return this.request("ui/open-link", params, options);
+    return this._hostRequest("openLink", "ui/open-link", params, options);
   };
   App.prototype.sendOpenLink = App.prototype.openLink;
 
+  /** ui/download-file {contents: [EmbeddedResource | ResourceLink]}. */
   App.prototype.downloadFile = function (params, options) {
-    return this.request("ui/download-file", params, options);
+    return this._hostRequest("downloadFile", "ui/download-file", params, options);
   };
 
+  /** ui/request-display-mode {mode}; a plain string is accepted as the mode. */
   App.prototype.requestDisplayMode = function (params, options) {
     if (typeof params === "string") params = { mode: params };
-    return this.request("ui/request-display-mode", params, options);
+    return this._hostRequest("requestDisplayMode", "ui/request-display-mode", params, options);
   };
 
   App.prototype.requestTeardown = function (params) {
@@ -396,6 +614,98 @@
   /** ui/notifications/size-changed {width?, height?}. */
   App.prototype.sendSizeChanged = function (params) {
     return this.notification("ui/notifications/size-changed", params);
+  };
+
+  /** notifications/tools/list_changed, for tools the app exposes. */
+  App.prototype.sendToolListChanged = function (params) {
+    return this.notification("notifications/tools/list_changed", params || {});
+  };
+
+  // validateWith runs a Standard Schema (zod, valibot, ...) if schema is one;
+  // plain JSON Schema objects are only advertised, not enforced.
+  async function validateWith(schema, value, prefix) {
+    var std = isObject(schema) && schema["~standard"];
+    if (!std || typeof std.validate !== "function") return value;
+    var r = await std.validate(value);
+    if (r && r.issues) {
+      throw new Error(prefix + r.issues.map(function (i) { return i.message; }).join("; "));
+    }
+    return r ? r.value : value;
+  }
+
+  // jsonSchemaOf returns a JSON Schema for tools/list: a plain schema object
+  // as is, a Standard Schema's JSON form when it offers one, else an object.
+  function jsonSchemaOf(schema) {
+    var std = isObject(schema) && schema["~standard"];
+    if (!std) return isObject(schema) ? schema : { type: "object", properties: {} };
+    try {
+      if (std.jsonSchema && typeof std.jsonSchema.input === "function") return std.jsonSchema.input({ target: "draft-2020-12" });
+    } catch (e) { /* fall through */ }
+    return { type: "object", properties: {} };
+  }
+
+  /**
+   * Registers a tool the host may call on the app (tools/call, tools/list),
+   * as the SDK's App.registerTool: cb(args, extra) with an inputSchema,
+   * cb(extra) without. Returns a handle with enable/disable/update/remove.
+   */
+  App.prototype.registerTool = function (name, config, cb) {
+    if (typeof name !== "string" || !name) throw new TypeError("registerTool() needs a tool name");
+    if (typeof cb !== "function") throw new TypeError("registerTool(" + name + ") needs a callback");
+    if (this._tools[name]) throw new Error("Tool " + name + " is already registered");
+    config = config || {};
+    var self = this;
+    var changed = function () {
+      if (self._connected && self._capabilities.tools && self._capabilities.tools.listChanged) {
+        self.sendToolListChanged().catch(function () {});
+      }
+    };
+    var tool = {
+      title: config.title, description: config.description, inputSchema: config.inputSchema,
+      outputSchema: config.outputSchema, annotations: config.annotations, _meta: config._meta,
+      enabled: true,
+      enable: function () { this.enabled = true; changed(); },
+      disable: function () { this.enabled = false; changed(); },
+      update: function (u) { Object.assign(this, u || {}); changed(); },
+      remove: function () { if (self._tools[name] === tool) { delete self._tools[name]; changed(); } },
+      handler: async function (args, extra) {
+        if (!tool.enabled) throw new Error("Tool " + name + " is disabled");
+        var r;
+        if (tool.inputSchema !== undefined) {
+          r = await cb(await validateWith(tool.inputSchema, args || {}, "Invalid input for tool " + name + ": "), extra);
+        } else {
+          r = await cb(extra);
+        }
+        if (tool.outputSchema && r && !r.isError) {
+          r.structuredContent = await validateWith(tool.outputSchema, r.structuredContent, "Invalid output for tool " + name + ": ");
+        }
+        return r;
+      }
+    };
+    this._tools[name] = tool;
+    if (!this._capabilities.tools && !this._target) this._capabilities = Object.assign({}, this._capabilities, { tools: { listChanged: true } });
+    if (!this._toolHandlers) {
+      this._toolHandlers = true;
+      this.oncalltool = function (params, extra) {
+        var t = self._tools[params && params.name];
+        if (!t) throw new Error("Tool " + (params && params.name) + " not found");
+        return t.handler(params.arguments, extra);
+      };
+      this.onlisttools = function () {
+        var tools = Object.keys(self._tools).filter(function (n) { return self._tools[n].enabled; }).map(function (n) {
+          var t = self._tools[n], out = { name: n, inputSchema: jsonSchemaOf(t.inputSchema) };
+          if (t.title !== undefined) out.title = t.title;
+          if (t.description !== undefined) out.description = t.description;
+          if (t.outputSchema) out.outputSchema = jsonSchemaOf(t.outputSchema);
+          if (t.annotations) out.annotations = t.annotations;
+          if (t._meta) out._meta = t._meta;
+          return out;
+        });
+        return { tools: tools };
+      };
+    }
+    changed();
+    return tool;
   };
 
   /**
@@ -441,6 +751,20 @@
     LATEST_PROTOCOL_VERSION: PROTOCOL_VERSION,
     RESOURCE_MIME_TYPE: "text/html;profile=mcp-app",
     RESOURCE_URI_META_KEY: "ui/resourceUri",
+    INITIALIZE_METHOD: "ui/initialize",
+    INITIALIZED_METHOD: "ui/notifications/initialized",
+    TOOL_INPUT_METHOD: "ui/notifications/tool-input",
+    TOOL_INPUT_PARTIAL_METHOD: "ui/notifications/tool-input-partial",
+    TOOL_RESULT_METHOD: "ui/notifications/tool-result",
+    TOOL_CANCELLED_METHOD: "ui/notifications/tool-cancelled",
+    HOST_CONTEXT_CHANGED_METHOD: "ui/notifications/host-context-changed",
+    SIZE_CHANGED_METHOD: "ui/notifications/size-changed",
+    REQUEST_TEARDOWN_METHOD: "ui/notifications/request-teardown",
+    RESOURCE_TEARDOWN_METHOD: "ui/resource-teardown",
+    OPEN_LINK_METHOD: "ui/open-link",
+    DOWNLOAD_FILE_METHOD: "ui/download-file",
+    MESSAGE_METHOD: "ui/message",
+    REQUEST_DISPLAY_MODE_METHOD: "ui/request-display-mode",
     applyDocumentTheme: applyDocumentTheme,
     getDocumentTheme: getDocumentTheme,
     applyHostStyleVariables: applyHostStyleVariables,

@@ -332,7 +332,7 @@ func TestMinimalUIEscapesHostileDescription(t *testing.T) {
 		t.Errorf("hostile markup became elements: %+v", got)
 	}
 	// The result renderer treats data as text too.
-	f.eval(`(bridge.sendToolResult({content: [{type: "text", text: "<img src=z onerror=alert(3)>"}, {type: "resource_link", name: "<b>n</b>", uri: "javascript:alert(4)"}, {type: "mystery", html: "<b>x</b>"}]}), true)`, nil)
+	f.eval(`(bridge.sendToolInput({}), bridge.sendToolResult({content: [{type: "text", text: "<img src=z onerror=alert(3)>"}, {type: "resource_link", name: "<b>n</b>", uri: "javascript:alert(4)"}, {type: "mystery", html: "<b>x</b>"}]}), true)`, nil)
 	f.waitFrame(`(w, d) => d.body.dataset.state === "result"`)
 	if n := string(f.frame(`(w, d) => d.querySelectorAll("#result img, #result b, #result a").length`)); n != "0" {
 		t.Errorf("result markup became %s elements", n)
@@ -373,7 +373,7 @@ func TestMinimalUIRendersContentTypes(t *testing.T) {
 	f.open("render")
 	// A 1x1 PNG.
 	const png = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=="
-	f.eval(`(bridge.sendToolResult({content: [
+	f.eval(`(bridge.sendToolInput({}), bridge.sendToolResult({content: [
 		{type: "image", data: "`+png+`", mimeType: "image/png"},
 		{type: "audio", data: "AAAA", mimeType: "audio/wav"},
 		{type: "resource_link", name: "report", uri: "https://example.com/r.pdf"},
