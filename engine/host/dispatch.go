@@ -15,8 +15,9 @@ import (
 
 // Defaults for Options.ReadyTimeout and Options.UpstreamWait.
 const (
-	defaultReadyTimeout = 30 * time.Second
-	defaultUpstreamWait = 15 * time.Second
+	defaultReadyTimeout  = 30 * time.Second
+	defaultUpstreamWait  = 15 * time.Second
+	defaultReconnectWait = 3 * time.Second
 )
 
 func (sess *Session) dispatch(ctx context.Context, msg *jsonrpc.Message, reply Sender, log *slog.Logger) (json.RawMessage, error) {
@@ -144,7 +145,13 @@ func (s *Server) waitUpstream(ctx context.Context) error {
 	if s.e.Upstream().State().Connected {
 		return nil
 	}
-	wctx, cancel := context.WithTimeout(ctx, s.opts.UpstreamWait)
+	wait := s.opts.UpstreamWait
+	if len(s.e.Upstream().InitializeResult()) > 0 {
+		// It was up before and is reconnecting: a quick restart (stdio
+		// backoff starts at 1 s) is worth waiting for, a long outage is not.
+		wait = min(wait, s.opts.ReconnectWait)
+	}
+	wctx, cancel := context.WithTimeout(ctx, wait)
 	defer cancel()
 	if err := s.e.Upstream().WaitReady(wctx); err != nil {
 		if ctx.Err() != nil {
@@ -152,7 +159,7 @@ func (s *Server) waitUpstream(ctx context.Context) error {
 		}
 		st := s.e.Upstream().State()
 		return jsonrpc.Errorf(jsonrpc.CodeUpstreamUnavailable, "upstream %s is not connected after %s (last error: %s)",
-			st.Target, s.opts.UpstreamWait, st.LastError)
+			st.Target, wait, st.LastError)
 	}
 	return nil
 }

@@ -58,8 +58,11 @@ type Options struct {
 	// tools/list before failing with a clear error (default 30 s).
 	ReadyTimeout time.Duration
 	// UpstreamWait bounds how long a new forwarded request waits for a
-	// starting or restarting upstream (default 15 s).
+	// starting upstream (default 15 s).
 	UpstreamWait time.Duration
+	// ReconnectWait bounds the wait for an upstream that was connected and
+	// is reconnecting (default 3 s), so calls fail fast in a long outage.
+	ReconnectWait time.Duration
 }
 
 // Wrappers is genui's own tool set (_ui_refine, _ui_list, ...).
@@ -120,6 +123,9 @@ func New(opts Options) *Server {
 	}
 	if opts.UpstreamWait <= 0 {
 		opts.UpstreamWait = defaultUpstreamWait
+	}
+	if opts.ReconnectWait <= 0 {
+		opts.ReconnectWait = defaultReconnectWait
 	}
 	s := &Server{e: opts.Engine, opts: opts, log: opts.Logger,
 		sessions: map[string]*Session{}, progress: map[string]*route{}}

@@ -140,7 +140,14 @@ func (c *Client) transportFailure(cn *conn, method string, err error) error {
 			return deadError(cn, method)
 		}
 		cn.requestProbe()
-		return jsonrpc.Errorf(jsonrpc.CodeUpstreamUnavailable, "upstream request %s failed: %v", method, err)
+		// Give the health probe a moment: if the connection is gone, say so
+		// rather than passing on the transport's wording (mcp-go says
+		// "unexpected nil response" when a streamable HTTP server dies).
+		if waitClosed(cn.dead, 300*time.Millisecond) {
+			return deadError(cn, method)
+		}
+		return jsonrpc.Errorf(jsonrpc.CodeUpstreamUnavailable,
+			"lost the connection to the upstream while handling %s (%v); reconnecting", method, err)
 	}
 }
 
