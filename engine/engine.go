@@ -15,6 +15,7 @@ import (
 	"path/filepath"
 	"sort"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"golang.org/x/sync/semaphore"
@@ -121,6 +122,11 @@ type Engine struct {
 	loadOnce  sync.Once
 	listeners []func(Event)
 
+	// refreshSem serialises RefreshTools, so the last refresh applied is
+	// the last one fetched; refreshQueued coalesces tools/list_changed.
+	refreshSem    chan struct{}
+	refreshQueued atomic.Bool
+
 	genMu      sync.Mutex
 	generating map[string]int // tool -> generations running
 
@@ -152,6 +158,8 @@ func New(opts Options) (*Engine, error) {
 		sem:    semaphore.NewWeighted(int64(opts.MaxConcurrentGenerations)),
 		byName: map[string]*Tool{},
 		loaded: make(chan struct{}),
+
+		refreshSem: make(chan struct{}, 1),
 
 		generating: map[string]int{},
 	}
@@ -319,6 +327,11 @@ func (e *Engine) onUpstreamState(s upstream.State) {
 
 func (e *Engine) onUpstreamNotification(method string, params json.RawMessage) {
 	if method == "notifications/tools/list_changed" {
+		// A refresh that is queued but has not fetched yet covers this
+		// change too: storms cost one running and one queued refresh.
+		if !e.refreshQueued.CompareAndSwap(false, true) {
+			return
+		}
 		go func() {
 			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 			defer cancel()
@@ -393,6 +406,13 @@ func (e *Engine) ToolsRaw() []json.RawMessage {
 // registry and reports what changed. Removed tools lose their cache entries
 // and refinements.
 func (e *Engine) RefreshTools(ctx context.Context) (ToolDiff, error) {
+	select {
+	case e.refreshSem <- struct{}{}:
+	case <-ctx.Done():
+		return ToolDiff{}, fmt.Errorf("tools refresh: %w", ctx.Err())
+	}
+	defer func() { <-e.refreshSem }()
+	e.refreshQueued.Store(false) // changes announced from now on need another refresh
 	raws, err := e.listAllTools(ctx)
 	if err != nil {
 		e.mu.Lock()
@@ -522,13 +542,20 @@ func (e *Engine) ReadUI(ctx context.Context, name string) (UI, error) {
 		}
 	}
 	rid := RequestID(ctx)
-	v, err, _ := e.sf.Do(string(key), func() (any, error) {
+	// The generation runs on its own bounded context (its result is cached
+	// for every reader); this caller stops waiting when its ctx ends.
+	ch := e.sf.DoChan(string(key), func() (any, error) {
 		return e.generate(t, key, rid)
 	})
-	if err != nil {
-		return UI{}, err
+	select {
+	case r := <-ch:
+		if r.Err != nil {
+			return UI{}, r.Err
+		}
+		return r.Val.(UI), nil
+	case <-ctx.Done():
+		return UI{}, fmt.Errorf("UI for %s: %w", name, ctx.Err())
 	}
-	return v.(UI), nil
 }
 
 func (e *Engine) generate(t *Tool, key cache.Key, rid string) (UI, error) {

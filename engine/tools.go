@@ -133,9 +133,12 @@ func withUIMeta(t *Tool) (json.RawMessage, error) {
 	}
 	meta := map[string]json.RawMessage{}
 	if m, ok := obj["_meta"]; ok {
-		if err := json.Unmarshal(m, &meta); err != nil || meta == nil {
+		if err := json.Unmarshal(m, &meta); err != nil {
 			// A non-object _meta cannot carry our keys; leave the tool alone.
 			return t.Raw, nil
+		}
+		if meta == nil { // "_meta": null means no metadata
+			meta = map[string]json.RawMessage{}
 		}
 	}
 	ui := map[string]json.RawMessage{}

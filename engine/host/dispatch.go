@@ -5,7 +5,9 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"log/slog"
+	"strconv"
 	"strings"
 	"time"
 
@@ -113,6 +115,19 @@ func (sess *Session) forward(ctx context.Context, msg *jsonrpc.Message, reply Se
 	s := sess.srv
 	r := &route{sess: sess, reply: reply}
 	token := progressToken(msg.Params)
+	params := msg.Params
+	if token != "" {
+		// The upstream sees a token of genui's own: hosts' tokens collide
+		// across sessions, and the upstream client re-encodes what it
+		// echoes (float64 numbers, escaped strings).
+		r.token = json.RawMessage(token)
+		upTok := fmt.Sprintf("genui-p-%d", s.nextID.Add(1))
+		p, err := setProgressToken(msg.Params, json.RawMessage(strconv.Quote(upTok)))
+		if err != nil {
+			return nil, errorf(jsonrpc.CodeInvalidParams, "%s: %v", msg.Method, err)
+		}
+		params, token = p, upTok
+	}
 	s.mu.Lock()
 	if token != "" {
 		s.progress[token] = r
@@ -135,7 +150,37 @@ func (sess *Session) forward(ctx context.Context, msg *jsonrpc.Message, reply Se
 	if err := s.waitUpstream(ctx); err != nil {
 		return nil, err
 	}
-	return s.e.Upstream().Request(ctx, msg.Method, msg.Params)
+	return s.e.Upstream().Request(ctx, msg.Method, params)
+}
+
+// setProgressToken returns params with _meta.progressToken set to tok,
+// everything else kept.
+func setProgressToken(params, tok json.RawMessage) (json.RawMessage, error) {
+	var p map[string]json.RawMessage
+	if err := json.Unmarshal(params, &p); err != nil {
+		return nil, err
+	}
+	var meta map[string]json.RawMessage
+	if err := json.Unmarshal(p["_meta"], &meta); err != nil {
+		return nil, err
+	}
+	meta["progressToken"] = tok
+	var err error
+	if p["_meta"], err = marshalRaw(meta); err != nil {
+		return nil, err
+	}
+	return marshalRaw(p)
+}
+
+// marshalRaw encodes without HTML-escaping, so raw values stay byte-exact.
+func marshalRaw(v any) (json.RawMessage, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSpace(buf.Bytes()), nil
 }
 
 // waitUpstream lets a request that arrives while the upstream is starting or
@@ -164,6 +209,7 @@ func (s *Server) waitUpstream(ctx context.Context) error {
 	return nil
 }
 
+// progressToken returns the request's _meta.progressToken as raw JSON text.
 func progressToken(params json.RawMessage) string {
 	var p struct {
 		Meta struct {

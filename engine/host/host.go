@@ -94,6 +94,7 @@ type Server struct {
 type route struct {
 	sess  *Session
 	reply Sender
+	token json.RawMessage // the host's own progress token, if any
 }
 
 // Sender writes one JSON-RPC frame to a host.
@@ -150,9 +151,12 @@ type Session struct {
 	inflight    map[string]context.CancelFunc
 	pending     map[string]chan *jsonrpc.Message
 	subs        map[string]bool
-	closed      bool
-	ctx         context.Context
-	cancel      context.CancelFunc
+	// early holds ids whose notifications/cancelled arrived before the
+	// request registered (concurrent HTTP posts, goroutine start-up).
+	early  map[string]time.Time
+	closed bool
+	ctx    context.Context
+	cancel context.CancelFunc
 }
 
 // NewSession registers a host session. out receives frames that belong to
@@ -326,6 +330,9 @@ func (sess *Session) handleNotification(ctx context.Context, msg *jsonrpc.Messag
 		_ = json.Unmarshal(msg.Params, &p)
 		sess.mu.Lock()
 		cancel := sess.inflight[string(p.RequestID)]
+		if cancel == nil && len(p.RequestID) > 0 {
+			sess.rememberEarlyCancelLocked(string(p.RequestID))
+		}
 		sess.mu.Unlock()
 		if cancel != nil {
 			cancel() // the upstream client tells the upstream
@@ -358,6 +365,11 @@ func (sess *Session) handleRequest(ctx context.Context, msg *jsonrpc.Message, re
 	idKey := string(msg.ID)
 	cancelledByHost := atomic.Bool{}
 	sess.mu.Lock()
+	if _, ok := sess.early[idKey]; ok {
+		delete(sess.early, idKey)
+		sess.mu.Unlock()
+		return nil, errCancelledByHost
+	}
 	sess.inflight[idKey] = func() { cancelledByHost.Store(true); cancel() }
 	sess.mu.Unlock()
 	defer func() {
@@ -370,6 +382,27 @@ func (sess *Session) handleRequest(ctx context.Context, msg *jsonrpc.Message, re
 		return nil, errCancelledByHost
 	}
 	return res, err
+}
+
+// Bounds of Session.early.
+const (
+	earlyCancelTTL = 30 * time.Second
+	earlyCancelMax = 1024
+)
+
+// rememberEarlyCancelLocked records a cancel for an id not (yet) in flight;
+// entries expire after earlyCancelTTL and there are at most earlyCancelMax.
+func (sess *Session) rememberEarlyCancelLocked(id string) {
+	if sess.early == nil {
+		sess.early = map[string]time.Time{}
+	}
+	now := time.Now()
+	for k, at := range sess.early {
+		if now.Sub(at) > earlyCancelTTL || len(sess.early) >= earlyCancelMax {
+			delete(sess.early, k)
+		}
+	}
+	sess.early[id] = now
 }
 
 // acceptRequest checks that a session may send ordinary requests: after

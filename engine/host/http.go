@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"mime"
 	"net"
 	"net/http"
 	"net/url"
@@ -56,10 +57,25 @@ func (s *sseWriter) event(name string, data []byte) error {
 		buf.WriteByte('\n')
 	}
 	buf.WriteByte('\n')
-	if _, err := s.w.Write(buf.Bytes()); err != nil {
-		return err
+	return s.writeLocked(buf.Bytes())
+}
+
+// sseWriteTimeout bounds one SSE write: a client that stopped reading must
+// not block the goroutine that delivers every session's notifications.
+const sseWriteTimeout = 5 * time.Second
+
+// writeLocked writes and flushes b within sseWriteTimeout; a failed or
+// timed-out write closes the stream for good.
+func (s *sseWriter) writeLocked(b []byte) error {
+	_ = s.rc.SetWriteDeadline(time.Now().Add(sseWriteTimeout))
+	_, err := s.w.Write(b)
+	if err == nil {
+		err = s.rc.Flush()
 	}
-	return s.rc.Flush()
+	if err != nil {
+		s.closed = true
+	}
+	return err
 }
 
 func (s *sseWriter) comment(text string) error {
@@ -68,10 +84,7 @@ func (s *sseWriter) comment(text string) error {
 	if s.closed {
 		return errors.New("stream closed")
 	}
-	if _, err := fmt.Fprintf(s.w, ": %s\n\n", text); err != nil {
-		return err
-	}
-	return s.rc.Flush()
+	return s.writeLocked([]byte(": " + text + "\n\n"))
 }
 
 func (s *sseWriter) Send(frame []byte) error { return s.event("message", frame) }
@@ -119,7 +132,22 @@ func readBody(w http.ResponseWriter, r *http.Request) ([]byte, bool) {
 	return body, true
 }
 
+// jsonContent refuses a body that is not Content-Type application/json
+// with 415: other types make "simple" cross-site requests (no CORS
+// preflight) possible.
+func jsonContent(w http.ResponseWriter, r *http.Request) bool {
+	mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	if mt != "application/json" {
+		writeJSONError(w, http.StatusUnsupportedMediaType, nil, jsonrpc.CodeInvalidRequest, "Content-Type must be application/json")
+		return false
+	}
+	return true
+}
+
 func (s *Server) handlePost(w http.ResponseWriter, r *http.Request) {
+	if !jsonContent(w, r) {
+		return
+	}
 	body, ok := readBody(w, r)
 	if !ok {
 		return
@@ -182,8 +210,10 @@ func (s *Server) handlePost(w http.ResponseWriter, r *http.Request) {
 			resp = frame
 			return nil
 		}
-		sess.sendOrActive(frame)
-		return nil
+		// A plain-JSON response carries nothing but the response: other
+		// frames go to the session's GET stream or fail (never back through
+		// sendOrActive, whose newest in-flight route is this very reply).
+		return sess.sendStream(frame)
 	})
 	sess.HandleFrame(r.Context(), trimmed, reply)
 	if resp == nil {
@@ -266,6 +296,9 @@ func (s *Server) handleLegacyMessage(w http.ResponseWriter, r *http.Request) {
 		writeJSONError(w, http.StatusNotFound, nil, jsonrpc.CodeInvalidRequest, "unknown sessionId")
 		return
 	}
+	if !jsonContent(w, r) {
+		return
+	}
 	body, ok := readBody(w, r)
 	if !ok {
 		return
@@ -287,9 +320,10 @@ func LoopbackOnly(next http.Handler) http.Handler {
 			http.Error(w, "forbidden: Host must be a loopback address", http.StatusForbidden)
 			return
 		}
-		if o := r.Header.Get("Origin"); o != "" && o != "null" {
+		// "null" is what sandboxed frames and data: URLs of any site send.
+		if o := r.Header.Get("Origin"); o != "" {
 			u, err := url.Parse(o)
-			if err != nil || !isLoopbackHost(u.Host) {
+			if o == "null" || err != nil || !isLoopbackHost(u.Host) {
 				http.Error(w, "forbidden: Origin must be a loopback address", http.StatusForbidden)
 				return
 			}

@@ -3,6 +3,7 @@ package host
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"strconv"
 	"time"
 
@@ -16,20 +17,25 @@ import (
 func (s *Server) onUpstreamNotification(method string, params json.RawMessage) {
 	frame := jsonrpc.NewNotification(method, params)
 	if method == "notifications/progress" {
-		var p struct {
-			Token json.RawMessage `json:"progressToken"`
+		var p map[string]json.RawMessage
+		var tok string
+		if json.Unmarshal(params, &p) == nil {
+			_ = json.Unmarshal(p["progressToken"], &tok) // genui's tokens are strings
 		}
-		_ = json.Unmarshal(params, &p)
 		s.mu.Lock()
-		r := s.progress[string(p.Token)]
+		r := s.progress[tok]
 		s.mu.Unlock()
 		if r != nil {
+			p["progressToken"] = r.token // the host's token, byte for byte
+			if b, err := marshalRaw(p); err == nil {
+				frame = jsonrpc.NewNotification(method, b)
+			}
 			if err := r.reply.Send(frame); err != nil {
 				s.log.Debug("progress to host failed", "err", err)
 			}
 			return
 		}
-		s.log.Debug("progress for an unknown token dropped", "token", string(p.Token))
+		s.log.Debug("progress for an unknown token dropped", "token", tok)
 		return
 	}
 	for _, sess := range s.sessionList() {
@@ -49,6 +55,19 @@ func (s *Server) sessionList() []*Session {
 		out = append(out, sess)
 	}
 	return out
+}
+
+var errNoStream = errors.New("the session has no stream for server-initiated messages")
+
+// sendStream writes frame on the session's GET stream only.
+func (sess *Session) sendStream(frame []byte) error {
+	sess.mu.Lock()
+	out := sess.out
+	sess.mu.Unlock()
+	if out == nil {
+		return errNoStream
+	}
+	return out.Send(frame)
 }
 
 // sendOrActive sends a session-level frame on the session stream, or, when

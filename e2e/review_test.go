@@ -1,0 +1,114 @@
+package e2e_test
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/genui-dev/genui/internal/testenv"
+)
+
+// TestReviewStdinCloseShutsDownUpstreamGroup: when the host closes genui
+// mcp's stdin, genui exits promptly and the upstream's whole process group
+// (here a grandchild `sleep` that never reads stdin) is gone. With a call
+// in flight (its upstream frozen with SIGSTOP), genui still exits within
+// the documented bounds: 5 s for in-flight requests plus the 2 s
+// SIGTERM grace plus the side server's 3 s shutdown.
+func TestReviewStdinCloseShutsDownUpstreamGroup(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		inFlight bool
+		within   time.Duration
+	}{
+		{"idle", false, 3 * time.Second},
+		{"call in flight", true, 12 * time.Second},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			bin := testenv.GenuiBinary(t)
+			sh, err := exec.LookPath("sh")
+			if err != nil {
+				testenv.Missing(t, "sh not found")
+			}
+			c, _ := genuiMCP(t, "--", sh, "-c", "sleep 300 & exec "+strconv.Quote(bin)+" demo-server")
+			ctx := bounded(t, time.Minute)
+			if _, err := c.Initialize(ctx, protocol, nil); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := c.ListTools(ctx); err != nil {
+				t.Fatal(err)
+			}
+			child := waitDemoChild(ctx, t, c.Pid(), 0)
+			pgid, err := syscall.Getpgid(child)
+			if err != nil || pgid != child {
+				t.Fatalf("upstream %d is not a process group leader (pgid %d, %v)", child, pgid, err)
+			}
+			if len(children(child)) == 0 {
+				t.Fatalf("the upstream's grandchild sleep is not running (children of %d: none)", child)
+			}
+			if tc.inFlight {
+				if err := syscall.Kill(child, syscall.SIGSTOP); err != nil {
+					t.Fatal(err)
+				}
+				go func() {
+					_, _, _ = c.Request(ctx, "tools/call", map[string]any{"name": "run_battery", "arguments": map[string]any{"cells": 2}})
+				}()
+				time.Sleep(300 * time.Millisecond)
+			}
+			start := time.Now()
+			if err := c.CloseStdin(); err != nil {
+				t.Fatal(err)
+			}
+			select {
+			case <-c.Exited():
+				t.Logf("genui exited %v after stdin closed", time.Since(start).Round(time.Millisecond))
+			case <-time.After(tc.within):
+				t.Fatalf("genui mcp still running %v after its stdin closed", tc.within)
+			}
+			// The whole upstream group must be gone (ESRCH), zombies aside.
+			deadline := time.Now().Add(2 * time.Second)
+			for {
+				err := syscall.Kill(-pgid, 0)
+				if errors.Is(err, syscall.ESRCH) || groupOnlyZombies(pgid) {
+					break
+				}
+				if time.Now().After(deadline) {
+					t.Fatalf("upstream process group %d still alive 2 s after genui exited", pgid)
+				}
+				time.Sleep(50 * time.Millisecond)
+			}
+		})
+	}
+}
+
+// groupOnlyZombies reports whether every process in group pgid is a zombie
+// (dead, waiting for a reaper that is not this test's business).
+func groupOnlyZombies(pgid int) bool {
+	stats, _ := filepath.Glob("/proc/[0-9]*/stat")
+	for _, f := range stats {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			continue
+		}
+		// The command name may contain spaces: parse after the last ')'.
+		i := bytes.LastIndexByte(b, ')')
+		if i < 0 || i+2 > len(b) {
+			continue
+		}
+		var state string
+		var ppid, pg int
+		if _, err := fmt.Sscan(string(b[i+2:]), &state, &ppid, &pg); err != nil {
+			continue
+		}
+		if pg == pgid && state != "Z" {
+			return false
+		}
+	}
+	return true
+}
