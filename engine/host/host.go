@@ -57,6 +57,9 @@ type Options struct {
 	// ReadyTimeout bounds how long a request waits for the upstream's first
 	// tools/list before failing with a clear error (default 30 s).
 	ReadyTimeout time.Duration
+	// SessionIdle closes streamable HTTP sessions idle this long with no
+	// open stream (default 1 h).
+	SessionIdle time.Duration
 	// UpstreamWait bounds how long a new forwarded request waits for a
 	// starting upstream (default 15 s).
 	UpstreamWait time.Duration
@@ -125,6 +128,9 @@ func New(opts Options) *Server {
 	if opts.UpstreamWait <= 0 {
 		opts.UpstreamWait = defaultUpstreamWait
 	}
+	if opts.SessionIdle <= 0 {
+		opts.SessionIdle = time.Hour
+	}
 	if opts.ReconnectWait <= 0 {
 		opts.ReconnectWait = defaultReconnectWait
 	}
@@ -157,6 +163,10 @@ type Session struct {
 	closed bool
 	ctx    context.Context
 	cancel context.CancelFunc
+	// streams are the open GET /mcp streams, newest last; out is the
+	// newest. lastSeen is the last HTTP activity (for idle expiry).
+	streams  []Sender
+	lastSeen time.Time
 }
 
 // NewSession registers a host session. out receives frames that belong to
@@ -164,19 +174,75 @@ type Session struct {
 func (s *Server) NewSession(id string, out Sender) *Session {
 	ctx, cancel := context.WithCancel(context.Background())
 	sess := &Session{ID: id, srv: s, out: out, inflight: map[string]context.CancelFunc{},
-		pending: map[string]chan *jsonrpc.Message{}, subs: map[string]bool{}, ctx: ctx, cancel: cancel}
+		pending: map[string]chan *jsonrpc.Message{}, subs: map[string]bool{}, ctx: ctx, cancel: cancel,
+		lastSeen: time.Now()}
 	s.mu.Lock()
 	s.sessions[id] = sess
 	s.mu.Unlock()
 	return sess
 }
 
-// Session returns a registered session.
+// Session returns a registered session and marks it active.
 func (s *Server) Session(id string) (*Session, bool) {
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	sess, ok := s.sessions[id]
+	s.mu.Unlock()
+	if ok {
+		sess.mu.Lock()
+		sess.lastSeen = time.Now()
+		sess.mu.Unlock()
+	}
 	return sess, ok
+}
+
+// expireIdle closes HTTP sessions that have had no request, no open stream
+// and nothing in flight for longer than idle (clients that vanish without
+// DELETE). It runs whenever a session is created, so it costs nothing in
+// between and the session map stays bounded by activity.
+func (s *Server) expireIdle(idle time.Duration) {
+	now := time.Now()
+	var stale []*Session
+	s.mu.Lock()
+	for _, sess := range s.sessions {
+		sess.mu.Lock()
+		if sess.out == nil && len(sess.inflight) == 0 && len(sess.pending) == 0 && now.Sub(sess.lastSeen) > idle {
+			stale = append(stale, sess)
+		}
+		sess.mu.Unlock()
+	}
+	s.mu.Unlock()
+	for _, sess := range stale {
+		s.log.Info("closing idle HTTP session", "session", sess.ID, "idle", now.Sub(sess.lastSeen).Round(time.Second))
+		sess.Close()
+	}
+}
+
+// addStream makes a new GET stream the session's output.
+func (sess *Session) addStream(st Sender) {
+	sess.mu.Lock()
+	sess.streams = append(sess.streams, st)
+	sess.out = st
+	sess.mu.Unlock()
+}
+
+// removeStream drops a closed GET stream; the newest remaining one (if any)
+// becomes the output again.
+func (sess *Session) removeStream(st Sender) {
+	sess.mu.Lock()
+	defer sess.mu.Unlock()
+	for i, x := range sess.streams {
+		if x == st {
+			sess.streams = append(sess.streams[:i], sess.streams[i+1:]...)
+			break
+		}
+	}
+	if sess.out == st {
+		sess.out = nil
+		if n := len(sess.streams); n > 0 {
+			sess.out = sess.streams[n-1]
+		}
+	}
+	sess.lastSeen = time.Now()
 }
 
 // SessionInfo describes a session for status displays.
@@ -262,11 +328,13 @@ func (sess *Session) HandleFrame(ctx context.Context, raw []byte, reply Sender) 
 	s := sess.srv
 	msg, perr := jsonrpc.Parse(raw)
 	if perr != nil {
+		// Answer everything but a broken response (a response cannot be
+		// answered); use the request's id when it is a valid one.
 		var id json.RawMessage
-		if msg != nil && msg.IsRequest() {
+		if msg != nil && jsonrpc.ValidID(msg.ID) {
 			id = msg.ID
 		}
-		if msg == nil || msg.IsRequest() || len(msg.ID) == 0 {
+		if msg == nil || msg.Method != "" || len(msg.ID) == 0 {
 			_ = reply.Send(jsonrpc.NewErrorResponse(id, jsonrpc.AsError(perr)))
 		}
 		return

@@ -231,6 +231,7 @@ func TestMalformedInputGetsClearErrors(t *testing.T) {
 	h.c.initialize(nil)
 	h.c.send([]byte(`{not json`))
 	h.c.send([]byte(`{"jsonrpc":"1.0","id":99,"method":"ping"}`))
+	h.c.send([]byte(`{"jsonrpc":"2.0","id":null,"method":"ping"}`))
 	r := h.c.call("no/such/method", nil)
 	if r.Error == nil || r.Error.Code != jsonrpc.CodeMethodNotFound {
 		t.Fatalf("unknown method: %v", r.Error)
@@ -246,7 +247,7 @@ func TestMalformedInputGetsClearErrors(t *testing.T) {
 	h.c.result("ping", nil, nil)
 	h.c.mu.Lock()
 	defer h.c.mu.Unlock()
-	var parseErr, versionErr bool
+	var parseErr, versionErr, nullIDErr bool
 	for _, line := range h.c.raw {
 		m, err := jsonrpc.Parse([]byte(line))
 		if err != nil {
@@ -258,9 +259,12 @@ func TestMalformedInputGetsClearErrors(t *testing.T) {
 		if m.Error != nil && m.Error.Code == jsonrpc.CodeInvalidRequest && string(m.ID) == "99" {
 			versionErr = true
 		}
+		if m.Error != nil && m.Error.Code == jsonrpc.CodeInvalidRequest && string(m.ID) == "null" && strings.Contains(m.Error.Message, "id must be") {
+			nullIDErr = true
+		}
 	}
-	if !parseErr || !versionErr {
-		t.Fatalf("want a parse error (id null) and an invalid-request error (id 99); lines: %v", h.c.raw)
+	if !parseErr || !versionErr || !nullIDErr {
+		t.Fatalf("want a parse error (id null), an invalid-request error (id 99) and one for the null id; lines: %v", h.c.raw)
 	}
 }
 

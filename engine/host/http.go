@@ -171,6 +171,7 @@ func (s *Server) handlePost(w http.ResponseWriter, r *http.Request) {
 	ephemeral := false
 	switch {
 	case msg.Method == "initialize":
+		s.expireIdle(s.opts.SessionIdle)
 		sess = s.NewSession(newSessionID(), nil)
 		w.Header().Set(sessionHeader, sess.ID)
 	case sid != "":
@@ -256,14 +257,10 @@ func (s *Server) handleGetStream(w http.ResponseWriter, r *http.Request) {
 	sw := newSSE(w)
 	w.WriteHeader(http.StatusOK)
 	_ = sw.rc.Flush()
-	sess.SetOut(sw)
+	sess.addStream(sw)
 	defer func() {
 		sw.close()
-		sess.mu.Lock()
-		if sess.out == Sender(sw) {
-			sess.out = nil
-		}
-		sess.mu.Unlock()
+		sess.removeStream(sw)
 	}()
 	streamUntilDone(r.Context(), sess, sw)
 }

@@ -1,6 +1,7 @@
 package host_test
 
 import (
+	"bufio"
 	"context"
 	"io"
 	"log/slog"
@@ -180,5 +181,154 @@ func TestLoopbackOnly(t *testing.T) {
 	resp.Body.Close()
 	if resp.StatusCode != http.StatusRequestEntityTooLarge {
 		t.Fatalf("oversized body: status %d, want 413", resp.StatusCode)
+	}
+}
+
+// startHTTPOpts is startHTTP with host options.
+func startHTTPOpts(t *testing.T, hopts host.Options) (*httptest.Server, *host.Server) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	e, err := engine.New(engine.Options{Upstream: demoUpstream(), Dir: t.TempDir(), Logger: log})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hopts.Engine, hopts.Logger, hopts.Wrappers = e, log, engine.NewWrappers(e, engine.WrapperHooks{})
+	srv := host.New(hopts)
+	done := make(chan struct{})
+	go func() { _ = e.Run(ctx); close(done) }()
+	mux := http.NewServeMux()
+	srv.RegisterHTTP(mux)
+	ts := httptest.NewServer(host.LoopbackOnly(mux))
+	t.Cleanup(func() {
+		ts.CloseClientConnections()
+		ts.Close()
+		cancel()
+		<-done
+	})
+	return ts, srv
+}
+
+func initSession(t *testing.T, base string) string {
+	t.Helper()
+	req, _ := http.NewRequest("POST", base+"/mcp", strings.NewReader(
+		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	sid := resp.Header.Get("Mcp-Session-Id")
+	if resp.StatusCode != 200 || sid == "" {
+		t.Fatalf("initialize: %d, session %q", resp.StatusCode, sid)
+	}
+	return sid
+}
+
+// openStream opens GET /mcp for sid and returns a channel of data lines.
+func openStream(t *testing.T, ctx context.Context, base, sid string) <-chan string {
+	t.Helper()
+	req, _ := http.NewRequestWithContext(ctx, "GET", base+"/mcp", nil)
+	req.Header.Set("Mcp-Session-Id", sid)
+	req.Header.Set("Accept", "text/event-stream")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil || resp.StatusCode != 200 {
+		t.Fatalf("GET /mcp: %v %v", resp, err)
+	}
+	lines := make(chan string, 64)
+	go func() {
+		defer resp.Body.Close()
+		defer close(lines)
+		sc := bufio.NewScanner(resp.Body)
+		for sc.Scan() {
+			if d, ok := strings.CutPrefix(sc.Text(), "data: "); ok {
+				lines <- d
+			}
+		}
+	}()
+	return lines
+}
+
+func postJSON(t *testing.T, base, sid, body string) {
+	t.Helper()
+	req, _ := http.NewRequest("POST", base+"/mcp", strings.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json")
+	req.Header.Set("Mcp-Session-Id", sid)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != 200 && resp.StatusCode != 202 {
+		t.Fatalf("POST %s: status %d", body, resp.StatusCode)
+	}
+}
+
+func waitLine(t *testing.T, lines <-chan string, substr string, d time.Duration) {
+	t.Helper()
+	deadline := time.After(d)
+	for {
+		select {
+		case l, ok := <-lines:
+			if !ok {
+				t.Fatalf("stream closed before a line with %q", substr)
+			}
+			if strings.Contains(l, substr) {
+				return
+			}
+		case <-deadline:
+			t.Fatalf("no line with %q within %s", substr, d)
+		}
+	}
+}
+
+// TestSecondGetStreamClosingKeepsTheFirst: a client may open a second GET
+// stream; when that one closes, notifications go to the first again.
+func TestSecondGetStreamClosingKeepsTheFirst(t *testing.T) {
+	ts, _ := startHTTPOpts(t, host.Options{})
+	sid := initSession(t, ts.URL)
+	postJSON(t, ts.URL, sid, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	ctx1, cancel1 := context.WithCancel(context.Background())
+	defer cancel1()
+	first := openStream(t, ctx1, ts.URL, sid)
+	ctx2, cancel2 := context.WithCancel(context.Background())
+	second := openStream(t, ctx2, ts.URL, sid)
+	time.Sleep(100 * time.Millisecond)
+	cancel2()
+	for range second {
+	}
+	time.Sleep(100 * time.Millisecond)
+	// A refine changes a UI: hosts hear resources/list_changed on their stream.
+	postJSON(t, ts.URL, sid, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"_ui_refine","arguments":{"toolName":"get_forecast","feedback":"dark theme"}}}`)
+	waitLine(t, first, "notifications/resources/list_changed", 10*time.Second)
+}
+
+// TestIdleSessionsExpire: an HTTP session that went quiet (no stream, no
+// requests) is closed when the idle bound passes, so vanished clients do not
+// pile up.
+func TestIdleSessionsExpire(t *testing.T) {
+	ts, srv := startHTTPOpts(t, host.Options{SessionIdle: 200 * time.Millisecond})
+	old := initSession(t, ts.URL)
+	time.Sleep(400 * time.Millisecond)
+	fresh := initSession(t, ts.URL) // creating a session sweeps idle ones
+	if _, ok := srv.Session(old); ok {
+		t.Fatal("idle session still registered")
+	}
+	if _, ok := srv.Session(fresh); !ok {
+		t.Fatal("fresh session missing")
+	}
+	req, _ := http.NewRequest("POST", ts.URL+"/mcp", strings.NewReader(`{"jsonrpc":"2.0","id":5,"method":"ping"}`))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Mcp-Session-Id", old)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusNotFound {
+		t.Fatalf("request on an expired session: status %d, want 404 (initialize again)", resp.StatusCode)
 	}
 }

@@ -84,7 +84,29 @@ func Parse(b []byte) (*Message, error) {
 	if m.Method == "" && len(m.ID) == 0 {
 		return &m, &Error{Code: CodeInvalidRequest, Message: "invalid request: neither method nor id"}
 	}
+	if len(m.ID) > 0 && !ValidID(m.ID) && (m.Method != "" || !isNull(m.ID)) {
+		// MCP: a request id is a string or an integer, never null. (A
+		// response may carry id null: the answer to an unparsable request.)
+		return &m, &Error{Code: CodeInvalidRequest, Message: "invalid request: id must be a string or a number"}
+	}
 	return &m, nil
+}
+
+// ValidID reports whether id is a JSON string or number.
+func ValidID(id json.RawMessage) bool {
+	b := bytes.TrimSpace(id)
+	if len(b) == 0 {
+		return false
+	}
+	switch c := b[0]; {
+	case c == '"':
+		var s string
+		return json.Unmarshal(b, &s) == nil
+	case c == '-' || c >= '0' && c <= '9':
+		var n json.Number
+		return json.Unmarshal(b, &n) == nil
+	}
+	return false
 }
 
 // NewRequest encodes a request frame.

@@ -55,10 +55,27 @@ func TestParseErrors(t *testing.T) {
 		{`{`, CodeParseError},
 		{`{"jsonrpc":"1.0","id":1,"method":"x"}`, CodeInvalidRequest},
 		{`{"jsonrpc":"2.0"}`, CodeInvalidRequest},
+		{`{"jsonrpc":"2.0","id":null,"method":"ping"}`, CodeInvalidRequest},
+		{`{"jsonrpc":"2.0","id":{"a":1},"method":"ping"}`, CodeInvalidRequest},
+		{`{"jsonrpc":"2.0","id":[1],"method":"ping"}`, CodeInvalidRequest},
+		{`{"jsonrpc":"2.0","id":true,"method":"ping"}`, CodeInvalidRequest},
 	} {
 		_, err := Parse([]byte(tc.in))
 		if e := AsError(err); err == nil || e.Code != tc.code {
 			t.Errorf("Parse(%s) = %v, want code %d", tc.in, err, tc.code)
 		}
+	}
+}
+
+func TestValidIDAndNullResponse(t *testing.T) {
+	for id, want := range map[string]bool{`1`: true, `0`: true, `-5`: true, `1.5`: true, `"x"`: true, `""`: true,
+		`null`: false, `{}`: false, `[]`: false, `true`: false, ``: false} {
+		if got := ValidID(json.RawMessage(id)); got != want {
+			t.Errorf("ValidID(%s) = %v, want %v", id, got, want)
+		}
+	}
+	// An error response to an unparsable request carries id null: valid.
+	if _, err := Parse([]byte(`{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"x"}}`)); err != nil {
+		t.Errorf("error response with id null rejected: %v", err)
 	}
 }
