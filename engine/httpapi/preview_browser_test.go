@@ -330,7 +330,11 @@ var testTools = []string{
 	`{"name":"leaky","description":"its own UI fetches a remote URL","inputSchema":{"type":"object"},"_meta":{"ui":{"resourceUri":"ui://leaky/app"}}}`,
 	`{"name":"declared","description":"its own UI declares a CSP","inputSchema":{"type":"object"},"_meta":{"ui":{"resourceUri":"ui://declared/app"}}}`,
 	`{"name":"hostile","title":"<b>bold</b>","description":` + mustJSON(hostileDescription) + `,"inputSchema":{"type":"object","properties":{"q":{"type":"string"}}}}`,
+	`{"name":` + mustJSON(hostileName) + `,"description":"a hostile upstream's tool name","inputSchema":{"type":"object","properties":{"q":{"type":"string"}}}}`,
 }
+
+// hostileName is a tool name a hostile upstream might send.
+const hostileName = `x"><img src=y onerror=window.pwned=3>`
 
 func mustJSON(v any) string {
 	b, _ := json.Marshal(v)
