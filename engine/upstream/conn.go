@@ -15,11 +15,13 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 )
 
-// conn is one live connection: a started transport plus whatever keeps it
-// alive (child process, in-process server goroutine). A conn is never reused;
+// conn is one live connection: a started link plus whatever keeps it alive
+// (child process, in-process server goroutine). A conn is never reused;
 // reconnecting builds a new one.
 type conn struct {
-	kind   string
+	kind string
+	link link
+	// tr is mcp-go's transport behind link for http/sse, nil otherwise.
 	tr     transport.Interface
 	ctx    context.Context // lives as long as the connection
 	cancel context.CancelFunc
@@ -136,63 +138,73 @@ func startTransport(cn *conn, tr transport.Interface) error {
 	return err
 }
 
+// dialStdio starts the child in its own process group, wired to a lineLink
+// over two OS pipes. stdout is a plain pipe (not cmd.StdoutPipe), so Wait
+// never closes it under the read loop and the child's last lines are read.
 func (c *Client) dialStdio(cn *conn) error {
-	stderr := c.cfg.Stderr
-	if stderr == nil {
+	// An *os.File is handed to the child as is; any other writer gets a
+	// copy goroutine from os/exec, which must never stop draining.
+	var stderr io.Writer
+	switch w := c.cfg.Stderr.(type) {
+	case nil:
 		stderr = newLineLogger(c.log)
+	case *os.File:
+		stderr = w
+	default:
+		stderr = &drainWriter{w: w, log: c.log}
 	}
-	cmdFunc := func(_ context.Context, command string, env []string, args []string) (*exec.Cmd, error) {
-		// Not CommandContext: cancelling would only kill the direct child.
-		// Shutdown signals the whole process group instead (closeConn).
-		cmd := exec.Command(command, args...)
-		cmd.Env = append(os.Environ(), env...)
-		setProcessGroup(cmd)
-		// Bounds Wait if a grandchild keeps an inherited pipe open.
-		cmd.WaitDelay = time.Second
-		cn.cmd = cmd
-		return cmd, nil
-	}
-	st := transport.NewStdioWithOptions(c.cfg.Command, c.cfg.Env, c.cfg.Args,
-		transport.WithCommandFunc(cmdFunc),
-		transport.WithCommandLogger(c.log),
-		transport.WithCommandStderrWriter(stderr),
-	)
-	c.attach(st)
-	st.SetRequestHandler(c.serverRequestHandler(cn))
-	cn.tr = st
-	err := startTransport(cn, st)
-	if cn.cmd != nil && cn.cmd.Process != nil {
-		// Started (even if Start then timed out): watch it so closeConn can
-		// reap it and in-flight requests learn of its exit at once.
-		cn.pid = cn.cmd.Process.Pid
-		cn.waitDone = make(chan struct{})
-		go func() {
-			err := cn.cmd.Wait()
-			close(cn.waitDone)
-			if err == nil {
-				cn.fail("upstream exited (exit status 0)")
-			} else {
-				cn.fail(fmt.Sprintf("upstream exited (%v)", err))
-			}
-		}()
-	}
+	// Not CommandContext: cancelling would only kill the direct child.
+	// Shutdown signals the whole process group instead (closeConn).
+	cmd := exec.Command(c.cfg.Command, c.cfg.Args...)
+	cmd.Env = append(os.Environ(), c.cfg.Env...)
+	setProcessGroup(cmd)
+	// Bounds Wait if a grandchild keeps the inherited stderr pipe open.
+	cmd.WaitDelay = time.Second
+	cmd.Stderr = stderr
+	inR, inW, err := os.Pipe()
 	if err != nil {
+		return fmt.Errorf("start %s: stdin pipe: %w", c.target, err)
+	}
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		inR.Close()
+		inW.Close()
+		return fmt.Errorf("start %s: stdout pipe: %w", c.target, err)
+	}
+	cmd.Stdin, cmd.Stdout = inR, outW
+	err = cmd.Start()
+	// The child holds its own copies now.
+	inR.Close()
+	outW.Close()
+	if err != nil {
+		inW.Close()
+		outR.Close()
 		return fmt.Errorf("start %s: %w", c.target, err)
 	}
+	cn.cmd, cn.pid = cmd, cmd.Process.Pid
+	cn.waitDone = make(chan struct{})
+	go func() {
+		err := cmd.Wait()
+		close(cn.waitDone)
+		if err == nil {
+			cn.fail("upstream exited (exit status 0)")
+		} else {
+			cn.fail(fmt.Sprintf("upstream exited (%v)", err))
+		}
+	}()
+	c.startLineLink(cn, outR, inW, []io.Closer{inW, outR})
 	return nil
 }
 
+// dialInProcess runs the in-process server on a pair of io.Pipes, wired to
+// a lineLink.
 func (c *Client) dialInProcess(cn *conn) error {
 	clientR, serverW := io.Pipe() // server -> client
 	serverR, clientW := io.Pipe() // client -> server
 	// Closing the server's ends on shutdown gives the client's read loop a
 	// clean EOF and fails any server read or write still pending.
 	cn.pipes = []io.Closer{serverW, serverR}
-	st := transport.NewIO(clientR, clientW, nil)
-	transport.WithCommandLogger(c.log)(st)
-	c.attach(st)
-	st.SetRequestHandler(c.serverRequestHandler(cn))
-	cn.tr = st
+	c.startLineLink(cn, clientR, clientW, []io.Closer{clientW, clientR})
 	cn.waitDone = make(chan struct{})
 	serve := c.cfg.InProcess
 	go func() {
@@ -205,10 +217,32 @@ func (c *Client) dialInProcess(cn *conn) error {
 			cn.fail(fmt.Sprintf("in-process upstream stopped (%v)", err))
 		}
 	}()
-	if err := startTransport(cn, st); err != nil {
-		return fmt.Errorf("start in-process upstream: %w", err)
-	}
 	return nil
+}
+
+// startLineLink connects cn to a lineLink on r/w and starts its read loop.
+// When the loop ends, an over-long line fails the connection at once; EOF
+// or a read error fails it unless the process exit (or in-process server
+// stop) reports a better reason within a second.
+func (c *Client) startLineLink(cn *conn, r io.Reader, w io.Writer, closers []io.Closer) {
+	l := newLineLink(r, w, closers, c.maxLine, c.log)
+	l.onNotify = c.queue.push
+	l.onRequest = c.lineRequestHandler(cn)
+	l.onEnd = func(err error) {
+		var tooLong *lineTooLongError
+		if errors.As(err, &tooLong) {
+			c.log.Error("upstream connection dropped", "err", err)
+			cn.fail(err.Error() + "; dropping the connection")
+			return
+		}
+		go func() {
+			if !waitClosed(cn.dead, time.Second) {
+				cn.fail(fmt.Sprintf("upstream connection broken (%s)", readEndReason(err)))
+			}
+		}()
+	}
+	cn.link = l
+	l.start()
 }
 
 // safeServe runs f, turning a panic into an error so a broken in-process
@@ -232,8 +266,8 @@ func (c *Client) dialHTTP(cn *conn) error {
 		return fmt.Errorf("upstream URL: %w", err)
 	}
 	c.attach(h)
-	h.SetRequestHandler(c.serverRequestHandler(cn))
-	cn.tr = h
+	h.SetRequestHandler(c.mcpRequestHandler(cn))
+	cn.tr, cn.link = h, mcpLink{h}
 	if err := startTransport(cn, h); err != nil {
 		return fmt.Errorf("connect %s: %w", c.target, err)
 	}
@@ -256,15 +290,15 @@ func (c *Client) dialSSE(cn *conn) error {
 	s.SetConnectionLostHandler(func(err error) {
 		cn.fail(fmt.Sprintf("upstream SSE stream closed (%v)", err))
 	})
-	cn.tr = s
+	cn.tr, cn.link = s, mcpLink{s}
 	if err := startTransport(cn, s); err != nil {
 		return fmt.Errorf("connect %s: %w", c.target, err)
 	}
 	return nil
 }
 
-// attach routes the transport's notifications into the ordered queue. The
-// callback runs on the transport's read loop, so it only enqueues.
+// attach routes an mcp-go transport's notifications into the ordered queue.
+// The callback runs on the transport's read loop, so it only enqueues.
 func (c *Client) attach(tr transport.Interface) {
 	tr.SetNotificationHandler(func(n mcp.JSONRPCNotification) {
 		c.queue.push(n.Method, fromNotificationParams(n.Params))
@@ -287,14 +321,11 @@ func (c *Client) closeConn(cn *conn) {
 		// Also reaps grandchildren that outlived the child.
 		_ = signalGroup(pid, sigKill)
 		if !waitClosed(cn.waitDone, 3*time.Second) {
-			// Never call the transport's Close (it Waits too) while our
-			// Wait is still running.
 			c.log.Error("upstream process did not exit after SIGKILL", "pid", pid)
-			return
 		}
-		closeBounded(c, cn.tr)
+		closeBounded(c, cn.link)
 	case cn.waitDone != nil: // in-process
-		closeBounded(c, cn.tr)
+		closeBounded(c, cn.link)
 		for _, p := range cn.pipes {
 			_ = p.Close()
 		}
@@ -302,20 +333,20 @@ func (c *Client) closeConn(cn *conn) {
 			c.log.Error("in-process upstream did not stop within the grace period")
 		}
 	default:
-		closeBounded(c, cn.tr)
+		closeBounded(c, cn.link)
 	}
 }
 
-// closeBounded closes tr, giving up (with a log line) after 6 s; the HTTP
+// closeBounded closes l, giving up (with a log line) after 6 s; the HTTP
 // transport's Close sends a DELETE bounded at 5 s.
-func closeBounded(c *Client, tr transport.Interface) {
-	if tr == nil {
+func closeBounded(c *Client, l link) {
+	if l == nil {
 		return
 	}
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		if err := tr.Close(); err != nil {
+		if err := l.close(); err != nil {
 			c.log.Debug("upstream transport close", "err", err)
 		}
 	}()

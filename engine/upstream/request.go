@@ -67,12 +67,8 @@ func (c *Client) roundTrip(ctx context.Context, cn *conn, method string, params 
 		return nil, err // nothing sent, nothing to cancel
 	}
 	id := c.nextID.Add(1)
-	req := transport.JSONRPCRequest{JSONRPC: mcp.JSONRPC_VERSION, ID: mcp.NewRequestId(id), Method: method}
-	if len(params) > 0 {
-		req.Params = params // a nil RawMessage in an interface would encode as null
-	}
 	type answer struct {
-		resp *transport.JSONRPCResponse
+		resp *jsonrpc.Message
 		err  error
 	}
 	sendCtx, cancel := context.WithCancel(ctx)
@@ -82,7 +78,7 @@ func (c *Client) roundTrip(ctx context.Context, cn *conn, method string, params 
 	ch := make(chan answer, 1)
 	start := time.Now()
 	go func() {
-		resp, err := cn.tr.SendRequest(sendCtx, req)
+		resp, err := cn.link.call(sendCtx, id, method, params)
 		ch <- answer{resp, err}
 	}()
 
@@ -123,6 +119,10 @@ func deadError(cn *conn, method string) *jsonrpc.Error {
 // transportFailure turns a transport-level error into the error Request
 // returns and, where it means the connection is broken, marks it dead.
 func (c *Client) transportFailure(cn *conn, method string, err error) error {
+	var je *jsonrpc.Error
+	if errors.As(err, &je) {
+		return je // refused before sending (bad params)
+	}
 	switch cn.kind {
 	case TransportStdio, TransportInProcess:
 		// The read loop saw EOF or a write failed: the process is dying.
@@ -164,12 +164,17 @@ func (c *Client) sendCancelled(cn *conn, id int64, method string, ctx context.Co
 	} else if cause != nil && !errors.Is(cause, context.Canceled) {
 		reason = cause.Error()
 	}
-	params := mcp.NotificationParams{AdditionalFields: map[string]any{"requestId": id, "reason": reason}}
+	params, err := json.Marshal(struct {
+		RequestID int64  `json:"requestId"`
+		Reason    string `json:"reason"`
+	}{id, reason})
+	if err != nil {
+		return
+	}
 	go func() {
 		nctx, cancel := context.WithTimeout(cn.ctx, 5*time.Second)
 		defer cancel()
-		n := mcp.JSONRPCNotification{JSONRPC: mcp.JSONRPC_VERSION, Notification: mcp.Notification{Method: "notifications/cancelled", Params: params}}
-		if err := cn.tr.SendNotification(nctx, n); err != nil {
+		if err := c.notify(nctx, cn, "notifications/cancelled", params); err != nil {
 			c.log.Debug("upstream notifications/cancelled not sent", "rid", jsonrpc.RequestID(ctx), "id", id, "err", err)
 		}
 	}()
@@ -178,15 +183,13 @@ func (c *Client) sendCancelled(cn *conn, id int64, method string, ctx context.Co
 // notify sends a notification on cn, bounded by ctx and the connection's
 // life (a stdio write can block if the child stops reading).
 func (c *Client) notify(ctx context.Context, cn *conn, method string, params json.RawMessage) error {
-	p, err := toNotificationParams(params)
-	if err != nil {
+	if err := checkObjectParams(params); err != nil {
 		return jsonrpc.Errorf(jsonrpc.CodeInvalidParams, "invalid params for %s: %v", method, err)
 	}
-	n := mcp.JSONRPCNotification{JSONRPC: mcp.JSONRPC_VERSION, Notification: mcp.Notification{Method: method, Params: p}}
 	sendCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	ch := make(chan error, 1)
-	go func() { ch <- cn.tr.SendNotification(sendCtx, n) }()
+	go func() { ch <- cn.link.notify(sendCtx, method, params) }()
 	select {
 	case err := <-ch:
 		if err != nil && ctx.Err() == nil {
@@ -200,19 +203,24 @@ func (c *Client) notify(ctx context.Context, cn *conn, method string, params jso
 	}
 }
 
-// convertResponse maps a transport response to (result, *jsonrpc.Error).
-func convertResponse(resp *transport.JSONRPCResponse) (json.RawMessage, error) {
+// checkObjectParams accepts empty params, null, or a JSON object.
+func checkObjectParams(raw json.RawMessage) error {
+	if isNullOrEmpty(raw) {
+		return nil
+	}
+	if t := bytes.TrimSpace(raw); t[0] != '{' || !json.Valid(t) {
+		return errors.New("params must be a JSON object")
+	}
+	return nil
+}
+
+// convertResponse maps a response frame to (result, *jsonrpc.Error).
+func convertResponse(resp *jsonrpc.Message) (json.RawMessage, error) {
 	if resp == nil {
 		return nil, jsonrpc.Errorf(jsonrpc.CodeInternalError, "upstream sent an empty response")
 	}
 	if resp.Error != nil {
-		e := &jsonrpc.Error{Code: resp.Error.Code, Message: resp.Error.Message}
-		if resp.Error.Data != nil {
-			if b, err := json.Marshal(resp.Error.Data); err == nil {
-				e.Data = b
-			}
-		}
-		return nil, e
+		return nil, resp.Error
 	}
 	if len(resp.Result) == 0 {
 		return json.RawMessage("{}"), nil
@@ -220,49 +228,77 @@ func convertResponse(resp *transport.JSONRPCResponse) (json.RawMessage, error) {
 	return resp.Result, nil
 }
 
-// serverRequestHandler adapts the user's request handler to the transport:
-// params go out as raw JSON, *jsonrpc.Error answers keep their code and data.
-func (c *Client) serverRequestHandler(cn *conn) transport.RequestHandler {
-	return func(ctx context.Context, req transport.JSONRPCRequest) (resp *transport.JSONRPCResponse, _ error) {
-		c.mu.Lock()
-		h := c.onRequest
-		c.mu.Unlock()
-		ctx, cancel := context.WithTimeout(ctx, c.cfg.RequestTimeout)
-		defer cancel()
-		defer func() {
-			if r := recover(); r != nil {
-				c.log.Error("upstream request handler panicked", "method", req.Method, "panic", r)
-				resp = transport.NewJSONRPCErrorResponse(req.ID, jsonrpc.CodeInternalError, fmt.Sprintf("internal error handling %s", req.Method), nil)
-			}
-		}()
-
-		var result json.RawMessage
-		var err error
-		switch {
-		case h != nil:
-			var params json.RawMessage
-			if req.Params != nil {
-				params, err = json.Marshal(req.Params)
-			}
-			if err == nil {
-				result, err = h(ctx, req.Method, params)
-			}
-		case req.Method == "ping":
-			result = json.RawMessage("{}")
-		default:
-			err = jsonrpc.Errorf(jsonrpc.CodeMethodNotFound, "method not found: %s", req.Method)
+// answerServerRequest runs the user's request handler (or the defaults:
+// ping answers {}, anything else is method-not-found) for one
+// server-to-client request, bounded by RequestTimeout and safe from panics.
+// It returns the result or the JSON-RPC error to send back.
+func (c *Client) answerServerRequest(ctx context.Context, method string, params json.RawMessage) (result json.RawMessage, rerr *jsonrpc.Error) {
+	c.mu.Lock()
+	h := c.onRequest
+	c.mu.Unlock()
+	ctx, cancel := context.WithTimeout(ctx, c.cfg.RequestTimeout)
+	defer cancel()
+	defer func() {
+		if r := recover(); r != nil {
+			c.log.Error("upstream request handler panicked", "method", method, "panic", r)
+			result, rerr = nil, jsonrpc.Errorf(jsonrpc.CodeInternalError, "internal error handling %s", method)
 		}
-		if err != nil {
-			je := jsonrpc.AsError(err)
+	}()
+	var err error
+	switch {
+	case h != nil:
+		result, err = h(ctx, method, params)
+	case method == "ping":
+		result = json.RawMessage("{}")
+	default:
+		err = jsonrpc.Errorf(jsonrpc.CodeMethodNotFound, "method not found: %s", method)
+	}
+	if err != nil {
+		je := jsonrpc.AsError(err)
+		if len(je.Data) > 0 && !json.Valid(je.Data) {
+			je = &jsonrpc.Error{Code: je.Code, Message: je.Message} // never send a broken frame
+		}
+		c.log.Debug("upstream server request failed", "method", method, "code", je.Code, "err", je.Message)
+		return nil, je
+	}
+	if len(result) == 0 {
+		result = json.RawMessage("{}")
+	}
+	return result, nil
+}
+
+// lineRequestHandler answers server-to-client requests arriving on a
+// lineLink: params reach the handler byte for byte and the response frame
+// echoes the request's id verbatim.
+func (c *Client) lineRequestHandler(cn *conn) func(id json.RawMessage, method string, params json.RawMessage) []byte {
+	return func(id json.RawMessage, method string, params json.RawMessage) []byte {
+		result, je := c.answerServerRequest(cn.ctx, method, params)
+		if je != nil {
+			return jsonrpc.NewErrorResponse(id, je)
+		}
+		return jsonrpc.NewResultChecked(id, result)
+	}
+}
+
+// mcpRequestHandler adapts answerServerRequest to an mcp-go transport
+// (http): mcp-go has decoded the params, so they are re-encoded here.
+func (c *Client) mcpRequestHandler(cn *conn) transport.RequestHandler {
+	return func(ctx context.Context, req transport.JSONRPCRequest) (*transport.JSONRPCResponse, error) {
+		var params json.RawMessage
+		if req.Params != nil {
+			b, err := json.Marshal(req.Params)
+			if err != nil {
+				return transport.NewJSONRPCErrorResponse(req.ID, jsonrpc.CodeInvalidParams, fmt.Sprintf("invalid params for %s: %v", req.Method, err), nil), nil
+			}
+			params = b
+		}
+		result, je := c.answerServerRequest(ctx, req.Method, params)
+		if je != nil {
 			var data any
 			if len(je.Data) > 0 {
 				data = je.Data
 			}
-			c.log.Debug("upstream server request failed", "method", req.Method, "code", je.Code, "err", je.Message)
 			return transport.NewJSONRPCErrorResponse(req.ID, je.Code, je.Message, data), nil
-		}
-		if len(result) == 0 {
-			result = json.RawMessage("{}")
 		}
 		return transport.NewJSONRPCResultResponse(req.ID, result), nil
 	}

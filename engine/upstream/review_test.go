@@ -1,15 +1,12 @@
 package upstream
 
-// Review tests: each pins a defect found in a review of the proxy core; the
-// ones for open defects are skipped with "BUG: ..." (GENUI_REVIEW_BUGS=1 runs
-// them). Remove the knownBug call together with the fix.
+// Review tests: each pins a defect found in a review of the proxy core.
 
 import (
 	"bufio"
 	"context"
 	"encoding/json"
 	"io"
-	"os"
 	"strings"
 	"testing"
 	"time"
@@ -17,21 +14,12 @@ import (
 	"github.com/genui-dev/genui/engine/jsonrpc"
 )
 
-func knownBug(t *testing.T, what string) {
-	t.Helper()
-	if os.Getenv("GENUI_REVIEW_BUGS") == "" {
-		t.Skip("BUG: " + what)
-	}
-}
-
 // TestReviewIncomingNotificationNumbersExact: the package promises raw
-// passthrough, but incoming notifications are decoded by mcp-go into
+// passthrough, but incoming notifications used to be decoded by mcp-go into
 // map[string]any (float64 numbers) and re-encoded, so integers above 2^53 in
-// progress tokens, logging data or resource metadata change value. (The
-// round-trip unit test compares through float64 too, so it cannot see it.)
-// A progress token that changes value no longer matches the host's request.
+// progress tokens, logging data or resource metadata changed value. A
+// progress token that changes value no longer matches the host's request.
 func TestReviewIncomingNotificationNumbersExact(t *testing.T) {
-	knownBug(t, "incoming notification params pass through float64 (mcp-go NotificationParams): integers > 2^53 change value")
 	const raw = `{"progressToken":9007199254740993,"progress":1,"total":2,"message":"m"}`
 	c := New(Config{
 		InProcess: func(ctx context.Context, r io.Reader, w io.Writer) error {

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/mark3labs/mcp-go/client/transport"
-	"github.com/mark3labs/mcp-go/mcp"
 )
 
 // Run connects and keeps the connection up until ctx ends. When the stdio
@@ -178,8 +177,7 @@ func (c *Client) monitorHealth(cn *conn) {
 		case <-cn.probe:
 		}
 		ctx, cancel := context.WithTimeout(cn.ctx, c.healthWait)
-		req := transport.JSONRPCRequest{JSONRPC: mcp.JSONRPC_VERSION, ID: mcp.NewRequestId(c.nextID.Add(1)), Method: "ping"}
-		_, err := cn.tr.SendRequest(ctx, req)
+		_, err := cn.link.call(ctx, c.nextID.Add(1), "ping", nil)
 		cancel()
 		// Any JSON-RPC answer, even an error, proves the server is there.
 		if err != nil && cn.ctx.Err() == nil {

@@ -13,10 +13,12 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"os/signal"
 	"strconv"
+	"strings"
 	"sync"
 	"syscall"
 	"testing"
@@ -133,6 +135,14 @@ const (
 	rawProgress2 = `{"progressToken":"p-1","progress":2,"total":2,"message":"all","_meta":{"trace":"abc"}}`
 	rawLog       = `{"level":"warning","logger":"raw","data":{"msg":"careful","n":[1,2,3]}}`
 	rawErrorData = `{"why":"because","retry":false}`
+	// rawExact has everything a decode/re-encode changes: a 17-digit
+	// integer, keys out of order, an empty _meta, unicode escapes (also a
+	// surrogate pair), HTML characters, a trailing zero, an exponent,
+	// inner whitespace.
+	rawExact = `{"zeta":12345678901234567,"alpha":"\u00e9\ud83d\ude00 <&> \u2028","_meta":{},"n":1.50,"nested":{"b":[1, 2.0e3],"a":null}}`
+	// rawExactID is the id of the raw server's sampling request: an integer
+	// beyond int64.
+	rawExactID = `98765432109876543210`
 )
 
 // runRawServer is a minimal stdio JSON-RPC peer with exact output bytes.
@@ -141,15 +151,23 @@ func runRawServer() {
 	if os.Getenv("RAW_IGNORE_TERM") == "1" {
 		signal.Ignore(syscall.SIGTERM)
 	}
+	serveRaw(os.Stdin, os.Stdout, os.Stderr)
+}
+
+// serveRaw is the raw server's loop on any reader/writer (stdin/stdout of
+// the child, or the in-process pipes); it reports what it receives on logw.
+// It returns when r ends.
+func serveRaw(r io.Reader, out io.Writer, logw io.Writer) {
 	var mu sync.Mutex
 	write := func(s string) {
 		mu.Lock()
 		defer mu.Unlock()
-		os.Stdout.WriteString(s + "\n")
+		_, _ = io.WriteString(out, s+"\n")
 	}
-	logf := func(format string, args ...any) { fmt.Fprintf(os.Stderr, format+"\n", args...) }
-	var pendingPing json.RawMessage // id of the tools/call waiting for our ping's answer
-	sc := bufio.NewScanner(os.Stdin)
+	logf := func(format string, args ...any) { fmt.Fprintf(logw, format+"\n", args...) }
+	var pendingPing json.RawMessage  // id of the tools/call waiting for our ping's answer
+	var pendingExact json.RawMessage // id of the tools/call waiting for our sampling answer
+	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 1<<20), 1<<20)
 	for sc.Scan() {
 		var m struct {
@@ -168,6 +186,13 @@ func runRawServer() {
 		case m.Method == "" && id == `"srv-ping"`:
 			logf("RAW got ping answer %s", sc.Text())
 			write(fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"result":{"content":[{"type":"text","text":"pinged"}],"pingResult":%s}}`, pendingPing, orNull(m.Result)))
+		case m.Method == "" && id == rawExactID:
+			logf("RAW got exact answer %s", sc.Text())
+			answer := m.Result
+			if len(answer) == 0 {
+				answer = m.Error
+			}
+			write(fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"result":{"content":[{"type":"text","text":"exact"}],"answer":%s}}`, pendingExact, orNull(answer)))
 		case m.Method == "initialize":
 			var p struct {
 				ProtocolVersion string `json:"protocolVersion"`
@@ -179,11 +204,16 @@ func runRawServer() {
 			logf("RAW initialized")
 		case m.Method == "notifications/cancelled":
 			logf("RAW cancelled %s", m.Params)
+		case m.Method != "" && len(m.ID) == 0:
+			logf("RAW notification %s %s", m.Method, m.Params)
 		case m.Method == "tools/list":
 			write(fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"result":%s}`, id, rawToolsList))
 		case m.Method == "tools/call":
 			var p struct {
-				Name string `json:"name"`
+				Name      string `json:"name"`
+				Arguments struct {
+					Bytes int `json:"bytes"`
+				} `json:"arguments"`
 			}
 			_ = json.Unmarshal(m.Params, &p)
 			logf("RAW call %s id=%s params=%s", p.Name, id, m.Params)
@@ -201,6 +231,29 @@ func runRawServer() {
 			case "ping-client":
 				pendingPing = m.ID
 				write(`{"jsonrpc":"2.0","id":"srv-ping","method":"ping"}`)
+			case "exact":
+				// A notification and a server-to-client request with params
+				// that any decode/re-encode would change.
+				pendingExact = m.ID
+				write(`{"jsonrpc":"2.0","method":"notifications/message","params":` + rawExact + `}`)
+				write(`{"jsonrpc":"2.0","id":` + rawExactID + `,"method":"sampling/createMessage","params":` + rawExact + `}`)
+			case "big":
+				// One notification line of about arguments.bytes bytes.
+				write(`{"jsonrpc":"2.0","method":"notifications/message","params":` + bigParams(p.Arguments.Bytes) + `}`)
+				write(fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"result":{"content":[{"type":"text","text":"big"}]}}`, id))
+			case "close-output":
+				// Keep running with stdout closed: the client must notice.
+				if cl, ok := out.(io.Closer); ok {
+					_ = cl.Close()
+				}
+			case "junk":
+				// Lines a client must skip, then the answer.
+				write(`this is not json`)
+				write(`{"jsonrpc":"2.0"}`)
+				write(`{"jsonrpc":"2.0","id":987654321,"result":{}}`)
+				write(`["not","an","object"]`)
+				write(``)
+				write(fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"result":{"content":[{"type":"text","text":"after junk"}]}}`, id))
 			default:
 				write(fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"result":{"content":[{"type":"text","text":"ok"}],"params":%s}}`, id, orNull(m.Params)))
 			}
@@ -208,6 +261,11 @@ func runRawServer() {
 			write(fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"error":{"code":-32601,"message":"method not found"}}`, id))
 		}
 	}
+}
+
+// bigParams is the params object of the raw server's "big" notification.
+func bigParams(n int) string {
+	return `{"level":"info","data":"` + strings.Repeat("x", n) + `"}`
 }
 
 func orNull(b json.RawMessage) string {

@@ -2,6 +2,7 @@ package upstream
 
 import (
 	"bytes"
+	"io"
 	"log/slog"
 	"sync"
 )
@@ -43,4 +44,23 @@ func (l *lineLogger) emit(line []byte) {
 	if len(line) > 0 {
 		l.log.Info("upstream stderr", "line", string(line))
 	}
+}
+
+// drainWriter forwards a child's stderr to w but never reports a failure:
+// if the copy stopped, the child would block once the pipe (about 64 KiB)
+// is full and stop answering. After w fails once, output is discarded.
+type drainWriter struct {
+	w      io.Writer
+	log    *slog.Logger
+	failed bool // only the single exec copy goroutine writes
+}
+
+func (d *drainWriter) Write(p []byte) (int, error) {
+	if !d.failed {
+		if _, err := d.w.Write(p); err != nil {
+			d.failed = true
+			d.log.Warn("upstream stderr writer failed; discarding the child's stderr from now on", "err", err)
+		}
+	}
+	return len(p), nil
 }

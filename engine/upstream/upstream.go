@@ -1,11 +1,13 @@
 // Package upstream is genui's connection to the wrapped MCP server.
 //
-// A Client speaks raw JSON-RPC through mcp-go's client transport layer (stdio
-// child process, streamable HTTP, legacy SSE, or an in-process server over
-// io.Pipe), performs the MCP initialize handshake itself, and keeps the
-// connection up: a dead child is restarted and a failed HTTP/SSE connection
-// is re-established with exponential backoff. Params and results travel as
-// json.RawMessage so nothing the upstream sends is lost in re-encoding.
+// A Client speaks raw JSON-RPC to a stdio child process or an in-process
+// server over io.Pipe (through its own newline-delimited transport, which
+// passes every payload through byte for byte), or to a streamable HTTP or
+// legacy SSE server (through mcp-go's client transport layer). It performs
+// the MCP initialize handshake itself and keeps the connection up: a dead
+// child is restarted and a failed connection is re-established with
+// exponential backoff. Params and results travel as json.RawMessage so
+// nothing the upstream sends is lost in re-encoding.
 package upstream
 
 import (
@@ -130,6 +132,8 @@ type Client struct {
 	// health ping period and bound for http/sse, copied from the package
 	// tunables at New.
 	healthEvery, healthWait time.Duration
+	// maxLine bounds one line from a stdio/in-process upstream (maxLineBytes).
+	maxLine int
 
 	mu         sync.Mutex
 	cur        *conn // nil while disconnected
@@ -190,6 +194,7 @@ func New(cfg Config) *Client {
 		log:         log,
 		healthEvery: healthInterval,
 		healthWait:  healthTimeout,
+		maxLine:     maxLineBytes,
 		queue:       newNotifyQueue(log),
 		changed:     make(chan struct{}),
 		state: State{

@@ -1,0 +1,355 @@
+package upstream
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"strconv"
+	"sync"
+
+	"github.com/genui-dev/genui/engine/jsonrpc"
+)
+
+// maxLineBytes bounds one JSON-RPC line from a stdio or in-process upstream;
+// New copies it into the Client. A longer line fails the connection.
+var maxLineBytes = 64 << 20
+
+// errLinkClosed is what calls and notifications get once the line link's
+// read loop has ended or the link was closed.
+var errLinkClosed = errors.New("upstream connection closed")
+
+// lineTooLongError is the read loop's error for a line over the limit.
+type lineTooLongError struct{ limit int }
+
+func (e *lineTooLongError) Error() string {
+	return fmt.Sprintf("upstream sent a JSON-RPC line longer than the %s limit", formatBytes(e.limit))
+}
+
+// formatBytes renders n as "64 MiB", "512 KiB" or "100 bytes".
+func formatBytes(n int) string {
+	switch {
+	case n >= 1<<20 && n%(1<<20) == 0:
+		return fmt.Sprintf("%d MiB", n>>20)
+	case n >= 1<<10 && n%(1<<10) == 0:
+		return fmt.Sprintf("%d KiB", n>>10)
+	}
+	return fmt.Sprintf("%d bytes", n)
+}
+
+// lineLink is genui's own transport for stdio and in-process upstreams:
+// newline-delimited JSON-RPC on a reader/writer pair. Unlike mcp-go's stdio
+// transport it never decodes params: notifications and server-to-client
+// requests reach their handlers with the exact bytes the upstream sent.
+type lineLink struct {
+	r       *bufio.Reader
+	w       io.Writer
+	closers []io.Closer // closed by close, to unblock reads and writes
+	maxLine int
+	log     *slog.Logger
+
+	// onNotify receives notifications on the read loop; it must not block.
+	onNotify func(method string, params json.RawMessage)
+	// onRequest answers a server-to-client request; it runs on its own
+	// goroutine and returns the complete response frame.
+	onRequest func(id json.RawMessage, method string, params json.RawMessage) []byte
+	// onEnd is called once, from the read loop, with the reason it stopped
+	// (io.EOF, a read error, *lineTooLongError), before pending calls fail.
+	onEnd func(err error)
+
+	wmu sync.Mutex // serializes frame writes
+
+	mu        sync.Mutex
+	pending   map[string]chan *jsonrpc.Message
+	endErr    error         // why the read loop stopped, nil before
+	done      chan struct{} // closed when the read loop ends or close is called
+	doneOnce  sync.Once
+	closeOnce sync.Once
+}
+
+// newLineLink builds a link reading frames from r and writing them to w.
+// closers are closed by close (the pipe ends). Call start to run the read
+// loop.
+func newLineLink(r io.Reader, w io.Writer, closers []io.Closer, maxLine int, log *slog.Logger) *lineLink {
+	return &lineLink{
+		r:        bufio.NewReaderSize(r, 64<<10),
+		w:        w,
+		closers:  closers,
+		maxLine:  maxLine,
+		log:      log,
+		onNotify: func(string, json.RawMessage) {},
+		onEnd:    func(error) {},
+		pending:  make(map[string]chan *jsonrpc.Message),
+		done:     make(chan struct{}),
+	}
+}
+
+// start runs the read loop in a goroutine.
+func (l *lineLink) start() { go l.readLoop() }
+
+func (l *lineLink) readLoop() {
+	for {
+		line, err := readLine(l.r, l.maxLine)
+		if err != nil {
+			l.mu.Lock()
+			l.endErr = err
+			l.mu.Unlock()
+			l.onEnd(err)
+			l.finish()
+			return
+		}
+		l.dispatch(line)
+	}
+}
+
+// finish marks the link done, failing every pending call.
+func (l *lineLink) finish() { l.doneOnce.Do(func() { close(l.done) }) }
+
+// closedErr is the error for a call or write on a finished link: why the
+// read loop stopped, or errLinkClosed.
+func (l *lineLink) closedErr() error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.endErr != nil {
+		return errors.New(readEndReason(l.endErr))
+	}
+	return errLinkClosed
+}
+
+// readEndReason describes why a read loop stopped.
+func readEndReason(err error) string {
+	if errors.Is(err, io.EOF) {
+		return "upstream closed its output"
+	}
+	return err.Error()
+}
+
+// readLine returns the next line without its line ending, in memory the
+// caller owns. A line longer than max bytes gives *lineTooLongError without
+// reading (or buffering) the rest of it. A last line without a newline is
+// returned before io.EOF.
+func readLine(br *bufio.Reader, max int) ([]byte, error) {
+	var line []byte
+	for {
+		chunk, err := br.ReadSlice('\n')
+		content := len(line) + len(chunk)
+		if err == nil {
+			content-- // the newline does not count
+		}
+		if content > max {
+			return nil, &lineTooLongError{limit: max}
+		}
+		switch {
+		case err == nil:
+			line = append(line, chunk...)
+		case errors.Is(err, bufio.ErrBufferFull):
+			line = append(line, chunk...)
+			continue
+		case errors.Is(err, io.EOF) && content > 0:
+			line = append(line, chunk...)
+		default:
+			return nil, err
+		}
+		return bytes.TrimRight(line, "\r\n"), nil
+	}
+}
+
+// frame is an incoming JSON-RPC message with every payload kept raw.
+type frame struct {
+	ID     json.RawMessage `json:"id"`
+	Method string          `json:"method"`
+	Params json.RawMessage `json:"params"`
+	Result json.RawMessage `json:"result"`
+	Error  json.RawMessage `json:"error"`
+}
+
+// dispatch routes one line: notifications to onNotify (in order, on this
+// goroutine), server requests to onRequest (each on its own goroutine),
+// responses to the waiting call. Malformed lines are logged and skipped.
+func (l *lineLink) dispatch(line []byte) {
+	if len(bytes.TrimSpace(line)) == 0 {
+		return
+	}
+	var f frame
+	if err := json.Unmarshal(line, &f); err != nil {
+		l.log.Warn("upstream sent a malformed line; skipped", "err", err, "line", preview(line))
+		return
+	}
+	if isNullOrEmpty(f.Params) {
+		f.Params = nil
+	}
+	hasID := !isNullOrEmpty(f.ID)
+	switch {
+	case f.Method != "" && !hasID:
+		l.onNotify(f.Method, f.Params)
+	case f.Method != "":
+		go l.answer(f.ID, f.Method, f.Params)
+	case hasID:
+		l.deliver(f)
+	default:
+		l.log.Warn("upstream sent a line that is no JSON-RPC message; skipped", "line", preview(line))
+	}
+}
+
+// answer runs the request handler and writes its response frame.
+func (l *lineLink) answer(id json.RawMessage, method string, params json.RawMessage) {
+	resp := l.onRequest(id, method, params)
+	if err := l.write(resp); err != nil {
+		l.log.Debug("upstream server request: response not sent", "method", method, "err", err)
+	}
+}
+
+// deliver hands a response to the call waiting for its id.
+func (l *lineLink) deliver(f frame) {
+	key := string(bytes.TrimSpace(f.ID))
+	l.mu.Lock()
+	ch, ok := l.pending[key]
+	delete(l.pending, key)
+	l.mu.Unlock()
+	if !ok {
+		l.log.Debug("upstream response for an unknown request id; skipped", "id", key)
+		return
+	}
+	m := &jsonrpc.Message{JSONRPC: "2.0", ID: f.ID, Result: f.Result}
+	if !isNullOrEmpty(f.Error) {
+		var e jsonrpc.Error
+		if err := json.Unmarshal(f.Error, &e); err != nil {
+			e = jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "upstream sent a malformed error: " + preview(f.Error)}
+		}
+		m.Error = &e
+	}
+	ch <- m // buffered, one answer per id
+}
+
+// call sends request id and waits for its response, ctx, or the link's end.
+// A JSON-RPC error response is a *jsonrpc.Message with Error set, not an
+// error; errors mean the request got no answer.
+func (l *lineLink) call(ctx context.Context, id int64, method string, params json.RawMessage) (*jsonrpc.Message, error) {
+	b, err := requestFrame(strconv.FormatInt(id, 10), method, params)
+	if err != nil {
+		return nil, err
+	}
+	key := strconv.FormatInt(id, 10)
+	ch := make(chan *jsonrpc.Message, 1)
+	l.mu.Lock()
+	l.pending[key] = ch
+	l.mu.Unlock()
+	defer func() {
+		l.mu.Lock()
+		delete(l.pending, key)
+		l.mu.Unlock()
+	}()
+	if err := l.write(b); err != nil {
+		return nil, err
+	}
+	select {
+	case m := <-ch:
+		return m, nil
+	case <-l.done:
+		select { // an answer read just before the end still counts
+		case m := <-ch:
+			return m, nil
+		default:
+		}
+		return nil, l.closedErr()
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+// notify sends a notification (params checked by the caller).
+func (l *lineLink) notify(_ context.Context, method string, params json.RawMessage) error {
+	b, err := requestFrame("", method, params)
+	if err != nil {
+		return err
+	}
+	return l.write(b)
+}
+
+// write sends one frame plus newline. Writes are serialized so frames never
+// interleave. A write blocked on a peer that stops reading is released by
+// close; callers bound their wait with a context.
+func (l *lineLink) write(b []byte) error {
+	select {
+	case <-l.done:
+		return l.closedErr()
+	default:
+	}
+	l.wmu.Lock()
+	defer l.wmu.Unlock()
+	if _, err := l.w.Write(append(b, '\n')); err != nil {
+		return fmt.Errorf("write to upstream: %w", err)
+	}
+	return nil
+}
+
+// close ends the link: pending calls fail, the pipe ends are closed (which
+// stops the read loop and any blocked write).
+func (l *lineLink) close() error {
+	l.finish()
+	var first error
+	l.closeOnce.Do(func() {
+		for _, c := range l.closers {
+			if err := c.Close(); err != nil && first == nil {
+				first = err
+			}
+		}
+	})
+	return first
+}
+
+// requestFrame assembles a request (id non-empty) or notification frame on
+// one line without re-encoding params: they go out as given, compacted only
+// if they span several lines. Invalid params give a *jsonrpc.Error, so the
+// caller refuses the request without blaming the connection.
+func requestFrame(id, method string, params json.RawMessage) ([]byte, error) {
+	params = bytes.TrimSpace(params)
+	if isNullOrEmpty(params) {
+		params = nil
+	} else {
+		if !json.Valid(params) {
+			return nil, jsonrpc.Errorf(jsonrpc.CodeInvalidParams, "invalid params for %s: not valid JSON", method)
+		}
+		if bytes.ContainsAny(params, "\r\n") {
+			var buf bytes.Buffer
+			_ = json.Compact(&buf, params) // valid, so it cannot fail
+			params = buf.Bytes()
+		}
+	}
+	m, err := json.Marshal(method)
+	if err != nil {
+		return nil, err
+	}
+	b := make([]byte, 0, len(params)+len(method)+64)
+	b = append(b, `{"jsonrpc":"2.0"`...)
+	if id != "" {
+		b = append(b, `,"id":`...)
+		b = append(b, id...)
+	}
+	b = append(b, `,"method":`...)
+	b = append(b, m...)
+	if params != nil {
+		b = append(b, `,"params":`...)
+		b = append(b, params...)
+	}
+	return append(b, '}'), nil
+}
+
+// isNullOrEmpty reports whether a raw value is absent or JSON null.
+func isNullOrEmpty(b json.RawMessage) bool {
+	b = bytes.TrimSpace(b)
+	return len(b) == 0 || bytes.Equal(b, []byte("null"))
+}
+
+// preview shortens b for a log line.
+func preview(b []byte) string {
+	const max = 200
+	if len(b) <= max {
+		return string(b)
+	}
+	return string(b[:max]) + "..."
+}
