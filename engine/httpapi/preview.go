@@ -37,11 +37,13 @@ func init() {
 	})
 }
 
+// toolLookupWait is how long a request for an unknown tool waits for the
+// upstream's first tools/list before answering 404 (or 503 when the
+// upstream is not up). A variable so tests can shorten it.
+var toolLookupWait = 10 * time.Second
+
 // Bounds of the preview's work.
 const (
-	// toolLookupWait is how long a request for an unknown tool waits for the
-	// upstream's first tools/list before answering 404.
-	toolLookupWait = 10 * time.Second
 	// frameTimeout bounds producing a UI (generation included).
 	frameTimeout = 3 * time.Minute
 	// previewCallTimeout bounds one tools/call from the preview.
@@ -280,15 +282,18 @@ func (s *Server) handlePreview(w http.ResponseWriter, r *http.Request) {
 		Visibility: t.Visibility,
 		OwnUI:      t.OwnUI,
 		FrameURL:   s.UIBase() + "/frame/" + url.PathEscape(t.Name),
-		Call:       q.Get("call") == "1" || q.Get("call") == "true",
+		Call:       (q.Get("call") == "1" || q.Get("call") == "true") && trustedNavigation(r),
 		Conserve:   q.Get("conserve") != "0",
 		HostJS:     mcpshim.HostJS(),
 		Version:    engine.Version,
 	}
+	if d.Call != (q.Get("call") == "1" || q.Get("call") == "true") {
+		d.ArgsError = "This link came from another site, so the tool was not called automatically: check the arguments and press Call."
+	}
 	if a := q.Get("args"); a != "" {
 		d.Args = a
 		if obj, err := ParseArgs(a); err != nil {
-			d.ArgsError = "The args parameter was not used: " + err.Error()
+			d.ArgsError = strings.TrimSpace(d.ArgsError + " The args parameter was not used: " + err.Error())
 		} else {
 			d.Args = obj
 		}
@@ -307,7 +312,24 @@ func (s *Server) handlePreview(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.Header().Set("Cache-Control", "no-store")
 	w.Header().Set("X-Content-Type-Options", "nosniff")
+	// The host page is never framed: a UI that navigated its own iframe here
+	// would act as the host.
+	w.Header().Set("Content-Security-Policy", "frame-ancestors 'none'")
+	w.Header().Set("X-Frame-Options", "DENY")
 	_, _ = io.WriteString(w, page)
+}
+
+// trustedNavigation reports whether a page request came from the user (a
+// typed or opened URL: no Sec-Fetch-Site, or "none") or from genui's own
+// pages ("same-origin"), not from a link or script on another site. Only
+// such requests may make the preview call a tool on load (?call=1): a
+// hostile page must not be able to run a tool with its own arguments.
+func trustedNavigation(r *http.Request) bool {
+	switch r.Header.Get("Sec-Fetch-Site") {
+	case "", "none", "same-origin":
+		return true
+	}
+	return false
 }
 
 // toolJSON is the tool definition as hosts see it (with genui's UI link).
@@ -476,7 +498,9 @@ func (s *Server) handlePreviewCall(w http.ResponseWriter, r *http.Request) {
 		fail(http.StatusServiceUnavailable, jsonrpc.CodeInternalError, "this genui runs no MCP host, so the preview cannot call tools")
 		return
 	}
-	if !strings.HasPrefix(c.Name, "_ui_") {
+	// Visibility is the upstream's: an upstream tool is checked even when
+	// its name starts with _ui_; only genui's own wrapper tools skip it.
+	if _, known := s.e.Tool(c.Name); known || !strings.HasPrefix(c.Name, "_ui_") {
 		t, err := s.lookupTool(r.Context(), c.Name)
 		if err != nil {
 			status := http.StatusServiceUnavailable
@@ -529,6 +553,9 @@ func (s *Server) handlePreviewEvent(w http.ResponseWriter, r *http.Request) {
 			fmt.Sprintf("unknown event type %q; known: %s", ev.Type, strings.Join(PreviewEventTypes, ", ")))
 		return
 	}
+	if !s.previewToolKnown(w, r, tool) {
+		return
+	}
 	var payload any
 	if len(ev.Payload) > 0 {
 		payload = ev.Payload
@@ -536,6 +563,21 @@ func (s *Server) handlePreviewEvent(w http.ResponseWriter, r *http.Request) {
 	s.log.Info("preview event", "tool", tool, "type", ev.Type)
 	q := s.e.Queue().Push("preview", ev.Type, tool, payload)
 	writeJSON(w, http.StatusOK, map[string]any{"result": map[string]any{"seq": q.Seq}})
+}
+
+// previewToolKnown answers 404 (unknown tool) or 503 (upstream not up)
+// unless the path's tool exists.
+func (s *Server) previewToolKnown(w http.ResponseWriter, r *http.Request, tool string) bool {
+	_, err := s.lookupTool(r.Context(), tool)
+	switch {
+	case err == nil:
+		return true
+	case errors.Is(err, engine.ErrUnknownTool):
+		writePreviewError(w, http.StatusNotFound, jsonrpc.CodeInvalidParams, err.Error())
+	default:
+		writePreviewError(w, http.StatusServiceUnavailable, jsonrpc.CodeInternalError, "the upstream is not ready: "+err.Error())
+	}
+	return false
 }
 
 func (s *Server) handlePreviewRefine(w http.ResponseWriter, r *http.Request) {
@@ -551,8 +593,7 @@ func (s *Server) handlePreviewRefine(w http.ResponseWriter, r *http.Request) {
 		writePreviewError(w, http.StatusBadRequest, jsonrpc.CodeInvalidParams, "feedback is empty: say what should change")
 		return
 	}
-	if _, err := s.lookupTool(r.Context(), tool); err != nil {
-		writePreviewError(w, http.StatusNotFound, jsonrpc.CodeInvalidParams, err.Error())
+	if !s.previewToolKnown(w, r, tool) {
 		return
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), frameTimeout)
@@ -602,13 +643,18 @@ func (s *Server) handlePreviewResource(w http.ResponseWriter, r *http.Request) {
 
 // handlePreviewResources answers the view's resources/list from the upstream.
 func (s *Server) handlePreviewResources(w http.ResponseWriter, r *http.Request) {
-	var p json.RawMessage
+	var p map[string]json.RawMessage
 	if !readPreviewBody(w, r, &p) {
 		return
 	}
+	if p == nil {
+		writePreviewError(w, http.StatusBadRequest, jsonrpc.CodeInvalidParams, "resources/list params must be a JSON object (e.g. {} or {\"cursor\": \"...\"})")
+		return
+	}
+	params, _ := json.Marshal(p)
 	ctx, cancel := context.WithTimeout(r.Context(), previewCallTimeout)
 	defer cancel()
-	s.upstreamPassthrough(w, ctx, "resources/list", p)
+	s.upstreamPassthrough(w, ctx, "resources/list", params)
 }
 
 func (s *Server) upstreamPassthrough(w http.ResponseWriter, ctx context.Context, method string, params json.RawMessage) {

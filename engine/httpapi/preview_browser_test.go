@@ -331,6 +331,7 @@ var testTools = []string{
 	`{"name":"declared","description":"its own UI declares a CSP","inputSchema":{"type":"object"},"_meta":{"ui":{"resourceUri":"ui://declared/app"}}}`,
 	`{"name":"hostile","title":"<b>bold</b>","description":` + mustJSON(hostileDescription) + `,"inputSchema":{"type":"object","properties":{"q":{"type":"string"}}}}`,
 	`{"name":` + mustJSON(hostileName) + `,"description":"a hostile upstream's tool name","inputSchema":{"type":"object","properties":{"q":{"type":"string"}}}}`,
+	`{"name":"_ui_secret","description":"an upstream tool whose name looks like a wrapper's; model only","inputSchema":{"type":"object"},"_meta":{"ui":{"visibility":["model"]}}}`,
 }
 
 // hostileName is a tool name a hostile upstream might send.

@@ -228,8 +228,8 @@ func TestPreviewHTTP(t *testing.T) {
 	if resp.StatusCode != 200 || !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/html") {
 		t.Fatalf("preview page: %d %s", resp.StatusCode, resp.Header.Get("Content-Type"))
 	}
-	if resp.Header.Get("Content-Security-Policy") != "" {
-		t.Errorf("the host page must not carry the UI's CSP")
+	if csp := resp.Header.Get("Content-Security-Policy"); csp != "frame-ancestors 'none'" {
+		t.Errorf("the host page must carry only frame-ancestors, not the UI's CSP: %q", csp)
 	}
 	for _, want := range []string{`"frameURL":"` + p.uiTS.URL + `/frame/get_current_weather"`, `McpHost`, `&#34;location&#34;: &#34;&#34;`} {
 		if !strings.Contains(page, want) {

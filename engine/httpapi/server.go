@@ -15,11 +15,13 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
 	"runtime/debug"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/genui-dev/genui/engine"
@@ -30,6 +32,9 @@ import (
 
 // MaxBodyBytes bounds request bodies of the API routes.
 const MaxBodyBytes = 1 << 20
+
+// sseWriteTimeout bounds one write to an /events client.
+var sseWriteTimeout = 10 * time.Second
 
 // Options configure a Server.
 type Options struct {
@@ -49,8 +54,11 @@ type Server struct {
 	log  *slog.Logger
 
 	api, ui *http.ServeMux
+	mu      sync.Mutex // guards the fields below: Serve sets them while handlers run
 	// uiBase and apiBase are the origins once listening (http://127.0.0.1:N).
 	uiBase, apiBase string
+	// portConflict is set by Serve when another genui owns DIR's port files.
+	portConflict error
 }
 
 // New builds the side server; nothing listens until Serve.
@@ -86,21 +94,34 @@ func (s *Server) registerExtra() {
 	}
 }
 
-// Handler is the API origin's handler: recover(log(loopback(mux))).
-func (s *Server) Handler() http.Handler { return s.middleware(s.api) }
+// Handler is the API origin's handler: recover(log(loopback(mux))), where
+// the API also refuses requests made by pages of the UI origin and by frames.
+func (s *Server) Handler() http.Handler { return s.middleware(s.apiGuard(s.api)) }
 
 // UIHandler is the UI origin's handler.
 func (s *Server) UIHandler() http.Handler { return s.middleware(s.ui) }
 
 // SetBases records the two origins (tests with httptest call it; Serve does
 // it itself).
-func (s *Server) SetBases(uiBase, apiBase string) { s.uiBase, s.apiBase = uiBase, apiBase }
+func (s *Server) SetBases(uiBase, apiBase string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.uiBase, s.apiBase = uiBase, apiBase
+}
 
 // APIBase is the API origin, e.g. http://127.0.0.1:7331.
-func (s *Server) APIBase() string { return s.apiBase }
+func (s *Server) APIBase() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.apiBase
+}
 
 // UIBase is the UI origin.
-func (s *Server) UIBase() string { return s.uiBase }
+func (s *Server) UIBase() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.uiBase
+}
 
 func (s *Server) middleware(next http.Handler) http.Handler {
 	logged := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -122,6 +143,55 @@ func (s *Server) middleware(next http.Handler) http.Handler {
 		}()
 		guarded.ServeHTTP(w, r)
 	})
+}
+
+// apiGuard refuses two kinds of browser requests the loopback check lets
+// through. Pages of the UI origin (generated or upstream UIs, which may be
+// hostile) must not reach the API: their CSP stops fetch() but not a form
+// post, and a text/plain form can carry a JSON body. And nothing on the API
+// origin is ever loaded in a frame: a UI that navigates its own iframe to
+// /wait or /preview?call=1 would drain the agent's queue or call tools as
+// the host.
+func (s *Server) apiGuard(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if s.isUIOrigin(r.Header.Get("Origin")) {
+			http.Error(w, "forbidden: the UI origin may not call the API origin (UIs talk to the host through postMessage only)", http.StatusForbidden)
+			return
+		}
+		switch r.Header.Get("Sec-Fetch-Dest") {
+		case "iframe", "frame", "embed", "object":
+			http.Error(w, "forbidden: the API origin is never loaded in a frame", http.StatusForbidden)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// isUIOrigin reports whether origin is the UI origin (any loopback host
+// name on the UI port).
+func (s *Server) isUIOrigin(origin string) bool {
+	uiBase := s.UIBase()
+	if origin == "" || uiBase == "" {
+		return false
+	}
+	o, err := url.Parse(origin)
+	ui, err2 := url.Parse(uiBase)
+	if err != nil || err2 != nil {
+		return false
+	}
+	if o.Host == ui.Host {
+		return true
+	}
+	return o.Port() != "" && o.Port() == ui.Port() && isLoopbackName(o.Hostname())
+}
+
+// isLoopbackName reports whether host is localhost or a loopback IP.
+func isLoopbackName(host string) bool {
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
 }
 
 type statusWriter struct {
@@ -159,14 +229,28 @@ func (s *Server) Serve(ctx context.Context, uiLn, apiLn net.Listener) error {
 	apiPort := apiLn.Addr().(*net.TCPAddr).Port
 	s.SetBases(fmt.Sprintf("http://127.0.0.1:%d", uiPort), fmt.Sprintf("http://127.0.0.1:%d", apiPort))
 	if s.opts.Dir != "" {
-		if err := WritePortFile(filepath.Join(s.opts.Dir, "ui-port"), uiPort); err != nil {
-			return err
+		uiFile, apiFile := filepath.Join(s.opts.Dir, "ui-port"), filepath.Join(s.opts.Dir, "mcp-port")
+		if port, pid, alive := portFileOwner(apiFile); alive && pid != os.Getpid() {
+			// Another genui serves this folder: keep its files (the helper
+			// script and `genui preview` keep talking to it) and say so.
+			conflict := fmt.Errorf("another genui (pid %d) already serves %s on http://127.0.0.1:%d; "+
+				"this one serves http://127.0.0.1:%d but leaves %s alone, so %s/mcp and `genui preview` reach the other one "+
+				"(use a different --dir to run both)", pid, s.opts.Dir, port, apiPort, apiFile, s.opts.Dir)
+			s.mu.Lock()
+			s.portConflict = conflict
+			s.mu.Unlock()
+			s.log.Warn("port files kept", "err", conflict)
+		} else {
+			if err := WritePortFile(uiFile, uiPort); err != nil {
+				return err
+			}
+			if err := WritePortFile(apiFile, apiPort); err != nil {
+				return err
+			}
+			// Remove them on exit only while they are still ours.
+			defer removeOwnPortFile(uiFile)
+			defer removeOwnPortFile(apiFile)
 		}
-		if err := WritePortFile(filepath.Join(s.opts.Dir, "mcp-port"), apiPort); err != nil {
-			return err
-		}
-		defer os.Remove(filepath.Join(s.opts.Dir, "ui-port"))
-		defer os.Remove(filepath.Join(s.opts.Dir, "mcp-port"))
 	}
 	servers := []*http.Server{
 		{Handler: s.UIHandler(), ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute},
@@ -197,13 +281,63 @@ func (s *Server) Serve(ctx context.Context, uiLn, apiLn net.Listener) error {
 	return first
 }
 
+// PortConflict is non-nil when another live genui already owned DIR's port
+// files when Serve started: this server then did not write them. The error
+// says which process and what to do; front ends show it to the user.
+func (s *Server) PortConflict() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.portConflict
+}
+
+// portFileOwner reads a port file's port and pid and whether that process
+// is alive (false when there is no file or no pid).
+func portFileOwner(path string) (port, pid int, alive bool) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return 0, 0, false
+	}
+	f := strings.Fields(string(b))
+	if len(f) < 2 {
+		return 0, 0, false
+	}
+	port, _ = strconv.Atoi(f[0])
+	pid, err = strconv.Atoi(f[1])
+	if err != nil {
+		return 0, 0, false
+	}
+	return port, pid, processAlive(pid)
+}
+
+// removeOwnPortFile removes path when this process wrote it.
+func removeOwnPortFile(path string) {
+	if _, pid, _ := portFileOwner(path); pid == os.Getpid() {
+		_ = os.Remove(path)
+	}
+}
+
 // WritePortFile writes "PORT\nPID\n" atomically, replacing a stale file.
+// Two writers never share a temporary file.
 func WritePortFile(path string, port int) error {
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, []byte(fmt.Sprintf("%d\n%d\n", port, os.Getpid())), 0o644); err != nil {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
+	if err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
-	return os.Rename(tmp, path)
+	defer os.Remove(tmp.Name()) // no-op after the rename
+	_, err = fmt.Fprintf(tmp, "%d\n%d\n", port, os.Getpid())
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Chmod(tmp.Name(), 0o644)
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), path)
+	}
+	if err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	return nil
 }
 
 // ReadPortFile reads a port file and reports whether the process that wrote
@@ -252,7 +386,7 @@ type StateJSON struct {
 
 // Snapshot returns what /state serves.
 func (s *Server) Snapshot() StateJSON {
-	st := StateJSON{State: s.e.State(), URLs: map[string]string{"api": s.apiBase, "ui": s.uiBase}}
+	st := StateJSON{State: s.e.State(), URLs: map[string]string{"api": s.APIBase(), "ui": s.UIBase()}}
 	if s.h != nil {
 		st.Sessions = s.h.Sessions()
 	}
@@ -288,14 +422,17 @@ func (s *Server) handleToolCall(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusServiceUnavailable, map[string]string{"error": "no MCP host in this genui"})
 		return
 	}
-	if !strings.HasPrefix(name, "_ui_") {
-		if _, ok := s.e.Tool(name); !ok {
-			if err := s.e.WaitReady(r.Context()); err == nil {
-				if _, ok := s.e.Tool(name); !ok {
-					writeJSON(w, http.StatusNotFound, map[string]string{"error": fmt.Sprintf("unknown tool %q", name)})
-					return
-				}
+	if _, known := s.e.Tool(name); !known && !strings.HasPrefix(name, "_ui_") {
+		// Bounded: an upstream that never comes up must not hold the request.
+		if _, err := s.lookupTool(r.Context(), name); err != nil {
+			status := http.StatusServiceUnavailable
+			if errors.Is(err, engine.ErrUnknownTool) {
+				status = http.StatusNotFound
+			} else {
+				err = fmt.Errorf("the upstream is not ready (no tools/list within %s): %w", toolLookupWait, err)
 			}
+			writeJSON(w, status, map[string]string{"error": err.Error()})
+			return
 		}
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), 5*time.Minute)
@@ -323,6 +460,15 @@ func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request) {
 	ch := s.e.Broker().Subscribe(r.Context())
 	tick := time.NewTicker(25 * time.Second)
 	defer tick.Stop()
+	// send writes one chunk; a client that stops reading cannot hold this
+	// goroutine (and its subscription) beyond sseWriteTimeout.
+	send := func(chunk string) bool {
+		_ = rc.SetWriteDeadline(time.Now().Add(sseWriteTimeout))
+		if _, err := io.WriteString(w, chunk); err != nil {
+			return false
+		}
+		return rc.Flush() == nil
+	}
 	for {
 		select {
 		case ev, ok := <-ch:
@@ -330,17 +476,13 @@ func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request) {
 				return
 			}
 			b, _ := json.Marshal(ev.Payload)
-			if _, err := fmt.Fprintf(w, "event: %s\ndata: %s\n\n", ev.Type, b); err != nil {
-				return
-			}
-			if err := rc.Flush(); err != nil {
+			if !send(fmt.Sprintf("event: %s\ndata: %s\n\n", ev.Type, b)) {
 				return
 			}
 		case <-tick.C:
-			if _, err := io.WriteString(w, ": keep-alive\n\n"); err != nil {
+			if !send(": keep-alive\n\n") {
 				return
 			}
-			_ = rc.Flush()
 		case <-r.Context().Done():
 			return
 		}

@@ -242,7 +242,9 @@ func parseVersion(v string) ([3]int, bool) {
 	return out, true
 }
 
-// compareVersions returns -1, 0 or 1 as a < b, a == b, a > b.
+// compareVersions returns -1, 0 or 1 as a < b, a == b, a > b, with semver
+// precedence: a pre-release sorts before its release (1.2.0-rc.1 < 1.2.0),
+// pre-releases compare identifier by identifier, build metadata is ignored.
 func compareVersions(a, b string) (int, bool) {
 	va, ok1 := parseVersion(a)
 	vb, ok2 := parseVersion(b)
@@ -257,7 +259,60 @@ func compareVersions(a, b string) (int, bool) {
 			return 1, true
 		}
 	}
-	return 0, true
+	return comparePrerelease(prerelease(a), prerelease(b)), true
+}
+
+// prerelease returns the part after "-" and before "+" ("" for a release).
+func prerelease(v string) string {
+	if i := strings.IndexByte(v, '+'); i >= 0 {
+		v = v[:i]
+	}
+	if i := strings.IndexByte(v, '-'); i >= 0 {
+		return v[i+1:]
+	}
+	return ""
+}
+
+// comparePrerelease orders pre-release strings the semver way: none is
+// highest; numeric identifiers compare as numbers and sort before
+// alphanumeric ones; a shorter list of equal identifiers sorts first.
+func comparePrerelease(a, b string) int {
+	switch {
+	case a == b:
+		return 0
+	case a == "":
+		return 1
+	case b == "":
+		return -1
+	}
+	pa, pb := strings.Split(a, "."), strings.Split(b, ".")
+	for i := 0; i < len(pa) && i < len(pb); i++ {
+		na, errA := strconv.Atoi(pa[i])
+		nb, errB := strconv.Atoi(pb[i])
+		switch {
+		case errA == nil && errB == nil && na != nb:
+			if na < nb {
+				return -1
+			}
+			return 1
+		case errA == nil && errB != nil:
+			return -1
+		case errA != nil && errB == nil:
+			return 1
+		case errA != nil && pa[i] != pb[i]:
+			if pa[i] < pb[i] {
+				return -1
+			}
+			return 1
+		}
+	}
+	switch {
+	case len(pa) < len(pb):
+		return -1
+	case len(pa) > len(pb):
+		return 1
+	}
+	return 0
 }
 
 // shellQuote quotes s for a POSIX shell when it needs it.

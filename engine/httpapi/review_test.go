@@ -1,0 +1,375 @@
+package httpapi
+
+// Tests pinning defects found in review of the side server: each failed
+// before its fix.
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"html"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/genui-dev/genui/engine"
+	"github.com/genui-dev/genui/engine/events"
+	"github.com/genui-dev/genui/engine/host"
+	"github.com/genui-dev/genui/engine/upstream"
+)
+
+// do sends one request with headers (pairs) to base+path, bounded.
+func do(t *testing.T, method, u, body string, headers ...string) (int, http.Header, string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, method, u, strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i+1 < len(headers); i += 2 {
+		req.Header.Set(headers[i], headers[i+1])
+	}
+	client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	resp, err := client.Do(req)
+	if err != nil {
+		t.Fatalf("%s %s: %v", method, u, err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, resp.Header, string(b)
+}
+
+// TestAPIRefusesUIOrigin: a UI (generated, or an upstream's own) must not
+// reach the API. Its default CSP stops fetch() but not a form post, and a
+// text/plain form whose field name is `{"x":"` posts a valid JSON object.
+func TestAPIRefusesUIOrigin(t *testing.T) {
+	p := startPreview(t, demoConfig())
+	pushed := p.e.State().Events.Pushed
+	uiPort := p.uiTS.URL[strings.LastIndex(p.uiTS.URL, ":")+1:]
+	formBody := `{"x":"=y"}` + "\r\n" // what <form enctype=text/plain> sends
+	for _, origin := range []string{p.uiTS.URL, "http://localhost:" + uiPort} {
+		for _, c := range []struct{ path, body string }{
+			{"/api/tool/reset_demo", formBody},
+			{"/api/tool/_ui_regenerate", `{"toolName":"get_forecast"}`},
+			{"/api/preview/reset_demo/call", `{"name":"reset_demo","from":"host"}`},
+			{"/api/preview/get_forecast/event", `{"type":"ui/message","payload":{}}`},
+		} {
+			code, _, body := do(t, "POST", p.apiTS.URL+c.path, c.body, "Origin", origin, "Content-Type", "text/plain")
+			if code != http.StatusForbidden || !strings.Contains(body, "UI origin") {
+				t.Errorf("POST %s from %s: %d %s, want 403", c.path, origin, code, body)
+			}
+		}
+	}
+	if st := p.e.State(); st.Events.Pushed != pushed {
+		t.Errorf("requests from the UI origin reached the queue: %+v", st.Events)
+	}
+	// The preview page's own requests (API origin) still work.
+	if code, _, body := do(t, "POST", p.apiTS.URL+"/api/tool/_ui_list", "{}", "Origin", p.apiTS.URL); code != 200 {
+		t.Errorf("same-origin call: %d %s", code, body)
+	}
+}
+
+// TestAPINeverFramed: a UI that navigates its own iframe to the API origin
+// must neither drain /wait nor get a preview page that calls tools as the
+// host; the preview page also forbids framing in its headers.
+func TestAPINeverFramed(t *testing.T) {
+	p := startPreview(t, demoConfig())
+	p.e.Queue().Push("test", "marker", "", nil)
+	queued := p.e.Queue().Len()
+	code, _, body := do(t, "GET", p.apiTS.URL+"/wait?timeout=0", "", "Sec-Fetch-Dest", "iframe", "Sec-Fetch-Site", "same-site")
+	if code != http.StatusForbidden {
+		t.Errorf("framed /wait: %d %s, want 403", code, body)
+	}
+	if p.e.Queue().Len() != queued {
+		t.Errorf("a framed /wait drained the queue (len %d)", p.e.Queue().Len())
+	}
+	code, _, _ = do(t, "GET", p.apiTS.URL+"/preview/reset_demo?conserve=1&call=1", "", "Sec-Fetch-Dest", "iframe", "Sec-Fetch-Site", "same-site")
+	if code != http.StatusForbidden {
+		t.Errorf("framed preview page: %d, want 403", code)
+	}
+	code, hdr, _ := do(t, "GET", p.apiTS.URL+"/preview/get_forecast?conserve=1", "")
+	if code != 200 || !strings.Contains(hdr.Get("Content-Security-Policy"), "frame-ancestors 'none'") || hdr.Get("X-Frame-Options") != "DENY" {
+		t.Errorf("preview page: %d CSP %q XFO %q, want frame-ancestors 'none' and DENY", code, hdr.Get("Content-Security-Policy"), hdr.Get("X-Frame-Options"))
+	}
+}
+
+var previewDataRE = regexp.MustCompile(`(?s)<script type="application/json" id="preview-data">(.*?)</script>`)
+
+// previewConfig fetches a preview page and returns its #preview-data JSON
+// and the page.
+func previewConfigOf(t *testing.T, u string, headers ...string) (map[string]any, string) {
+	t.Helper()
+	code, _, body := do(t, "GET", u, "", headers...)
+	m := previewDataRE.FindStringSubmatch(body)
+	if code != 200 || m == nil {
+		t.Fatalf("GET %s: %d, no preview data", u, code)
+	}
+	var cfg map[string]any
+	if err := json.Unmarshal([]byte(m[1]), &cfg); err != nil {
+		t.Fatalf("preview data: %v\n%s", err, m[1])
+	}
+	return cfg, body
+}
+
+// TestPreviewDeepLinkCallOnlyFromTrustedNavigation: any web page can send
+// the browser to /preview/TOOL?call=1&args=...; such a link must not run the
+// tool by itself. A URL the user opens (genui preview, a typed URL) or a
+// same-origin navigation (tool switch, conserve hand-over) still calls.
+func TestPreviewDeepLinkCallOnlyFromTrustedNavigation(t *testing.T) {
+	p := startPreview(t, demoConfig())
+	u := p.apiTS.URL + "/preview/get_forecast?conserve=1&call=1" + argsQuery(`{"location":"Paris"}`)
+	for _, site := range []string{"cross-site", "same-site"} {
+		cfg, page := previewConfigOf(t, u, "Sec-Fetch-Site", site, "Sec-Fetch-Mode", "navigate", "Sec-Fetch-Dest", "document")
+		if cfg["call"] != false {
+			t.Errorf("Sec-Fetch-Site %s: call=%v, want false", site, cfg["call"])
+		}
+		if !strings.Contains(html.UnescapeString(page), "not called automatically") {
+			t.Errorf("Sec-Fetch-Site %s: the page does not say why the tool was not called", site)
+		}
+	}
+	for _, site := range []string{"", "none", "same-origin"} {
+		cfg, _ := previewConfigOf(t, u, "Sec-Fetch-Site", site)
+		if cfg["call"] != true || cfg["argsError"] != nil {
+			t.Errorf("Sec-Fetch-Site %q: call=%v argsError=%v, want a call", site, cfg["call"], cfg["argsError"])
+		}
+	}
+}
+
+// TestPreviewVisibilityOfUIPrefixedUpstreamTool: an upstream tool whose name
+// starts with _ui_ is still an upstream tool; its visibility is enforced.
+func TestPreviewVisibilityOfUIPrefixedUpstreamTool(t *testing.T) {
+	p := startPreview(t, testUpstreamConfig())
+	if _, ok := p.e.Tool("_ui_secret"); !ok {
+		t.Fatal("test upstream lacks _ui_secret")
+	}
+	code, out := p.post(t, "/api/preview/hostile/call", `{"name":"_ui_secret","arguments":{},"from":"ui"}`)
+	if code != http.StatusForbidden || !strings.Contains(string(out["error"]), "not callable from an app") {
+		t.Fatalf("UI call of a model-only _ui_ tool: %d %s", code, out)
+	}
+	// genui's own wrappers still pass, and the host may call the tool.
+	if code, out := p.post(t, "/api/preview/hostile/call", `{"name":"_ui_list","arguments":{},"from":"ui"}`); code != 200 {
+		t.Errorf("_ui_list from a UI: %d %s", code, out)
+	}
+	if code, out := p.post(t, "/api/preview/hostile/call", `{"name":"_ui_secret","arguments":{},"from":"host"}`); code != 200 {
+		t.Errorf("_ui_secret from the host: %d %s", code, out)
+	}
+}
+
+// TestToolCallBoundedWhenUpstreamNeverReady: POST /api/tool/{name} for a
+// tool not (yet) known must not wait forever for an upstream that never
+// answers tools/list.
+func TestToolCallBoundedWhenUpstreamNeverReady(t *testing.T) {
+	old := toolLookupWait
+	toolLookupWait = 300 * time.Millisecond
+	t.Cleanup(func() { toolLookupWait = old })
+	silent := upstream.Config{Transport: "inprocess", InProcess: func(ctx context.Context, r io.Reader, w io.Writer) error {
+		_, _ = io.Copy(io.Discard, r) // reads everything, answers nothing
+		return nil
+	}}
+	e, err := engine.New(engine.Options{Upstream: silent, Dir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { _ = e.Run(ctx); close(done) }()
+	s := New(Options{Engine: e, Host: host.New(host.Options{Engine: e, Wrappers: engine.NewWrappers(e, engine.WrapperHooks{})})})
+	ts := httptest.NewServer(s.Handler())
+	s.SetBases("http://127.0.0.1:1", ts.URL)
+	t.Cleanup(func() {
+		ts.CloseClientConnections()
+		ts.Close()
+		cancel()
+		select {
+		case <-done:
+		case <-time.After(10 * time.Second):
+			t.Error("engine did not stop within 10 s")
+		}
+	})
+	start := time.Now()
+	code, _, body := do(t, "POST", ts.URL+"/api/tool/get_weather", `{}`)
+	if code != http.StatusServiceUnavailable || !strings.Contains(body, "not ready") {
+		t.Errorf("tool call with a silent upstream: %d %s, want 503 not ready", code, body)
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("answer took %s", d)
+	}
+}
+
+// TestPreviewAPIBadInput: the page API's other routes refuse bad input with
+// a clear error instead of passing it on.
+func TestPreviewAPIBadInput(t *testing.T) {
+	p := startPreview(t, demoConfig())
+	for _, c := range []struct {
+		path, body string
+		want       int
+		contains   string
+	}{
+		{"/api/preview/get_forecast/resources", `[1,2]`, 400, "JSON object"},
+		{"/api/preview/get_forecast/resources", `null`, 400, "JSON object"},
+		{"/api/preview/get_forecast/resources", `"x"`, 400, "JSON object"},
+		{"/api/preview/no_such_tool/event", `{"type":"ui/message","payload":{}}`, 404, "no_such_tool"},
+		{"/api/preview/no_such_tool/refine", `{"feedback":"bigger"}`, 404, "no_such_tool"},
+	} {
+		code, out := p.post(t, c.path, c.body)
+		if code != c.want || !strings.Contains(string(out["error"]), c.contains) {
+			t.Errorf("POST %s %s: %d %s, want %d with %q", c.path, c.body, code, out, c.want, c.contains)
+		}
+	}
+	if code, out := p.post(t, "/api/preview/get_forecast/resources", `{}`); code != 200 && code != 502 {
+		t.Errorf("resources/list {}: %d %s", code, out)
+	}
+}
+
+// TestEventsDropsClientThatStopsReading: an /events client that keeps its
+// connection open but stops reading must not pin the handler goroutine and
+// its broker subscription forever.
+func TestEventsDropsClientThatStopsReading(t *testing.T) {
+	old := sseWriteTimeout
+	sseWriteTimeout = 300 * time.Millisecond
+	t.Cleanup(func() { sseWriteTimeout = old })
+	p := startPreview(t, demoConfig())
+	base := p.e.Broker().SubscriberCount()
+	conn, err := net.DialTimeout("tcp", strings.TrimPrefix(p.apiTS.URL, "http://"), 5*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	if tc, ok := conn.(*net.TCPConn); ok {
+		_ = tc.SetReadBuffer(4096)
+	}
+	fmt.Fprintf(conn, "GET /events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+	_ = conn.SetReadDeadline(time.Now().Add(5 * time.Second))
+	br := bufio.NewReader(conn)
+	if line, err := br.ReadString('\n'); err != nil || !strings.Contains(line, "200") {
+		t.Fatalf("GET /events: %q %v", line, err)
+	}
+	// Now never read again, and publish far more than the socket buffers.
+	big := strings.Repeat("x", 64<<10)
+	deadline := time.Now().Add(15 * time.Second)
+	for p.e.Broker().SubscriberCount() > base {
+		if time.Now().After(deadline) {
+			t.Fatalf("the /events handler of a client that stopped reading is still subscribed after 15 s")
+		}
+		p.e.Broker().Publish(engine.EventToolsChanged, engine.Event{Kind: engine.EventToolsChanged, Detail: big})
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// sleeper starts a live process that is not this one, for port-file owners.
+func sleeper(t *testing.T) int {
+	t.Helper()
+	cmd := exec.Command("sleep", "60")
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+	return cmd.Process.Pid
+}
+
+// serveInDir runs Serve on random ports with Dir=dir until the returned stop
+// is called (bounded).
+func serveInDir(t *testing.T, dir string) (*Server, func()) {
+	t.Helper()
+	e, err := engine.New(engine.Options{Upstream: demoConfig(), Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := New(Options{Engine: e, Dir: dir})
+	uiLn, apiLn, err := Listen(0, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- s.Serve(ctx, uiLn, apiLn) }()
+	deadline := time.Now().Add(10 * time.Second)
+	for s.APIBase() == "" || !fileWritten(dir) {
+		if time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	return s, func() {
+		cancel()
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Errorf("Serve: %v", err)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatal("Serve did not return within 10 s")
+		}
+	}
+}
+
+func fileWritten(dir string) bool {
+	_, err := os.Stat(filepath.Join(dir, "mcp-port"))
+	return err == nil
+}
+
+// TestPortFilesOfLiveGenuiKept: a second genui in the same DIR must not
+// silently take over (or, on exit, delete) the port files of a live one.
+func TestPortFilesOfLiveGenuiKept(t *testing.T) {
+	dir := t.TempDir()
+	other := sleeper(t)
+	live := fmt.Sprintf("4242\n%d\n", other)
+	for _, f := range []string{"ui-port", "mcp-port"} {
+		if err := os.WriteFile(filepath.Join(dir, f), []byte(live), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s, stop := serveInDir(t, dir)
+	deadline := time.Now().Add(10 * time.Second)
+	for s.PortConflict() == nil && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if err := s.PortConflict(); err == nil || !strings.Contains(err.Error(), strconv.Itoa(other)) || !strings.Contains(err.Error(), "--dir") {
+		t.Errorf("PortConflict() = %v, want a message naming pid %d and --dir", err, other)
+	}
+	check := func(when string) {
+		for _, f := range []string{"ui-port", "mcp-port"} {
+			if b, err := os.ReadFile(filepath.Join(dir, f)); err != nil || string(b) != live {
+				t.Errorf("%s: %s = %q, %v; want the live genui's %q", when, f, b, err, live)
+			}
+		}
+	}
+	check("while serving")
+	stop()
+	check("after exit")
+
+	// The other way round: we own the files, another genui replaces them
+	// while we run (an older genui, or one started with --force): our exit
+	// must not delete its files.
+	dir2 := t.TempDir()
+	_, stop2 := serveInDir(t, dir2)
+	if !fileWritten(dir2) {
+		t.Fatal("mcp-port not written")
+	}
+	if err := os.WriteFile(filepath.Join(dir2, "mcp-port"), []byte(live), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	stop2()
+	if b, err := os.ReadFile(filepath.Join(dir2, "mcp-port")); err != nil || string(b) != live {
+		t.Errorf("exit removed another genui's mcp-port: %q %v", b, err)
+	}
+	if _, err := os.Stat(filepath.Join(dir2, "ui-port")); !os.IsNotExist(err) {
+		t.Errorf("our own ui-port not removed on exit: %v", err)
+	}
+}
+
+// keep imports used when tests are trimmed.
+var _ = url.QueryEscape
+var _ events.QueuedEvent
