@@ -31,7 +31,7 @@ import (
 )
 
 // Version is genui's version, reported by `genui version` and _ui_status.
-const Version = "0.1.0"
+const Version = "0.2.0"
 
 // Versions of what goes into a UI, part of every cache key.
 const (

@@ -63,7 +63,10 @@ func (w *Wrappers) Tools() []json.RawMessage {
 	for _, d := range wrapperDefs {
 		b, _ := json.Marshal(map[string]any{"name": d.name, "title": d.title, "description": d.desc,
 			"inputSchema": json.RawMessage(d.schema),
-			"annotations": map[string]any{"title": d.title, "openWorldHint": false}})
+			"annotations": map[string]any{"title": d.title, "openWorldHint": false},
+			// For agents, not for UIs: a UI must not regenerate or refine UIs
+			// or open browser tabs (hosts enforce this; so does the preview).
+			"_meta": map[string]any{"ui": map[string]any{"visibility": []string{"model"}}}})
 		out = append(out, b)
 	}
 	return out

@@ -307,9 +307,13 @@ func buildApp(r *resolved) (*app, error) {
 	a := &app{r: r, e: e}
 	hooks := engine.WrapperHooks{
 		Status: func() map[string]any {
-			return map[string]any{"urls": map[string]string{"api": a.api.APIBase(), "ui": a.api.UIBase(),
+			st := map[string]any{"urls": map[string]string{"api": a.api.APIBase(), "ui": a.api.UIBase(),
 				"mcp": a.api.APIBase() + "/mcp", "wait": a.api.APIBase() + "/wait", "state": a.api.APIBase() + "/state"},
 				"sessions": a.host.Sessions()}
+			if err := a.api.PortConflict(); err != nil {
+				st["portConflict"] = err.Error()
+			}
+			return st
 		},
 		Preview: func(tool string, open bool) (string, error) {
 			if a.api.APIBase() == "" {
@@ -362,6 +366,18 @@ func (a *app) run(uiPort, apiPort int, main func(ctx context.Context, api string
 	for _, f := range side {
 		g.Go(func() error { return f(gctx, api) })
 	}
+	g.Go(func() error {
+		// Serve notices another live genui's port files at start; tell the
+		// user (stderr: stdout may be JSON-RPC only).
+		select {
+		case <-gctx.Done():
+		case <-time.After(time.Second):
+			if err := a.api.PortConflict(); err != nil {
+				fmt.Fprintln(os.Stderr, "genui:", err)
+			}
+		}
+		return nil
+	})
 	err = g.Wait()
 	a.r.logger.Info("genui stopped", "err", err)
 	return err

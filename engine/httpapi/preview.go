@@ -516,6 +516,11 @@ func (s *Server) handlePreviewCall(w http.ResponseWriter, r *http.Request) {
 				"tool %q is not callable from an app: its _meta.ui.visibility is %s (no \"app\"), so hosts refuse calls to it from a UI", c.Name, vis))
 			return
 		}
+	} else if fromUI {
+		// genui's own _ui_* tools are model-only (_meta.ui.visibility ["model"]).
+		fail(http.StatusForbidden, jsonrpc.CodeInvalidRequest, fmt.Sprintf(
+			"tool %q is not callable from an app: genui's own tools have _meta.ui.visibility [\"model\"]", c.Name))
+		return
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), previewCallTimeout)
 	defer cancel()

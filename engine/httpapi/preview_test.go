@@ -317,3 +317,18 @@ func TestPreviewCallEnforcesVisibility(t *testing.T) {
 		t.Errorf("resources/read ui://get_forecast: %d", code)
 	}
 }
+
+// TestPreviewRefusesWrapperToolsFromUI: genui's own _ui_* tools are
+// model-only, so a UI cannot regenerate UIs or open tabs through them; the
+// page's own (host) calls still may.
+func TestPreviewRefusesWrapperToolsFromUI(t *testing.T) {
+	p := startPreview(t, demoConfig())
+	code, body := p.post(t, "/api/preview/get_forecast/call", `{"name":"_ui_regenerate","arguments":{"toolName":"get_forecast"}}`)
+	if code != http.StatusForbidden || !strings.Contains(string(body["error"]), "model") {
+		t.Fatalf("UI call to _ui_regenerate: %d %s, want 403 naming the visibility", code, body["error"])
+	}
+	code, body = p.post(t, "/api/preview/get_forecast/call", `{"name":"_ui_list","arguments":{},"from":"host"}`)
+	if code != http.StatusOK {
+		t.Fatalf("host call to _ui_list: %d %s", code, body["error"])
+	}
+}

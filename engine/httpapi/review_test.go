@@ -158,9 +158,9 @@ func TestPreviewVisibilityOfUIPrefixedUpstreamTool(t *testing.T) {
 	if code != http.StatusForbidden || !strings.Contains(string(out["error"]), "not callable from an app") {
 		t.Fatalf("UI call of a model-only _ui_ tool: %d %s", code, out)
 	}
-	// genui's own wrappers still pass, and the host may call the tool.
-	if code, out := p.post(t, "/api/preview/hostile/call", `{"name":"_ui_list","arguments":{},"from":"ui"}`); code != 200 {
-		t.Errorf("_ui_list from a UI: %d %s", code, out)
+	// genui's own wrappers are model-only too; the host may call the tool.
+	if code, out := p.post(t, "/api/preview/hostile/call", `{"name":"_ui_list","arguments":{},"from":"ui"}`); code != http.StatusForbidden {
+		t.Errorf("_ui_list from a UI: %d %s, want 403", code, out)
 	}
 	if code, out := p.post(t, "/api/preview/hostile/call", `{"name":"_ui_secret","arguments":{},"from":"host"}`); code != 200 {
 		t.Errorf("_ui_secret from the host: %d %s", code, out)
