@@ -20,6 +20,7 @@
   var DEFAULT_PAGE = 50;
   var PAGE_SIZES = [10, 25, 50, 100, 250, 500, 1000];
   var CELL_LIMIT = 500;          // characters shown per cell
+  var MEDIA_LIMIT = 256 * 1024;  // largest data: image URI shown in a cell
   var MAIN_KEYS = ["records", "rows", "items", "results", "data", "days", "entries", "hits", "list", "values", "features", "daily", "hourly"];
   var SIDE_KEYS = ["fields", "columns", "schema", "links", "errors", "warnings"];
   var TOTAL_KEYS = ["total", "total_count", "totalCount", "count", "num_results", "numFound", "total_results", "totalResults"];
@@ -29,6 +30,10 @@
   var DATE_RE = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/;
   var NUM_RE = /^-?(?:\d+|\d*\.\d+)(?:[eE][+-]?\d+)?$/;
   var ID_RE = /^(?:id|_id|uuid|key|.*[_-]id|.*Id)$/;
+  var PLAIN_NUM_RE = /year|^yr$|zip|postal|port|code|phone|version/i; // numbers shown without digit grouping
+  var DATA_IMAGE_RE = /^data:image\/(?:png|jpeg|gif|webp|svg\+xml);base64,[A-Za-z0-9+\/=]+$/;
+  var LONG_TEXT = 48;            // characters above which a cell wraps (clamped to 3 lines)
+  var EMPTY = "\u2014";          // em dash: what null and missing values show
 
   function isObj(v) { return v !== null && typeof v === "object" && !Array.isArray(v); }
 
@@ -227,6 +232,72 @@
     return t.length > CELL_LIMIT ? t.slice(0, CELL_LIMIT) + "…" : t;
   }
 
+  /*
+   * numberFormat returns the display function of a numeric column: one
+   * number of decimals for the whole column (up to 3, so values line up),
+   * digit grouping except for ids, years and codes; raw text beyond that.
+   */
+  function numberFormat(records, key) {
+    var plain = ID_RE.test(key) || PLAIN_NUM_RE.test(key), decimals = 0, n = 0;
+    for (var i = 0; i < records.length && n < KEY_SAMPLE; i++) {
+      var v = isObj(records[i]) ? records[i][key] : undefined;
+      if (typeof v !== "number" || !isFinite(v)) continue;
+      n++;
+      var s = String(v), dot = s.indexOf(".");
+      if (s.indexOf("e") >= 0) return String;
+      if (dot >= 0) decimals = Math.max(decimals, s.length - dot - 1);
+    }
+    if (decimals > 3 || typeof Intl === "undefined") return plain ? String : function (v) { return String(v); };
+    var f = new Intl.NumberFormat("en-US", { minimumFractionDigits: decimals, maximumFractionDigits: decimals, useGrouping: !plain });
+    return function (v) { return f.format(v); };
+  }
+
+  /* Fills a table cell (or card value) e with v: em dash for null/missing, numbers formatted, booleans as marks, long text clamped, data: images as thumbnails, nested values as compact JSON. */
+  function fillValue(e, v, fmt) {
+    if (v === null || v === undefined) {
+      e.textContent = EMPTY;
+      e.classList.add("empty");
+      e.title = v === null ? "null" : "no value";
+      return;
+    }
+    if (typeof v === "number") {
+      e.textContent = fmt && isFinite(v) ? fmt(v) : String(v);
+      e.classList.add("num");
+      return;
+    }
+    if (typeof v === "boolean") {
+      e.textContent = v ? "\u2713" : "\u2717";
+      e.classList.add(v ? "bool-true" : "bool-false");
+      e.title = String(v);
+      e.setAttribute("aria-label", String(v));
+      return;
+    }
+    if (typeof v === "string" && v.length <= MEDIA_LIMIT && DATA_IMAGE_RE.test(v)) {
+      var img = el("img", "thumb");
+      img.alt = "image";
+      img.src = v;
+      e.appendChild(img);
+      return;
+    }
+    if (typeof v === "string" && v.length > 10 && DATE_RE.test(v)) {
+      // ISO date-times read better as "2026-01-15 08:00 UTC"; the exact value stays in the title.
+      e.textContent = v.replace(/[T ]/, " ").replace(/(\d{2}:\d{2}):00(?:\.0+)?(?=$|Z|[+-])/, "$1").replace(/(\d{2}:\d{2}(?::\d{2})?)\.\d+/, "$1").replace(/Z$/, " UTC").replace(/(\d)([+-]\d{2}:?\d{2})$/, "$1 $2");
+      e.title = v;
+      return;
+    }
+    var text;
+    if (Array.isArray(v) && v.every(function (x) { return x === null || typeof x !== "object"; })) text = cellText(v.map(function (x) { return x === null ? EMPTY : x; }).join(", "));
+    else {
+      text = cellText(v);
+      if (typeof v === "object") e.classList.add("mono");
+    }
+    if (text.length > LONG_TEXT) {
+      var d = el("div", "clamp", text);
+      d.title = text;
+      e.appendChild(d);
+    } else e.textContent = text;
+  }
+
   function sortValue(v, type) {
     if (v === null || v === undefined || v === "") return null;
     switch (type) {
@@ -277,12 +348,12 @@
       var v = obj[k];
       var dd = el("dd");
       dl.appendChild(el("dt", "", k));
-      if (isObj(v) && depth < 2) dd.appendChild(renderCard(v, null, depth + 1));
-      else if (Array.isArray(v) && v.every(function (x) { return x === null || typeof x !== "object"; })) dd.textContent = v.map(cellText).join(", ");
+      if (isObj(v) && depth < 2 && Object.keys(v).length) dd.appendChild(renderCard(v, null, depth + 1));
+      else if (v === null || v === undefined || typeof v === "number" || typeof v === "boolean" || (typeof v === "string" && DATA_IMAGE_RE.test(v))) fillValue(dd, v, typeof v === "number" ? numberFormat([obj], k) : null);
+      else if (Array.isArray(v) && v.every(function (x) { return x === null || typeof x !== "object"; })) dd.textContent = v.map(function (x) { return x === null ? EMPTY : cellText(x); }).join(", ");
       else {
         dd.textContent = cellText(v);
-        if (typeof v === "number") dd.className = "num";
-        if (typeof v === "object" && v !== null) dd.className = "mono";
+        if (typeof v === "object") dd.className = "mono";
       }
       dl.appendChild(dd);
     });
@@ -336,13 +407,24 @@
 
   function fmtNum(n) {
     var a = Math.abs(n);
-    if (a !== 0 && (a >= 1e6 || a < 1e-3)) return n.toExponential(2);
+    if (a !== 0 && (a >= 1e7 || a < 1e-3)) return n.toExponential(1);
+    if (typeof Intl !== "undefined") return new Intl.NumberFormat("en-US", { maximumFractionDigits: 2 }).format(n);
     return String(Math.round(n * 100) / 100);
+  }
+
+  /* Round axis ticks (1, 2, 2.5 or 5 times a power of ten) covering lo..hi: {lo, hi, step}. */
+  function niceTicks(lo, hi, count) {
+    var raw = (hi - lo) / Math.max(1, count), mag = Math.pow(10, Math.floor(Math.log10(raw))), step = mag * 10;
+    [1, 2, 2.5, 5, 10].some(function (m) { if (m * mag >= raw) { step = m * mag; return true; } return false; });
+    return { lo: Math.floor(lo / step) * step, hi: Math.ceil(hi / step) * step, step: step };
   }
 
   /* An inline SVG line chart with one circle per record and series. */
   function renderChart(records, spec) {
-    var W = 640, H = 260, L = 52, R = 16, T = 16, B = 40;
+    // Drawn at the width it is shown at, so text stays 11 px in narrow hosts.
+    var box = DOC.getElementById("result") || DOC.body;
+    var W = Math.round(Math.max(280, Math.min(760, (box && box.clientWidth) || 640)));
+    var H = Math.round(Math.max(170, Math.min(240, W * 0.36))), L = 48, R = 14, T = 10, B = 26;
     var xs = spec.x, numericX = xs.type === "date" || xs.type === "number";
     var rows = numericX ? sortRows(records, xs, "asc") : records.slice();
     var xv = rows.map(function (r, i) { return numericX ? sortValue(r[xs.key], xs.type) : i; });
@@ -359,16 +441,16 @@
     if (lo === Infinity || xlo === Infinity) return el("div", "note", "Nothing to chart: no numeric values.");
     if (lo === hi) { lo -= 1; hi += 1; }
     if (xlo === xhi) { xlo -= 1; xhi += 1; }
-    var pad = (hi - lo) * 0.08;
-    lo -= pad; hi += pad;
+    var ticksY = niceTicks(lo, hi, H < 200 ? 3 : 4);
+    lo = ticksY.lo; hi = ticksY.hi;
     var sx = function (v) { return L + (v - xlo) / (xhi - xlo) * (W - L - R); };
     var sy = function (v) { return T + (1 - (v - lo) / (hi - lo)) * (H - T - B); };
     var label = spec.ys.map(function (c) { return c.key; }).join(", ") + " by " + xs.key;
     var svg = svgEl("svg", { viewBox: "0 0 " + W + " " + H, class: "chart", role: "img", "aria-label": "Line chart of " + label, preserveAspectRatio: "xMidYMid meet" });
     svg.appendChild(svgEl("title", {}, "Line chart of " + label));
     var grid = svgEl("g", { class: "grid" });
-    for (var i = 0; i <= 4; i++) {
-      var v = lo + (hi - lo) * i / 4, y = sy(v);
+    for (var v = lo; v <= hi + ticksY.step / 2; v += ticksY.step) {
+      var y = sy(v);
       grid.appendChild(svgEl("line", { x1: L, x2: W - R, y1: y, y2: y }));
       grid.appendChild(svgEl("text", { x: L - 6, y: y + 4, "text-anchor": "end" }, fmtNum(v)));
     }
@@ -376,7 +458,7 @@
     ticks.forEach(function (i, n) {
       if (xv[i] === null) return;
       var anchor = n === 0 ? "start" : n === ticks.length - 1 ? "end" : "middle";
-      grid.appendChild(svgEl("text", { x: sx(xv[i]), y: H - B + 18, "text-anchor": anchor }, cellText(rows[i][xs.key])));
+      grid.appendChild(svgEl("text", { x: sx(xv[i]), y: H - B + 16, "text-anchor": anchor }, cellText(rows[i][xs.key])));
     });
     svg.appendChild(grid);
     spec.ys.forEach(function (c, si) {
@@ -388,7 +470,7 @@
         if (v === null || xv[i] === null) return;
         var px = sx(xv[i]), py = sy(v);
         d += (d ? " L" : "M") + px.toFixed(1) + " " + py.toFixed(1);
-        var dot = svgEl("circle", { class: "pt", cx: px.toFixed(1), cy: py.toFixed(1), r: 3.5 });
+        var dot = svgEl("circle", { class: "pt", cx: px.toFixed(1), cy: py.toFixed(1), r: rows.length > 60 ? 2 : 3 });
         dot.appendChild(svgEl("title", {}, cellText(r[xs.key]) + ": " + c.key + " " + cellText(r[c.key])));
         dots.push(dot);
         pts.push(dot);
@@ -485,7 +567,10 @@
     this.csvLink = el("a", "csv-link");
     this.csvLink.hidden = true;
     this.csvBtn.addEventListener("click", function () { self.downloadCSV(); });
-    [this.prev, this.info, this.next, this.sizeSel, this.csvBtn, this.csvLink].forEach(function (e) { bar.appendChild(e); });
+    this.pager = el("span", "pager");
+    [this.prev, this.info, this.next].forEach(function (e) { self.pager.appendChild(e); });
+    [this.pager, this.sizeSel, this.csvBtn, this.csvLink].forEach(function (e) { bar.appendChild(e); });
+    this.bar = bar;
     this.root.appendChild(bar);
     this.err = el("div", "error-banner");
     this.err.hidden = true;
@@ -570,6 +655,7 @@
     return this.remote.loadPage(offset, this.pageSize, sort).then(function (page) {
       if (seq !== self.seq) return;
       self.all = page.records;
+      self.formats = null;
       if (typeof page.total === "number") self.total = page.total;
       self.offset = offset;
       self.err.hidden = true;
@@ -587,7 +673,17 @@
     var count = this.remote ? this.total : this.matched;
     var shown = this.shownCount || 0;
     var from = shown ? this.offset + 1 : 0;
-    this.info.textContent = count ? from + "–" + (this.offset + shown) + " of " + count + (this.filter && this.remote ? " (filtered on this page)" : "") : "No rows";
+    // Controls that cannot do anything are hidden: the pager when every row
+    // fits on one page, the filter and page size for a handful of rows, the
+    // whole toolbar when there are no rows at all.
+    var local = !this.remote, n = this.all.length;
+    var onePage = local && n <= this.pageSize;
+    var fmt = function (n) { return typeof n === "number" && n.toLocaleString ? n.toLocaleString("en-US") : String(n); };
+    this.info.textContent = count ? (onePage && !this.filter ? fmt(count) + (count === 1 ? " row" : " rows") : fmt(from) + "–" + fmt(this.offset + shown) + " of " + fmt(count)) + (this.filter && this.remote ? " (filtered on this page)" : "") : (this.filter ? "No matching rows" : "No rows");
+    this.prev.hidden = this.next.hidden = onePage;
+    this.filterInput.hidden = local && n <= 10 && !this.filter;
+    this.sizeSel.hidden = local && n <= PAGE_SIZES[0];
+    this.bar.hidden = local && n === 0;
     var loading = this.root.dataset.state === "loading";
     this.prev.disabled = loading || this.offset <= 0;
     this.next.disabled = loading || this.offset + this.pageSize >= count;
@@ -600,18 +696,23 @@
     var frag = DOC.createDocumentFragment();
     var cols = this.cols.shown;
     if (this.kind === "table") {
+      var fmts = this.formats || (this.formats = cols.map(function (c) { return c.type === "number" ? numberFormat(this.all, c.key) : null; }, this));
       rows.forEach(function (r) {
         var tr = DOC.createElement("tr");
         for (var i = 0; i < cols.length; i++) {
           var td = DOC.createElement("td");
-          var v = r[cols[i].key];
           if (cols[i].type === "number") td.className = "num";
-          else if (v !== null && typeof v === "object") td.className = "mono";
-          td.textContent = cellText(v);
+          fillValue(td, isObj(r) ? r[cols[i].key] : undefined, fmts[i]);
           tr.appendChild(td);
         }
         frag.appendChild(tr);
       });
+      if (!rows.length) {
+        var tr = DOC.createElement("tr"), td = el("td", "empty-row", this.filter ? "No rows match \u201c" + this.filterInput.value.trim() + "\u201d." : "No records.");
+        td.colSpan = Math.max(1, cols.length);
+        tr.appendChild(td);
+        frag.appendChild(tr);
+      }
       this.tbody.replaceChildren(frag);
       var sort = this.sort;
       this.ths.forEach(function (th) {
@@ -784,7 +885,11 @@
       var d = result.isError ? { found: false } : resultData(result);
       var view = el("div", "rich");
       view.dataset.view = "content";
-      if (result.isError) target.appendChild(el("div", "error-banner", "The tool reported an error."));
+      if (result.isError) {
+        // The error's text goes into the banner; other content (images, links) follows it.
+        target.appendChild(h.errorBanner ? h.errorBanner(items) : el("div", "error-banner", "The tool reported an error."));
+        if (h.errorBanner) items = items.filter(function (item) { return !(isObj(item) && item.type === "text"); });
+      }
       items.forEach(function (item) {
         if (d.found && d.dup(item)) return; // the data itself, shown below
         target.appendChild(h.renderItem(item));
@@ -823,7 +928,7 @@
         }
         target.appendChild(view);
       }
-      if (!items.length && !d.found) target.appendChild(el("div", "note", "The tool returned an empty result."));
+      if (!result.isError && !items.length && !d.found) target.appendChild(el("div", "note", "The tool returned an empty result."));
       var raw = el("details", "raw");
       raw.appendChild(el("summary", "", "Raw JSON"));
       raw.addEventListener("toggle", function () {

@@ -156,14 +156,6 @@ func (f *demoFixture) deliver(tool string, args string, ready string) {
 	f.waitFrame(ready)
 }
 
-// frameJSON evaluates fn in the UI frame and decodes its result into v.
-func (f *demoFixture) frameJSON(fn string, v any) {
-	f.t.Helper()
-	if err := json.Unmarshal(f.frame(fn), v); err != nil {
-		f.t.Fatalf("frame %s: %v", fn, err)
-	}
-}
-
 // column returns the texts of column key in the visible table rows.
 func (f *demoFixture) column(key string) []string {
 	f.t.Helper()

@@ -1,0 +1,361 @@
+package gen
+
+import (
+	"bytes"
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"image"
+	"image/png"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/genui-dev/genui/internal/browsertest"
+	"github.com/genui-dev/genui/internal/mcptest"
+	"github.com/genui-dev/genui/internal/testenv"
+	"github.com/genui-dev/genui/mcpshim"
+)
+
+// galleryHostPage is a chat-like MCP Apps host: the UI sits in a sandboxed,
+// cross-origin iframe of a fixed width that auto-resizes to the reported
+// height, on a page coloured like the host theme. window.show(args, result)
+// plays a host that ran the tool for the model.
+const galleryHostPage = `<!doctype html>
+<html><head><meta charset="utf-8"><title>gallery host</title>
+<style>body { margin: 0; padding: 16px; background: %s; } iframe { display: block; border: 0; height: 120px; }</style></head>
+<body data-app-status="loading">
+<iframe id="ui" sandbox="allow-scripts allow-same-origin allow-forms" style="width: %dpx"></iframe>
+<script>%s</script>
+<script>
+const iframe = document.getElementById("ui");
+const bridge = new McpHost.AppBridge(iframe, {
+  hostInfo: { name: "genui-gallery-host", version: "1.0.0" },
+  hostContext: { theme: %s, displayMode: "inline", locale: "en-US", containerDimensions: { maxHeight: 6000 } },
+  onInitialized: function () { document.body.dataset.appStatus = "ready"; },
+  onCallTool: function () { throw new Error("the gallery host does not call tools"); }
+});
+window.show = function (args, result) {
+  bridge.sendToolInput(args || {});
+  if (result) bridge.sendToolResult(result);
+  return true;
+};
+bridge.start();
+iframe.src = %s;
+</script>
+</body></html>`
+
+// galleryCase is one tool result as a host would show it.
+type galleryCase struct {
+	name   string          // screenshot base name
+	tool   Tool            // as tools/list reports it
+	args   map[string]any  // the call's arguments (nil: no call, form only)
+	result json.RawMessage // the real server's CallToolResult
+}
+
+// TestOfflineUIGallery renders the offline UI of every demo tool and every
+// server-everything tool with a real result from the real server, in a
+// chat-like host at 700 and 400 px in light and dark (with screenshots; else
+// 700 light and 400 dark), and checks what a
+// user would notice: the page never scrolls sideways (wide content scrolls
+// inside its own box), the iframe follows the content height without growing
+// without bound, and the result is visible. With GENUI_UI_SHOTS=DIR it also
+// writes a PNG of each frame to DIR for a human to look at.
+func TestOfflineUIGallery(t *testing.T) {
+	cases := demoGalleryCases(t)
+	cases = append(cases, stressGalleryCase())
+	cases = append(cases, everythingGalleryCases(t)...)
+	ctx := browsertest.Start(t)
+	shots := os.Getenv("GENUI_UI_SHOTS")
+	if shots != "" {
+		if err := os.MkdirAll(shots, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ui := &uiServer{pages: map[string]string{}}
+	uiSrv := httptest.NewServer(ui)
+	t.Cleanup(uiSrv.Close)
+	hostSrv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		q := r.URL.Query()
+		src, _ := json.Marshal(uiSrv.URL + "/ui/" + q.Get("page"))
+		theme, _ := json.Marshal(q.Get("theme"))
+		bg := "#ffffff"
+		if q.Get("theme") == "dark" {
+			bg = "#262624"
+		}
+		width := 700
+		fmt.Sscan(q.Get("width"), &width)
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		fmt.Fprintf(w, galleryHostPage, bg, width, mcpshim.HostJS(), theme, src)
+	}))
+	t.Cleanup(hostSrv.Close)
+
+	for _, c := range cases {
+		res, err := NewOffline().Generate(context.Background(), Request{Tool: c.tool})
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		ui.addHTML(c.name, res.HTML)
+		for _, width := range []int{700, 400} {
+			for _, theme := range []string{"light", "dark"} {
+				if shots == "" && (width == 700) != (theme == "light") {
+					continue // without screenshots, one theme per width is enough for the layout checks
+				}
+				label := fmt.Sprintf("%s-%d-%s", c.name, width, theme)
+				t.Run(label, func(t *testing.T) {
+					f := &fixture{t: t, ctx: ctx, host: hostSrv.URL}
+					browsertest.Run(t, ctx, 20*time.Second,
+						chromedp.Navigate(fmt.Sprintf("%s/?page=%s&theme=%s&width=%d", hostSrv.URL, c.name, theme, width)),
+						chromedp.WaitReady(chromedp.CSS(`body[data-app-status="ready"]`)),
+					)
+					if c.args != nil {
+						args, _ := json.Marshal(c.args)
+						result := "null"
+						if c.result != nil {
+							result = string(c.result)
+						}
+						f.eval(fmt.Sprintf("show(%s, %s)", args, result), nil)
+						if c.result != nil {
+							f.waitFrame(`(w, d) => d.body.dataset.state === "result" || d.body.dataset.state === "error"`)
+						}
+					}
+					f.waitFrame(`(w, d) => d.documentElement.dataset.theme === "` + theme + `"`)
+					settle(t, f)
+					var m struct {
+						ScrollW, ClientW, BodyH, FrameH, Result int
+					}
+					f.frameJSON(`(w, d) => ({ScrollW: d.documentElement.scrollWidth, ClientW: d.documentElement.clientWidth,
+						BodyH: Math.ceil(d.body.scrollHeight), FrameH: Math.round(w.innerHeight),
+						Result: d.getElementById("result").childElementCount})`, &m)
+					if m.ScrollW > m.ClientW {
+						t.Errorf("the page scrolls sideways: scrollWidth %d > %d (wide content must scroll in its own box)", m.ScrollW, m.ClientW)
+					}
+					if m.FrameH < m.BodyH-2 || m.FrameH > m.BodyH+40 {
+						t.Errorf("iframe height %d does not follow the content height %d", m.FrameH, m.BodyH)
+					}
+					if m.BodyH > 2400 {
+						t.Errorf("content is %d px tall: too tall for a chat host", m.BodyH)
+					}
+					if c.result != nil && m.Result == 0 {
+						t.Errorf("no result rendered")
+					}
+					if shots != "" {
+						png, err := chromedp.Run(ctx, chromedp.Screenshot(chromedp.CSS("#ui")))
+						if err != nil {
+							t.Fatal(err)
+						}
+						if err := os.WriteFile(filepath.Join(shots, label+".png"), png, 0o644); err != nil {
+							t.Fatal(err)
+						}
+						// A table wider than the frame: its right end, scrolled to inside its box.
+						var wide bool
+						f.frameJSON(`(w, d) => { const b = d.querySelector(".table-wrap"); if (!b || b.scrollWidth <= b.clientWidth) return false; b.scrollLeft = b.scrollWidth; return true; }`, &wide)
+						if wide {
+							png, err := chromedp.Run(ctx, chromedp.Screenshot(chromedp.CSS("#ui")))
+							if err != nil {
+								t.Fatal(err)
+							}
+							if err := os.WriteFile(filepath.Join(shots, label+"-scrolled.png"), png, 0o644); err != nil {
+								t.Fatal(err)
+							}
+						}
+					}
+				})
+			}
+		}
+	}
+}
+
+// frameJSON evaluates fn in the UI frame and decodes its result into v.
+func (f *fixture) frameJSON(fn string, v any) {
+	f.t.Helper()
+	if err := json.Unmarshal(f.frame(fn), v); err != nil {
+		f.t.Fatalf("frame %s: %v", fn, err)
+	}
+}
+
+// settle waits until the iframe's height has been stable for 300 ms (the
+// view reports its size debounced; the host applies it asynchronously).
+func settle(t *testing.T, f *fixture) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	last, stable := -1, 0
+	for time.Now().Before(deadline) {
+		var h int
+		f.eval(`document.getElementById("ui").getBoundingClientRect().height`, &h)
+		if h == last {
+			stable++
+			if stable >= 3 {
+				return
+			}
+		} else {
+			last, stable = h, 0
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	t.Fatalf("iframe height never settled (last %d)", last)
+}
+
+// demoGalleryCases calls every demo tool with realistic arguments on a real
+// in-process demo server.
+func demoGalleryCases(t *testing.T) []galleryCase {
+	var list struct {
+		Tools []struct {
+			Name         string          `json:"name"`
+			Title        string          `json:"title"`
+			Description  string          `json:"description"`
+			InputSchema  json.RawMessage `json:"inputSchema"`
+			OutputSchema json.RawMessage `json:"outputSchema"`
+		} `json:"tools"`
+	}
+	if err := json.Unmarshal(demoRPC(t, "tools/list", map[string]any{}), &list); err != nil {
+		t.Fatal(err)
+	}
+	calls := map[string][]map[string]any{
+		"get_current_weather": {{"location": "Lisbon"}},
+		"get_forecast":        {{"location": "Berlin", "days": 7}, {"location": "Berlin", "days": 99}},
+		"datastore_search":    {{"limit": 25}, {"q": "no such product anywhere"}},
+		"run_battery":         {{"cells": 4}},
+		"get_battery_status":  {{"job_id": "job-unknown"}},
+		"reset_demo":          {{}},
+		"set_units":           {{"units": "imperial"}},
+		"get_tiny_image":      {{}},
+	}
+	var out []galleryCase
+	for _, d := range list.Tools {
+		tool := Tool{Name: d.Name, Title: d.Title, Description: d.Description, InputSchema: d.InputSchema, OutputSchema: d.OutputSchema}
+		argsList, ok := calls[d.Name]
+		if !ok {
+			t.Fatalf("demo tool %s has no gallery call: add one", d.Name)
+		}
+		out = append(out, galleryCase{name: "demo-" + d.Name + "-form", tool: tool})
+		for i, args := range argsList {
+			res := demoRPC(t, "tools/call", map[string]any{"name": d.Name, "arguments": args})
+			out = append(out, galleryCase{name: fmt.Sprintf("demo-%s-%d", d.Name, i), tool: tool, args: args, result: res})
+		}
+	}
+	return out
+}
+
+// everythingGalleryCases lists npm's server-everything tools over stdio and
+// calls those that need nothing from the host.
+func everythingGalleryCases(t *testing.T) []galleryCase {
+	node := testenv.NodePath(t)
+	script := testenv.NPMBin(t, "@modelcontextprotocol/server-everything", "")
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.Command(node, script, "stdio")
+	cmd.Dir = t.TempDir()
+	c, err := mcptest.Start(ctx, cmd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		if err := c.Close(); err != nil {
+			t.Logf("server-everything close: %v", err)
+		}
+	}()
+	if _, err := c.Initialize(ctx, "2025-11-25", json.RawMessage(`{}`)); err != nil {
+		t.Fatal(err)
+	}
+	tools, err := c.ListTools(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	calls := map[string]map[string]any{
+		"echo":                           {"message": "hello from the genui gallery"},
+		"get-annotated-message":          {"messageType": "error", "includeImage": true},
+		"get-env":                        {},
+		"get-resource-links":             {"count": 4},
+		"get-resource-reference":         {"resourceType": "Text", "resourceId": 2},
+		"get-structured-content":         {"location": "Chicago"},
+		"get-sum":                        {"a": 2, "b": 40},
+		"get-tiny-image":                 {},
+		"trigger-long-running-operation": {"duration": 0.2, "steps": 2},
+	}
+	var out []galleryCase
+	for _, tl := range tools {
+		var d struct {
+			Title        string          `json:"title"`
+			Description  string          `json:"description"`
+			OutputSchema json.RawMessage `json:"outputSchema"`
+		}
+		_ = json.Unmarshal(tl.Raw, &d)
+		tool := Tool{Name: tl.Name, Title: d.Title, Description: d.Description, InputSchema: tl.InputSchema, OutputSchema: d.OutputSchema}
+		args, ok := calls[tl.Name]
+		if !ok {
+			out = append(out, galleryCase{name: "everything-" + tl.Name + "-form", tool: tool})
+			continue
+		}
+		res, err := c.CallTool(ctx, tl.Name, args, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, galleryCase{name: "everything-" + strings.ReplaceAll(tl.Name, "/", "_"), tool: tool, args: args, result: res})
+	}
+	return out
+}
+
+// stressSchema is the input schema of the synthetic "inventory_report" tool.
+const stressSchema = `{"type":"object","properties":{"warehouse":{"type":"string","description":"Warehouse code"},"since":{"type":"string","format":"date"},"include_archived":{"type":"boolean"}},"required":["warehouse"]}`
+
+// stressResult is a result with everything that makes tables hard: many
+// columns, long text, nested objects and arrays, nulls, missing keys,
+// booleans, large and fractional numbers, date-times, years and data: image
+// thumbnails.
+func stressResult(rows int) json.RawMessage {
+	img := image.NewRGBA(image.Rect(0, 0, 24, 24))
+	for i := range img.Pix {
+		img.Pix[i] = byte(i * 7)
+	}
+	var buf bytes.Buffer
+	_ = png.Encode(&buf, img)
+	dot := "data:image/png;base64," + base64.StdEncoding.EncodeToString(buf.Bytes())
+	recs := make([]map[string]any, rows)
+	for i := range recs {
+		r := map[string]any{
+			"sku":         fmt.Sprintf("SKU-%05d", 1000+i*37),
+			"name":        []string{"Anvil", "Rocket skates", "Giant magnet", "Earthquake pills", "Bird seed"}[i%5],
+			"description": strings.Repeat("A very long product description that goes on and on, ", 1+i%3) + "end.",
+			"unit_price":  float64(i*731%10000) / 100,
+			"on_hand":     i * 123457 % 3000000,
+			"active":      i%3 != 0,
+			"updated_at":  fmt.Sprintf("2026-01-%02dT%02d:15:00Z", 1+i%28, i%24),
+			"year":        2020 + i%6,
+			"tags":        []string{"acme", []string{"heavy", "fragile", "seasonal"}[i%3]},
+			"supplier":    map[string]any{"name": "Acme Corp", "country": "US", "rating": i % 5},
+			"thumbnail":   dot,
+			"discount":    nil,
+		}
+		if i%4 == 0 {
+			r["discount"] = 0.15
+		}
+		if i%2 == 0 {
+			r["notes"] = "check stock"
+		}
+		recs[i] = r
+	}
+	b, _ := json.Marshal(map[string]any{
+		"content":           []any{map[string]any{"type": "text", "text": fmt.Sprintf("%d items in warehouse W-7", rows)}},
+		"structuredContent": map[string]any{"warehouse": "W-7", "generated": "2026-01-15T08:00:00Z", "items": recs},
+	})
+	return b
+}
+
+// stressGalleryCase is the synthetic wide table.
+func stressGalleryCase() galleryCase {
+	return galleryCase{
+		name:   "stress-inventory_report",
+		tool:   Tool{Name: "inventory_report", Title: "Inventory report", Description: "Every item of a warehouse with supplier and stock.", InputSchema: json.RawMessage(stressSchema)},
+		args:   map[string]any{"warehouse": "W-7"},
+		result: stressResult(30),
+	}
+}
