@@ -22,28 +22,7 @@ import (
 // startHTTP serves the demo through genui's HTTP transports.
 func startHTTP(t *testing.T) *httptest.Server {
 	t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
-	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	e, err := engine.New(engine.Options{Upstream: demoUpstream(), Dir: t.TempDir(), Logger: log})
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := host.New(host.Options{Engine: e, Logger: log, Wrappers: engine.NewWrappers(e, engine.WrapperHooks{})})
-	done := make(chan struct{})
-	go func() { _ = e.Run(ctx); close(done) }()
-	mux := http.NewServeMux()
-	srv.RegisterHTTP(mux)
-	ts := httptest.NewServer(host.LoopbackOnly(mux))
-	t.Cleanup(func() {
-		ts.CloseClientConnections()
-		ts.Close()
-		cancel()
-		select {
-		case <-done:
-		case <-time.After(5 * time.Second):
-			t.Error("engine did not stop")
-		}
-	})
+	ts, _ := startHTTPOpts(t, host.Options{})
 	return ts
 }
 
@@ -204,7 +183,11 @@ func startHTTPOpts(t *testing.T, hopts host.Options) (*httptest.Server, *host.Se
 		ts.CloseClientConnections()
 		ts.Close()
 		cancel()
-		<-done
+		select {
+		case <-done:
+		case <-time.After(5 * time.Second):
+			t.Error("engine did not stop")
+		}
 	})
 	return ts, srv
 }
