@@ -83,22 +83,7 @@ func TestFidelityEverything(t *testing.T) {
 	proxiedTools := proxiedToolList(ctx, t, proxied, directTools)
 
 	t.Run("tools/list", func(t *testing.T) {
-		for name, want := range directTools {
-			got, ok := proxiedTools[name]
-			if !ok {
-				t.Errorf("genui lacks upstream tool %q", name)
-				continue
-			}
-			stripped := stripUIMeta(t, name, decode(t, got))
-			if w := decode(t, want); !reflect.DeepEqual(stripped, w) {
-				t.Errorf("tool %q differs after removing genui's UI metadata:\n genui: %s\nupstream: %s", name, mustJSON(stripped), mustJSON(w))
-			}
-		}
-		for name := range proxiedTools {
-			if _, ok := directTools[name]; !ok && !strings.HasPrefix(name, "_ui_") {
-				t.Errorf("genui lists %q, which upstream does not have and is not a _ui_ tool", name)
-			}
-		}
+		checkToolsEqual(t, directTools, proxiedTools)
 		for _, name := range wrapperTools {
 			if _, ok := proxiedTools[name]; !ok {
 				t.Errorf("genui lacks wrapper tool %q", name)

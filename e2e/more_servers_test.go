@@ -262,23 +262,7 @@ func compareToolLists(ctx context.Context, t *testing.T, direct, proxied *mcptes
 	if len(want) < min {
 		t.Fatalf("upstream lists %d tools, want at least %d", len(want), min)
 	}
-	got := proxiedToolList(ctx, t, proxied, want)
-	for _, name := range sortedKeys(want) {
-		g, ok := got[name]
-		if !ok {
-			t.Errorf("genui lacks upstream tool %q", name)
-			continue
-		}
-		stripped := stripUIMeta(t, name, decode(t, g))
-		if w := decode(t, want[name]); !reflect.DeepEqual(stripped, w) {
-			t.Errorf("tool %q differs after removing genui's UI metadata:\n genui: %s\nupstream: %s", name, mustJSON(stripped), mustJSON(w))
-		}
-	}
-	for name := range got {
-		if _, ok := want[name]; !ok && !isWrapperTool(name) {
-			t.Errorf("genui lists %q, which upstream does not have and is not a _ui_ tool", name)
-		}
-	}
+	checkToolsEqual(t, want, proxiedToolList(ctx, t, proxied, want))
 	return sortedKeys(want)
 }
 
@@ -427,6 +411,29 @@ func checkStdout(t *testing.T, direct, proxied *mcptest.Client) {
 	for name, c := range map[string]*mcptest.Client{"direct": direct, "genui": proxied} {
 		if err := c.CheckStdout(); err != nil {
 			t.Errorf("%s stdout is not pure JSON-RPC: %v", name, err)
+		}
+	}
+}
+
+// checkToolsEqual: every upstream tool is listed by genui and equal to the
+// upstream's after removing exactly genui's UI metadata; genui adds nothing
+// but its _ui_ tools.
+func checkToolsEqual(t *testing.T, want, got map[string]json.RawMessage) {
+	t.Helper()
+	for _, name := range sortedKeys(want) {
+		g, ok := got[name]
+		if !ok {
+			t.Errorf("genui lacks upstream tool %q", name)
+			continue
+		}
+		stripped := stripUIMeta(t, name, decode(t, g))
+		if w := decode(t, want[name]); !reflect.DeepEqual(stripped, w) {
+			t.Errorf("tool %q differs after removing genui's UI metadata:\n genui: %s\nupstream: %s", name, mustJSON(stripped), mustJSON(w))
+		}
+	}
+	for name := range got {
+		if _, ok := want[name]; !ok && !isWrapperTool(name) {
+			t.Errorf("genui lists %q, which upstream does not have and is not a _ui_ tool", name)
 		}
 	}
 }
