@@ -57,24 +57,33 @@ bridge.sendToolInput({ queued: true }); // before the view exists: must wait for
 document.getElementById("ui").src = %s;
 </script></body></html>`
 
-func TestAppAndBridgeInBrowser(t *testing.T) {
-	view := Inject(probeView)
+// openBridgePage serves view (shim-injected) from one origin with the default
+// CSP, and hostTmpl (filled with HostJS and the view's URL) from another,
+// opens the host page in Chromium and waits for the view to set
+// body[data-ready="1"].
+func openBridgePage(t *testing.T, view, hostTmpl string) context.Context {
+	t.Helper()
+	page := Inject(view)
 	uiSrv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Security-Policy", defaultCSP)
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		_, _ = w.Write([]byte(view))
+		_, _ = w.Write([]byte(page))
 	}))
-	defer uiSrv.Close()
+	t.Cleanup(uiSrv.Close)
 	src, _ := json.Marshal(uiSrv.URL + "/view")
 	hostSrv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		fmt.Fprintf(w, probeHost, HostJS(), src)
+		fmt.Fprintf(w, hostTmpl, HostJS(), src)
 	}))
-	defer hostSrv.Close()
-
+	t.Cleanup(hostSrv.Close)
 	ctx := browsertest.Start(t)
 	browsertest.Run(t, ctx, 20*time.Second, chromedp.Navigate(hostSrv.URL))
 	browsertest.WaitFrame(t, ctx, "#ui", `(w, d) => d.body.dataset.ready === "1"`, 10*time.Second)
+	return ctx
+}
+
+func TestAppAndBridgeInBrowser(t *testing.T) {
+	ctx := openBridgePage(t, probeView, probeHost)
 
 	frame := func(fn string) string {
 		t.Helper()

@@ -5,8 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net/http"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"sort"
@@ -347,23 +345,7 @@ type wireMsg struct {
 
 func TestConformanceInBrowser(t *testing.T) {
 	schema := loadAppsSchema(t)
-	view := Inject(conformanceView)
-	uiSrv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Security-Policy", defaultCSP)
-		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		_, _ = w.Write([]byte(view))
-	}))
-	defer uiSrv.Close()
-	src, _ := json.Marshal(uiSrv.URL + "/view")
-	hostSrv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		fmt.Fprintf(w, conformanceHost, HostJS(), src)
-	}))
-	defer hostSrv.Close()
-
-	ctx := browsertest.Start(t)
-	browsertest.Run(t, ctx, 20*time.Second, chromedp.Navigate(hostSrv.URL))
-	browsertest.WaitFrame(t, ctx, "#ui", `(w, d) => d.body.dataset.ready === "1"`, 10*time.Second)
+	ctx := openBridgePage(t, conformanceView, conformanceHost)
 
 	frame := func(fn string) string {
 		t.Helper()
