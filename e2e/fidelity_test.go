@@ -126,24 +126,7 @@ func TestFidelityEverything(t *testing.T) {
 
 	t.Run("progress", func(t *testing.T) {
 		for _, token := range []any{"fidelity-progress", 4242} {
-			params := map[string]any{
-				"name":      "trigger-long-running-operation",
-				"arguments": map[string]any{"duration": 0.3, "steps": 3},
-				"_meta":     map[string]any{"progressToken": token},
-			}
-			want := outcome(ctx, t, direct, "tools/call", params)
-			got := outcome(ctx, t, proxied, "tools/call", params)
-			if !reflect.DeepEqual(got, want) {
-				t.Errorf("result differs: genui %s, upstream %s", mustJSON(got), mustJSON(want))
-			}
-			// Progress precedes the response on the wire, so it is all here.
-			wantP, gotP := progressFor(t, direct, token), progressFor(t, proxied, token)
-			if len(wantP) != 3 {
-				t.Fatalf("upstream sent %d progress notifications for %v, want 3", len(wantP), token)
-			}
-			if !reflect.DeepEqual(gotP, wantP) {
-				t.Errorf("progress for token %v (%T) differs:\n genui: %s\nupstream: %s", token, token, mustJSON(gotP), mustJSON(wantP))
-			}
+			checkProgressEqual(ctx, t, direct, proxied, token, 0.3)
 		}
 	})
 
@@ -419,4 +402,30 @@ func sortedKeys[V any](m map[string]V) []string {
 	}
 	sort.Strings(keys)
 	return keys
+}
+
+// checkProgressEqual calls server-everything's trigger-long-running-operation
+// (3 steps over duration seconds) with progressToken token on both clients:
+// results are equal, and genui delivers exactly the upstream's 3 progress
+// notifications (progress precedes the response on the wire, so it is all
+// there when the call returns).
+func checkProgressEqual(ctx context.Context, t *testing.T, direct, proxied *mcptest.Client, token any, duration float64) {
+	t.Helper()
+	params := map[string]any{
+		"name":      "trigger-long-running-operation",
+		"arguments": map[string]any{"duration": duration, "steps": 3},
+		"_meta":     map[string]any{"progressToken": token},
+	}
+	want := outcome(ctx, t, direct, "tools/call", params)
+	got := outcome(ctx, t, proxied, "tools/call", params)
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("result differs: genui %s, upstream %s", mustJSON(got), mustJSON(want))
+	}
+	wantP, gotP := progressFor(t, direct, token), progressFor(t, proxied, token)
+	if len(wantP) != 3 {
+		t.Fatalf("upstream sent %d progress notifications for %v, want 3", len(wantP), token)
+	}
+	if !reflect.DeepEqual(gotP, wantP) {
+		t.Errorf("progress for token %v (%T) differs:\n genui: %s\nupstream: %s", token, token, mustJSON(gotP), mustJSON(wantP))
+	}
 }

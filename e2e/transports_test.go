@@ -88,24 +88,7 @@ func TestTransportsEverything(t *testing.T) {
 
 			t.Run("progress", func(t *testing.T) {
 				for _, token := range []any{"net-progress-" + tr.mode, 777} {
-					params := map[string]any{
-						"name":      "trigger-long-running-operation",
-						"arguments": map[string]any{"duration": 0.6, "steps": 3},
-						"_meta":     map[string]any{"progressToken": token},
-					}
-					want := outcome(ctx, t, direct, "tools/call", params)
-					got := outcome(ctx, t, proxied, "tools/call", params)
-					if !reflect.DeepEqual(got, want) {
-						t.Errorf("result differs: genui %s, upstream %s", mustJSON(got), mustJSON(want))
-					}
-					// genui forwards progress before the response it precedes.
-					wantP, gotP := progressFor(t, direct, token), progressFor(t, proxied, token)
-					if len(wantP) != 3 {
-						t.Fatalf("upstream sent %d progress notifications for %v, want 3", len(wantP), token)
-					}
-					if !reflect.DeepEqual(gotP, wantP) {
-						t.Errorf("progress for token %v (%T) differs:\n genui: %s\nupstream: %s", token, token, mustJSON(gotP), mustJSON(wantP))
-					}
+					checkProgressEqual(ctx, t, direct, proxied, token, 0.6)
 				}
 			})
 
