@@ -94,7 +94,7 @@ func TestCLIPreviewReusesRunningGenui(t *testing.T) {
 	}
 }
 
-// TestStateResources: genui's own ui://state and ui://variables are listed
+// TestStateResources: genui's own ui://genui/state and ui://genui/variables are listed
 // and read back as MCP Apps carrying the JSON document.
 func TestStateResources(t *testing.T) {
 	c, _ := genuiMCP(t)
@@ -102,7 +102,7 @@ func TestStateResources(t *testing.T) {
 	if _, err := c.Initialize(ctx, protocol, hostCaps); err != nil {
 		t.Fatal(err)
 	}
-	for uri, want := range map[string]string{"ui://state": `"upstream"`, "ui://variables": `"childIds"`} {
+	for uri, want := range map[string]string{"ui://genui/state": `"upstream"`, "ui://genui/variables": `"childIds"`} {
 		page := readUI(t, c, uri)
 		m := regexp.MustCompile(`(?s)<script type="application/json" id="genui-data">(.*?)</script>`).FindStringSubmatch(page)
 		if m == nil || !json.Valid([]byte(m[1])) || !strings.Contains(m[1], want) {

@@ -57,38 +57,15 @@ type Options struct {
 	// often (besides refreshes on tools/list_changed and _ui_refresh_tools);
 	// after a failure the wait doubles, up to 8 intervals.
 	RefreshInterval time.Duration
-	Logger          *slog.Logger
+	// ToolLookupWait bounds how long a front-end request naming a tool
+	// waits for the upstream's first tools/list (default 10 s).
+	ToolLookupWait time.Duration
+	// UpstreamWait bounds how long a new request waits for a starting
+	// upstream (default 15 s); ReconnectWait for one that was connected and
+	// is reconnecting (default 3 s), so calls fail fast in a long outage.
+	UpstreamWait, ReconnectWait time.Duration
+	Logger                      *slog.Logger
 }
-
-// Event is what the engine publishes to front ends (TUI, previews, hosts).
-type Event struct {
-	Kind   string    `json:"kind"` // see the Event* constants
-	Tool   string    `json:"tool,omitempty"`
-	Detail any       `json:"detail,omitempty"`
-	Time   time.Time `json:"time"`
-}
-
-// Event kinds.
-const (
-	EventToolsChanged       = "tools-changed"
-	EventUIUpdated          = "ui-updated"
-	EventGenerationStarted  = "generation-started"
-	EventGenerationFinished = "generation-finished"
-	EventGenerationFailed   = "generation-failed"
-	EventUpstreamUp         = "upstream-up"
-	EventUpstreamDown       = "upstream-down"
-)
-
-// ToolDiff is the outcome of a tools refresh.
-type ToolDiff struct {
-	Added     []string `json:"added"`
-	Removed   []string `json:"removed"`
-	Changed   []string `json:"changed"`
-	Unchanged []string `json:"unchanged"`
-}
-
-// Empty reports whether nothing was added, removed or changed.
-func (d ToolDiff) Empty() bool { return len(d.Added)+len(d.Removed)+len(d.Changed) == 0 }
 
 // UI is one generated UI as served.
 type UI struct {
@@ -110,8 +87,18 @@ type Engine struct {
 	refine *refine.Store
 	broker *events.Broker[Event]
 	queue  *events.Queue
-	sf     singleflight.Group
-	sem    *semaphore.Weighted
+	// seqMu orders events: Seq is assigned and the event handed to the
+	// broker under it.
+	seqMu sync.Mutex
+	seq   int64
+
+	// Registered by front ends (see SetURLs, SetSessionSource).
+	feMu         sync.RWMutex
+	urls         URLs
+	portConflict string
+	sessions     func() []SessionInfo
+	sf           singleflight.Group
+	sem          *semaphore.Weighted
 
 	mu        sync.RWMutex
 	tools     []*Tool // upstream order
@@ -148,11 +135,22 @@ func New(opts Options) (*Engine, error) {
 	if opts.Generator == nil {
 		opts.Generator = gen.NewOffline()
 	}
+	if opts.ToolLookupWait <= 0 {
+		opts.ToolLookupWait = defaultToolLookupWait
+	}
+	if opts.UpstreamWait <= 0 {
+		opts.UpstreamWait = defaultUpstreamWait
+	}
+	if opts.ReconnectWait <= 0 {
+		opts.ReconnectWait = defaultReconnectWait
+	}
 	e := &Engine{
-		opts:   opts,
-		log:    opts.Logger,
-		gen:    opts.Generator,
-		broker: events.NewBroker[Event](256),
+		opts: opts,
+		log:  opts.Logger,
+		gen:  opts.Generator,
+		broker: events.NewBroker(256, events.WithLagEvent(func(pending int) (string, Event) {
+			return string(EventLagged), Event{Time: time.Now(), Kind: EventLagged, Detail: &Lagged{Pending: pending}}
+		})),
 		queue:  events.NewQueue(1000),
 		sem:    semaphore.NewWeighted(int64(opts.MaxConcurrentGenerations)),
 		byName: map[string]*Tool{},
@@ -162,6 +160,12 @@ func New(opts Options) (*Engine, error) {
 
 		generating: map[string]int{},
 	}
+	e.queue.SetObserver(events.QueueObserver{
+		Pushed: func(ev events.QueuedEvent) { e.publish(EventQueued, ev.Tool, &Queued{Event: ev}) },
+		Drained: func(batch []events.QueuedEvent, pending int) {
+			e.publish(EventQueueDrained, "", &QueueDrained{Count: len(batch), LastSeq: batch[len(batch)-1].Seq, Pending: pending})
+		},
+	})
 	cacheDir, refinePath := "", ""
 	if opts.Dir != "" {
 		if err := os.MkdirAll(opts.Dir, 0o755); err != nil {
@@ -249,24 +253,6 @@ func (e *Engine) WaitReady(ctx context.Context) error {
 	}
 }
 
-// Upstream is the connection to the wrapped server.
-func (e *Engine) Upstream() *upstream.Client { return e.up }
-
-// Broker carries engine events to front ends (may drop streaming updates).
-func (e *Engine) Broker() *events.Broker[Event] { return e.broker }
-
-// Queue is the agent event queue served at /wait.
-func (e *Engine) Queue() *events.Queue { return e.queue }
-
-// Cache is the UI cache.
-func (e *Engine) Cache() *cache.Cache { return e.cache }
-
-// Refinements is the refinement store.
-func (e *Engine) Refinements() *refine.Store { return e.refine }
-
-// Generator is the configured UI generator.
-func (e *Engine) Generator() gen.Generator { return e.gen }
-
 // Options returns the engine's options.
 func (e *Engine) Options() Options { return e.opts }
 
@@ -294,19 +280,42 @@ func (e *Engine) SetRequestHandler(f func(ctx context.Context, method string, pa
 	e.notifMu.Unlock()
 }
 
-func (e *Engine) publish(ev Event) {
-	ev.Time = time.Now()
+// publish numbers an event, tells the synchronous listeners and hands it to
+// the broker (streaming kinds may be dropped for slow subscribers, final
+// ones never). Engine events agents care about also go to the /wait queue.
+func (e *Engine) publish(kind EventKind, tool string, d EventDetail) {
+	e.seqMu.Lock()
+	e.seq++
+	ev := Event{Seq: e.seq, Time: time.Now(), Kind: kind, Tool: tool, Detail: d}
+	if kind.IsStreaming() {
+		e.broker.Publish(string(kind), ev)
+	} else {
+		e.broker.PublishFinal(string(kind), ev)
+	}
+	e.seqMu.Unlock()
 	e.mu.RLock()
 	ls := append([]func(Event){}, e.listeners...)
 	e.mu.RUnlock()
 	for _, l := range ls {
 		l(ev)
 	}
-	e.broker.Publish(ev.Kind, ev)
-	switch ev.Kind {
+	switch kind {
 	case EventGenerationFinished, EventGenerationFailed, EventToolsChanged, EventUpstreamUp, EventUpstreamDown:
-		e.queue.Push("engine", ev.Kind, ev.Tool, ev.Detail)
+		e.queue.Push(SourceEngine, string(kind), tool, d)
 	}
+}
+
+// Streaming reports whether anyone watches events, so producers of
+// streaming events (traffic, logs) can skip building them.
+func (e *Engine) Streaming() bool { return e.broker.HasSubscribers() }
+
+// PublishTraffic reports one JSON-RPC message seen by a front end or the
+// upstream connection (a streaming event; cheap when nobody watches).
+func (e *Engine) PublishTraffic(t Traffic) {
+	if !e.broker.HasSubscribers() {
+		return
+	}
+	e.publish(EventTraffic, "", &t)
 }
 
 func (e *Engine) onUpstreamState(s upstream.State) {
@@ -318,10 +327,10 @@ func (e *Engine) onUpstreamState(s upstream.State) {
 				e.log.Warn("tools/list after connect failed", "err", err)
 			}
 		}()
-		e.publish(Event{Kind: EventUpstreamUp, Detail: map[string]any{"restarts": s.Restarts}})
+		e.publish(EventUpstreamUp, "", &UpstreamChanged{Upstream: s})
 		return
 	}
-	e.publish(Event{Kind: EventUpstreamDown, Detail: map[string]any{"error": s.LastError}})
+	e.publish(EventUpstreamDown, "", &UpstreamChanged{Upstream: s})
 }
 
 func (e *Engine) onUpstreamNotification(method string, params json.RawMessage) {
@@ -362,8 +371,12 @@ func (e *Engine) onUpstreamRequest(ctx context.Context, method string, params js
 	return h(ctx, method, params)
 }
 
-// Tools returns the upstream tools in upstream order.
-func (e *Engine) Tools() []*Tool {
+// UpstreamTools returns the upstream tools in upstream order.
+func (e *Engine) UpstreamTools() []*Tool {
+	return e.upstreamTools()
+}
+
+func (e *Engine) upstreamTools() []*Tool {
 	e.mu.RLock()
 	defer e.mu.RUnlock()
 	return append([]*Tool(nil), e.tools...)
@@ -379,7 +392,7 @@ func (e *Engine) Tool(name string) (*Tool, bool) {
 
 // ToolsWithUI returns each upstream tool's JSON with UI metadata added.
 func (e *Engine) ToolsWithUI() []json.RawMessage {
-	tools := e.Tools()
+	tools := e.upstreamTools()
 	out := make([]json.RawMessage, 0, len(tools))
 	for _, t := range tools {
 		raw, err := withUIMeta(t)
@@ -393,7 +406,7 @@ func (e *Engine) ToolsWithUI() []json.RawMessage {
 
 // ToolsRaw returns each upstream tool's JSON verbatim.
 func (e *Engine) ToolsRaw() []json.RawMessage {
-	tools := e.Tools()
+	tools := e.upstreamTools()
 	out := make([]json.RawMessage, 0, len(tools))
 	for _, t := range tools {
 		out = append(out, t.Raw)
@@ -470,7 +483,7 @@ func (e *Engine) RefreshTools(ctx context.Context) (ToolDiff, error) {
 	}
 	e.loadOnce.Do(func() { close(e.loaded) })
 	if !first && !diff.Empty() {
-		e.publish(Event{Kind: EventToolsChanged, Detail: diff})
+		e.publish(EventToolsChanged, "", &ToolsChanged{Diff: diff})
 	}
 	return diff, nil
 }
@@ -522,9 +535,6 @@ func WithRequestID(ctx context.Context, id string) context.Context {
 
 // RequestID returns the request id carried by ctx, or "".
 func RequestID(ctx context.Context) string { return jsonrpc.RequestID(ctx) }
-
-// ErrUnknownTool is returned for a tool name the upstream does not list.
-var ErrUnknownTool = errors.New("unknown tool")
 
 func truncate(b []byte, n int) []byte {
 	if len(b) > n {

@@ -16,7 +16,7 @@ import (
 func (e *Engine) ReadUI(ctx context.Context, name string) (UI, error) {
 	t, ok := e.Tool(name)
 	if !ok {
-		return UI{}, fmt.Errorf("%w %q", ErrUnknownTool, name)
+		return UI{}, e.unknownTool(name)
 	}
 	key := e.UIKey(t)
 	if !e.opts.NoCache {
@@ -59,7 +59,7 @@ func (e *Engine) generate(t *Tool, key cache.Key, rid string) (UI, error) {
 		}
 		e.genMu.Unlock()
 	}()
-	e.publish(Event{Kind: EventGenerationStarted, Tool: t.Name})
+	e.publish(EventGenerationStarted, t.Name, &GenerationStarted{RequestID: rid, Generator: e.gen.Name()})
 	start := time.Now()
 	var hist []string
 	for _, r := range e.refine.History(t.Name) {
@@ -80,7 +80,7 @@ func (e *Engine) generate(t *Tool, key cache.Key, rid string) (UI, error) {
 		if eerr != nil {
 			return UI{}, fmt.Errorf("generate UI for %s: %w (emergency page: %v)", t.Name, err, eerr)
 		}
-		e.publish(Event{Kind: EventGenerationFailed, Tool: t.Name, Detail: map[string]any{"error": err.Error()}})
+		e.publish(EventGenerationFailed, t.Name, &GenerationFailed{Error: err.Error(), RequestID: rid})
 		meta.UIType, meta.FallbackReason = "emergency", err.Error()
 		// Not cached: the next read tries again.
 		return UI{Tool: t.Name, HTML: injectShim(html), Key: key, Meta: meta}, nil
@@ -91,7 +91,8 @@ func (e *Engine) generate(t *Tool, key cache.Key, rid string) (UI, error) {
 	}
 	log.Info("UI generated", "uiType", meta.UIType, "ms", meta.Duration.Milliseconds(), "bytes", len(res.HTML),
 		"warnings", len(meta.Warnings))
-	e.publish(Event{Kind: EventGenerationFinished, Tool: t.Name,
-		Detail: map[string]any{"uiType": meta.UIType, "ms": meta.Duration.Milliseconds()}})
+	e.publish(EventGenerationFinished, t.Name, &GenerationFinished{UIType: meta.UIType, Generator: meta.Provider,
+		Duration: meta.Duration, CacheKey: string(key), FallbackReason: meta.FallbackReason, Warnings: meta.Warnings,
+		RequestID: rid})
 	return ui, nil
 }

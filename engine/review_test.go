@@ -129,7 +129,7 @@ func startEngine(t *testing.T, up *listUpstream, g gen.Generator) *Engine {
 
 func toolNames(e *Engine) []string {
 	var out []string
-	for _, t := range e.Tools() {
+	for _, t := range e.UpstreamTools() {
 		out = append(out, t.Name)
 	}
 	return out

@@ -1,39 +1,31 @@
 package engine
 
 import (
+	"context"
 	"sort"
 
 	"github.com/genui-dev/genui/engine/cache"
-	"github.com/genui-dev/genui/engine/events"
-	"github.com/genui-dev/genui/engine/refine"
-	"github.com/genui-dev/genui/engine/upstream"
 )
 
-// ToolState is one tool as /state shows it.
-type ToolState struct {
-	Name        string   `json:"name"`
-	ResourceURI string   `json:"resourceUri"`
-	OwnUI       bool     `json:"ownUI"`
-	Visibility  []string `json:"visibility,omitempty"`
-	Hash        string   `json:"hash"`
-	Cached      bool     `json:"cached"`
-	Generating  bool     `json:"generating"`
-	UIType      string   `json:"uiType,omitempty"`
-	Refinements int      `json:"refinements"`
-}
-
-// State is a snapshot of the engine for /state, ui://state and the TUI.
-// It carries no secrets.
+// State is a snapshot of the engine: what /state serves, what
+// ui://genui/state embeds, what _ui_status and _ui_list report and what the
+// TUI's header and tool list show. It carries no secrets.
 type State struct {
-	Version     string                         `json:"version"`
-	Dir         string                         `json:"dir"`
-	Generator   string                         `json:"generator"`
-	Upstream    upstream.State                 `json:"upstream"`
-	Tools       []ToolState                    `json:"tools"`
-	Cache       cache.Stats                    `json:"cache"`
-	Generation  GenerationState                `json:"generation"`
-	Refinements map[string][]refine.Refinement `json:"refinements"`
-	Events      events.QueueStats              `json:"events"`
+	Version   string        `json:"version"`
+	Dir       string        `json:"dir"`
+	Generator string        `json:"generator"`
+	Upstream  UpstreamState `json:"upstream"`
+	// URLs are where this genui listens (set by the HTTP side server).
+	URLs URLs `json:"urls"`
+	// PortConflict says another live genui owns DIR's port files.
+	PortConflict string                  `json:"portConflict,omitempty"`
+	Sessions     []SessionInfo           `json:"sessions"`
+	Tools        []ToolStatus            `json:"tools"`
+	Cache        cache.Stats             `json:"cache"`
+	Generation   GenerationState         `json:"generation"`
+	Refinements  map[string][]Refinement `json:"refinements"`
+	// Events is the /wait queue: pending events and whether an agent polls.
+	Events QueueStats `json:"events"`
 }
 
 // GenerationState describes the generation queue.
@@ -43,30 +35,62 @@ type GenerationState struct {
 }
 
 // State returns a snapshot of the engine.
-func (e *Engine) State() State {
+func (e *Engine) State(ctx context.Context) (State, error) {
+	if err := ctx.Err(); err != nil {
+		return State{}, AsError(err)
+	}
+	e.feMu.RLock()
+	urls, conflict, sessions := e.urls, e.portConflict, e.sessions
+	e.feMu.RUnlock()
 	st := State{
-		Version:     Version,
-		Dir:         e.opts.Dir,
-		Generator:   e.gen.Name(),
-		Upstream:    e.up.State(),
-		Cache:       e.cache.Stats(),
-		Refinements: e.refine.All(),
-		Events:      e.queue.Stats(),
-		Generation:  GenerationState{Running: e.running(), Limit: e.opts.MaxConcurrentGenerations},
+		Version:      Version,
+		Dir:          e.opts.Dir,
+		Generator:    e.gen.Name(),
+		Upstream:     e.up.State(),
+		URLs:         urls,
+		PortConflict: conflict,
+		Sessions:     []SessionInfo{},
+		Tools:        []ToolStatus{},
+		Cache:        e.cache.Stats(),
+		Refinements:  e.refine.All(),
+		Events:       e.queue.Stats(),
+		Generation:   GenerationState{Running: e.running(), Limit: e.opts.MaxConcurrentGenerations},
+	}
+	if sessions != nil {
+		st.Sessions = append(st.Sessions, sessions()...)
 	}
 	running := map[string]bool{}
 	for _, n := range st.Generation.Running {
 		running[n] = true
 	}
-	for _, t := range e.Tools() {
-		ts := ToolState{Name: t.Name, ResourceURI: t.ResourceURI(), OwnUI: t.OwnUI != "", Visibility: t.Visibility,
-			Hash: t.Hash, Generating: running[t.Name], Refinements: len(e.refine.History(t.Name))}
-		if ent, ok := e.cache.Peek(e.UIKey(t)); ok {
-			ts.Cached, ts.UIType = true, ent.Meta.UIType
-		}
-		st.Tools = append(st.Tools, ts)
+	for _, t := range e.upstreamTools() {
+		st.Tools = append(st.Tools, e.toolStatus(t, running[t.Name]))
 	}
-	return st
+	return st, nil
+}
+
+// toolStatus is a tool's identity and UI status.
+func (e *Engine) toolStatus(t *Tool, generating bool) ToolStatus {
+	ts := ToolStatus{Name: t.Name, ResourceURI: t.ResourceURI(), OwnUI: t.OwnUI != "", Visibility: t.Visibility,
+		Hash: t.Hash, Refinements: len(e.refine.History(t.Name))}
+	ts.UI = UIStatus{State: UIStateNone, Generating: generating}
+	switch {
+	case t.OwnUI != "":
+		ts.UI.State = UIStateOwn
+	default:
+		key := e.UIKey(t)
+		ts.UI.CacheKey = string(key)
+		if ent, ok := e.cache.Peek(key); ok {
+			ts.UI.State, ts.UI.Kind = UIStateCached, ent.Meta.UIType
+			ts.UI.Generator, ts.UI.GeneratedAt = ent.Meta.Provider, ent.Meta.GeneratedAt
+			if ent.Meta.FallbackReason != "" {
+				ts.UI.State, ts.UI.FallbackReason = UIStateFallback, ent.Meta.FallbackReason
+			}
+		} else if generating {
+			ts.UI.State = UIStateGenerating
+		}
+	}
+	return ts
 }
 
 func (e *Engine) running() []string {
@@ -78,4 +102,10 @@ func (e *Engine) running() []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+func (e *Engine) isGenerating(tool string) bool {
+	e.genMu.Lock()
+	defer e.genMu.Unlock()
+	return e.generating[tool] > 0
 }

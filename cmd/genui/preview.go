@@ -6,16 +6,13 @@ import (
 	"fmt"
 	"net/url"
 	"os"
-	"os/signal"
 	"path/filepath"
-	"syscall"
 	"time"
 
 	"github.com/pkg/browser"
 	"github.com/spf13/cobra"
-	"golang.org/x/sync/errgroup"
 
-	"github.com/genui-dev/genui/engine"
+	"github.com/genui-dev/genui/engine/app"
 	"github.com/genui-dev/genui/engine/httpapi"
 )
 
@@ -63,18 +60,17 @@ func newPreviewCmd() *cobra.Command {
 				return err
 			}
 			defer r.close()
-			a, err := buildApp(r)
+			a, err := r.newApp(0, 0)
 			if err != nil {
 				return err
 			}
-			return a.run(0, 0, nil, func(ctx context.Context, api string) error {
+			ctx, stop := signalContext()
+			defer stop()
+			return a.Run(ctx, nil, func(ctx context.Context, api string) error {
 				wctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 				defer cancel()
-				if err := a.e.WaitReady(wctx); err != nil {
+				if _, err := a.Engine.LookupTool(wctx, tool); err != nil {
 					return err
-				}
-				if _, ok := a.e.Tool(tool); !ok {
-					return fmt.Errorf("unknown tool %q", tool)
 				}
 				if _, err := open(api); err != nil {
 					fmt.Fprintln(os.Stderr, "opening the browser failed:", err)
@@ -105,63 +101,12 @@ func newExportCmd() *cobra.Command {
 				return err
 			}
 			defer r.close()
-			e, err := engine.New(engine.Options{Upstream: r.upstream, Dir: r.dir, PersistCache: r.persist, NoCache: r.noCache, Logger: r.logger})
-			if err != nil {
-				return err
-			}
-			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+			ctx, stop := signalContext()
 			defer stop()
-			ctx, cancel := context.WithCancel(ctx)
-			g, gctx := errgroup.WithContext(ctx)
-			g.Go(func() error { return e.Run(gctx) })
-			g.Go(func() error {
-				defer cancel()
-				wctx, wcancel := context.WithTimeout(gctx, 30*time.Second)
-				defer wcancel()
-				if err := e.WaitReady(wctx); err != nil {
-					return err
-				}
-				if err := os.MkdirAll(out, 0o755); err != nil {
-					return err
-				}
-				for _, t := range e.Tools() {
-					if t.OwnUI != "" {
-						fmt.Fprintf(os.Stderr, "skip %s: it ships its own UI (%s)\n", t.Name, t.OwnUI)
-						continue
-					}
-					ui, err := e.ReadUI(gctx, t.Name)
-					if err != nil {
-						return fmt.Errorf("%s: %w", t.Name, err)
-					}
-					path := filepath.Join(out, safeFileName(t.Name)+".html")
-					if err := os.WriteFile(path, []byte(ui.HTML), 0o644); err != nil {
-						return err
-					}
-					fmt.Fprintf(os.Stderr, "wrote %s (%s, %d bytes)\n", path, ui.Meta.UIType, len(ui.HTML))
-				}
-				return nil
-			})
-			return g.Wait()
+			return app.Export(ctx, r.engineOptions(), out, os.Stderr)
 		},
 	}
 	f.register(cmd)
 	cmd.Flags().StringVar(&out, "out", "", "folder to write the .html files to")
 	return cmd
-}
-
-// safeFileName keeps letters, digits, '-', '_' and '.'; anything else
-// becomes '_' (tool names come from the upstream).
-func safeFileName(name string) string {
-	b := []byte(name)
-	for i, c := range b {
-		ok := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_' || c == '.'
-		if !ok {
-			b[i] = '_'
-		}
-	}
-	s := string(b)
-	if s == "" || s == "." || s == ".." {
-		s = "_" + s
-	}
-	return s
 }

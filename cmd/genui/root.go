@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"net/url"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -15,15 +14,12 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/pkg/browser"
 	"github.com/spf13/cobra"
-	"golang.org/x/sync/errgroup"
 
 	"github.com/genui-dev/genui/engine"
+	"github.com/genui-dev/genui/engine/app"
 	"github.com/genui-dev/genui/engine/demo"
 	"github.com/genui-dev/genui/engine/host"
-	"github.com/genui-dev/genui/engine/httpapi"
-	"github.com/genui-dev/genui/engine/install"
 	"github.com/genui-dev/genui/engine/upstream"
 )
 
@@ -218,12 +214,6 @@ func (r *resolved) close() {
 	}
 }
 
-func init() {
-	// pkg/browser writes the opener's output to os.Stdout by default, which
-	// in `genui mcp` carries JSON-RPC only.
-	browser.Stdout, browser.Stderr = io.Discard, io.Discard
-}
-
 func newRootCmd() *cobra.Command {
 	root := &cobra.Command{
 		Use:           "genui",
@@ -274,113 +264,21 @@ func newDemoServerCmd() *cobra.Command {
 	}
 }
 
-// autoInstall writes DIR's helper files on first start (DIR/README.md
-// missing). It never writes to stdout; failures are logged, not fatal.
-func autoInstall(r *resolved) {
-	if _, err := os.Stat(filepath.Join(r.dir, "README.md")); err == nil {
-		return
-	}
-	rep, err := install.Install(install.Options{Dir: r.dir, Version: engine.Version})
-	if err != nil {
-		r.logger.Warn("auto-install failed", "err", err)
-		return
-	}
-	r.logger.Info("auto-installed helper files", "dir", r.dir, "files", len(rep.Files))
+// engineOptions maps resolved configuration onto the engine's options.
+func (r *resolved) engineOptions() engine.Options {
+	return engine.Options{Upstream: r.upstream, Dir: r.dir, PersistCache: r.persist,
+		NoCache: r.noCache, RefreshInterval: r.refresh, Logger: r.logger}
 }
 
-// app is an engine with its MCP host and HTTP side server.
-type app struct {
-	r    *resolved
-	e    *engine.Engine
-	host *host.Server
-	api  *httpapi.Server
+// newApp builds the engine, its MCP host and the side server.
+func (r *resolved) newApp(uiPort, apiPort int) (*app.App, error) {
+	return app.New(app.Options{Engine: r.engineOptions(), UIMetadata: r.uiMetadata,
+		UIPort: uiPort, APIPort: apiPort, AutoInstall: true})
 }
 
-// buildApp creates the engine, its MCP host and the HTTP side server.
-func buildApp(r *resolved) (*app, error) {
-	e, err := engine.New(engine.Options{Upstream: r.upstream, Dir: r.dir, PersistCache: r.persist,
-		NoCache: r.noCache, RefreshInterval: r.refresh, Logger: r.logger})
-	if err != nil {
-		return nil, err
-	}
-	autoInstall(r)
-	a := &app{r: r, e: e}
-	hooks := engine.WrapperHooks{
-		Status: func() map[string]any {
-			st := map[string]any{"urls": map[string]string{"api": a.api.APIBase(), "ui": a.api.UIBase(),
-				"mcp": a.api.APIBase() + "/mcp", "wait": a.api.APIBase() + "/wait", "state": a.api.APIBase() + "/state"},
-				"sessions": a.host.Sessions()}
-			if err := a.api.PortConflict(); err != nil {
-				st["portConflict"] = err.Error()
-			}
-			return st
-		},
-		Preview: func(tool string, open bool) (string, error) {
-			if a.api.APIBase() == "" {
-				return "", errors.New("the HTTP side server is not listening yet")
-			}
-			u := a.api.APIBase() + "/preview/" + url.PathEscape(tool)
-			if open {
-				if err := browser.OpenURL(u); err != nil {
-					return u, fmt.Errorf("opening the browser failed (%v); open %s yourself", err, u)
-				}
-			}
-			return u, nil
-		},
-	}
-	a.host = host.New(host.Options{Engine: e, UIMetadata: r.uiMetadata, Logger: r.logger.With("component", "host"),
-		Wrappers: engine.NewWrappers(e, hooks)})
-	a.api = httpapi.New(httpapi.Options{Engine: e, Host: a.host, Dir: r.dir, Logger: r.logger.With("component", "http")})
-	a.host.AddResource(host.ExtraResource{URI: "ui://state", Name: "genui state",
-		Description: "genui's engine state: upstream, tools and their UIs, cache, generation queue, refinements, events, sessions",
-		Read:        func(context.Context) ([]byte, error) { return a.api.StateJSON() }})
-	a.host.AddResource(host.ExtraResource{URI: "ui://variables", Name: "genui variables",
-		Description: "genui's engine state as a tree of variables (id, parentId, path, type, value, childIds)",
-		Read:        func(context.Context) ([]byte, error) { return a.api.VariablesJSON() }})
-	return a, nil
-}
-
-// run listens on the two side-server ports and runs the engine, the side
-// server and main under one errgroup until SIGINT/SIGTERM, a failure, or
-// main returning (main may be nil: run until a signal). side functions run
-// alongside and may return early without stopping anything.
-func (a *app) run(uiPort, apiPort int, main func(ctx context.Context, api string) error, side ...func(ctx context.Context, api string) error) error {
-	uiLn, apiLn, err := httpapi.Listen(uiPort, apiPort)
-	if err != nil {
-		return err
-	}
-	api := "http://" + apiLn.Addr().String()
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	g, gctx := errgroup.WithContext(ctx)
-	g.Go(func() error { return a.e.Run(gctx) })
-	g.Go(func() error { return a.api.Serve(gctx, uiLn, apiLn) })
-	if main != nil {
-		g.Go(func() error {
-			defer cancel()
-			return main(gctx, api)
-		})
-	}
-	for _, f := range side {
-		g.Go(func() error { return f(gctx, api) })
-	}
-	g.Go(func() error {
-		// Serve notices another live genui's port files at start; tell the
-		// user (stderr: stdout may be JSON-RPC only).
-		select {
-		case <-gctx.Done():
-		case <-time.After(time.Second):
-			if err := a.api.PortConflict(); err != nil {
-				fmt.Fprintln(os.Stderr, "genui:", err)
-			}
-		}
-		return nil
-	})
-	err = g.Wait()
-	a.r.logger.Info("genui stopped", "err", err)
-	return err
+// signalContext ends on SIGINT or SIGTERM.
+func signalContext() (context.Context, context.CancelFunc) {
+	return signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 }
 
 func newMCPCmd() *cobra.Command {
@@ -394,14 +292,14 @@ func newMCPCmd() *cobra.Command {
 				return err
 			}
 			defer r.close()
-			a, err := buildApp(r)
+			a, err := r.newApp(0, 0)
 			if err != nil {
 				return err
 			}
+			ctx, stop := signalContext()
+			defer stop()
 			// stdin closing means the host is gone: shut everything down.
-			return a.run(0, 0, func(ctx context.Context, _ string) error {
-				return a.host.ServeStdio(ctx, os.Stdin, os.Stdout)
-			})
+			return a.Run(ctx, a.ServeStdio(os.Stdin, os.Stdout))
 		},
 	}
 	f.register(cmd)
@@ -420,42 +318,17 @@ func newServeCmd() *cobra.Command {
 				return err
 			}
 			defer r.close()
-			a, err := buildApp(r)
+			a, err := r.newApp(port, mcpPort)
 			if err != nil {
 				return err
 			}
-			return a.run(port, mcpPort, nil, func(ctx context.Context, api string) error {
-				fmt.Fprintf(os.Stderr, "genui v%s\n  MCP (streamable HTTP): %s/mcp\n  MCP (legacy SSE):      %s/sse\n"+
-					"  state: %s/state   variables: %s/variables   events for agents: %s/wait\n  upstream: %s\n  logs: %s\n",
-					engine.Version, api, api, api, api, api, describeUpstream(r.upstream), filepath.Join(r.dir, "log", "genui.log"))
-				// List the previews once the upstream's tools are known.
-				wctx, cancel := context.WithTimeout(ctx, 30*time.Second)
-				defer cancel()
-				if err := a.e.WaitReady(wctx); err != nil {
-					fmt.Fprintf(os.Stderr, "  upstream not ready yet: %v\n", err)
-					return nil
-				}
-				fmt.Fprintln(os.Stderr, "  previews:")
-				for _, t := range a.e.Tools() {
-					fmt.Fprintf(os.Stderr, "    %s/preview/%s\n", api, url.PathEscape(t.Name))
-				}
-				return nil
-			})
+			ctx, stop := signalContext()
+			defer stop()
+			return a.Run(ctx, nil, a.ServeBanner(os.Stderr, filepath.Join(r.dir, "log", "genui.log")))
 		},
 	}
 	f.register(cmd)
 	cmd.Flags().IntVar(&port, "port", 0, "UI origin port (0 = random)")
 	cmd.Flags().IntVar(&mcpPort, "mcp-port", 0, "MCP/API port (0 = random)")
 	return cmd
-}
-
-func describeUpstream(u upstream.Config) string {
-	switch u.Transport {
-	case "inprocess":
-		return "built-in demo (in-process)"
-	case "stdio":
-		return strings.Join(append([]string{u.Command}, u.Args...), " ")
-	default:
-		return u.Transport + " " + u.URL
-	}
 }

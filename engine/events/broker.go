@@ -2,7 +2,8 @@
 //
 //   - Broker, a small generic publish/subscribe broker the engine uses to tell
 //     its front ends (TUI, /events SSE stream) what happened. Streaming updates
-//     may be dropped for a slow subscriber; final results are delivered.
+//     may be dropped for a slow subscriber; final events never are, and
+//     publishing never blocks.
 //   - Queue, the bounded event queue behind `GET /wait`: anything pushes
 //     events, long-polling clients drain them, each event reaches exactly one
 //     poller. WaitHandler serves it over HTTP.
@@ -10,13 +11,18 @@ package events
 
 import (
 	"context"
-	"fmt"
 	"sync"
 )
 
-// DefaultBrokerBuffer is the per-subscriber channel buffer used when
+// DefaultBrokerBuffer is how many undelivered streaming events a subscriber
+// may have before further streaming events are dropped for it, used when
 // NewBroker is given a size <= 0.
 const DefaultBrokerBuffer = 64
+
+// DefaultMaxPending bounds a subscriber's undelivered events of any kind:
+// one that falls further behind is ended (after the lag event, if the
+// broker has one).
+const DefaultMaxPending = 10000
 
 // Event is one typed event published on a Broker.
 type Event[T any] struct {
@@ -24,96 +30,133 @@ type Event[T any] struct {
 	Payload T
 }
 
-// Broker fans events out to subscribers. The zero value is not usable; call
+// Broker fans events out to subscribers. Each subscriber has its own queue
+// drained by its own goroutine into its channel, so Publish and
+// PublishFinal never wait for a reader. The zero value is not usable; call
 // NewBroker. All methods are safe for concurrent use.
 type Broker[T any] struct {
 	bufferSize int
+	maxPending int
+	lag        func(pending int) (string, T)
 
 	mu     sync.RWMutex
 	subs   map[*subscriber[T]]struct{}
 	closed bool
 }
 
-// subscriber is one Subscribe call. Sends hold mu for reading; end closes
-// done first (which releases any blocked PublishFinal send) and then takes mu
-// for writing before closing ch, so no send ever hits a closed channel.
+// subscriber is one Subscribe call: a queue, a pump goroutine and the
+// channel the pump feeds.
 type subscriber[T any] struct {
-	ch      chan Event[T]
-	done    chan struct{}
-	endOnce sync.Once
-	mu      sync.RWMutex
-	closed  bool        // guarded by mu
-	stop    func() bool // stops the ctx watcher; guarded by Broker.mu
+	ch   chan Event[T]
+	wake chan struct{} // cap 1: the queue grew or the subscription is ending
+	// done is closed when the reader is gone (ctx ended): the pump stops at
+	// once and drops what is queued.
+	done     chan struct{}
+	doneOnce sync.Once
+	stop     func() bool // stops the ctx watcher; guarded by Broker.mu
+
+	mu      sync.Mutex
+	pending []Event[T]
+	// draining: deliver what is queued, then close ch (Shutdown, lag).
+	draining bool
 }
 
-// NewBroker returns a broker whose subscriber channels hold bufferSize
-// events (DefaultBrokerBuffer when bufferSize <= 0).
-func NewBroker[T any](bufferSize int) *Broker[T] {
+// BrokerOption configures a Broker.
+type BrokerOption[T any] func(*Broker[T])
+
+// WithMaxPending bounds each subscriber's undelivered events (default
+// DefaultMaxPending).
+func WithMaxPending[T any](n int) BrokerOption[T] {
+	return func(b *Broker[T]) {
+		if n > 0 {
+			b.maxPending = n
+		}
+	}
+}
+
+// WithLagEvent sets the last event a subscriber gets when it is ended for
+// falling more than the max-pending bound behind.
+func WithLagEvent[T any](f func(pending int) (string, T)) BrokerOption[T] {
+	return func(b *Broker[T]) { b.lag = f }
+}
+
+// NewBroker returns a broker whose subscribers each hold up to bufferSize
+// undelivered streaming events (DefaultBrokerBuffer when bufferSize <= 0).
+func NewBroker[T any](bufferSize int, opts ...BrokerOption[T]) *Broker[T] {
 	if bufferSize <= 0 {
 		bufferSize = DefaultBrokerBuffer
 	}
-	return &Broker[T]{bufferSize: bufferSize, subs: make(map[*subscriber[T]]struct{})}
+	b := &Broker[T]{bufferSize: bufferSize, maxPending: DefaultMaxPending, subs: make(map[*subscriber[T]]struct{})}
+	for _, o := range opts {
+		o(b)
+	}
+	return b
 }
 
 // Subscribe returns a channel that receives every event published from now
-// on (Publish may drop some if the reader falls behind). The channel is
-// closed when ctx ends or the broker shuts down; after Shutdown it is
-// returned already closed.
+// on (streaming events may be dropped if the reader falls behind). The
+// channel is closed when ctx ends, after the broker shuts down and the
+// queued events are delivered, or when the subscriber falls more than the
+// max-pending bound behind. After Shutdown it is returned already closed.
 func (b *Broker[T]) Subscribe(ctx context.Context) <-chan Event[T] {
 	s := &subscriber[T]{
-		ch:   make(chan Event[T], b.bufferSize),
+		ch:   make(chan Event[T]),
+		wake: make(chan struct{}, 1),
 		done: make(chan struct{}),
 	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.closed {
-		s.end()
+		close(s.ch)
 		return s.ch
 	}
 	b.subs[s] = struct{}{}
 	s.stop = context.AfterFunc(ctx, func() { b.remove(s) })
+	go s.pump()
 	return s.ch
 }
 
-// Publish sends an event to every subscriber without blocking: a subscriber
-// whose buffer is full misses it. Use it for streaming updates.
+// Publish queues an event for every subscriber without blocking; a
+// subscriber with bufferSize undelivered events misses it. Use it for
+// streaming updates.
 func (b *Broker[T]) Publish(t string, payload T) {
 	ev := Event[T]{Type: t, Payload: payload}
 	b.mu.RLock()
 	defer b.mu.RUnlock()
 	for s := range b.subs {
-		s.trySend(ev)
+		s.enqueue(ev, b.bufferSize)
 	}
 }
 
-// PublishFinal delivers an event to every current subscriber, waiting for
-// slow readers until ctx ends. Subscribers that go away meanwhile are skipped.
-// It returns an error naming how many subscribers it could not reach when ctx
-// ends first.
-func (b *Broker[T]) PublishFinal(ctx context.Context, t string, payload T) error {
+// PublishFinal queues an event for every current subscriber without
+// blocking and without dropping it. A subscriber already holding the
+// max-pending number of undelivered events is ended instead: it gets what
+// is queued, the lag event (WithLagEvent), and then its channel closes, so
+// a reader never silently misses a final event.
+func (b *Broker[T]) PublishFinal(t string, payload T) {
 	ev := Event[T]{Type: t, Payload: payload}
+	var lagged []*subscriber[T]
 	b.mu.RLock()
-	subs := make([]*subscriber[T], 0, len(b.subs))
 	for s := range b.subs {
-		subs = append(subs, s)
-	}
-	b.mu.RUnlock()
-
-	missed := 0
-	for _, s := range subs {
-		if !s.send(ctx, ev) {
-			missed++
+		if !s.enqueue(ev, b.maxPending) {
+			lagged = append(lagged, s)
 		}
 	}
-	if missed > 0 {
-		return fmt.Errorf("events: final event %q not delivered to %d of %d subscribers: %w",
-			t, missed, len(subs), context.Cause(ctx))
+	b.mu.RUnlock()
+	for _, s := range lagged {
+		b.mu.Lock()
+		if _, ok := b.subs[s]; ok {
+			delete(b.subs, s)
+			s.stop()
+		}
+		b.mu.Unlock()
+		s.drainAndClose(b.lag)
 	}
-	return nil
 }
 
-// Shutdown closes every subscriber channel; later Subscribe calls get a
-// closed channel and Publish does nothing. It is safe to call more than once.
+// Shutdown ends every subscription: each gets what is already queued for
+// it and then its channel closes. Later Subscribe calls get a closed channel
+// and Publish does nothing. It is safe to call more than once.
 func (b *Broker[T]) Shutdown() {
 	b.mu.Lock()
 	b.closed = true
@@ -124,7 +167,7 @@ func (b *Broker[T]) Shutdown() {
 	}
 	b.mu.Unlock()
 	for s := range subs {
-		s.end()
+		s.drainAndClose(nil)
 	}
 }
 
@@ -135,58 +178,87 @@ func (b *Broker[T]) SubscriberCount() int {
 	return len(b.subs)
 }
 
-// remove ends one subscription (its ctx ended).
+// HasSubscribers reports whether anyone listens (a cheap check before
+// building an expensive streaming event).
+func (b *Broker[T]) HasSubscribers() bool { return b.SubscriberCount() > 0 }
+
+// remove ends one subscription at once (its reader is gone).
 func (b *Broker[T]) remove(s *subscriber[T]) {
 	b.mu.Lock()
 	delete(b.subs, s)
 	b.mu.Unlock()
-	s.end()
+	s.doneOnce.Do(func() { close(s.done) })
 }
 
-// end closes the subscription's channel exactly once.
-func (s *subscriber[T]) end() {
-	s.endOnce.Do(func() {
-		close(s.done)
-		s.mu.Lock()
-		s.closed = true
-		close(s.ch)
+// enqueue appends ev unless the subscriber already holds limit undelivered
+// events (it reports false then) or is ending.
+func (s *subscriber[T]) enqueue(ev Event[T], limit int) bool {
+	s.mu.Lock()
+	if s.draining {
 		s.mu.Unlock()
-	})
-}
-
-// trySend delivers ev if there is buffer room; it never blocks.
-func (s *subscriber[T]) trySend(ev Event[T]) {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	if s.closed {
-		return
-	}
-	select {
-	case s.ch <- ev:
-	default:
-	}
-}
-
-// send delivers ev, waiting for room until ctx ends. It reports false only
-// when ctx ended first; a subscription that ended counts as delivered (there
-// is nobody left to miss it).
-func (s *subscriber[T]) send(ctx context.Context, ev Event[T]) bool {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	if s.closed {
 		return true
 	}
-	select { // buffer room wins even when ctx has already ended
-	case s.ch <- ev:
-		return true
-	default:
-	}
-	select {
-	case s.ch <- ev:
-		return true
-	case <-s.done:
-		return true
-	case <-ctx.Done():
+	if len(s.pending) >= limit {
+		s.mu.Unlock()
 		return false
+	}
+	s.pending = append(s.pending, ev)
+	s.mu.Unlock()
+	s.poke()
+	return true
+}
+
+// drainAndClose lets the pump deliver what is queued (plus the lag event,
+// when lag is set) and then close the channel.
+func (s *subscriber[T]) drainAndClose(lag func(int) (string, T)) {
+	s.mu.Lock()
+	if !s.draining {
+		s.draining = true
+		if lag != nil {
+			t, p := lag(len(s.pending))
+			s.pending = append(s.pending, Event[T]{Type: t, Payload: p})
+		}
+	}
+	s.mu.Unlock()
+	s.poke()
+}
+
+func (s *subscriber[T]) poke() {
+	select {
+	case s.wake <- struct{}{}:
+	default:
+	}
+}
+
+// pump moves queued events into the channel, in order, until the reader
+// leaves or a drain completes; it closes the channel when it returns.
+func (s *subscriber[T]) pump() {
+	defer close(s.ch)
+	for {
+		s.mu.Lock()
+		if len(s.pending) == 0 {
+			draining := s.draining
+			s.pending = nil // let a burst's backing array go
+			s.mu.Unlock()
+			if draining {
+				return
+			}
+			select {
+			case <-s.wake:
+				continue
+			case <-s.done:
+				return
+			}
+		}
+		ev := s.pending[0]
+		var zero Event[T]
+		s.pending[0] = zero
+		s.pending = s.pending[1:]
+		s.mu.Unlock()
+		select {
+		case s.ch <- ev:
+		case <-s.done:
+			return
+		}
 	}
 }

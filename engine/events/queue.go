@@ -90,6 +90,7 @@ type Queue struct {
 	dropped   int64
 	pollers   int
 	lastPoll  time.Time
+	observer  QueueObserver
 }
 
 // dropMarker is the pending "dropped" event in compact form.
@@ -120,6 +121,7 @@ func (q *Queue) Push(source, typ, tool string, payload any) QueuedEvent {
 	ev := QueuedEvent{Seq: q.nextSeq, Time: time.Now(), Source: source, Type: typ, Tool: tool, Payload: raw}
 	q.events = append(q.events, ev)
 	q.trimLocked(ev.Time)
+	q.notePushedLocked(ev)
 	q.wakeLocked()
 	return ev
 }

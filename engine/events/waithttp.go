@@ -106,7 +106,9 @@ func WaitHandler(q *Queue) http.Handler {
 		if err != nil && !errors.Is(err, http.ErrNotSupported) {
 			slog.Warn("events: /wait response not delivered; events requeued", "events", len(evs), "err", err)
 			q.unread(evs)
+			return
 		}
+		q.noteDrained(evs)
 	})
 }
 

@@ -15,12 +15,8 @@ import (
 	"github.com/genui-dev/genui/engine/jsonrpc"
 )
 
-// Defaults for Options.ReadyTimeout and Options.UpstreamWait.
-const (
-	defaultReadyTimeout  = 30 * time.Second
-	defaultUpstreamWait  = 15 * time.Second
-	defaultReconnectWait = 3 * time.Second
-)
+// defaultReadyTimeout is the default of Options.ReadyTimeout.
+const defaultReadyTimeout = 30 * time.Second
 
 func (sess *Session) dispatch(ctx context.Context, msg *jsonrpc.Message, reply Sender, log *slog.Logger) (json.RawMessage, error) {
 	s := sess.srv
@@ -42,14 +38,9 @@ func (sess *Session) dispatch(ctx context.Context, msg *jsonrpc.Message, reply S
 		if err := json.Unmarshal(msg.Params, &p); err != nil || p.Name == "" {
 			return nil, errorf(jsonrpc.CodeInvalidParams, "tools/call: params need a tool name")
 		}
-		if s.opts.Wrappers != nil && s.opts.Wrappers.Has(p.Name) {
+		if !s.opts.NoWrappers && IsWrapper(p.Name) {
 			log.Info("wrapper tool call", "tool", p.Name)
-			if p.Name != engine.ToolStatus {
-				if err := s.waitReady(ctx); err != nil {
-					return nil, err
-				}
-			}
-			return s.opts.Wrappers.Call(ctx, p.Name, p.Arguments)
+			return s.callWrapper(ctx, p.Name, p.Arguments)
 		}
 		return sess.forward(ctx, msg, reply)
 	case "resources/list":
@@ -99,8 +90,8 @@ func (sess *Session) listTools(ctx context.Context) (json.RawMessage, error) {
 	} else {
 		tools = s.e.ToolsRaw()
 	}
-	if s.opts.Wrappers != nil {
-		tools = append(tools, s.opts.Wrappers.Tools()...)
+	if !s.opts.NoWrappers {
+		tools = append(tools, wrapperTools()...)
 	}
 	if tools == nil {
 		tools = []json.RawMessage{}
@@ -150,7 +141,7 @@ func (sess *Session) forward(ctx context.Context, msg *jsonrpc.Message, reply Se
 	if err := s.waitUpstream(ctx); err != nil {
 		return nil, err
 	}
-	return s.e.Upstream().Request(ctx, msg.Method, params)
+	return s.e.Forward(ctx, msg.Method, params)
 }
 
 // setProgressToken returns params with _meta.progressToken set to tok,
@@ -184,29 +175,34 @@ func marshalRaw(v any) (json.RawMessage, error) {
 }
 
 // waitUpstream lets a request that arrives while the upstream is starting or
-// restarting wait for it, bounded; requests already in flight when it dies
-// fail at once (the upstream client does that).
+// restarting wait for it, bounded (engine.WaitUpstream); requests already in
+// flight when it dies fail at once (the upstream client does that).
 func (s *Server) waitUpstream(ctx context.Context) error {
-	if s.e.Upstream().State().Connected {
-		return nil
-	}
-	wait := s.opts.UpstreamWait
-	if len(s.e.Upstream().InitializeResult()) > 0 {
-		// It was up before and is reconnecting: a quick restart (stdio
-		// backoff starts at 1 s) is worth waiting for, a long outage is not.
-		wait = min(wait, s.opts.ReconnectWait)
-	}
-	wctx, cancel := context.WithTimeout(ctx, wait)
-	defer cancel()
-	if err := s.e.Upstream().WaitReady(wctx); err != nil {
+	if err := s.e.WaitUpstream(ctx); err != nil {
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
-		st := s.e.Upstream().State()
-		return jsonrpc.Errorf(jsonrpc.CodeUpstreamUnavailable, "upstream %s is not connected after %s (last error: %s)",
-			st.Target, wait, st.LastError)
+		return rpcError(err)
 	}
 	return nil
+}
+
+// rpcError turns an engine error into the JSON-RPC error hosts get.
+func rpcError(err error) error {
+	var je *jsonrpc.Error
+	if errors.As(err, &je) {
+		return je
+	}
+	e := engine.AsError(err)
+	switch e.Code {
+	case engine.CodeUpstreamUnavailable:
+		return &jsonrpc.Error{Code: jsonrpc.CodeUpstreamUnavailable, Message: e.Message}
+	case engine.CodeInvalidArgument:
+		return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: e.Message}
+	case engine.CodeUnknownTool:
+		return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: e.Message}
+	}
+	return &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: e.Message}
 }
 
 // progressToken returns the request's _meta.progressToken as raw JSON text.
@@ -226,7 +222,7 @@ func (s *Server) upstreamHas(capability string) bool {
 	var init struct {
 		Capabilities map[string]json.RawMessage `json:"capabilities"`
 	}
-	if raw := s.e.Upstream().InitializeResult(); len(raw) > 0 {
+	if raw := s.e.UpstreamInit(); len(raw) > 0 {
 		_ = json.Unmarshal(raw, &init)
 	}
 	_, ok := init.Capabilities[capability]
@@ -269,7 +265,7 @@ func (sess *Session) listResources(ctx context.Context, msg *jsonrpc.Message, re
 	var ours []json.RawMessage
 	if p.Cursor == "" && s.opts.UIMetadata != UIMetaNever {
 		if err := s.waitReady(ctx); err == nil {
-			for _, t := range s.e.Tools() {
+			for _, t := range s.e.UpstreamTools() {
 				if t.OwnUI != "" {
 					continue
 				}

@@ -11,8 +11,38 @@ import (
 	"github.com/genui-dev/genui/viewdefs"
 )
 
+// genui's own resources. They live under ui://genui/ so that no upstream
+// tool's UI (ui://<tool>) collides with them.
+const (
+	StateURI     = "ui://genui/state"
+	VariablesURI = "ui://genui/variables"
+)
+
+// addOwnResources registers ui://genui/state and ui://genui/variables, both
+// read from the engine's typed State.
+func (s *Server) addOwnResources() {
+	s.AddResource(ExtraResource{URI: StateURI, Name: "genui state",
+		Description: "genui's engine state: upstream, tools and their UIs, cache, generation queue, refinements, events, sessions",
+		Read: func(ctx context.Context) ([]byte, error) {
+			st, err := s.e.State(ctx)
+			if err != nil {
+				return nil, err
+			}
+			return json.MarshalIndent(st, "", "  ")
+		}})
+	s.AddResource(ExtraResource{URI: VariablesURI, Name: "genui variables",
+		Description: "genui's engine state as a tree of variables (id, parentId, path, type, value, childIds)",
+		Read: func(ctx context.Context) ([]byte, error) {
+			v, err := s.e.Variables(ctx)
+			if err != nil {
+				return nil, err
+			}
+			return json.MarshalIndent(v, "", "  ")
+		}})
+}
+
 // ExtraResource is a resource genui itself serves besides the tool UIs,
-// such as ui://state and ui://variables. Every ui:// resource is an MCP App,
+// such as ui://genui/state and ui://genui/variables. Every ui:// resource is an MCP App,
 // so the JSON document Read returns is served inside a small read-only page
 // (MIME text/html;profile=mcp-app) that also carries it as
 // <script type="application/json" id="genui-data">.

@@ -20,9 +20,17 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/pkg/browser"
+
 	"github.com/genui-dev/genui/engine"
 	"github.com/genui-dev/genui/engine/jsonrpc"
 )
+
+func init() {
+	// pkg/browser writes the opener's output to os.Stdout by default, which
+	// in `genui mcp` carries JSON-RPC only.
+	browser.Stdout, browser.Stderr = io.Discard, io.Discard
+}
 
 // UI metadata modes (--ui-metadata).
 const (
@@ -49,8 +57,11 @@ type Options struct {
 	Engine     *engine.Engine
 	UIMetadata string // always (default) | auto | never
 	Logger     *slog.Logger
-	// Wrappers handles the _ui_* tools; nil disables them.
-	Wrappers Wrappers
+	// NoWrappers leaves genui's own _ui_* tools out.
+	NoWrappers bool
+	// OpenBrowser opens a URL for _ui_preview (default: the system browser,
+	// github.com/pkg/browser).
+	OpenBrowser func(url string) error
 	// ClientRequestTimeout bounds a relayed server-to-client request
 	// (sampling, elicitation, roots). Default 10 min.
 	ClientRequestTimeout time.Duration
@@ -60,22 +71,6 @@ type Options struct {
 	// SessionIdle closes streamable HTTP sessions idle this long with no
 	// open stream (default 1 h).
 	SessionIdle time.Duration
-	// UpstreamWait bounds how long a new forwarded request waits for a
-	// starting upstream (default 15 s).
-	UpstreamWait time.Duration
-	// ReconnectWait bounds the wait for an upstream that was connected and
-	// is reconnecting (default 3 s), so calls fail fast in a long outage.
-	ReconnectWait time.Duration
-}
-
-// Wrappers is genui's own tool set (_ui_refine, _ui_list, ...).
-type Wrappers interface {
-	// Tools returns the wrapper tools' definitions.
-	Tools() []json.RawMessage
-	// Call runs one; the result is a CallToolResult.
-	Call(ctx context.Context, name string, args json.RawMessage) (json.RawMessage, error)
-	// Has reports whether name is a wrapper tool.
-	Has(name string) bool
 }
 
 // Server serves MCP to any number of host sessions.
@@ -125,20 +120,19 @@ func New(opts Options) *Server {
 	if opts.ReadyTimeout <= 0 {
 		opts.ReadyTimeout = defaultReadyTimeout
 	}
-	if opts.UpstreamWait <= 0 {
-		opts.UpstreamWait = defaultUpstreamWait
-	}
 	if opts.SessionIdle <= 0 {
 		opts.SessionIdle = time.Hour
 	}
-	if opts.ReconnectWait <= 0 {
-		opts.ReconnectWait = defaultReconnectWait
+	if opts.OpenBrowser == nil {
+		opts.OpenBrowser = browser.OpenURL
 	}
 	s := &Server{e: opts.Engine, opts: opts, log: opts.Logger,
 		sessions: map[string]*Session{}, progress: map[string]*route{}}
 	s.e.SetNotificationHandler(s.onUpstreamNotification)
 	s.e.SetRequestHandler(s.onUpstreamRequest)
 	s.e.OnEvent(s.onEngineEvent)
+	s.e.SetSessionSource(s.Sessions)
+	s.addOwnResources()
 	return s
 }
 
@@ -179,8 +173,12 @@ func (s *Server) NewSession(id string, out Sender) *Session {
 	s.mu.Lock()
 	s.sessions[id] = sess
 	s.mu.Unlock()
+	s.sessionsChanged()
 	return sess
 }
+
+// sessionsChanged tells engine watchers (the TUI) the session list changed.
+func (s *Server) sessionsChanged() { s.e.SessionsChanged(s.Sessions()) }
 
 // Session returns a registered session and marks it active.
 func (s *Server) Session(id string) (*Session, bool) {
@@ -245,27 +243,18 @@ func (sess *Session) removeStream(st Sender) {
 	sess.lastSeen = time.Now()
 }
 
-// SessionInfo describes a session for status displays.
-type SessionInfo struct {
-	ID         string          `json:"id"`
-	Protocol   string          `json:"protocol"`
-	ClientInfo json.RawMessage `json:"clientInfo,omitempty"`
-	UICapable  bool            `json:"uiCapable"`
-	InFlight   int             `json:"inFlight"`
-}
-
 // Sessions lists connected sessions.
-func (s *Server) Sessions() []SessionInfo {
+func (s *Server) Sessions() []engine.SessionInfo {
 	s.mu.Lock()
 	list := make([]*Session, 0, len(s.sessions))
 	for _, sess := range s.sessions {
 		list = append(list, sess)
 	}
 	s.mu.Unlock()
-	out := make([]SessionInfo, 0, len(list))
+	out := make([]engine.SessionInfo, 0, len(list))
 	for _, sess := range list {
 		sess.mu.Lock()
-		out = append(out, SessionInfo{ID: sess.ID, Protocol: sess.protocol, ClientInfo: sess.clientInfo,
+		out = append(out, engine.SessionInfo{ID: sess.ID, Protocol: sess.protocol, ClientInfo: sess.clientInfo,
 			UICapable: sess.uiCapable, InFlight: len(sess.inflight)})
 		sess.mu.Unlock()
 	}
@@ -306,6 +295,7 @@ func (sess *Session) Close() {
 		}
 	}
 	s.mu.Unlock()
+	s.sessionsChanged()
 }
 
 func (sess *Session) send(frame []byte) {
@@ -409,7 +399,7 @@ func (sess *Session) handleNotification(ctx context.Context, msg *jsonrpc.Messag
 		// roots/list_changed and anything else the host says goes upstream.
 		nctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 		defer cancel()
-		if err := s.e.Upstream().Notify(nctx, msg.Method, msg.Params); err != nil {
+		if err := s.e.NotifyUpstream(nctx, msg.Method, msg.Params); err != nil {
 			s.log.Debug("forwarding host notification failed", "method", msg.Method, "err", err)
 		}
 	}
@@ -566,7 +556,7 @@ func (s *Server) capabilities() map[string]json.RawMessage {
 	var init struct {
 		Capabilities map[string]json.RawMessage `json:"capabilities"`
 	}
-	if raw := s.e.Upstream().InitializeResult(); len(raw) > 0 {
+	if raw := s.e.UpstreamInit(); len(raw) > 0 {
 		_ = json.Unmarshal(raw, &init)
 	}
 	for k, v := range init.Capabilities {
@@ -596,7 +586,7 @@ func (s *Server) upstreamInstructions() string {
 	var init struct {
 		Instructions string `json:"instructions"`
 	}
-	if raw := s.e.Upstream().InitializeResult(); len(raw) > 0 {
+	if raw := s.e.UpstreamInit(); len(raw) > 0 {
 		_ = json.Unmarshal(raw, &init)
 	}
 	return init.Instructions
@@ -617,26 +607,11 @@ func (sess *Session) showUI() bool {
 
 func errorf(code int, format string, args ...any) error { return jsonrpc.Errorf(code, format, args...) }
 
-// CallTool calls any tool (upstream or _ui_*) outside an MCP session, for
-// the HTTP tool API and the preview. The result is the CallToolResult JSON.
-func (s *Server) CallTool(ctx context.Context, name string, args json.RawMessage) (json.RawMessage, error) {
-	if s.opts.Wrappers != nil && s.opts.Wrappers.Has(name) {
-		if name != engine.ToolStatus {
-			if err := s.waitReady(ctx); err != nil {
-				return nil, err
-			}
-		}
-		return s.opts.Wrappers.Call(ctx, name, args)
+// CallWrapper runs one of genui's own _ui_* tools outside an MCP session
+// (the HTTP tool API) and returns its CallToolResult.
+func (s *Server) CallWrapper(ctx context.Context, name string, args json.RawMessage) (json.RawMessage, error) {
+	if s.opts.NoWrappers || !IsWrapper(name) {
+		return nil, jsonrpc.Errorf(jsonrpc.CodeInvalidParams, "%q is not one of genui's tools", name)
 	}
-	if err := s.waitUpstream(ctx); err != nil {
-		return nil, err
-	}
-	if len(args) == 0 {
-		args = json.RawMessage("{}")
-	}
-	params, err := json.Marshal(map[string]any{"name": name, "arguments": args})
-	if err != nil {
-		return nil, jsonrpc.Errorf(jsonrpc.CodeInvalidParams, "arguments: %v", err)
-	}
-	return s.e.Upstream().Request(ctx, "tools/call", params)
+	return s.callWrapper(ctx, name, args)
 }

@@ -84,8 +84,8 @@ func TestToolsListKeepsEverythingAndAddsUI(t *testing.T) {
 	if !reflect.DeepEqual(tools["own"], decode(t, toolOwnUI)) {
 		t.Fatalf("tool with its own UI was changed: %v", tools["own"])
 	}
-	for _, name := range []string{engine.ToolRefine, engine.ToolList, engine.ToolInspect, engine.ToolRegenerate,
-		engine.ToolRefreshTools, engine.ToolStatus, engine.ToolPreview} {
+	for _, name := range []string{host.ToolRefine, host.ToolList, host.ToolInspect, host.ToolRegenerate,
+		host.ToolRefreshTools, host.ToolStatus, host.ToolPreview} {
 		if _, ok := tools[name]; !ok {
 			t.Errorf("wrapper tool %s missing", name)
 		}
@@ -240,7 +240,7 @@ func TestMalformedInputGetsClearErrors(t *testing.T) {
 	if r.Error == nil || r.Error.Code != jsonrpc.CodeInvalidParams {
 		t.Fatalf("tools/call without name: %v", r.Error)
 	}
-	r = h.c.call("tools/call", map[string]any{"name": engine.ToolInspect, "arguments": map[string]any{"toolName": "get_forcast"}})
+	r = h.c.call("tools/call", map[string]any{"name": host.ToolInspect, "arguments": map[string]any{"toolName": "get_forcast"}})
 	if r.Error != nil || !strings.Contains(string(r.Result), `"isError":true`) || !strings.Contains(string(r.Result), "get_forecast") {
 		t.Fatalf("unknown tool name should suggest the close match: %s %v", r.Result, r.Error)
 	}
@@ -312,7 +312,7 @@ func TestRemovedToolDisappears(t *testing.T) {
 
 func TestExtraResourcesAreApps(t *testing.T) {
 	h := startHost(t, scriptedUpstream(newScripted()), host.UIMetaAlways)
-	h.srv.AddResource(host.ExtraResource{URI: "ui://state", Name: "genui state", Description: "state",
+	h.srv.AddResource(host.ExtraResource{URI: "ui://genui/extra", Name: "genui extra", Description: "state",
 		Read: func(context.Context) ([]byte, error) { return []byte(`{"tools":3,"x":"</script>"}`), nil }})
 	h.c.initialize(nil)
 	var list struct {
@@ -321,7 +321,7 @@ func TestExtraResourcesAreApps(t *testing.T) {
 	h.c.result("resources/list", nil, &list)
 	found := false
 	for _, r := range list.Resources {
-		if r["uri"] == "ui://state" {
+		if r["uri"] == "ui://genui/extra" {
 			found = r["mimeType"] == engine.MIMEApp
 		}
 	}
@@ -331,7 +331,7 @@ func TestExtraResourcesAreApps(t *testing.T) {
 	var read struct {
 		Contents []map[string]any `json:"contents"`
 	}
-	h.c.result("resources/read", map[string]any{"uri": "ui://state"}, &read)
+	h.c.result("resources/read", map[string]any{"uri": "ui://genui/extra"}, &read)
 	if len(read.Contents) != 1 || read.Contents[0]["mimeType"] != engine.MIMEApp {
 		t.Fatalf("ui://state read: %v", read.Contents)
 	}
@@ -351,7 +351,7 @@ func TestRefreshToolsWrapperReportsDiff(t *testing.T) {
 	var res struct {
 		StructuredContent engine.ToolDiff `json:"structuredContent"`
 	}
-	h.c.result("tools/call", map[string]any{"name": engine.ToolRefreshTools, "arguments": map[string]any{}}, &res)
+	h.c.result("tools/call", map[string]any{"name": host.ToolRefreshTools, "arguments": map[string]any{}}, &res)
 	d := res.StructuredContent
 	if !reflect.DeepEqual(d.Added, []string{"fresh"}) || !reflect.DeepEqual(d.Changed, []string{"slow"}) ||
 		!reflect.DeepEqual(d.Removed, []string{"ask", "own"}) || !reflect.DeepEqual(d.Unchanged, []string{"custom"}) {
@@ -364,7 +364,7 @@ func TestRefreshToolsWrapperReportsDiff(t *testing.T) {
 	if r.Error == nil || r.Error.Code != jsonrpc.CodeResourceNotFound {
 		t.Fatalf("removed tool's UI: %v", r.Error)
 	}
-	r = h.c.call("tools/call", map[string]any{"name": engine.ToolInspect, "arguments": map[string]any{"toolName": "ask"}})
+	r = h.c.call("tools/call", map[string]any{"name": host.ToolInspect, "arguments": map[string]any{"toolName": "ask"}})
 	if !strings.Contains(string(r.Result), `"isError":true`) {
 		t.Fatalf("inspect of a removed tool should fail: %s", r.Result)
 	}
@@ -382,7 +382,7 @@ func TestGenerationCarriesRequestID(t *testing.T) {
 			} `json:"meta"`
 		} `json:"structuredContent"`
 	}
-	h.c.result("tools/call", map[string]any{"name": engine.ToolInspect, "arguments": map[string]any{"toolName": "custom"}}, &res)
+	h.c.result("tools/call", map[string]any{"name": host.ToolInspect, "arguments": map[string]any{"toolName": "custom"}}, &res)
 	if m := res.StructuredContent.Meta; !strings.HasPrefix(m.RequestID, "r") || m.UIType == "" {
 		t.Fatalf("cached UI metadata lacks the generating request's id: %+v", m)
 	}
@@ -397,7 +397,7 @@ func silentUpstream(ctx context.Context, r io.Reader, w io.Writer) error {
 
 func TestSilentUpstreamFailsClearlyAndBounded(t *testing.T) {
 	h := startHostOpts(t, upstream.Config{Transport: "inprocess", InProcess: silentUpstream},
-		host.Options{ReadyTimeout: 300 * time.Millisecond, UpstreamWait: 300 * time.Millisecond})
+		host.Options{ReadyTimeout: 300 * time.Millisecond}, func(o *engine.Options) { o.UpstreamWait = 300 * time.Millisecond })
 	h.c.initialize(nil)
 	for _, m := range []struct {
 		method string
@@ -417,7 +417,7 @@ func TestSilentUpstreamFailsClearlyAndBounded(t *testing.T) {
 		}
 	}
 	// _ui_status still answers: it is how a user finds out what is wrong.
-	r := h.c.call("tools/call", map[string]any{"name": engine.ToolStatus, "arguments": map[string]any{}})
+	r := h.c.call("tools/call", map[string]any{"name": host.ToolStatus, "arguments": map[string]any{}})
 	if r.Error != nil || !strings.Contains(string(r.Result), `"connected":false`) {
 		t.Fatalf("_ui_status with a silent upstream: %s %v", r.Result, r.Error)
 	}

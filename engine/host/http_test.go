@@ -172,7 +172,7 @@ func startHTTPOpts(t *testing.T, hopts host.Options) (*httptest.Server, *host.Se
 	if err != nil {
 		t.Fatal(err)
 	}
-	hopts.Engine, hopts.Logger, hopts.Wrappers = e, log, engine.NewWrappers(e, engine.WrapperHooks{})
+	hopts.Engine, hopts.Logger = e, log
 	srv := host.New(hopts)
 	done := make(chan struct{})
 	go func() { _ = e.Run(ctx); close(done) }()

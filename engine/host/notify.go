@@ -173,8 +173,8 @@ func (s *Server) onEngineEvent(ev engine.Event) {
 			sess.sendOrActive(jsonrpc.NewNotification("notifications/tools/list_changed", nil))
 			sess.sendOrActive(jsonrpc.NewNotification("notifications/resources/list_changed", nil))
 		}
-		if d, ok := ev.Detail.(engine.ToolDiff); ok {
-			for _, name := range append(append([]string{}, d.Changed...), d.Removed...) {
+		if d, ok := ev.Detail.(*engine.ToolsChanged); ok {
+			for _, name := range append(append([]string{}, d.Diff.Changed...), d.Diff.Removed...) {
 				s.resourceUpdated(engine.UIURI(name))
 			}
 		}

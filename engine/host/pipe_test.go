@@ -45,9 +45,9 @@ func startHost(t *testing.T, up upstream.Config, mode string) *harness {
 	return startHostOpts(t, up, host.Options{UIMetadata: mode})
 }
 
-// startHostOpts is startHost with host options (Engine, Logger and Wrappers
-// are filled in).
-func startHostOpts(t *testing.T, up upstream.Config, hopts host.Options) *harness {
+// startHostOpts is startHost with host options (Engine and Logger are
+// filled in) and changes to the engine's options.
+func startHostOpts(t *testing.T, up upstream.Config, hopts host.Options, eopts ...func(*engine.Options)) *harness {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
@@ -55,11 +55,15 @@ func startHostOpts(t *testing.T, up upstream.Config, hopts host.Options) *harnes
 		log = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	}
 	up.BackoffMin, up.BackoffMax = 50*time.Millisecond, 200*time.Millisecond
-	e, err := engine.New(engine.Options{Upstream: up, Dir: t.TempDir(), Logger: log})
+	o := engine.Options{Upstream: up, Dir: t.TempDir(), Logger: log}
+	for _, f := range eopts {
+		f(&o)
+	}
+	e, err := engine.New(o)
 	if err != nil {
 		t.Fatal(err)
 	}
-	hopts.Engine, hopts.Logger, hopts.Wrappers = e, log, engine.NewWrappers(e, engine.WrapperHooks{})
+	hopts.Engine, hopts.Logger = e, log
 	srv := host.New(hopts)
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()

@@ -159,7 +159,7 @@ func startHTTPUp(t *testing.T, up upstream.Config) (*httptest.Server, *host.Serv
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := host.New(host.Options{Engine: e, Logger: log, Wrappers: engine.NewWrappers(e, engine.WrapperHooks{})})
+	srv := host.New(host.Options{Engine: e, Logger: log})
 	done := make(chan struct{})
 	go func() { _ = e.Run(ctx); close(done) }()
 	mux := http.NewServeMux()

@@ -8,7 +8,6 @@ package httpapi
 
 import (
 	"context"
-	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -20,6 +19,7 @@ import (
 	"time"
 
 	"github.com/genui-dev/genui/engine"
+	"github.com/genui-dev/genui/engine/host"
 	"github.com/genui-dev/genui/engine/jsonrpc"
 	"github.com/genui-dev/genui/mcpshim"
 	"github.com/genui-dev/genui/viewdefs"
@@ -36,11 +36,6 @@ func init() {
 		s.ui.HandleFunc("GET /frame/{tool}", s.handleFrame)
 	})
 }
-
-// toolLookupWait is how long a request for an unknown tool waits for the
-// upstream's first tools/list before answering 404 (or 503 when the
-// upstream is not up). A variable so tests can shorten it.
-var toolLookupWait = 10 * time.Second
 
 // Bounds of the preview's work.
 const (
@@ -61,23 +56,11 @@ func (s *Server) PreviewURL(tool string) string {
 
 // lookupTool finds a tool, waiting a bounded time for the first tools/list.
 func (s *Server) lookupTool(ctx context.Context, name string) (*engine.Tool, error) {
-	if t, ok := s.e.Tool(name); ok {
-		return t, nil
-	}
-	wctx, cancel := context.WithTimeout(ctx, toolLookupWait)
-	defer cancel()
-	if err := s.e.WaitReady(wctx); err != nil {
-		return nil, fmt.Errorf("tool %q: %w", name, err)
-	}
-	if t, ok := s.e.Tool(name); ok {
-		return t, nil
-	}
-	names := make([]string, 0)
-	for _, t := range s.e.Tools() {
-		names = append(names, t.Name)
-	}
-	return nil, fmt.Errorf("%w %q; known tools: %s", engine.ErrUnknownTool, name, strings.Join(names, ", "))
+	return s.e.LookupTool(ctx, name)
 }
+
+// httpStatus is the status for an engine error.
+func httpStatus(err error) int { return StatusOf(engine.AsError(err).Code) }
 
 // ---- UI origin: /frame/{tool} ----
 
@@ -85,11 +68,7 @@ func (s *Server) handleFrame(w http.ResponseWriter, r *http.Request) {
 	name := r.PathValue("tool")
 	t, err := s.lookupTool(r.Context(), name)
 	if err != nil {
-		status := http.StatusServiceUnavailable
-		if errors.Is(err, engine.ErrUnknownTool) {
-			status = http.StatusNotFound
-		}
-		http.Error(w, err.Error(), status)
+		http.Error(w, err.Error(), httpStatus(err))
 		return
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), frameTimeout)
@@ -116,47 +95,20 @@ func (s *Server) handleFrame(w http.ResponseWriter, r *http.Request) {
 // frameHTML returns a tool's UI HTML and its declared CSP (nil: none): the
 // upstream's own UI resource when the tool ships one, else genui's.
 func (s *Server) frameHTML(ctx context.Context, t *engine.Tool) (string, *UICSP, error) {
-	if t.OwnUI == "" {
-		ui, err := s.e.ReadUI(ctx, t.Name)
-		if err != nil {
-			return "", nil, err
-		}
-		return ui.HTML, nil, nil
-	}
-	params, _ := json.Marshal(map[string]string{"uri": t.OwnUI})
-	res, err := s.e.Upstream().Request(ctx, "resources/read", params)
+	v, err := s.e.UI(ctx, t.Name)
 	if err != nil {
-		return "", nil, fmt.Errorf("reading the upstream's UI resource %s: %w", t.OwnUI, err)
+		return "", nil, err
 	}
-	var rr struct {
-		Contents []struct {
-			Text *string `json:"text"`
-			Blob string  `json:"blob"`
-			Meta struct {
-				UI struct {
-					CSP *UICSP `json:"csp"`
-				} `json:"ui"`
-			} `json:"_meta"`
-		} `json:"contents"`
+	if !v.OwnUI || len(v.ResourceMeta) == 0 {
+		return v.HTML, nil, nil
 	}
-	if err := json.Unmarshal(res, &rr); err != nil {
-		return "", nil, fmt.Errorf("upstream resources/read %s: malformed result: %w", t.OwnUI, err)
+	var meta struct {
+		UI struct {
+			CSP *UICSP `json:"csp"`
+		} `json:"ui"`
 	}
-	if len(rr.Contents) == 0 {
-		return "", nil, fmt.Errorf("upstream resources/read %s returned no contents", t.OwnUI)
-	}
-	c := rr.Contents[0]
-	switch {
-	case c.Text != nil:
-		return *c.Text, c.Meta.UI.CSP, nil
-	case c.Blob != "":
-		b, err := base64.StdEncoding.DecodeString(c.Blob)
-		if err != nil {
-			return "", nil, fmt.Errorf("upstream resources/read %s: blob is not base64: %w", t.OwnUI, err)
-		}
-		return string(b), c.Meta.UI.CSP, nil
-	}
-	return "", nil, fmt.Errorf("upstream resources/read %s: contents[0] has neither text nor blob", t.OwnUI)
+	_ = json.Unmarshal(v.ResourceMeta, &meta) // a malformed _meta declares no CSP
+	return v.HTML, meta.UI.CSP, nil
 }
 
 // UICSP is a UI resource's declared _meta.ui.csp.
@@ -268,11 +220,7 @@ func (s *Server) handlePreview(w http.ResponseWriter, r *http.Request) {
 	}
 	t, err := s.lookupTool(r.Context(), name)
 	if err != nil {
-		status := http.StatusServiceUnavailable
-		if errors.Is(err, engine.ErrUnknownTool) {
-			status = http.StatusNotFound
-		}
-		http.Error(w, err.Error(), status)
+		http.Error(w, err.Error(), httpStatus(err))
 		return
 	}
 	d := viewdefs.PreviewData{
@@ -300,7 +248,7 @@ func (s *Server) handlePreview(w http.ResponseWriter, r *http.Request) {
 	} else {
 		d.Args = SchemaDefaults(t.Info.InputSchema)
 	}
-	for _, tt := range s.e.Tools() {
+	for _, tt := range s.e.UpstreamTools() {
 		d.Tools = append(d.Tools, tt.Name)
 	}
 	page, err := viewdefs.Preview(d)
@@ -487,12 +435,12 @@ func (s *Server) handlePreviewCall(w http.ResponseWriter, r *http.Request) {
 	fromUI := c.From != "host"
 	fail := func(status, code int, msg string) {
 		if fromUI {
-			s.e.Queue().Push("preview", "ui/error", tool, map[string]any{"kind": "tools/call", "name": c.Name, "error": msg})
+			s.e.Push("preview", "ui/error", tool, map[string]any{"kind": "tools/call", "name": c.Name, "error": msg})
 		}
 		writePreviewError(w, status, code, msg)
 	}
 	if fromUI {
-		s.e.Queue().Push("preview", "tools/call", tool, map[string]any{"name": c.Name, "arguments": obj})
+		s.e.Push("preview", "tools/call", tool, map[string]any{"name": c.Name, "arguments": obj})
 	}
 	if s.h == nil {
 		fail(http.StatusServiceUnavailable, jsonrpc.CodeInternalError, "this genui runs no MCP host, so the preview cannot call tools")
@@ -503,11 +451,7 @@ func (s *Server) handlePreviewCall(w http.ResponseWriter, r *http.Request) {
 	if _, known := s.e.Tool(c.Name); known || !strings.HasPrefix(c.Name, "_ui_") {
 		t, err := s.lookupTool(r.Context(), c.Name)
 		if err != nil {
-			status := http.StatusServiceUnavailable
-			if errors.Is(err, engine.ErrUnknownTool) {
-				status = http.StatusNotFound
-			}
-			fail(status, jsonrpc.CodeInvalidParams, err.Error())
+			fail(httpStatus(err), jsonrpc.CodeInvalidParams, err.Error())
 			return
 		}
 		if fromUI && !t.VisibleToApps() {
@@ -524,12 +468,25 @@ func (s *Server) handlePreviewCall(w http.ResponseWriter, r *http.Request) {
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), previewCallTimeout)
 	defer cancel()
-	res, err := s.h.CallTool(ctx, c.Name, args)
+	var res json.RawMessage
+	var err error
+	if _, upstreamHasIt := s.e.Tool(c.Name); !upstreamHasIt && host.IsWrapper(c.Name) {
+		res, err = s.h.CallWrapper(ctx, c.Name, args)
+	} else {
+		var cr engine.CallResult
+		// The preview queues the view's calls itself (above), with the
+		// name; the engine queues nothing for this source.
+		cr, err = s.e.CallTool(ctx, engine.CallRequest{Name: c.Name, Arguments: args, Source: engine.SourcePreview})
+		res = cr.Result
+	}
 	if err != nil {
-		code := jsonrpc.CodeInternalError
-		msg := err.Error()
+		code, msg := jsonrpc.CodeInternalError, errorText(err)
 		if je := jsonrpc.AsError(err); je != nil {
 			code, msg = je.Code, je.Message
+		} else if ee := engine.AsError(err); ee.Code == engine.CodeUpstreamUnavailable {
+			code = jsonrpc.CodeUpstreamUnavailable
+		} else if ee.Code == engine.CodeInvalidArgument || ee.Code == engine.CodeUnknownTool {
+			code = jsonrpc.CodeInvalidParams
 		}
 		fail(http.StatusBadGateway, code, fmt.Sprintf("tools/call %s failed: %s", c.Name, msg))
 		return
@@ -566,7 +523,7 @@ func (s *Server) handlePreviewEvent(w http.ResponseWriter, r *http.Request) {
 		payload = ev.Payload
 	}
 	s.log.Info("preview event", "tool", tool, "type", ev.Type)
-	q := s.e.Queue().Push("preview", ev.Type, tool, payload)
+	q := s.e.Push("preview", ev.Type, tool, payload)
 	writeJSON(w, http.StatusOK, map[string]any{"result": map[string]any{"seq": q.Seq}})
 }
 
@@ -577,8 +534,8 @@ func (s *Server) previewToolKnown(w http.ResponseWriter, r *http.Request, tool s
 	switch {
 	case err == nil:
 		return true
-	case errors.Is(err, engine.ErrUnknownTool):
-		writePreviewError(w, http.StatusNotFound, jsonrpc.CodeInvalidParams, err.Error())
+	case errors.Is(err, engine.ErrUnknownTool) || engine.AsError(err).Code == engine.CodeInvalidArgument:
+		writePreviewError(w, httpStatus(err), jsonrpc.CodeInvalidParams, err.Error())
 	default:
 		writePreviewError(w, http.StatusServiceUnavailable, jsonrpc.CodeInternalError, "the upstream is not ready: "+err.Error())
 	}
@@ -603,16 +560,17 @@ func (s *Server) handlePreviewRefine(w http.ResponseWriter, r *http.Request) {
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), frameTimeout)
 	defer cancel()
-	res, err := s.e.Refine(ctx, tool, fb, "preview")
+	res, err := s.e.Refine(ctx, engine.RefineRequest{Tool: tool, Feedback: fb, Source: engine.SourcePreview})
 	if err != nil {
 		// The agent hears about it and may retry with _ui_refine.
-		s.e.Queue().Push("preview", "refine-request", tool, map[string]any{"feedback": fb, "applied": false, "error": err.Error()})
+		s.e.Push("preview", "refine-request", tool, map[string]any{"feedback": fb, "applied": false, "error": err.Error()})
 		writePreviewError(w, http.StatusBadGateway, jsonrpc.CodeInternalError, "refine failed: "+err.Error())
 		return
 	}
 	// Already applied: the agent must not call _ui_refine again for it.
-	s.e.Queue().Push("preview", "refine-request", tool, map[string]any{"feedback": fb, "applied": true})
-	writeJSON(w, http.StatusOK, map[string]any{"result": res})
+	s.e.Push("preview", "refine-request", tool, map[string]any{"feedback": fb, "applied": true})
+	writeJSON(w, http.StatusOK, map[string]any{"result": map[string]any{"tool": res.Tool, "uiType": res.Meta.UIType,
+		"ms": res.Duration.Milliseconds(), "refinements": res.Refinements, "warnings": res.Notes, "cacheKey": res.CacheKey}})
 }
 
 // handlePreviewResource answers the view's resources/read: genui's own
@@ -663,7 +621,11 @@ func (s *Server) handlePreviewResources(w http.ResponseWriter, r *http.Request) 
 }
 
 func (s *Server) upstreamPassthrough(w http.ResponseWriter, ctx context.Context, method string, params json.RawMessage) {
-	res, err := s.e.Upstream().Request(ctx, method, params)
+	if err := s.e.WaitUpstream(ctx); err != nil {
+		writePreviewError(w, http.StatusServiceUnavailable, jsonrpc.CodeUpstreamUnavailable, method+": "+errorText(err))
+		return
+	}
+	res, err := s.e.Forward(ctx, method, params)
 	if err != nil {
 		code, msg := jsonrpc.CodeInternalError, err.Error()
 		if je := jsonrpc.AsError(err); je != nil {

@@ -107,7 +107,7 @@ func argsQuery(args string) string { return "&args=" + url.QueryEscape(args) }
 func TestPreviewBrowserEveryDemoTool(t *testing.T) {
 	p := startPreview(t, demoConfig())
 	b := p.tab(t, browsertest.Start(t))
-	tools := p.e.Tools()
+	tools := p.e.UpstreamTools()
 	if len(tools) < 8 {
 		t.Fatalf("demo lists %d tools, want 8", len(tools))
 	}
@@ -256,7 +256,8 @@ func TestPreviewBrowserRefineReloadsFrame(t *testing.T) {
 	if n := b.eval(`genuiPreview.log.filter(e => e.dir === "in" && e.method === "ui/initialize").length`); n != "2" {
 		t.Errorf("ui/initialize seen %s times, want 2", n)
 	}
-	hist := p.e.Refinements().History("get_forecast")
+	in, _ := p.e.Inspect(context.Background(), "get_forecast")
+	hist := in.History
 	if len(hist) != 1 || hist[0].Feedback != "title: Hello" {
 		t.Errorf("refinement history %+v", hist)
 	}

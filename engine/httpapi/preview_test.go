@@ -44,7 +44,7 @@ func startPreview(t *testing.T, up upstream.Config) *previewEnv {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- e.Run(ctx) }()
-	h := host.New(host.Options{Engine: e, Wrappers: engine.NewWrappers(e, engine.WrapperHooks{})})
+	h := host.New(host.Options{Engine: e})
 	s := New(Options{Engine: e, Host: h})
 	p := &previewEnv{e: e, h: h, s: s, uiTS: httptest.NewServer(s.UIHandler()), apiTS: httptest.NewServer(s.Handler())}
 	s.SetBases(p.uiTS.URL, p.apiTS.URL)
@@ -93,7 +93,7 @@ func (p *previewEnv) waitQueue(t *testing.T, timeout time.Duration, match func(e
 			}
 			t.Fatalf("no matching queue event within %s; saw %v", timeout, seen)
 		}
-		evs := p.e.Queue().Wait(context.Background(), min(left, 200*time.Millisecond))
+		evs := p.e.AgentQueue().Wait(context.Background(), min(left, 200*time.Millisecond))
 		p.mu.Lock()
 		p.drained = append(p.drained, evs...)
 		p.mu.Unlock()
@@ -331,4 +331,14 @@ func TestPreviewRefusesWrapperToolsFromUI(t *testing.T) {
 	if code != http.StatusOK {
 		t.Fatalf("host call to _ui_list: %d %s", code, body["error"])
 	}
+}
+
+// mustState is the engine's State or a test failure.
+func mustState(t *testing.T, e *engine.Engine) engine.State {
+	t.Helper()
+	st, err := e.State(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st
 }

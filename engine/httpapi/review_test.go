@@ -56,7 +56,7 @@ func do(t *testing.T, method, u, body string, headers ...string) (int, http.Head
 // text/plain form whose field name is `{"x":"` posts a valid JSON object.
 func TestAPIRefusesUIOrigin(t *testing.T) {
 	p := startPreview(t, demoConfig())
-	pushed := p.e.State().Events.Pushed
+	pushed := mustState(t, p.e).Events.Pushed
 	uiPort := p.uiTS.URL[strings.LastIndex(p.uiTS.URL, ":")+1:]
 	formBody := `{"x":"=y"}` + "\r\n" // what <form enctype=text/plain> sends
 	for _, origin := range []string{p.uiTS.URL, "http://localhost:" + uiPort} {
@@ -72,7 +72,7 @@ func TestAPIRefusesUIOrigin(t *testing.T) {
 			}
 		}
 	}
-	if st := p.e.State(); st.Events.Pushed != pushed {
+	if st := mustState(t, p.e); st.Events.Pushed != pushed {
 		t.Errorf("requests from the UI origin reached the queue: %+v", st.Events)
 	}
 	// The preview page's own requests (API origin) still work.
@@ -86,14 +86,14 @@ func TestAPIRefusesUIOrigin(t *testing.T) {
 // host; the preview page also forbids framing in its headers.
 func TestAPINeverFramed(t *testing.T) {
 	p := startPreview(t, demoConfig())
-	p.e.Queue().Push("test", "marker", "", nil)
-	queued := p.e.Queue().Len()
+	p.e.AgentQueue().Push("test", "marker", "", nil)
+	queued := p.e.AgentQueue().Len()
 	code, _, body := do(t, "GET", p.apiTS.URL+"/wait?timeout=0", "", "Sec-Fetch-Dest", "iframe", "Sec-Fetch-Site", "same-site")
 	if code != http.StatusForbidden {
 		t.Errorf("framed /wait: %d %s, want 403", code, body)
 	}
-	if p.e.Queue().Len() != queued {
-		t.Errorf("a framed /wait drained the queue (len %d)", p.e.Queue().Len())
+	if p.e.AgentQueue().Len() != queued {
+		t.Errorf("a framed /wait drained the queue (len %d)", p.e.AgentQueue().Len())
 	}
 	code, _, _ = do(t, "GET", p.apiTS.URL+"/preview/reset_demo?conserve=1&call=1", "", "Sec-Fetch-Dest", "iframe", "Sec-Fetch-Site", "same-site")
 	if code != http.StatusForbidden {
@@ -171,21 +171,18 @@ func TestPreviewVisibilityOfUIPrefixedUpstreamTool(t *testing.T) {
 // tool not (yet) known must not wait forever for an upstream that never
 // answers tools/list.
 func TestToolCallBoundedWhenUpstreamNeverReady(t *testing.T) {
-	old := toolLookupWait
-	toolLookupWait = 300 * time.Millisecond
-	t.Cleanup(func() { toolLookupWait = old })
 	silent := upstream.Config{Transport: "inprocess", InProcess: func(ctx context.Context, r io.Reader, w io.Writer) error {
 		_, _ = io.Copy(io.Discard, r) // reads everything, answers nothing
 		return nil
 	}}
-	e, err := engine.New(engine.Options{Upstream: silent, Dir: t.TempDir()})
+	e, err := engine.New(engine.Options{Upstream: silent, Dir: t.TempDir(), ToolLookupWait: 300 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { _ = e.Run(ctx); close(done) }()
-	s := New(Options{Engine: e, Host: host.New(host.Options{Engine: e, Wrappers: engine.NewWrappers(e, engine.WrapperHooks{})})})
+	s := New(Options{Engine: e, Host: host.New(host.Options{Engine: e})})
 	ts := httptest.NewServer(s.Handler())
 	s.SetBases("http://127.0.0.1:1", ts.URL)
 	t.Cleanup(func() {
@@ -241,7 +238,7 @@ func TestEventsDropsClientThatStopsReading(t *testing.T) {
 	sseWriteTimeout = 300 * time.Millisecond
 	t.Cleanup(func() { sseWriteTimeout = old })
 	p := startPreview(t, demoConfig())
-	base := p.e.Broker().SubscriberCount()
+	base := p.e.Watchers()
 	conn, err := net.DialTimeout("tcp", strings.TrimPrefix(p.apiTS.URL, "http://"), 5*time.Second)
 	if err != nil {
 		t.Fatal(err)
@@ -259,11 +256,11 @@ func TestEventsDropsClientThatStopsReading(t *testing.T) {
 	// Now never read again, and publish far more than the socket buffers.
 	big := strings.Repeat("x", 64<<10)
 	deadline := time.Now().Add(15 * time.Second)
-	for p.e.Broker().SubscriberCount() > base {
+	for p.e.Watchers() > base {
 		if time.Now().After(deadline) {
 			t.Fatalf("the /events handler of a client that stopped reading is still subscribed after 15 s")
 		}
-		p.e.Broker().Publish(engine.EventToolsChanged, engine.Event{Kind: engine.EventToolsChanged, Detail: big})
+		p.e.PublishTraffic(engine.Traffic{Direction: engine.HostToGenui, Kind: "notification", Frame: json.RawMessage(strconv.Quote(big))})
 		time.Sleep(5 * time.Millisecond)
 	}
 }

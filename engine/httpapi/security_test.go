@@ -23,7 +23,7 @@ import (
 // 403 before any handler runs (nothing is drained from /wait, no tool runs).
 func TestForeignHostOrOriginRefused(t *testing.T) {
 	a := startAgentEnv(t)
-	pushed := a.e.State().Events.Pushed
+	pushed := mustState(t, a.e).Events.Pushed
 	for _, route := range []struct{ method, path, body string }{
 		{"GET", "/state", ""},
 		{"GET", "/wait?timeout=0", ""},
@@ -51,7 +51,7 @@ func TestForeignHostOrOriginRefused(t *testing.T) {
 	if code, _, _ := a.get(t, "/state", "Host", "localhost"); code != 200 {
 		t.Errorf("Host localhost: %d", code)
 	}
-	if st := a.e.State(); st.Events.Pushed != pushed {
+	if st := mustState(t, a.e); st.Events.Pushed != pushed {
 		t.Errorf("refused tool calls reached the event queue: %+v", st.Events)
 	}
 }
@@ -86,12 +86,20 @@ func TestToolAPI(t *testing.T) {
 			t.Errorf("%s: body is not a JSON object: %v", c.name, err)
 			continue
 		}
+		// The one error body of the API: {"error", "code"[, "suggestions"]};
+		// a call's answer: {"result", "isError", "duration"}.
+		allowed := map[string]bool{"error": true, "code": true, "suggestions": true}
 		key := "error"
 		if c.want == 200 {
-			key = "result"
+			key, allowed = "result", map[string]bool{"result": true, "isError": true, "duration": true}
 		}
-		if _, ok := v[key]; !ok || len(v) != 1 {
-			t.Errorf("%s: want only %q in %s", c.name, key, agentClip(body))
+		if _, ok := v[key]; !ok {
+			t.Errorf("%s: want %q in %s", c.name, key, agentClip(body))
+		}
+		for k := range v {
+			if !allowed[k] {
+				t.Errorf("%s: unexpected key %q in %s", c.name, k, agentClip(body))
+			}
 		}
 	}
 	if code, _, _ := a.get(t, "/api/tool/get_current_weather"); code != http.StatusMethodNotAllowed {
@@ -170,4 +178,14 @@ func agentClip(s string) string {
 		return s[:300] + "..."
 	}
 	return s
+}
+
+// mustState is the engine's State or a test failure.
+func mustState(t *testing.T, e *engine.Engine) engine.State {
+	t.Helper()
+	st, err := e.State(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st
 }

@@ -73,10 +73,7 @@ func New(opts Options) *Server {
 }
 
 func (s *Server) routes() {
-	s.api.Handle("GET /wait", events.WaitHandler(s.e.Queue()))
-	s.api.HandleFunc("GET /state", s.handleState)
-	s.api.HandleFunc("POST /api/tool/{name}", s.handleToolCall)
-	s.api.HandleFunc("GET /events", s.handleEvents)
+	s.api.Handle("GET /wait", events.WaitHandler(s.e.AgentQueue()))
 	s.api.HandleFunc("GET /{$}", s.handleIndex)
 	if s.h != nil {
 		s.h.RegisterHTTP(s.api)
@@ -105,8 +102,25 @@ func (s *Server) UIHandler() http.Handler { return s.middleware(s.ui) }
 // it itself).
 func (s *Server) SetBases(uiBase, apiBase string) {
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	s.uiBase, s.apiBase = uiBase, apiBase
+	s.mu.Unlock()
+	s.publishURLs()
+}
+
+// publishURLs registers where this server listens with the engine (State,
+// Preview and _ui_status report it).
+func (s *Server) publishURLs() {
+	s.mu.Lock()
+	api, ui, conflict := s.apiBase, s.uiBase, ""
+	if s.portConflict != nil {
+		conflict = s.portConflict.Error()
+	}
+	s.mu.Unlock()
+	u := engine.URLs{API: api, UI: ui}
+	if api != "" {
+		u.MCP, u.SSE, u.Wait, u.State = api+"/mcp", api+"/sse", api+"/wait", api+"/state"
+	}
+	s.e.SetURLs(u, conflict)
 }
 
 // APIBase is the API origin, e.g. http://127.0.0.1:7331.
@@ -239,6 +253,7 @@ func (s *Server) Serve(ctx context.Context, uiLn, apiLn net.Listener) error {
 			s.mu.Lock()
 			s.portConflict = conflict
 			s.mu.Unlock()
+			s.publishURLs()
 			s.log.Warn("port files kept", "err", conflict)
 		} else {
 			if err := WritePortFile(uiFile, uiPort); err != nil {
@@ -375,118 +390,6 @@ func (s *Server) handleIndex(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, map[string]any{"genui": engine.Version, "endpoints": []string{
 		"GET /wait?timeout=N", "GET /state", "GET /variables", "GET /api/resource/", "POST /api/tool/{name}",
 		"GET /preview/{tool}", "GET /events", "POST /mcp", "GET /sse"}})
-}
-
-// StateJSON is /state's body: the engine state plus the host sessions.
-type StateJSON struct {
-	engine.State
-	Sessions []host.SessionInfo `json:"sessions"`
-	URLs     map[string]string  `json:"urls"`
-}
-
-// Snapshot returns what /state serves.
-func (s *Server) Snapshot() StateJSON {
-	st := StateJSON{State: s.e.State(), URLs: map[string]string{"api": s.APIBase(), "ui": s.UIBase()}}
-	if s.h != nil {
-		st.Sessions = s.h.Sessions()
-	}
-	return st
-}
-
-func (s *Server) handleState(w http.ResponseWriter, r *http.Request) {
-	writeJSON(w, http.StatusOK, s.Snapshot())
-}
-
-func (s *Server) handleToolCall(w http.ResponseWriter, r *http.Request) {
-	name := r.PathValue("name")
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxBodyBytes))
-	if err != nil {
-		var mbe *http.MaxBytesError
-		if errors.As(err, &mbe) {
-			writeJSON(w, http.StatusRequestEntityTooLarge, map[string]string{"error": fmt.Sprintf("body larger than %d bytes", MaxBodyBytes)})
-			return
-		}
-		writeJSON(w, http.StatusBadRequest, map[string]string{"error": "reading body: " + err.Error()})
-		return
-	}
-	args := json.RawMessage(strings.TrimSpace(string(body)))
-	if len(args) == 0 {
-		args = json.RawMessage("{}")
-	}
-	var obj map[string]json.RawMessage
-	if err := json.Unmarshal(args, &obj); err != nil || obj == nil {
-		writeJSON(w, http.StatusBadRequest, map[string]string{"error": "body must be a JSON object of tool arguments"})
-		return
-	}
-	if s.h == nil {
-		writeJSON(w, http.StatusServiceUnavailable, map[string]string{"error": "no MCP host in this genui"})
-		return
-	}
-	if _, known := s.e.Tool(name); !known && !strings.HasPrefix(name, "_ui_") {
-		// Bounded: an upstream that never comes up must not hold the request.
-		if _, err := s.lookupTool(r.Context(), name); err != nil {
-			status := http.StatusServiceUnavailable
-			if errors.Is(err, engine.ErrUnknownTool) {
-				status = http.StatusNotFound
-			} else {
-				err = fmt.Errorf("the upstream is not ready (no tools/list within %s): %w", toolLookupWait, err)
-			}
-			writeJSON(w, status, map[string]string{"error": err.Error()})
-			return
-		}
-	}
-	ctx, cancel := context.WithTimeout(r.Context(), 5*time.Minute)
-	defer cancel()
-	s.e.Queue().Push("api", "tools/call", name, map[string]any{"arguments": obj})
-	res, err := s.h.CallTool(ctx, name, args)
-	if err != nil {
-		writeJSON(w, callErrorStatus(err), map[string]string{"error": errorText(err)})
-		return
-	}
-	writeJSON(w, http.StatusOK, map[string]json.RawMessage{"result": res})
-}
-
-// handleEvents streams engine events as server-sent events until the client
-// leaves.
-func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request) {
-	rc := http.NewResponseController(w)
-	w.Header().Set("Content-Type", "text/event-stream")
-	w.Header().Set("Cache-Control", "no-cache")
-	w.WriteHeader(http.StatusOK)
-	_, _ = io.WriteString(w, ": genui events\n\n")
-	if err := rc.Flush(); err != nil {
-		return
-	}
-	ch := s.e.Broker().Subscribe(r.Context())
-	tick := time.NewTicker(25 * time.Second)
-	defer tick.Stop()
-	// send writes one chunk; a client that stops reading cannot hold this
-	// goroutine (and its subscription) beyond sseWriteTimeout.
-	send := func(chunk string) bool {
-		_ = rc.SetWriteDeadline(time.Now().Add(sseWriteTimeout))
-		if _, err := io.WriteString(w, chunk); err != nil {
-			return false
-		}
-		return rc.Flush() == nil
-	}
-	for {
-		select {
-		case ev, ok := <-ch:
-			if !ok {
-				return
-			}
-			b, _ := json.Marshal(ev.Payload)
-			if !send(fmt.Sprintf("event: %s\ndata: %s\n\n", ev.Type, b)) {
-				return
-			}
-		case <-tick.C:
-			if !send(": keep-alive\n\n") {
-				return
-			}
-		case <-r.Context().Done():
-			return
-		}
-	}
 }
 
 // callErrorStatus maps a failed tool call to an HTTP status: the upstream

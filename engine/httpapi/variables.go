@@ -3,13 +3,9 @@ package httpapi
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"html/template"
-	"io"
 	"net/http"
-	"regexp"
-	"strconv"
 	"strings"
 
 	"github.com/genui-dev/genui/engine"
@@ -27,161 +23,6 @@ func init() {
 	})
 }
 
-// Variable is one node of the state tree.
-type Variable struct {
-	ID int `json:"id"`
-	// ParentID is null for the root.
-	ParentID *int `json:"parentId"`
-	// Name is the key in the parent object, or "[i]" in an array ("" for the root).
-	Name string `json:"name"`
-	// Path addresses the node from the root: "upstream.connected",
-	// "tools[0].name", `refinements["my.tool"]` ("" for the root).
-	Path string `json:"path"`
-	// Type is the JSON type: object, array, string, number, boolean or null.
-	Type string `json:"type"`
-	// Value is the scalar's value; null for objects and arrays.
-	Value any `json:"value"`
-	// Size is the number of children of an object or array.
-	Size     int   `json:"size,omitempty"`
-	ChildIDs []int `json:"childIds"`
-}
-
-// Variables is the body of GET /variables as JSON. Variables[0] is the root
-// (id 0) and ids are indexes into Variables.
-type Variables struct {
-	Version   string     `json:"version"`
-	RootID    int        `json:"rootId"`
-	Variables []Variable `json:"variables"`
-}
-
-// StateJSON returns /state's body, the source of the MCP resource ui://state.
-func (s *Server) StateJSON() ([]byte, error) {
-	b, err := json.MarshalIndent(s.Snapshot(), "", "  ")
-	if err != nil {
-		return nil, fmt.Errorf("encoding state: %w", err)
-	}
-	return b, nil
-}
-
-// VariablesJSON returns /variables' JSON body, the source of the MCP
-// resource ui://variables.
-func (s *Server) VariablesJSON() ([]byte, error) {
-	vars, err := s.variables()
-	if err != nil {
-		return nil, err
-	}
-	b, err := json.MarshalIndent(vars, "", "  ")
-	if err != nil {
-		return nil, fmt.Errorf("encoding variables: %w", err)
-	}
-	return b, nil
-}
-
-func (s *Server) variables() (Variables, error) {
-	state, err := json.Marshal(s.Snapshot())
-	if err != nil {
-		return Variables{}, fmt.Errorf("encoding state: %w", err)
-	}
-	vars, err := BuildVariables(state)
-	if err != nil {
-		return Variables{}, err
-	}
-	return Variables{Version: engine.Version, RootID: 0, Variables: vars}, nil
-}
-
-// BuildVariables walks any JSON document and returns its nodes in document
-// order (object keys keep their order), the root first with id 0.
-func BuildVariables(doc []byte) ([]Variable, error) {
-	dec := json.NewDecoder(bytes.NewReader(doc))
-	dec.UseNumber()
-	w := &walker{dec: dec}
-	if _, err := w.value(nil, "", ""); err != nil {
-		return nil, fmt.Errorf("variables: %w", err)
-	}
-	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
-		return nil, errors.New("variables: trailing data after the JSON document")
-	}
-	return w.vars, nil
-}
-
-type walker struct {
-	dec  *json.Decoder
-	vars []Variable
-}
-
-// value reads one JSON value and appends it (and its subtree) to w.vars.
-func (w *walker) value(parent *int, name, path string) (int, error) {
-	tok, err := w.dec.Token()
-	if err != nil {
-		return 0, err
-	}
-	id := len(w.vars)
-	w.vars = append(w.vars, Variable{ID: id, ParentID: parent, Name: name, Path: path, ChildIDs: []int{}})
-	switch t := tok.(type) {
-	case json.Delim:
-		var children []int
-		switch t {
-		case '{':
-			w.vars[id].Type = "object"
-			for w.dec.More() {
-				kt, err := w.dec.Token()
-				if err != nil {
-					return 0, err
-				}
-				key, _ := kt.(string)
-				child, err := w.value(&id, key, joinKey(path, key))
-				if err != nil {
-					return 0, err
-				}
-				children = append(children, child)
-			}
-		case '[':
-			w.vars[id].Type = "array"
-			for i := 0; w.dec.More(); i++ {
-				idx := "[" + strconv.Itoa(i) + "]"
-				child, err := w.value(&id, idx, path+idx)
-				if err != nil {
-					return 0, err
-				}
-				children = append(children, child)
-			}
-		default:
-			return 0, fmt.Errorf("unexpected %v", t)
-		}
-		if _, err := w.dec.Token(); err != nil { // closing delimiter
-			return 0, err
-		}
-		if children != nil {
-			w.vars[id].ChildIDs = children
-		}
-		w.vars[id].Size = len(children)
-	case string:
-		w.vars[id].Type, w.vars[id].Value = "string", t
-	case json.Number:
-		w.vars[id].Type, w.vars[id].Value = "number", t
-	case bool:
-		w.vars[id].Type, w.vars[id].Value = "boolean", t
-	case nil:
-		w.vars[id].Type = "null"
-	}
-	return id, nil
-}
-
-var identRE = regexp.MustCompile(`^[A-Za-z_$][A-Za-z0-9_$-]*$`)
-
-// joinKey appends an object key to a path: a.b for plain keys, a["x.y"] for
-// keys that are not identifiers.
-func joinKey(path, key string) string {
-	if !identRE.MatchString(key) {
-		q, _ := json.Marshal(key)
-		return path + "[" + string(q) + "]"
-	}
-	if path == "" {
-		return key
-	}
-	return path + "." + key
-}
-
 // wantsHTML reports whether the client asked for a page: ?format=html, or an
 // Accept header naming text/html (browsers) unless ?format=json. curl's
 // default "*/*" gets the machine-readable form.
@@ -196,7 +37,7 @@ func wantsHTML(r *http.Request) bool {
 }
 
 func (s *Server) handleVariables(w http.ResponseWriter, r *http.Request) {
-	vars, err := s.variables()
+	vars, err := s.e.Variables(r.Context())
 	if err != nil {
 		s.log.Error("variables", "err", err)
 		writeJSON(w, http.StatusInternalServerError, map[string]string{"error": err.Error()})
@@ -223,20 +64,21 @@ func (s *Server) handleVariables(w http.ResponseWriter, r *http.Request) {
 
 // liveEventKinds are the /events event names after which the page
 // re-fetches the tree (EventSource only delivers named events it listens to).
-var liveEventKinds = []string{
+var liveEventKinds = []engine.EventKind{
 	engine.EventToolsChanged, engine.EventUIUpdated, engine.EventGenerationStarted,
 	engine.EventGenerationFinished, engine.EventGenerationFailed, engine.EventUpstreamUp, engine.EventUpstreamDown,
+	engine.EventSessionsChanged, engine.EventQueued, engine.EventQueueDrained,
 }
 
 // node is a Variable with its children resolved, for the template.
 type node struct {
-	Variable
+	engine.Variable
 	Label    string
 	Display  string
 	Children []*node
 }
 
-func treeOf(vars []Variable, id int) *node {
+func treeOf(vars []engine.Variable, id int) *node {
 	v := vars[id]
 	n := &node{Variable: v, Label: v.Name}
 	if n.Label == "" {
@@ -267,7 +109,7 @@ func treeOf(vars []Variable, id int) *node {
 type variablesPageData struct {
 	Version string
 	Root    *node
-	Kinds   []string
+	Kinds   []engine.EventKind
 }
 
 // variablesPage renders the tree server-side (it works without scripts);

@@ -40,7 +40,7 @@ func startAgentEnv(t *testing.T) *agentEnv {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h := host.New(host.Options{Engine: e, Logger: log, Wrappers: engine.NewWrappers(e, engine.WrapperHooks{})})
+	h := host.New(host.Options{Engine: e, Logger: log})
 	srv := httpapi.New(httpapi.Options{Engine: e, Host: h, Dir: dir, Logger: log})
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
@@ -104,12 +104,12 @@ func TestVariablesTree(t *testing.T) {
 	if code != 200 || !strings.HasPrefix(hdr.Get("Content-Type"), "application/json") {
 		t.Fatalf("GET /variables: %d %s\n%s", code, hdr.Get("Content-Type"), body)
 	}
-	var vars httpapi.Variables
+	var vars engine.Variables
 	if err := json.Unmarshal([]byte(body), &vars); err != nil {
 		t.Fatal(err)
 	}
 	checkTree(t, vars)
-	byPath := map[string]httpapi.Variable{}
+	byPath := map[string]engine.Variable{}
 	for _, v := range vars.Variables {
 		byPath[v.Path] = v
 	}
@@ -136,27 +136,15 @@ func TestVariablesTree(t *testing.T) {
 		t.Errorf("version = %v / %s", v.Value, vars.Version)
 	}
 
-	// VariablesJSON is the same document.
-	b, err := a.srv.VariablesJSON()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var again httpapi.Variables
-	if err := json.Unmarshal(b, &again); err != nil || len(again.Variables) != len(vars.Variables) {
-		t.Fatalf("VariablesJSON: %d variables (err %v), /variables has %d", len(again.Variables), err, len(vars.Variables))
-	}
-	sb, err := a.srv.StateJSON()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var st map[string]any
-	if err := json.Unmarshal(sb, &st); err != nil || st["upstream"] == nil || st["sessions"] == nil && st["urls"] == nil {
-		t.Fatalf("StateJSON: %s (%v)", sb, err)
+	// ui://genui/variables and ui://genui/state are the same documents.
+	again, err := a.e.Variables(context.Background())
+	if err != nil || len(again.Variables) != len(vars.Variables) {
+		t.Fatalf("engine Variables: %d variables (err %v), /variables has %d", len(again.Variables), err, len(vars.Variables))
 	}
 }
 
 // checkTree verifies ids, parent links, child lists and paths.
-func checkTree(t *testing.T, vars httpapi.Variables) {
+func checkTree(t *testing.T, vars engine.Variables) {
 	t.Helper()
 	vs := vars.Variables
 	if len(vs) < 10 || vars.RootID != 0 || vs[0].ParentID != nil || vs[0].Type != "object" {
@@ -193,27 +181,6 @@ func checkTree(t *testing.T, vars httpapi.Variables) {
 	for i := 1; i < len(vs); i++ {
 		if seen[i] != 1 {
 			t.Errorf("%s is listed by %d parents", vs[i].Path, seen[i])
-		}
-	}
-}
-
-func TestBuildVariablesPaths(t *testing.T) {
-	vs, err := httpapi.BuildVariables([]byte(`{"a":{"b":[1,{"c":null}]},"x.y":"s","":true,"e":{},"f":[]}`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var paths []string
-	for _, v := range vs {
-		paths = append(paths, v.Path+":"+v.Type)
-	}
-	want := []string{":object", "a:object", "a.b:array", "a.b[0]:number", "a.b[1]:object", "a.b[1].c:null",
-		`["x.y"]:string`, `[""]:boolean`, "e:object", "f:array"}
-	if strings.Join(paths, " ") != strings.Join(want, " ") {
-		t.Fatalf("paths\n got %v\nwant %v", paths, want)
-	}
-	for _, bad := range []string{``, `{`, `{"a":1} 2`, `[1,]`} {
-		if _, err := httpapi.BuildVariables([]byte(bad)); err == nil {
-			t.Errorf("BuildVariables(%q) succeeded", bad)
 		}
 	}
 }

@@ -1,0 +1,327 @@
+package engine
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/genui-dev/genui/engine/cache"
+	"github.com/genui-dev/genui/engine/events"
+	"github.com/genui-dev/genui/engine/refine"
+	"github.com/genui-dev/genui/engine/upstream"
+)
+
+// API is the engine as its front ends see it: the TUI, the HTTP side server
+// (which serves exactly this interface, one route per method) and the MCP
+// host's _ui_* tools. There are two implementations: *Engine itself
+// (in-process) and apiclient.Client (an HTTP client of a running genui's
+// side server). Both pass the same conformance suite (engine/apitest).
+//
+// Every method is safe for concurrent use and honours ctx. Failures are
+// *Error values with a Code, so callers can tell an unknown tool from an
+// upstream that is down whichever implementation they hold.
+type API interface {
+	// State is a snapshot of everything: version, folder, generator,
+	// upstream, URLs, MCP sessions, tools with their UI status, cache,
+	// generation queue, refinements and the /wait queue.
+	State(ctx context.Context) (State, error)
+	// Variables is State as a flat tree of variables (what /variables serves).
+	Variables(ctx context.Context) (Variables, error)
+	// Tools lists the upstream's tools in upstream order, schemas included.
+	Tools(ctx context.Context) ([]ToolInfo, error)
+	// UI returns a tool's UI as a host would read it (from the cache, or
+	// generated now), with its metadata. A tool that ships its own UI
+	// returns the upstream's HTML with Meta.OwnUI set.
+	UI(ctx context.Context, tool string) (UIView, error)
+	// Inspect describes a tool and its UI without generating anything.
+	Inspect(ctx context.Context, tool string) (Inspection, error)
+	// Refine adds feedback to a tool's history and regenerates its UI now.
+	Refine(ctx context.Context, req RefineRequest) (UIChange, error)
+	// Regenerate drops a tool's cached UI (optionally its refinements too)
+	// and generates it again.
+	Regenerate(ctx context.Context, req RegenerateRequest) (UIChange, error)
+	// CallTool calls an upstream tool (waiting, bounded, for an upstream
+	// that is starting) and returns its CallToolResult verbatim. Calls from
+	// the HTTP API and the TUI (Source SourceAPI, SourceTUI) are also pushed
+	// to the /wait queue so agents see what the developer did.
+	CallTool(ctx context.Context, req CallRequest) (CallResult, error)
+	// RefreshTools fetches the upstream's tools again and reports the change.
+	RefreshTools(ctx context.Context) (ToolDiff, error)
+	// Preview returns the browser preview URL of a tool (it opens nothing).
+	Preview(ctx context.Context, tool string) (PreviewInfo, error)
+	// Subscribe streams every engine event from now until ctx ends. Final
+	// events are never dropped; streaming ones (generation progress,
+	// traffic, log) may be for a reader that falls behind. Watching never
+	// consumes: the /wait queue still holds every queued event for agents.
+	// The channel is closed when ctx ends, the engine stops, or (remote) the
+	// connection is lost; a subscriber that falls more than
+	// MaxPendingEvents behind is closed too, after an EventLagged event.
+	Subscribe(ctx context.Context) (<-chan Event, error)
+}
+
+// Sources of requests and refinements (RefineRequest.Source,
+// CallRequest.Source, Refinement.Source, QueuedEvent.Source).
+const (
+	SourceMCP     = "mcp"     // an MCP host through a _ui_* tool or tools/call
+	SourceTUI     = "tui"     // the terminal workbench
+	SourcePreview = "preview" // the browser preview page
+	SourceAPI     = "api"     // the HTTP tool API (scripts, .ui/mcp)
+	SourceEngine  = "engine"  // the engine itself
+)
+
+// ToolStatus is one tool as State lists it: identity and UI status, no schemas.
+type ToolStatus struct {
+	Name string `json:"name"`
+	// ResourceURI is where the tool's UI is served: genui's ui://<tool>, or
+	// the upstream's own URI when OwnUI.
+	ResourceURI string `json:"resourceUri"`
+	OwnUI       bool   `json:"ownUI"`
+	// Visibility is _meta.ui.visibility (empty: the default, model and app).
+	Visibility []string `json:"visibility,omitempty"`
+	// Hash covers name, description and schemas; it changes exactly when the
+	// UI must be regenerated.
+	Hash        string   `json:"hash"`
+	UI          UIStatus `json:"ui"`
+	Refinements int      `json:"refinements"`
+}
+
+// UI states (UIStatus.State).
+const (
+	UIStateNone       = "none"       // never generated (or evicted)
+	UIStateGenerating = "generating" // a generation is running
+	UIStateCached     = "cached"     // a generated UI is cached
+	UIStateFallback   = "fallback"   // the cached UI is a fallback (see FallbackReason)
+	UIStateOwn        = "own"        // the upstream ships its own UI
+)
+
+// UIStatus is a tool's UI at a glance (the TUI's badge).
+type UIStatus struct {
+	State string `json:"state"`
+	// Kind is the UI type of the cached UI ("rich", "minimal", "llm", ...).
+	Kind           string `json:"kind,omitempty"`
+	Generator      string `json:"generator,omitempty"`
+	FallbackReason string `json:"fallbackReason,omitempty"`
+	CacheKey       string `json:"cacheKey,omitempty"`
+	// Generating is true while a generation runs, also when an older UI is
+	// still cached and served (background upgrade).
+	Generating  bool      `json:"generating,omitempty"`
+	GeneratedAt time.Time `json:"generatedAt,omitzero"`
+}
+
+// ToolInfo is one upstream tool with its schemas, as the TUI's Detail and
+// Call panes need it.
+type ToolInfo struct {
+	ToolStatus
+	Title        string          `json:"title,omitempty"`
+	Description  string          `json:"description,omitempty"`
+	InputSchema  json.RawMessage `json:"inputSchema,omitempty"`
+	OutputSchema json.RawMessage `json:"outputSchema,omitempty"`
+	Annotations  json.RawMessage `json:"annotations,omitempty"`
+}
+
+// AppOnly reports whether only UIs may call the tool (visibility ["app"]).
+func (t ToolStatus) AppOnly() bool { return len(t.Visibility) > 0 && !hasString(t.Visibility, "model") }
+
+// ModelOnly reports whether UIs may not call the tool (visibility lacks "app").
+func (t ToolStatus) ModelOnly() bool { return len(t.Visibility) > 0 && !hasString(t.Visibility, "app") }
+
+func hasString(list []string, s string) bool {
+	for _, v := range list {
+		if v == s {
+			return true
+		}
+	}
+	return false
+}
+
+// UIMeta describes a generated UI: when, by what, how long, warnings and
+// why it fell back, if it did.
+type UIMeta = cache.Meta
+
+// Refinement is one piece of feedback on a tool's UI.
+type Refinement = refine.Refinement
+
+// UpstreamState is the upstream connection's state.
+type UpstreamState = upstream.State
+
+// QueuedEvent is one event of the /wait queue.
+type QueuedEvent = events.QueuedEvent
+
+// QueueStats describes the /wait queue.
+type QueueStats = events.QueueStats
+
+// UIView is a tool's UI as served to hosts.
+type UIView struct {
+	Tool     string `json:"tool"`
+	URI      string `json:"uri"`
+	MIMEType string `json:"mimeType"`
+	HTML     string `json:"html"`
+	// CacheKey identifies this version of the UI ("" for an upstream's own UI
+	// and for an uncached emergency page).
+	CacheKey  string `json:"cacheKey,omitempty"`
+	FromCache bool   `json:"fromCache"`
+	OwnUI     bool   `json:"ownUI,omitempty"`
+	Meta      UIMeta `json:"meta"`
+	// ResourceMeta is the _meta of an upstream's own UI resource (its csp, ...).
+	ResourceMeta json.RawMessage `json:"resourceMeta,omitempty"`
+}
+
+// Inspection is a tool and its UI state, without generating anything.
+type Inspection struct {
+	Tool     ToolInfo `json:"tool"`
+	CacheKey string   `json:"cacheKey"`
+	Cached   bool     `json:"cached"`
+	// Meta is the cached UI's metadata (nil when nothing is cached).
+	Meta    *UIMeta      `json:"meta,omitempty"`
+	History []Refinement `json:"history"`
+}
+
+// RefineRequest asks for a refinement.
+type RefineRequest struct {
+	Tool     string `json:"tool"`
+	Feedback string `json:"feedback"`
+	// Source says where it came from (SourceTUI, SourceMCP, ...).
+	Source string `json:"source,omitempty"`
+}
+
+// RegenerateRequest asks for a regeneration.
+type RegenerateRequest struct {
+	Tool             string `json:"tool"`
+	ClearRefinements bool   `json:"clearRefinements,omitempty"`
+	Source           string `json:"source,omitempty"`
+}
+
+// UIChange is the outcome of a refine or regenerate: the UI before and
+// after, so front ends can show what changed.
+type UIChange struct {
+	Tool string `json:"tool"`
+	// Reason is "refine" or "regenerate".
+	Reason string `json:"reason"`
+	// Feedback is the refinement (refine only).
+	Feedback string `json:"feedback,omitempty"`
+	// Notes say how the refinement was understood, or what was not
+	// (the new UI's warnings).
+	Notes              []string `json:"notes,omitempty"`
+	Refinements        int      `json:"refinements"`
+	RefinementsCleared bool     `json:"refinementsCleared,omitempty"`
+	OldCacheKey        string   `json:"oldCacheKey,omitempty"`
+	CacheKey           string   `json:"cacheKey"`
+	// OldHTML is "" when no UI was cached before.
+	OldHTML  string        `json:"oldHtml,omitempty"`
+	HTML     string        `json:"html"`
+	Meta     UIMeta        `json:"meta"`
+	Duration time.Duration `json:"duration"`
+}
+
+// CallRequest asks to call an upstream tool.
+type CallRequest struct {
+	Name string `json:"name"`
+	// Arguments is a JSON object (nil means {}).
+	Arguments json.RawMessage `json:"arguments,omitempty"`
+	Source    string          `json:"source,omitempty"`
+}
+
+// CallResult is a tool's CallToolResult, verbatim.
+type CallResult struct {
+	Result   json.RawMessage `json:"result"`
+	IsError  bool            `json:"isError"`
+	Duration time.Duration   `json:"duration"`
+}
+
+// PreviewInfo is where a tool's browser preview is.
+type PreviewInfo struct {
+	Tool string `json:"tool"`
+	URL  string `json:"url"`
+}
+
+// URLs are where the running genui listens ("" when it runs no side server).
+type URLs struct {
+	API   string `json:"api,omitempty"`
+	UI    string `json:"ui,omitempty"`
+	MCP   string `json:"mcp,omitempty"`
+	SSE   string `json:"sse,omitempty"`
+	Wait  string `json:"wait,omitempty"`
+	State string `json:"state,omitempty"`
+}
+
+// SessionInfo is one connected MCP host session.
+type SessionInfo struct {
+	ID         string          `json:"id"`
+	Transport  string          `json:"transport,omitempty"`
+	Protocol   string          `json:"protocol"`
+	ClientInfo json.RawMessage `json:"clientInfo,omitempty"`
+	UICapable  bool            `json:"uiCapable"`
+	InFlight   int             `json:"inFlight"`
+}
+
+// ToolDiff is the outcome of a tools refresh.
+type ToolDiff struct {
+	Added     []string `json:"added"`
+	Removed   []string `json:"removed"`
+	Changed   []string `json:"changed"`
+	Unchanged []string `json:"unchanged"`
+}
+
+// Empty reports whether nothing was added, removed or changed.
+func (d ToolDiff) Empty() bool { return len(d.Added)+len(d.Removed)+len(d.Changed) == 0 }
+
+// ErrorCode classifies an API failure.
+type ErrorCode string
+
+// Error codes, with the HTTP status the side server answers them with.
+const (
+	CodeUnknownTool         ErrorCode = "unknown_tool"         // 404
+	CodeInvalidArgument     ErrorCode = "invalid_argument"     // 400
+	CodeUpstreamUnavailable ErrorCode = "upstream_unavailable" // 503
+	CodeTimeout             ErrorCode = "timeout"              // 504
+	CodeUpstreamError       ErrorCode = "upstream_error"       // 502
+	CodeUnavailable         ErrorCode = "unavailable"          // 503 (e.g. no side server: no preview)
+	CodeInternal            ErrorCode = "internal"             // 500
+)
+
+// Error is how every API method fails. Its JSON form is the side server's
+// one error body: {"error": "message", "code": "unknown_tool"}.
+type Error struct {
+	Code    ErrorCode `json:"code"`
+	Message string    `json:"error"`
+	// Suggestions are close matches for an unknown tool name.
+	Suggestions []string `json:"suggestions,omitempty"`
+}
+
+func (e *Error) Error() string { return e.Message }
+
+// Is makes errors.Is(err, ErrUnknownTool) true for every unknown-tool error.
+func (e *Error) Is(target error) bool {
+	t, ok := target.(*Error)
+	return ok && t.Message == "" && t.Code == e.Code
+}
+
+// ErrUnknownTool matches (errors.Is) every error for a tool name the
+// upstream does not list.
+var ErrUnknownTool error = &Error{Code: CodeUnknownTool}
+
+// ErrUpstreamUnavailable matches errors for an upstream that is not connected.
+var ErrUpstreamUnavailable error = &Error{Code: CodeUpstreamUnavailable}
+
+// Errorf returns an *Error with code and a formatted message.
+func Errorf(code ErrorCode, format string, args ...any) *Error {
+	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
+}
+
+// AsError returns err as an *Error, classifying plain errors (context
+// deadline -> timeout, anything else -> internal).
+func AsError(err error) *Error {
+	if err == nil {
+		return nil
+	}
+	var e *Error
+	if errors.As(err, &e) {
+		return e
+	}
+	if errors.Is(err, context.DeadlineExceeded) {
+		return &Error{Code: CodeTimeout, Message: err.Error()}
+	}
+	return &Error{Code: CodeInternal, Message: err.Error()}
+}

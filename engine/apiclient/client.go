@@ -1,0 +1,311 @@
+// Package apiclient is the HTTP implementation of engine.API: a client of a
+// running genui's side server (genui mcp, serve or an in-process TUI). The
+// TUI uses it when it attaches to a genui started elsewhere (Claude Code
+// running `genui mcp`). It passes the same conformance suite as the
+// in-process engine (engine/apitest).
+package apiclient
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/genui-dev/genui/engine"
+)
+
+// DefaultTimeout bounds a call whose context has no deadline (a refine with
+// a slow LLM can take minutes; nothing may hang forever).
+const DefaultTimeout = 10 * time.Minute
+
+// maxBody bounds a response body (a UI is at most a few hundred KB; State
+// of thousands of tools a few MB).
+const maxBody = 64 << 20
+
+// maxEventLine bounds one server-sent event line.
+const maxEventLine = 8 << 20
+
+// Client talks to one genui side server. It is safe for concurrent use.
+type Client struct {
+	base string
+	hc   *http.Client
+}
+
+var _ engine.API = (*Client)(nil)
+
+// New returns a client of the side server at base (e.g.
+// "http://127.0.0.1:7331"). hc nil means a client with no overall timeout:
+// every call is bounded by its context (DefaultTimeout when it has none).
+func New(base string, hc *http.Client) *Client {
+	if hc == nil {
+		hc = &http.Client{Transport: &http.Transport{
+			Proxy:               nil, // loopback: never through a proxy
+			MaxIdleConnsPerHost: 8,
+			IdleConnTimeout:     90 * time.Second,
+		}}
+	}
+	return &Client{base: strings.TrimRight(base, "/"), hc: hc}
+}
+
+// Base is the side server's base URL.
+func (c *Client) Base() string { return c.base }
+
+// do sends a request and decodes a 2xx JSON answer into out, or the error
+// body into an *engine.Error.
+func (c *Client) do(ctx context.Context, method, path string, body any, out any) error {
+	if _, ok := ctx.Deadline(); !ok {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, DefaultTimeout)
+		defer cancel()
+	}
+	var rd io.Reader
+	if body != nil {
+		b, err := json.Marshal(body)
+		if err != nil {
+			return engine.Errorf(engine.CodeInvalidArgument, "encoding the request: %v", err)
+		}
+		rd = bytes.NewReader(b)
+	}
+	req, err := http.NewRequestWithContext(ctx, method, c.base+path, rd)
+	if err != nil {
+		return engine.Errorf(engine.CodeInvalidArgument, "%v", err)
+	}
+	req.Header.Set("Accept", "application/json")
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	resp, err := c.hc.Do(req)
+	if err != nil {
+		return c.transportError(ctx, err)
+	}
+	defer resp.Body.Close()
+	data, err := io.ReadAll(io.LimitReader(resp.Body, maxBody+1))
+	if err != nil {
+		return c.transportError(ctx, err)
+	}
+	if len(data) > maxBody {
+		return engine.Errorf(engine.CodeInternal, "%s %s: answer larger than %d bytes", method, path, maxBody)
+	}
+	if resp.StatusCode/100 != 2 {
+		return decodeError(resp.StatusCode, data)
+	}
+	if out == nil {
+		return nil
+	}
+	if err := json.Unmarshal(data, out); err != nil {
+		return engine.Errorf(engine.CodeInternal, "%s %s: malformed answer: %v", method, path, err)
+	}
+	return nil
+}
+
+// transportError classifies a failure to talk to the server at all.
+func (c *Client) transportError(ctx context.Context, err error) error {
+	if ctx.Err() != nil {
+		return engine.AsError(ctx.Err())
+	}
+	return engine.Errorf(engine.CodeUnavailable, "genui at %s is not reachable: %v", c.base, err)
+}
+
+// decodeError turns an error answer into an *engine.Error.
+func decodeError(status int, data []byte) error {
+	var e engine.Error
+	if json.Unmarshal(data, &e) == nil && e.Message != "" {
+		if e.Code == "" {
+			e.Code = codeOf(status)
+		}
+		return &e
+	}
+	msg := strings.TrimSpace(string(data))
+	if len(msg) > 300 {
+		msg = msg[:300] + "…"
+	}
+	return &engine.Error{Code: codeOf(status), Message: fmt.Sprintf("HTTP %d: %s", status, msg)}
+}
+
+// codeOf maps an HTTP status to an error code (for answers without one).
+func codeOf(status int) engine.ErrorCode {
+	switch status {
+	case http.StatusNotFound:
+		return engine.CodeUnknownTool
+	case http.StatusBadRequest, http.StatusRequestEntityTooLarge:
+		return engine.CodeInvalidArgument
+	case http.StatusServiceUnavailable:
+		return engine.CodeUpstreamUnavailable
+	case http.StatusGatewayTimeout:
+		return engine.CodeTimeout
+	case http.StatusBadGateway:
+		return engine.CodeUpstreamError
+	}
+	return engine.CodeInternal
+}
+
+func toolPath(name, suffix string) string { return "/api/tools/" + url.PathEscape(name) + suffix }
+
+// State implements engine.API.
+func (c *Client) State(ctx context.Context) (engine.State, error) {
+	var st engine.State
+	return st, c.do(ctx, http.MethodGet, "/state", nil, &st)
+}
+
+// Variables implements engine.API.
+func (c *Client) Variables(ctx context.Context) (engine.Variables, error) {
+	var v engine.Variables
+	return v, c.do(ctx, http.MethodGet, "/variables?format=json", nil, &v)
+}
+
+// Tools implements engine.API.
+func (c *Client) Tools(ctx context.Context) ([]engine.ToolInfo, error) {
+	var tools []engine.ToolInfo
+	return tools, c.do(ctx, http.MethodGet, "/api/tools", nil, &tools)
+}
+
+// UI implements engine.API.
+func (c *Client) UI(ctx context.Context, tool string) (engine.UIView, error) {
+	var v engine.UIView
+	return v, c.do(ctx, http.MethodGet, toolPath(tool, "/ui"), nil, &v)
+}
+
+// Inspect implements engine.API.
+func (c *Client) Inspect(ctx context.Context, tool string) (engine.Inspection, error) {
+	var in engine.Inspection
+	return in, c.do(ctx, http.MethodGet, toolPath(tool, ""), nil, &in)
+}
+
+// Refine implements engine.API.
+func (c *Client) Refine(ctx context.Context, req engine.RefineRequest) (engine.UIChange, error) {
+	var ch engine.UIChange
+	return ch, c.do(ctx, http.MethodPost, toolPath(req.Tool, "/refine"), req, &ch)
+}
+
+// Regenerate implements engine.API.
+func (c *Client) Regenerate(ctx context.Context, req engine.RegenerateRequest) (engine.UIChange, error) {
+	var ch engine.UIChange
+	return ch, c.do(ctx, http.MethodPost, toolPath(req.Tool, "/regenerate"), req, &ch)
+}
+
+// CallTool implements engine.API.
+func (c *Client) CallTool(ctx context.Context, req engine.CallRequest) (engine.CallResult, error) {
+	args := req.Arguments
+	if len(bytes.TrimSpace(args)) == 0 {
+		args = json.RawMessage("{}")
+	}
+	if !json.Valid(args) {
+		return engine.CallResult{}, engine.Errorf(engine.CodeInvalidArgument, "arguments must be a JSON object")
+	}
+	path := "/api/tool/" + url.PathEscape(req.Name)
+	if req.Source != "" {
+		path += "?source=" + url.QueryEscape(req.Source)
+	}
+	var res engine.CallResult
+	return res, c.do(ctx, http.MethodPost, path, args, &res)
+}
+
+// RefreshTools implements engine.API.
+func (c *Client) RefreshTools(ctx context.Context) (engine.ToolDiff, error) {
+	var d engine.ToolDiff
+	return d, c.do(ctx, http.MethodPost, "/api/refresh", struct{}{}, &d)
+}
+
+// Preview implements engine.API.
+func (c *Client) Preview(ctx context.Context, tool string) (engine.PreviewInfo, error) {
+	var p engine.PreviewInfo
+	return p, c.do(ctx, http.MethodGet, toolPath(tool, "/preview"), nil, &p)
+}
+
+// Subscribe implements engine.API over GET /events. The stream is open when
+// Subscribe returns; the channel closes when ctx ends or the connection is
+// lost (callers that want to survive a restart of the server subscribe
+// again, with backoff).
+func (c *Client) Subscribe(ctx context.Context) (<-chan engine.Event, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, c.base+"/events", nil)
+	if err != nil {
+		return nil, engine.Errorf(engine.CodeInvalidArgument, "%v", err)
+	}
+	req.Header.Set("Accept", "text/event-stream")
+	// Only the connection and the headers are bounded; the stream is not.
+	hdrCtx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	type answer struct {
+		resp *http.Response
+		err  error
+	}
+	got := make(chan answer, 1)
+	go func() {
+		resp, err := c.hc.Do(req)
+		got <- answer{resp, err}
+	}()
+	var resp *http.Response
+	select {
+	case a := <-got:
+		if a.err != nil {
+			return nil, c.transportError(ctx, a.err)
+		}
+		resp = a.resp
+	case <-hdrCtx.Done():
+		go func() {
+			if a := <-got; a.resp != nil {
+				a.resp.Body.Close()
+			}
+		}()
+		if ctx.Err() != nil {
+			return nil, engine.AsError(ctx.Err())
+		}
+		return nil, engine.Errorf(engine.CodeUnavailable, "genui at %s: no answer to GET /events within 30s", c.base)
+	}
+	if resp.StatusCode != http.StatusOK {
+		defer resp.Body.Close()
+		data, _ := io.ReadAll(io.LimitReader(resp.Body, 64<<10))
+		return nil, decodeError(resp.StatusCode, data)
+	}
+	out := make(chan engine.Event, 64)
+	go func() {
+		defer close(out)
+		defer resp.Body.Close()
+		stop := context.AfterFunc(ctx, func() { resp.Body.Close() })
+		defer stop()
+		readEvents(ctx, resp.Body, out)
+	}()
+	return out, nil
+}
+
+// readEvents parses server-sent events ("data:" lines; one JSON envelope
+// per event) into out until the stream ends.
+func readEvents(ctx context.Context, r io.Reader, out chan<- engine.Event) {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64<<10), maxEventLine)
+	var data []byte
+	for sc.Scan() {
+		line := sc.Bytes()
+		switch {
+		case len(line) == 0:
+			if len(data) == 0 {
+				continue
+			}
+			var ev engine.Event
+			err := json.Unmarshal(data, &ev)
+			data = data[:0]
+			if err != nil {
+				continue // a newer server's event we cannot read: skip it
+			}
+			select {
+			case out <- ev:
+			case <-ctx.Done():
+				return
+			}
+		case bytes.HasPrefix(line, []byte("data:")):
+			d := bytes.TrimPrefix(line, []byte("data:"))
+			d = bytes.TrimPrefix(d, []byte(" "))
+			if len(data) > 0 {
+				data = append(data, '\n')
+			}
+			data = append(data, d...)
+		}
+	}
+	// The stream ended (EOF, a read error, ctx): closing out says so.
+}

@@ -1,0 +1,398 @@
+package apitest
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/genui-dev/genui/engine"
+)
+
+// bound is the longest the suite waits for anything that should be quick.
+const bound = 20 * time.Second
+
+// Run is the conformance suite of engine.API. newAPI returns the
+// implementation under test for a fresh harness (the engine itself, or a
+// client of h.APIURL). Every subtest gets its own harness, so they are
+// independent.
+func Run(t *testing.T, newAPI func(t *testing.T, h *Harness) engine.API) {
+	cases := []struct {
+		name string
+		f    func(t *testing.T, h *Harness, api engine.API)
+	}{
+		{"State", testState},
+		{"Variables", testVariables},
+		{"Tools", testTools},
+		{"UnknownTool", testUnknownTool},
+		{"UI", testUI},
+		{"Inspect", testInspect},
+		{"RefineAndRegenerate", testRefineAndRegenerate},
+		{"CallTool", testCallTool},
+		{"RefreshTools", testRefreshTools},
+		{"Preview", testPreview},
+		{"SubscribeSeesEngineEvents", testSubscribeEngineEvents},
+		{"WatchingNeverConsumes", testWatchingNeverConsumes},
+		{"SubscribeEndsWithContext", testSubscribeEnds},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			h := Start(t)
+			c.f(t, h, newAPI(t, h))
+		})
+	}
+}
+
+func ctxOf(t *testing.T) context.Context {
+	ctx, cancel := context.WithTimeout(context.Background(), bound)
+	t.Cleanup(cancel)
+	return ctx
+}
+
+// demoTools are the demo upstream's tools, in its order (sorted by name).
+var demoTools = []string{"datastore_search", "get_battery_status", "get_current_weather", "get_forecast",
+	"get_tiny_image", "reset_demo", "run_battery", "set_units"}
+
+func testState(t *testing.T, h *Harness, api engine.API) {
+	st, err := api.State(ctxOf(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Version != engine.Version || st.Generator == "" || !st.Upstream.Connected {
+		t.Fatalf("state: version %q generator %q upstream %+v", st.Version, st.Generator, st.Upstream)
+	}
+	if st.URLs.API != h.APIURL || st.URLs.MCP != h.APIURL+"/mcp" || st.URLs.UI != h.UIURL {
+		t.Fatalf("urls %+v, want api %s ui %s", st.URLs, h.APIURL, h.UIURL)
+	}
+	var names []string
+	for _, ts := range st.Tools {
+		names = append(names, ts.Name)
+		if ts.UI.State != engine.UIStateNone || ts.ResourceURI != engine.UIURI(ts.Name) || ts.Hash == "" {
+			t.Errorf("fresh tool %s: %+v", ts.Name, ts)
+		}
+	}
+	if !slices.Equal(names, demoTools) {
+		t.Fatalf("state tools %v, want %v", names, demoTools)
+	}
+	if st.Sessions == nil || st.Refinements == nil {
+		t.Fatalf("sessions and refinements must be lists/maps, never null: %+v %+v", st.Sessions, st.Refinements)
+	}
+}
+
+func testVariables(t *testing.T, h *Harness, api engine.API) {
+	v, err := api.Variables(ctxOf(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(v.Variables) < 20 || v.Variables[v.RootID].Type != "object" || v.Version != engine.Version {
+		t.Fatalf("variables: %d nodes, root %+v", len(v.Variables), v.Variables[v.RootID])
+	}
+	found := false
+	for _, x := range v.Variables {
+		if x.Path == "upstream.connected" {
+			found = x.Value == true
+		}
+	}
+	if !found {
+		t.Fatal("no upstream.connected = true in the tree")
+	}
+}
+
+func testTools(t *testing.T, h *Harness, api engine.API) {
+	tools, err := api.Tools(ctxOf(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	byName := map[string]engine.ToolInfo{}
+	for _, ti := range tools {
+		names = append(names, ti.Name)
+		byName[ti.Name] = ti
+	}
+	if !slices.Equal(names, demoTools) {
+		t.Fatalf("tools %v, want %v", names, demoTools)
+	}
+	f := byName["get_forecast"]
+	if f.Description == "" || !json.Valid(f.InputSchema) || !strings.Contains(string(f.InputSchema), `"location"`) ||
+		len(f.OutputSchema) == 0 {
+		t.Fatalf("get_forecast: %+v", f)
+	}
+	if b := byName["get_battery_status"]; !b.AppOnly() || b.ModelOnly() {
+		t.Fatalf("get_battery_status visibility %v: want app-only", b.Visibility)
+	}
+	if r := byName["reset_demo"]; !r.ModelOnly() || r.AppOnly() {
+		t.Fatalf("reset_demo visibility %v: want model-only", r.Visibility)
+	}
+}
+
+func testUnknownTool(t *testing.T, h *Harness, api engine.API) {
+	ctx := ctxOf(t)
+	checks := map[string]func() error{
+		"UI":      func() error { _, err := api.UI(ctx, "get_forcast"); return err },
+		"Inspect": func() error { _, err := api.Inspect(ctx, "get_forcast"); return err },
+		"Refine": func() error {
+			_, err := api.Refine(ctx, engine.RefineRequest{Tool: "get_forcast", Feedback: "x"})
+			return err
+		},
+		"Regenerate": func() error { _, err := api.Regenerate(ctx, engine.RegenerateRequest{Tool: "get_forcast"}); return err },
+		"CallTool": func() error {
+			_, err := api.CallTool(ctx, engine.CallRequest{Name: "get_forcast"})
+			return err
+		},
+		"Preview": func() error { _, err := api.Preview(ctx, "get_forcast"); return err },
+	}
+	for name, f := range checks {
+		err := f()
+		var ae *engine.Error
+		if !errors.Is(err, engine.ErrUnknownTool) || !errors.As(err, &ae) {
+			t.Errorf("%s of an unknown tool: %v (%T), want an unknown_tool *engine.Error", name, err, err)
+			continue
+		}
+		if !slices.Contains(ae.Suggestions, "get_forecast") || !strings.Contains(ae.Message, "get_forecast") {
+			t.Errorf("%s: suggestions %v, message %q: want get_forecast suggested", name, ae.Suggestions, ae.Message)
+		}
+	}
+}
+
+func testUI(t *testing.T, h *Harness, api engine.API) {
+	ctx := ctxOf(t)
+	v, err := api.UI(ctx, "get_forecast")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v.Tool != "get_forecast" || v.URI != "ui://get_forecast" || v.MIMEType != engine.MIMEApp ||
+		!strings.Contains(v.HTML, "<html") || v.CacheKey == "" || v.FromCache || v.Meta.UIType == "" {
+		t.Fatalf("first UI read: %+v (html %d bytes)", v.Meta, len(v.HTML))
+	}
+	again, err := api.UI(ctx, "get_forecast")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !again.FromCache || again.HTML != v.HTML || again.CacheKey != v.CacheKey {
+		t.Fatalf("second read: fromCache %v, same html %v, key %s vs %s", again.FromCache, again.HTML == v.HTML, again.CacheKey, v.CacheKey)
+	}
+	st, err := api.State(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, ts := range st.Tools {
+		if ts.Name == "get_forecast" && (ts.UI.State != engine.UIStateCached || ts.UI.Kind != v.Meta.UIType || ts.UI.CacheKey != v.CacheKey) {
+			t.Fatalf("state after reading the UI: %+v", ts.UI)
+		}
+	}
+}
+
+func testInspect(t *testing.T, h *Harness, api engine.API) {
+	ctx := ctxOf(t)
+	in, err := api.Inspect(ctx, "get_current_weather")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if in.Cached || in.Meta != nil || len(in.History) != 0 || in.CacheKey == "" || in.Tool.Name != "get_current_weather" {
+		t.Fatalf("inspect before any read: %+v", in)
+	}
+	if _, err := api.UI(ctx, "get_current_weather"); err != nil {
+		t.Fatal(err)
+	}
+	in, err = api.Inspect(ctx, "get_current_weather")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !in.Cached || in.Meta == nil || in.Meta.UIType == "" || in.Meta.GeneratedAt.IsZero() {
+		t.Fatalf("inspect after a read: %+v", in)
+	}
+}
+
+func testRefineAndRegenerate(t *testing.T, h *Harness, api engine.API) {
+	ctx := ctxOf(t)
+	before, err := api.UI(ctx, "datastore_search")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := api.Refine(ctx, engine.RefineRequest{Tool: "datastore_search", Feedback: "  "}); !isCode(err, engine.CodeInvalidArgument) {
+		t.Fatalf("empty feedback: %v, want invalid_argument", err)
+	}
+	ch, err := api.Refine(ctx, engine.RefineRequest{Tool: "datastore_search", Feedback: "dark theme, 25 per page", Source: engine.SourceTUI})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ch.Tool != "datastore_search" || ch.Reason != "refine" || ch.Refinements != 1 || ch.OldHTML != before.HTML ||
+		ch.OldCacheKey != before.CacheKey || ch.CacheKey == before.CacheKey || ch.HTML == before.HTML || ch.Feedback == "" {
+		t.Fatalf("refine: %+v (old key %s)", summary(ch), before.CacheKey)
+	}
+	in, err := api.Inspect(ctx, "datastore_search")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(in.History) != 1 || in.History[0].Feedback != "dark theme, 25 per page" || in.History[0].Source != engine.SourceTUI {
+		t.Fatalf("history after refine: %+v", in.History)
+	}
+	now, err := api.UI(ctx, "datastore_search")
+	if err != nil || now.HTML != ch.HTML || now.CacheKey != ch.CacheKey {
+		t.Fatalf("UI after refine is not the refined one (%v)", err)
+	}
+	re, err := api.Regenerate(ctx, engine.RegenerateRequest{Tool: "datastore_search", ClearRefinements: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if re.Reason != "regenerate" || !re.RefinementsCleared || re.Refinements != 0 || re.OldHTML != ch.HTML ||
+		re.CacheKey != before.CacheKey || re.HTML != before.HTML {
+		t.Fatalf("regenerate with clear: %+v", summary(re))
+	}
+}
+
+func summary(ch engine.UIChange) engine.UIChange {
+	ch.HTML, ch.OldHTML = clip(ch.HTML), clip(ch.OldHTML)
+	return ch
+}
+
+func clip(s string) string {
+	if len(s) > 40 {
+		return s[:40] + "…"
+	}
+	return s
+}
+
+func isCode(err error, code engine.ErrorCode) bool {
+	var e *engine.Error
+	return errors.As(err, &e) && e.Code == code
+}
+
+func testCallTool(t *testing.T, h *Harness, api engine.API) {
+	ctx := ctxOf(t)
+	res, err := api.CallTool(ctx, engine.CallRequest{Name: "get_current_weather", Arguments: json.RawMessage(`{"location":"Paris"}`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r struct {
+		Content []struct {
+			Text string `json:"text"`
+		} `json:"content"`
+		StructuredContent map[string]any `json:"structuredContent"`
+	}
+	if err := json.Unmarshal(res.Result, &r); err != nil || len(r.Content) == 0 || !strings.Contains(r.Content[0].Text, "Paris") ||
+		r.StructuredContent["location"] != "Paris" || res.IsError {
+		t.Fatalf("call result: %s (%v)", res.Result, err)
+	}
+	for _, bad := range []string{`[1]`, `"Paris"`, `{`} {
+		if _, err := api.CallTool(ctx, engine.CallRequest{Name: "get_current_weather", Arguments: json.RawMessage(bad)}); !isCode(err, engine.CodeInvalidArgument) {
+			t.Errorf("arguments %s: %v, want invalid_argument", bad, err)
+		}
+	}
+	// A tool error is a result, not a failure.
+	res, err = api.CallTool(ctx, engine.CallRequest{Name: "get_forecast", Arguments: json.RawMessage(`{"location":"Paris","days":99}`)})
+	if err != nil || !res.IsError {
+		t.Fatalf("out-of-range days: err %v, isError %v: %s", err, res.IsError, res.Result)
+	}
+}
+
+func testRefreshTools(t *testing.T, h *Harness, api engine.API) {
+	d, err := api.RefreshTools(ctxOf(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !d.Empty() || len(d.Unchanged) != len(demoTools) {
+		t.Fatalf("refresh of an unchanged upstream: %+v", d)
+	}
+}
+
+func testPreview(t *testing.T, h *Harness, api engine.API) {
+	p, err := api.Preview(ctxOf(t), "get_forecast")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Tool != "get_forecast" || p.URL != h.APIURL+"/preview/get_forecast" {
+		t.Fatalf("preview: %+v", p)
+	}
+}
+
+// next returns the first event of kind for tool, failing after bound.
+func next(t *testing.T, ch <-chan engine.Event, kind engine.EventKind, tool string) engine.Event {
+	t.Helper()
+	timeout := time.After(bound)
+	for {
+		select {
+		case ev, ok := <-ch:
+			if !ok {
+				t.Fatalf("event stream closed while waiting for %s", kind)
+			}
+			if ev.Kind == kind && ev.Tool == tool {
+				return ev
+			}
+		case <-timeout:
+			t.Fatalf("no %s event for %q within %s", kind, tool, bound)
+		}
+	}
+}
+
+func testSubscribeEngineEvents(t *testing.T, h *Harness, api engine.API) {
+	ctx := ctxOf(t)
+	ch, err := api.Subscribe(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := api.Refine(ctx, engine.RefineRequest{Tool: "get_forecast", Feedback: "dark theme"}); err != nil {
+		t.Fatal(err)
+	}
+	started := next(t, ch, engine.EventGenerationStarted, "get_forecast")
+	if _, ok := started.Detail.(*engine.GenerationStarted); !ok {
+		t.Fatalf("generation-started detail %T", started.Detail)
+	}
+	fin := next(t, ch, engine.EventGenerationFinished, "get_forecast")
+	fd, ok := fin.Detail.(*engine.GenerationFinished)
+	if !ok || fd.UIType == "" || fd.CacheKey == "" || fin.Seq <= started.Seq || fin.Time.IsZero() {
+		t.Fatalf("generation-finished: %+v %T %+v", fin, fin.Detail, fd)
+	}
+	up := next(t, ch, engine.EventUIUpdated, "get_forecast")
+	ud, ok := up.Detail.(*engine.UIUpdated)
+	if !ok || ud.Reason != "refine" || ud.CacheKey != fd.CacheKey {
+		t.Fatalf("ui-updated: %T %+v", up.Detail, ud)
+	}
+}
+
+func testWatchingNeverConsumes(t *testing.T, h *Harness, api engine.API) {
+	ctx := ctxOf(t)
+	ch, err := api.Subscribe(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A UI's ui/message as the preview queues it for agents.
+	pushed := h.E.Push(engine.SourcePreview, "ui/message", "get_forecast", map[string]any{"text": "hello from the UI"})
+	ev := next(t, ch, engine.EventQueued, "get_forecast")
+	q, ok := ev.Detail.(*engine.Queued)
+	if !ok || q.Event.Seq != pushed.Seq || q.Event.Type != "ui/message" || !strings.Contains(string(q.Event.Payload), "hello from the UI") {
+		t.Fatalf("queued event: %T %+v", ev.Detail, q)
+	}
+	// The agent still gets it.
+	code, body := h.Wait(t, "2")
+	if code != 200 || !strings.Contains(string(body), "hello from the UI") {
+		t.Fatalf("/wait after a watcher saw the event: %d %s", code, body)
+	}
+	dr := next(t, ch, engine.EventQueueDrained, "")
+	if d, ok := dr.Detail.(*engine.QueueDrained); !ok || d.Count < 1 || d.LastSeq < pushed.Seq {
+		t.Fatalf("queue-drained: %T %+v", dr.Detail, dr.Detail)
+	}
+}
+
+func testSubscribeEnds(t *testing.T, h *Harness, api engine.API) {
+	ctx, cancel := context.WithCancel(context.Background())
+	ch, err := api.Subscribe(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cancel()
+	timeout := time.After(bound)
+	for {
+		select {
+		case _, ok := <-ch:
+			if !ok {
+				return
+			}
+		case <-timeout:
+			t.Fatal("the event channel stayed open after its context ended")
+		}
+	}
+}

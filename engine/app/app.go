@@ -1,0 +1,181 @@
+// Package app assembles a running genui: the engine, its MCP host and the
+// HTTP side server, run under one errgroup with one context. The commands
+// (genui mcp, serve, preview, tui, export) build an App from resolved
+// configuration and hand it their front end; they hold no logic of their own.
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"golang.org/x/sync/errgroup"
+
+	"github.com/genui-dev/genui/engine"
+	"github.com/genui-dev/genui/engine/host"
+	"github.com/genui-dev/genui/engine/httpapi"
+	"github.com/genui-dev/genui/engine/install"
+	"github.com/genui-dev/genui/engine/upstream"
+)
+
+// Options configure an App.
+type Options struct {
+	Engine engine.Options
+	// UIMetadata is host.UIMetaAlways (default), UIMetaAuto or UIMetaNever.
+	UIMetadata string
+	// UIPort and APIPort are the side server's ports (0 = random).
+	UIPort, APIPort int
+	// AutoInstall writes DIR's helper files on first start (DIR/README.md
+	// missing); failures are logged, never fatal.
+	AutoInstall bool
+	// Notices receives messages for the user (a port conflict); default
+	// os.Stderr. Never stdout: in `genui mcp` it carries JSON-RPC only.
+	Notices io.Writer
+}
+
+// App is an engine with its MCP host and HTTP side server.
+type App struct {
+	opts Options
+	log  *slog.Logger
+	// Engine is the core; front ends use it through engine.API.
+	Engine *engine.Engine
+	Host   *host.Server
+	Side   *httpapi.Server
+}
+
+// New builds the engine, the MCP host and the side server; nothing runs
+// until Run.
+func New(opts Options) (*App, error) {
+	if opts.Engine.Logger == nil {
+		opts.Engine.Logger = slog.New(slog.DiscardHandler)
+	}
+	if opts.Notices == nil {
+		opts.Notices = os.Stderr
+	}
+	log := opts.Engine.Logger
+	e, err := engine.New(opts.Engine)
+	if err != nil {
+		return nil, err
+	}
+	a := &App{opts: opts, log: log, Engine: e}
+	if opts.AutoInstall {
+		a.autoInstall()
+	}
+	a.Host = host.New(host.Options{Engine: e, UIMetadata: opts.UIMetadata, Logger: log.With("component", "host")})
+	a.Side = httpapi.New(httpapi.Options{Engine: e, Host: a.Host, Dir: opts.Engine.Dir, Logger: log.With("component", "http")})
+	return a, nil
+}
+
+// API is the engine's front door.
+func (a *App) API() engine.API { return a.Engine }
+
+// autoInstall writes DIR's helper files on first start.
+func (a *App) autoInstall() {
+	dir := a.opts.Engine.Dir
+	if dir == "" {
+		return
+	}
+	if _, err := os.Stat(filepath.Join(dir, "README.md")); err == nil {
+		return
+	}
+	rep, err := install.Install(install.Options{Dir: dir, Version: engine.Version})
+	if err != nil {
+		a.log.Warn("auto-install failed", "err", err)
+		return
+	}
+	a.log.Info("auto-installed helper files", "dir", dir, "files", len(rep.Files))
+}
+
+// FrontEnd runs beside the engine; api is the side server's base URL.
+type FrontEnd func(ctx context.Context, api string) error
+
+// Run listens on the side server's two ports and runs the engine, the side
+// server and main under one errgroup until ctx ends, a part fails, or main
+// returns (main may be nil: run until ctx ends). side functions run
+// alongside and may return early without stopping anything. Shutdown is
+// bounded by the parts' own limits.
+func (a *App) Run(ctx context.Context, main FrontEnd, side ...FrontEnd) error {
+	uiLn, apiLn, err := httpapi.Listen(a.opts.UIPort, a.opts.APIPort)
+	if err != nil {
+		return err
+	}
+	api := "http://" + apiLn.Addr().String()
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	g, gctx := errgroup.WithContext(ctx)
+	g.Go(func() error { return a.Engine.Run(gctx) })
+	g.Go(func() error { return a.Side.Serve(gctx, uiLn, apiLn) })
+	if main != nil {
+		g.Go(func() error {
+			defer cancel()
+			return main(gctx, api)
+		})
+	}
+	for _, f := range side {
+		g.Go(func() error { return f(gctx, api) })
+	}
+	g.Go(func() error {
+		// Serve notices another live genui's port files at start; tell the
+		// user.
+		select {
+		case <-gctx.Done():
+		case <-time.After(time.Second):
+			if err := a.Side.PortConflict(); err != nil {
+				fmt.Fprintln(a.opts.Notices, "genui:", err)
+			}
+		}
+		return nil
+	})
+	err = g.Wait()
+	if errors.Is(err, context.Canceled) && ctx.Err() != nil {
+		err = nil
+	}
+	a.log.Info("genui stopped", "err", err)
+	return err
+}
+
+// ServeStdio is the front end of `genui mcp`: MCP over stdin/stdout until
+// stdin closes.
+func (a *App) ServeStdio(in io.Reader, out io.Writer) FrontEnd {
+	return func(ctx context.Context, _ string) error { return a.Host.ServeStdio(ctx, in, out) }
+}
+
+// DescribeUpstream is a one-line description of an upstream configuration.
+func DescribeUpstream(u upstream.Config) string {
+	switch u.Transport {
+	case "inprocess":
+		return "built-in demo (in-process)"
+	case "stdio":
+		return strings.Join(append([]string{u.Command}, u.Args...), " ")
+	default:
+		return u.Transport + " " + u.URL
+	}
+}
+
+// ServeBanner is the side front end of `genui serve`: it prints the URLs
+// and, once the upstream's tools are known, a preview URL per tool.
+func (a *App) ServeBanner(w io.Writer, logPath string) FrontEnd {
+	return func(ctx context.Context, api string) error {
+		fmt.Fprintf(w, "genui v%s\n  MCP (streamable HTTP): %s/mcp\n  MCP (legacy SSE):      %s/sse\n"+
+			"  state: %s/state   variables: %s/variables   events for agents: %s/wait\n  upstream: %s\n  logs: %s\n",
+			engine.Version, api, api, api, api, api, DescribeUpstream(a.opts.Engine.Upstream), logPath)
+		wctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+		defer cancel()
+		if err := a.Engine.WaitReady(wctx); err != nil {
+			fmt.Fprintf(w, "  upstream not ready yet: %v\n", err)
+			return nil
+		}
+		fmt.Fprintln(w, "  previews:")
+		for _, t := range a.Engine.UpstreamTools() {
+			fmt.Fprintf(w, "    %s/preview/%s\n", api, url.PathEscape(t.Name))
+		}
+		return nil
+	}
+}

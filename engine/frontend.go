@@ -1,0 +1,379 @@
+package engine
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/genui-dev/genui/engine/jsonrpc"
+)
+
+// *Engine is the in-process implementation of API.
+var _ API = (*Engine)(nil)
+
+// Defaults of the front-door waits.
+const (
+	// defaultToolLookupWait bounds how long a request naming a tool that is
+	// not (yet) listed waits for the upstream's first tools/list.
+	defaultToolLookupWait = 10 * time.Second
+	defaultUpstreamWait   = 15 * time.Second
+	defaultReconnectWait  = 3 * time.Second
+)
+
+// SetURLs records where the HTTP side server listens (it calls this once
+// listening); State, Preview and _ui_status report them.
+func (e *Engine) SetURLs(u URLs, portConflict string) {
+	e.feMu.Lock()
+	e.urls, e.portConflict = u, portConflict
+	e.feMu.Unlock()
+}
+
+// SetSessionSource registers the MCP host's list of connected sessions for
+// State. The host calls it once; it must be cheap and must not block.
+func (e *Engine) SetSessionSource(f func() []SessionInfo) {
+	e.feMu.Lock()
+	e.sessions = f
+	e.feMu.Unlock()
+}
+
+// SessionsChanged tells watchers that MCP sessions came or went.
+func (e *Engine) SessionsChanged(list []SessionInfo) {
+	e.publish(EventSessionsChanged, "", &SessionsChanged{Sessions: list})
+}
+
+// Tools lists the upstream tools with their schemas and UI status.
+func (e *Engine) Tools(ctx context.Context) ([]ToolInfo, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, AsError(err)
+	}
+	tools := e.upstreamTools()
+	out := make([]ToolInfo, 0, len(tools))
+	for _, t := range tools {
+		out = append(out, e.toolInfo(t))
+	}
+	return out, nil
+}
+
+func (e *Engine) toolInfo(t *Tool) ToolInfo {
+	return ToolInfo{ToolStatus: e.toolStatus(t, e.isGenerating(t.Name)), Title: t.Info.Title,
+		Description: t.Info.Description, InputSchema: t.Info.InputSchema, OutputSchema: t.Info.OutputSchema,
+		Annotations: t.Info.Annotations}
+}
+
+// LookupTool finds a tool, waiting (bounded) for the upstream's first
+// tools/list; an unknown name gets close-match suggestions.
+func (e *Engine) LookupTool(ctx context.Context, name string) (*Tool, error) {
+	if name == "" {
+		return nil, Errorf(CodeInvalidArgument, "a tool name is required")
+	}
+	if t, ok := e.Tool(name); ok {
+		return t, nil
+	}
+	wctx, cancel := context.WithTimeout(ctx, e.opts.ToolLookupWait)
+	defer cancel()
+	if err := e.WaitReady(wctx); err != nil {
+		if ctx.Err() != nil {
+			return nil, AsError(ctx.Err())
+		}
+		return nil, Errorf(CodeUpstreamUnavailable, "tool %q: the upstream is not ready (no tools/list within %s): %v",
+			name, e.opts.ToolLookupWait, err)
+	}
+	if t, ok := e.Tool(name); ok {
+		return t, nil
+	}
+	return nil, e.unknownTool(name)
+}
+
+// unknownTool is the error for a name the upstream does not list.
+func (e *Engine) unknownTool(name string) *Error {
+	var names []string
+	for _, t := range e.upstreamTools() {
+		names = append(names, t.Name)
+	}
+	shown := name
+	if len(shown) > 100 {
+		shown = shown[:100] + "…"
+	}
+	err := &Error{Code: CodeUnknownTool, Suggestions: closeMatches(name, names)}
+	switch {
+	case len(err.Suggestions) > 0:
+		err.Message = fmt.Sprintf("unknown tool %q; did you mean %s?", shown, strings.Join(err.Suggestions, ", "))
+	case len(names) <= 50:
+		err.Message = fmt.Sprintf("unknown tool %q; known tools: %s", shown, strings.Join(names, ", "))
+	default:
+		err.Message = fmt.Sprintf("unknown tool %q (the upstream lists %d tools)", shown, len(names))
+	}
+	return err
+}
+
+// UI returns a tool's UI as hosts read it.
+func (e *Engine) UI(ctx context.Context, name string) (UIView, error) {
+	t, err := e.LookupTool(ctx, name)
+	if err != nil {
+		return UIView{}, err
+	}
+	if t.OwnUI != "" {
+		return e.ownUI(ctx, t)
+	}
+	ui, err := e.ReadUI(ctx, name)
+	if err != nil {
+		return UIView{}, AsError(err)
+	}
+	return UIView{Tool: name, URI: t.ResourceURI(), MIMEType: MIMEApp, HTML: ui.HTML, CacheKey: string(ui.Key),
+		FromCache: ui.FromCache, Meta: ui.Meta}, nil
+}
+
+// ownUI reads the upstream's own UI resource of a tool.
+func (e *Engine) ownUI(ctx context.Context, t *Tool) (UIView, error) {
+	if err := e.WaitUpstream(ctx); err != nil {
+		return UIView{}, err
+	}
+	params, _ := json.Marshal(map[string]string{"uri": t.OwnUI})
+	res, err := e.up.Request(ctx, "resources/read", params)
+	if err != nil {
+		return UIView{}, upstreamError(fmt.Sprintf("reading the upstream's UI resource %s", t.OwnUI), err)
+	}
+	var rr struct {
+		Contents []struct {
+			MIMEType string          `json:"mimeType"`
+			Text     *string         `json:"text"`
+			Blob     string          `json:"blob"`
+			Meta     json.RawMessage `json:"_meta"`
+		} `json:"contents"`
+	}
+	if err := json.Unmarshal(res, &rr); err != nil {
+		return UIView{}, Errorf(CodeUpstreamError, "upstream resources/read %s: malformed result: %v", t.OwnUI, err)
+	}
+	if len(rr.Contents) == 0 {
+		return UIView{}, Errorf(CodeUpstreamError, "upstream resources/read %s returned no contents", t.OwnUI)
+	}
+	c := rr.Contents[0]
+	v := UIView{Tool: t.Name, URI: t.OwnUI, MIMEType: c.MIMEType, OwnUI: true, ResourceMeta: c.Meta}
+	switch {
+	case c.Text != nil:
+		v.HTML = *c.Text
+	case c.Blob != "":
+		b, err := base64.StdEncoding.DecodeString(c.Blob)
+		if err != nil {
+			return UIView{}, Errorf(CodeUpstreamError, "upstream resources/read %s: blob is not base64: %v", t.OwnUI, err)
+		}
+		v.HTML = string(b)
+	default:
+		return UIView{}, Errorf(CodeUpstreamError, "upstream resources/read %s: contents[0] has neither text nor blob", t.OwnUI)
+	}
+	return v, nil
+}
+
+// Inspect describes a tool's UI state without generating anything.
+func (e *Engine) Inspect(ctx context.Context, name string) (Inspection, error) {
+	t, err := e.LookupTool(ctx, name)
+	if err != nil {
+		return Inspection{}, err
+	}
+	key := e.UIKey(t)
+	in := Inspection{Tool: e.toolInfo(t), CacheKey: string(key), History: e.refine.History(name)}
+	if in.History == nil {
+		in.History = []Refinement{}
+	}
+	if ent, ok := e.cache.Peek(key); ok {
+		m := ent.Meta
+		in.Cached, in.Meta = true, &m
+	}
+	return in, nil
+}
+
+// Refine appends feedback to a tool's history and regenerates its UI now.
+func (e *Engine) Refine(ctx context.Context, req RefineRequest) (UIChange, error) {
+	if strings.TrimSpace(req.Feedback) == "" {
+		return UIChange{}, Errorf(CodeInvalidArgument, "feedback is empty")
+	}
+	t, err := e.LookupTool(ctx, req.Tool)
+	if err != nil {
+		return UIChange{}, err
+	}
+	if t.OwnUI != "" {
+		return UIChange{}, Errorf(CodeInvalidArgument, "%s ships its own UI (%s); genui does not refine it", t.Name, t.OwnUI)
+	}
+	source := req.Source
+	if source == "" {
+		source = SourceAPI
+	}
+	oldKey, oldHTML := e.cachedHTML(t)
+	hist, err := e.refine.Add(t.Name, req.Feedback, source)
+	if err != nil {
+		return UIChange{}, Errorf(CodeInternal, "saving refinement: %v", err)
+	}
+	start := time.Now()
+	ui, err := e.ReadUI(ctx, t.Name)
+	if err != nil {
+		return UIChange{}, AsError(err)
+	}
+	e.publish(EventUIUpdated, t.Name, &UIUpdated{Reason: "refine", CacheKey: string(ui.Key), UIType: ui.Meta.UIType})
+	return UIChange{Tool: t.Name, Reason: "refine", Feedback: req.Feedback, Notes: ui.Meta.Warnings,
+		Refinements: len(hist), OldCacheKey: oldKey, CacheKey: string(ui.Key), OldHTML: oldHTML, HTML: ui.HTML,
+		Meta: ui.Meta, Duration: time.Since(start)}, nil
+}
+
+// Regenerate drops a tool's cached UI (and optionally its refinements) and
+// generates it again.
+func (e *Engine) Regenerate(ctx context.Context, req RegenerateRequest) (UIChange, error) {
+	t, err := e.LookupTool(ctx, req.Tool)
+	if err != nil {
+		return UIChange{}, err
+	}
+	if t.OwnUI != "" {
+		return UIChange{}, Errorf(CodeInvalidArgument, "%s ships its own UI (%s); genui does not regenerate it", t.Name, t.OwnUI)
+	}
+	oldKey, oldHTML := e.cachedHTML(t)
+	if req.ClearRefinements {
+		if err := e.refine.Clear(t.Name); err != nil {
+			return UIChange{}, Errorf(CodeInternal, "clearing refinements: %v", err)
+		}
+	}
+	e.cache.DeleteTool(t.Name)
+	start := time.Now()
+	ui, err := e.ReadUI(ctx, t.Name)
+	if err != nil {
+		return UIChange{}, AsError(err)
+	}
+	e.publish(EventUIUpdated, t.Name, &UIUpdated{Reason: "regenerate", CacheKey: string(ui.Key), UIType: ui.Meta.UIType})
+	return UIChange{Tool: t.Name, Reason: "regenerate", Notes: ui.Meta.Warnings,
+		Refinements: len(e.refine.History(t.Name)), RefinementsCleared: req.ClearRefinements,
+		OldCacheKey: oldKey, CacheKey: string(ui.Key), OldHTML: oldHTML, HTML: ui.HTML, Meta: ui.Meta,
+		Duration: time.Since(start)}, nil
+}
+
+// cachedHTML is the tool's currently cached UI, if any.
+func (e *Engine) cachedHTML(t *Tool) (key, html string) {
+	k := e.UIKey(t)
+	if ent, ok := e.cache.Peek(k); ok {
+		return string(k), ent.HTML
+	}
+	return "", ""
+}
+
+// CallTool calls an upstream tool and returns its result verbatim.
+func (e *Engine) CallTool(ctx context.Context, req CallRequest) (CallResult, error) {
+	args := json.RawMessage(strings.TrimSpace(string(req.Arguments)))
+	if len(args) == 0 || string(args) == "null" {
+		args = json.RawMessage("{}")
+	}
+	var obj map[string]json.RawMessage
+	if err := json.Unmarshal(args, &obj); err != nil || obj == nil {
+		return CallResult{}, Errorf(CodeInvalidArgument, "arguments must be a JSON object")
+	}
+	if _, err := e.LookupTool(ctx, req.Name); err != nil {
+		return CallResult{}, err
+	}
+	if req.Source == SourceAPI || req.Source == SourceTUI {
+		e.Push(req.Source, "tools/call", req.Name, map[string]any{"arguments": args})
+	}
+	if err := e.WaitUpstream(ctx); err != nil {
+		return CallResult{}, err
+	}
+	params, err := json.Marshal(map[string]any{"name": req.Name, "arguments": args})
+	if err != nil {
+		return CallResult{}, Errorf(CodeInvalidArgument, "arguments: %v", err)
+	}
+	start := time.Now()
+	res, err := e.up.Request(ctx, "tools/call", params)
+	if err != nil {
+		return CallResult{}, upstreamError("tools/call "+req.Name, err)
+	}
+	var r struct {
+		IsError bool `json:"isError"`
+	}
+	_ = json.Unmarshal(res, &r)
+	return CallResult{Result: res, IsError: r.IsError, Duration: time.Since(start)}, nil
+}
+
+// upstreamError classifies a failed upstream request.
+func upstreamError(what string, err error) *Error {
+	var je *jsonrpc.Error
+	switch {
+	case errors.Is(err, context.DeadlineExceeded):
+		return Errorf(CodeTimeout, "%s: %v", what, err)
+	case errors.Is(err, context.Canceled):
+		return Errorf(CodeTimeout, "%s: cancelled", what)
+	case errors.As(err, &je) && je.Code == jsonrpc.CodeUpstreamUnavailable:
+		return Errorf(CodeUpstreamUnavailable, "%s", je.Message)
+	case errors.As(err, &je) && (je.Code == jsonrpc.CodeInvalidParams || je.Code == jsonrpc.CodeInvalidRequest):
+		return Errorf(CodeInvalidArgument, "%s: %s", what, je.Message)
+	case errors.As(err, &je):
+		return Errorf(CodeUpstreamError, "%s: %s", what, je.Message)
+	}
+	return Errorf(CodeUpstreamError, "%s: %v", what, err)
+}
+
+// Preview returns the browser preview URL of a tool.
+func (e *Engine) Preview(ctx context.Context, name string) (PreviewInfo, error) {
+	t, err := e.LookupTool(ctx, name)
+	if err != nil {
+		return PreviewInfo{}, err
+	}
+	e.feMu.RLock()
+	api := e.urls.API
+	e.feMu.RUnlock()
+	if api == "" {
+		return PreviewInfo{}, Errorf(CodeUnavailable, "this genui runs no HTTP side server, so there is no preview")
+	}
+	return PreviewInfo{Tool: t.Name, URL: api + "/preview/" + url.PathEscape(t.Name)}, nil
+}
+
+// Subscribe streams engine events until ctx ends or the engine stops.
+func (e *Engine) Subscribe(ctx context.Context) (<-chan Event, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, AsError(err)
+	}
+	in := e.broker.Subscribe(ctx)
+	out := make(chan Event)
+	go func() {
+		defer close(out)
+		for ev := range in {
+			select {
+			case out <- ev.Payload:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	return out, nil
+}
+
+// Push queues an event for agents (GET /wait); watchers see it as an
+// EventQueued without draining it.
+func (e *Engine) Push(source, typ, tool string, payload any) QueuedEvent {
+	return e.queue.Push(source, typ, tool, payload)
+}
+
+// WaitUpstream lets a request that arrives while the upstream is starting
+// or restarting wait for it, bounded (Options.UpstreamWait, or
+// Options.ReconnectWait once it has been up); requests already in flight
+// when it dies fail at once.
+func (e *Engine) WaitUpstream(ctx context.Context) error {
+	if e.up.State().Connected {
+		return nil
+	}
+	wait := e.opts.UpstreamWait
+	if len(e.up.InitializeResult()) > 0 {
+		// It was up before and is reconnecting: a quick restart (stdio
+		// backoff starts at 1 s) is worth waiting for, a long outage is not.
+		wait = min(wait, e.opts.ReconnectWait)
+	}
+	wctx, cancel := context.WithTimeout(ctx, wait)
+	defer cancel()
+	if err := e.up.WaitReady(wctx); err != nil {
+		if ctx.Err() != nil {
+			return AsError(ctx.Err())
+		}
+		st := e.up.State()
+		return Errorf(CodeUpstreamUnavailable, "upstream %s is not connected after %s (last error: %s)",
+			st.Target, wait, st.LastError)
+	}
+	return nil
+}

@@ -1,0 +1,288 @@
+package httpapi
+
+// The engine's front door (engine.API) over HTTP: one route per method,
+// one error body ({"error": "...", "code": "..."}). engine/apiclient is the
+// client; engine/apitest runs the same conformance suite against both.
+//
+//	State         GET  /state
+//	Variables     GET  /variables            (JSON; browsers get a page)
+//	Tools         GET  /api/tools
+//	Inspect       GET  /api/tools/{name}
+//	UI            GET  /api/tools/{name}/ui
+//	Preview       GET  /api/tools/{name}/preview
+//	Refine        POST /api/tools/{name}/refine      {"feedback": "...", "source": "tui"}
+//	Regenerate    POST /api/tools/{name}/regenerate  {"clearRefinements": true, "source": "tui"}
+//	CallTool      POST /api/tool/{name}[?source=tui] body: the arguments object
+//	RefreshTools  POST /api/refresh
+//	Subscribe     GET  /events                       (server-sent events)
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/genui-dev/genui/engine"
+	"github.com/genui-dev/genui/engine/host"
+)
+
+// apiCallTimeout bounds one tool call through the HTTP API.
+const apiCallTimeout = 5 * time.Minute
+
+func init() {
+	extraRoutes = append(extraRoutes, func(s *Server) {
+		s.api.HandleFunc("GET /state", s.handleState)
+		s.api.HandleFunc("GET /api/tools", s.handleTools)
+		s.api.HandleFunc("GET /api/tools/{name}", s.handleInspect)
+		s.api.HandleFunc("GET /api/tools/{name}/ui", s.handleUI)
+		s.api.HandleFunc("GET /api/tools/{name}/preview", s.handlePreviewInfo)
+		s.api.HandleFunc("POST /api/tools/{name}/refine", s.handleRefine)
+		s.api.HandleFunc("POST /api/tools/{name}/regenerate", s.handleRegenerate)
+		s.api.HandleFunc("POST /api/tool/{name}", s.handleToolCall)
+		s.api.HandleFunc("POST /api/refresh", s.handleRefresh)
+		s.api.HandleFunc("GET /events", s.handleEvents)
+	})
+}
+
+// StatusOf is the HTTP status the side server answers an API error code with.
+func StatusOf(code engine.ErrorCode) int {
+	switch code {
+	case engine.CodeUnknownTool:
+		return http.StatusNotFound
+	case engine.CodeInvalidArgument:
+		return http.StatusBadRequest
+	case engine.CodeUpstreamUnavailable, engine.CodeUnavailable:
+		return http.StatusServiceUnavailable
+	case engine.CodeTimeout:
+		return http.StatusGatewayTimeout
+	case engine.CodeUpstreamError:
+		return http.StatusBadGateway
+	}
+	return http.StatusInternalServerError
+}
+
+// writeAPIError writes the one error body every API route uses.
+func writeAPIError(w http.ResponseWriter, err error) {
+	e := engine.AsError(err)
+	writeJSON(w, StatusOf(e.Code), e)
+}
+
+// readJSONBody decodes a JSON object body (empty means {}) into v.
+func readJSONBody(w http.ResponseWriter, r *http.Request, v any) bool {
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxBodyBytes))
+	if err != nil {
+		var mbe *http.MaxBytesError
+		if errors.As(err, &mbe) {
+			writeJSON(w, http.StatusRequestEntityTooLarge, engine.Errorf(engine.CodeInvalidArgument, "body larger than %d bytes", MaxBodyBytes))
+			return false
+		}
+		writeAPIError(w, engine.Errorf(engine.CodeInvalidArgument, "reading body: %v", err))
+		return false
+	}
+	if len(strings.TrimSpace(string(body))) == 0 {
+		body = []byte("{}")
+	}
+	if err := json.Unmarshal(body, v); err != nil {
+		writeAPIError(w, engine.Errorf(engine.CodeInvalidArgument, "body must be a JSON object: %v", err))
+		return false
+	}
+	return true
+}
+
+func (s *Server) handleState(w http.ResponseWriter, r *http.Request) {
+	st, err := s.e.State(r.Context())
+	if err != nil {
+		writeAPIError(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, st)
+}
+
+func (s *Server) handleTools(w http.ResponseWriter, r *http.Request) {
+	tools, err := s.e.Tools(r.Context())
+	if err != nil {
+		writeAPIError(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, tools)
+}
+
+func (s *Server) handleInspect(w http.ResponseWriter, r *http.Request) {
+	in, err := s.e.Inspect(r.Context(), r.PathValue("name"))
+	if err != nil {
+		writeAPIError(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, in)
+}
+
+func (s *Server) handleUI(w http.ResponseWriter, r *http.Request) {
+	ctx, cancel := context.WithTimeout(r.Context(), frameTimeout)
+	defer cancel()
+	v, err := s.e.UI(ctx, r.PathValue("name"))
+	if err != nil {
+		writeAPIError(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, v)
+}
+
+func (s *Server) handlePreviewInfo(w http.ResponseWriter, r *http.Request) {
+	p, err := s.e.Preview(r.Context(), r.PathValue("name"))
+	if err != nil {
+		writeAPIError(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, p)
+}
+
+func (s *Server) handleRefine(w http.ResponseWriter, r *http.Request) {
+	var req engine.RefineRequest
+	if !readJSONBody(w, r, &req) {
+		return
+	}
+	req.Tool = r.PathValue("name")
+	if req.Source == "" {
+		req.Source = engine.SourceAPI
+	}
+	ctx, cancel := context.WithTimeout(r.Context(), frameTimeout)
+	defer cancel()
+	ch, err := s.e.Refine(ctx, req)
+	if err != nil {
+		writeAPIError(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, ch)
+}
+
+func (s *Server) handleRegenerate(w http.ResponseWriter, r *http.Request) {
+	var req engine.RegenerateRequest
+	if !readJSONBody(w, r, &req) {
+		return
+	}
+	req.Tool = r.PathValue("name")
+	if req.Source == "" {
+		req.Source = engine.SourceAPI
+	}
+	ctx, cancel := context.WithTimeout(r.Context(), frameTimeout)
+	defer cancel()
+	ch, err := s.e.Regenerate(ctx, req)
+	if err != nil {
+		writeAPIError(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, ch)
+}
+
+func (s *Server) handleRefresh(w http.ResponseWriter, r *http.Request) {
+	ctx, cancel := context.WithTimeout(r.Context(), 30*time.Second)
+	defer cancel()
+	d, err := s.e.RefreshTools(ctx)
+	if err != nil {
+		writeAPIError(w, engine.Errorf(engine.CodeUpstreamError, "%v", err))
+		return
+	}
+	writeJSON(w, http.StatusOK, d)
+}
+
+// handleToolCall calls any tool: an upstream tool through the engine, or
+// one of genui's own _ui_* tools through the MCP host. The body is the
+// arguments object; the answer is {"result": CallToolResult, "isError",
+// "duration"} or the error body.
+func (s *Server) handleToolCall(w http.ResponseWriter, r *http.Request) {
+	name := r.PathValue("name")
+	var args map[string]json.RawMessage
+	if !readJSONBody(w, r, &args) {
+		return
+	}
+	if args == nil {
+		writeAPIError(w, engine.Errorf(engine.CodeInvalidArgument, "body must be a JSON object of tool arguments"))
+		return
+	}
+	raw, _ := json.Marshal(args)
+	ctx, cancel := context.WithTimeout(r.Context(), apiCallTimeout)
+	defer cancel()
+	if host.IsWrapper(name) && s.h != nil {
+		if _, upstreamHasIt := s.e.Tool(name); !upstreamHasIt {
+			s.e.Push(engine.SourceAPI, "tools/call", name, map[string]any{"arguments": json.RawMessage(raw)})
+			start := time.Now()
+			res, err := s.h.CallWrapper(ctx, name, raw)
+			if err != nil {
+				writeAPIError(w, engine.Errorf(engine.CodeInternal, "%s: %s", name, errorText(err)))
+				return
+			}
+			var r struct {
+				IsError bool `json:"isError"`
+			}
+			_ = json.Unmarshal(res, &r)
+			writeJSON(w, http.StatusOK, engine.CallResult{Result: res, IsError: r.IsError, Duration: time.Since(start)})
+			return
+		}
+	}
+	source := r.URL.Query().Get("source")
+	if source == "" {
+		source = engine.SourceAPI
+	}
+	res, err := s.e.CallTool(ctx, engine.CallRequest{Name: name, Arguments: raw, Source: source})
+	if err != nil {
+		writeAPIError(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, res)
+}
+
+// handleEvents streams engine events as server-sent events until the client
+// leaves: "id: SEQ", "event: KIND", "data: the JSON envelope".
+func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request) {
+	ch, err := s.e.Subscribe(r.Context())
+	if err != nil {
+		writeAPIError(w, err)
+		return
+	}
+	rc := http.NewResponseController(w)
+	w.Header().Set("Content-Type", "text/event-stream")
+	w.Header().Set("Cache-Control", "no-cache")
+	w.WriteHeader(http.StatusOK)
+	_, _ = io.WriteString(w, ": genui events\n\n")
+	if err := rc.Flush(); err != nil {
+		return
+	}
+	tick := time.NewTicker(25 * time.Second)
+	defer tick.Stop()
+	// send writes one chunk; a client that stops reading cannot hold this
+	// goroutine (and its subscription) beyond sseWriteTimeout.
+	send := func(chunk string) bool {
+		_ = rc.SetWriteDeadline(time.Now().Add(sseWriteTimeout))
+		if _, err := io.WriteString(w, chunk); err != nil {
+			return false
+		}
+		return rc.Flush() == nil
+	}
+	for {
+		select {
+		case ev, ok := <-ch:
+			if !ok {
+				return
+			}
+			b, err := json.Marshal(ev)
+			if err != nil {
+				s.log.Error("encoding an event", "kind", ev.Kind, "err", err)
+				continue
+			}
+			if !send(fmt.Sprintf("id: %s\nevent: %s\ndata: %s\n\n", strconv.FormatInt(ev.Seq, 10), ev.Kind, b)) {
+				return
+			}
+		case <-tick.C:
+			if !send(": keep-alive\n\n") {
+				return
+			}
+		case <-r.Context().Done():
+			return
+		}
+	}
+}

@@ -1,0 +1,133 @@
+package engine_test
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// The layering rules of ../shared/docs/architecture.md and style.md, checked
+// on the source: front ends reach the engine through engine.API (and the
+// host through the engine's pass-through methods), never through its
+// internals.
+
+const module = "github.com/genui-dev/genui/"
+
+// parseDir parses the non-test Go files of dir (relative to engine/).
+func parseDir(t *testing.T, dir string) []*ast.File {
+	t.Helper()
+	matches, err := filepath.Glob(filepath.Join(dir, "*.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var files []*ast.File
+	fset := token.NewFileSet()
+	for _, m := range matches {
+		if strings.HasSuffix(m, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, m, nil, parser.SkipObjectResolution)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, f)
+	}
+	if len(files) == 0 {
+		t.Fatalf("no Go files in %s", dir)
+	}
+	return files
+}
+
+func imports(f *ast.File) []string {
+	var out []string
+	for _, i := range f.Imports {
+		p, _ := strconv.Unquote(i.Path.Value)
+		out = append(out, p)
+	}
+	return out
+}
+
+// TestHostUsesTheEngineFrontDoor: the MCP host imports none of the
+// engine's internal packages and never reaches for the upstream client.
+func TestHostUsesTheEngineFrontDoor(t *testing.T) {
+	internal := []string{"engine/upstream", "engine/cache", "engine/refine", "engine/gen", "engine/events", "engine/httpapi"}
+	for _, f := range parseDir(t, "host") {
+		for _, imp := range imports(f) {
+			for _, bad := range internal {
+				if imp == module+bad {
+					t.Errorf("engine/host imports %s", imp)
+				}
+			}
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			call, ok := n.(*ast.CallExpr)
+			if !ok {
+				return true
+			}
+			if sel, ok := call.Fun.(*ast.SelectorExpr); ok {
+				switch sel.Sel.Name {
+				case "Upstream", "Broker", "Queue", "AgentQueue", "Cache", "Refinements", "Generator":
+					t.Errorf("engine/host calls .%s(): engine internals", sel.Sel.Name)
+				}
+			}
+			return true
+		})
+	}
+}
+
+// TestSideServerUsesTheEngineFrontDoor: httpapi serves engine.API and the
+// preview; it never reaches for the upstream client, the cache or the
+// refinement store.
+func TestSideServerUsesTheEngineFrontDoor(t *testing.T) {
+	for _, f := range parseDir(t, "httpapi") {
+		for _, imp := range imports(f) {
+			for _, bad := range []string{"engine/upstream", "engine/cache", "engine/refine", "engine/gen"} {
+				if imp == module+bad {
+					t.Errorf("engine/httpapi imports %s", imp)
+				}
+			}
+		}
+	}
+}
+
+// TestEngineNeverImportsUIToolkits: the engine and everything under it stay
+// free of bubbletea and lipgloss.
+func TestEngineNeverImportsUIToolkits(t *testing.T) {
+	err := filepath.WalkDir(".", func(path string, d os.DirEntry, err error) error {
+		if err != nil || !d.IsDir() || strings.HasPrefix(d.Name(), ".") || d.Name() == "testdata" {
+			return err
+		}
+		matches, _ := filepath.Glob(filepath.Join(path, "*.go"))
+		if len(matches) == 0 {
+			return nil
+		}
+		for _, f := range parseDir(t, path) {
+			for _, imp := range imports(f) {
+				if strings.Contains(imp, "bubbletea") || strings.Contains(imp, "lipgloss") || strings.Contains(imp, "charm.land/bubbles") {
+					t.Errorf("%s imports %s", path, imp)
+				}
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestFrontEndsSeeOnlyTheInterface: the TUI (when it exists) imports
+// neither the MCP host nor the side server: it holds an engine.API.
+func TestFrontEndsSeeOnlyTheInterface(t *testing.T) {
+	for _, f := range parseDir(t, "../tui") {
+		for _, imp := range imports(f) {
+			if imp == module+"engine/host" || imp == module+"engine/httpapi" || imp == module+"engine/upstream" {
+				t.Errorf("tui imports %s", imp)
+			}
+		}
+	}
+}
