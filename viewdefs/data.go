@@ -6,7 +6,7 @@ import (
 )
 
 // DataPage renders a read-only MCP App page that shows a JSON document
-// (genui's ui://state and ui://variables). The JSON also sits in
+// (genui's ui://genui/state and ui://genui/variables). The JSON also sits in
 // <script type="application/json" id="genui-data"> for programs to read.
 // Not yet shim-injected.
 func DataPage(title, description string, data json.RawMessage) (string, error) {

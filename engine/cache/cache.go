@@ -129,7 +129,7 @@ func New(opts Options) (*Cache, error) {
 		return nil, fmt.Errorf("cache: MaxEntryBytes (%d) exceeds MaxTotalBytes (%d)", opts.MaxEntryBytes, opts.MaxTotalBytes)
 	}
 	if opts.Logger == nil {
-		opts.Logger = slog.Default()
+		opts.Logger = slog.New(slog.DiscardHandler)
 	}
 	lru, err := simplelru.NewLRU[Key, Entry](opts.MaxEntries, nil)
 	if err != nil {

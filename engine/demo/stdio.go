@@ -1,7 +1,6 @@
 package demo
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -11,6 +10,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/genui-dev/genui/engine/jsonrpc"
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 )
@@ -62,18 +62,19 @@ func serve(parent context.Context, srv *server.MCPServer, r io.Reader, w io.Writ
 	stopRead := make(chan struct{})
 	defer close(stopRead)
 	go func() {
-		br := bufio.NewReader(r)
+		fr := jsonrpc.NewFrameReader(r, 0)
 		for {
-			line, err := br.ReadBytes('\n')
-			if len(bytes.TrimSpace(line)) > 0 {
-				select {
-				case lines <- line:
-				case <-stopRead:
-					return
-				}
+			line, err := fr.ReadFrame()
+			if jsonrpc.IsFrameTooLarge(err) {
+				continue // the line was skipped; a client that sends 32 MiB gets no answer
 			}
 			if err != nil {
 				readErr <- err
+				return
+			}
+			select {
+			case lines <- bytes.Clone(line):
+			case <-stopRead:
 				return
 			}
 		}
@@ -253,7 +254,7 @@ func canonicalID(raw json.RawMessage) string {
 // say) always precede that handler's response.
 type frameWriter struct {
 	ctx    context.Context
-	w      io.Writer
+	w      *jsonrpc.FrameWriter
 	notes  <-chan mcp.JSONRPCNotification
 	frames chan []byte
 	flush  chan struct{} // closed to write what is queued and stop
@@ -265,7 +266,7 @@ type frameWriter struct {
 func newFrameWriter(ctx context.Context, w io.Writer, notes <-chan mcp.JSONRPCNotification) *frameWriter {
 	return &frameWriter{
 		ctx:    ctx,
-		w:      w,
+		w:      jsonrpc.NewFrameWriter(w),
 		notes:  notes,
 		frames: make(chan []byte),
 		flush:  make(chan struct{}),
@@ -330,9 +331,7 @@ func (fw *frameWriter) write(frame []byte) bool {
 	if fw.ctx.Err() != nil {
 		return false
 	}
-	line := make([]byte, 0, len(frame)+1)
-	line = append(append(line, frame...), '\n')
-	if _, err := fw.w.Write(line); err != nil {
+	if err := fw.w.WriteFrame(frame); err != nil {
 		fw.err = fmt.Errorf("demo: write: %w", err)
 		return false
 	}

@@ -95,7 +95,7 @@ func BenchmarkWaitLatency(b *testing.B) {
 		for b.Loop() {
 			waitForPoller(b, q)
 			t0 := time.Now()
-			q.Push(SourceAPI, "bench", "", nil)
+			q.Push("api", "bench", "", nil)
 			seq++
 			lat = append(lat, receiveSeq(b, got, seq).Sub(t0))
 		}
@@ -104,7 +104,7 @@ func BenchmarkWaitLatency(b *testing.B) {
 
 	b.Run("http", func(b *testing.B) {
 		q := NewQueue(0)
-		srv := httptest.NewServer(WaitHandler(q))
+		srv := httptest.NewServer(WaitHandler(q, nil))
 		defer srv.Close()
 		ctx, cancel := context.WithCancel(b.Context())
 		defer cancel()
@@ -134,7 +134,7 @@ func BenchmarkWaitLatency(b *testing.B) {
 		for b.Loop() {
 			waitForPoller(b, q)
 			t0 := time.Now()
-			q.Push(SourceAPI, "bench", "", nil)
+			q.Push("api", "bench", "", nil)
 			seq++
 			select {
 			case err := <-pollErr:
@@ -199,7 +199,7 @@ type bulkResult struct {
 // every seq arrived exactly once.
 func runHTTPBulk(tb testing.TB, n, pushers, pollers int) bulkResult {
 	q := NewQueue(n) // room for all: nothing may be dropped
-	srv := httptest.NewServer(WaitHandler(q))
+	srv := httptest.NewServer(WaitHandler(q, nil))
 	defer srv.Close()
 	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: pollers}}
 	defer client.CloseIdleConnections()
@@ -215,7 +215,7 @@ func runHTTPBulk(tb testing.TB, n, pushers, pollers int) bulkResult {
 	for p := range pushers {
 		pushWG.Go(func() {
 			for i := p; i < n; i += pushers {
-				q.Push(SourceAPI, "bulk", "", map[string]int{"i": i})
+				q.Push("api", "bulk", "", map[string]int{"i": i})
 			}
 		})
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"log/slog"
 	"sync"
 	"time"
 )
@@ -12,28 +11,11 @@ import (
 // DefaultQueueCapacity is the Queue bound used when NewQueue gets <= 0.
 const DefaultQueueCapacity = 1000
 
-// Sources of queued events (QueuedEvent.Source). Any string is allowed;
-// these are the ones genui itself uses.
+// The queue's own marker event (see Queue). Sources and types of the
+// events genui pushes are the engine's (engine.Source*, engine.EventKind
+// and the ui/* message types): the queue itself does not care.
 const (
-	SourcePreview = "preview" // the browser preview host page
-	SourceEngine  = "engine"  // generation, upstream and tool-list changes
-	SourceAPI     = "api"     // the HTTP API
-	SourceQueue   = "queue"   // the queue itself (the dropped marker)
-)
-
-// Types of queued events (QueuedEvent.Type) that genui produces.
-const (
-	TypeUIMessage            = "ui/message"
-	TypeUIUpdateModelContext = "ui/update-model-context"
-	TypeUIOpenLink           = "ui/open-link"
-	TypeToolsCall            = "tools/call"
-	TypeUIError              = "ui/error"
-	TypeRefineRequest        = "refine-request"
-	TypeGenerationFinished   = "generation-finished"
-	TypeGenerationFailed     = "generation-failed"
-	TypeToolsChanged         = "tools-changed"
-	TypeUpstreamDown         = "upstream-down"
-	TypeUpstreamUp           = "upstream-up"
+	SourceQueue = "queue"
 	// TypeDropped marks events the queue discarded because it was full; its
 	// payload is {"dropped": N}.
 	TypeDropped = "dropped"
@@ -293,7 +275,6 @@ func encodePayload(typ string, payload any) json.RawMessage {
 	}
 	b, err := json.Marshal(payload)
 	if err != nil {
-		slog.Warn("events: queued payload is not JSON-encodable", "type", typ, "err", err)
 		b, _ = json.Marshal(map[string]string{"error": "payload not JSON-encodable: " + err.Error()})
 	}
 	return b

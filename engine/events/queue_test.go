@@ -34,7 +34,7 @@ func TestQueueWaitTimeoutEmpty(t *testing.T) {
 func TestQueueWaitReturnsQueuedInOrder(t *testing.T) {
 	q := NewQueue(0)
 	for i := range 5 {
-		q.Push(SourceEngine, "t", fmt.Sprintf("tool%d", i), map[string]int{"i": i})
+		q.Push("engine", "t", fmt.Sprintf("tool%d", i), map[string]int{"i": i})
 	}
 	start := time.Now()
 	evs := q.Wait(t.Context(), bound)
@@ -46,7 +46,7 @@ func TestQueueWaitReturnsQueuedInOrder(t *testing.T) {
 	}
 	for i, ev := range evs {
 		if ev.Tool != fmt.Sprintf("tool%d", i) || string(ev.Payload) != fmt.Sprintf(`{"i":%d}`, i) ||
-			ev.Source != SourceEngine || ev.Type != "t" || ev.Time.IsZero() {
+			ev.Source != "engine" || ev.Type != "t" || ev.Time.IsZero() {
 			t.Fatalf("event %d = %+v", i, ev)
 		}
 	}
@@ -164,7 +164,7 @@ func TestQueueOverflow(t *testing.T) {
 		t.Run(fmt.Sprintf("cap%d_push%d", tt.capacity, tt.push), func(t *testing.T) {
 			q := NewQueue(tt.capacity)
 			for range tt.push {
-				q.Push(SourceEngine, "e", "", nil)
+				q.Push("engine", "e", "", nil)
 			}
 			wantLen := tt.capacity
 			if tt.push < wantLen {
@@ -276,7 +276,7 @@ func TestQueueConcurrentExactlyOnce(t *testing.T) {
 	for p := range pushers {
 		pushWG.Go(func() {
 			for i := range perPusher {
-				q.Push(SourceAPI, "n", "", map[string]int{"p": p, "i": i})
+				q.Push("api", "n", "", map[string]int{"p": p, "i": i})
 			}
 		})
 	}

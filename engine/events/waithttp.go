@@ -62,7 +62,12 @@ func isPlainDecimal(s string) bool {
 // {"error": "..."} for a bad timeout, 405 for other methods (HEAD too: it
 // would drain events nobody reads). A client that disconnects ends the wait
 // without draining; a batch that could not be written goes back on the queue.
-func WaitHandler(q *Queue) http.Handler {
+//
+// log (nil: discard) hears about batches that could not be delivered.
+func WaitHandler(q *Queue, log *slog.Logger) http.Handler {
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodGet {
 			w.Header().Set("Allow", http.MethodGet)
@@ -104,7 +109,7 @@ func WaitHandler(q *Queue) http.Handler {
 			err = http.NewResponseController(w).Flush()
 		}
 		if err != nil && !errors.Is(err, http.ErrNotSupported) {
-			slog.Warn("events: /wait response not delivered; events requeued", "events", len(evs), "err", err)
+			log.Warn("/wait response not delivered; events requeued", "events", len(evs), "err", err)
 			q.unread(evs)
 			return
 		}

@@ -70,7 +70,7 @@ func get(t *testing.T, h http.Handler, target string) *httptest.ResponseRecorder
 func TestWaitHandlerTimeout204(t *testing.T) {
 	q := NewQueue(0)
 	start := time.Now()
-	rec := get(t, WaitHandler(q), "/wait?timeout=0.05")
+	rec := get(t, WaitHandler(q, nil), "/wait?timeout=0.05")
 	if el := time.Since(start); el < 50*time.Millisecond || el > bound {
 		t.Fatalf("took %v, want about 50ms", el)
 	}
@@ -81,9 +81,9 @@ func TestWaitHandlerTimeout204(t *testing.T) {
 
 func TestWaitHandlerEvents200(t *testing.T) {
 	q := NewQueue(0)
-	q.Push(SourcePreview, TypeUIMessage, "weather", map[string]string{"text": "hi"})
-	q.Push(SourceEngine, TypeGenerationFinished, "weather", nil)
-	rec := get(t, WaitHandler(q), "/wait?timeout=5")
+	q.Push("preview", "ui/message", "weather", map[string]string{"text": "hi"})
+	q.Push("engine", "generation-finished", "weather", nil)
+	rec := get(t, WaitHandler(q, nil), "/wait?timeout=5")
 	if rec.Code != http.StatusOK || rec.Header().Get("Content-Type") != "application/json" {
 		t.Fatalf("got %d %q", rec.Code, rec.Header().Get("Content-Type"))
 	}
@@ -91,7 +91,7 @@ func TestWaitHandlerEvents200(t *testing.T) {
 	if err := json.Unmarshal(rec.Body.Bytes(), &evs); err != nil {
 		t.Fatalf("body %q: %v", rec.Body, err)
 	}
-	if len(evs) != 2 || evs[0].Seq != 1 || evs[0].Type != TypeUIMessage || evs[0].Tool != "weather" ||
+	if len(evs) != 2 || evs[0].Seq != 1 || evs[0].Type != "ui/message" || evs[0].Tool != "weather" ||
 		string(evs[0].Payload) != `{"text":"hi"}` || evs[1].Seq != 2 || evs[1].Payload != nil {
 		t.Fatalf("events = %+v", evs)
 	}
@@ -106,9 +106,9 @@ func TestWaitHandlerEvents200(t *testing.T) {
 func TestWaitHandlerWakesOnPush(t *testing.T) {
 	q := NewQueue(0)
 	done := make(chan *httptest.ResponseRecorder, 1)
-	go func() { done <- get(t, WaitHandler(q), "/wait") }() // default 30 s
+	go func() { done <- get(t, WaitHandler(q, nil), "/wait") }() // default 30 s
 	eventually(t, "poller waiting", func() bool { return q.Stats().Pollers == 1 })
-	q.Push(SourceAPI, "x", "", nil)
+	q.Push("api", "x", "", nil)
 	select {
 	case rec := <-done:
 		if rec.Code != http.StatusOK {
@@ -135,7 +135,7 @@ func TestWaitHandlerBadRequests(t *testing.T) {
 			q := NewQueue(0)
 			q.Push("api", "kept", "", nil)
 			rec := httptest.NewRecorder()
-			WaitHandler(q).ServeHTTP(rec, httptest.NewRequestWithContext(t.Context(), tt.method, tt.target, nil))
+			WaitHandler(q, nil).ServeHTTP(rec, httptest.NewRequestWithContext(t.Context(), tt.method, tt.target, nil))
 			if rec.Code != tt.wantCode || rec.Header().Get("Content-Type") != "application/json" {
 				t.Fatalf("got %d %q, want %d JSON", rec.Code, rec.Header().Get("Content-Type"), tt.wantCode)
 			}
@@ -154,7 +154,7 @@ func TestWaitHandlerBadRequests(t *testing.T) {
 // must end the handler's wait, and an event pushed afterwards stays queued.
 func TestWaitHandlerClientDisconnect(t *testing.T) {
 	q := NewQueue(0)
-	srv := httptest.NewServer(WaitHandler(q))
+	srv := httptest.NewServer(WaitHandler(q, nil))
 	defer srv.Close()
 
 	ctx, cancel := context.WithTimeout(t.Context(), 100*time.Millisecond)
@@ -168,12 +168,12 @@ func TestWaitHandlerClientDisconnect(t *testing.T) {
 		t.Fatalf("client error = %v, want deadline exceeded", err)
 	}
 	eventually(t, "handler wait to end", func() bool { return q.Stats().Pollers == 0 })
-	q.Push(SourceAPI, "after-disconnect", "", nil)
+	q.Push("api", "after-disconnect", "", nil)
 	time.Sleep(20 * time.Millisecond) // a leaked waiter would grab it now
 	if q.Len() != 1 {
 		t.Fatalf("event pushed after disconnect was drained: Len %d", q.Len())
 	}
-	rec := get(t, WaitHandler(q), "/wait?timeout=0")
+	rec := get(t, WaitHandler(q, nil), "/wait?timeout=0")
 	if rec.Code != http.StatusOK || !strings.Contains(rec.Body.String(), "after-disconnect") {
 		t.Fatalf("next poll got %d %s", rec.Code, rec.Body)
 	}
@@ -198,11 +198,11 @@ func (c *leaveAfterFirstCheck) Err() error {
 // leaves after the drain but before the write: the batch goes back.
 func TestWaitHandlerRequeuesWhenClientGone(t *testing.T) {
 	q := NewQueue(0)
-	q.Push(SourceAPI, "a", "", nil)
-	q.Push(SourceAPI, "b", "", nil)
+	q.Push("api", "a", "", nil)
+	q.Push("api", "b", "", nil)
 	ctx := &leaveAfterFirstCheck{Context: t.Context()}
 	rec := httptest.NewRecorder()
-	WaitHandler(q).ServeHTTP(rec, httptest.NewRequestWithContext(ctx, http.MethodGet, "/wait?timeout=1", nil))
+	WaitHandler(q, nil).ServeHTTP(rec, httptest.NewRequestWithContext(ctx, http.MethodGet, "/wait?timeout=1", nil))
 	if ctx.checks.Load() < 2 {
 		t.Fatalf("ctx checked %d times; the test needs Wait and the handler to check", ctx.checks.Load())
 	}

@@ -3,7 +3,6 @@ package gen
 import (
 	"context"
 	"fmt"
-	"log/slog"
 	"strings"
 	"time"
 
@@ -54,7 +53,5 @@ func (offline) Generate(ctx context.Context, req Request) (Result, error) {
 		return Result{}, fmt.Errorf("offline generator: output for %q is not self-contained: %s", t.Name, strings.Join(problems, "; "))
 	}
 	res := Result{HTML: html, UIType: UITypeOfflineRich, Provider: "offline", Warnings: warnings, Duration: time.Since(start)}
-	slog.Debug("generated UI", "tool", t.Name, "provider", res.Provider, "uiType", res.UIType, "bytes", len(html),
-		"refinements", len(req.Refinements), "warnings", len(warnings), "duration", res.Duration)
 	return res, nil
 }

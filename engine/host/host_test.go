@@ -422,3 +422,50 @@ func TestSilentUpstreamFailsClearlyAndBounded(t *testing.T) {
 		t.Fatalf("_ui_status with a silent upstream: %s %v", r.Result, r.Error)
 	}
 }
+
+// TestToolNamedStateGetsItsOwnUI: genui's own resources live under
+// ui://genui/, so an upstream tool called "state" or "variables" keeps its
+// own ui://<tool> UI, and genui's state is still at ui://genui/state.
+func TestToolNamedStateGetsItsOwnUI(t *testing.T) {
+	s := newScripted()
+	s.setTools(`{"name":"state","description":"the state tool","inputSchema":{"type":"object"}}`,
+		`{"name":"variables","description":"the variables tool","inputSchema":{"type":"object"}}`)
+	h := startHost(t, scriptedUpstream(s), host.UIMetaAlways)
+	h.c.initialize(nil)
+	tools := listTools(t, h.c)
+	for _, name := range []string{"state", "variables"} {
+		meta, _ := tools[name]["_meta"].(map[string]any)
+		ui, _ := meta["ui"].(map[string]any)
+		if ui["resourceUri"] != "ui://"+name {
+			t.Fatalf("tool %s: _meta %v, want resourceUri ui://%s", name, meta, name)
+		}
+		var read struct {
+			Contents []map[string]any `json:"contents"`
+		}
+		h.c.result("resources/read", map[string]any{"uri": "ui://" + name}, &read)
+		page, _ := read.Contents[0]["text"].(string)
+		if strings.Contains(page, `id="genui-data"`) || !strings.Contains(page, name) {
+			t.Fatalf("ui://%s is not the tool's own UI: %.300s", name, page)
+		}
+	}
+	var own struct {
+		Contents []map[string]any `json:"contents"`
+	}
+	h.c.result("resources/read", map[string]any{"uri": host.StateURI}, &own)
+	if page, _ := own.Contents[0]["text"].(string); !strings.Contains(page, `id="genui-data"`) || !strings.Contains(page, `"upstream"`) {
+		t.Fatalf("%s is not genui's state page: %.300s", host.StateURI, page)
+	}
+	var list struct {
+		Resources []map[string]any `json:"resources"`
+	}
+	h.c.result("resources/list", nil, &list)
+	uris := map[any]bool{}
+	for _, r := range list.Resources {
+		uris[r["uri"]] = true
+	}
+	for _, u := range []string{"ui://state", "ui://variables", host.StateURI, host.VariablesURI} {
+		if !uris[u] {
+			t.Errorf("resources/list lacks %s: %v", u, uris)
+		}
+	}
+}

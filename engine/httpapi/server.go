@@ -73,7 +73,7 @@ func New(opts Options) *Server {
 }
 
 func (s *Server) routes() {
-	s.api.Handle("GET /wait", events.WaitHandler(s.e.AgentQueue()))
+	s.api.Handle("GET /wait", events.WaitHandler(s.e.AgentQueue(), s.log))
 	s.api.HandleFunc("GET /{$}", s.handleIndex)
 	if s.h != nil {
 		s.h.RegisterHTTP(s.api)

@@ -57,7 +57,7 @@ type Store struct {
 // warning, and the store starts empty. Other read errors are returned.
 func Open(path string, logger *slog.Logger) (*Store, error) {
 	if logger == nil {
-		logger = slog.Default()
+		logger = slog.New(slog.DiscardHandler)
 	}
 	s := &Store{path: path, log: logger.With("component", "refine"), tools: map[string][]Refinement{}}
 	if path == "" {

@@ -1,7 +1,6 @@
 package upstream
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -46,8 +45,8 @@ func formatBytes(n int) string {
 // transport it never decodes params: notifications and server-to-client
 // requests reach their handlers with the exact bytes the upstream sent.
 type lineLink struct {
-	r       *bufio.Reader
-	w       io.Writer
+	r       *jsonrpc.FrameReader
+	w       *jsonrpc.FrameWriter
 	closers []io.Closer // closed by close, to unblock reads and writes
 	maxLine int
 	log     *slog.Logger
@@ -60,8 +59,6 @@ type lineLink struct {
 	// onEnd is called once, from the read loop, with the reason it stopped
 	// (io.EOF, a read error, *lineTooLongError), before pending calls fail.
 	onEnd func(err error)
-
-	wmu sync.Mutex // serializes frame writes
 
 	mu        sync.Mutex
 	pending   map[string]chan *jsonrpc.Message
@@ -76,8 +73,8 @@ type lineLink struct {
 // loop.
 func newLineLink(r io.Reader, w io.Writer, closers []io.Closer, maxLine int, log *slog.Logger) *lineLink {
 	return &lineLink{
-		r:        bufio.NewReaderSize(r, 64<<10),
-		w:        w,
+		r:        newFrameReader(r, maxLine),
+		w:        jsonrpc.NewFrameWriter(w),
 		closers:  closers,
 		maxLine:  maxLine,
 		log:      log,
@@ -93,7 +90,7 @@ func (l *lineLink) start() { go l.readLoop() }
 
 func (l *lineLink) readLoop() {
 	for {
-		line, err := readLine(l.r, l.maxLine)
+		line, err := readLine(l.r)
 		if err != nil {
 			l.mu.Lock()
 			l.endErr = err
@@ -128,34 +125,28 @@ func readEndReason(err error) string {
 	return err.Error()
 }
 
-// readLine returns the next line without its line ending, in memory the
-// caller owns. A line longer than max bytes gives *lineTooLongError without
-// reading (or buffering) the rest of it. A last line without a newline is
-// returned before io.EOF.
-func readLine(br *bufio.Reader, max int) ([]byte, error) {
-	var line []byte
-	for {
-		chunk, err := br.ReadSlice('\n')
-		content := len(line) + len(chunk)
-		if err == nil {
-			content-- // the newline does not count
-		}
-		if content > max {
-			return nil, &lineTooLongError{limit: max}
-		}
-		switch {
-		case err == nil:
-			line = append(line, chunk...)
-		case errors.Is(err, bufio.ErrBufferFull):
-			line = append(line, chunk...)
-			continue
-		case errors.Is(err, io.EOF) && content > 0:
-			line = append(line, chunk...)
-		default:
-			return nil, err
-		}
-		return bytes.TrimRight(line, "\r\n"), nil
+// newFrameReader reads upstream frames; a line over max ends the link
+// without reading the rest of it.
+func newFrameReader(r io.Reader, max int) *jsonrpc.FrameReader {
+	fr := jsonrpc.NewFrameReader(r, max)
+	fr.FailOnOversized()
+	return fr
+}
+
+// readLine returns the next non-blank frame, in memory the caller owns. A
+// line longer than the limit gives *lineTooLongError without reading (or
+// buffering) the rest of it. A last line without a newline is returned
+// before io.EOF.
+func readLine(fr *jsonrpc.FrameReader) ([]byte, error) {
+	b, err := fr.ReadFrame()
+	var tooLarge *jsonrpc.FrameTooLargeError
+	if errors.As(err, &tooLarge) {
+		return nil, &lineTooLongError{limit: tooLarge.Limit}
 	}
+	if err != nil {
+		return nil, err
+	}
+	return bytes.Clone(b), nil
 }
 
 // frame is an incoming JSON-RPC message with every payload kept raw.
@@ -279,9 +270,7 @@ func (l *lineLink) write(b []byte) error {
 		return l.closedErr()
 	default:
 	}
-	l.wmu.Lock()
-	defer l.wmu.Unlock()
-	if _, err := l.w.Write(append(b, '\n')); err != nil {
+	if err := l.w.WriteFrame(b); err != nil {
 		return fmt.Errorf("write to upstream: %w", err)
 	}
 	return nil

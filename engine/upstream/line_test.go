@@ -4,7 +4,6 @@ package upstream
 // both directions, large lines, the line limit, malformed lines.
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
@@ -233,7 +232,7 @@ func TestReadLine(t *testing.T) {
 		lines []string
 		err   string
 	}{
-		{"lines", "a\nbb\r\n\nccc", 10, []string{"a", "bb", "", "ccc"}, "EOF"},
+		{"lines", "a\nbb\r\n\nccc", 10, []string{"a", "bb", "ccc"}, "EOF"},
 		{"exactly max", "12345\n", 5, []string{"12345"}, "EOF"},
 		{"one over max", "123456\n", 5, nil, "longer than the 5 bytes limit"},
 		{"last line over max", "123456", 5, nil, "longer than the 5 bytes limit"},
@@ -242,12 +241,12 @@ func TestReadLine(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			br := bufio.NewReaderSize(strings.NewReader(tc.in), 64<<10)
+			fr := newFrameReader(strings.NewReader(tc.in), tc.max)
 			var lines []string
 			var err error
 			for {
 				var b []byte
-				if b, err = readLine(br, tc.max); err != nil {
+				if b, err = readLine(fr); err != nil {
 					break
 				}
 				lines = append(lines, string(b))

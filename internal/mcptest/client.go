@@ -10,7 +10,6 @@
 package mcptest
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -322,9 +321,7 @@ func (c *Client) WriteLine(b []byte) error {
 	}
 	c.writeMu.Lock()
 	defer c.writeMu.Unlock()
-	line := make([]byte, 0, len(b)+1)
-	line = append(append(line, b...), '\n')
-	if _, err := c.stdin.Write(line); err != nil {
+	if err := jsonrpc.NewFrameWriter(c.stdin).WriteFrame(b); err != nil {
 		return fmt.Errorf("mcptest: write to server stdin: %w", err)
 	}
 	return nil
@@ -427,22 +424,16 @@ func (c *Client) BadLines() [][]byte {
 
 func (c *Client) readLoop(r io.ReadCloser) {
 	defer r.Close()
-	br := bufio.NewReaderSize(r, 1<<16)
+	// Every byte read is kept (Raw) for stdout-hygiene checks; frames are
+	// split by the same reader genui itself uses.
+	fr := jsonrpc.NewFrameReader(io.TeeReader(r, &lockedWriter{mu: &c.mu, buf: &c.raw}), 1<<30)
 	var err error
 	for {
 		var line []byte
-		line, err = br.ReadBytes('\n')
-		if len(line) > 0 {
-			c.mu.Lock()
-			c.raw.Write(line)
-			c.mu.Unlock()
-			if line[len(line)-1] == '\n' {
-				c.handleLine(bytes.TrimRight(line, "\r\n"))
-			}
-		}
-		if err != nil {
+		if line, err = fr.ReadFrame(); err != nil {
 			break
 		}
+		c.handleLine(bytes.Clone(line))
 	}
 	if errors.Is(err, io.EOF) {
 		err = io.EOF

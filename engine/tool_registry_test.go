@@ -1,8 +1,9 @@
 package engine
 
-// Review tests: each pins a defect found in a review of the proxy core. The
-// ones for open defects are skipped with "BUG: ..." (GENUI_REVIEW_BUGS=1
-// runs them); remove the knownBug call together with the fix.
+// The tool registry: refreshes in order (a stale tools/list never wins),
+// list_changed storms coalesced, ReadUI honouring its caller's context, and
+// the _meta edge cases of UI linkage. Each pinned a defect that failed
+// before its fix.
 
 import (
 	"bufio"
@@ -135,13 +136,13 @@ func toolNames(e *Engine) []string {
 	return out
 }
 
-// TestReviewStaleToolsListDoesNotWin: every tools/list_changed starts its
+// TestStaleToolsListDoesNotWin: every tools/list_changed starts its
 // own RefreshTools, and each applies whatever its tools/list returned, in
 // completion order. A slow refresh that started before the tools changed
 // finishes after a fast one that saw the change and rolls the registry
 // back: the new tool disappears (and hosts get a second list_changed for
 // the rollback) although the upstream still lists it.
-func TestReviewStaleToolsListDoesNotWin(t *testing.T) {
+func TestStaleToolsListDoesNotWin(t *testing.T) {
 	up := newListUpstream("a")
 	e := startEngine(t, up, nil)
 
@@ -170,11 +171,11 @@ func TestReviewStaleToolsListDoesNotWin(t *testing.T) {
 	}
 }
 
-// TestReviewListChangedStormIsCoalesced: 100 tools/list_changed in a row
+// TestListChangedStormIsCoalesced: 100 tools/list_changed in a row
 // (a server that re-registers its tools one by one announces each) start
 // 100 concurrent RefreshTools and so 100 upstream tools/list requests
 // (each up to 1000 pages). One refresh running plus one queued is enough.
-func TestReviewListChangedStormIsCoalesced(t *testing.T) {
+func TestListChangedStormIsCoalesced(t *testing.T) {
 	up := newListUpstream("a")
 	e := startEngine(t, up, nil)
 	before := up.lists.Load()
@@ -215,13 +216,13 @@ func (g blockingGen) Generate(ctx context.Context, req gen.Request) (gen.Result,
 	return gen.NewOffline().Generate(ctx, req)
 }
 
-// TestReviewReadUIHonoursCallerContext: a resources/read the host cancels
+// TestReadUIHonoursCallerContext: a resources/read the host cancels
 // (or whose deadline passes) must return when its context ends. ReadUI
 // waits in singleflight.Do for the whole generation (up to the 2 min
 // GenerationTimeout) whatever the caller's context says, so cancelled
 // reads pile up as blocked goroutines and the host's cancel has no effect.
 // The generation itself should keep running for the cache (other readers).
-func TestReviewReadUIHonoursCallerContext(t *testing.T) {
+func TestReadUIHonoursCallerContext(t *testing.T) {
 	up := newListUpstream("a")
 	e := startEngine(t, up, blockingGen{delay: 5 * time.Second})
 	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
@@ -236,12 +237,12 @@ func TestReviewReadUIHonoursCallerContext(t *testing.T) {
 	}
 }
 
-// TestReviewNullMetaGetsUI: "_meta": null is how many JSON encoders write an
+// TestNullMetaGetsUI: "_meta": null is how many JSON encoders write an
 // absent field (pydantic without exclude_none, Go *map with no omitempty).
 // It means "no metadata"; genui must still link the tool to its UI.
 // withUIMeta unmarshals null into its map (setting it to nil) and then
 // leaves the tool without UI metadata.
-func TestReviewNullMetaGetsUI(t *testing.T) {
+func TestNullMetaGetsUI(t *testing.T) {
 	tool, err := parseTool(json.RawMessage(`{"name":"n","inputSchema":{"type":"object"},"_meta":null}`))
 	if err != nil {
 		t.Fatal(err)
@@ -261,9 +262,9 @@ func TestReviewNullMetaGetsUI(t *testing.T) {
 	}
 }
 
-// TestReviewUIMetaEdgeCases guards _meta handling the review checked and
+// TestUIMetaEdgeCases guards _meta handling the review checked and
 // found correct.
-func TestReviewUIMetaEdgeCases(t *testing.T) {
+func TestUIMetaEdgeCases(t *testing.T) {
 	for _, tc := range []struct {
 		raw, wantURI string // wantURI "" = tool must be unchanged
 	}{

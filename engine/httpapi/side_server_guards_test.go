@@ -1,7 +1,9 @@
 package httpapi
 
-// Tests pinning defects found in review of the side server: each failed
-// before its fix.
+// Guards of the side server: the UI origin and frames cannot reach the API,
+// deep links need a trusted navigation, waits are bounded, bad input is
+// refused, stalled event streams are dropped, port files are kept for their
+// live owner. Each pinned a defect and failed before its fix.
 
 import (
 	"bufio"

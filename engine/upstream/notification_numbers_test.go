@@ -14,12 +14,12 @@ import (
 	"github.com/genui-dev/genui/engine/jsonrpc"
 )
 
-// TestReviewIncomingNotificationNumbersExact: the package promises raw
+// TestIncomingNotificationNumbersExact: the package promises raw
 // passthrough, but incoming notifications used to be decoded by mcp-go into
 // map[string]any (float64 numbers) and re-encoded, so integers above 2^53 in
 // progress tokens, logging data or resource metadata changed value. A
 // progress token that changes value no longer matches the host's request.
-func TestReviewIncomingNotificationNumbersExact(t *testing.T) {
+func TestIncomingNotificationNumbersExact(t *testing.T) {
 	const raw = `{"progressToken":9007199254740993,"progress":1,"total":2,"message":"m"}`
 	c := New(Config{
 		InProcess: func(ctx context.Context, r io.Reader, w io.Writer) error {

@@ -1,7 +1,7 @@
 package install_test
 
-// Tests pinning defects found in review of install and the helper script:
-// each failed before its fix.
+// Install's version rules (pre-releases) and the helper script's edge
+// cases (JSON quoting, `event` across a restart): each failed before its fix.
 
 import (
 	"context"

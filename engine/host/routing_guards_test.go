@@ -1,9 +1,9 @@
 package host_test
 
-// Review tests: each one pins a defect found in a review of the proxy core.
-// Tests for open defects are skipped with "BUG: ..." so the suite stays
-// green; remove the skip together with the fix. The others guard behaviour
-// the review checked and found correct.
+// Routing and guards of the MCP host: progress and cancellation routed per
+// session and request, plain-JSON POSTs, the loopback/Origin guard, stalled
+// streams and edge-case request ids. Several pin defects that failed before
+// their fix.
 
 import (
 	"bufio"
@@ -248,12 +248,12 @@ func sseFrames(body []byte) []*jsonrpc.Message {
 	return out
 }
 
-// TestReviewProgressTokensAreRoutedPerSession: two HTTP sessions that each
+// TestProgressTokensAreRoutedPerSession: two HTTP sessions that each
 // call a tool with progressToken 1 (the TS SDK uses the request id as the
 // token, so equal tokens across sessions are the normal case) must each
 // get their own progress. genui keys its progress routes by the raw token
 // text across all sessions, so the second registration steals the first.
-func TestReviewProgressTokensAreRoutedPerSession(t *testing.T) {
+func TestProgressTokensAreRoutedPerSession(t *testing.T) {
 	up := newRevUpstream(2)
 	ts, _ := startHTTPUp(t, upstream.Config{Transport: "inprocess", InProcess: up.serve})
 	sids := []string{httpInit(t, ts.URL), httpInit(t, ts.URL)}
@@ -287,13 +287,13 @@ func TestReviewProgressTokensAreRoutedPerSession(t *testing.T) {
 	}
 }
 
-// TestReviewProgressTokenWithEscapesIsDelivered: progress tokens are any
+// TestProgressTokenWithEscapesIsDelivered: progress tokens are any
 // JSON string; the upstream client re-encodes notification params (mcp-go
 // decodes them into map[string]any, json.Marshal HTML-escapes), so a token
 // such as "<job&1>" comes back as "\u003cjob\u00261\u003e" and no longer
 // matches the raw text genui keyed the route by: the progress is dropped.
 // Large integer tokens (> 2^53) are lost the same way (float64).
-func TestReviewProgressTokenWithEscapesIsDelivered(t *testing.T) {
+func TestProgressTokenWithEscapesIsDelivered(t *testing.T) {
 	for i, token := range []string{`"<job&1>"`, `"caf\u00e9"`, `9007199254740993`} {
 		t.Run(token, func(t *testing.T) {
 			up := newRevUpstream(1)
@@ -343,14 +343,14 @@ func sameJSON(a, b json.RawMessage) bool {
 	return errA == nil && errB == nil && reflect.DeepEqual(va, vb)
 }
 
-// TestReviewCancelRightAfterRequest: a host that sends a request and then at
+// TestCancelRightAfterRequest: a host that sends a request and then at
 // once its notifications/cancelled must get the request cancelled. The
 // request registers its cancel func only once its handler runs (stdio and
 // legacy SSE: in a new goroutine; streamable HTTP: in its own POST), while
 // the cancel is handled as soon as it is read: if it wins, it finds no
 // entry and is dropped silently, and the request (here a tool that never
 // answers) stays in flight until the 5 min upstream request timeout.
-func TestReviewCancelRightAfterRequest(t *testing.T) {
+func TestCancelRightAfterRequest(t *testing.T) {
 	for _, transport := range []string{"stdio", "http"} {
 		t.Run(transport, func(t *testing.T) {
 			up := newRevUpstream(1)
@@ -408,7 +408,7 @@ func sessionsInFlight(srv *host.Server) int {
 	return k
 }
 
-// TestReviewPlainJSONPostSurvivesNotifications: a streamable HTTP request
+// TestPlainJSONPostSurvivesNotifications: a streamable HTTP request
 // posted with "Accept: application/json" only (curl, simple clients) on a
 // session without a GET stream, while the upstream sends progress (or any
 // broadcast notification: logging, list_changed), makes genui recurse
@@ -417,7 +417,7 @@ func sessionsInFlight(srv *host.Server) int {
 // newest in-flight route, which is that same reply. The process dies with
 // "goroutine stack exceeds limit". The scenario runs in a child process so
 // the crash fails this test instead of killing the test binary.
-func TestReviewPlainJSONPostSurvivesNotifications(t *testing.T) {
+func TestPlainJSONPostSurvivesNotifications(t *testing.T) {
 	if os.Getenv("GENUI_REVIEW_CHILD") == "plainjson" {
 		debug.SetMaxStack(64 << 20) // crash fast instead of growing to 1 GB
 		up := newRevUpstream(1)
@@ -444,7 +444,7 @@ func TestReviewPlainJSONPostSurvivesNotifications(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, os.Args[0], "-test.run=^TestReviewPlainJSONPostSurvivesNotifications$", "-test.count=1")
+	cmd := exec.CommandContext(ctx, os.Args[0], "-test.run=^TestPlainJSONPostSurvivesNotifications$", "-test.count=1")
 	cmd.Env = append(os.Environ(), "GENUI_REVIEW_CHILD=plainjson")
 	out, err := cmd.CombinedOutput()
 	if err != nil || !bytes.Contains(out, []byte("REVIEW-CHILD-OK")) {
@@ -463,12 +463,12 @@ func clipOut(b []byte, n int) string {
 	return string(b)
 }
 
-// TestReviewNullOriginIsRefused: LoopbackOnly lets "Origin: null" through.
+// TestNullOriginIsRefused: LoopbackOnly lets "Origin: null" through.
 // Any web page can send that (a sandboxed iframe, a data: URL), and POST
 // /mcp accepts any Content-Type, so a "simple" cross-site request (no CORS
 // preflight) with Content-Type text/plain runs a stateless tools/call on
 // the user's upstream. Port scanning 127.0.0.1 finds the random port.
-func TestReviewNullOriginIsRefused(t *testing.T) {
+func TestNullOriginIsRefused(t *testing.T) {
 	up := newRevUpstream(1)
 	ts, _ := startHTTPUp(t, upstream.Config{Transport: "inprocess", InProcess: up.serve})
 	frame := jsonrpc.NewRequest(json.RawMessage(`1`), "tools/call", json.RawMessage(`{"name":"progress","arguments":{"who":"csrf"}}`))
@@ -488,9 +488,9 @@ func TestReviewNullOriginIsRefused(t *testing.T) {
 	}
 }
 
-// TestReviewLoopbackOnlyTable guards the DNS-rebinding check against the
+// TestLoopbackOnlyTable guards the DNS-rebinding check against the
 // usual bypass attempts (checked: none gets through today).
-func TestReviewLoopbackOnlyTable(t *testing.T) {
+func TestLoopbackOnlyTable(t *testing.T) {
 	h := host.LoopbackOnly(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(http.StatusTeapot) }))
 	for _, tc := range []struct {
 		host, origin string
@@ -523,14 +523,14 @@ func TestReviewLoopbackOnlyTable(t *testing.T) {
 	}
 }
 
-// TestReviewStalledStreamDoesNotBlockOthers: one host that stops reading its
+// TestStalledStreamDoesNotBlockOthers: one host that stops reading its
 // GET /mcp stream (a hung client, a suspended laptop) must not stop other
 // sessions from getting notifications. Upstream notifications are delivered
 // on one goroutine and the SSE write has no deadline (the side server sets
 // no WriteTimeout), so once that client's TCP buffers are full every session
 // stops receiving notifications, and every upstream request waits the 1 s
 // notification drain on top.
-func TestReviewStalledStreamDoesNotBlockOthers(t *testing.T) {
+func TestStalledStreamDoesNotBlockOthers(t *testing.T) {
 	up := newRevUpstream(1)
 	ts, _ := startHTTPUp(t, upstream.Config{Transport: "inprocess", InProcess: up.serve})
 	stalled, good := httpInit(t, ts.URL), httpInit(t, ts.URL)
@@ -579,10 +579,10 @@ func TestReviewStalledStreamDoesNotBlockOthers(t *testing.T) {
 	}
 }
 
-// TestReviewJSONRPCEdgeIDs guards id handling the review checked: id 0,
+// TestJSONRPCEdgeIDs guards id handling the review checked: id 0,
 // 1.0, negative, string ids with escapes are echoed verbatim; \r\n line
 // endings work on stdio.
-func TestReviewJSONRPCEdgeIDs(t *testing.T) {
+func TestJSONRPCEdgeIDs(t *testing.T) {
 	h := startHost(t, scriptedUpstream(newScripted()), host.UIMetaAlways)
 	h.c.initialize(nil)
 	for _, id := range []string{`0`, `1.0`, `-5`, `"a\"b\\c"`, `"\u00e9"`, `""`} {

@@ -15,13 +15,13 @@ import (
 	"github.com/genui-dev/genui/internal/testenv"
 )
 
-// TestReviewStdinCloseShutsDownUpstreamGroup: when the host closes genui
+// TestStdinCloseShutsDownUpstreamGroup: when the host closes genui
 // mcp's stdin, genui exits promptly and the upstream's whole process group
 // (here a grandchild `sleep` that never reads stdin) is gone. With a call
 // in flight (its upstream frozen with SIGSTOP), genui still exits within
 // the documented bounds: 5 s for in-flight requests plus the 2 s
 // SIGTERM grace plus the side server's 3 s shutdown.
-func TestReviewStdinCloseShutsDownUpstreamGroup(t *testing.T) {
+func TestStdinCloseShutsDownUpstreamGroup(t *testing.T) {
 	for _, tc := range []struct {
 		name     string
 		inFlight bool

@@ -1,0 +1,143 @@
+package jsonrpc
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+)
+
+// Newline-delimited JSON-RPC framing (the MCP stdio transport), shared by
+// every stdio speaker in genui: the host's stdio server, the upstream line
+// transport, the demo server and the test client.
+
+// DefaultMaxFrame bounds one frame when a FrameReader is given no limit.
+const DefaultMaxFrame = 32 << 20
+
+// FrameTooLargeError is returned by ReadFrame for a line longer than the
+// limit; the rest of that line has been skipped, so reading can go on.
+type FrameTooLargeError struct{ Limit int }
+
+func (e *FrameTooLargeError) Error() string {
+	return fmt.Sprintf("frame larger than %d bytes discarded", e.Limit)
+}
+
+// IsFrameTooLarge reports whether err is a *FrameTooLargeError.
+func IsFrameTooLarge(err error) bool {
+	var e *FrameTooLargeError
+	return errors.As(err, &e)
+}
+
+// FrameReader reads newline-delimited frames with a size limit.
+type FrameReader struct {
+	br   *bufio.Reader
+	max  int
+	buf  []byte
+	stop bool // FailOnOversized
+}
+
+// NewFrameReader reads frames from r; max <= 0 means DefaultMaxFrame.
+func NewFrameReader(r io.Reader, max int) *FrameReader {
+	if max <= 0 {
+		max = DefaultMaxFrame
+	}
+	return &FrameReader{br: bufio.NewReaderSize(r, 64<<10), max: max}
+}
+
+// FailOnOversized makes an over-long line final: ReadFrame returns
+// *FrameTooLargeError as soon as the limit is passed, without reading the
+// rest of the line (a peer that sends gigabytes is not waited for), and the
+// reader must not be used again.
+func (fr *FrameReader) FailOnOversized() { fr.stop = true }
+
+// ReadFrame returns the next non-blank line without its line ending (CR LF
+// or LF). The slice is valid until the next call; callers that keep it copy
+// it. A line over the limit is skipped whole and reported as
+// *FrameTooLargeError (reading may continue). A last line without a
+// newline is returned before io.EOF.
+func (fr *FrameReader) ReadFrame() ([]byte, error) {
+	for {
+		line, err := fr.readLine()
+		if err != nil {
+			return nil, err
+		}
+		if len(bytes.TrimSpace(line)) > 0 {
+			return line, nil
+		}
+	}
+}
+
+func (fr *FrameReader) readLine() ([]byte, error) {
+	fr.buf = fr.buf[:0]
+	for {
+		chunk, err := fr.br.ReadSlice('\n')
+		content := len(fr.buf) + len(chunk)
+		if err == nil {
+			content-- // the newline does not count
+		}
+		if content > fr.max {
+			if fr.stop {
+				return nil, &FrameTooLargeError{Limit: fr.max}
+			}
+			for errors.Is(err, bufio.ErrBufferFull) { // skip the rest of the line
+				_, err = fr.br.ReadSlice('\n')
+			}
+			if err != nil && !errors.Is(err, io.EOF) {
+				return nil, err
+			}
+			return nil, &FrameTooLargeError{Limit: fr.max}
+		}
+		switch {
+		case err == nil:
+			if len(fr.buf) == 0 {
+				// The common case: the whole line is in bufio's buffer.
+				return bytes.TrimRight(chunk, "\r\n"), nil
+			}
+			fr.buf = append(fr.buf, chunk...)
+		case errors.Is(err, bufio.ErrBufferFull):
+			fr.buf = append(fr.buf, chunk...)
+			continue
+		case errors.Is(err, io.EOF) && content > 0:
+			fr.buf = append(fr.buf, chunk...)
+		default:
+			return nil, err
+		}
+		return bytes.TrimRight(fr.buf, "\r\n"), nil
+	}
+}
+
+// FrameWriter writes newline-delimited frames, one whole frame per Write,
+// so concurrent writers never interleave.
+type FrameWriter struct {
+	mu  sync.Mutex
+	w   io.Writer
+	buf []byte
+}
+
+// NewFrameWriter writes frames to w.
+func NewFrameWriter(w io.Writer) *FrameWriter { return &FrameWriter{w: w} }
+
+// ErrFrameHasNewline is returned for a frame that would break the stream.
+var ErrFrameHasNewline = errors.New("frame contains a raw newline")
+
+// WriteFrame writes frame and a newline in one Write. A frame containing a
+// raw newline is refused (JSON never needs one; writing it would corrupt
+// the stream).
+func (fw *FrameWriter) WriteFrame(frame []byte) error {
+	if bytes.IndexByte(frame, '\n') >= 0 {
+		return ErrFrameHasNewline
+	}
+	fw.mu.Lock()
+	defer fw.mu.Unlock()
+	fw.buf = append(append(fw.buf[:0], frame...), '\n')
+	_, err := fw.w.Write(fw.buf)
+	if cap(fw.buf) > 1<<20 {
+		fw.buf = nil // do not pin a huge frame's buffer
+	}
+	return err
+}
+
+// Send implements the host's Sender.
+func (fw *FrameWriter) Send(frame []byte) error { return fw.WriteFrame(frame) }

@@ -1,0 +1,92 @@
+package jsonrpc
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"strings"
+	"sync"
+	"testing"
+)
+
+func TestFrameReader(t *testing.T) {
+	long := strings.Repeat("x", 100)
+	in := "a\r\n\n  \r\nb\n" + long + "\nc\n" + strings.Repeat("y", 70<<10) + "\nlast"
+	fr := NewFrameReader(strings.NewReader(in), 80<<10)
+	var got []string
+	for {
+		f, err := fr.ReadFrame()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, string(f))
+	}
+	want := []string{"a", "b", long, "c", strings.Repeat("y", 70<<10), "last"}
+	if len(got) != len(want) {
+		t.Fatalf("got %d frames, want %d", len(got), len(want))
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Fatalf("frame %d: %.20q, want %.20q", i, got[i], want[i])
+		}
+	}
+}
+
+func TestFrameReaderSkipsOversizedLineAndGoesOn(t *testing.T) {
+	for _, size := range []int{11, 1000, 200 << 10} { // inside and across bufio's buffer
+		in := strings.Repeat("z", size) + "\nnext\n"
+		fr := NewFrameReader(strings.NewReader(in), 10)
+		if _, err := fr.ReadFrame(); !IsFrameTooLarge(err) {
+			t.Fatalf("size %d: err %v, want FrameTooLargeError", size, err)
+		}
+		f, err := fr.ReadFrame()
+		if err != nil || string(f) != "next" {
+			t.Fatalf("size %d: after the oversized line: %q %v", size, f, err)
+		}
+		if _, err := fr.ReadFrame(); !errors.Is(err, io.EOF) {
+			t.Fatalf("size %d: want EOF, got %v", size, err)
+		}
+	}
+	// An oversized last line without a newline.
+	fr := NewFrameReader(strings.NewReader(strings.Repeat("z", 50)), 10)
+	if _, err := fr.ReadFrame(); !IsFrameTooLarge(err) {
+		t.Fatalf("unterminated oversized line: %v", err)
+	}
+}
+
+func TestFrameWriter(t *testing.T) {
+	var buf bytes.Buffer
+	var mu sync.Mutex
+	fw := NewFrameWriter(writerFunc(func(p []byte) (int, error) { mu.Lock(); defer mu.Unlock(); return buf.Write(p) }))
+	if err := fw.WriteFrame([]byte("a\nb")); !errors.Is(err, ErrFrameHasNewline) {
+		t.Fatalf("frame with a newline: %v", err)
+	}
+	var wg sync.WaitGroup
+	for i := range 8 {
+		wg.Go(func() {
+			frame := bytes.Repeat([]byte{byte('a' + i)}, 5000)
+			for range 50 {
+				if err := fw.WriteFrame(frame); err != nil {
+					t.Error(err)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	lines := strings.Split(strings.TrimSuffix(buf.String(), "\n"), "\n")
+	if len(lines) != 400 {
+		t.Fatalf("%d lines, want 400", len(lines))
+	}
+	for _, l := range lines {
+		if len(l) != 5000 || strings.Count(l, l[:1]) != 5000 {
+			t.Fatalf("interleaved frame: %.30q", l)
+		}
+	}
+}
+
+type writerFunc func([]byte) (int, error)
+
+func (f writerFunc) Write(p []byte) (int, error) { return f(p) }
