@@ -334,6 +334,7 @@ func (e *Engine) onUpstreamState(s upstream.State) {
 }
 
 func (e *Engine) onUpstreamNotification(method string, params json.RawMessage) {
+	e.traceUpstreamMessage("notification", method, params)
 	if method == "notifications/tools/list_changed" {
 		// A refresh that is queued but has not fetched yet covers this
 		// change too: storms cost one running and one queued refresh.
@@ -359,6 +360,7 @@ func (e *Engine) onUpstreamNotification(method string, params json.RawMessage) {
 }
 
 func (e *Engine) onUpstreamRequest(ctx context.Context, method string, params json.RawMessage) (json.RawMessage, error) {
+	e.traceUpstreamMessage("request", method, params)
 	e.notifMu.RLock()
 	h := e.reqHandler
 	e.notifMu.RUnlock()
@@ -496,7 +498,7 @@ func (e *Engine) listAllTools(ctx context.Context) ([]json.RawMessage, error) {
 		if cursor != "" {
 			params, _ = json.Marshal(map[string]string{"cursor": cursor})
 		}
-		res, err := e.up.Request(ctx, "tools/list", params)
+		res, err := e.request(ctx, "tools/list", params)
 		if err != nil {
 			return nil, fmt.Errorf("tools/list: %w", err)
 		}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 
 	"github.com/genui-dev/genui/engine/events"
+	"github.com/genui-dev/genui/engine/jsonrpc"
 )
 
 // The MCP host forwards everything genui does not handle itself to the
@@ -15,11 +16,14 @@ import (
 // (or its error, as a *jsonrpc.Error) verbatim. Callers bound the wait with
 // WaitUpstream first.
 func (e *Engine) Forward(ctx context.Context, method string, params json.RawMessage) (json.RawMessage, error) {
-	return e.up.Request(ctx, method, params)
+	return e.request(ctx, method, params)
 }
 
 // NotifyUpstream sends a notification to the upstream verbatim.
 func (e *Engine) NotifyUpstream(ctx context.Context, method string, params json.RawMessage) error {
+	if e.Streaming() {
+		e.PublishTraffic(trafficOf(GenuiToUpstream, "", "notification", method, nil, 0, jsonrpc.NewNotification(method, params)))
+	}
 	return e.up.Notify(ctx, method, params)
 }
 

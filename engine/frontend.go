@@ -134,7 +134,7 @@ func (e *Engine) ownUI(ctx context.Context, t *Tool) (UIView, error) {
 		return UIView{}, err
 	}
 	params, _ := json.Marshal(map[string]string{"uri": t.OwnUI})
-	res, err := e.up.Request(ctx, "resources/read", params)
+	res, err := e.request(ctx, "resources/read", params)
 	if err != nil {
 		return UIView{}, upstreamError(fmt.Sprintf("reading the upstream's UI resource %s", t.OwnUI), err)
 	}
@@ -281,7 +281,7 @@ func (e *Engine) CallTool(ctx context.Context, req CallRequest) (CallResult, err
 		return CallResult{}, Errorf(CodeInvalidArgument, "arguments: %v", err)
 	}
 	start := time.Now()
-	res, err := e.up.Request(ctx, "tools/call", params)
+	res, err := e.request(ctx, "tools/call", params)
 	if err != nil {
 		return CallResult{}, upstreamError("tools/call "+req.Name, err)
 	}

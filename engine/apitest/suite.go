@@ -37,6 +37,7 @@ func Run(t *testing.T, newAPI func(t *testing.T, h *Harness) engine.API) {
 		{"SubscribeSeesEngineEvents", testSubscribeEngineEvents},
 		{"WatchingNeverConsumes", testWatchingNeverConsumes},
 		{"SubscribeEndsWithContext", testSubscribeEnds},
+		{"SubscribeSeesTraffic", testSubscribeTraffic},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -394,5 +395,41 @@ func testSubscribeEnds(t *testing.T, h *Harness, api engine.API) {
 		case <-timeout:
 			t.Fatal("the event channel stayed open after its context ended")
 		}
+	}
+}
+
+func testSubscribeTraffic(t *testing.T, h *Harness, api engine.API) {
+	ctx := ctxOf(t)
+	ch, err := api.Subscribe(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := api.CallTool(ctx, engine.CallRequest{Name: "get_current_weather", Arguments: json.RawMessage(`{"location":"Oslo"}`)}); err != nil {
+		t.Fatal(err)
+	}
+	var req, resp *engine.Traffic
+	timeout := time.After(bound)
+	for req == nil || resp == nil {
+		select {
+		case ev, ok := <-ch:
+			if !ok {
+				t.Fatal("event stream closed")
+			}
+			tr, isT := ev.Detail.(*engine.Traffic)
+			if ev.Kind != engine.EventTraffic || !isT || tr.Method != "tools/call" {
+				continue
+			}
+			switch {
+			case tr.Direction == engine.GenuiToUpstream && tr.Kind == "request":
+				req = tr
+			case tr.Direction == engine.UpstreamToGenui && tr.Kind == "response":
+				resp = tr
+			}
+		case <-timeout:
+			t.Fatalf("no tools/call traffic within %s (request %v, response %v)", bound, req != nil, resp != nil)
+		}
+	}
+	if !strings.Contains(string(req.Frame), "Oslo") || !strings.Contains(string(resp.Frame), "Oslo") || resp.Latency <= 0 || resp.Size == 0 {
+		t.Fatalf("traffic: request %s / response %.200s latency %s", req.Frame, resp.Frame, resp.Latency)
 	}
 }

@@ -12,6 +12,7 @@ package events
 import (
 	"context"
 	"sync"
+	"sync/atomic"
 )
 
 // DefaultBrokerBuffer is how many undelivered streaming events a subscriber
@@ -42,6 +43,8 @@ type Broker[T any] struct {
 	mu     sync.RWMutex
 	subs   map[*subscriber[T]]struct{}
 	closed bool
+	// live mirrors len(subs) for HasSubscribers, which runs on hot paths.
+	live atomic.Int32
 }
 
 // subscriber is one Subscribe call: a queue, a pump goroutine and the
@@ -111,6 +114,7 @@ func (b *Broker[T]) Subscribe(ctx context.Context) <-chan Event[T] {
 		return s.ch
 	}
 	b.subs[s] = struct{}{}
+	b.live.Store(int32(len(b.subs)))
 	s.stop = context.AfterFunc(ctx, func() { b.remove(s) })
 	go s.pump()
 	return s.ch
@@ -147,6 +151,7 @@ func (b *Broker[T]) PublishFinal(t string, payload T) {
 		b.mu.Lock()
 		if _, ok := b.subs[s]; ok {
 			delete(b.subs, s)
+			b.live.Store(int32(len(b.subs)))
 			s.stop()
 		}
 		b.mu.Unlock()
@@ -162,6 +167,7 @@ func (b *Broker[T]) Shutdown() {
 	b.closed = true
 	subs := b.subs
 	b.subs = make(map[*subscriber[T]]struct{})
+	b.live.Store(0)
 	for s := range subs {
 		s.stop()
 	}
@@ -180,12 +186,13 @@ func (b *Broker[T]) SubscriberCount() int {
 
 // HasSubscribers reports whether anyone listens (a cheap check before
 // building an expensive streaming event).
-func (b *Broker[T]) HasSubscribers() bool { return b.SubscriberCount() > 0 }
+func (b *Broker[T]) HasSubscribers() bool { return b.live.Load() > 0 }
 
 // remove ends one subscription at once (its reader is gone).
 func (b *Broker[T]) remove(s *subscriber[T]) {
 	b.mu.Lock()
 	delete(b.subs, s)
+	b.live.Store(int32(len(b.subs)))
 	b.mu.Unlock()
 	s.doneOnce.Do(func() { close(s.done) })
 }

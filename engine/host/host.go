@@ -305,6 +305,7 @@ func (sess *Session) send(frame []byte) {
 	if out == nil {
 		return
 	}
+	sess.srv.e.TraceFrame(engine.GenuiToHost, sess.ID, frame, 0)
 	if err := out.Send(frame); err != nil {
 		sess.srv.log.Debug("send to host failed", "session", sess.ID, "err", err)
 	}
@@ -316,6 +317,10 @@ func (sess *Session) send(frame []byte) {
 // It never panics on bad input: malformed frames get JSON-RPC errors.
 func (sess *Session) HandleFrame(ctx context.Context, raw []byte, reply Sender) {
 	s := sess.srv
+	if s.e.Streaming() {
+		s.e.TraceFrame(engine.HostToGenui, sess.ID, raw, 0)
+		reply = sess.traced(reply, time.Now())
+	}
 	msg, perr := jsonrpc.Parse(raw)
 	if perr != nil {
 		// Answer everything but a broken response (a response cannot be
@@ -356,6 +361,15 @@ func (sess *Session) HandleFrame(ctx context.Context, raw []byte, reply Sender) 
 }
 
 var errCancelledByHost = errors.New("cancelled by host")
+
+// traced reports every frame sent through reply as traffic; responses carry
+// the time since start (when the request arrived).
+func (sess *Session) traced(reply Sender, start time.Time) Sender {
+	return SenderFunc(func(frame []byte) error {
+		sess.srv.e.TraceFrame(engine.GenuiToHost, sess.ID, frame, time.Since(start))
+		return reply.Send(frame)
+	})
+}
 
 var ridCounter atomic.Int64
 
