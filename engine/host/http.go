@@ -97,12 +97,18 @@ func (s *sseWriter) close() {
 
 // RegisterHTTP adds the MCP endpoints to mux: streamable HTTP at /mcp and the
 // legacy HTTP+SSE transport at /sse + /message.
+// Browser hosts on other loopback origins (a web host page on its own port,
+// like the ext-apps basic-host) may use every endpoint: preflights are
+// answered and responses carry CORS headers for loopback origins only.
 func (s *Server) RegisterHTTP(mux *http.ServeMux) {
-	mux.HandleFunc("POST /mcp", s.handlePost)
-	mux.HandleFunc("GET /mcp", s.handleGetStream)
-	mux.HandleFunc("DELETE /mcp", s.handleDelete)
-	mux.HandleFunc("GET /sse", s.handleLegacySSE)
-	mux.HandleFunc("POST /message", s.handleLegacyMessage)
+	mux.HandleFunc("POST /mcp", withCORS(s.handlePost))
+	mux.HandleFunc("GET /mcp", withCORS(s.handleGetStream))
+	mux.HandleFunc("DELETE /mcp", withCORS(s.handleDelete))
+	mux.HandleFunc("GET /sse", withCORS(s.handleLegacySSE))
+	mux.HandleFunc("POST /message", withCORS(s.handleLegacyMessage))
+	for _, p := range []string{"/mcp", "/sse", "/message"} {
+		mux.HandleFunc("OPTIONS "+p, preflight)
+	}
 }
 
 func newSessionID() string {
