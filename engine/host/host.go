@@ -139,6 +139,7 @@ func New(opts Options) *Server {
 	s.e.SetNotificationHandler(s.onUpstreamNotification)
 	s.e.SetRequestHandler(s.onUpstreamRequest)
 	s.e.OnEvent(s.onEngineEvent)
+	s.e.OnEvent(s.onUpstreamUp)
 	return s
 }
 
@@ -157,6 +158,9 @@ type Session struct {
 	inflight    map[string]context.CancelFunc
 	pending     map[string]chan *jsonrpc.Message
 	subs        map[string]bool
+	// initEarly: initialize was answered before the upstream's handshake,
+	// without its capabilities; list_changed follows when it arrives.
+	initEarly bool
 	// early holds ids whose notifications/cancelled arrived before the
 	// request registered (concurrent HTTP posts, goroutine start-up).
 	early  map[string]time.Time
@@ -419,8 +423,9 @@ func (sess *Session) handleRequest(ctx context.Context, msg *jsonrpc.Message, re
 	s := sess.srv
 	switch msg.Method {
 	case "initialize":
-		return sess.initialize(msg.Params)
+		return sess.initialize(ctx, msg.Params)
 	case "server/discover":
+		s.waitHandshake(ctx)
 		return s.discover(), nil
 	case "ping":
 		return json.RawMessage("{}"), nil
@@ -513,7 +518,7 @@ func (sess *Session) setClientCapsLocked(caps json.RawMessage) {
 	sess.uiCapable = a || b
 }
 
-func (sess *Session) initialize(params json.RawMessage) (json.RawMessage, error) {
+func (sess *Session) initialize(ctx context.Context, params json.RawMessage) (json.RawMessage, error) {
 	var p struct {
 		ProtocolVersion string          `json:"protocolVersion"`
 		Capabilities    json.RawMessage `json:"capabilities"`
@@ -528,12 +533,17 @@ func (sess *Session) initialize(params json.RawMessage) (json.RawMessage, error)
 			version = v
 		}
 	}
+	s := sess.srv
+	// The answer carries the upstream's capabilities and instructions, so
+	// it waits (bounded) for the upstream's handshake; without it, the
+	// session hears list_changed when the upstream arrives.
+	complete := s.waitHandshake(ctx)
 	sess.mu.Lock()
 	sess.protocol = version
 	sess.clientInfo = p.ClientInfo
 	sess.setClientCapsLocked(p.Capabilities)
+	sess.initEarly = !complete
 	sess.mu.Unlock()
-	s := sess.srv
 	res := map[string]any{
 		"protocolVersion": version,
 		"capabilities":    s.capabilities(),
