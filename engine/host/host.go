@@ -171,6 +171,8 @@ type Session struct {
 	// newest. lastSeen is the last HTTP activity (for idle expiry).
 	streams  []Sender
 	lastSeen time.Time
+	// replay holds the session's resumable SSE streams (replay.go).
+	replay *replayLog
 }
 
 // NewSession registers a host session. out receives frames that belong to

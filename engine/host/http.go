@@ -41,13 +41,19 @@ func newSSE(w http.ResponseWriter) *sseWriter {
 	return &sseWriter{w: w, rc: http.NewResponseController(w)}
 }
 
-func (s *sseWriter) event(name string, data []byte) error {
+func (s *sseWriter) event(name string, data []byte) error { return s.eventWithID("", name, data) }
+
+// eventWithID writes one event; id, when set, is its SSE id (resumption).
+func (s *sseWriter) eventWithID(id, name string, data []byte) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closed {
 		return errors.New("stream closed")
 	}
 	var buf bytes.Buffer
+	if id != "" {
+		fmt.Fprintf(&buf, "id: %s\n", id)
+	}
 	if name != "" {
 		fmt.Fprintf(&buf, "event: %s\n", name)
 	}
@@ -76,6 +82,17 @@ func (s *sseWriter) writeLocked(b []byte) error {
 		s.closed = true
 	}
 	return err
+}
+
+// prime writes an event with an id and empty data: the client records the
+// id (to resume from) and dispatches nothing.
+func (s *sseWriter) prime(id string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return errors.New("stream closed")
+	}
+	return s.writeLocked([]byte("id: " + id + "\ndata: \n\n"))
 }
 
 func (s *sseWriter) comment(text string) error {
@@ -202,6 +219,10 @@ func (s *Server) handlePost(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(http.StatusAccepted)
 		return
 	}
+	if strings.Contains(r.Header.Get("Accept"), "text/event-stream") && msg.Method != "initialize" && !ephemeral {
+		sess.servePostStream(w, r, trimmed)
+		return
+	}
 	if strings.Contains(r.Header.Get("Accept"), "text/event-stream") && msg.Method != "initialize" {
 		sw := newSSE(w)
 		w.WriteHeader(http.StatusOK)
@@ -260,15 +281,11 @@ func (s *Server) handleGetStream(w http.ResponseWriter, r *http.Request) {
 		writeJSONError(w, http.StatusNotAcceptable, nil, jsonrpc.CodeInvalidRequest, "GET /mcp needs Accept: text/event-stream")
 		return
 	}
-	sw := newSSE(w)
-	w.WriteHeader(http.StatusOK)
-	_ = sw.rc.Flush()
-	sess.addStream(sw)
-	defer func() {
-		sw.close()
-		sess.removeStream(sw)
-	}()
-	streamUntilDone(r.Context(), sess, sw)
+	if lei := r.Header.Get("Last-Event-ID"); lei != "" {
+		sess.resumeStream(w, r, lei)
+		return
+	}
+	sess.serveGetStream(w, r, nil, 0)
 }
 
 func (s *Server) handleDelete(w http.ResponseWriter, r *http.Request) {
