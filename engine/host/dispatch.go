@@ -96,7 +96,7 @@ func (sess *Session) listTools(ctx context.Context) (json.RawMessage, error) {
 		return nil, err
 	}
 	var tools []json.RawMessage
-	if sess.showUI() {
+	if sess.showUIFor(ctx) {
 		tools = s.e.ToolsWithUI()
 	} else {
 		tools = s.e.ToolsRaw()
@@ -115,7 +115,10 @@ func (sess *Session) listTools(ctx context.Context) (json.RawMessage, error) {
 // requests made while it runs, are routed back to this host.
 func (sess *Session) forward(ctx context.Context, msg *jsonrpc.Message, reply Sender) (json.RawMessage, error) {
 	s := sess.srv
-	r := &route{sess: sess, reply: reply}
+	r := &route{sess: sess, reply: reply, ask: askFrom(ctx)}
+	if m, ok := metaFrom(ctx); ok {
+		r.logLevel = m.logLevel
+	}
 	token := progressToken(msg.Params)
 	params := msg.Params
 	if token != "" {

@@ -91,6 +91,7 @@ type Server struct {
 	extra    map[string]ExtraResource
 	readMemo sync.Map // ui:// URI -> memoized resources/read result
 	nextID   atomic.Int64
+	modern   modernState // the 2026-07-28 revision (modern.go)
 }
 
 // route is where output related to one host request goes.
@@ -98,6 +99,10 @@ type route struct {
 	sess  *Session
 	reply Sender
 	token json.RawMessage // the host's own progress token, if any
+	// Modern (2026-07-28) requests: server-to-client requests go through
+	// ask (multi round-trip), log messages only at logLevel or above.
+	ask      askFunc
+	logLevel string
 }
 
 // Sender writes one JSON-RPC frame to a host.
@@ -136,6 +141,7 @@ func New(opts Options) *Server {
 	}
 	s := &Server{e: opts.Engine, opts: opts, log: opts.Logger,
 		sessions: map[string]*Session{}, progress: map[string]*route{}}
+	s.modern.init()
 	s.e.SetNotificationHandler(s.onUpstreamNotification)
 	s.e.SetRequestHandler(s.onUpstreamRequest)
 	s.e.OnEvent(s.onEngineEvent)
@@ -161,6 +167,10 @@ type Session struct {
 	// initEarly: initialize was answered before the upstream's handshake,
 	// without its capabilities; list_changed follows when it arrives.
 	initEarly bool
+	// era is "" until the session initializes (legacy) or sends a modern
+	// request (modern: stateless, notifications only on listens).
+	era     string
+	listens []*listenSub
 	// early holds ids whose notifications/cancelled arrived before the
 	// request registered (concurrent HTTP posts, goroutine start-up).
 	early  map[string]time.Time
@@ -423,20 +433,23 @@ func (sess *Session) handleNotification(ctx context.Context, msg *jsonrpc.Messag
 
 func (sess *Session) handleRequest(ctx context.Context, msg *jsonrpc.Message, reply Sender, log *slog.Logger) (json.RawMessage, error) {
 	s := sess.srv
-	switch msg.Method {
-	case "initialize":
-		return sess.initialize(ctx, msg.Params)
-	case "server/discover":
-		s.waitHandshake(ctx)
-		return s.discover(), nil
-	case "ping":
-		return json.RawMessage("{}"), nil
+	modern := isModernRequest(msg)
+	if !modern {
+		switch msg.Method {
+		case "initialize":
+			return sess.initialize(ctx, msg.Params)
+		case "server/discover":
+			s.waitHandshake(ctx)
+			return s.discover(), nil
+		case "ping":
+			return json.RawMessage("{}"), nil
+		}
+		if err := sess.acceptRequest(msg.Params); err != nil {
+			return nil, err
+		}
 	}
-	if err := sess.acceptRequest(msg.Params); err != nil {
-		return nil, err
-	}
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
 	idKey := string(msg.ID)
 	cancelledByHost := atomic.Bool{}
 	sess.mu.Lock()
@@ -445,14 +458,20 @@ func (sess *Session) handleRequest(ctx context.Context, msg *jsonrpc.Message, re
 		sess.mu.Unlock()
 		return nil, errCancelledByHost
 	}
-	sess.inflight[idKey] = func() { cancelledByHost.Store(true); cancel() }
+	sess.inflight[idKey] = func() { cancelledByHost.Store(true); cancel(errCancelledByHost) }
 	sess.mu.Unlock()
 	defer func() {
 		sess.mu.Lock()
 		delete(sess.inflight, idKey)
 		sess.mu.Unlock()
 	}()
-	res, err := sess.dispatch(ctx, msg, reply, log)
+	var res json.RawMessage
+	var err error
+	if modern {
+		res, err = sess.handleModern(ctx, msg, reply, log)
+	} else {
+		res, err = sess.dispatch(ctx, msg, reply, log)
+	}
 	if err != nil && cancelledByHost.Load() {
 		return nil, errCancelledByHost
 	}
@@ -480,31 +499,15 @@ func (sess *Session) rememberEarlyCancelLocked(id string) {
 	sess.early[id] = now
 }
 
-// acceptRequest checks that a session may send ordinary requests: after
-// initialize, or with the stateless protocol's per-request metadata.
-func (sess *Session) acceptRequest(params json.RawMessage) error {
+// acceptRequest lets a legacy session send ordinary requests. Lenient
+// like most servers: a host that skipped initialize is served with the
+// default protocol. (Modern requests never get here: see modern.go.)
+func (sess *Session) acceptRequest(json.RawMessage) error {
 	sess.mu.Lock()
 	defer sess.mu.Unlock()
-	if sess.protocol != "" {
-		return nil
+	if sess.protocol == "" {
+		sess.protocol = defaultProtocol
 	}
-	var p struct {
-		Meta map[string]json.RawMessage `json:"_meta"`
-	}
-	_ = json.Unmarshal(params, &p)
-	if v, ok := p.Meta[metaProtocolVersion]; ok {
-		var ver string
-		_ = json.Unmarshal(v, &ver)
-		if ver >= modernVersion {
-			if caps, ok := p.Meta["io.modelcontextprotocol/clientCapabilities"]; ok {
-				sess.setClientCapsLocked(caps)
-			}
-			return nil
-		}
-	}
-	// Lenient like most servers: a host that skipped initialize still gets
-	// served, with the default protocol.
-	sess.protocol = defaultProtocol
 	return nil
 }
 
@@ -545,6 +548,7 @@ func (sess *Session) initialize(ctx context.Context, params json.RawMessage) (js
 	sess.clientInfo = p.ClientInfo
 	sess.setClientCapsLocked(p.Capabilities)
 	sess.initEarly = !complete
+	sess.era = eraLegacy
 	sess.mu.Unlock()
 	res := map[string]any{
 		"protocolVersion": version,
@@ -557,12 +561,17 @@ func (sess *Session) initialize(ctx context.Context, params json.RawMessage) (js
 	return json.Marshal(res)
 }
 
+// discover answers server/discover (2026-07-28): every revision genui
+// serves, the capabilities modern clients get, and the cacheable result
+// fields.
 func (s *Server) discover() json.RawMessage {
 	res := map[string]any{
-		"supportedVersions": append([]string{modernVersion}, legacyVersions...),
-		"capabilities":      s.capabilities(),
-		"_meta": map[string]any{"io.modelcontextprotocol/serverInfo": map[string]any{
-			"name": "genui", "version": engine.Version}},
+		"resultType":        "complete",
+		"supportedVersions": supportedVersions(),
+		"capabilities":      s.modernCapabilities(),
+		"ttlMs":             0,
+		"cacheScope":        "private",
+		"_meta":             map[string]any{metaServerInfo: serverInfo()},
 	}
 	if instr := s.upstreamInstructions(); instr != "" {
 		res["instructions"] = instr

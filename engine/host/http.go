@@ -189,6 +189,10 @@ func (s *Server) handlePost(w http.ResponseWriter, r *http.Request) {
 		writeJSONError(w, http.StatusBadRequest, id, jsonrpc.AsError(perr).Code, jsonrpc.AsError(perr).Message)
 		return
 	}
+	if isModernRequest(msg) || (msg.Method != "initialize" && r.Header.Get("Mcp-Protocol-Version") >= modernVersion) {
+		s.handleModernPost(w, r, msg, trimmed)
+		return
+	}
 	sid := r.Header.Get(sessionHeader)
 	var sess *Session
 	ephemeral := false
