@@ -513,14 +513,7 @@ func (sess *Session) acceptRequest(json.RawMessage) error {
 
 func (sess *Session) setClientCapsLocked(caps json.RawMessage) {
 	sess.clientCaps = caps
-	var c struct {
-		Extensions   map[string]json.RawMessage `json:"extensions"`
-		Experimental map[string]json.RawMessage `json:"experimental"`
-	}
-	_ = json.Unmarshal(caps, &c)
-	_, a := c.Extensions[ExtensionID]
-	_, b := c.Experimental[ExtensionID]
-	sess.uiCapable = a || b
+	sess.uiCapable = uiCapableCaps(caps)
 }
 
 func (sess *Session) initialize(ctx context.Context, params json.RawMessage) (json.RawMessage, error) {
