@@ -72,12 +72,12 @@ func runSDK2(t *testing.T, mode, transport string, target ...string) *sdk2Report
 	return &r
 }
 
-// startServe runs `genui serve` over server-everything in its own process
-// group and returns its MCP URL; cleanup stops the group.
-func startServe(t *testing.T) string {
+// startServe runs `genui serve --dir DIR [extra...]` in its own process
+// group and returns its MCP URL and DIR; cleanup stops the group.
+func startServe(t *testing.T, extra ...string) (string, string) {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), "ui")
-	args := append([]string{"serve", "--dir", dir, "--"}, everythingCmd(t)...)
+	args := append([]string{"serve", "--dir", dir}, extra...)
 	cmd := exec.Command(testenv.GenuiBinary(t), args...)
 	cmd.Env = testenv.OfflineEnv()
 	cmd.Dir = t.TempDir()
@@ -107,7 +107,7 @@ func startServe(t *testing.T) string {
 			}
 		}
 	})
-	return "http://127.0.0.1:" + strconv.Itoa(readPort(t, filepath.Join(dir, "mcp-port"))) + "/mcp"
+	return "http://127.0.0.1:" + strconv.Itoa(readPort(t, filepath.Join(dir, "mcp-port"))) + "/mcp", dir
 }
 
 // TestSDK2ClientModernProtocol: the official TypeScript SDK v2 client, in
@@ -128,7 +128,8 @@ func TestSDK2ClientModernProtocol(t *testing.T) {
 					dir := filepath.Join(t.TempDir(), "ui")
 					r = runSDK2(t, mode, transport, append([]string{testenv.GenuiBinary(t), "mcp", "--dir", dir, "--"}, everythingCmd(t)...)...)
 				} else {
-					r = runSDK2(t, mode, transport, startServe(t))
+					url, _ := startServe(t, append([]string{"--"}, everythingCmd(t)...)...)
+					r = runSDK2(t, mode, transport, url)
 				}
 				if r.Error != "" {
 					steps, _ := json.Marshal(r.Steps)
