@@ -402,3 +402,40 @@ func TestModernHTTPListen(t *testing.T) {
 		t.Fatalf("modern header without the envelope: %d %s", r2.StatusCode, b)
 	}
 }
+
+// TestModernProgressOnTheRequestStream: a modern tools/call with a
+// progress token gets its progress (with its own token) before the result:
+// on stdio as notifications, over HTTP as an SSE response that the first
+// notification opens.
+func TestModernProgressOnTheRequestStream(t *testing.T) {
+	params := func() map[string]any {
+		p := modern(map[string]any{"name": "progress", "arguments": map[string]any{"who": "M", "hold_ms": 10}}, nil, "")
+		p["_meta"].(map[string]any)["progressToken"] = "mine"
+		return p
+	}
+	up := newRevUpstream(1)
+	h := startHost(t, upstream.Config{Transport: "inprocess", InProcess: up.serve}, host.UIMetaAlways)
+	res := resultMap(t, h.c.call("tools/call", params()))
+	if !strings.Contains(string(res["content"]), "done M") {
+		t.Fatalf("stdio result: %s", mustJSON(res))
+	}
+	if n, err := h.c.waitNotif(func(m *jsonrpc.Message) bool { return m.Method == "notifications/progress" }, 5*time.Second); err != nil ||
+		!strings.Contains(string(n.Params), `"progressToken":"mine"`) {
+		t.Fatalf("stdio progress: %v %v", n, err)
+	}
+
+	up2 := newRevUpstream(1)
+	ts, _ := startHTTPUp(t, upstream.Config{Transport: "inprocess", InProcess: up2.serve})
+	resp, body := modernPost(t, ts.URL, "tools/call", params(), map[string]string{"Mcp-Name": "progress"})
+	if resp.Header.Get("Content-Type") != "text/event-stream" {
+		t.Fatalf("HTTP: %s %s, want an SSE response", resp.Header.Get("Content-Type"), body)
+	}
+	frames := sseFrames(body)
+	if len(frames) != 2 || frames[0].Method != "notifications/progress" || !strings.Contains(string(frames[0].Params), `"progressToken":"mine"`) ||
+		!strings.Contains(string(frames[1].Result), `"resultType":"complete"`) {
+		t.Fatalf("HTTP SSE frames: %s", body)
+	}
+	if strings.Contains(string(body), "id: ") {
+		t.Fatalf("the stateless revision has no SSE event ids: %s", body)
+	}
+}
