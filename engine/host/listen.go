@@ -114,12 +114,12 @@ func (sess *Session) listen(ctx context.Context, msg *jsonrpc.Message, reply Sen
 
 // honor is the part of a filter genui will deliver: tools and resources
 // list changes always (genui's own lists change), prompt list changes when
-// the upstream has prompts, and updates of genui's own UI resources and,
+// the upstream announces them, and updates of genui's own UI resources and,
 // when the upstream supports resource subscriptions, of its resources
 // (genui subscribes upstream for them).
 func (s *Server) honor(ctx context.Context, f subscriptionFilter) subscriptionFilter {
 	out := subscriptionFilter{ToolsListChanged: f.ToolsListChanged, ResourcesListChanged: f.ResourcesListChanged,
-		PromptsListChanged: f.PromptsListChanged && s.upstreamHas("prompts")}
+		PromptsListChanged: f.PromptsListChanged && s.upstreamPromptsChange()}
 	upstreamSubscribe := s.upstreamSupportsSubscribe()
 	for _, uri := range f.ResourceSubscriptions {
 		if slices.Contains(out.ResourceSubscriptions, uri) {
@@ -134,6 +134,22 @@ func (s *Server) honor(ctx context.Context, f subscriptionFilter) subscriptionFi
 		out.ResourceSubscriptions = append(out.ResourceSubscriptions, uri)
 	}
 	return out
+}
+
+// upstreamPromptsChange reports whether the upstream announces prompt list
+// changes.
+func (s *Server) upstreamPromptsChange() bool {
+	var init struct {
+		Capabilities struct {
+			Prompts struct {
+				ListChanged bool `json:"listChanged"`
+			} `json:"prompts"`
+		} `json:"capabilities"`
+	}
+	if raw := s.e.Upstream().InitializeResult(); len(raw) > 0 {
+		_ = json.Unmarshal(raw, &init)
+	}
+	return init.Capabilities.Prompts.ListChanged
 }
 
 func (s *Server) upstreamSupportsSubscribe() bool {

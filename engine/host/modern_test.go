@@ -122,9 +122,10 @@ func TestModernNotificationsOnlyOnListen(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// The scripted upstream has prompts but no resource subscriptions:
-	// ui://custom is genui's, file:///x is not honored.
-	if want := `{"_meta":{"io.modelcontextprotocol/subscriptionId":` + listenID + `},"notifications":{"toolsListChanged":true,"promptsListChanged":true,"resourceSubscriptions":["ui://custom"]}}`; string(ack.Params) != want {
+	// The scripted upstream announces no prompt changes and has no resource
+	// subscriptions: ui://custom is genui's; prompts and file:///x are
+	// not honored.
+	if want := `{"_meta":{"io.modelcontextprotocol/subscriptionId":` + listenID + `},"notifications":{"toolsListChanged":true,"resourceSubscriptions":["ui://custom"]}}`; string(ack.Params) != want {
 		t.Fatalf("acknowledgement %s, want %s", ack.Params, want)
 	}
 	up.setTools(toolCustom)
