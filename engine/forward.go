@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"encoding/json"
+	"time"
 
 	"github.com/genui-dev/genui/engine/events"
 	"github.com/genui-dev/genui/engine/jsonrpc"
@@ -40,3 +41,39 @@ func (e *Engine) AgentQueue() *events.Queue { return e.queue }
 
 // Watchers is how many Subscribe streams are open.
 func (e *Engine) Watchers() int { return e.broker.SubscriberCount() }
+
+// handshakePoll is how often WaitHandshake looks for a failed attempt.
+const handshakePoll = 25 * time.Millisecond
+
+// WaitHandshake waits until the upstream has completed its first
+// initialize, at most Options.UpstreamWait, and reports whether it has. It
+// gives up early once a connection attempt has failed (a command that does
+// not start, a URL that refuses): the reconnect backoff would only make the
+// caller wait for nothing; reason then says why.
+func (e *Engine) WaitHandshake(ctx context.Context) (ok bool, reason string) {
+	if len(e.up.InitializeResult()) > 0 {
+		return true, ""
+	}
+	ctx, cancel := context.WithTimeout(ctx, e.opts.UpstreamWait)
+	defer cancel()
+	ready := make(chan struct{})
+	go func() {
+		if e.up.WaitReady(ctx) == nil {
+			close(ready)
+		}
+	}()
+	t := time.NewTicker(handshakePoll)
+	defer t.Stop()
+	for {
+		select {
+		case <-ready:
+			return true, ""
+		case <-ctx.Done():
+			return len(e.up.InitializeResult()) > 0, "no handshake within " + e.opts.UpstreamWait.String()
+		case <-t.C:
+			if st := e.up.State(); !st.Connected && st.LastError != "" {
+				return len(e.up.InitializeResult()) > 0, "its first attempt failed: " + st.LastError
+			}
+		}
+	}
+}

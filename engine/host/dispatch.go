@@ -63,8 +63,10 @@ func (sess *Session) dispatch(ctx context.Context, msg *jsonrpc.Message, reply S
 			return json.RawMessage("{}"), nil
 		}
 		return sess.forward(ctx, msg, reply)
+	case "resources/templates/list":
+		return sess.listResourceTemplates(ctx, msg, reply)
 	default:
-		// prompts/*, resources/templates/list, completion/complete,
+		// prompts/*, completion/complete,
 		// logging/setLevel, tasks/* and anything newer: verbatim.
 		return sess.forward(ctx, msg, reply)
 	}
@@ -85,7 +87,7 @@ func (sess *Session) listTools(ctx context.Context) (json.RawMessage, error) {
 		return nil, err
 	}
 	var tools []json.RawMessage
-	if sess.showUI() {
+	if sess.showUIFor(ctx) {
 		tools = s.e.ToolsWithUI()
 	} else {
 		tools = s.e.ToolsRaw()
@@ -104,7 +106,10 @@ func (sess *Session) listTools(ctx context.Context) (json.RawMessage, error) {
 // requests made while it runs, are routed back to this host.
 func (sess *Session) forward(ctx context.Context, msg *jsonrpc.Message, reply Sender) (json.RawMessage, error) {
 	s := sess.srv
-	r := &route{sess: sess, reply: reply}
+	r := &route{sess: sess, reply: reply, ask: askFrom(ctx)}
+	if m, ok := metaFrom(ctx); ok {
+		r.logLevel = m.logLevel
+	}
 	token := progressToken(msg.Params)
 	params := msg.Params
 	if token != "" {
@@ -365,4 +370,21 @@ func (s *Server) uiReadResult(uri string, ui engine.UI) (json.RawMessage, error)
 		s.readMemo.Store(uri, memo{key: string(ui.Key), html: ui.HTML, res: res})
 	}
 	return res, nil
+}
+
+// listResourceTemplates answers resources/templates/list. genui always
+// advertises resources, so a client may ask even when the upstream has none
+// (or has resources but no templates and answers -32601): that is an empty
+// list, not an error.
+func (sess *Session) listResourceTemplates(ctx context.Context, msg *jsonrpc.Message, reply Sender) (json.RawMessage, error) {
+	empty := json.RawMessage(`{"resourceTemplates":[]}`)
+	if !sess.srv.upstreamHas("resources") {
+		return empty, nil
+	}
+	res, err := sess.forward(ctx, msg, reply)
+	var je *jsonrpc.Error
+	if err != nil && errors.As(err, &je) && je.Code == jsonrpc.CodeMethodNotFound {
+		return empty, nil
+	}
+	return res, err
 }

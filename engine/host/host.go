@@ -86,6 +86,7 @@ type Server struct {
 	extra    map[string]ExtraResource
 	readMemo sync.Map // ui:// URI -> memoized resources/read result
 	nextID   atomic.Int64
+	modern   modernState // the 2026-07-28 revision (modern.go)
 }
 
 // route is where output related to one host request goes.
@@ -93,6 +94,10 @@ type route struct {
 	sess  *Session
 	reply Sender
 	token json.RawMessage // the host's own progress token, if any
+	// Modern (2026-07-28) requests: server-to-client requests go through
+	// ask (multi round-trip), log messages only at logLevel or above.
+	ask      askFunc
+	logLevel string
 }
 
 // Sender writes one JSON-RPC frame to a host.
@@ -128,9 +133,11 @@ func New(opts Options) *Server {
 	}
 	s := &Server{e: opts.Engine, opts: opts, log: opts.Logger,
 		sessions: map[string]*Session{}, progress: map[string]*route{}}
+	s.modern.init()
 	s.e.SetNotificationHandler(s.onUpstreamNotification)
 	s.e.SetRequestHandler(s.onUpstreamRequest)
 	s.e.OnEvent(s.onEngineEvent)
+	s.e.OnEvent(s.onUpstreamUp)
 	s.e.SetSessionSource(s.Sessions)
 	s.addOwnResources()
 	return s
@@ -151,6 +158,13 @@ type Session struct {
 	inflight    map[string]context.CancelFunc
 	pending     map[string]chan *jsonrpc.Message
 	subs        map[string]bool
+	// initEarly: initialize was answered before the upstream's handshake,
+	// without its capabilities; list_changed follows when it arrives.
+	initEarly bool
+	// era is "" until the session initializes (legacy) or sends a modern
+	// request (modern: stateless, notifications only on listens).
+	era     string
+	listens []*listenSub
 	// early holds ids whose notifications/cancelled arrived before the
 	// request registered (concurrent HTTP posts, goroutine start-up).
 	early  map[string]time.Time
@@ -161,6 +175,8 @@ type Session struct {
 	// newest. lastSeen is the last HTTP activity (for idle expiry).
 	streams  []Sender
 	lastSeen time.Time
+	// replay holds the session's resumable SSE streams (replay.go).
+	replay *replayLog
 }
 
 // NewSession registers a host session. out receives frames that belong to
@@ -421,19 +437,23 @@ func (sess *Session) handleNotification(ctx context.Context, msg *jsonrpc.Messag
 
 func (sess *Session) handleRequest(ctx context.Context, msg *jsonrpc.Message, reply Sender, log *slog.Logger) (json.RawMessage, error) {
 	s := sess.srv
-	switch msg.Method {
-	case "initialize":
-		return sess.initialize(msg.Params)
-	case "server/discover":
-		return s.discover(), nil
-	case "ping":
-		return json.RawMessage("{}"), nil
+	modern := isModernRequest(msg)
+	if !modern {
+		switch msg.Method {
+		case "initialize":
+			return sess.initialize(ctx, msg.Params)
+		case "server/discover":
+			s.waitHandshake(ctx)
+			return s.discover(), nil
+		case "ping":
+			return json.RawMessage("{}"), nil
+		}
+		if err := sess.acceptRequest(msg.Params); err != nil {
+			return nil, err
+		}
 	}
-	if err := sess.acceptRequest(msg.Params); err != nil {
-		return nil, err
-	}
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
 	idKey := string(msg.ID)
 	cancelledByHost := atomic.Bool{}
 	sess.mu.Lock()
@@ -442,14 +462,20 @@ func (sess *Session) handleRequest(ctx context.Context, msg *jsonrpc.Message, re
 		sess.mu.Unlock()
 		return nil, errCancelledByHost
 	}
-	sess.inflight[idKey] = func() { cancelledByHost.Store(true); cancel() }
+	sess.inflight[idKey] = func() { cancelledByHost.Store(true); cancel(errCancelledByHost) }
 	sess.mu.Unlock()
 	defer func() {
 		sess.mu.Lock()
 		delete(sess.inflight, idKey)
 		sess.mu.Unlock()
 	}()
-	res, err := sess.dispatch(ctx, msg, reply, log)
+	var res json.RawMessage
+	var err error
+	if modern {
+		res, err = sess.handleModern(ctx, msg, reply, log)
+	} else {
+		res, err = sess.dispatch(ctx, msg, reply, log)
+	}
 	if err != nil && cancelledByHost.Load() {
 		return nil, errCancelledByHost
 	}
@@ -477,47 +503,24 @@ func (sess *Session) rememberEarlyCancelLocked(id string) {
 	sess.early[id] = now
 }
 
-// acceptRequest checks that a session may send ordinary requests: after
-// initialize, or with the stateless protocol's per-request metadata.
-func (sess *Session) acceptRequest(params json.RawMessage) error {
+// acceptRequest lets a legacy session send ordinary requests. Lenient
+// like most servers: a host that skipped initialize is served with the
+// default protocol. (Modern requests never get here: see modern.go.)
+func (sess *Session) acceptRequest(json.RawMessage) error {
 	sess.mu.Lock()
 	defer sess.mu.Unlock()
-	if sess.protocol != "" {
-		return nil
+	if sess.protocol == "" {
+		sess.protocol = defaultProtocol
 	}
-	var p struct {
-		Meta map[string]json.RawMessage `json:"_meta"`
-	}
-	_ = json.Unmarshal(params, &p)
-	if v, ok := p.Meta[metaProtocolVersion]; ok {
-		var ver string
-		_ = json.Unmarshal(v, &ver)
-		if ver >= modernVersion {
-			if caps, ok := p.Meta["io.modelcontextprotocol/clientCapabilities"]; ok {
-				sess.setClientCapsLocked(caps)
-			}
-			return nil
-		}
-	}
-	// Lenient like most servers: a host that skipped initialize still gets
-	// served, with the default protocol.
-	sess.protocol = defaultProtocol
 	return nil
 }
 
 func (sess *Session) setClientCapsLocked(caps json.RawMessage) {
 	sess.clientCaps = caps
-	var c struct {
-		Extensions   map[string]json.RawMessage `json:"extensions"`
-		Experimental map[string]json.RawMessage `json:"experimental"`
-	}
-	_ = json.Unmarshal(caps, &c)
-	_, a := c.Extensions[ExtensionID]
-	_, b := c.Experimental[ExtensionID]
-	sess.uiCapable = a || b
+	sess.uiCapable = uiCapableCaps(caps)
 }
 
-func (sess *Session) initialize(params json.RawMessage) (json.RawMessage, error) {
+func (sess *Session) initialize(ctx context.Context, params json.RawMessage) (json.RawMessage, error) {
 	var p struct {
 		ProtocolVersion string          `json:"protocolVersion"`
 		Capabilities    json.RawMessage `json:"capabilities"`
@@ -532,12 +535,18 @@ func (sess *Session) initialize(params json.RawMessage) (json.RawMessage, error)
 			version = v
 		}
 	}
+	s := sess.srv
+	// The answer carries the upstream's capabilities and instructions, so
+	// it waits (bounded) for the upstream's handshake; without it, the
+	// session hears list_changed when the upstream arrives.
+	complete := s.waitHandshake(ctx)
 	sess.mu.Lock()
 	sess.protocol = version
 	sess.clientInfo = p.ClientInfo
 	sess.setClientCapsLocked(p.Capabilities)
+	sess.initEarly = !complete
+	sess.era = eraLegacy
 	sess.mu.Unlock()
-	s := sess.srv
 	res := map[string]any{
 		"protocolVersion": version,
 		"capabilities":    s.capabilities(),
@@ -549,12 +558,17 @@ func (sess *Session) initialize(params json.RawMessage) (json.RawMessage, error)
 	return json.Marshal(res)
 }
 
+// discover answers server/discover (2026-07-28): every revision genui
+// serves, the capabilities modern clients get, and the cacheable result
+// fields.
 func (s *Server) discover() json.RawMessage {
 	res := map[string]any{
-		"supportedVersions": append([]string{modernVersion}, legacyVersions...),
-		"capabilities":      s.capabilities(),
-		"_meta": map[string]any{"io.modelcontextprotocol/serverInfo": map[string]any{
-			"name": "genui", "version": engine.Version}},
+		"resultType":        "complete",
+		"supportedVersions": supportedVersions(),
+		"capabilities":      s.modernCapabilities(),
+		"ttlMs":             0,
+		"cacheScope":        "private",
+		"_meta":             map[string]any{metaServerInfo: serverInfo()},
 	}
 	if instr := s.upstreamInstructions(); instr != "" {
 		res["instructions"] = instr

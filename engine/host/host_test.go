@@ -326,18 +326,18 @@ func TestExtraResourcesAreApps(t *testing.T) {
 		}
 	}
 	if !found {
-		t.Fatalf("ui://state not listed as an MCP App: %v", list.Resources)
+		t.Fatalf("ui://genui/extra not listed as an MCP App: %v", list.Resources)
 	}
 	var read struct {
 		Contents []map[string]any `json:"contents"`
 	}
 	h.c.result("resources/read", map[string]any{"uri": "ui://genui/extra"}, &read)
 	if len(read.Contents) != 1 || read.Contents[0]["mimeType"] != engine.MIMEApp {
-		t.Fatalf("ui://state read: %v", read.Contents)
+		t.Fatalf("ui://genui/extra read: %v", read.Contents)
 	}
 	page := read.Contents[0]["text"].(string)
 	if !strings.Contains(page, `id="genui-data"`) || !strings.Contains(page, `"tools":3`) || strings.Contains(page, `"x":"</script>"`) {
-		t.Fatalf("ui://state page must embed the JSON safely: %.400s", page)
+		t.Fatalf("ui://genui/extra page must embed the JSON safely: %.400s", page)
 	}
 }
 

@@ -41,13 +41,19 @@ func newSSE(w http.ResponseWriter) *sseWriter {
 	return &sseWriter{w: w, rc: http.NewResponseController(w)}
 }
 
-func (s *sseWriter) event(name string, data []byte) error {
+func (s *sseWriter) event(name string, data []byte) error { return s.eventWithID("", name, data) }
+
+// eventWithID writes one event; id, when set, is its SSE id (resumption).
+func (s *sseWriter) eventWithID(id, name string, data []byte) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closed {
 		return errors.New("stream closed")
 	}
 	var buf bytes.Buffer
+	if id != "" {
+		fmt.Fprintf(&buf, "id: %s\n", id)
+	}
 	if name != "" {
 		fmt.Fprintf(&buf, "event: %s\n", name)
 	}
@@ -78,6 +84,17 @@ func (s *sseWriter) writeLocked(b []byte) error {
 	return err
 }
 
+// prime writes an event with an id and empty data: the client records the
+// id (to resume from) and dispatches nothing.
+func (s *sseWriter) prime(id string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return errors.New("stream closed")
+	}
+	return s.writeLocked([]byte("id: " + id + "\ndata: \n\n"))
+}
+
 func (s *sseWriter) comment(text string) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -97,12 +114,18 @@ func (s *sseWriter) close() {
 
 // RegisterHTTP adds the MCP endpoints to mux: streamable HTTP at /mcp and the
 // legacy HTTP+SSE transport at /sse + /message.
+// Browser hosts on other loopback origins (a web host page on its own port,
+// like the ext-apps basic-host) may use every endpoint: preflights are
+// answered and responses carry CORS headers for loopback origins only.
 func (s *Server) RegisterHTTP(mux *http.ServeMux) {
-	mux.HandleFunc("POST /mcp", s.handlePost)
-	mux.HandleFunc("GET /mcp", s.handleGetStream)
-	mux.HandleFunc("DELETE /mcp", s.handleDelete)
-	mux.HandleFunc("GET /sse", s.handleLegacySSE)
-	mux.HandleFunc("POST /message", s.handleLegacyMessage)
+	mux.HandleFunc("POST /mcp", withCORS(s.handlePost))
+	mux.HandleFunc("GET /mcp", withCORS(s.handleGetStream))
+	mux.HandleFunc("DELETE /mcp", withCORS(s.handleDelete))
+	mux.HandleFunc("GET /sse", withCORS(s.handleLegacySSE))
+	mux.HandleFunc("POST /message", withCORS(s.handleLegacyMessage))
+	for _, p := range []string{"/mcp", "/sse", "/message"} {
+		mux.HandleFunc("OPTIONS "+p, preflight)
+	}
 }
 
 func newSessionID() string {
@@ -166,6 +189,10 @@ func (s *Server) handlePost(w http.ResponseWriter, r *http.Request) {
 		writeJSONError(w, http.StatusBadRequest, id, jsonrpc.AsError(perr).Code, jsonrpc.AsError(perr).Message)
 		return
 	}
+	if isModernRequest(msg) || (msg.Method != "initialize" && r.Header.Get("Mcp-Protocol-Version") >= modernVersion) {
+		s.handleModernPost(w, r, msg, trimmed)
+		return
+	}
 	sid := r.Header.Get(sessionHeader)
 	var sess *Session
 	ephemeral := false
@@ -194,6 +221,10 @@ func (s *Server) handlePost(w http.ResponseWriter, r *http.Request) {
 	if !msg.IsRequest() {
 		sess.HandleFrame(r.Context(), trimmed, SenderFunc(func([]byte) error { return nil }))
 		w.WriteHeader(http.StatusAccepted)
+		return
+	}
+	if strings.Contains(r.Header.Get("Accept"), "text/event-stream") && msg.Method != "initialize" && !ephemeral {
+		sess.servePostStream(w, r, trimmed)
 		return
 	}
 	if strings.Contains(r.Header.Get("Accept"), "text/event-stream") && msg.Method != "initialize" {
@@ -254,15 +285,11 @@ func (s *Server) handleGetStream(w http.ResponseWriter, r *http.Request) {
 		writeJSONError(w, http.StatusNotAcceptable, nil, jsonrpc.CodeInvalidRequest, "GET /mcp needs Accept: text/event-stream")
 		return
 	}
-	sw := newSSE(w)
-	w.WriteHeader(http.StatusOK)
-	_ = sw.rc.Flush()
-	sess.addStream(sw)
-	defer func() {
-		sw.close()
-		sess.removeStream(sw)
-	}()
-	streamUntilDone(r.Context(), sess, sw)
+	if lei := r.Header.Get("Last-Event-ID"); lei != "" {
+		sess.resumeStream(w, r, lei)
+		return
+	}
+	sess.serveGetStream(w, r, nil, 0)
 }
 
 func (s *Server) handleDelete(w http.ResponseWriter, r *http.Request) {

@@ -74,6 +74,10 @@ func (sess *Session) sendStream(frame []byte) error {
 // the session has none (streamable HTTP without a GET stream), on its newest
 // in-flight request stream.
 func (sess *Session) sendOrActive(frame []byte) {
+	if sess.isModern() {
+		sess.sendModern(frame)
+		return
+	}
 	sess.mu.Lock()
 	out := sess.out
 	sess.mu.Unlock()
@@ -106,10 +110,13 @@ func (s *Server) onUpstreamRequest(ctx context.Context, method string, params js
 		r = s.active[n-1]
 	}
 	s.mu.Unlock()
+	if r != nil && r.ask != nil {
+		return r.ask(ctx, method, params) // a modern request: multi round-trip
+	}
 	if r == nil {
 		for _, sess := range s.sessionList() {
 			sess.mu.Lock()
-			ok := sess.out != nil
+			ok := sess.out != nil && sess.era != eraModern
 			sess.mu.Unlock()
 			if ok {
 				r = &route{sess: sess, reply: SenderFunc(func(b []byte) error { sess.send(b); return nil })}
@@ -191,7 +198,7 @@ func (s *Server) resourceUpdated(uri string) {
 	frame := jsonrpc.NewNotification("notifications/resources/updated", params)
 	for _, sess := range s.sessionList() {
 		sess.mu.Lock()
-		sub := sess.subs[uri]
+		sub := sess.subs[uri] || sess.era == eraModern // modern: listens filter
 		sess.mu.Unlock()
 		if sub {
 			sess.sendOrActive(frame)

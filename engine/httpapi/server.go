@@ -288,6 +288,9 @@ func (s *Server) Serve(ctx context.Context, uiLn, apiLn net.Listener) error {
 	}
 	sctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
 	defer cancel()
+	if s.h != nil {
+		s.h.Shutdown() // subscriptions/listen streams end with their graceful result
+	}
 	for _, hs := range servers {
 		if err := hs.Shutdown(sctx); err != nil {
 			_ = hs.Close() // long-polls and event streams: cut them

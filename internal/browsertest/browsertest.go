@@ -20,8 +20,9 @@ const StartTimeout = 60 * time.Second
 // Start launches headless Chromium with a fresh user-data-dir and returns a
 // browser context for chromedp.Run. The browser is closed and its profile
 // removed by t.Cleanup. If Chromium is missing the test is skipped, or fails
-// when CI=true.
-func Start(t testing.TB) context.Context {
+// when CI=true. extra adds allocator options (e.g. a --host-resolver-rules
+// flag) after genui's own.
+func Start(t testing.TB, extra ...chromedp.ExecAllocatorOption) context.Context {
 	t.Helper()
 	path := ChromiumPath
 	if p := os.Getenv("GENUI_CHROMIUM"); p != "" {
@@ -49,6 +50,7 @@ func Start(t testing.TB) context.Context {
 		chromedp.WindowSize(1280, 1600),
 		chromedp.WSURLReadTimeout(StartTimeout),
 	}
+	opts = append(opts, extra...)
 	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
 	ctx, cancelCtx := chromedp.NewContext(allocCtx)
 	t.Cleanup(func() {
