@@ -40,6 +40,8 @@ type State struct {
 type GenerationState struct {
 	Running []string `json:"running"`
 	Limit   int      `json:"limit"`
+	// LLM is the latest LLM generation per tool (progress, chain, errors).
+	LLM map[string]GenerationStatus `json:"llm,omitempty"`
 }
 
 // State returns a snapshot of the engine.
@@ -52,7 +54,7 @@ func (e *Engine) State() State {
 		Cache:       e.cache.Stats(),
 		Refinements: e.refine.All(),
 		Events:      e.queue.Stats(),
-		Generation:  GenerationState{Running: e.running(), Limit: e.opts.MaxConcurrentGenerations},
+		Generation:  GenerationState{Running: e.running(), Limit: e.opts.MaxConcurrentGenerations, LLM: e.Generations()},
 	}
 	running := map[string]bool{}
 	for _, n := range st.Generation.Running {

@@ -180,13 +180,14 @@ func (w *Wrappers) list() any {
 
 func (w *Wrappers) status() any {
 	st := map[string]any{
-		"version":    Version,
-		"dir":        w.e.opts.Dir,
-		"upstream":   w.e.up.State(),
-		"llm":        w.e.gen.Name(),
-		"tools":      len(w.e.Tools()),
-		"cache":      w.e.cache.Stats(),
-		"eventQueue": w.e.queue.Stats(),
+		"version":     Version,
+		"dir":         w.e.opts.Dir,
+		"upstream":    w.e.up.State(),
+		"llm":         w.e.gen.Name(),
+		"tools":       len(w.e.Tools()),
+		"cache":       w.e.cache.Stats(),
+		"eventQueue":  w.e.queue.Stats(),
+		"generations": w.e.Generations(),
 	}
 	if w.hooks.Status != nil {
 		for k, v := range w.hooks.Status() {
@@ -208,8 +209,8 @@ func (e *Engine) Refine(ctx context.Context, tool, feedback, source string) (map
 		return nil, err
 	}
 	e.publish(Event{Kind: EventUIUpdated, Tool: tool, Detail: map[string]any{"reason": "refine"}})
-	return map[string]any{"tool": tool, "uiType": ui.Meta.UIType, "ms": time.Since(start).Milliseconds(),
-		"refinements": len(hist), "warnings": ui.Meta.Warnings, "cacheKey": ui.Key}, nil
+	return withPending(map[string]any{"tool": tool, "uiType": ui.Meta.UIType, "ms": time.Since(start).Milliseconds(),
+		"refinements": len(hist), "warnings": ui.Meta.Warnings, "cacheKey": ui.Key}, ui), nil
 }
 
 // Regenerate drops a tool's cached UI (and optionally its refinements) and
@@ -220,6 +221,7 @@ func (e *Engine) Regenerate(ctx context.Context, tool string, clearRefinements b
 			return nil, fmt.Errorf("clearing refinements: %w", err)
 		}
 	}
+	e.forgetGeneration(tool)
 	e.cache.DeleteTool(tool)
 	start := time.Now()
 	ui, err := e.ReadUI(ctx, tool)
@@ -227,8 +229,8 @@ func (e *Engine) Regenerate(ctx context.Context, tool string, clearRefinements b
 		return nil, err
 	}
 	e.publish(Event{Kind: EventUIUpdated, Tool: tool, Detail: map[string]any{"reason": "regenerate"}})
-	return map[string]any{"tool": tool, "uiType": ui.Meta.UIType, "ms": time.Since(start).Milliseconds(),
-		"refinementsCleared": clearRefinements, "cacheKey": ui.Key}, nil
+	return withPending(map[string]any{"tool": tool, "uiType": ui.Meta.UIType, "ms": time.Since(start).Milliseconds(),
+		"refinementsCleared": clearRefinements, "cacheKey": ui.Key}, ui), nil
 }
 
 // Inspect describes a tool's UI state.
@@ -250,7 +252,18 @@ func (e *Engine) Inspect(tool string) (map[string]any, error) {
 	} else {
 		out["cached"] = false
 	}
+	if g, ok := e.Generations()[tool]; ok {
+		out["generation"] = g
+	}
 	return out, nil
+}
+
+// withPending adds why the served UI is not (yet) the LLM's page.
+func withPending(m map[string]any, ui UI) map[string]any {
+	if ui.Meta.FallbackReason != "" {
+		m["note"] = ui.Meta.FallbackReason
+	}
+	return m
 }
 
 func toolResult(v any) json.RawMessage {

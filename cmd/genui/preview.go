@@ -16,6 +16,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/genui-dev/genui/engine"
+	"github.com/genui-dev/genui/engine/gen"
 	"github.com/genui-dev/genui/engine/httpapi"
 )
 
@@ -105,7 +106,14 @@ func newExportCmd() *cobra.Command {
 				return err
 			}
 			defer r.close()
-			e, err := engine.New(engine.Options{Upstream: r.upstream, Dir: r.dir, PersistCache: r.persist, NoCache: r.noCache, Logger: r.logger})
+			// Export writes finished pages: wait for the LLM's (up to its budget).
+			r.gen.FirstRead, r.gen.WaitBudget = gen.FirstReadWait, max(r.gen.Budget, gen.DefaultBudget)
+			gr, err := r.generator()
+			if err != nil {
+				return err
+			}
+			e, err := engine.New(engine.Options{Upstream: r.upstream, Dir: r.dir, PersistCache: r.persist, NoCache: r.noCache,
+				Logger: r.logger, Generator: gr, MaxConcurrentGenerations: r.gen.MaxConcurrent})
 			if err != nil {
 				return err
 			}

@@ -51,7 +51,11 @@ func (sess *Session) dispatch(ctx context.Context, msg *jsonrpc.Message, reply S
 			}
 			return s.opts.Wrappers.Call(ctx, p.Name, p.Arguments)
 		}
-		return sess.forward(ctx, msg, reply)
+		res, err := sess.forward(ctx, msg, reply)
+		if err == nil {
+			s.e.ObserveResult(p.Name, res) // one real result shows the LLM the data's shape
+		}
+		return res, err
 	case "resources/list":
 		return sess.listResources(ctx, msg, reply)
 	case "resources/read":

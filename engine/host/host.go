@@ -139,6 +139,7 @@ func New(opts Options) *Server {
 	s.e.SetNotificationHandler(s.onUpstreamNotification)
 	s.e.SetRequestHandler(s.onUpstreamRequest)
 	s.e.OnEvent(s.onEngineEvent)
+	s.e.SetSampler(s.sample)
 	return s
 }
 
@@ -638,5 +639,9 @@ func (s *Server) CallTool(ctx context.Context, name string, args json.RawMessage
 	if err != nil {
 		return nil, jsonrpc.Errorf(jsonrpc.CodeInvalidParams, "arguments: %v", err)
 	}
-	return s.e.Upstream().Request(ctx, "tools/call", params)
+	res, err := s.e.Upstream().Request(ctx, "tools/call", params)
+	if err == nil {
+		s.e.ObserveResult(name, res)
+	}
+	return res, err
 }
