@@ -246,3 +246,8 @@ next:
 	}
 	return env
 }
+
+// RaceEnabled reports whether the tests (and so the genui binary they
+// build) run with the race detector, which makes genui several times
+// slower: latency bounds account for it.
+func RaceEnabled() bool { return raceEnabled }
