@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"strconv"
@@ -93,7 +94,7 @@ func classify(err error, redact func(string) string) *Error {
 	var oe *net.OpError
 	var de *net.DNSError
 	if errors.As(err, &oe) || errors.As(err, &de) || errors.As(err, &ne) || fantasy.IsTransportError(err) ||
-		strings.Contains(msg, "connection refused") || strings.Contains(msg, "EOF") {
+		errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
 		return &Error{Class: ErrNetwork, Retryable: true, Message: msg}
 	}
 	return &Error{Class: ErrServer, Retryable: false, Message: msg}

@@ -27,6 +27,8 @@ const (
 	Anthropic Wire = "anthropic"
 	OpenAI    Wire = "openai"
 	Ollama    Wire = "ollama"
+	// Gemini is the Gemini API's streamGenerateContent (alt=sse).
+	Gemini Wire = "gemini"
 )
 
 // Reply is one scripted answer.
@@ -178,8 +180,14 @@ func (s *Server) BaseURL() string {
 func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	body, _ := io.ReadAll(io.LimitReader(r.Body, 8<<20))
 	want := "/v1/chat/completions"
-	if s.Wire == Anthropic {
+	switch s.Wire {
+	case Anthropic:
 		want = "/v1/messages"
+	case Gemini:
+		want = r.URL.Path
+		if !strings.HasPrefix(want, "/v1beta/models/") || !strings.Contains(want, ":streamGenerateContent") && !strings.Contains(want, ":generateContent") {
+			want = "/v1beta/models/{model}:streamGenerateContent"
+		}
 	}
 	if r.Method != http.MethodPost || r.URL.Path != want {
 		http.Error(w, fmt.Sprintf(`{"error":{"message":"no route %s %s"}}`, r.Method, r.URL.Path), http.StatusNotFound)
@@ -218,6 +226,9 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		Model  string `json:"model"`
 	}
 	_ = json.Unmarshal(body, &p)
+	if s.Wire == Gemini {
+		p.Stream = strings.Contains(r.URL.Path, ":streamGenerateContent")
+	}
 	if rep.InputTokens == 0 {
 		rep.InputTokens = 100
 	}
@@ -243,9 +254,12 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	chunks := split(rep.Text, rep.ChunkSize)
-	if s.Wire == Anthropic {
+	switch s.Wire {
+	case Anthropic:
 		s.streamAnthropic(r, emit, p.Model, rep, chunks)
-	} else {
+	case Gemini:
+		s.streamGemini(r, emit, rep, chunks)
+	default:
 		s.streamOpenAI(r, w, fl, emit, p.Model, rep, chunks)
 	}
 }
@@ -277,6 +291,31 @@ func (s *Server) streamAnthropic(r *http.Request, emit func(string, any), model 
 		"delta": map[string]any{"stop_reason": stop, "stop_sequence": nil},
 		"usage": map[string]any{"output_tokens": rep.OutputTokens}})
 	emit("message_stop", map[string]any{"type": "message_stop"})
+}
+
+// streamGemini writes GenerateContentResponse chunks; the last carries
+// finishReason and usageMetadata.
+func (s *Server) streamGemini(r *http.Request, emit func(string, any), rep Reply, chunks []string) {
+	finish := rep.Finish
+	if finish == "" {
+		finish = "STOP"
+	}
+	if len(chunks) == 0 {
+		chunks = []string{""}
+	}
+	for i, c := range chunks {
+		if !sleep(r, rep.ChunkDelay) {
+			return
+		}
+		cand := map[string]any{"index": 0, "content": map[string]any{"role": "model", "parts": []any{map[string]any{"text": c}}}}
+		m := map[string]any{"candidates": []any{cand}, "modelVersion": "gemini-test"}
+		if i == len(chunks)-1 {
+			cand["finishReason"] = finish
+			m["usageMetadata"] = map[string]any{"promptTokenCount": rep.InputTokens, "candidatesTokenCount": rep.OutputTokens,
+				"totalTokenCount": rep.InputTokens + rep.OutputTokens}
+		}
+		emit("", m)
+	}
 }
 
 // streamOpenAI writes chat.completion.chunk events, a final chunk with the
