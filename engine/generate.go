@@ -50,6 +50,8 @@ type GenerationStatus struct {
 	// RetryAt is when a read may try a failed key again (zero: only after
 	// a change).
 	RetryAt time.Time `json:"retryAt,omitempty"`
+
+	cancel context.CancelFunc // stops a running generation
 }
 
 // genState is the engine's bookkeeping for LLM generations. Its zero value
@@ -68,6 +70,10 @@ type genState struct {
 func (g *genState) lifetime() context.Context {
 	g.mu.Lock()
 	defer g.mu.Unlock()
+	return g.lifetimeLocked()
+}
+
+func (g *genState) lifetimeLocked() context.Context {
 	if g.ctx == nil {
 		g.ctx, g.cancel = context.WithCancel(context.Background())
 	}
@@ -271,7 +277,13 @@ func (e *Engine) startUpgrade(l *gen.LLM, t *Tool, key cache.Key, rid string, wa
 	case st != nil && st.Key == key && st.State == GenDone:
 		// Done but not in the cache (evicted, --no-cache, too large): try again.
 	}
-	e.gs.status[t.Name] = &GenerationStatus{Key: key, State: GenRunning, Provider: l.Name(), Started: now}
+	if st != nil && st.State == GenRunning && st.cancel != nil {
+		// One generation per tool: the tool changed (a refinement, a new
+		// definition) while the old one ran; it is superseded.
+		st.cancel()
+	}
+	gctx, cancel := context.WithCancel(e.gs.lifetimeLocked())
+	e.gs.status[t.Name] = &GenerationStatus{Key: key, State: GenRunning, Provider: l.Name(), Started: now, cancel: cancel}
 	req := gen.Request{Tool: t.Info, Key: string(key), Wait: wait, Sample: e.gs.sample, RequestID: rid,
 		Example: e.gs.examples[t.Name]}
 	if prev, ok := e.gs.lastLLM[t.Name]; ok && prev != key {
@@ -293,7 +305,10 @@ func (e *Engine) startUpgrade(l *gen.LLM, t *Tool, key cache.Key, rid string, wa
 	}
 	e.setGenerating(t.Name, 1)
 	e.emitGenerationStarted(t.Name, l.Name(), rid)
-	return l.Start(e.gs.lifetime(), req, func(o gen.Outcome) { e.finishUpgrade(t, key, rid, o) }), true
+	return l.Start(gctx, req, func(o gen.Outcome) {
+		defer cancel()
+		e.finishUpgrade(t, key, rid, o)
+	}), true
 }
 
 // finishUpgrade stores a finished LLM generation and tells front ends.
@@ -329,11 +344,17 @@ func (e *Engine) finishUpgrade(t *Tool, key cache.Key, rid string, o gen.Outcome
 		log.Warn("the LLM gave no usable UI; the offline UI stays", "reason", res.FallbackReason)
 	}
 	e.gs.mu.Lock()
-	if cur := e.gs.status[t.Name]; cur != nil && cur.Key == key {
+	cur := e.gs.status[t.Name]
+	superseded := cur == nil || cur.Key != key
+	if !superseded {
 		st.Started = cur.Started
 		e.gs.status[t.Name] = &st
 	}
 	e.gs.mu.Unlock()
+	if superseded {
+		log.Info("a superseded LLM generation ended", "state", st.State)
+		return
+	}
 	if st.State == GenDone {
 		e.emitGenerationFinished(t.Name, res.UIType, res.Duration, res.InputTokens, res.OutputTokens, res.Chain)
 		e.emitUIUpdated(t.Name, "llm")

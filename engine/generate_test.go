@@ -433,3 +433,32 @@ func emergencyHTML(t *Tool, reason string) (string, error) {
 	return viewdefs.Emergency(viewdefs.ToolData{Name: t.Name, Title: t.Info.Title, Description: t.Info.Description,
 		InputSchema: t.Info.InputSchema}, reason)
 }
+
+// TestOneGenerationPerTool: a refinement while the LLM writes the page
+// supersedes that generation: it is cancelled, only the new one counts.
+func TestOneGenerationPerTool(t *testing.T) {
+	r := newLLMRig(t, llmtest.Reply{Text: llmtest.ForecastPage, Delay: 30 * time.Second}, nil)
+	failed := collect(r.e, EventGenerationFailed, EventUIUpdated)
+	read(t, r.e, "get_forecast")
+	waitFor(t, "the first request", 5*time.Second, func() bool { return r.srv.Count() == 1 })
+	r.srv.SetDefault(llmtest.Reply{Text: llmtest.ForecastPage})
+	if _, err := r.e.Refine(context.Background(), "get_forecast", "dark theme", "tool"); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the refined page", 10*time.Second, func() bool {
+		g := r.e.Generations()["get_forecast"]
+		return g.State == GenDone && g.Key == r.e.UIKey(mustTool(t, r.e, "get_forecast"))
+	})
+	// The first request was cancelled (its connection closed), not left to run.
+	reqs := r.srv.Requests()
+	if len(reqs) != 2 {
+		t.Fatalf("%d requests, want 2", len(reqs))
+	}
+	// Cancelled, it ends well before its 30 s answer.
+	waitFor(t, "the superseded generation to end", 5*time.Second, func() bool { return len(r.e.running()) == 0 })
+	for _, ev := range failed() {
+		if ev.Kind == EventGenerationFailed {
+			t.Errorf("the superseded generation reported a failure: %v", ev.Detail)
+		}
+	}
+}
