@@ -238,3 +238,28 @@ func TestLLMSamplingWithoutCapability(t *testing.T) {
 		}
 	}
 }
+
+// TestLLMExportWaitsForPages: `genui export` with an LLM writes the model's
+// pages (it waits for them), through the OpenAI wire format.
+func TestLLMExportWaitsForPages(t *testing.T) {
+	srv := llmtest.New(t, llmtest.OpenAI, llmtest.Reply{Text: llmtest.ForecastPage, Delay: 300 * time.Millisecond})
+	wd := t.TempDir()
+	out := filepath.Join(wd, "out")
+	ctx := bounded(t, 2*time.Minute)
+	cmd := exec.CommandContext(ctx, testenv.GenuiBinary(t), "export", "--out", out, "--dir", filepath.Join(wd, "ui"), "--llm", "openai")
+	cmd.Env = append(testenv.OfflineEnv(), "OPENAI_API_KEY="+llmtest.TestKey, "OPENAI_BASE_URL="+srv.BaseURL())
+	cmd.Dir = wd
+	b, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("export: %v\n%s", err, b)
+	}
+	llmtest.NoKey(t, llmtest.TestKey, "export's output", b)
+	page, err := os.ReadFile(filepath.Join(out, "get_forecast.html"))
+	if err != nil || !strings.Contains(string(page), "forecast-card") {
+		t.Fatalf("get_forecast.html is not the model's page: %v", err)
+	}
+	if !strings.Contains(string(b), "(llm,") {
+		t.Errorf("export did not report llm pages:\n%s", b)
+	}
+	llmtest.NoKeyInDir(t, llmtest.TestKey, wd)
+}
