@@ -212,7 +212,7 @@ func (e *Engine) ReadUI(ctx context.Context, name string) (UI, error) {
 	if err != nil {
 		return ui, err
 	}
-	if ent, ok := e.cache.Get(key); ok {
+	if ent, ok := e.cache.Peek(key); ok {
 		// The LLM page arrived meanwhile.
 		return UI{Tool: name, HTML: ent.HTML, Key: key, Meta: ent.Meta, FromCache: true}, nil
 	}

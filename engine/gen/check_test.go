@@ -104,3 +104,25 @@ func TestRepair(t *testing.T) {
 		})
 	}
 }
+
+// BenchmarkCheck measures validating a typical model page with the shim
+// inlined (what every LLM answer goes through).
+func BenchmarkCheck(b *testing.B) {
+	page := mcpshim.Inject(llmtest.ForecastPage)
+	b.SetBytes(int64(len(page)))
+	for b.Loop() {
+		if r := Check(page, forecastTool); !r.OK() {
+			b.Fatal(r.Problems)
+		}
+	}
+}
+
+// BenchmarkRepair measures repairing a fenced answer with a CDN import.
+func BenchmarkRepair(b *testing.B) {
+	answer := "Here:\n```html\n" + strings.Replace(llmtest.ForecastPage, "const { App } = window.McpApps;",
+		`import { App } from "https://esm.sh/@modelcontextprotocol/ext-apps";`, 1) + "```"
+	b.SetBytes(int64(len(answer)))
+	for b.Loop() {
+		Repair(answer)
+	}
+}

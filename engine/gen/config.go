@@ -187,14 +187,15 @@ func ollamaBaseURL(v string) (string, error) {
 	if v == "" {
 		v = defaultOllamaHost
 	}
-	if !strings.Contains(v, "://") {
+	bare := !strings.Contains(v, "://") // OLLAMA_HOST style: host[:port]
+	if bare {
 		v = "http://" + v
 	}
 	u, err := url.Parse(v)
 	if err != nil || u.Host == "" {
 		return "", fmt.Errorf("OLLAMA_HOST %q is not a host or URL", v)
 	}
-	if u.Port() == "" {
+	if bare && u.Port() == "" {
 		u.Host = net.JoinHostPort(u.Hostname(), "11434")
 	}
 	u.Path = strings.TrimSuffix(u.Path, "/")

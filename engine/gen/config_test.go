@@ -66,7 +66,7 @@ func TestOllamaBaseURL(t *testing.T) {
 		"":                           "http://127.0.0.1:11434/v1",
 		"0.0.0.0":                    "http://0.0.0.0:11434/v1",
 		"box:8080":                   "http://box:8080/v1",
-		"https://ollama.example.com": "https://ollama.example.com:11434/v1",
+		"https://ollama.example.com": "https://ollama.example.com/v1",
 		"http://h:1/v1":              "http://h:1/v1",
 		"http://h:1/":                "http://h:1/v1",
 		"[::1]:5000":                 "http://[::1]:5000/v1",
