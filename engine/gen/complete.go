@@ -59,6 +59,10 @@ func (c *fantasyCompleter) complete(ctx context.Context, system, user string, _ 
 		switch part.Type {
 		case fantasy.StreamPartTypeTextDelta:
 			text = append(text, part.Delta...)
+			if len(text) > 2*MaxHTMLBytes {
+				return Completion{}, &Error{Class: ErrInvalidRequest,
+					Message: fmt.Sprintf("the answer passed %d KB while streaming; a page may be at most %d KB", 2*MaxHTMLBytes>>10, MaxHTMLBytes>>10)}
+			}
 			if onText != nil {
 				onText(len(text))
 			}

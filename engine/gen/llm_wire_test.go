@@ -477,3 +477,13 @@ func TestLLMGlobalLimit(t *testing.T) {
 		t.Fatalf("peak %d (want 2), total %d (want 5)", peak, r.srv.Count())
 	}
 }
+
+// TestLLMRunawayAnswerStopped: an answer that keeps streaming past twice the
+// page limit is cut off, not buffered without bound.
+func TestLLMRunawayAnswerStopped(t *testing.T) {
+	r := newWireRig(t, llmtest.OpenAI, llmtest.Reply{Text: strings.Repeat("<p>x</p>", 2*MaxHTMLBytes/8+1000), ChunkSize: 64 << 10}, nil)
+	res := r.generate("k")
+	if res.Error == nil || res.Error.Class != ErrInvalidRequest || !strings.Contains(res.Error.Message, "while streaming") {
+		t.Fatalf("error %+v", res.Error)
+	}
+}
