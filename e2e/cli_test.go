@@ -40,7 +40,9 @@ func TestCLIVersionAndBadFlags(t *testing.T) {
 		want string
 	}{
 		{[]string{"mcp", "--ui-metadata", "sometimes"}, "--ui-metadata must be always, auto or never"},
-		{[]string{"mcp", "--llm", "anthropic"}, "not built yet"},
+		{[]string{"mcp", "--llm", "anthropic"}, "set ANTHROPIC_API_KEY"},
+		{[]string{"mcp", "--llm", "gpt"}, "unknown LLM provider"},
+		{[]string{"mcp", "--llm", "openai-compatible"}, "needs a base URL"},
 		{[]string{"mcp", "--upstream-url", "http://127.0.0.1:1/mcp", "--", "x"}, "not both"},
 		{[]string{"mcp", "--header", "novalue", "--upstream-url", "http://127.0.0.1:1/mcp"}, "want 'Key: Value'"},
 		{[]string{"mcp", "--config", "missing.json"}, "missing.json"},

@@ -176,6 +176,9 @@ type Inspection struct {
 	// Meta is the cached UI's metadata (nil when nothing is cached).
 	Meta    *UIMeta      `json:"meta,omitempty"`
 	History []Refinement `json:"history"`
+	// Generation is the latest LLM generation of the tool (progress, chain,
+	// error), when there is one.
+	Generation *GenerationStatus `json:"generation,omitempty"`
 }
 
 // RefineRequest asks for a refinement.

@@ -115,6 +115,7 @@ type Engine struct {
 
 	genMu      sync.Mutex
 	generating map[string]int // tool -> generations running
+	gs         genState       // LLM generations (generate.go)
 
 	notifMu      sync.RWMutex
 	notifHandler func(method string, params json.RawMessage)
@@ -201,6 +202,7 @@ func New(opts Options) (*Engine, error) {
 // fresh) until ctx ends.
 func (e *Engine) Run(ctx context.Context) error {
 	defer e.broker.Shutdown()
+	defer e.stopGenerations()
 	if e.opts.RefreshInterval > 0 {
 		go e.refreshLoop(ctx)
 	}
@@ -484,6 +486,7 @@ func (e *Engine) RefreshTools(ctx context.Context) (ToolDiff, error) {
 		}
 	}
 	e.loadOnce.Do(func() { close(e.loaded) })
+	e.prewarm(next)
 	if !first && !diff.Empty() {
 		e.publish(EventToolsChanged, "", &ToolsChanged{Diff: diff})
 	}
@@ -519,8 +522,7 @@ func (e *Engine) listAllTools(ctx context.Context) ([]json.RawMessage, error) {
 }
 
 func (e *Engine) configHash() string {
-	return cache.Config{PromptVersion: PromptVersion, TemplateVersion: TemplateVersion,
-		Provider: e.gen.Name()}.Hash()
+	return e.genConfig().Hash()
 }
 
 // UIKey is the cache key of a tool's current UI.

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"time"
+
+	"github.com/genui-dev/genui/engine/cache"
 )
 
 // Event is one engine event. On the wire (GET /events, and the MCP host's
@@ -98,13 +100,24 @@ type GenerationFinished struct {
 	FallbackReason string        `json:"fallbackReason,omitempty"`
 	Warnings       []string      `json:"warnings,omitempty"`
 	RequestID      string        `json:"requestId,omitempty"`
+	InputTokens    int           `json:"inputTokens,omitempty"`
+	OutputTokens   int           `json:"outputTokens,omitempty"`
+	// Chain is the generated -> repaired -> offline path with reasons.
+	Chain []ChainStep `json:"chain,omitempty"`
 }
 
 // GenerationFailed is the detail of EventGenerationFailed.
 type GenerationFailed struct {
 	Error     string `json:"error"`
 	RequestID string `json:"requestId,omitempty"`
+	// Class is the LLM error class (TIMEOUT, RATE_LIMIT, AUTH, ...).
+	Class     string      `json:"class,omitempty"`
+	Retryable bool        `json:"retryable,omitempty"`
+	Chain     []ChainStep `json:"chain,omitempty"`
 }
+
+// ChainStep is one step of a generation's fallback chain.
+type ChainStep = cache.ChainStep
 
 // UpstreamChanged is the detail of EventUpstreamUp and EventUpstreamDown.
 type UpstreamChanged struct {

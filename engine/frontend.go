@@ -184,6 +184,9 @@ func (e *Engine) Inspect(ctx context.Context, name string) (Inspection, error) {
 		m := ent.Meta
 		in.Cached, in.Meta = true, &m
 	}
+	if g, ok := e.generationOf(name); ok {
+		in.Generation = &g
+	}
 	return in, nil
 }
 
@@ -235,6 +238,7 @@ func (e *Engine) Regenerate(ctx context.Context, req RegenerateRequest) (UIChang
 			return UIChange{}, Errorf(CodeInternal, "clearing refinements: %v", err)
 		}
 	}
+	e.forgetGeneration(t.Name) // a failed LLM generation may be tried again at once
 	e.cache.DeleteTool(t.Name)
 	start := time.Now()
 	ui, err := e.ReadUI(ctx, t.Name)
@@ -289,6 +293,7 @@ func (e *Engine) CallTool(ctx context.Context, req CallRequest) (CallResult, err
 		IsError bool `json:"isError"`
 	}
 	_ = json.Unmarshal(res, &r)
+	e.ObserveResult(req.Name, res) // one real result shows an LLM the data's shape
 	return CallResult{Result: res, IsError: r.IsError, Duration: time.Since(start)}, nil
 }
 

@@ -5,6 +5,7 @@ import (
 	"sort"
 
 	"github.com/genui-dev/genui/engine/cache"
+	"github.com/genui-dev/genui/engine/gen"
 )
 
 // State is a snapshot of the engine: what /state serves, what
@@ -32,6 +33,8 @@ type State struct {
 type GenerationState struct {
 	Running []string `json:"running"`
 	Limit   int      `json:"limit"`
+	// LLM is the latest LLM generation per tool (progress, chain, errors).
+	LLM map[string]GenerationStatus `json:"llm,omitempty"`
 }
 
 // State returns a snapshot of the engine.
@@ -54,7 +57,7 @@ func (e *Engine) State(ctx context.Context) (State, error) {
 		Cache:        e.cache.Stats(),
 		Refinements:  e.refine.All(),
 		Events:       e.queue.Stats(),
-		Generation:   GenerationState{Running: e.running(), Limit: e.opts.MaxConcurrentGenerations},
+		Generation:   GenerationState{Running: e.running(), Limit: e.opts.MaxConcurrentGenerations, LLM: e.Generations()},
 	}
 	if sessions != nil {
 		st.Sessions = append(st.Sessions, sessions()...)
@@ -89,8 +92,31 @@ func (e *Engine) toolStatus(t *Tool, generating bool) ToolStatus {
 		} else if generating {
 			ts.UI.State = UIStateGenerating
 		}
+		// An LLM generation behind the served UI (background upgrade).
+		if gs, ok := e.generationOf(t.Name); ok {
+			switch {
+			case gs.State == GenRunning:
+				ts.UI.Generating = true
+				if ts.UI.State == UIStateNone {
+					ts.UI.State = UIStateGenerating
+				}
+			case gs.State == GenFailed && gs.FallbackReason != "" && ts.UI.State == UIStateCached && ts.UI.Kind != gen.UITypeLLM:
+				ts.UI.State, ts.UI.FallbackReason = UIStateFallback, gs.FallbackReason
+			}
+		}
 	}
 	return ts
+}
+
+// generationOf is the latest LLM generation of a tool, if any.
+func (e *Engine) generationOf(tool string) (GenerationStatus, bool) {
+	e.gs.mu.Lock()
+	defer e.gs.mu.Unlock()
+	st := e.gs.status[tool]
+	if st == nil {
+		return GenerationStatus{}, false
+	}
+	return *st, true
 }
 
 func (e *Engine) running() []string {

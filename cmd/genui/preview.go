@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/genui-dev/genui/engine/app"
+	"github.com/genui-dev/genui/engine/gen"
 	"github.com/genui-dev/genui/engine/httpapi"
 )
 
@@ -101,9 +102,15 @@ func newExportCmd() *cobra.Command {
 				return err
 			}
 			defer r.close()
+			// Export writes finished pages: wait for the LLM's (up to its budget).
+			r.gen.FirstRead, r.gen.WaitBudget = gen.FirstReadWait, max(r.gen.Budget, gen.DefaultBudget)
+			eo, err := r.engineOptions()
+			if err != nil {
+				return err
+			}
 			ctx, stop := signalContext()
 			defer stop()
-			return app.Export(ctx, r.engineOptions(), out, os.Stderr)
+			return app.Export(ctx, eo, out, os.Stderr)
 		},
 	}
 	f.register(cmd)

@@ -19,6 +19,7 @@ import (
 	"github.com/genui-dev/genui/engine"
 	"github.com/genui-dev/genui/engine/app"
 	"github.com/genui-dev/genui/engine/demo"
+	"github.com/genui-dev/genui/engine/gen"
 	"github.com/genui-dev/genui/engine/host"
 	"github.com/genui-dev/genui/engine/upstream"
 )
@@ -44,11 +45,11 @@ func (f *commonFlags) register(cmd *cobra.Command) {
 	fl := cmd.Flags()
 	fl.StringVar(&f.configFile, "config", "", "config file (default ./genui.json when present)")
 	fl.StringVar(&f.dir, "dir", "", "folder genui keeps its files in (default .ui)")
-	fl.StringVar(&f.llm, "llm", "", "UI generator: auto|anthropic|openai|ollama|offline (default auto)")
+	fl.StringVar(&f.llm, "llm", "", "UI generator: auto|anthropic|openai|ollama|google|openrouter|openai-compatible|sampling|offline (default auto: a provider whose API key is set, else offline)")
 	fl.StringVar(&f.model, "model", "", "LLM model name")
 	fl.BoolVar(&f.noCache, "no-cache", false, "do not read cached UIs")
 	fl.BoolVar(&f.persistCache, "persist-cache", true, "keep generated UIs under DIR/cache across restarts")
-	fl.BoolVar(&f.debug, "debug", false, "also log to stderr, at debug level")
+	fl.BoolVar(&f.debug, "debug", false, "also log to stderr, at debug level; write each LLM prompt and answer (redacted) under DIR/debug")
 	fl.StringVar(&f.uiMetadata, "ui-metadata", "", "add UI metadata to tools: always|auto|never (default always; auto = only for hosts that advertise MCP Apps)")
 	fl.StringVar(&f.upstreamURL, "upstream-url", "", "wrap an MCP server at this URL (streamable HTTP; SSE with --upstream-transport sse)")
 	fl.StringVar(&f.upstreamTransport, "upstream-transport", "", "http|sse (with --upstream-url)")
@@ -58,17 +59,49 @@ func (f *commonFlags) register(cmd *cobra.Command) {
 
 // fileConfig is genui.json.
 type fileConfig struct {
-	Dir        string `json:"dir"`
-	LLM        string `json:"llm"`
-	Model      string `json:"model"`
-	UIMetadata string `json:"uiMetadata"`
-	Upstream   struct {
+	Dir        string     `json:"dir"`
+	LLM        llmSetting `json:"llm"`
+	Model      string     `json:"model"`
+	UIMetadata string     `json:"uiMetadata"`
+	Generation struct {
+		FirstRead     string `json:"firstRead"`     // background (default) | wait
+		Budget        string `json:"budget"`        // e.g. "90s"
+		WaitBudget    string `json:"waitBudget"`    // e.g. "15s"
+		Retries       *int   `json:"retries"`       // default 2
+		MaxConcurrent int    `json:"maxConcurrent"` // default 2
+		PromptsDir    string `json:"promptsDir"`
+	} `json:"generation"`
+	Upstream struct {
 		Command   []string          `json:"command"`
 		URL       string            `json:"url"`
 		Transport string            `json:"transport"`
 		Headers   map[string]string `json:"headers"`
 		Env       map[string]string `json:"env"`
 	} `json:"upstream"`
+}
+
+// llmSetting is genui.json's "llm": a provider name, or an object.
+type llmSetting struct {
+	Provider    string   `json:"provider"`
+	Model       string   `json:"model"`
+	BaseURL     string   `json:"baseUrl"`
+	MaxTokens   int      `json:"maxTokens"`
+	Temperature *float64 `json:"temperature"`
+}
+
+func (l *llmSetting) UnmarshalJSON(b []byte) error {
+	if err := json.Unmarshal(b, &l.Provider); err == nil {
+		return nil
+	}
+	type plain llmSetting
+	dec := json.NewDecoder(strings.NewReader(string(b)))
+	dec.DisallowUnknownFields()
+	var p plain
+	if err := dec.Decode(&p); err != nil {
+		return fmt.Errorf("llm: want a provider name or {provider, model, baseUrl, maxTokens, temperature}: %w", err)
+	}
+	*l = llmSetting(p)
+	return nil
 }
 
 func loadConfig(path string, explicit bool) (*fileConfig, error) {
@@ -106,6 +139,7 @@ type resolved struct {
 	uiMetadata string
 	noCache    bool
 	persist    bool
+	gen        gen.Config // the LLM generator (Provider offline: none)
 	refresh    time.Duration
 	upstream   upstream.Config
 	logger     *slog.Logger
@@ -134,8 +168,8 @@ func (f *commonFlags) resolve(args []string, dash int) (*resolved, error) {
 	}
 	r := &resolved{
 		dir:        firstNonEmpty(f.dir, os.Getenv("GENUI_DIR"), fc.Dir, ".ui"),
-		llm:        firstNonEmpty(f.llm, os.Getenv("GENUI_LLM"), fc.LLM, "auto"),
-		model:      firstNonEmpty(f.model, os.Getenv("GENUI_MODEL"), fc.Model),
+		llm:        firstNonEmpty(f.llm, os.Getenv("GENUI_LLM"), fc.LLM.Provider, "auto"),
+		model:      firstNonEmpty(f.model, os.Getenv("GENUI_MODEL"), fc.LLM.Model, fc.Model),
 		uiMetadata: firstNonEmpty(f.uiMetadata, os.Getenv("GENUI_UI_METADATA"), fc.UIMetadata, host.UIMetaAlways),
 		noCache:    f.noCache,
 		persist:    f.persistCache,
@@ -146,14 +180,31 @@ func (f *commonFlags) resolve(args []string, dash int) (*resolved, error) {
 	default:
 		return nil, fmt.Errorf("--ui-metadata must be always, auto or never, not %q", r.uiMetadata)
 	}
-	switch r.llm {
-	case "auto", "offline":
-		// auto picks the first provider whose key is set; no provider is
-		// built yet, so both mean the offline generator (see README).
-	case "anthropic", "openai", "ollama":
-		return nil, fmt.Errorf("--llm %s: LLM providers are not built yet in this version; use --llm offline (see README)", r.llm)
-	default:
-		return nil, fmt.Errorf("--llm must be auto, anthropic, openai, ollama or offline, not %q", r.llm)
+	gc := gen.Config{Provider: r.llm, Model: r.model, BaseURL: fc.LLM.BaseURL, MaxTokens: fc.LLM.MaxTokens,
+		Temperature: fc.LLM.Temperature, FirstRead: fc.Generation.FirstRead, MaxConcurrent: fc.Generation.MaxConcurrent,
+		PromptsDir: fc.Generation.PromptsDir}
+	if fc.Generation.Retries != nil {
+		gc.Retries = *fc.Generation.Retries
+		if gc.Retries == 0 {
+			gc.Retries = -1 // none
+		}
+	}
+	for _, d := range []struct {
+		v   string
+		dst *time.Duration
+	}{{fc.Generation.Budget, &gc.Budget}, {fc.Generation.WaitBudget, &gc.WaitBudget}} {
+		if d.v == "" {
+			continue
+		}
+		if *d.dst, err = time.ParseDuration(d.v); err != nil || *d.dst <= 0 {
+			return nil, fmt.Errorf("generation budget %q: want a duration such as 90s", d.v)
+		}
+	}
+	if r.gen, err = gen.FromEnv(gc, os.Getenv); err != nil {
+		return nil, err
+	}
+	if f.debug {
+		r.gen.DebugDir = filepath.Join(r.dir, "debug")
 	}
 
 	up := upstream.Config{}
@@ -204,6 +255,7 @@ func (f *commonFlags) resolve(args []string, dash int) (*resolved, error) {
 	}
 	r.logFile = lf
 	r.logger = slog.New(slog.NewJSONHandler(w, &slog.HandlerOptions{Level: level}))
+	r.gen.Logger = r.logger
 	r.upstream = up
 	return r, nil
 }
@@ -265,14 +317,37 @@ func newDemoServerCmd() *cobra.Command {
 }
 
 // engineOptions maps resolved configuration onto the engine's options.
-func (r *resolved) engineOptions() engine.Options {
+func (r *resolved) engineOptions() (engine.Options, error) {
+	g, err := r.generator()
+	if err != nil {
+		return engine.Options{}, err
+	}
 	return engine.Options{Upstream: r.upstream, Dir: r.dir, PersistCache: r.persist,
-		NoCache: r.noCache, RefreshInterval: r.refresh, Logger: r.logger}
+		NoCache: r.noCache, RefreshInterval: r.refresh, Logger: r.logger, Generator: g,
+		MaxConcurrentGenerations: r.gen.MaxConcurrent}, nil
+}
+
+// generator builds the LLM generator, or nil for the offline one.
+func (r *resolved) generator() (gen.Generator, error) {
+	if r.gen.Provider == gen.ProviderOffline {
+		return nil, nil
+	}
+	l, err := gen.New(r.gen)
+	if err != nil {
+		return nil, err
+	}
+	r.logger.Info("UI generation with an LLM", "provider", l.Name(), "model", l.Model(), "firstRead", l.FirstRead(),
+		"budget", l.Budget(false).String(), "prompts", l.PromptVersion())
+	return l, nil
 }
 
 // newApp builds the engine, its MCP host and the side server.
 func (r *resolved) newApp(uiPort, apiPort int) (*app.App, error) {
-	return app.New(app.Options{Engine: r.engineOptions(), UIMetadata: r.uiMetadata,
+	eo, err := r.engineOptions()
+	if err != nil {
+		return nil, err
+	}
+	return app.New(app.Options{Engine: eo, UIMetadata: r.uiMetadata,
 		UIPort: uiPort, APIPort: apiPort, AutoInstall: true})
 }
 

@@ -36,8 +36,18 @@ type Meta struct {
 	FallbackReason string        `json:"fallbackReason,omitempty"`
 	Warnings       []string      `json:"warnings,omitempty"`
 	RequestID      string        `json:"requestId,omitempty"`
+	// Chain is how an LLM page came to be: generated, or repaired (with
+	// what was wrong and what was fixed).
+	Chain []ChainStep `json:"chain,omitempty"`
 	// CacheVersion is the cache format version; Put stamps FormatVersion.
 	CacheVersion int `json:"cacheVersion"`
+}
+
+// ChainStep is one step of the generated -> repaired -> offline chain.
+type ChainStep struct {
+	Stage  string `json:"stage"`
+	OK     bool   `json:"ok"`
+	Reason string `json:"reason,omitempty"`
 }
 
 // Entry is one cached UI.
@@ -55,12 +65,16 @@ func (e *Entry) size() int64 {
 	for _, w := range e.Meta.Warnings {
 		n += len(w)
 	}
+	for _, st := range e.Meta.Chain {
+		n += len(st.Stage) + len(st.Reason)
+	}
 	return int64(n)
 }
 
 // clone returns a copy that shares no mutable memory with e.
 func (e Entry) clone() Entry {
 	e.Meta.Warnings = slices.Clone(e.Meta.Warnings)
+	e.Meta.Chain = slices.Clone(e.Meta.Chain)
 	return e
 }
 

@@ -1,6 +1,8 @@
-// Package gen generates the HTML UI (an MCP App) of a tool. For now it holds
-// the offline generator, built on viewdefs' minimal UI, and Validate, which
-// checks that generated HTML is self-contained.
+// Package gen generates the HTML UI (an MCP App) of a tool: the offline
+// generator (no LLM), the LLM generator (providers through charm.land/fantasy,
+// or the host's own model through MCP sampling), prompts, validation, repair
+// and the generated -> repaired -> offline fallback chain with its budget,
+// retries and concurrency limits.
 package gen
 
 import (
@@ -19,16 +21,76 @@ type Tool struct {
 type Request struct {
 	Tool        Tool
 	Refinements []string
+
+	// The fields below are used by the LLM generator; the offline generator
+	// ignores them.
+
+	// Key identifies the UI being generated (the engine's cache key):
+	// concurrent requests with the same Key share one generation.
+	Key string
+	// CurrentHTML is the tool's current LLM page, when there is one: a
+	// refinement edits it instead of writing a fresh page.
+	CurrentHTML string
+	// Example is one real tools/call result seen for the tool (raw JSON), so
+	// the model knows the data's shape. It is truncated in the prompt.
+	Example json.RawMessage
+	// Wait marks a generation a reader blocks on (generation.firstRead
+	// "wait"): it gets the shorter wait budget.
+	Wait bool
+	// OnProgress, when set, receives streaming progress (throttled). It must
+	// not block.
+	OnProgress func(Progress)
+	// Sample is the host's MCP sampling/createMessage, for the sampling
+	// provider; nil when no host session is connected that could answer.
+	Sample SampleFunc
+	// RequestID is the id of the MCP/HTTP request that caused the
+	// generation (for log lines and debug files).
+	RequestID string
+}
+
+// Progress is a streaming generation advancing.
+type Progress struct {
+	Tool    string        `json:"tool"`
+	Bytes   int           `json:"bytes"`
+	Elapsed time.Duration `json:"elapsed"`
+	Attempt int           `json:"attempt"`
 }
 
 // Result is a generated UI. HTML is self-contained (mcpshim already inlined).
 type Result struct {
 	HTML            string
-	UIType          string // e.g. "minimal"
+	UIType          string // e.g. "offline-rich", "llm"
 	Provider, Model string
 	Warnings        []string
 	Duration        time.Duration
+	// Token usage of the LLM calls (all attempts); 0 for offline.
+	InputTokens, OutputTokens int
+	// Attempts is the number of provider requests made.
+	Attempts int
+	// Chain records each step of generated -> repaired -> offline with its
+	// outcome and reason; empty for the offline generator.
+	Chain []Step
+	// FallbackReason is set when the UI is not the model's page (the offline
+	// UI stands in): why.
+	FallbackReason string
+	// Error is the classified provider error when the LLM failed (the UI is
+	// then the offline fallback).
+	Error *Error
 }
+
+// Step is one link of the fallback chain.
+type Step struct {
+	Stage  string `json:"stage"` // StageGenerated, StageRepaired or StageOffline
+	OK     bool   `json:"ok"`
+	Reason string `json:"reason,omitempty"`
+}
+
+// Stages of the fallback chain.
+const (
+	StageGenerated = "generated"
+	StageRepaired  = "repaired"
+	StageOffline   = "offline"
+)
 
 // Generator produces a tool's UI.
 type Generator interface {

@@ -42,7 +42,11 @@ func (sess *Session) dispatch(ctx context.Context, msg *jsonrpc.Message, reply S
 			log.Info("wrapper tool call", "tool", p.Name)
 			return s.callWrapper(ctx, p.Name, p.Arguments)
 		}
-		return sess.forward(ctx, msg, reply)
+		res, err := sess.forward(ctx, msg, reply)
+		if err == nil {
+			s.e.ObserveResult(p.Name, res) // one real result shows the LLM the data's shape
+		}
+		return res, err
 	case "resources/list":
 		return sess.listResources(ctx, msg, reply)
 	case "resources/read":

@@ -138,6 +138,7 @@ func New(opts Options) *Server {
 	s.e.SetRequestHandler(s.onUpstreamRequest)
 	s.e.OnEvent(s.onEngineEvent)
 	s.e.OnEvent(s.onUpstreamUp)
+	s.e.SetSampler(s.sample)
 	s.e.SetSessionSource(s.Sessions)
 	s.addOwnResources()
 	return s

@@ -228,7 +228,8 @@ func ChromiumFlags(userDataDir string) []string {
 }
 
 // llmEnv are the variables that make genui pick an LLM provider.
-var llmEnv = []string{"ANTHROPIC_API_KEY", "OPENAI_API_KEY", "OLLAMA_HOST"}
+var llmEnv = []string{"ANTHROPIC_API_KEY", "OPENAI_API_KEY", "GEMINI_API_KEY", "GOOGLE_API_KEY",
+	"OPENROUTER_API_KEY", "OLLAMA_HOST", "GENUI_LLM", "GENUI_MODEL"}
 
 // OfflineEnv is os.Environ() without the variables that select an LLM
 // provider, so genui under test uses its offline generator.
@@ -245,3 +246,8 @@ next:
 	}
 	return env
 }
+
+// RaceEnabled reports whether the tests (and so the genui binary they
+// build) run with the race detector, which makes genui several times
+// slower: latency bounds account for it.
+func RaceEnabled() bool { return raceEnabled }

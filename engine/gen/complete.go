@@ -1,0 +1,113 @@
+package gen
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"charm.land/fantasy"
+	"charm.land/fantasy/providers/anthropic"
+)
+
+// Completion is one model answer.
+type Completion struct {
+	Text                      string
+	InputTokens, OutputTokens int
+	// Model is the model that answered, when the provider says.
+	Model string
+	// Truncated is set when the model stopped at the token limit.
+	Truncated bool
+}
+
+// completer is one way to ask a model: a provider through fantasy, or the
+// host's model through MCP sampling.
+type completer interface {
+	// complete asks once (no retries). onText receives the answer's length
+	// in bytes as it streams.
+	complete(ctx context.Context, system, user string, req Request, onText func(n int)) (Completion, error)
+}
+
+// fantasyCompleter streams from a fantasy language model.
+type fantasyCompleter struct {
+	model       fantasy.LanguageModel
+	provider    string
+	maxTokens   int64
+	temperature *float64
+}
+
+func (c *fantasyCompleter) complete(ctx context.Context, system, user string, _ Request, onText func(int)) (Completion, error) {
+	sys := fantasy.NewSystemMessage(system)
+	if c.provider == anthropic.Name {
+		// The system prompt is the same for every tool: let Anthropic cache it.
+		sys.ProviderOptions = anthropic.NewProviderCacheControlOptions(&anthropic.ProviderCacheControlOptions{
+			CacheControl: anthropic.CacheControl{Type: "ephemeral"}})
+	}
+	call := fantasy.Call{
+		Prompt:          fantasy.Prompt{sys, fantasy.NewUserMessage(user)},
+		MaxOutputTokens: &c.maxTokens,
+		Temperature:     c.temperature,
+	}
+	stream, err := c.model.Stream(ctx, call)
+	if err != nil {
+		return Completion{}, err
+	}
+	var out Completion
+	var text []byte
+	finished := false
+	for part := range stream {
+		switch part.Type {
+		case fantasy.StreamPartTypeTextDelta:
+			text = append(text, part.Delta...)
+			if len(text) > 2*MaxHTMLBytes {
+				return Completion{}, &Error{Class: ErrInvalidRequest,
+					Message: fmt.Sprintf("the answer passed %d KB while streaming; a page may be at most %d KB", 2*MaxHTMLBytes>>10, MaxHTMLBytes>>10)}
+			}
+			if onText != nil {
+				onText(len(text))
+			}
+		case fantasy.StreamPartTypeError:
+			if part.Error == nil {
+				part.Error = errors.New("the provider reported a stream error")
+			}
+			return Completion{}, part.Error
+		case fantasy.StreamPartTypeFinish:
+			finished = true
+			out.InputTokens = int(part.Usage.InputTokens + part.Usage.CacheReadTokens + part.Usage.CacheCreationTokens)
+			out.OutputTokens = int(part.Usage.OutputTokens)
+			switch part.FinishReason {
+			case fantasy.FinishReasonContentFilter:
+				return out, &Error{Class: ErrContentFiltered, Message: "the provider's content filter stopped the answer"}
+			case fantasy.FinishReasonLength:
+				out.Truncated = true
+			}
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		return Completion{}, err
+	}
+	if !finished {
+		return Completion{}, &Error{Class: ErrNetwork, Retryable: true, Message: "the stream ended without a finish event"}
+	}
+	out.Text = string(text)
+	out.Model = c.model.Model()
+	return out, nil
+}
+
+// throttle calls f at most every interval (and always for the first call).
+func throttle(interval time.Duration, f func(int)) func(int) {
+	var last time.Time
+	return func(n int) {
+		if now := time.Now(); now.Sub(last) >= interval {
+			last = now
+			f(n)
+		}
+	}
+}
+
+var errNoSampler = errors.New("no connected host session advertised the sampling capability, so --llm sampling cannot ask the host's model; " +
+	"connect a host that supports MCP sampling or choose another --llm")
+
+func wrapf(err error, format string, args ...any) error {
+	return fmt.Errorf(format+": %w", append(args, err)...)
+}

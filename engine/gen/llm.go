@@ -1,0 +1,408 @@
+package gen
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"golang.org/x/sync/semaphore"
+	"golang.org/x/sync/singleflight"
+
+	"github.com/genui-dev/genui/mcpshim"
+)
+
+// UITypeLLM is the UIType of a page written by a model (possibly repaired).
+const UITypeLLM = "llm"
+
+// progressInterval throttles streaming progress callbacks.
+const progressInterval = 250 * time.Millisecond
+
+// LLM generates UIs with a language model and owns everything around the
+// call: prompts, one generation per key at a time (concurrent requests
+// share it), a global limit on generations running at once, the budget
+// shared by retries (exponential backoff, Retry-After honoured), error
+// classification, and the generated -> repaired -> offline chain. It never
+// fails for a model problem: the offline UI stands in, with the reason.
+type LLM struct {
+	cfg     Config
+	c       completer
+	prompts *Prompts
+	offline Generator
+	log     *slog.Logger
+	sf      singleflight.Group
+	sem     *semaphore.Weighted
+	secrets []string
+
+	authMu  sync.Mutex
+	authErr *Error // set by the first AUTH failure: no more LLM requests
+
+	requests atomic.Int64 // provider requests made
+	debugSeq atomic.Int64
+}
+
+// New builds the LLM generator for cfg (Provider must be a concrete
+// provider; resolve auto with FromEnv first).
+func New(cfg Config) (*LLM, error) {
+	switch cfg.Provider {
+	case "", ProviderAuto, ProviderOffline:
+		return nil, fmt.Errorf("gen.New: provider %q is not an LLM provider", cfg.Provider)
+	}
+	if cfg.Model == "" {
+		cfg.Model = DefaultModels[cfg.Provider]
+	}
+	if cfg.Model == "" && cfg.Provider != ProviderSampling {
+		return nil, fmt.Errorf("--llm %s needs a model (--model)", cfg.Provider)
+	}
+	if cfg.MaxTokens <= 0 {
+		cfg.MaxTokens = DefaultMaxTokens
+	}
+	if cfg.Budget <= 0 {
+		cfg.Budget = DefaultBudget
+	}
+	if cfg.WaitBudget <= 0 {
+		cfg.WaitBudget = DefaultWaitBudget
+	}
+	switch {
+	case cfg.Retries == 0:
+		cfg.Retries = DefaultRetries
+	case cfg.Retries < 0:
+		cfg.Retries = 0
+	}
+	if cfg.BackoffBase <= 0 {
+		cfg.BackoffBase = DefaultBackoff
+	}
+	if cfg.MaxConcurrent <= 0 {
+		cfg.MaxConcurrent = DefaultMaxConcurrent
+	}
+	switch cfg.FirstRead {
+	case "":
+		cfg.FirstRead = FirstReadBackground
+	case FirstReadBackground, FirstReadWait:
+	default:
+		return nil, fmt.Errorf("generation.firstRead must be %q or %q, not %q", FirstReadBackground, FirstReadWait, cfg.FirstRead)
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	if cfg.HTTPClient == nil {
+		cfg.HTTPClient = &http.Client{}
+	}
+	if cfg.Sleep == nil {
+		cfg.Sleep = sleepCtx
+	}
+	prompts, err := LoadPrompts(cfg.PromptsDir)
+	if err != nil {
+		return nil, err
+	}
+	c, err := newCompleter(cfg)
+	if err != nil {
+		return nil, err
+	}
+	l := &LLM{cfg: cfg, c: c, prompts: prompts, offline: NewOffline(),
+		log: cfg.Logger.With("component", "gen", "provider", cfg.Provider),
+		sem: semaphore.NewWeighted(int64(cfg.MaxConcurrent))}
+	if k := strings.TrimSpace(cfg.APIKey); len(k) >= 4 {
+		l.secrets = append(l.secrets, k)
+	}
+	return l, nil
+}
+
+// Name is the provider's name.
+func (l *LLM) Name() string { return l.cfg.Provider }
+
+// Model is the configured model ("" for sampling without a hint).
+func (l *LLM) Model() string { return l.cfg.Model }
+
+// PromptVersion identifies the prompt templates (part of the cache key).
+func (l *LLM) PromptVersion() string { return l.prompts.Version }
+
+// Temperature is the configured temperature (0 when unset).
+func (l *LLM) Temperature() float64 {
+	if l.cfg.Temperature == nil {
+		return 0
+	}
+	return *l.cfg.Temperature
+}
+
+// FirstRead is FirstReadBackground or FirstReadWait.
+func (l *LLM) FirstRead() string { return l.cfg.FirstRead }
+
+// Budget is the time bound of one generation (wait: a reader blocks on it).
+func (l *LLM) Budget(wait bool) time.Duration {
+	if wait {
+		return l.cfg.WaitBudget
+	}
+	return l.cfg.Budget
+}
+
+// MaxConcurrent is the global limit on generations running at once.
+func (l *LLM) MaxConcurrent() int { return l.cfg.MaxConcurrent }
+
+// Requests is the number of provider requests made so far.
+func (l *LLM) Requests() int64 { return l.requests.Load() }
+
+// Offline is the generator that stands in while and when the LLM fails.
+func (l *LLM) Offline() Generator { return l.offline }
+
+// AuthFailure is the authentication error that stopped LLM requests, or nil.
+func (l *LLM) AuthFailure() *Error {
+	l.authMu.Lock()
+	defer l.authMu.Unlock()
+	return l.authErr
+}
+
+// Outcome is what a generation started with Start delivers.
+type Outcome struct {
+	Result Result
+	Err    error // only when even the offline fallback failed
+}
+
+// Generate implements Generator: it runs (or joins) the generation for
+// req.Key and waits for it, or for ctx.
+func (l *LLM) Generate(ctx context.Context, req Request) (Result, error) {
+	select {
+	case o := <-l.Start(context.WithoutCancel(ctx), req, nil):
+		return o.Result, o.Err
+	case <-ctx.Done():
+		return Result{}, ctx.Err()
+	}
+}
+
+// Start begins the generation of req, or joins the one running for the same
+// req.Key, and returns a channel that receives its outcome. The generation
+// runs on parent (cancel it to stop every generation) bounded by the budget,
+// whatever the callers do. onDone, when set, runs once with the outcome if
+// this call started the generation (not when it joined one), before the
+// channel receives it.
+func (l *LLM) Start(parent context.Context, req Request, onDone func(Outcome)) <-chan Outcome {
+	key := req.Key
+	if key == "" {
+		sum := sha256.Sum256([]byte(req.Tool.Name + "\x00" + strings.Join(req.Refinements, "\x00") + "\x00" + req.CurrentHTML))
+		key = hex.EncodeToString(sum[:])
+	}
+	ch := l.sf.DoChan(key, func() (any, error) {
+		res, err := l.run(parent, req)
+		o := Outcome{Result: res, Err: err}
+		if onDone != nil {
+			onDone(o)
+		}
+		return o, nil
+	})
+	out := make(chan Outcome, 1)
+	go func() { out <- (<-ch).Val.(Outcome) }()
+	return out
+}
+
+// run is one generation: slot, attempts, chain.
+func (l *LLM) run(parent context.Context, req Request) (Result, error) {
+	start := time.Now()
+	budget := l.Budget(req.Wait)
+	ctx, cancel := context.WithTimeout(parent, budget)
+	defer cancel()
+	log := l.log.With("tool", req.Tool.Name)
+	if req.RequestID != "" {
+		log = log.With("rid", req.RequestID)
+	}
+	if e := l.AuthFailure(); e != nil {
+		return l.fallback(ctx, req, start, Result{Error: e},
+			[]Step{{Stage: StageGenerated, Reason: e.Error() + " (no LLM requests after an authentication failure; fix the key and restart genui)"}})
+	}
+	if err := l.sem.Acquire(ctx, 1); err != nil {
+		e := &Error{Class: ErrTimeout, Message: fmt.Sprintf("waited the whole %s budget for a generation slot (limit %d)", budget, l.cfg.MaxConcurrent)}
+		return l.fallback(ctx, req, start, Result{Error: e}, []Step{{Stage: StageGenerated, Reason: e.Error()}})
+	}
+	defer l.sem.Release(1)
+
+	user, err := l.prompts.User(req)
+	if err != nil {
+		e := &Error{Class: ErrInvalidRequest, Message: err.Error()}
+		return l.fallback(ctx, req, start, Result{Error: e}, []Step{{Stage: StageGenerated, Reason: e.Error()}})
+	}
+	comp, attempts, gerr := l.attempts(ctx, log, req, l.prompts.System(), user, start)
+	res := Result{Provider: l.cfg.Provider, Model: l.cfg.Model, Attempts: attempts,
+		InputTokens: comp.InputTokens, OutputTokens: comp.OutputTokens}
+	if comp.Model != "" {
+		res.Model = comp.Model
+	}
+	if gerr != nil {
+		res.Error = gerr
+		if gerr.Class == ErrAuth {
+			l.authMu.Lock()
+			first := l.authErr == nil
+			if first {
+				l.authErr = gerr
+			}
+			l.authMu.Unlock()
+			if first {
+				log.Error("LLM authentication failed: no further LLM requests until genui restarts; offline UIs stand in", "err", gerr.Error())
+			}
+		}
+		return l.fallback(ctx, req, start, res, []Step{{Stage: StageGenerated, Reason: gerr.Error()}})
+	}
+	if comp.Truncated {
+		res.Warnings = append(res.Warnings, fmt.Sprintf("the answer stopped at the %d-token limit", l.cfg.MaxTokens))
+	}
+
+	// The chain: generated -> repaired -> offline.
+	rep := Check(comp.Text, req.Tool)
+	if rep.OK() {
+		page := mcpshim.Inject(comp.Text)
+		if final := Check(page, req.Tool); final.OK() {
+			res.HTML, res.UIType = page, UITypeLLM
+			res.Warnings = append(res.Warnings, rep.Warnings...)
+			res.Chain = []Step{{Stage: StageGenerated, OK: true}}
+			res.Duration = time.Since(start)
+			log.Info("LLM UI generated", "attempts", attempts, "bytes", len(page), "inputTokens", res.InputTokens,
+				"outputTokens", res.OutputTokens, "ms", res.Duration.Milliseconds(), "warnings", len(res.Warnings))
+			return res, nil
+		} else {
+			rep = final
+		}
+	}
+	chain := []Step{{Stage: StageGenerated, Reason: strings.Join(rep.Problems, "; ")}}
+	repaired, did := Repair(comp.Text)
+	rep2 := Check(repaired, req.Tool)
+	if rep2.OK() {
+		res.HTML, res.UIType = repaired, UITypeLLM
+		res.Warnings = append(res.Warnings, rep2.Warnings...)
+		res.Chain = append(chain, Step{Stage: StageRepaired, OK: true, Reason: strings.Join(did, "; ")})
+		res.Duration = time.Since(start)
+		log.Info("LLM UI repaired", "problems", chain[0].Reason, "repairs", strings.Join(did, "; "), "attempts", attempts,
+			"bytes", len(repaired), "ms", res.Duration.Milliseconds())
+		return res, nil
+	}
+	reason := strings.Join(rep2.Problems, "; ")
+	if len(did) > 0 {
+		reason = "after " + strings.Join(did, ", ") + ": " + reason
+	}
+	chain = append(chain, Step{Stage: StageRepaired, Reason: reason})
+	log.Warn("LLM UI rejected; the offline UI stands in", "problems", rep2.Problems)
+	return l.fallback(ctx, req, start, res, chain)
+}
+
+// fallback completes res with the offline UI and the chain's last step.
+func (l *LLM) fallback(ctx context.Context, req Request, start time.Time, res Result, chain []Step) (Result, error) {
+	reason := chain[len(chain)-1].Reason
+	off, err := l.offline.Generate(context.WithoutCancel(ctx), Request{Tool: req.Tool, Refinements: req.Refinements})
+	if err != nil {
+		return res, fmt.Errorf("LLM failed (%s) and the offline generator too: %w", reason, err)
+	}
+	res.HTML, res.UIType = off.HTML, off.UIType
+	res.Warnings = append(res.Warnings, off.Warnings...)
+	res.Chain = append(chain, Step{Stage: StageOffline, OK: true, Reason: reason})
+	res.FallbackReason = reason
+	res.Duration = time.Since(start)
+	if res.Provider == "" {
+		res.Provider = l.cfg.Provider
+	}
+	return res, nil
+}
+
+// attempts asks the model, retrying retryable failures within ctx.
+func (l *LLM) attempts(ctx context.Context, log *slog.Logger, req Request, system, user string, start time.Time) (Completion, int, *Error) {
+	seq := l.debugSeq.Add(1)
+	l.debugWrite(req, seq, 0, "prompt", "SYSTEM:\n"+system+"\n\nUSER:\n"+user)
+	for attempt := 1; ; attempt++ {
+		onText := func(int) {}
+		if req.OnProgress != nil {
+			onText = throttle(progressInterval, func(n int) {
+				req.OnProgress(Progress{Tool: req.Tool.Name, Bytes: n, Elapsed: time.Since(start), Attempt: attempt})
+			})
+		}
+		l.requests.Add(1)
+		comp, err := l.c.complete(ctx, system, user, req, onText)
+		if err == nil {
+			l.debugWrite(req, seq, attempt, "response", comp.Text)
+			if req.OnProgress != nil {
+				req.OnProgress(Progress{Tool: req.Tool.Name, Bytes: len(comp.Text), Elapsed: time.Since(start), Attempt: attempt})
+			}
+			return comp, attempt, nil
+		}
+		ge := classify(err, l.redact)
+		if ctx.Err() != nil && ge.Class != ErrAuth {
+			ge = &Error{Class: ErrTimeout, Message: fmt.Sprintf("no answer within the %s budget (%d attempts)", l.Budget(req.Wait), attempt)}
+		}
+		l.debugWrite(req, seq, attempt, "error", ge.Error())
+		if !ge.Retryable || attempt > l.cfg.Retries {
+			return Completion{}, attempt, ge
+		}
+		delay := l.cfg.BackoffBase << (attempt - 1)
+		if ge.RetryAfter > 0 {
+			delay = ge.RetryAfter
+		}
+		if dl, ok := ctx.Deadline(); ok && time.Until(dl) < delay {
+			ge.Message += fmt.Sprintf(" (a retry after %s would pass the budget)", delay.Round(time.Millisecond))
+			return Completion{}, attempt, ge
+		}
+		log.Warn("LLM request failed; retrying", "class", ge.Class, "status", ge.Status, "attempt", attempt,
+			"delay", delay.String(), "err", ge.Message)
+		if err := l.cfg.Sleep(ctx, delay); err != nil {
+			return Completion{}, attempt, &Error{Class: ErrTimeout, Message: fmt.Sprintf("the %s budget ran out while waiting to retry after %s", l.Budget(req.Wait), ge.Class)}
+		}
+	}
+}
+
+var reSecretLike = regexp.MustCompile(`\b(?:sk-(?:ant-)?[A-Za-z0-9_\-]{12,}|AIza[0-9A-Za-z_\-]{20,}|sk-or-[A-Za-z0-9_\-]{12,})`)
+
+// redact removes the configured API key and anything shaped like a
+// provider key from s.
+func (l *LLM) redact(s string) string {
+	for _, k := range l.secrets {
+		s = strings.ReplaceAll(s, k, "[REDACTED]")
+	}
+	return reSecretLike.ReplaceAllString(s, "[REDACTED]")
+}
+
+// Redact is redact for callers that log or store provider text.
+func (l *LLM) Redact(s string) string { return l.redact(s) }
+
+var reFileUnsafe = regexp.MustCompile(`[^A-Za-z0-9_.-]+`)
+
+// debugWrite writes one prompt, answer or error (redacted) under DebugDir.
+func (l *LLM) debugWrite(req Request, seq int64, attempt int, kind, text string) {
+	if l.cfg.DebugDir == "" {
+		return
+	}
+	if err := os.MkdirAll(l.cfg.DebugDir, 0o700); err != nil {
+		l.log.Warn("debug dir", "err", err)
+		return
+	}
+	name := fmt.Sprintf("%s-%04d-%s", time.Now().UTC().Format("20060102T150405"), seq, reFileUnsafe.ReplaceAllString(req.Tool.Name, "_"))
+	if attempt > 0 {
+		name += "-" + strconv.Itoa(attempt)
+	}
+	name += "-" + kind + ".txt"
+	if err := os.WriteFile(filepath.Join(l.cfg.DebugDir, name), []byte(l.redact(text)), 0o600); err != nil {
+		l.log.Warn("writing debug file", "err", err)
+	}
+}
+
+func sleepCtx(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// IsRetryable reports whether err is a retryable classified error.
+func IsRetryable(err error) bool {
+	var e *Error
+	return errors.As(err, &e) && e.Retryable
+}
