@@ -60,7 +60,56 @@ type genState struct {
 	sample   gen.SampleFunc
 	ctx      context.Context // background generations; ended by stopGenerations
 	cancel   context.CancelFunc
+	bg       background // work that outlives its caller; Run waits for it
 }
+
+// background counts work that runs on after the request that started it
+// (LLM generations, offline generations a reader gave up on, prewarming),
+// so the engine stops only once nothing more will be written under DIR.
+type background struct {
+	mu     sync.Mutex
+	closed bool
+	wg     sync.WaitGroup
+}
+
+// add counts one piece of work; false once the engine is stopping (the
+// work then runs uncounted: it was started after shutdown began).
+func (b *background) add() bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.closed {
+		return false
+	}
+	b.wg.Add(1)
+	return true
+}
+
+// wait refuses new work and waits, at most d, for the counted work.
+func (b *background) wait(d time.Duration) bool {
+	b.mu.Lock()
+	b.closed = true
+	b.mu.Unlock()
+	done := make(chan struct{})
+	go func() { b.wg.Wait(); close(done) }()
+	select {
+	case <-done:
+		return true
+	case <-time.After(d):
+		return false
+	}
+}
+
+// track runs f as counted background work.
+func (b *background) track(f func()) {
+	if b.add() {
+		defer b.wg.Done()
+	}
+	f()
+}
+
+// backgroundStopWait bounds how long Run waits for background work after
+// cancelling it.
+const backgroundStopWait = 10 * time.Second
 
 // lifetime returns the context background generations run on.
 func (g *genState) lifetime() context.Context {
@@ -76,12 +125,16 @@ func (g *genState) lifetimeLocked() context.Context {
 	return g.ctx
 }
 
-// stopGenerations cancels every background generation (engine shutdown).
+// stopGenerations cancels every background generation (engine shutdown)
+// and waits, bounded, until none of them writes anything any more.
 func (e *Engine) stopGenerations() {
 	e.gs.mu.Lock()
-	defer e.gs.mu.Unlock()
 	if e.gs.cancel != nil {
 		e.gs.cancel()
+	}
+	e.gs.mu.Unlock()
+	if !e.gs.bg.wait(backgroundStopWait) {
+		e.log.Warn("background generations still running at shutdown", "waited", backgroundStopWait)
 	}
 }
 
@@ -233,7 +286,11 @@ func (e *Engine) prewarm(tools []*Tool) {
 		return
 	}
 	ctx := e.gs.lifetime()
+	if !e.gs.bg.add() {
+		return
+	}
 	go func() {
+		defer e.gs.bg.wg.Done()
 		for _, t := range tools {
 			if t.OwnUI != "" || ctx.Err() != nil {
 				continue
@@ -274,7 +331,9 @@ func (e *Engine) startUpgrade(l *gen.LLM, t *Tool, key cache.Key, rid string, wa
 	switch {
 	case st != nil && st.Key == key && st.State == GenRunning:
 		e.gs.mu.Unlock()
-		return l.Start(e.gs.lifetime(), gen.Request{Tool: t.Info, Key: string(key)}, nil), true
+		return e.trackOutcome(func() <-chan gen.Outcome {
+			return l.Start(e.gs.lifetime(), gen.Request{Tool: t.Info, Key: string(key)}, nil)
+		}), true
 	case st != nil && st.Key == key && st.State == GenFailed && (st.RetryAt.IsZero() || now.Before(st.RetryAt)):
 		e.gs.mu.Unlock()
 		return nil, false
@@ -309,10 +368,28 @@ func (e *Engine) startUpgrade(l *gen.LLM, t *Tool, key cache.Key, rid string, wa
 	}
 	e.setGenerating(t.Name, 1)
 	e.emitGenerationStarted(t.Name, l.Name(), rid)
-	return l.Start(gctx, req, func(o gen.Outcome) {
-		defer cancel()
-		e.finishUpgrade(t, key, rid, o)
+	return e.trackOutcome(func() <-chan gen.Outcome {
+		return l.Start(gctx, req, func(o gen.Outcome) {
+			defer cancel()
+			e.finishUpgrade(t, key, rid, o)
+		})
 	}), true
+}
+
+// trackOutcome counts an LLM generation as background work until its
+// outcome arrives (by then its onDone, which writes the cache, has run).
+func (e *Engine) trackOutcome(start func() <-chan gen.Outcome) <-chan gen.Outcome {
+	counted := e.gs.bg.add()
+	ch := start()
+	out := make(chan gen.Outcome, 1)
+	go func() {
+		o := <-ch
+		if counted {
+			e.gs.bg.wg.Done()
+		}
+		out <- o
+	}()
+	return out
 }
 
 // finishUpgrade stores a finished LLM generation and tells front ends.
@@ -409,8 +486,9 @@ func (e *Engine) readGenerated(ctx context.Context, t *Tool, key cache.Key, g ge
 	rid := RequestID(ctx)
 	// The generation runs on its own bounded context (its result is cached
 	// for every reader); this caller stops waiting when its ctx ends.
-	ch := e.sf.DoChan(string(key), func() (any, error) {
-		return e.generate(g, t, key, rid, announce)
+	ch := e.sf.DoChan(string(key), func() (ui any, err error) {
+		e.gs.bg.track(func() { ui, err = e.generate(g, t, key, rid, announce) })
+		return ui, err
 	})
 	select {
 	case r := <-ch:
