@@ -13,10 +13,13 @@ test:
 	scripts/test-deps.sh
 	$(GO) test -race -count=1 -timeout 20m ./...
 
-## bench: tools/call round trips direct vs through `genui mcp`, cached resources/read vs ping,
-## then the Go benchmarks (/wait push-to-delivery vs a channel, 10k events, cache hits vs a map,
-## cached UI reads vs ping over in-memory pipes). Every figure comes with its same-run baseline.
+## bench: with the TypeScript SDK client, tools/call round trips direct vs through a byte relay
+## vs through `genui mcp` (added latency, genui/relay ratio), warm resources/read vs ping, UI sizes,
+## startup vs the demo alone; then the Go benchmarks (/wait push-to-delivery vs a channel, 10k
+## events, cache hits vs a map, cached UI reads vs ping over in-memory pipes). Every figure comes
+## with its same-run baseline.
 bench: build
+	scripts/test-deps.sh
 	$(GO) run ./bench -genui bin/genui
 	$(GO) test -run '^$$' -bench . ./engine/events/ ./engine/cache/ ./engine/host/
 

@@ -1,52 +1,124 @@
-// Command bench measures what the genui proxy costs per tools/call: in one run
-// it times N sequential round trips of a cheap demo tool (a) directly over
-// stdio to `genui demo-server` and (b) through `genui mcp -- genui demo-server`,
-// after a warm-up, and prints the median, p99 and the proxied/direct ratio.
+// Command bench measures what the genui proxy costs, in one run, with the
+// official TypeScript SDK client (bench/sdk_client.mjs) over stdio against
+// three servers that all end in `genui demo-server`:
 //
-//	go run ./bench -genui bin/genui [-n 2000] [-warmup 200] [-tool get_current_weather]
+//   - direct: `genui demo-server`;
+//   - relay:  a byte relay that copies both pipes and understands nothing
+//     (this program re-executed in relay mode): the floor for any proxy;
+//   - genui:  `genui mcp -- genui demo-server`.
+//
+// It reports tools/call p50/p99 per mode, the latency each proxy adds over
+// direct and genui's added latency as a multiple of the relay's; warm
+// resources/read of a cached UI against ping in the same genui session; the
+// size of every demo tool's UI; and startup (spawn to the first tools/list
+// answer) of genui against the demo alone. Modes alternate over several
+// rounds so machine noise hits them alike.
+//
+//	go run ./bench -genui bin/genui [-n 2000] [-warmup 200] [-rounds 4] [-tool get_current_weather]
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"log/slog"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"sort"
+	"strings"
 	"time"
 
-	"github.com/genui-dev/genui/internal/mcptest"
 	"github.com/genui-dev/genui/internal/testenv"
 )
 
 // config is one benchmark run.
 type config struct {
 	genui   string          // genui binary
-	n       int             // measured calls per mode
-	warmup  int             // unmeasured calls per mode first
+	relay   string          // this program's binary (relay mode)
+	n       int             // measured calls per mode (split over rounds)
+	warmup  int             // unmeasured calls per mode and round first
+	rounds  int             // alternations of the modes
 	tool    string          // tool to call
-	args    json.RawMessage // its arguments; empty: derived from its input schema
+	args    json.RawMessage // its arguments
 	timeout time.Duration   // bound for the whole run
 }
 
-// stats summarises one mode's latencies.
+// stats summarises latencies.
 type stats struct {
 	P50, P99 time.Duration
 }
 
+// Modes, in the order they are reported.
+const (
+	modeDirect = "direct"
+	modeRelay  = "relay"
+	modeGenui  = "genui"
+)
+
+var modes = []string{modeDirect, modeRelay, modeGenui}
+
 // report is the result of a run.
 type report struct {
-	Direct, Proxied stats
+	Tool              string
+	Calls             map[string]stats         // mode -> tools/call latency
+	Startup           map[string]time.Duration // mode -> median spawn-to-tools/list
+	Read              stats                    // warm resources/read through genui
+	Ping              stats                    // ping in the same session
+	ReadURI           string
+	FirstRead         time.Duration  // the read that generated the UI
+	Sizes             map[string]int // ui:// uri -> bytes of HTML
+	N, Warmup, Rounds int
 }
 
+// added is what a proxy mode adds over direct at p50.
+func (r report) added(mode string) time.Duration { return r.Calls[mode].P50 - r.Calls[modeDirect].P50 }
+
+// AddedRatio is genui's added p50 latency as a multiple of the relay's.
+func (r report) AddedRatio() float64 { return ratio(r.added(modeGenui), r.added(modeRelay)) }
+
 func (r report) String() string {
-	return fmt.Sprintf("direct p50=%v p99=%v; proxied p50=%v p99=%v; ratio p50=%.2fx p99=%.2fx",
-		r.Direct.P50, r.Direct.P99, r.Proxied.P50, r.Proxied.P99,
-		ratio(r.Proxied.P50, r.Direct.P50), ratio(r.Proxied.P99, r.Direct.P99))
+	var b strings.Builder
+	fmt.Fprintf(&b, "tools/call %s with the TypeScript SDK client, %d calls per mode in %d rounds (+%d warm-up per round)\n",
+		r.Tool, r.N, r.Rounds, r.Warmup)
+	for _, m := range modes {
+		s := r.Calls[m]
+		fmt.Fprintf(&b, "  %-6s p50=%-9v p99=%-9v", m, s.P50, s.P99)
+		if m != modeDirect {
+			fmt.Fprintf(&b, " added p50=%v", r.added(m))
+		}
+		b.WriteString("\n")
+	}
+	if r.added(modeRelay) > 0 {
+		fmt.Fprintf(&b, "  genui's added latency / the relay's (p50): %.2fx (target <= 1.5x, goal 1.25x)\n", r.AddedRatio())
+	} else {
+		b.WriteString("  genui's added latency / the relay's (p50): n/a (the relay added nothing measurable; raise -n)\n")
+	}
+	if r.ReadURI != "" {
+		fmt.Fprintf(&b, "resources/read %s warm (%d bytes) p50=%v p99=%v; ping p50=%v p99=%v; ratio p50=%.2fx (target p99 <= 2ms, goal 1ms); first (generating) read %v\n",
+			r.ReadURI, r.Sizes[r.ReadURI], r.Read.P50, r.Read.P99, r.Ping.P50, r.Ping.P99, ratio(r.Read.P50, r.Ping.P50), r.FirstRead)
+	}
+	if len(r.Sizes) > 0 {
+		uris := make([]string, 0, len(r.Sizes))
+		for u := range r.Sizes {
+			uris = append(uris, u)
+		}
+		sort.Slice(uris, func(i, j int) bool { return r.Sizes[uris[i]] > r.Sizes[uris[j]] })
+		var parts []string
+		for _, u := range uris {
+			parts = append(parts, fmt.Sprintf("%s %.1f KB", strings.TrimPrefix(u, "ui://"), float64(r.Sizes[u])/1024))
+		}
+		fmt.Fprintf(&b, "UI sizes (target <= 70 KB, goal 45 KB): %s\n", strings.Join(parts, ", "))
+	}
+	fmt.Fprintf(&b, "startup, spawn to first tools/list answered (median of %d): demo alone %v, relay %v, genui %v (%.2fx the demo)\n",
+		r.Rounds, r.Startup[modeDirect].Round(time.Microsecond), r.Startup[modeRelay].Round(time.Microsecond),
+		r.Startup[modeGenui].Round(time.Microsecond), ratio(r.Startup[modeGenui], r.Startup[modeDirect]))
+	return b.String()
 }
 
 func ratio(a, b time.Duration) float64 {
@@ -56,15 +128,23 @@ func ratio(a, b time.Duration) float64 {
 	return float64(a) / float64(b)
 }
 
+// relayEnv carries the relay's child command line (JSON array): when set,
+// this program (or its test binary) is the byte relay and nothing else.
+const relayEnv = "GENUI_BENCH_RELAY_CMD"
+
 func main() {
+	if os.Getenv(relayEnv) != "" {
+		os.Exit(relayMain())
+	}
 	var cfg config
 	var args string
 	flag.StringVar(&cfg.genui, "genui", "", "genui binary (default: build ./cmd/genui into a temp dir)")
 	flag.IntVar(&cfg.n, "n", 2000, "measured calls per mode")
-	flag.IntVar(&cfg.warmup, "warmup", 200, "warm-up calls per mode")
+	flag.IntVar(&cfg.warmup, "warmup", 200, "warm-up calls per mode and round")
+	flag.IntVar(&cfg.rounds, "rounds", 4, "rounds (the modes alternate in each)")
 	flag.StringVar(&cfg.tool, "tool", "get_current_weather", "demo tool to call")
-	flag.StringVar(&args, "args", `{"location":"Berlin"}`, "tool arguments as JSON ('' derives them from the schema)")
-	flag.DurationVar(&cfg.timeout, "timeout", 5*time.Minute, "bound for the whole run")
+	flag.StringVar(&args, "args", `{"location":"Berlin"}`, "tool arguments as JSON")
+	flag.DurationVar(&cfg.timeout, "timeout", 10*time.Minute, "bound for the whole run")
 	flag.Parse()
 	cfg.args = json.RawMessage(args)
 
@@ -74,9 +154,41 @@ func main() {
 	}
 }
 
-// benchMain resolves or builds the binary, runs, and prints the report.
+// relayMain copies stdin to the child and the child's stdout to stdout,
+// byte for byte, until the child exits.
+func relayMain() int {
+	var argv []string
+	if err := json.Unmarshal([]byte(os.Getenv(relayEnv)), &argv); err != nil || len(argv) == 0 {
+		fmt.Fprintln(os.Stderr, "relay: bad", relayEnv, err)
+		return 2
+	}
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Env = slices.DeleteFunc(os.Environ(), func(kv string) bool { return strings.HasPrefix(kv, relayEnv+"=") })
+	cmd.Stderr = os.Stderr
+	in, err := cmd.StdinPipe()
+	if err == nil {
+		var out io.ReadCloser
+		if out, err = cmd.StdoutPipe(); err == nil {
+			if err = cmd.Start(); err == nil {
+				go func() {
+					_, _ = io.Copy(in, os.Stdin)
+					_ = in.Close()
+				}()
+				_, _ = io.Copy(os.Stdout, out)
+				err = cmd.Wait()
+			}
+		}
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "relay:", err)
+		return 1
+	}
+	return 0
+}
+
+// benchMain resolves or builds the binaries, runs, and prints the report.
 func benchMain(cfg config) error {
-	if len(cfg.args) > 0 && !json.Valid(cfg.args) {
+	if !json.Valid(cfg.args) {
 		return fmt.Errorf("-args %q is not valid JSON", cfg.args)
 	}
 	if cfg.genui == "" {
@@ -95,30 +207,59 @@ func benchMain(cfg config) error {
 		return err
 	}
 	cfg.genui = abs
+	if cfg.relay, err = os.Executable(); err != nil {
+		return err
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), cfg.timeout)
 	defer cancel()
 	r, err := run(ctx, cfg)
 	if err != nil {
 		return err
 	}
-	fmt.Printf("tools/call %s, n=%d (warm-up %d)\n%s\n", cfg.tool, cfg.n, cfg.warmup, r)
-	dir, err := os.MkdirTemp("", "genui-bench-reads-")
-	if err != nil {
-		return err
-	}
-	defer os.RemoveAll(dir)
-	rr, err := measureReads(ctx, cfg, dir)
-	if err != nil {
-		return fmt.Errorf("resources/read: %w", err)
-	}
-	fmt.Println(rr)
+	fmt.Print(r)
 	return nil
 }
 
-// run measures the direct mode, then the proxied mode.
+// sdkReport is what sdk_client.mjs prints (latencies in ns).
+type sdkReport struct {
+	StartupNs   int64              `json:"startupNs"`
+	Tools       int                `json:"tools"`
+	ToolsWithUI int                `json:"toolsWithUI"`
+	Calls       []int64            `json:"calls"`
+	Reads       map[string][]int64 `json:"reads"`
+	Pings       []int64            `json:"pings"`
+	FirstReadNs map[string]int64   `json:"firstReadNs"`
+	Sizes       map[string]int     `json:"sizes"`
+}
+
+// sdkSpec is what sdk_client.mjs does.
+type sdkSpec struct {
+	Tool   string          `json:"tool"`
+	Args   json.RawMessage `json:"args"`
+	N      int             `json:"n"`
+	Warmup int             `json:"warmup"`
+	Reads  []string        `json:"reads,omitempty"`
+	ReadN  int             `json:"readN,omitempty"`
+	Sizes  bool            `json:"sizes,omitempty"`
+}
+
+// run alternates the modes over cfg.rounds rounds, then measures reads and
+// sizes in one more genui session.
 func run(ctx context.Context, cfg config) (report, error) {
-	if cfg.n < 1 {
-		return report{}, errors.New("n must be at least 1")
+	if cfg.n < 1 || cfg.rounds < 1 {
+		return report{}, errors.New("n and rounds must be at least 1")
+	}
+	if cfg.relay == "" {
+		return report{}, errors.New("no relay binary")
+	}
+	nm := filepath.Join(testenv.NPMDir(), "node_modules")
+	node, err := exec.LookPath("node")
+	if err != nil {
+		return report{}, fmt.Errorf("node not found (run scripts/test-deps.sh): %w", err)
+	}
+	script, err := scriptPath()
+	if err != nil {
+		return report{}, err
 	}
 	dir, err := os.MkdirTemp("", "genui-bench-dir-")
 	if err != nil {
@@ -126,81 +267,107 @@ func run(ctx context.Context, cfg config) (report, error) {
 	}
 	defer os.RemoveAll(dir)
 
-	var r report
-	direct := exec.Command(cfg.genui, "demo-server")
-	if r.Direct, err = measure(ctx, direct, cfg); err != nil {
-		return r, fmt.Errorf("direct: %w", err)
+	r := report{Tool: cfg.tool, Calls: map[string]stats{}, Startup: map[string]time.Duration{},
+		N: cfg.n, Warmup: cfg.warmup, Rounds: cfg.rounds}
+	calls := map[string][]time.Duration{}
+	startups := map[string][]time.Duration{}
+	per := max(1, cfg.n/cfg.rounds)
+	for round := 0; round < cfg.rounds; round++ {
+		for i := range modes {
+			m := modes[(i+round)%len(modes)] // rotate who goes first
+			rep, err := drive(ctx, node, script, nm, cfg.server(m, dir),
+				sdkSpec{Tool: cfg.tool, Args: cfg.args, N: per, Warmup: cfg.warmup})
+			if err != nil {
+				return r, fmt.Errorf("%s: %w", m, err)
+			}
+			if m == modeGenui && rep.ToolsWithUI == 0 {
+				return r, errors.New("genui: no tool carries UI metadata")
+			}
+			calls[m] = append(calls[m], nanos(rep.Calls)...)
+			startups[m] = append(startups[m], time.Duration(rep.StartupNs))
+		}
 	}
-	proxied := exec.Command(cfg.genui, "mcp", "--dir", dir, "--", cfg.genui, "demo-server")
-	if r.Proxied, err = measure(ctx, proxied, cfg); err != nil {
-		return r, fmt.Errorf("proxied: %w", err)
+	for _, m := range modes {
+		r.Calls[m] = summarize(calls[m])
+		r.Startup[m] = summarize(startups[m]).P50
 	}
+	r.ReadURI = "ui://" + cfg.tool
+	rep, err := drive(ctx, node, script, nm, cfg.server(modeGenui, dir),
+		sdkSpec{Tool: cfg.tool, Args: cfg.args, Warmup: cfg.warmup, Reads: []string{r.ReadURI}, ReadN: cfg.n, Sizes: true})
+	if err != nil {
+		return r, fmt.Errorf("reads: %w", err)
+	}
+	r.Read, r.Ping = summarize(nanos(rep.Reads[r.ReadURI])), summarize(nanos(rep.Pings))
+	r.FirstRead, r.Sizes = time.Duration(rep.FirstReadNs[r.ReadURI]), rep.Sizes
 	return r, nil
 }
 
-// measure starts cmd, initializes, warms up and times cfg.n calls.
-func measure(ctx context.Context, cmd *exec.Cmd, cfg config) (stats, error) {
-	cmd.Env = testenv.OfflineEnv()
-	cmd.Dir = os.TempDir() // no stray genui.json from the working directory
-	c, err := mcptest.Start(ctx, cmd)
+// server is a mode's server: its command line and extra environment.
+type server struct {
+	argv, env []string
+}
+
+// server is the server of a mode.
+func (cfg config) server(mode, dir string) server {
+	demo := []string{cfg.genui, "demo-server"}
+	switch mode {
+	case modeRelay:
+		child, _ := json.Marshal(demo)
+		return server{argv: []string{cfg.relay}, env: []string{relayEnv + "=" + string(child)}}
+	case modeGenui:
+		return server{argv: append([]string{cfg.genui, "mcp", "--dir", dir, "--"}, demo...)}
+	}
+	return server{argv: demo}
+}
+
+// drive runs sdk_client.mjs against srv and decodes its report.
+func drive(ctx context.Context, node, script, nm string, srv server, spec sdkSpec) (sdkReport, error) {
+	sj, err := json.Marshal(spec)
 	if err != nil {
-		return stats{}, err
+		return sdkReport{}, err
 	}
-	defer c.Close()
-	fail := func(err error) (stats, error) {
-		return stats{}, fmt.Errorf("%w (stderr: %.500s)", err, c.Stderr())
+	args := append([]string{script, nm, string(sj), "--"}, srv.argv...)
+	cmd := exec.CommandContext(ctx, node, args...)
+	cmd.Env = append(testenv.OfflineEnv(), srv.env...)
+	cmd.Dir = os.TempDir() // no stray genui.json from the working directory
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		return sdkReport{}, fmt.Errorf("%v: %w (stderr: %.800s)", srv.argv, err, stderr.String())
 	}
-	if _, err := c.Initialize(ctx, "2025-11-25", nil); err != nil {
-		return fail(err)
+	var rep sdkReport
+	if err := json.Unmarshal(stdout.Bytes(), &rep); err != nil {
+		return sdkReport{}, fmt.Errorf("%v: bad report %.300q: %w", srv.argv, stdout.String(), err)
 	}
-	args := cfg.args
-	if len(args) == 0 {
-		tools, err := c.ListTools(ctx)
-		if err != nil {
-			return fail(err)
-		}
-		i := slices.IndexFunc(tools, func(t mcptest.Tool) bool { return t.Name == cfg.tool })
-		if i < 0 {
-			return fail(fmt.Errorf("no tool %q", cfg.tool))
-		}
-		if args, err = json.Marshal(mcptest.ExampleArgs(tools[i].InputSchema)); err != nil {
-			return fail(err)
-		}
+	return rep, nil
+}
+
+// scriptPath finds sdk_client.mjs beside this package's source.
+func scriptPath() (string, error) {
+	root, err := testenv.ModuleRoot()
+	if err != nil {
+		return "", err
 	}
-	call := func() error {
-		res, err := c.CallTool(ctx, cfg.tool, args, nil)
-		if err != nil {
-			return err
-		}
-		var r struct {
-			IsError bool `json:"isError"`
-		}
-		if err := json.Unmarshal(res, &r); err != nil || r.IsError {
-			return fmt.Errorf("tools/call %s: error result %.300s", cfg.tool, res)
-		}
-		return nil
+	p := filepath.Join(root, "bench", "sdk_client.mjs")
+	if _, err := os.Stat(p); err != nil {
+		return "", err
 	}
-	for i := 0; i < cfg.warmup; i++ {
-		if err := call(); err != nil {
-			return fail(err)
-		}
+	return p, nil
+}
+
+func nanos(v []int64) []time.Duration {
+	out := make([]time.Duration, len(v))
+	for i, x := range v {
+		out[i] = time.Duration(x)
 	}
-	lat := make([]time.Duration, cfg.n)
-	for i := range lat {
-		start := time.Now()
-		if err := call(); err != nil {
-			return fail(err)
-		}
-		lat[i] = time.Since(start)
-	}
-	if err := c.CheckStdout(); err != nil {
-		return fail(fmt.Errorf("stdout is not pure JSON-RPC: %w", err))
-	}
-	return summarize(lat), nil
+	return out
 }
 
 // summarize returns the nearest-rank median and 99th percentile.
 func summarize(lat []time.Duration) stats {
+	if len(lat) == 0 {
+		return stats{}
+	}
 	s := slices.Clone(lat)
 	slices.Sort(s)
 	return stats{P50: percentile(s, 50), P99: percentile(s, 99)}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -11,7 +13,13 @@ import (
 	"github.com/genui-dev/genui/internal/testenv"
 )
 
-func TestMain(m *testing.M) { os.Exit(testenv.Main(m)) }
+// TestMain doubles as the byte relay when bench re-executes the test binary.
+func TestMain(m *testing.M) {
+	if os.Getenv(relayEnv) != "" {
+		os.Exit(relayMain())
+	}
+	os.Exit(testenv.Main(m))
+}
 
 func TestPercentile(t *testing.T) {
 	ms := func(v ...int) []time.Duration {
@@ -46,34 +54,69 @@ func TestPercentile(t *testing.T) {
 }
 
 func TestReportString(t *testing.T) {
-	r := report{Direct: stats{P50: 100 * time.Microsecond, P99: 200 * time.Microsecond},
-		Proxied: stats{P50: 250 * time.Microsecond, P99: 600 * time.Microsecond}}
-	want := "direct p50=100µs p99=200µs; proxied p50=250µs p99=600µs; ratio p50=2.50x p99=3.00x"
-	if got := r.String(); got != want {
-		t.Errorf("String() = %q, want %q", got, want)
+	us := func(v int) time.Duration { return time.Duration(v) * time.Microsecond }
+	r := report{Tool: "t", N: 10, Rounds: 2, Warmup: 1,
+		Calls:   map[string]stats{modeDirect: {us(100), us(200)}, modeRelay: {us(150), us(300)}, modeGenui: {us(175), us(400)}},
+		Startup: map[string]time.Duration{modeDirect: us(1000), modeRelay: us(1100), modeGenui: us(3000)}}
+	got := r.String()
+	for _, want := range []string{"relay  p50=150µs", "added p50=50µs", "added p50=75µs",
+		"genui's added latency / the relay's (p50): 1.50x", "demo alone 1ms, relay 1.1ms, genui 3ms (3.00x the demo)"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("report lacks %q:\n%s", want, got)
+		}
+	}
+}
+
+// TestRelayCopiesBytes: the relay baseline passes a session through
+// unchanged (it is what genui is measured against).
+func TestRelayCopiesBytes(t *testing.T) {
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(self)
+	cmd.Env = append(os.Environ(), relayEnv+`=["cat"]`)
+	in := "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}\n" + strings.Repeat("x", 100000) + "\n"
+	cmd.Stdin = strings.NewReader(in)
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(out) != in {
+		t.Fatalf("relay changed the bytes: %d in, %d out", len(in), len(out))
 	}
 }
 
 // TestBenchSmoke runs the real benchmark with few calls against the real
-// binary, so `make test` proves `make bench` works.
+// binary and the SDK client, so `make test` proves `make bench` works.
 func TestBenchSmoke(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs genui")
 	}
+	testenv.NodePath(t)
+	if _, err := os.Stat(filepath.Join(testenv.NPMDir(), "node_modules", "@modelcontextprotocol", "sdk", "package.json")); err != nil {
+		testenv.Missing(t, "npm package @modelcontextprotocol/sdk: %v", err)
+	}
 	bin := testenv.GenuiBinary(t) // built first: a cold build must not eat the run's budget
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
-	cfg := config{genui: bin, n: 20, warmup: 5, tool: "get_current_weather",
+	cfg := config{genui: bin, relay: self, n: 20, warmup: 5, rounds: 2, tool: "get_current_weather",
 		args: json.RawMessage(`{"location":"Berlin"}`)}
 	r, err := run(ctx, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.Direct.P50 <= 0 || r.Proxied.P50 <= 0 || r.Direct.P99 < r.Direct.P50 || r.Proxied.P99 < r.Proxied.P50 {
-		t.Errorf("implausible report %s", r)
+	for _, m := range modes {
+		if s := r.Calls[m]; s.P50 <= 0 || s.P99 < s.P50 || r.Startup[m] <= 0 {
+			t.Errorf("implausible %s figures: %+v startup %v", m, s, r.Startup[m])
+		}
 	}
-	if !strings.Contains(r.String(), "ratio p50=") {
-		t.Errorf("report %q", r)
+	if r.Read.P50 <= 0 || r.Ping.P50 <= 0 || r.Sizes["ui://get_current_weather"] < 1000 || len(r.Sizes) < 5 {
+		t.Errorf("implausible reads: read %+v ping %+v sizes %v", r.Read, r.Ping, r.Sizes)
 	}
-	t.Log(r)
+	t.Log("\n" + r.String())
 }
