@@ -21,6 +21,14 @@ var files embed.FS
 
 var templates = template.Must(template.ParseFS(files, "*.html.tmpl"))
 
+// formJS compiles a tool's input schema into the page's form (form.js).
+//
+//go:embed form.js
+var formJS string
+
+// FormJS returns the form compiler's source (for tests and tooling).
+func FormJS() string { return formJS }
+
 // ToolData describes the tool a page is rendered for.
 type ToolData struct {
 	Name, Title, Description  string
@@ -60,6 +68,7 @@ func Minimal(t ToolData) (string, error) {
 	data := pageData{Tool: pageTool{Name: t.Name, Title: t.Title, Description: t.Description, InputSchema: in, OutputSchema: out}}
 	return render("minimal.html.tmpl", map[string]any{
 		"Name": t.Name, "Title": t.Title, "Description": t.Description, "Data": data,
+		"FormJS": template.JS(formJS),
 	})
 }
 
