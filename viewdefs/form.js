@@ -192,7 +192,7 @@
   function labelFor(ctx, s, forId) {
     var label = el("label", "", s.title || ctx.label || ctx.name);
     if (forId) label.htmlFor = forId;
-    if (ctx.required) {
+    if (ctx.required && !ctx.noStar) {
       var r = el("span", "req", "*");
       r.title = "required";
       label.appendChild(r);
@@ -200,7 +200,15 @@
     return label;
   }
 
+  /* A const is not a choice: nothing to show, its value is always sent. */
+  function constEditor(s, ctx) {
+    var wrap = el("div", "field const");
+    wrap.id = ctx.id;
+    return { kind: "const", wrap: wrap, set: function () {}, get: function () { return { value: s.const }; } };
+  }
+
   function scalarEditor(s, kind, ctx) {
+    if (s.const !== undefined && !Array.isArray(s.enum)) return constEditor(s, ctx);
     var id = ctx.id, content = kind === "string" && isContent(ctx.name, s);
     var wide = kind === "json" || kind === "any" || content || (kind === "string" && WIDE_NAME.test(ctx.name));
     var wrap = el("div", kind === "boolean" ? "field check" : wide ? "field wide" : "field");
@@ -211,7 +219,7 @@
       var t;
       if (multi) {
         t = el("textarea", CODE_NAME.test(ctx.name) || kind !== "string" ? "" : "prose");
-        t.rows = kind === "string" ? 4 : 3;
+        t.rows = 3;
         t.spellcheck = kind === "string" && !CODE_NAME.test(ctx.name);
         t.addEventListener("input", function () { grow(t); });
       } else {
@@ -406,12 +414,13 @@
     fs.appendChild(add);
     fs.appendChild(err);
     var rows = [], seq = 0;
+    var itemName = itemSchema.title || singular(ctx.label || ctx.name).replace(/^./, function (c) { return c.toUpperCase(); });
     var f = { kind: "array", wrap: fs, dirty: false };
 
     function addRow(v) {
       var n = seq++;
       var row = el("div", "row");
-      var ed = editor(itemSchema, { name: ctx.name, label: scalarItems ? (ctx.label || ctx.name) + " " + (rows.length + 1) : "Item " + (rows.length + 1), id: ctx.id + "-" + n, required: !scalarItems, root: ctx.root, depth: ctx.depth + 1, bare: scalarItems });
+      var ed = editor(itemSchema, { name: ctx.name, label: scalarItems ? (ctx.label || ctx.name) + " " + (rows.length + 1) : itemName + " " + (rows.length + 1), id: ctx.id + "-" + n, required: !scalarItems, noStar: true, root: ctx.root, depth: ctx.depth + 1, bare: scalarItems });
       var rm = el("button", "secondary remove", "\u00d7");
       rm.type = "button";
       rm.title = "Remove";
@@ -434,7 +443,7 @@
     function relabel() {
       rows.forEach(function (r, i) {
         var lg = r.ed.wrap.querySelector ? r.ed.wrap.querySelector(":scope > legend label") : null;
-        if (lg && !scalarItems && lg.firstChild) lg.firstChild.textContent = (itemSchema.title || "Item") + " " + (i + 1);
+        if (lg && !scalarItems && lg.firstChild) lg.firstChild.textContent = itemName + " " + (i + 1);
       });
       err.textContent = "";
     }
@@ -479,9 +488,10 @@
 
   /* Objects with properties: a fieldset of editors (required ones first). */
   function objectEditor(s, ctx) {
-    var fs = ctx.top ? null : group(ctx, s, "object");
+    var fs = ctx.top || ctx.flat ? null : group(ctx, s, "object");
     var box = ctx.top ? ctx.container : el("div", "fields");
     if (fs) fs.appendChild(box);
+    if (ctx.flat) fs = box;
     var req = new Set(Array.isArray(s.required) ? s.required : []);
     var names = Object.keys(s.properties);
     names.sort(function (a, b) { return (req.has(b) ? 1 : 0) - (req.has(a) ? 1 : 0); });
@@ -620,7 +630,7 @@
       cur = null;
       sel.value = i < 0 ? "" : String(i);
       if (i < 0) return;
-      cur = editor(alts[i], { name: ctx.name, label: altLabel(alts[i], i), id: ctx.id + "-" + i, required: true, root: ctx.root, depth: ctx.depth + 1, bare: kindOf(alts[i]) !== "object" && kindOf(alts[i]) !== "array" });
+      cur = editor(alts[i], { name: ctx.name, label: altLabel(alts[i], i), id: ctx.id + "-" + i, required: true, root: ctx.root, depth: ctx.depth + 1, flat: true, bare: kindOf(alts[i]) !== "object" && kindOf(alts[i]) !== "array" });
       if (v !== undefined) cur.set(v);
       body.appendChild(cur.wrap);
     }

@@ -309,6 +309,8 @@
       if (s.indexOf("e") >= 0) return String;
       if (dot >= 0) decimals = Math.max(decimals, s.length - dot - 1);
     }
+    // Whole numbers that all look like years (joined, founded, ...) are shown as they are.
+    if (!plain && n && decimals === 0 && records.slice(0, KEY_SAMPLE).every(function (r) { var v = isObj(r) ? r[key] : null; return typeof v !== "number" || (v >= 1800 && v <= 2200); })) plain = true;
     if (decimals > 3 || typeof Intl === "undefined") return plain ? String : function (v) { return String(v); };
     var f = new Intl.NumberFormat("en-US", { minimumFractionDigits: decimals, maximumFractionDigits: decimals, useGrouping: !plain });
     return function (v) { return f.format(v); };
@@ -1049,7 +1051,7 @@
         var kids = isObj(n) && Array.isArray(n[key]) ? n[key] : null;
         if (kids && kids.length) {
           var det = el("details");
-          det.open = depth < 1;
+          det.open = depth < 1 || budget.small;
           var sum = el("summary");
           sum.appendChild(line);
           sum.appendChild(el("span", "count", String(kids.length)));
@@ -1088,7 +1090,7 @@
     }
 
     function treeView(nodes, key, target) {
-      var total = countNodes(nodes, key), budget = { left: 3000 };
+      var total = countNodes(nodes, key), budget = { left: 3000, small: total <= 30 };
       var wrap = el("div", "tree-wrap");
       wrap.appendChild(renderTree(nodes, key, 0, budget));
       target.appendChild(wrap);

@@ -26,6 +26,7 @@
   var ONELINE_LOG_RE = /^([0-9a-f]{7,40})\s+(\S.*)$/;
   var SIZE_RE = /^\d+(?:\.\d+)?\s*(?:[KMGTP]i?)?B$/i;
   var HEADER_RE = /^[\w .#%()\/-]{1,40}$/;
+  var LOG_LEVEL_RE = /(?:^|[\s\[|])(ERROR|FATAL|CRITICAL|PANIC|WARN|WARNING)(?:[\]\s:|]|$)/m;
   var DIFF_HEAD_RE = /^(?:diff --git |index [0-9a-f]|--- |\+\+\+ |Index: |={10,}|@@ |new file mode|deleted file mode|similarity index|rename (?:from|to) )/;
 
   function el(tag, cls, text) {
@@ -132,7 +133,7 @@
     if (!/^commit [0-9a-f]{7,40}/.test(s)) return null;
     var out = [];
     s.replace(/\r\n?/g, "\n").split(/\n(?=commit [0-9a-f]{7,40})/).forEach(function (block) {
-      var bl = block.split("\n"), r = { commit: bl[0].slice(7).trim().split(/\s/)[0] }, msg = [];
+      var bl = block.split("\n"), r = { commit: bl[0].slice(7).trim().split(/\s/)[0], message: "" }, msg = [];
       bl.slice(1).forEach(function (l) {
         var m = l.match(/^(Author|Date|Merge):\s+(.*)$/);
         if (m) r[m[1].toLowerCase()] = m[2].trim();
@@ -280,7 +281,7 @@
   function box(body, text, label) {
     var wrap = el("div", "tbox");
     var bar = el("div", "tbox-bar");
-    var n = lines(text).length;
+    var n = lines(text.replace(/\r?\n$/, "")).length;
     bar.appendChild(el("span", "tbox-label", (label ? label + " \u00b7 " : "") + n + (n === 1 ? " line" : " lines") + (text.length > 2048 ? " \u00b7 " + Math.round(text.length / 1024) + " KB" : "")));
     var b = el("button", "secondary copy", "Copy");
     b.type = "button";
@@ -299,8 +300,22 @@
     var pre = el("pre", "code" + (lang ? " lang-" + lang : ""));
     var shown = text.length > SHOW_LIMIT ? text.slice(0, SHOW_LIMIT) : text;
     if (lang === "diff") colourDiff(pre, shown);
+    else if (!lang && LOG_LEVEL_RE.test(shown)) colourLog(pre, shown);
     else pre.textContent = shown;
     return pre;
+  }
+
+  /* Log lines with a level: errors and warnings stand out. */
+  function colourLog(pre, text) {
+    var ls = lines(text);
+    if (ls.length > 20000) { pre.textContent = text; return; }
+    ls.forEach(function (l, i) {
+      var m = l.match(LOG_LEVEL_RE);
+      var lvl = m ? m[1].toUpperCase() : "";
+      var cls = /^(?:ERROR|FATAL|CRITICAL|PANIC)$/.test(lvl) ? "l-error" : /^WARN/.test(lvl) ? "l-warn" : "";
+      var span = el("span", cls, l + (i < ls.length - 1 ? "\n" : ""));
+      pre.appendChild(span);
+    });
   }
 
   function colourDiff(pre, text) {
