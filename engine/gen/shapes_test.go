@@ -186,7 +186,9 @@ func shapeFixture() *fixtureServer {
 		return structuredResult(string(b), tree)
 	})
 	add("empty_search", "A search that finds nothing.", noArgs, func(map[string]any) json.RawMessage { return textResult("[]") })
-	add("silent_action", "An action that answers nothing.", noArgs, func(map[string]any) json.RawMessage { return json.RawMessage(`{"content":[{"type":"text","text":""}]}`) })
+	add("silent_action", "An action that answers nothing.", noArgs, func(map[string]any) json.RawMessage {
+		return json.RawMessage(`{"content":[{"type":"text","text":""}]}`)
+	})
 	add("search_invoices", longDescription, obj(`{"type":"object","properties":{"query":{"type":"string","description":"`+strings.ReplaceAll(longDescription, "\n", `\n`)+`"}},"required":["query"]}`),
 		func(map[string]any) json.RawMessage { return json.RawMessage(`{"content":[]}`) })
 	add("create_issue", "Creates an issue.", obj(nestedFormSchema), func(args map[string]any) json.RawMessage {
