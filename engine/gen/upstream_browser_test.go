@@ -330,19 +330,53 @@ func (f *serverFixture) openTool(tool string, width int, theme string, refinemen
 	return res
 }
 
-// deliver plays the host running tool with args (a JS object literal) and waits for cond in the frame.
-func (f *serverFixture) deliver(tool, args, cond string) {
+// deliver plays the host running tool with args (a JS object literal) and
+// waits until the view shows the new result (or error).
+func (f *serverFixture) deliver(tool, args string) {
 	f.t.Helper()
+	f.frameJSON(`(w, d) => { d.body.dataset.state = "waiting"; return true; }`, new(bool))
 	f.eval(fmt.Sprintf("(deliver(%q, %s), true)", tool, args), nil)
-	f.waitFrame(cond)
+	f.waitFrame(resultShown)
+}
+
+// resultShown is true once the view shows a result or an error.
+const resultShown = `(w, d) => d.body.dataset.state === "result" || d.body.dataset.state === "error"`
+
+// sub returns f for a subtest: failures go to t.
+func (f *serverFixture) sub(t *testing.T) *serverFixture {
+	fx := *f.fixture
+	fx.t = t
+	c := *f
+	c.fixture = &fx
+	return &c
+}
+
+// js evaluates fn in the frame and decodes its result into a new T.
+func js[T any](f *serverFixture, fn string) T {
+	f.t.Helper()
+	var v T
+	f.frameJSON(fn, &v)
+	return v
 }
 
 // submit clicks Run and waits for a result or an error.
 func (f *serverFixture) submit() {
 	f.t.Helper()
-	f.frameJSON(`(w, d) => { d.body.dataset.state = "ready"; return true; }`, new(bool))
+	f.frameJSON(`(w, d) => { d.body.dataset.state = "waiting"; return true; }`, new(bool))
 	browsertest.FrameClick(f.t, f.ctx, "#ui", "#submit")
-	f.waitFrame(`(w, d) => d.body.dataset.state === "result" || d.body.dataset.state === "error"`)
+	f.waitFrame(resultShown)
+}
+
+// typeIn types text into the input sel of the frame, as a user does.
+func (f *serverFixture) typeIn(sel, text string) {
+	f.t.Helper()
+	browsertest.FrameType(f.t, f.ctx, "#ui", sel, text)
+}
+
+// click clicks sel in the frame with the mouse.
+func (f *serverFixture) click(sel string) {
+	f.t.Helper()
+	browsertest.FrameClick(f.t, f.ctx, "#ui", sel)
 }
 
 // lastCall returns the arguments of the host's last tools/call.
