@@ -111,7 +111,7 @@ func TestFilesystemServerUI(t *testing.T) {
 			Fences                       bool
 		}](f, `(w, d) => { const pre = d.querySelector("#result pre.diff"); const del = pre.querySelector(".d-del"), add = pre.querySelector(".d-add"), ctx = pre.querySelector(".d-ctx");
 			return {Del: del.textContent, Add: add.textContent, Font: getComputedStyle(pre).fontFamily, AddBg: getComputedStyle(add).backgroundColor, CtxBg: getComputedStyle(ctx).backgroundColor,
-				Fences: d.getElementById("result").textContent.includes("` + "```" + `")}; }`)
+				Fences: d.getElementById("result").textContent.includes("`+"```"+`")}; }`)
 		if !strings.Contains(d.Del, `println("hi")`) || !strings.Contains(d.Add, `println("hello")`) || d.AddBg == d.CtxBg || d.Fences || !strings.Contains(strings.ToLower(d.Font), "mono") {
 			t.Errorf("edit_file diff = %+v; want coloured -/+ lines in a monospace block, no markdown fences", d)
 		}
@@ -138,7 +138,9 @@ func TestFilesystemServerUI(t *testing.T) {
 			t.Errorf("[FILE]/[DIR] listing = %+v; want a type/name/size table and the totals as a card", ls)
 		}
 		st, _ := os.Stat(at("notes.txt"))
-		if !slices.ContainsFunc(ls.Rows, func(r []string) bool { return slices.Equal(r, []string{"FILE", "notes.txt", fmt.Sprint(st.Size(), " B")}) }) {
+		if !slices.ContainsFunc(ls.Rows, func(r []string) bool {
+			return slices.Equal(r, []string{"FILE", "notes.txt", fmt.Sprint(st.Size(), " B")})
+		}) {
 			t.Errorf("listing rows = %q", ls.Rows)
 		}
 		f.openTool("get_file_info", 760, "light")
