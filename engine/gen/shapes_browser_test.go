@@ -88,7 +88,7 @@ func TestFixtureShapesUI(t *testing.T) {
 			tool, sel string
 			want      []string
 		}{
-			{"monthly_revenue", "#result .collection th", []string{"month", "revenue", "cost"}}, // CSV
+			{"monthly_revenue", "#result .collection th", []string{"month", "revenue", "cost"}},      // CSV
 			{"disk_usage", "#result .collection th", []string{"mount", "size_gb", "used_gb", "use"}}, // TSV
 			{"git_log", "#result .collection th", []string{"commit", "message", "author", "date"}},
 			{"server_info", "#result dl.card dt", []string{"name", "engine", "region", "connections", "replicas", "read_only", "uptime"}},
