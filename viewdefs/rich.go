@@ -3,6 +3,7 @@ package viewdefs
 import (
 	"bytes"
 	_ "embed"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"html/template"
@@ -157,8 +158,19 @@ func Rich(t ToolData, cfg ViewConfig) (string, error) {
 		"Rich": true, "Theme": cfg.Theme, "ViewConfig": cfg,
 		// rich.js, text.js and the vendored markdown parser are embedded
 		// files; template.JS inlines them verbatim.
-		"RichJS": template.JS(richJS), "TextJS": template.JS(textJS), "MarkdownJS": template.JS(markdownJS), "FormJS": template.JS(formJS),
+		"RichJS": template.JS(richJS), "TextJS": template.JS(textJS), "FormJS": formScripts(in),
+		"MarkdownJS": markdownFor(out),
 	})
+}
+
+// markdownFor returns the markdown parser for a page whose tool declares
+// outputSchema, or nothing when the tool declares structured output with no
+// string in it (its text is a summary; markdown there shows as plain text).
+func markdownFor(outputSchema json.RawMessage) template.JS {
+	if len(outputSchema) > 0 && !bytes.Contains(outputSchema, []byte(`"string"`)) {
+		return ""
+	}
+	return template.JS(markdownJS)
 }
 
 // RichJS returns the rich renderers' source (for tests and tooling).

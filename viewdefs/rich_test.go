@@ -81,14 +81,50 @@ func TestVendoredMarkdown(t *testing.T) {
 			t.Errorf("smd.min.js contains %q", bad)
 		}
 	}
-	page, err := Rich(ToolData{Name: "t"}, ViewConfig{})
-	if err != nil {
-		t.Fatal(err)
+}
+
+// TestRichInlinesWhatTheToolNeeds: the nested form editors only for schemas
+// with arrays, objects or choices; the markdown parser unless the tool
+// declares structured output without strings.
+func TestRichInlinesWhatTheToolNeeds(t *testing.T) {
+	tests := []struct {
+		name       string
+		in, out    string
+		nested, md bool
+	}{
+		{"no schema", ``, ``, false, true},
+		{"scalars", `{"type":"object","properties":{"q":{"type":"string"},"n":{"type":["integer","null"]}}}`, ``, false, true},
+		{"array", `{"type":"object","properties":{"paths":{"type":"array","items":{"type":"string"}}}}`, ``, true, true},
+		{"nested object", `{"type":"object","properties":{"f":{"type":"object"}}}`, ``, true, true},
+		{"choice", `{"type":"object","properties":{"t":{"oneOf":[{"type":"string"},{"type":"integer"}]}}}`, ``, true, true},
+		{"several types", `{"type":"object","properties":{"t":{"type":["string","number"]}}}`, ``, true, true},
+		{"ref", `{"type":"object","properties":{"t":{"$ref":"#/$defs/x"}}}`, ``, true, true},
+		{"text output", `{"type":"object"}`, `{"type":"object","properties":{"content":{"type":"string"}}}`, false, true},
+		{"numeric output", `{"type":"object"}`, `{"type":"object","properties":{"temperature":{"type":"number"}}}`, false, false},
 	}
-	for _, src := range []string{MarkdownJS(), TextJS(), RichJS(), FormJS()} {
-		if !strings.Contains(page, src) {
-			t.Errorf("the rich page does not inline %.60q", src)
+	for _, tt := range tests {
+		page, err := Rich(ToolData{Name: "t", InputSchema: json.RawMessage(tt.in), OutputSchema: json.RawMessage(tt.out)}, ViewConfig{})
+		if err != nil {
+			t.Fatal(err)
 		}
+		for _, src := range []string{TextJS(), RichJS(), formJS} {
+			if !strings.Contains(page, src) {
+				t.Errorf("%s: the rich page does not inline %.60q", tt.name, src)
+			}
+		}
+		if got := strings.Contains(page, formNestedJS); got != tt.nested {
+			t.Errorf("%s: nested form editors inlined = %v, want %v", tt.name, got, tt.nested)
+		}
+		if got := strings.Contains(page, MarkdownJS()); got != tt.md {
+			t.Errorf("%s: markdown parser inlined = %v, want %v", tt.name, got, tt.md)
+		}
+		if strings.Contains(page, "function renderResult") {
+			t.Errorf("%s: the rich page carries the minimal page's renderResult", tt.name)
+		}
+	}
+	minimal, err := Minimal(ToolData{Name: "t", InputSchema: json.RawMessage(`{"type":"object","properties":{"a":{"type":"array"}}}`)})
+	if err != nil || !strings.Contains(minimal, formNestedJS) || !strings.Contains(minimal, "function renderResult") {
+		t.Errorf("the minimal page lacks the nested editors or its renderer (err %v)", err)
 	}
 }
 
