@@ -1054,7 +1054,7 @@
           det.open = depth < 1 || budget.small;
           var sum = el("summary");
           sum.appendChild(line);
-          sum.appendChild(el("span", "count", String(kids.length)));
+          sum.appendChild(el("span", "count", "(" + kids.length + ")"));
           det.appendChild(sum);
           det.appendChild(renderTree(kids, key, depth + 1, budget));
           li.appendChild(det);

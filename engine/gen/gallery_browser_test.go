@@ -115,6 +115,9 @@ func TestOfflineUIGallery(t *testing.T) {
 				if shots == "" && (width == 700) != (theme == "light") {
 					continue // without screenshots, one theme per width is enough for the layout checks
 				}
+				if shots == "" && strings.HasPrefix(c.name, "shape-") && width == 700 {
+					continue // the shapes' own tests run at 760 px; here the narrow dark frame is the check
+				}
 				label := fmt.Sprintf("%s-%d-%s", c.name, width, theme)
 				t.Run(label, func(t *testing.T) {
 					f := &fixture{t: t, ctx: ctx, host: hostSrv.URL}
