@@ -210,6 +210,12 @@
     mime = String(mime || "").toLowerCase();
     var j = parseJSON(t);
     if (j !== undefined) return { kind: "data", data: j, from: "json" };
+    // A lead-in line or two, then JSON to the end: both, the JSON as data.
+    var at = t.search(/\n[ \t]*[\[{]/);
+    if (at > 0 && at < 500) {
+      j = parseJSON(t.slice(at));
+      if (j !== undefined) return { kind: "parts", parts: [{ kind: "prose", text: t.slice(0, at).trim() }, { kind: "data", data: j, from: "json" }] };
+    }
     var fence = t.match(/^(`{3,}|~{3,})[ \t]*([\w+.#-]*)[^\n]*\n([\s\S]*?)\n?\1[ \t]*$/);
     if (fence && fence[3].indexOf(fence[1]) < 0) {
       var lang = fence[2].toLowerCase(), body = fence[3];

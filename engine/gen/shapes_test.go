@@ -158,6 +158,9 @@ func shapeFixture() *fixtureServer {
 	add("todo_list", "Open tasks.", noArgs, func(map[string]any) json.RawMessage {
 		return textResult("- Review the importer PR\n- Update the upgrade guide\n- Tag v2.4.0\n")
 	})
+	add("find_users", "Users matching a name, as text with JSON.", noArgs, func(map[string]any) json.RawMessage {
+		return textResult("Found 2 users:\n[{\"login\": \"ada\", \"admin\": true}, {\"login\": \"grace\", \"admin\": false}]")
+	})
 	add("team_photos", "Team members with their photos.", noArgs, func(map[string]any) json.RawMessage {
 		type member struct {
 			Name   string `json:"name"`
