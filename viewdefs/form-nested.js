@@ -34,7 +34,7 @@
     fs.appendChild(add);
     fs.appendChild(err);
     var rows = [], seq = 0;
-    var itemName = itemSchema.title || singular(ctx.label || ctx.name).replace(/^./, function (c) { return c.toUpperCase(); });
+    var itemName = itemSchema.title || singular(ctx.label || ctx.name).replace(/^./, (c) => c.toUpperCase());
     var f = { kind: "array", wrap: fs, dirty: false };
 
     function addRow(v) {
@@ -168,7 +168,7 @@
     if (a.const !== undefined) return String(a.const);
     if (isObj(a.properties)) {
       var keys = Object.keys(a.properties);
-      var constKey = keys.filter(function (k) { return isObj(a.properties[k]) && a.properties[k].const !== undefined; })[0];
+      var constKey = keys.filter((k) => isObj(a.properties[k]) && a.properties[k].const !== undefined)[0];
       if (constKey) return String(a.properties[constKey].const);
       var req = Array.isArray(a.required) && a.required.length ? a.required : keys;
       return "{" + req.slice(0, 3).join(", ") + (req.length > 3 ? ", \u2026" : "") + "}";
@@ -182,7 +182,7 @@
   /* How well v fits alternative a (higher is better). */
   function fit(v, a) {
     if (a.const !== undefined) return JSON.stringify(a.const) === JSON.stringify(v) ? 10 : -1;
-    if (Array.isArray(a.enum)) return a.enum.some(function (x) { return JSON.stringify(x) === JSON.stringify(v); }) ? 8 : -1;
+    if (Array.isArray(a.enum)) return a.enum.some((x) => JSON.stringify(x) === JSON.stringify(v)) ? 8 : -1;
     if (!matchesType(v, a) && a.type !== undefined) return -1;
     var score = a.type !== undefined ? 2 : 1;
     if (isObj(v) && isObj(a.properties)) {
@@ -190,17 +190,17 @@
       Object.keys(props).forEach(function (k) {
         if (isObj(props[k]) && props[k].const !== undefined) score += JSON.stringify(props[k].const) === JSON.stringify(v[k]) ? 5 : -10;
       });
-      if (Array.isArray(a.required) && a.required.some(function (k) { return !(k in v); })) score -= 5;
-      score += Object.keys(v).filter(function (k) { return k in props; }).length;
+      if (Array.isArray(a.required) && a.required.some((k) => !(k in v))) score -= 5;
+      score += Object.keys(v).filter((k) => k in props).length;
     }
     return score;
   }
 
   /* oneOf/anyOf: a select of the alternatives and the chosen one's editor below it. */
   function choiceEditor(s, ctx) {
-    var alts = (s.oneOf || s.anyOf).map(function (a) { return resolve(a, ctx.root); });
-    var nullable = alts.some(function (a) { return a.type === "null"; });
-    alts = alts.filter(function (a) { return a.type !== "null"; });
+    var alts = (s.oneOf || s.anyOf).map((a) => resolve(a, ctx.root));
+    var nullable = alts.some((a) => a.type === "null");
+    alts = alts.filter((a) => a.type !== "null");
     var fs = group(ctx, s, "choice");
     var sel = el("select", "choice-select");
     sel.id = ctx.id + "-choice";

@@ -88,7 +88,7 @@
     }
     var alts = s.anyOf || s.oneOf;
     if (Array.isArray(alts)) {
-      var real = alts.filter(function (a) { return !(isObj(a) && a.type === "null"); });
+      var real = alts.filter((a) => !(isObj(a) && a.type === "null"));
       if (real.length === 1) {
         var m = Object.assign({}, s, resolve(real[0], root, depth + 1));
         delete m.anyOf;
@@ -97,7 +97,7 @@
       }
     }
     if (Array.isArray(s.type)) {
-      var ts = s.type.filter(function (t) { return t !== "null"; });
+      var ts = s.type.filter((t) => t !== "null");
       if (ts.length === 1) return Object.assign({}, s, { type: ts[0] });
       if (ts.length > 1 && !s.anyOf && !s.oneOf) {
         var c = Object.assign({}, s, { anyOf: ts.map(function (t) { var a = Object.assign({}, s, { type: t }); delete a.default; return a; }) });
@@ -162,7 +162,7 @@
   function isoToLocal(v) {
     var d = new Date(v);
     if (isNaN(d.getTime())) return "";
-    var p = function (n) { return String(n).padStart(2, "0"); };
+    var p = (n) => String(n).padStart(2, "0");
     return d.getFullYear() + "-" + p(d.getMonth() + 1) + "-" + p(d.getDate()) + "T" + p(d.getHours()) + ":" + p(d.getMinutes());
   }
 
@@ -304,7 +304,7 @@
       switch (kind) {
         case "enum": {
           var j = JSON.stringify(v);
-          var i = f.values.findIndex(function (x) { return JSON.stringify(x) === j; });
+          var i = f.values.findIndex((x) => JSON.stringify(x) === j);
           input.value = i >= 0 ? String(i) : "";
           break;
         }
@@ -403,7 +403,7 @@
     if (ctx.flat) fs = box;
     var req = new Set(Array.isArray(s.required) ? s.required : []);
     var names = Object.keys(s.properties);
-    names.sort(function (a, b) { return (req.has(b) ? 1 : 0) - (req.has(a) ? 1 : 0); });
+    names.sort((a, b) => (req.has(b) ? 1 : 0) - (req.has(a) ? 1 : 0));
     var kids = names.map(function (name) {
       var id = ctx.top ? "f-" + name.replace(/[^\w-]/g, "_") : ctx.id + "-" + name.replace(/[^\w-]/g, "_");
       var ed = editor(s.properties[name], { name: name, label: name, id: id, required: req.has(name), root: ctx.root, depth: ctx.depth + 1 });

@@ -74,7 +74,7 @@
   }
 
   function isPrimitiveArray(a) {
-    return Array.isArray(a) && a.length > 0 && a.slice(0, TYPE_SAMPLE).every(function (v) { return v === null || typeof v !== "object"; });
+    return Array.isArray(a) && a.length > 0 && a.slice(0, TYPE_SAMPLE).every((v) => v === null || typeof v !== "object");
   }
 
   function rank(key) {
@@ -125,7 +125,7 @@
   }
 
   function getPath(data, path) {
-    return path.reduce(function (v, k) { return isObj(v) ? v[k] : undefined; }, data);
+    return path.reduce((v, k) => isObj(v) ? v[k] : undefined, data);
   }
 
   /* ---------- one result model ---------- */
@@ -149,7 +149,7 @@
       scPart = keys.length === 1 && typeof sc[keys[0]] === "string" ? { text: sc[keys[0]], key: keys[0] } : { data: sc };
     }
     var scJSON = scPart && scPart.data !== undefined ? stableJSON(sc) : null;
-    var vals = scPart && scPart.data !== undefined && isObj(sc) ? Object.keys(sc).map(function (k) { return sc[k]; }) : [];
+    var vals = scPart && scPart.data !== undefined && isObj(sc) ? Object.keys(sc).map((k) => sc[k]) : [];
     items.forEach(function (item) {
       var dup = false;
       if (scPart && isText(item)) {
@@ -159,8 +159,8 @@
           var j = global.GenuiText.parseJSON(t);
           if (j !== undefined) {
             var sj = stableJSON(j);
-            dup = sj === scJSON || vals.some(function (v) { return v !== null && typeof v === "object" && stableJSON(v) === sj; });
-          } else dup = t !== "" && vals.some(function (v) { return typeof v === "string" && v.trim() === t; });
+            dup = sj === scJSON || vals.some((v) => v !== null && typeof v === "object" && stableJSON(v) === sj);
+          } else dup = t !== "" && vals.some((v) => typeof v === "string" && v.trim() === t);
         }
       }
       if (dup) {
@@ -180,7 +180,7 @@
       var j = global.GenuiText.parseJSON(v);
       return j !== undefined ? deepJSON(j, depth + 1) : v;
     }
-    if (Array.isArray(v)) return v.length > 5000 ? v : v.map(function (x) { return deepJSON(x, depth + 1); });
+    if (Array.isArray(v)) return v.length > 5000 ? v : v.map((x) => deepJSON(x, depth + 1));
     if (isObj(v)) {
       var o = {};
       Object.keys(v).forEach(function (k) { o[k] = deepJSON(v[k], depth + 1); });
@@ -245,14 +245,14 @@
     var keys = [], seen = {};
     var add = function (k) { if (!Object.prototype.hasOwnProperty.call(seen, k)) { seen[k] = true; keys.push(k); } };
     var hints = {};
-    if (parent && Array.isArray(parent.fields) && parent.fields.length && parent.fields.every(function (f) { return isObj(f) && typeof f.id === "string"; })) {
+    if (parent && Array.isArray(parent.fields) && parent.fields.length && parent.fields.every((f) => isObj(f) && typeof f.id === "string")) {
       parent.fields.forEach(function (f) { add(f.id); if (typeof f.type === "string" && CKAN_TYPES[f.type.toLowerCase()]) hints[f.id] = CKAN_TYPES[f.type.toLowerCase()]; });
     }
     records.slice(0, KEY_SAMPLE).forEach(function (r) { if (isObj(r)) Object.keys(r).forEach(add); });
     // A field asked for by name (cfg.show) is found in every row, not only the first ones.
     (cfg.show || []).forEach(function (name) {
       var n = norm(name);
-      if (keys.some(function (k) { return norm(k) === n; })) return;
+      if (keys.some((k) => norm(k) === n)) return;
       records.some(function (r) { return isObj(r) && Object.keys(r).some(function (k) { if (norm(k) === n) { add(k); return true; } return false; }); });
     });
     var all = keys.map(function (k) {
@@ -275,8 +275,8 @@
     }
     var show = (cfg.show || []).map(norm);
     if (cfg.hide && cfg.hide.length) {
-      var hide = cfg.hide.map(norm).filter(function (n) { return show.indexOf(n) < 0; });
-      shown = shown.filter(function (c) { return hide.indexOf(norm(c.key)) < 0; });
+      var hide = cfg.hide.map(norm).filter((n) => show.indexOf(n) < 0);
+      shown = shown.filter((c) => hide.indexOf(norm(c.key)) < 0);
     }
     return { all: all, shown: shown, notes: notes, byNorm: byNorm };
   }
@@ -311,9 +311,9 @@
     }
     // Whole numbers that all look like years (joined, founded, ...) are shown as they are.
     if (!plain && n && decimals === 0 && records.slice(0, KEY_SAMPLE).every(function (r) { var v = isObj(r) ? r[key] : null; return typeof v !== "number" || (v >= 1800 && v <= 2200); })) plain = true;
-    if (decimals > 3 || typeof Intl === "undefined") return plain ? String : function (v) { return String(v); };
+    if (decimals > 3 || typeof Intl === "undefined") return plain ? String : (v) => String(v);
     var f = new Intl.NumberFormat("en-US", { minimumFractionDigits: decimals, maximumFractionDigits: decimals, useGrouping: !plain });
-    return function (v) { return f.format(v); };
+    return (v) => f.format(v);
   }
 
   /* Fills a table cell (or card value) e with v: em dash for null/missing, numbers formatted, booleans as marks, long text clamped, data: images as thumbnails, nested values as compact JSON. */
@@ -351,7 +351,7 @@
       return;
     }
     var text;
-    if (Array.isArray(v) && v.every(function (x) { return x === null || typeof x !== "object"; })) text = cellText(v.map(function (x) { return x === null ? EMPTY : x; }).join(", "));
+    if (Array.isArray(v) && v.every((x) => x === null || typeof x !== "object")) text = cellText(v.map((x) => x === null ? EMPTY : x).join(", "));
     else {
       text = cellText(v);
       if (typeof v === "object") e.classList.add("mono");
@@ -411,7 +411,7 @@
       var c = textual ? (collator ? collator.compare(a.v, b.v) : (a.v < b.v ? -1 : a.v > b.v ? 1 : 0)) : a.v - b.v;
       return c !== 0 ? sign * c : a.i - b.i;
     });
-    return keyed.map(function (k) { return k.r; });
+    return keyed.map((k) => k.r);
   }
 
   function csvCell(v) {
@@ -424,8 +424,8 @@
 
   /* CSV (RFC 4180, CRLF) of rows over columns cols, header first. */
   function toCSV(rows, cols) {
-    var lines = [cols.map(function (c) { return csvCell(c.key); }).join(",")];
-    rows.forEach(function (r) { lines.push(cols.map(function (c) { return csvCell(r[c.key]); }).join(",")); });
+    var lines = [cols.map((c) => csvCell(c.key)).join(",")];
+    rows.forEach(function (r) { lines.push(cols.map((c) => csvCell(r[c.key])).join(",")); });
     return lines.join("\r\n") + "\r\n";
   }
 
@@ -440,7 +440,7 @@
       dl.appendChild(el("dt", "", k));
       if (isObj(v) && depth < 2 && Object.keys(v).length) dd.appendChild(renderCard(v, null, depth + 1));
       else if (v === null || v === undefined || typeof v === "number" || typeof v === "boolean" || imageURI(v)) fillValue(dd, v, typeof v === "number" ? numberFormat([obj], k) : null);
-      else if (Array.isArray(v) && v.every(function (x) { return x === null || typeof x !== "object"; })) dd.textContent = v.length ? v.map(function (x) { return x === null ? EMPTY : cellText(x); }).join(", ") : EMPTY;
+      else if (Array.isArray(v) && v.every((x) => x === null || typeof x !== "object")) dd.textContent = v.length ? v.map((x) => x === null ? EMPTY : cellText(x)).join(", ") : EMPTY;
       else if (isRecordArray(v) && depth < 2) dd.appendChild(miniTable(v));
       else if (typeof v === "string" && hooks.text && (v.length > 160 || v.indexOf("\n") >= 0)) dd.appendChild(hooks.text(v, k));
       else {
@@ -499,13 +499,13 @@
    * forced chart over categories, else "line". Returns {x, ys, kind} or {reason}.
    */
   function chartSpec(records, cols, cfg, forced) {
-    var find = function (name) { return name ? cols.byNorm[norm(name)] : null; };
+    var find = (name) => name ? cols.byNorm[norm(name)] : null;
     var x = find(cfg.chartX);
     if (cfg.chartX && !x) return { reason: "chart x field \"" + cfg.chartX + "\" is not in the result" };
-    var of = function (pred) { return cols.all.filter(pred)[0]; };
-    if (!x) x = of(function (c) { return c.type === "date"; }) || of(function (c) { return c.type === "month"; }) ||
-      of(function (c) { return c.type === "number" && ORDINAL_RE.test(c.key); });
-    if (!x && forced) x = of(function (c) { return c.type === "string"; }) || cols.all[0];
+    var of = (pred) => cols.all.filter(pred)[0];
+    if (!x) x = of((c) => c.type === "date") || of((c) => c.type === "month") ||
+      of((c) => c.type === "number" && ORDINAL_RE.test(c.key));
+    if (!x && forced) x = of((c) => c.type === "string") || cols.all[0];
     if (!x) return { reason: "no date or ordinal field for the x axis" };
     var ys = [];
     (cfg.chartY || []).forEach(function (n) {
@@ -514,7 +514,7 @@
     });
     if (cfg.chartY && cfg.chartY.length && !ys.length) return { reason: "chart y field " + cfg.chartY.join(", ") + " is not a numeric field of the result" };
     if (!ys.length) {
-      var num = cols.all.filter(function (c) { return c.type === "number" && c !== x && !ID_RE.test(c.key) && !ORDINAL_RE.test(c.key); });
+      var num = cols.all.filter((c) => c.type === "number" && c !== x && !ID_RE.test(c.key) && !ORDINAL_RE.test(c.key));
       if (num.length) ys.push(num[0]);
     }
     if (!ys.length) return { reason: "no numeric field for the y axis" };
@@ -547,7 +547,7 @@
     var H = Math.round(Math.max(170, Math.min(240, W * 0.36))), L = 48, R = 14, T = 10, B = 26;
     var xs = spec.x, bar = spec.kind === "bar", numericX = !bar && (xs.type === "date" || xs.type === "number" || xs.type === "month");
     var rows = numericX || (bar && xs.type !== "string") ? sortRows(records, xs, "asc") : records.slice();
-    var xv = rows.map(function (r, i) { return numericX ? sortValue(r[xs.key], xs.type) : i; });
+    var xv = rows.map((r, i) => numericX ? sortValue(r[xs.key], xs.type) : i);
     var lo = bar ? 0 : Infinity, hi = bar ? 0 : -Infinity;
     spec.ys.forEach(function (c) {
       rows.forEach(function (r) {
@@ -563,9 +563,9 @@
     var ticksY = niceTicks(lo, hi, H < 200 ? 3 : 4);
     lo = ticksY.lo; hi = ticksY.hi;
     var band = (W - L - R) / Math.max(1, rows.length);
-    var sx = bar ? function (i) { return L + (i + 0.5) * band; } : function (v) { return L + (v - xlo) / (xhi - xlo) * (W - L - R); };
-    var sy = function (v) { return T + (1 - (v - lo) / (hi - lo)) * (H - T - B); };
-    var label = (bar ? "Bar" : "Line") + " chart of " + spec.ys.map(function (c) { return c.key; }).join(", ") + " by " + xs.key;
+    var sx = bar ? (i) => L + (i + 0.5) * band : (v) => L + (v - xlo) / (xhi - xlo) * (W - L - R);
+    var sy = (v) => T + (1 - (v - lo) / (hi - lo)) * (H - T - B);
+    var label = (bar ? "Bar" : "Line") + " chart of " + spec.ys.map((c) => c.key).join(", ") + " by " + xs.key;
     var svg = svgEl("svg", { viewBox: "0 0 " + W + " " + H, class: "chart " + (bar ? "bar" : "line"), role: "img", "aria-label": label, preserveAspectRatio: "xMidYMid meet" });
     svg.appendChild(svgEl("title", {}, label));
     var grid = svgEl("g", { class: "grid" });
@@ -576,7 +576,7 @@
     }
     // x labels: every one when they fit, else first, middle and last.
     var fit = rows.length <= Math.floor((W - L - R) / 56);
-    var ticks = fit ? rows.map(function (r, i) { return i; }) : [0, Math.floor((rows.length - 1) / 2), rows.length - 1];
+    var ticks = fit ? rows.map((r, i) => i) : [0, Math.floor((rows.length - 1) / 2), rows.length - 1];
     ticks.forEach(function (i, n) {
       if (xv[i] === null) return;
       var anchor = bar || (fit && rows.length > 3) ? "middle" : n === 0 ? "start" : n === ticks.length - 1 ? "end" : "middle";
@@ -680,7 +680,7 @@
     this.sizeSel.setAttribute("aria-label", "Rows per page");
     var sizes = PAGE_SIZES.slice();
     if (sizes.indexOf(this.pageSize) < 0) sizes.push(this.pageSize);
-    sizes.sort(function (a, b) { return a - b; }).forEach(function (n) {
+    sizes.sort((a, b) => a - b).forEach(function (n) {
       if (self.remote && n > self.remote.args.max) return;
       var o = el("option", "", n + " / page");
       o.value = String(n);
@@ -742,7 +742,7 @@
     if (this.filter) {
       var f = this.filter, cols = this.cols.shown;
       rows = rows.filter(function (r) {
-        return cols.some(function (c) { return cellText(r[c.key]).toLowerCase().indexOf(f) >= 0; });
+        return cols.some((c) => cellText(r[c.key]).toLowerCase().indexOf(f) >= 0);
       });
     }
     if (this.remote) return rows.slice(0, this.pageSize);
@@ -805,7 +805,7 @@
     // whole toolbar when there are no rows at all.
     var local = !this.remote, n = this.all.length;
     var onePage = local && n <= this.pageSize;
-    var fmt = function (n) { return typeof n === "number" && n.toLocaleString ? n.toLocaleString("en-US") : String(n); };
+    var fmt = (n) => typeof n === "number" && n.toLocaleString ? n.toLocaleString("en-US") : String(n);
     this.info.textContent = count ? (onePage && !this.filter ? fmt(count) + (count === 1 ? " row" : " rows") : fmt(from) + "–" + fmt(this.offset + shown) + " of " + fmt(count)) + (this.filter && this.remote ? " (filtered on this page)" : "") : (this.filter ? "No matching rows" : "No rows");
     this.prev.hidden = this.next.hidden = onePage;
     this.filterInput.hidden = local && n <= 10 && !this.filter;
@@ -847,16 +847,16 @@
       });
     } else if (this.kind === "cards") {
       var grid = el("div", "cards");
-      rows.forEach(function (r) { grid.appendChild(renderCard(r, cols.map(function (c) { return c.key; }), 0)); });
+      rows.forEach(function (r) { grid.appendChild(renderCard(r, cols.map((c) => c.key), 0)); });
       frag.appendChild(grid);
       this.body.replaceChildren(frag);
     } else {
       var ul = el("ul", "records");
-      var first = cols.filter(function (c) { return c.type === "string"; })[0] || cols[0];
+      var first = cols.filter((c) => c.type === "string")[0] || cols[0];
       rows.forEach(function (r) {
         var li = el("li");
         if (first) li.appendChild(el("strong", "", cellText(r[first.key])));
-        var rest = cols.filter(function (c) { return c !== first; }).map(function (c) { return c.key + ": " + cellText(r[c.key]); });
+        var rest = cols.filter((c) => c !== first).map((c) => c.key + ": " + cellText(r[c.key]));
         if (rest.length) li.appendChild(el("span", "rest", (first ? " · " : "") + rest.join(" · ")));
         ul.appendChild(li);
       });
@@ -929,7 +929,7 @@
           return app.callServerTool({ name: tool.name, arguments: a }).then(function (res) {
             if (!isObj(res)) throw new Error("the host returned no result");
             if (res.isError) {
-              var msg = (Array.isArray(res.content) ? res.content : []).map(function (c) { return c && c.text; }).filter(Boolean).join(" ");
+              var msg = (Array.isArray(res.content) ? res.content : []).map((c) => c && c.text).filter(Boolean).join(" ");
               throw new Error(msg || "the tool reported an error");
             }
             var d = resultData(res);
@@ -1007,10 +1007,10 @@
       if (cfg.columns && cfg.columns.length) {
         var byNorm = {};
         keys.forEach(function (k) { byNorm[norm(k)] = k; });
-        var picked = cfg.columns.concat(cfg.show || []).map(function (c) { return byNorm[norm(c)]; }).filter(Boolean);
-        if (picked.length) keys = picked.filter(function (k, i) { return picked.indexOf(k) === i; });
+        var picked = cfg.columns.concat(cfg.show || []).map((c) => byNorm[norm(c)]).filter(Boolean);
+        if (picked.length) keys = picked.filter((k, i) => picked.indexOf(k) === i);
       }
-      return keys.filter(function (k) { return !hidden(k); });
+      return keys.filter((k) => !hidden(k));
     }
 
     function hidden(k) {
@@ -1031,7 +1031,7 @@
       if (!isRecordArray(a)) return null;
       for (var t = 0; t < TREE_KEYS.length; t++) {
         var k = TREE_KEYS[t];
-        if (a.slice(0, KEY_SAMPLE).some(function (r) { return isRecordArray(r[k]); })) return k;
+        if (a.slice(0, KEY_SAMPLE).some((r) => isRecordArray(r[k]))) return k;
       }
       return null;
     }
@@ -1042,9 +1042,9 @@
       nodes.forEach(function (n) {
         if (budget.left-- <= 0) return;
         var li = el("li");
-        var labelKey = ["name", "title", "label", "path", "id", "key", "text", "value"].filter(function (k) { return isObj(n) && n[k] !== undefined && typeof n[k] !== "object"; })[0];
+        var labelKey = ["name", "title", "label", "path", "id", "key", "text", "value"].filter((k) => isObj(n) && n[k] !== undefined && typeof n[k] !== "object")[0];
         var label = el("span", "node-label", labelKey ? String(n[labelKey]) : cellText(n));
-        var extra = isObj(n) ? Object.keys(n).filter(function (k) { return k !== labelKey && k !== key && (n[k] === null || typeof n[k] !== "object"); }) : [];
+        var extra = isObj(n) ? Object.keys(n).filter((k) => k !== labelKey && k !== key && (n[k] === null || typeof n[k] !== "object")) : [];
         var line = el("span", "node");
         line.appendChild(label);
         extra.slice(0, 4).forEach(function (k) { var b = el("span", "badge", n[k] === null ? EMPTY : String(n[k])); b.title = k; line.appendChild(b); });
@@ -1068,7 +1068,7 @@
     }
 
     function countNodes(nodes, key) {
-      return nodes.reduce(function (n, x) { return n + 1 + (isObj(x) && Array.isArray(x[key]) ? countNodes(x[key], key) : 0); }, 0);
+      return nodes.reduce((n, x) => n + 1 + (isObj(x) && Array.isArray(x[key]) ? countNodes(x[key], key) : 0), 0);
     }
 
     /* One array: records (table/cards/list), values (a list), or "No rows.". */
@@ -1100,12 +1100,12 @@
 
     /* Two or more peer arrays: tabs, one per array, with the count; scalars above as a meta card. */
     function tabsView(data, keys, args, target) {
-      var meta = Object.keys(data).filter(function (k) { return keys.indexOf(k) < 0 && !hidden(k) && (data[k] === null || typeof data[k] !== "object"); });
+      var meta = Object.keys(data).filter((k) => keys.indexOf(k) < 0 && !hidden(k) && (data[k] === null || typeof data[k] !== "object"));
       if (meta.length) target.appendChild(renderCard(data, meta, 0)).classList.add("meta");
-      var others = Object.keys(data).filter(function (k) { return keys.indexOf(k) < 0 && !hidden(k) && data[k] !== null && typeof data[k] === "object"; });
+      var others = Object.keys(data).filter((k) => keys.indexOf(k) < 0 && !hidden(k) && data[k] !== null && typeof data[k] === "object");
       var bar = el("div", "tabs"), panels = el("div", "tab-panels");
       bar.setAttribute("role", "tablist");
-      var wanted = (cfg.show || []).map(norm), first = keys.filter(function (k) { return wanted.indexOf(norm(k)) >= 0; })[0] || keys[0];
+      var wanted = (cfg.show || []).map(norm), first = keys.filter((k) => wanted.indexOf(norm(k)) >= 0)[0] || keys[0];
       var buttons = [];
       keys.forEach(function (k) {
         var b = el("button", "tab", k + " (" + data[k].length + ")"), panel = el("div", "tab-panel");
@@ -1124,7 +1124,7 @@
       });
       target.appendChild(bar);
       target.appendChild(panels);
-      buttons.filter(function (x) { return x.b.dataset.key === first; })[0].select();
+      buttons.filter((x) => x.b.dataset.key === first)[0].select();
       others.forEach(function (k) { target.appendChild(renderCard(data, [k], 0)); });
     }
 
@@ -1164,7 +1164,7 @@
         return view;
       }
       // An object that is itself the root of a tree: a labelled node with children.
-      var root = isObj(data) && TREE_KEYS.some(function (k) { return isRecordArray(data[k]); }) && ["name", "title", "label", "id", "path"].some(function (k) { return typeof data[k] === "string" || typeof data[k] === "number"; }) ? [data] : data;
+      var root = isObj(data) && TREE_KEYS.some((k) => isRecordArray(data[k])) && ["name", "title", "label", "id", "path"].some((k) => typeof data[k] === "string" || typeof data[k] === "number") ? [data] : data;
       var tk = treeKey(root);
       if (tk) {
         set("tree");
@@ -1181,7 +1181,7 @@
       if (main && main.records) {
         set("records");
         if (main.parent && main.parent !== data && isObj(data)) {
-          var top = Object.keys(data).filter(function (k) { return data[k] === null || typeof data[k] !== "object"; });
+          var top = Object.keys(data).filter((k) => data[k] === null || typeof data[k] !== "object");
           if (top.length) view.appendChild(renderCard(data, top, 0)).classList.add("meta");
         }
         view.rich = renderRecords(main, data, args, view);
@@ -1190,7 +1190,7 @@
         set("list");
         arrayView(main.values, main.parent || null, [], args, view);
         if (main.parent) {
-          var rest = cardKeys(main.parent).filter(function (k) { return main.parent[k] !== main.values; });
+          var rest = cardKeys(main.parent).filter((k) => main.parent[k] !== main.values);
           if (rest.length) view.insertBefore(renderCard(main.parent, rest, 0), view.firstChild).classList.add("meta");
         }
       } else if (isObj(data)) {
@@ -1214,7 +1214,7 @@
         v.parts.forEach(function (p) { wrap.appendChild(drawView(p, args)); });
         return wrap;
       }
-      return global.GenuiText.draw(v, { app: app, drawView: function (x) { return drawView(x, args); } });
+      return global.GenuiText.draw(v, { app: app, drawView: (x) => drawView(x, args) });
     }
 
     hooks.text = function (s, key) { return drawView(global.GenuiText.classify(s, key + " " + (tool.name || "")), {}); };
@@ -1251,7 +1251,7 @@
         // The error's text goes into the banner; other content (images, links, data) follows it.
         var items = Array.isArray(result.content) ? result.content : [];
         target.appendChild(h.errorBanner ? h.errorBanner(items) : el("div", "error-banner", "The tool reported an error."));
-        parts = items.filter(function (item) { return !(h.errorBanner && isText(item)); }).map(function (item) { return isText(item) ? { text: item.text } : { item: item }; });
+        parts = items.filter((item) => !(h.errorBanner && isText(item))).map(function (item) { return isText(item) ? { text: item.text } : { item: item }; });
         if (isObj(result.structuredContent)) parts.push({ data: result.structuredContent });
       } else parts = merge(result);
       var keys = {}, named = (cfg.show || []).length + (cfg.hide || []).length > 0;
@@ -1260,7 +1260,7 @@
         if (named) collectKeys(p.data !== undefined ? deepJSON(p.data) : p.text !== undefined ? global.GenuiText.classify(p.text).data : undefined, keys, 0);
       });
       // Fields the user named that this result does not have are said, not silently ignored.
-      var absent = (cfg.show || []).concat(cfg.hide || []).filter(function (n) { return !keys[norm(n)]; });
+      var absent = (cfg.show || []).concat(cfg.hide || []).filter((n) => !keys[norm(n)]);
       if (absent.length && parts.length && !result.isError) target.insertBefore(el("div", "note config-note", "Not in this result: " + absent.join(", ") + "."), target.firstChild);
       if (!result.isError && !parts.length) target.appendChild(el("div", "note empty-result", "Done, no output."));
       var raw = el("details", "raw");

@@ -37,7 +37,7 @@
   }
 
   function lines(s) { return s.replace(/\r\n?/g, "\n").split("\n"); }
-  function nonEmpty(ls) { return ls.filter(function (l) { return l.trim() !== ""; }); }
+  function nonEmpty(ls) { return ls.filter((l) => l.trim() !== ""); }
 
   /* A scalar read from text: numbers and booleans typed, the rest as is. */
   function typed(s) {
@@ -75,11 +75,11 @@
   function delimited(ls, sep) {
     ls = nonEmpty(ls);
     if (ls.length < 2) return null;
-    var rows = ls.map(function (l) { return splitRow(l, sep); }), n = rows[0].length;
-    if (n < 2 || !rows.every(function (r) { return r.length === n; })) return null;
-    var head = rows[0].map(function (h) { return h.trim(); });
-    if (!head.every(function (h) { return HEADER_RE.test(h); })) return null;
-    if (head.some(function (h, i) { return head.indexOf(h) !== i; })) return null;
+    var rows = ls.map((l) => splitRow(l, sep)), n = rows[0].length;
+    if (n < 2 || !rows.every((r) => r.length === n)) return null;
+    var head = rows[0].map((h) => h.trim());
+    if (!head.every((h) => HEADER_RE.test(h))) return null;
+    if (head.some((h, i) => head.indexOf(h) !== i)) return null;
     return rows.slice(1).map(function (r) {
       var o = {};
       head.forEach(function (h, i) { o[h] = typed(r[i]); });
@@ -90,7 +90,7 @@
   /* `[FILE] a.txt   18 B` lines -> [{type, name, size}] (the detail column named size when it is one). */
   function markers(ls) {
     ls = nonEmpty(ls);
-    if (!ls.length || !ls.every(function (l) { return MARKER_RE.test(l.trim()); })) return null;
+    if (!ls.length || !ls.every((l) => MARKER_RE.test(l.trim()))) return null;
     var sizes = true;
     var recs = ls.map(function (l) {
       var m = l.trim().match(MARKER_RE), rest = m[2], r = { type: m[1] };
@@ -120,14 +120,14 @@
   /* `- a` / `* a` / `1. a` lines -> the items. */
   function bulletList(ls) {
     ls = nonEmpty(ls);
-    if (ls.length < 2 || !ls.every(function (l) { return LIST_RE.test(l); })) return null;
-    return ls.map(function (l) { return l.match(LIST_RE)[2]; });
+    if (ls.length < 2 || !ls.every((l) => LIST_RE.test(l))) return null;
+    return ls.map((l) => l.match(LIST_RE)[2]);
   }
 
   /* git log (full or --oneline) -> [{commit, author, date, message}]. */
   function gitLog(s) {
     var ls = nonEmpty(lines(s));
-    if (ls.length >= 2 && ls.every(function (l) { return ONELINE_LOG_RE.test(l); }) && ls.every(function (l) { return /[g-z]/i.test(l.slice(l.indexOf(" "))); })) {
+    if (ls.length >= 2 && ls.every((l) => ONELINE_LOG_RE.test(l)) && ls.every((l) => /[g-z]/i.test(l.slice(l.indexOf(" "))))) {
       return ls.map(function (l) { var m = l.match(ONELINE_LOG_RE); return { commit: m[1], message: m[2] }; });
     }
     if (!/^commit [0-9a-f]{7,40}/.test(s)) return null;
@@ -236,7 +236,7 @@
     var paras = t.replace(/\r\n?/g, "\n").split(/\n[ \t]*\n/);
     if (paras.length > 1 && paras.length <= 12) {
       var kinds = paras.map(function (p) { return structured(lines(p)) || (lines(p.trim()).length === 1 && !looksMarkdown(p) ? { kind: "prose", text: p.trim() } : null); });
-      if (kinds.every(Boolean) && kinds.some(function (k) { return k.kind === "data"; })) return { kind: "parts", parts: kinds };
+      if (kinds.every(Boolean) && kinds.some((k) => k.kind === "data")) return { kind: "parts", parts: kinds };
     }
     var st = structured(ls);
     if (st) return st;
@@ -344,7 +344,7 @@
     var M = global.GenuiMarkdown, root = el("div", "md");
     if (!M) { root.appendChild(el("div", "text", text)); return root; }
     var stack = [root];
-    var top = function () { return stack[stack.length - 1]; };
+    var top = () => stack[stack.length - 1];
     var TAGS = {};
     TAGS[M.PARAGRAPH] = "p"; TAGS[M.HEADING_1] = "h3"; TAGS[M.HEADING_2] = "h4"; TAGS[M.HEADING_3] = "h5";
     TAGS[M.HEADING_4] = "h6"; TAGS[M.HEADING_5] = "h6"; TAGS[M.HEADING_6] = "h6"; TAGS[M.ITALIC_AST] = TAGS[M.ITALIC_UND] = "em";
