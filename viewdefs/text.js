@@ -77,6 +77,8 @@
     if (ls.length < 2) return null;
     var rows = ls.map((l) => splitRow(l, sep)), n = rows[0].length;
     if (n < 2 || !rows.every((r) => r.length === n)) return null;
+    // Two lines of prose with a comma each are not a table: commas need a third row or column.
+    if (sep === "," && rows.length < 3 && n < 3) return null;
     var head = rows[0].map((h) => h.trim());
     if (!head.every((h) => HEADER_RE.test(h))) return null;
     if (head.some((h, i) => head.indexOf(h) !== i)) return null;
@@ -173,7 +175,8 @@
     });
     if (code > 0) return true;
     if (/(?:read|file|log|diff|git|shell|exec|run|cat|tail|head|command|terminal|source|code)/i.test(hint || "")) return sentences < ne.length / 2;
-    return sentences === 0 && len / ne.length < 60;
+    // Short lines that never end a sentence (file contents, names, numbers); two lines could be either.
+    return ne.length >= 3 && !ne.some((l) => /[.!?]["')]?\s*$/.test(l)) && len / ne.length < 60;
   }
 
   /* `path:\n body \n---\n path2:\n body` -> [{title, text}] (read_multiple_files). */

@@ -323,3 +323,48 @@ func TestOfflineRefinementsUI(t *testing.T) {
 		}
 	})
 }
+
+// TestTextClassifyInBrowser feeds text.js's classifier the texts real
+// servers answer with, and prose that must stay prose, in one page.
+func TestTextClassifyInBrowser(t *testing.T) {
+	f := newServerFixture(t, browsertest.Start(t), shapeFixture())
+	f.openTool("todo_list", 400, "light")
+	cases := []struct{ text, want string }{
+		{`{"a": 1}`, "data:json"},
+		{"  [1, 2]  ", "data:json"},
+		{"Found 1 user:\n[{\"login\": \"ada\"}]", "parts"},
+		{"```json\n{\"a\": 1}\n```", "data:json"},
+		{"```diff\n-a\n+b\n```", "code:diff"},
+		{"```python\nprint(1)\n```", "code:python"},
+		{diffText, "code:diff"},
+		{"a,b,c\n1,2,3", "data:table"},
+		{"name\tsize\nx\t1", "data:table"},
+		{"Hello, world\nFoo, bar", "prose"},
+		{"[FILE] a.txt\n[DIR] src", "data:listing"},
+		{"size: 18\nisFile: true", "data:kv"},
+		{"Note: one thing\nwe said earlier.", "prose"},
+		{"- a\n- b", "data:list"},
+		{"1. first\n2. second", "data:list"},
+		{gitLogText, "data:gitlog"},
+		{"3f2a9c1 importer: parallel reads\n9b8a7c6 cli: add --dry-run", "data:gitlog"},
+		{"/a.txt:\nhello\n\n---\n/b.txt:\nworld\n", "sections"},
+		{"# Title\n\nSome **bold** text.", "markdown"},
+		{buildLog, "code:"},
+		{"line1\nline2\nline3\n", "code:"},
+		{"Successfully wrote to /tmp/x.txt", "prose"},
+		{"The operation finished. Everything went well and nothing was left behind.\nA second sentence follows here, also long enough.", "prose"},
+		{"", "empty"},
+		{"[FILE] a.txt   18 B\n\nTotal: 1 files\nCombined size: 18 B", "parts"},
+	}
+	texts := make([]string, len(cases))
+	for i, c := range cases {
+		texts[i] = c.text
+	}
+	b, _ := json.Marshal(texts)
+	got := js[[]string](f, fmt.Sprintf(`(w, d) => %s.map(s => { const v = w.GenuiText.classify(s, "tool"); return v.kind + (v.kind === "data" ? ":" + v.from : v.kind === "code" ? ":" + v.lang : ""); })`, b))
+	for i, c := range cases {
+		if got[i] != c.want {
+			t.Errorf("classify(%.50q) = %s, want %s", c.text, got[i], c.want)
+		}
+	}
+}
