@@ -94,6 +94,7 @@ func TestFixtureShapesUI(t *testing.T) {
 			{"server_info", "#result dl.card dt", []string{"name", "engine", "region", "connections", "replicas", "read_only", "uptime"}},
 			{"todo_list", "#result ul.values li", []string{"Review the importer PR", "Update the upgrade guide", "Tag v2.4.0"}},
 			{"find_users", "#result .text, #result .collection th", []string{"Found 2 users:", "login", "admin"}}, // JSON after a lead-in
+			{"job_status", "#result dl.card > dt, #result .collection th", []string{"job", "status", "file", "rows"}}, // JSON in a string: a table
 		}
 		for _, c := range cases {
 			f.openTool(c.tool, 760, "light")

@@ -161,6 +161,9 @@ func shapeFixture() *fixtureServer {
 	add("find_users", "Users matching a name, as text with JSON.", noArgs, func(map[string]any) json.RawMessage {
 		return textResult("Found 2 users:\n[{\"login\": \"ada\", \"admin\": true}, {\"login\": \"grace\", \"admin\": false}]")
 	})
+	add("job_status", "A finished job; its output is JSON inside a string.", noArgs, func(map[string]any) json.RawMessage {
+		return structuredResult("job 7 done", map[string]any{"job": 7, "status": "done", "output": `[{"file": "a.csv", "rows": 120}, {"file": "b.csv", "rows": 80}]`})
+	})
 	add("team_photos", "Team members with their photos.", noArgs, func(map[string]any) json.RawMessage {
 		type member struct {
 			Name   string `json:"name"`
