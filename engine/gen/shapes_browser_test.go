@@ -93,7 +93,7 @@ func TestFixtureShapesUI(t *testing.T) {
 			{"git_log", "#result .collection th", []string{"commit", "message", "author", "date"}},
 			{"server_info", "#result dl.card dt", []string{"name", "engine", "region", "connections", "replicas", "read_only", "uptime"}},
 			{"todo_list", "#result ul.values li", []string{"Review the importer PR", "Update the upgrade guide", "Tag v2.4.0"}},
-			{"find_users", "#result .text, #result .collection th", []string{"Found 2 users:", "login", "admin"}}, // JSON after a lead-in
+			{"find_users", "#result .text, #result .collection th", []string{"Found 2 users:", "login", "admin"}},     // JSON after a lead-in
 			{"job_status", "#result dl.card > dt, #result .collection th", []string{"job", "status", "file", "rows"}}, // JSON in a string: a table
 		}
 		for _, c := range cases {
