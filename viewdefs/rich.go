@@ -3,6 +3,7 @@ package viewdefs
 import (
 	"bytes"
 	_ "embed"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"html/template"
@@ -20,6 +21,23 @@ import (
 //
 //go:embed rich.js
 var richJS string
+
+// textJS reads text results for the data they hold and draws the rest
+// (markdown, code, diffs, bounded blocks with copy); rich.js uses it.
+//
+//go:embed text.js
+var textJS string
+
+// markdownJS is the vendored streaming-markdown parser (MIT, see
+// vendor/smd.LICENSE; refreshed by scripts/vendor-markdown.sh), rewritten to
+// define window.GenuiMarkdown. It was chosen over marked + DOMPurify (about
+// 80 KB together) because it is 13 KB and builds DOM nodes through a
+// renderer we supply, so no HTML string is ever parsed: text.js's renderer
+// creates each element itself and filters link and image URLs, which is the
+// whole of the sanitising a page under the MCP Apps CSP needs.
+//
+//go:embed vendor/smd.min.js
+var markdownJS string
 
 // ViewConfig is what a user asked for in refinements, as understood by the
 // offline intent parser. It reaches the page as JSON in
@@ -43,6 +61,19 @@ type ViewConfig struct {
 	PageSize int `json:"pageSize,omitempty"`
 	// Title replaces the page heading.
 	Title string `json:"title,omitempty"`
+	// Chart is the chart kind: "line" or "bar" (default: line for a series,
+	// bar for categories).
+	Chart string `json:"chart,omitempty"`
+	// Form is "hidden" to fold the input form away (a click opens it) or
+	// "shown" (the default).
+	Form string `json:"form,omitempty"`
+	// Mono shows result text, tables and cards in a monospace font.
+	Mono bool `json:"mono,omitempty"`
+	// FontSize is the base font size in px (0: the default, 14).
+	FontSize int `json:"fontSize,omitempty"`
+	// Show lists fields to show even when hidden, left out of Columns, or
+	// not among the first rows' keys; an array among several opens first.
+	Show []string `json:"show,omitempty"`
 }
 
 // Views are the accepted ViewConfig.View values.
@@ -50,6 +81,12 @@ var Views = []string{"table", "cards", "chart", "list", "json"}
 
 // MaxPageSize bounds ViewConfig.PageSize.
 const MaxPageSize = 1000
+
+// MinFontSize and MaxFontSize bound ViewConfig.FontSize.
+const (
+	MinFontSize = 9
+	MaxFontSize = 28
+)
 
 // Check reports the first field of c that the page could not honour.
 func (c ViewConfig) Check() error {
@@ -67,6 +104,15 @@ func (c ViewConfig) Check() error {
 	}
 	if c.PageSize < 0 || c.PageSize > MaxPageSize {
 		return fmt.Errorf("page size %d: want 1 to %d", c.PageSize, MaxPageSize)
+	}
+	if c.Chart != "" && c.Chart != "line" && c.Chart != "bar" {
+		return fmt.Errorf("chart %q: want line or bar", c.Chart)
+	}
+	if c.Form != "" && c.Form != "hidden" && c.Form != "shown" {
+		return fmt.Errorf("form %q: want hidden or shown", c.Form)
+	}
+	if c.FontSize != 0 && (c.FontSize < MinFontSize || c.FontSize > MaxFontSize) {
+		return fmt.Errorf("font size %d: want %d to %d px", c.FontSize, MinFontSize, MaxFontSize)
 	}
 	return nil
 }
@@ -110,10 +156,28 @@ func Rich(t ToolData, cfg ViewConfig) (string, error) {
 	return render("minimal.html.tmpl", map[string]any{
 		"Name": t.Name, "Title": title, "Description": t.Description, "Data": data,
 		"Rich": true, "Theme": cfg.Theme, "ViewConfig": cfg,
-		// rich.js is our own embedded file; template.JS inlines it verbatim.
-		"RichJS": template.JS(richJS),
+		// rich.js, text.js and the vendored markdown parser are embedded
+		// files; template.JS inlines them verbatim.
+		"RichJS": template.JS(richJS), "TextJS": template.JS(textJS), "FormJS": formScripts(in),
+		"MarkdownJS": markdownFor(out),
 	})
+}
+
+// markdownFor returns the markdown parser for a page whose tool declares
+// outputSchema, or nothing when the tool declares structured output with no
+// string in it (its text is a summary; markdown there shows as plain text).
+func markdownFor(outputSchema json.RawMessage) template.JS {
+	if len(outputSchema) > 0 && !bytes.Contains(outputSchema, []byte(`"string"`)) {
+		return ""
+	}
+	return template.JS(markdownJS)
 }
 
 // RichJS returns the rich renderers' source (for tests and tooling).
 func RichJS() string { return richJS }
+
+// TextJS returns the text renderers' source (for tests and tooling).
+func TextJS() string { return textJS }
+
+// MarkdownJS returns the vendored markdown parser (for tests and tooling).
+func MarkdownJS() string { return markdownJS }

@@ -27,7 +27,12 @@
   var LIMIT_ARGS = ["limit", "page_size", "pageSize", "per_page", "perPage", "size", "rows", "max_results", "maxResults", "top"];
   var OFFSET_ARGS = ["offset", "start", "skip", "from"];
   var SORT_ARGS = ["sort", "sort_by", "sortBy", "order_by", "orderBy", "order"];
-  var DATE_RE = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/;
+  var DATE_RE = /^\d{4}-\d{2}(?:-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?)?$/;
+  var MONTHS = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"];
+  var MONTH_RE = /^(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?(?:[\s,-]+(\d{4}))?$/i;
+  var ORDINAL_RE = /^(?:year|yr|month|week|day|quarter|period|step|index|idx|n|t|x|hour|minute|epoch|iteration|round|generation|version)$/i;
+  var B64_IMAGE = { "iVBORw0KGgo": "png", "/9j/": "jpeg", "R0lGOD": "gif", "UklGR": "webp" };
+  var TREE_KEYS = ["children", "nodes", "subitems", "subtasks", "replies"];
   var NUM_RE = /^-?(?:\d+|\d*\.\d+)(?:[eE][+-]?\d+)?$/;
   var ID_RE = /^(?:id|_id|uuid|key|.*[_-]id|.*Id)$/;
   var PLAIN_NUM_RE = /year|^yr$|zip|postal|port|code|phone|version/i; // numbers shown without digit grouping
@@ -69,7 +74,7 @@
   }
 
   function isPrimitiveArray(a) {
-    return Array.isArray(a) && a.length > 0 && a.slice(0, TYPE_SAMPLE).every(function (v) { return v === null || typeof v !== "object"; });
+    return Array.isArray(a) && a.length > 0 && a.slice(0, TYPE_SAMPLE).every((v) => v === null || typeof v !== "object");
   }
 
   function rank(key) {
@@ -120,22 +125,78 @@
   }
 
   function getPath(data, path) {
-    return path.reduce(function (v, k) { return isObj(v) ? v[k] : undefined; }, data);
+    return path.reduce((v, k) => isObj(v) ? v[k] : undefined, data);
   }
 
-  /* The structured data of a result: structuredContent, else the first text item holding a JSON object or array. */
-  function resultData(result) {
+  /* ---------- one result model ---------- */
+
+  function isText(item) { return isObj(item) && item.type === "text" && typeof item.text === "string"; }
+
+  /*
+   * merge turns a CallToolResult into the parts to show, in order, with
+   * content blocks and structuredContent merged so that what both hold is
+   * shown once. A text block is left out when it is the same JSON as
+   * structuredContent or as one of its values (memory's bare array next to
+   * {entities: [...]}), when it equals one of its string values (a message),
+   * or when structuredContent only wraps it ({content: "<text>"}); the
+   * structured part takes its place. Parts: {text}, {data}, {item}.
+   */
+  function merge(result) {
     var items = Array.isArray(result.content) ? result.content : [];
-    if (result.structuredContent !== undefined && result.structuredContent !== null) {
-      // A text item holding the same JSON (the usual text fallback) is not shown again.
-      var same = stableJSON(result.structuredContent);
-      return { data: result.structuredContent, found: true, dup: function (item) { var v = jsonText(item); return v !== undefined && stableJSON(v) === same; } };
+    var sc = result.structuredContent, parts = [], scPart = null, placed = false;
+    if (sc !== undefined && sc !== null) {
+      var keys = isObj(sc) ? Object.keys(sc) : [];
+      scPart = keys.length === 1 && typeof sc[keys[0]] === "string" ? { text: sc[keys[0]], key: keys[0] } : { data: sc };
     }
-    for (var i = 0; i < items.length; i++) {
-      var v = jsonText(items[i]);
-      if (v !== undefined) {
-        var used = items[i];
-        return { data: v, found: true, dup: function (item) { return item === used; } };
+    var scJSON = scPart && scPart.data !== undefined ? stableJSON(sc) : null;
+    var vals = scPart && scPart.data !== undefined && isObj(sc) ? Object.keys(sc).map((k) => sc[k]) : [];
+    items.forEach(function (item) {
+      var dup = false;
+      if (scPart && isText(item)) {
+        var t = item.text.trim();
+        if (scPart.text !== undefined) dup = t === scPart.text.trim();
+        else {
+          var j = global.GenuiText.parseJSON(t);
+          if (j !== undefined) {
+            var sj = stableJSON(j);
+            dup = sj === scJSON || vals.some((v) => v !== null && typeof v === "object" && stableJSON(v) === sj);
+          } else dup = t !== "" && vals.some((v) => typeof v === "string" && v.trim() === t);
+        }
+      }
+      if (dup) {
+        if (!placed) parts.push(scPart);
+        placed = true;
+      } else parts.push(isText(item) ? { text: item.text } : { item: item });
+    });
+    if (scPart && !placed) parts.push(scPart);
+    return parts;
+  }
+
+  /* v with strings that hold JSON objects or arrays parsed, a few levels down. */
+  function deepJSON(v, depth) {
+    depth = depth || 0;
+    if (depth > 4) return v;
+    if (typeof v === "string" && v.length < 4 * 1024 * 1024) {
+      var j = global.GenuiText.parseJSON(v);
+      return j !== undefined ? deepJSON(j, depth + 1) : v;
+    }
+    if (Array.isArray(v)) return v.length > 5000 ? v : v.map((x) => deepJSON(x, depth + 1));
+    if (isObj(v)) {
+      var o = {};
+      Object.keys(v).forEach(function (k) { o[k] = deepJSON(v[k], depth + 1); });
+      return o;
+    }
+    return v;
+  }
+
+  /* The structured data of a result (for paging): the first part that is or holds data. */
+  function resultData(result) {
+    var parts = merge(result);
+    for (var i = 0; i < parts.length; i++) {
+      if (parts[i].data !== undefined) return { data: deepJSON(parts[i].data), found: true };
+      if (parts[i].text !== undefined) {
+        var v = global.GenuiText.classify(parts[i].text);
+        if (v.kind === "data") return { data: v.data, found: true };
       }
     }
     return { found: false };
@@ -149,13 +210,6 @@
       Object.keys(x).sort().forEach(function (key) { o[key] = x[key]; });
       return o;
     });
-  }
-
-  function jsonText(item) {
-    if (!isObj(item) || item.type !== "text" || typeof item.text !== "string") return undefined;
-    var t = item.text.trim();
-    if (!(t.charAt(0) === "{" || t.charAt(0) === "[")) return undefined;
-    try { return JSON.parse(t); } catch (e) { return undefined; }
   }
 
   /* ---------- columns ---------- */
@@ -173,7 +227,7 @@
       var k;
       if (typeof v === "number") k = "number";
       else if (typeof v === "boolean") k = "boolean";
-      else if (typeof v === "string") k = DATE_RE.test(v) && !isNaN(Date.parse(v)) ? "date" : (NUM_RE.test(v.trim()) ? "number" : "string");
+      else if (typeof v === "string") k = DATE_RE.test(v) && !isNaN(Date.parse(v)) ? "date" : MONTH_RE.test(v.trim()) ? "month" : (NUM_RE.test(v.trim()) ? "number" : "string");
       else k = "json";
       if (t === null) t = k;
       else if (t !== k) return (t === "json" || k === "json") ? "json" : "string";
@@ -191,10 +245,16 @@
     var keys = [], seen = {};
     var add = function (k) { if (!Object.prototype.hasOwnProperty.call(seen, k)) { seen[k] = true; keys.push(k); } };
     var hints = {};
-    if (parent && Array.isArray(parent.fields) && parent.fields.length && parent.fields.every(function (f) { return isObj(f) && typeof f.id === "string"; })) {
+    if (parent && Array.isArray(parent.fields) && parent.fields.length && parent.fields.every((f) => isObj(f) && typeof f.id === "string")) {
       parent.fields.forEach(function (f) { add(f.id); if (typeof f.type === "string" && CKAN_TYPES[f.type.toLowerCase()]) hints[f.id] = CKAN_TYPES[f.type.toLowerCase()]; });
     }
     records.slice(0, KEY_SAMPLE).forEach(function (r) { if (isObj(r)) Object.keys(r).forEach(add); });
+    // A field asked for by name (cfg.show) is found in every row, not only the first ones.
+    (cfg.show || []).forEach(function (name) {
+      var n = norm(name);
+      if (keys.some((k) => norm(k) === n)) return;
+      records.some(function (r) { return isObj(r) && Object.keys(r).some(function (k) { if (norm(k) === n) { add(k); return true; } return false; }); });
+    });
     var all = keys.map(function (k) {
       return { key: k, type: inferType(records, k) || hints[k] || "string" };
     });
@@ -209,12 +269,14 @@
         if (c && picked.indexOf(c) < 0) picked.push(c);
         else if (!c) missing.push(name);
       });
+      (cfg.show || []).forEach(function (name) { var c = byNorm[norm(name)]; if (c && picked.indexOf(c) < 0) picked.push(c); });
       if (missing.length) notes.push("Column" + (missing.length > 1 ? "s" : "") + " not in the result: " + missing.join(", ") + ".");
       if (picked.length) shown = picked;
     }
+    var show = (cfg.show || []).map(norm);
     if (cfg.hide && cfg.hide.length) {
-      var hide = cfg.hide.map(norm);
-      shown = shown.filter(function (c) { return hide.indexOf(norm(c.key)) < 0; });
+      var hide = cfg.hide.map(norm).filter((n) => show.indexOf(n) < 0);
+      shown = shown.filter((c) => hide.indexOf(norm(c.key)) < 0);
     }
     return { all: all, shown: shown, notes: notes, byNorm: byNorm };
   }
@@ -247,9 +309,11 @@
       if (s.indexOf("e") >= 0) return String;
       if (dot >= 0) decimals = Math.max(decimals, s.length - dot - 1);
     }
-    if (decimals > 3 || typeof Intl === "undefined") return plain ? String : function (v) { return String(v); };
+    // Whole numbers that all look like years (joined, founded, ...) are shown as they are.
+    if (!plain && n && decimals === 0 && records.slice(0, KEY_SAMPLE).every(function (r) { var v = isObj(r) ? r[key] : null; return typeof v !== "number" || (v >= 1800 && v <= 2200); })) plain = true;
+    if (decimals > 3 || typeof Intl === "undefined") return plain ? String : (v) => String(v);
     var f = new Intl.NumberFormat("en-US", { minimumFractionDigits: decimals, maximumFractionDigits: decimals, useGrouping: !plain });
-    return function (v) { return f.format(v); };
+    return (v) => f.format(v);
   }
 
   /* Fills a table cell (or card value) e with v: em dash for null/missing, numbers formatted, booleans as marks, long text clamped, data: images as thumbnails, nested values as compact JSON. */
@@ -272,10 +336,11 @@
       e.setAttribute("aria-label", String(v));
       return;
     }
-    if (typeof v === "string" && v.length <= MEDIA_LIMIT && DATA_IMAGE_RE.test(v)) {
+    var src = imageURI(v);
+    if (src) {
       var img = el("img", "thumb");
       img.alt = "image";
-      img.src = v;
+      img.src = src;
       e.appendChild(img);
       return;
     }
@@ -286,16 +351,40 @@
       return;
     }
     var text;
-    if (Array.isArray(v) && v.every(function (x) { return x === null || typeof x !== "object"; })) text = cellText(v.map(function (x) { return x === null ? EMPTY : x; }).join(", "));
+    if (Array.isArray(v) && v.every((x) => x === null || typeof x !== "object")) text = cellText(v.map((x) => x === null ? EMPTY : x).join(", "));
     else {
       text = cellText(v);
       if (typeof v === "object") e.classList.add("mono");
     }
-    if (text.length > LONG_TEXT) {
-      var d = el("div", "clamp", text);
-      d.title = text;
-      e.appendChild(d);
-    } else e.textContent = text;
+    if (text.length > LONG_TEXT) e.appendChild(expandable(text, typeof v === "string" ? v : typeof v === "object" ? JSON.stringify(v) : null));
+    else e.textContent = text;
+  }
+
+  /* A data: URI for v when it is an image: a data: URI itself, or bare base64 of a PNG, JPEG, GIF or WebP. */
+  function imageURI(v) {
+    if (typeof v !== "string" || v.length > MEDIA_LIMIT) return null;
+    if (DATA_IMAGE_RE.test(v)) return v;
+    if (v.length < 32 || !/^[A-Za-z0-9+\/]+={0,2}$/.test(v)) return null;
+    for (var p in B64_IMAGE) if (v.indexOf(p) === 0) return "data:image/" + B64_IMAGE[p] + ";base64," + v;
+    return null;
+  }
+
+  /* Long cell text clamped to two lines; a click (or Enter) shows all of it, another folds it again. */
+  function expandable(text, full) {
+    var d = el("div", "clamp", text);
+    d.title = text;
+    d.tabIndex = 0;
+    d.setAttribute("role", "button");
+    d.setAttribute("aria-expanded", "false");
+    var toggle = function () {
+      var open = !d.classList.contains("open");
+      d.classList.toggle("open", open);
+      d.setAttribute("aria-expanded", String(open));
+      d.textContent = open && full ? full.slice(0, 100 * 1024) : text;
+    };
+    d.addEventListener("click", toggle);
+    d.addEventListener("keydown", function (ev) { if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); toggle(); } });
+    return d;
   }
 
   function sortValue(v, type) {
@@ -303,6 +392,7 @@
     switch (type) {
       case "number": { var n = typeof v === "number" ? v : Number(v); return isNaN(n) ? null : n; }
       case "date": { var d = Date.parse(v); return isNaN(d) ? null : d; }
+      case "month": { var m = String(v).trim().match(MONTH_RE); return m ? (m[2] ? Number(m[2]) * 12 : 0) + MONTHS.indexOf(m[1].toLowerCase()) : null; }
       case "boolean": return v === true || v === "true" ? 1 : 0;
       case "json": return cellText(v);
       default: return String(v);
@@ -321,7 +411,7 @@
       var c = textual ? (collator ? collator.compare(a.v, b.v) : (a.v < b.v ? -1 : a.v > b.v ? 1 : 0)) : a.v - b.v;
       return c !== 0 ? sign * c : a.i - b.i;
     });
-    return keyed.map(function (k) { return k.r; });
+    return keyed.map((k) => k.r);
   }
 
   function csvCell(v) {
@@ -334,8 +424,8 @@
 
   /* CSV (RFC 4180, CRLF) of rows over columns cols, header first. */
   function toCSV(rows, cols) {
-    var lines = [cols.map(function (c) { return csvCell(c.key); }).join(",")];
-    rows.forEach(function (r) { lines.push(cols.map(function (c) { return csvCell(r[c.key]); }).join(",")); });
+    var lines = [cols.map((c) => csvCell(c.key)).join(",")];
+    rows.forEach(function (r) { lines.push(cols.map((c) => csvCell(r[c.key])).join(",")); });
     return lines.join("\r\n") + "\r\n";
   }
 
@@ -349,8 +439,10 @@
       var dd = el("dd");
       dl.appendChild(el("dt", "", k));
       if (isObj(v) && depth < 2 && Object.keys(v).length) dd.appendChild(renderCard(v, null, depth + 1));
-      else if (v === null || v === undefined || typeof v === "number" || typeof v === "boolean" || (typeof v === "string" && DATA_IMAGE_RE.test(v))) fillValue(dd, v, typeof v === "number" ? numberFormat([obj], k) : null);
-      else if (Array.isArray(v) && v.every(function (x) { return x === null || typeof x !== "object"; })) dd.textContent = v.map(function (x) { return x === null ? EMPTY : cellText(x); }).join(", ");
+      else if (v === null || v === undefined || typeof v === "number" || typeof v === "boolean" || imageURI(v)) fillValue(dd, v, typeof v === "number" ? numberFormat([obj], k) : null);
+      else if (Array.isArray(v) && v.every((x) => x === null || typeof x !== "object")) dd.textContent = v.length ? v.map((x) => x === null ? EMPTY : cellText(x)).join(", ") : EMPTY;
+      else if (isRecordArray(v) && depth < 2) dd.appendChild(miniTable(v));
+      else if (typeof v === "string" && hooks.text && (v.length > 160 || v.indexOf("\n") >= 0)) dd.appendChild(hooks.text(v, k));
       else {
         dd.textContent = cellText(v);
         if (typeof v === "object") dd.className = "mono";
@@ -359,6 +451,27 @@
     });
     return dl;
   }
+
+  /* A plain table of a few records inside a card (no toolbar); the first 100 rows. */
+  function miniTable(records) {
+    var cols = columnsOf(records, null, {}).all, wrap = el("div", "table-wrap mini"), t = el("table", "data"), tr = el("tr");
+    cols.forEach(function (c) { tr.appendChild(el("th", c.type === "number" ? "num" : "", c.key)); });
+    var thead = el("thead"), tbody = el("tbody");
+    thead.appendChild(tr);
+    records.slice(0, 100).forEach(function (r) {
+      var row = el("tr");
+      cols.forEach(function (c) { var td = el("td", c.type === "number" ? "num" : ""); fillValue(td, isObj(r) ? r[c.key] : undefined, null); row.appendChild(td); });
+      tbody.appendChild(row);
+    });
+    t.appendChild(thead);
+    t.appendChild(tbody);
+    wrap.appendChild(t);
+    if (records.length > 100) wrap.appendChild(el("div", "note", "First 100 of " + records.length + " rows."));
+    return wrap;
+  }
+
+  /* Hooks the renderer sets: text(value, key) draws a long string value. */
+  var hooks = {};
 
   /* ---------- chart ---------- */
 
@@ -379,17 +492,21 @@
 
   /*
    * Chooses the chart's x and y columns: cfg.chartX/chartY when they name
-   * columns, else the first date column and the first numeric non-id column.
-   * Without cfg (auto), a chart is only drawn for a time series: the date
-   * values must be strictly monotonic. Returns {x, ys} or {reason}.
+   * columns, else the first date column (or month names, or an ordinal
+   * number column such as year, week or step) and the first numeric non-id
+   * column. Without cfg (auto), a chart is only drawn for a series: the x
+   * values must be strictly monotonic. kind is cfg.chart, else "bar" for a
+   * forced chart over categories, else "line". Returns {x, ys, kind} or {reason}.
    */
   function chartSpec(records, cols, cfg, forced) {
-    var find = function (name) { return name ? cols.byNorm[norm(name)] : null; };
+    var find = (name) => name ? cols.byNorm[norm(name)] : null;
     var x = find(cfg.chartX);
     if (cfg.chartX && !x) return { reason: "chart x field \"" + cfg.chartX + "\" is not in the result" };
-    if (!x) x = cols.all.filter(function (c) { return c.type === "date"; })[0];
-    if (!x && forced) x = cols.all.filter(function (c) { return c.type === "string"; })[0] || cols.all[0];
-    if (!x) return { reason: "no date field for the x axis" };
+    var of = (pred) => cols.all.filter(pred)[0];
+    if (!x) x = of((c) => c.type === "date") || of((c) => c.type === "month") ||
+      of((c) => c.type === "number" && ORDINAL_RE.test(c.key));
+    if (!x && forced) x = of((c) => c.type === "string") || cols.all[0];
+    if (!x) return { reason: "no date or ordinal field for the x axis" };
     var ys = [];
     (cfg.chartY || []).forEach(function (n) {
       var c = find(n);
@@ -397,12 +514,15 @@
     });
     if (cfg.chartY && cfg.chartY.length && !ys.length) return { reason: "chart y field " + cfg.chartY.join(", ") + " is not a numeric field of the result" };
     if (!ys.length) {
-      var num = cols.all.filter(function (c) { return c.type === "number" && c !== x && !ID_RE.test(c.key); });
+      var num = cols.all.filter((c) => c.type === "number" && c !== x && !ID_RE.test(c.key) && !ORDINAL_RE.test(c.key));
       if (num.length) ys.push(num[0]);
     }
     if (!ys.length) return { reason: "no numeric field for the y axis" };
-    if (!forced && !(x.type === "date" && monotonic(records, x))) return { reason: "not a time series" };
-    return { x: x, ys: ys };
+    var series = x.type === "date" || x.type === "month" || x.type === "number";
+    if (!forced && !(series && monotonic(records, x))) return { reason: "not a series" };
+    var kind = cfg.chart || (forced && !series ? "bar" : "line");
+    if (kind === "bar" && records.length > 120) kind = "line";
+    return { x: x, ys: ys, kind: kind };
   }
 
   function fmtNum(n) {
@@ -419,17 +539,16 @@
     return { lo: Math.floor(lo / step) * step, hi: Math.ceil(hi / step) * step, step: step };
   }
 
-  /* An inline SVG line chart with one circle per record and series. */
+  /* An inline SVG chart: a line with one circle per record and series, or bars (grouped per series). */
   function renderChart(records, spec) {
     // Drawn at the width it is shown at, so text stays 11 px in narrow hosts.
     var box = DOC.getElementById("result") || DOC.body;
     var W = Math.round(Math.max(280, Math.min(760, (box && box.clientWidth) || 640)));
     var H = Math.round(Math.max(170, Math.min(240, W * 0.36))), L = 48, R = 14, T = 10, B = 26;
-    var xs = spec.x, numericX = xs.type === "date" || xs.type === "number";
-    var rows = numericX ? sortRows(records, xs, "asc") : records.slice();
-    var xv = rows.map(function (r, i) { return numericX ? sortValue(r[xs.key], xs.type) : i; });
-    var pts = [];
-    var lo = Infinity, hi = -Infinity;
+    var xs = spec.x, bar = spec.kind === "bar", numericX = !bar && (xs.type === "date" || xs.type === "number" || xs.type === "month");
+    var rows = numericX || (bar && xs.type !== "string") ? sortRows(records, xs, "asc") : records.slice();
+    var xv = rows.map((r, i) => numericX ? sortValue(r[xs.key], xs.type) : i);
+    var lo = bar ? 0 : Infinity, hi = bar ? 0 : -Infinity;
     spec.ys.forEach(function (c) {
       rows.forEach(function (r) {
         var v = sortValue(r[c.key], "number");
@@ -438,45 +557,52 @@
     });
     var xlo = Infinity, xhi = -Infinity;
     xv.forEach(function (v) { if (v !== null) { xlo = Math.min(xlo, v); xhi = Math.max(xhi, v); } });
-    if (lo === Infinity || xlo === Infinity) return el("div", "note", "Nothing to chart: no numeric values.");
+    if (lo === Infinity || xlo === Infinity || (bar && lo === 0 && hi === 0 && !rows.length)) return el("div", "note", "Nothing to chart: no numeric values.");
     if (lo === hi) { lo -= 1; hi += 1; }
     if (xlo === xhi) { xlo -= 1; xhi += 1; }
     var ticksY = niceTicks(lo, hi, H < 200 ? 3 : 4);
     lo = ticksY.lo; hi = ticksY.hi;
-    var sx = function (v) { return L + (v - xlo) / (xhi - xlo) * (W - L - R); };
-    var sy = function (v) { return T + (1 - (v - lo) / (hi - lo)) * (H - T - B); };
-    var label = spec.ys.map(function (c) { return c.key; }).join(", ") + " by " + xs.key;
-    var svg = svgEl("svg", { viewBox: "0 0 " + W + " " + H, class: "chart", role: "img", "aria-label": "Line chart of " + label, preserveAspectRatio: "xMidYMid meet" });
-    svg.appendChild(svgEl("title", {}, "Line chart of " + label));
+    var band = (W - L - R) / Math.max(1, rows.length);
+    var sx = bar ? (i) => L + (i + 0.5) * band : (v) => L + (v - xlo) / (xhi - xlo) * (W - L - R);
+    var sy = (v) => T + (1 - (v - lo) / (hi - lo)) * (H - T - B);
+    var label = (bar ? "Bar" : "Line") + " chart of " + spec.ys.map((c) => c.key).join(", ") + " by " + xs.key;
+    var svg = svgEl("svg", { viewBox: "0 0 " + W + " " + H, class: "chart " + (bar ? "bar" : "line"), role: "img", "aria-label": label, preserveAspectRatio: "xMidYMid meet" });
+    svg.appendChild(svgEl("title", {}, label));
     var grid = svgEl("g", { class: "grid" });
     for (var v = lo; v <= hi + ticksY.step / 2; v += ticksY.step) {
       var y = sy(v);
       grid.appendChild(svgEl("line", { x1: L, x2: W - R, y1: y, y2: y }));
       grid.appendChild(svgEl("text", { x: L - 6, y: y + 4, "text-anchor": "end" }, fmtNum(v)));
     }
-    var ticks = rows.length <= 3 ? rows.map(function (r, i) { return i; }) : [0, Math.floor((rows.length - 1) / 2), rows.length - 1];
+    // x labels: every one when they fit, else first, middle and last.
+    var fit = rows.length <= Math.floor((W - L - R) / 56);
+    var ticks = fit ? rows.map((r, i) => i) : [0, Math.floor((rows.length - 1) / 2), rows.length - 1];
     ticks.forEach(function (i, n) {
       if (xv[i] === null) return;
-      var anchor = n === 0 ? "start" : n === ticks.length - 1 ? "end" : "middle";
+      var anchor = bar || (fit && rows.length > 3) ? "middle" : n === 0 ? "start" : n === ticks.length - 1 ? "end" : "middle";
       grid.appendChild(svgEl("text", { x: sx(xv[i]), y: H - B + 16, "text-anchor": anchor }, cellText(rows[i][xs.key])));
     });
     svg.appendChild(grid);
+    var bw = band * 0.8 / spec.ys.length, base = sy(Math.max(lo, Math.min(0, hi)));
     spec.ys.forEach(function (c, si) {
       var g = svgEl("g", { class: "series s" + (si % 4), "data-field": c.key });
       var d = "";
-      var dots = [];
       rows.forEach(function (r, i) {
         var v = sortValue(r[c.key], "number");
         if (v === null || xv[i] === null) return;
-        var px = sx(xv[i]), py = sy(v);
-        d += (d ? " L" : "M") + px.toFixed(1) + " " + py.toFixed(1);
-        var dot = svgEl("circle", { class: "pt", cx: px.toFixed(1), cy: py.toFixed(1), r: rows.length > 60 ? 2 : 3 });
-        dot.appendChild(svgEl("title", {}, cellText(r[xs.key]) + ": " + c.key + " " + cellText(r[c.key])));
-        dots.push(dot);
-        pts.push(dot);
+        var tip = svgEl("title", {}, cellText(r[xs.key]) + ": " + c.key + " " + cellText(r[c.key])), mark;
+        if (bar) {
+          var top = sy(v);
+          mark = svgEl("rect", { class: "bar", x: (L + i * band + band * 0.1 + si * bw).toFixed(1), y: Math.min(top, base).toFixed(1), width: Math.max(1, bw - 1).toFixed(1), height: Math.max(1, Math.abs(base - top)).toFixed(1) });
+        } else {
+          var px = sx(xv[i]), py = sy(v);
+          d += (d ? " L" : "M") + px.toFixed(1) + " " + py.toFixed(1);
+          mark = svgEl("circle", { class: "pt", cx: px.toFixed(1), cy: py.toFixed(1), r: rows.length > 60 ? 2 : 3 });
+        }
+        mark.appendChild(tip);
+        g.appendChild(mark);
       });
-      g.appendChild(svgEl("path", { d: d, fill: "none" }));
-      dots.forEach(function (p) { g.appendChild(p); });
+      if (!bar) g.insertBefore(svgEl("path", { d: d, fill: "none" }), g.firstChild);
       svg.appendChild(g);
     });
     var wrap = el("figure", "chart-wrap");
@@ -554,7 +680,7 @@
     this.sizeSel.setAttribute("aria-label", "Rows per page");
     var sizes = PAGE_SIZES.slice();
     if (sizes.indexOf(this.pageSize) < 0) sizes.push(this.pageSize);
-    sizes.sort(function (a, b) { return a - b; }).forEach(function (n) {
+    sizes.sort((a, b) => a - b).forEach(function (n) {
       if (self.remote && n > self.remote.args.max) return;
       var o = el("option", "", n + " / page");
       o.value = String(n);
@@ -594,7 +720,8 @@
       var b = el("button", "sort", c.key);
       b.type = "button";
       b.title = "Sort by " + c.key + " (" + c.type + ")";
-      b.addEventListener("click", function () { self.sortBy(c); });
+      // The whole header cell sorts; the button is there for the keyboard (its click bubbles here).
+      th.addEventListener("click", function () { self.sortBy(c); });
       th.appendChild(b);
       tr.appendChild(th);
       return th;
@@ -615,7 +742,7 @@
     if (this.filter) {
       var f = this.filter, cols = this.cols.shown;
       rows = rows.filter(function (r) {
-        return cols.some(function (c) { return cellText(r[c.key]).toLowerCase().indexOf(f) >= 0; });
+        return cols.some((c) => cellText(r[c.key]).toLowerCase().indexOf(f) >= 0);
       });
     }
     if (this.remote) return rows.slice(0, this.pageSize);
@@ -678,7 +805,7 @@
     // whole toolbar when there are no rows at all.
     var local = !this.remote, n = this.all.length;
     var onePage = local && n <= this.pageSize;
-    var fmt = function (n) { return typeof n === "number" && n.toLocaleString ? n.toLocaleString("en-US") : String(n); };
+    var fmt = (n) => typeof n === "number" && n.toLocaleString ? n.toLocaleString("en-US") : String(n);
     this.info.textContent = count ? (onePage && !this.filter ? fmt(count) + (count === 1 ? " row" : " rows") : fmt(from) + "–" + fmt(this.offset + shown) + " of " + fmt(count)) + (this.filter && this.remote ? " (filtered on this page)" : "") : (this.filter ? "No matching rows" : "No rows");
     this.prev.hidden = this.next.hidden = onePage;
     this.filterInput.hidden = local && n <= 10 && !this.filter;
@@ -708,7 +835,7 @@
         frag.appendChild(tr);
       });
       if (!rows.length) {
-        var tr = DOC.createElement("tr"), td = el("td", "empty-row", this.filter ? "No rows match \u201c" + this.filterInput.value.trim() + "\u201d." : "No records.");
+        var tr = DOC.createElement("tr"), td = el("td", "empty-row", this.filter ? "No rows match \u201c" + this.filterInput.value.trim() + "\u201d." : "No rows.");
         td.colSpan = Math.max(1, cols.length);
         tr.appendChild(td);
         frag.appendChild(tr);
@@ -720,16 +847,16 @@
       });
     } else if (this.kind === "cards") {
       var grid = el("div", "cards");
-      rows.forEach(function (r) { grid.appendChild(renderCard(r, cols.map(function (c) { return c.key; }), 0)); });
+      rows.forEach(function (r) { grid.appendChild(renderCard(r, cols.map((c) => c.key), 0)); });
       frag.appendChild(grid);
       this.body.replaceChildren(frag);
     } else {
       var ul = el("ul", "records");
-      var first = cols.filter(function (c) { return c.type === "string"; })[0] || cols[0];
+      var first = cols.filter((c) => c.type === "string")[0] || cols[0];
       rows.forEach(function (r) {
         var li = el("li");
         if (first) li.appendChild(el("strong", "", cellText(r[first.key])));
-        var rest = cols.filter(function (c) { return c !== first; }).map(function (c) { return c.key + ": " + cellText(r[c.key]); });
+        var rest = cols.filter((c) => c !== first).map((c) => c.key + ": " + cellText(r[c.key]));
         if (rest.length) li.appendChild(el("span", "rest", (first ? " · " : "") + rest.join(" · ")));
         ul.appendChild(li);
       });
@@ -802,7 +929,7 @@
           return app.callServerTool({ name: tool.name, arguments: a }).then(function (res) {
             if (!isObj(res)) throw new Error("the host returned no result");
             if (res.isError) {
-              var msg = (Array.isArray(res.content) ? res.content : []).map(function (c) { return c && c.text; }).filter(Boolean).join(" ");
+              var msg = (Array.isArray(res.content) ? res.content : []).map((c) => c && c.text).filter(Boolean).join(" ");
               throw new Error(msg || "the tool reported an error");
             }
             var d = resultData(res);
@@ -825,9 +952,9 @@
     }
 
     /* Renders the records view (meta card, optional chart, collection). */
-    function renderRecords(main, data, args, target) {
+    function renderRecords(main, data, args, target, noMeta) {
       var view = cfg.view || "";
-      var meta = main.parent ? Object.keys(main.parent).filter(function (k) {
+      var meta = main.parent && !noMeta ? Object.keys(main.parent).filter(function (k) {
         var v = main.parent[k];
         return v !== main.records && SIDE_KEYS.indexOf(k.toLowerCase()) < 0 && (v === null || typeof v !== "object");
       }) : [];
@@ -874,6 +1001,244 @@
       return coll;
     }
 
+    /* The keys of obj to show in a card: cfg.columns (when any match) minus cfg.hide. */
+    function cardKeys(obj) {
+      var keys = Object.keys(obj);
+      if (cfg.columns && cfg.columns.length) {
+        var byNorm = {};
+        keys.forEach(function (k) { byNorm[norm(k)] = k; });
+        var picked = cfg.columns.concat(cfg.show || []).map((c) => byNorm[norm(c)]).filter(Boolean);
+        if (picked.length) keys = picked.filter((k, i) => picked.indexOf(k) === i);
+      }
+      return keys.filter((k) => !hidden(k));
+    }
+
+    function hidden(k) {
+      var n = norm(k), show = (cfg.show || []).map(norm);
+      return show.indexOf(n) < 0 && (cfg.hide || []).map(norm).indexOf(n) >= 0;
+    }
+
+    /* Arrays of obj that are peers (records or values, not side lists such as fields). */
+    function peerArrays(obj) {
+      return Object.keys(obj).filter(function (k) {
+        var v = obj[k];
+        return Array.isArray(v) && (v.length === 0 || isRecordArray(v) || isPrimitiveArray(v)) && SIDE_KEYS.indexOf(k.toLowerCase()) < 0 && !hidden(k);
+      });
+    }
+
+    /* The key of the arrays of child records in a tree of records (children, nodes, ...), or null. */
+    function treeKey(a) {
+      if (!isRecordArray(a)) return null;
+      for (var t = 0; t < TREE_KEYS.length; t++) {
+        var k = TREE_KEYS[t];
+        if (a.slice(0, KEY_SAMPLE).some((r) => isRecordArray(r[k]))) return k;
+      }
+      return null;
+    }
+
+    /* A collapsible tree: nodes with children as <details> (the first level open), leaves as lines. */
+    function renderTree(nodes, key, depth, budget) {
+      var ul = el("ul", depth ? "tree" : "tree root");
+      nodes.forEach(function (n) {
+        if (budget.left-- <= 0) return;
+        var li = el("li");
+        var labelKey = ["name", "title", "label", "path", "id", "key", "text", "value"].filter((k) => isObj(n) && n[k] !== undefined && typeof n[k] !== "object")[0];
+        var label = el("span", "node-label", labelKey ? String(n[labelKey]) : cellText(n));
+        var extra = isObj(n) ? Object.keys(n).filter((k) => k !== labelKey && k !== key && (n[k] === null || typeof n[k] !== "object")) : [];
+        var line = el("span", "node");
+        line.appendChild(label);
+        extra.slice(0, 4).forEach(function (k) { var b = el("span", "badge", n[k] === null ? EMPTY : String(n[k])); b.title = k; line.appendChild(b); });
+        var kids = isObj(n) && Array.isArray(n[key]) ? n[key] : null;
+        if (kids && kids.length) {
+          var det = el("details");
+          det.open = depth < 1 || budget.small;
+          var sum = el("summary");
+          sum.appendChild(line);
+          sum.appendChild(el("span", "count", "(" + kids.length + ")"));
+          det.appendChild(sum);
+          det.appendChild(renderTree(kids, key, depth + 1, budget));
+          li.appendChild(det);
+        } else {
+          li.className = "leaf";
+          li.appendChild(line);
+        }
+        ul.appendChild(li);
+      });
+      return ul;
+    }
+
+    function countNodes(nodes, key) {
+      return nodes.reduce((n, x) => n + 1 + (isObj(x) && Array.isArray(x[key]) ? countNodes(x[key], key) : 0), 0);
+    }
+
+    /* One array: records (table/cards/list), values (a list), or "No rows.". */
+    function arrayView(arr, parent, path, args, target) {
+      if (!arr.length) { target.appendChild(el("div", "note empty-result", "No rows.")); return null; }
+      var tk = treeKey(arr);
+      if (tk) return treeView(arr, tk, target);
+      if (isRecordArray(arr)) return renderRecords({ records: arr, parent: parent, path: path }, parent, args, target, true);
+      var ul = el("ul", "values");
+      arr.slice(0, 1000).forEach(function (v) {
+        var li = el("li");
+        if (typeof v === "string" && (v.length > 160 || v.indexOf("\n") >= 0)) li.appendChild(hooks.text(v, path[path.length - 1] || ""));
+        else fillValue(li, v, null);
+        ul.appendChild(li);
+      });
+      target.appendChild(ul);
+      if (arr.length > 1000) target.appendChild(el("div", "note", "Showing the first 1000 of " + arr.length + " values."));
+      return null;
+    }
+
+    function treeView(nodes, key, target) {
+      var total = countNodes(nodes, key), budget = { left: 3000, small: total <= 30 };
+      var wrap = el("div", "tree-wrap");
+      wrap.appendChild(renderTree(nodes, key, 0, budget));
+      target.appendChild(wrap);
+      target.appendChild(el("div", "note", total + (total === 1 ? " node" : " nodes") + (total > 3000 ? "; showing the first 3000" : "")));
+      return null;
+    }
+
+    /* Two or more peer arrays: tabs, one per array, with the count; scalars above as a meta card. */
+    function tabsView(data, keys, args, target) {
+      var meta = Object.keys(data).filter((k) => keys.indexOf(k) < 0 && !hidden(k) && (data[k] === null || typeof data[k] !== "object"));
+      if (meta.length) target.appendChild(renderCard(data, meta, 0)).classList.add("meta");
+      var others = Object.keys(data).filter((k) => keys.indexOf(k) < 0 && !hidden(k) && data[k] !== null && typeof data[k] === "object");
+      var bar = el("div", "tabs"), panels = el("div", "tab-panels");
+      bar.setAttribute("role", "tablist");
+      var wanted = (cfg.show || []).map(norm), first = keys.filter((k) => wanted.indexOf(norm(k)) >= 0)[0] || keys[0];
+      var buttons = [];
+      keys.forEach(function (k) {
+        var b = el("button", "tab", k + " (" + data[k].length + ")"), panel = el("div", "tab-panel");
+        b.type = "button";
+        b.setAttribute("role", "tab");
+        b.dataset.key = panel.dataset.key = k;
+        panel.setAttribute("role", "tabpanel");
+        var select = function () {
+          buttons.forEach(function (x) { x.b.setAttribute("aria-selected", String(x.b === b)); x.panel.hidden = x.b !== b; });
+          if (!panel.dataset.drawn) { panel.dataset.drawn = "1"; arrayView(data[k], data, [k], args, panel); }
+        };
+        b.addEventListener("click", select);
+        buttons.push({ b: b, panel: panel, select: select });
+        bar.appendChild(b);
+        panels.appendChild(panel);
+      });
+      target.appendChild(bar);
+      target.appendChild(panels);
+      buttons.filter((x) => x.b.dataset.key === first)[0].select();
+      others.forEach(function (k) { target.appendChild(renderCard(data, [k], 0)); });
+    }
+
+    /* The other arrays beside the main one (fields, links, ...): collapsed sections, none dropped. */
+    function sideSections(obj, mainRecords, args, target) {
+      if (!isObj(obj)) return;
+      Object.keys(obj).forEach(function (k) {
+        var v = obj[k];
+        if (!Array.isArray(v) || v === mainRecords || hidden(k)) return;
+        var d = el("details", "side");
+        d.dataset.key = k;
+        d.appendChild(el("summary", "", k + " (" + v.length + ")"));
+        d.addEventListener("toggle", function () { if (d.open && d.children.length === 1) arrayView(v, obj, [k], args, d); });
+        if ((cfg.show || []).map(norm).indexOf(norm(k)) >= 0) d.open = true;
+        target.appendChild(d);
+      });
+    }
+
+    /* Renders data (a JSON value from structuredContent or from text) as the view that fits its shape. */
+    function dataView(data, args, from) {
+      var view = el("div", "rich");
+      if (from) view.dataset.from = from;
+      var set = function (v) { view.dataset.view = v; };
+      if (cfg.view === "json") {
+        set("json");
+        view.appendChild(h.block(h.pretty(data), "json"));
+        return view;
+      }
+      if (Array.isArray(data) && !data.length) {
+        set("empty");
+        view.appendChild(el("div", "note empty-result", "No rows."));
+        return view;
+      }
+      if (isObj(data) && !Object.keys(data).length) {
+        set("empty");
+        view.appendChild(el("div", "note empty-result", "Done, no data."));
+        return view;
+      }
+      // An object that is itself the root of a tree: a labelled node with children.
+      var root = isObj(data) && TREE_KEYS.some((k) => isRecordArray(data[k])) && ["name", "title", "label", "id", "path"].some((k) => typeof data[k] === "string" || typeof data[k] === "number") ? [data] : data;
+      var tk = treeKey(root);
+      if (tk) {
+        set("tree");
+        treeView(root, tk, view);
+        return view;
+      }
+      var peers = isObj(data) ? peerArrays(data) : [];
+      if (peers.length >= 2) {
+        set("tabs");
+        tabsView(data, peers, args, view);
+        return view;
+      }
+      var main = findMain(data);
+      if (main && main.records) {
+        set("records");
+        if (main.parent && main.parent !== data && isObj(data)) {
+          var top = Object.keys(data).filter((k) => data[k] === null || typeof data[k] !== "object");
+          if (top.length) view.appendChild(renderCard(data, top, 0)).classList.add("meta");
+        }
+        view.rich = renderRecords(main, data, args, view);
+        sideSections(main.parent, main.records, args, view);
+      } else if (main && main.values) {
+        set("list");
+        arrayView(main.values, main.parent || null, [], args, view);
+        if (main.parent) {
+          var rest = cardKeys(main.parent).filter((k) => main.parent[k] !== main.values);
+          if (rest.length) view.insertBefore(renderCard(main.parent, rest, 0), view.firstChild).classList.add("meta");
+        }
+      } else if (isObj(data)) {
+        set("card");
+        view.appendChild(renderCard(data, cardKeys(data), 0));
+      } else if (Array.isArray(data)) {
+        set("json");
+        view.appendChild(h.block(h.pretty(data), "json"));
+      } else {
+        set("value");
+        fillValue(view.appendChild(el("div", "value")), data, null);
+      }
+      return view;
+    }
+
+    /* Draws a classified text view; data kinds go to dataView. */
+    function drawView(v, args) {
+      if (v.kind === "data") return dataView(v.data, args, v.from);
+      if (v.kind === "parts") {
+        var wrap = el("div", "parts");
+        v.parts.forEach(function (p) { wrap.appendChild(drawView(p, args)); });
+        return wrap;
+      }
+      return global.GenuiText.draw(v, { app: app, drawView: (x) => drawView(x, args) });
+    }
+
+    hooks.text = function (s, key) { return drawView(global.GenuiText.classify(s, key + " " + (tool.name || "")), {}); };
+
+    function drawPart(p, args) {
+      if (p.data !== undefined) return dataView(deepJSON(p.data), args);
+      if (p.text !== undefined) return drawView(global.GenuiText.classify(p.text, tool.name), args);
+      var item = p.item;
+      if (isObj(item) && item.type === "resource" && isObj(item.resource) && typeof item.resource.text === "string") {
+        var r = item.resource, wrap = el("div", "item");
+        wrap.appendChild(el("div", "link", (r.uri || "embedded resource") + (r.mimeType ? " (" + r.mimeType + ")" : "")));
+        wrap.appendChild(drawView(global.GenuiText.classify(r.text, (r.uri || "") + " " + tool.name, r.mimeType), args));
+        return wrap;
+      }
+      return h.renderItem(item);
+    }
+
+    /* Adds the (normalised) keys of v, a few levels down, to keys. */
+    function collectKeys(v, keys, depth) {
+      if (depth > 4 || v === null || typeof v !== "object") return;
+      if (Array.isArray(v)) { v.slice(0, KEY_SAMPLE).forEach(function (x) { collectKeys(x, keys, depth + 1); }); return; }
+      Object.keys(v).forEach(function (k) { keys[norm(k)] = true; collectKeys(v[k], keys, depth + 1); });
+    }
+
     /* Renders a CallToolResult into target. args are the arguments of the call that produced it. */
     function render(result, target, args) {
       target.replaceChildren();
@@ -881,54 +1246,23 @@
         target.appendChild(el("div", "error-banner", "The host returned no result object."));
         return;
       }
-      var items = Array.isArray(result.content) ? result.content : [];
-      var d = result.isError ? { found: false } : resultData(result);
-      var view = el("div", "rich");
-      view.dataset.view = "content";
+      var parts;
       if (result.isError) {
-        // The error's text goes into the banner; other content (images, links) follows it.
+        // The error's text goes into the banner; other content (images, links, data) follows it.
+        var items = Array.isArray(result.content) ? result.content : [];
         target.appendChild(h.errorBanner ? h.errorBanner(items) : el("div", "error-banner", "The tool reported an error."));
-        if (h.errorBanner) items = items.filter(function (item) { return !(isObj(item) && item.type === "text"); });
-      }
-      items.forEach(function (item) {
-        if (d.found && d.dup(item)) return; // the data itself, shown below
-        target.appendChild(h.renderItem(item));
+        parts = items.filter((item) => !(h.errorBanner && isText(item))).map(function (item) { return isText(item) ? { text: item.text } : { item: item }; });
+        if (isObj(result.structuredContent)) parts.push({ data: result.structuredContent });
+      } else parts = merge(result);
+      var keys = {}, named = (cfg.show || []).length + (cfg.hide || []).length > 0;
+      parts.forEach(function (p) {
+        target.appendChild(drawPart(p, args));
+        if (named) collectKeys(p.data !== undefined ? deepJSON(p.data) : p.text !== undefined ? global.GenuiText.classify(p.text).data : undefined, keys, 0);
       });
-      if (d.found) {
-        var data = d.data, main = findMain(data);
-        if (cfg.view === "json") {
-          view.dataset.view = "json";
-          view.appendChild(h.block(h.pretty(data), "json"));
-        } else if (main && main.records) {
-          view.dataset.view = "records";
-          view.rich = renderRecords(main, data, args, view);
-        } else if (main && main.values) {
-          view.dataset.view = "list";
-          var ul = el("ul", "values");
-          main.values.slice(0, 1000).forEach(function (v) { ul.appendChild(el("li", "", cellText(v))); });
-          view.appendChild(ul);
-          if (main.values.length > 1000) view.appendChild(el("div", "note", "Showing the first 1000 of " + main.values.length + " values."));
-        } else if (isObj(data)) {
-          view.dataset.view = "card";
-          var keys = Object.keys(data);
-          if (cfg.columns && cfg.columns.length) {
-            var byNorm = {};
-            keys.forEach(function (k) { byNorm[norm(k)] = k; });
-            var picked = cfg.columns.map(function (c) { return byNorm[norm(c)]; }).filter(Boolean);
-            if (picked.length) keys = picked;
-          }
-          if (cfg.hide && cfg.hide.length) {
-            var hide = cfg.hide.map(norm);
-            keys = keys.filter(function (k) { return hide.indexOf(norm(k)) < 0; });
-          }
-          view.appendChild(renderCard(data, keys, 0));
-        } else {
-          view.dataset.view = "json";
-          view.appendChild(h.block(h.pretty(data), "json"));
-        }
-        target.appendChild(view);
-      }
-      if (!result.isError && !items.length && !d.found) target.appendChild(el("div", "note", "The tool returned an empty result."));
+      // Fields the user named that this result does not have are said, not silently ignored.
+      var absent = (cfg.show || []).concat(cfg.hide || []).filter((n) => !keys[norm(n)]);
+      if (absent.length && parts.length && !result.isError) target.insertBefore(el("div", "note config-note", "Not in this result: " + absent.join(", ") + "."), target.firstChild);
+      if (!result.isError && !parts.length) target.appendChild(el("div", "note empty-result", "Done, no output."));
       var raw = el("details", "raw");
       raw.appendChild(el("summary", "", "Raw JSON"));
       raw.addEventListener("toggle", function () {
@@ -937,7 +1271,54 @@
       target.appendChild(raw);
     }
 
-    return { render: render, applyTheme: applyTheme, config: cfg };
+    /*
+     * progress returns a bar for a call in progress, placed in host:
+     * update(notification params) shows progress/total (or an indeterminate
+     * bar without a total) and the message; done() removes it.
+     */
+    function progress(host) {
+      var wrap = el("div", "progress"), bar = el("div", "progress-track"), fill = el("div", "progress-fill"), label = el("span", "progress-label");
+      wrap.setAttribute("role", "progressbar");
+      wrap.setAttribute("aria-label", "Progress of " + (tool.name || "the call"));
+      bar.appendChild(fill);
+      wrap.appendChild(bar);
+      wrap.appendChild(label);
+      wrap.hidden = true;
+      host.appendChild(wrap);
+      return {
+        el: wrap,
+        update: function (p) {
+          if (!isObj(p) || typeof p.progress !== "number") return;
+          wrap.hidden = false;
+          var total = typeof p.total === "number" && p.total > 0 ? p.total : null;
+          wrap.classList.toggle("indeterminate", !total);
+          wrap.setAttribute("aria-valuenow", String(p.progress));
+          if (total) {
+            wrap.setAttribute("aria-valuemax", String(total));
+            fill.style.width = Math.max(0, Math.min(100, p.progress / total * 100)).toFixed(1) + "%";
+          } else wrap.removeAttribute("aria-valuemax");
+          label.textContent = (typeof p.message === "string" && p.message ? p.message + " \u00b7 " : "") + fmtNum(p.progress) + (total ? " of " + fmtNum(total) : "");
+        },
+        done: function () { wrap.remove(); }
+      };
+    }
+
+    /* View settings that are not about the data: form shown or folded, font size, monospace. */
+    function applyLayout() {
+      var root = DOC.documentElement;
+      if (cfg.fontSize) root.style.setProperty("--g-size", cfg.fontSize + "px");
+      if (cfg.mono) root.classList.add("mono-all");
+      var form = DOC.getElementById("tool-form");
+      if (form && cfg.form === "hidden" && !form.closest("details")) {
+        var d = el("details", "form-fold");
+        d.appendChild(el("summary", "", "Inputs"));
+        form.parentNode.insertBefore(d, form);
+        d.appendChild(form);
+      }
+    }
+    applyLayout();
+
+    return { render: render, applyTheme: applyTheme, progress: progress, config: cfg };
   }
 
   var GenuiRich = {

@@ -51,11 +51,80 @@ func TestRich(t *testing.T) {
 }
 
 func TestRichJSIsInlineSafe(t *testing.T) {
-	js := strings.ToLower(RichJS())
-	for _, bad := range []string{"</script", "<!--", "innerhtml", "outerhtml", "insertadjacenthtml", "document.write", "eval(", "new function", "fetch(", "xmlhttprequest", "http:", "https:", "100vh"} {
-		if strings.Contains(js, bad) {
-			t.Errorf("rich.js contains %q", bad)
+	for name, src := range map[string]string{"rich.js": RichJS(), "text.js": TextJS(), "form.js": FormJS()} {
+		js := strings.ToLower(src)
+		for _, bad := range []string{"</script", "<!--", "innerhtml", "outerhtml", "insertadjacenthtml", "document.write", "eval(", "new function", "fetch(", "xmlhttprequest", "http:", "https:", "100vh"} {
+			if strings.Contains(js, bad) {
+				t.Errorf("%s contains %q", name, bad)
+			}
 		}
+	}
+}
+
+// TestVendoredMarkdown checks the vendored streaming-markdown file is what
+// scripts/vendor-markdown.sh makes: the license header, a classic script
+// that defines window.GenuiMarkdown with the parser and the token names
+// text.js uses, nothing that ends the inline script, no module syntax, no URL.
+func TestVendoredMarkdown(t *testing.T) {
+	js := MarkdownJS()
+	if !strings.HasPrefix(js, "/*! streaming-markdown 0.2.15 | MIT License | Copyright (c) 2024 Damian Tarnawski") {
+		t.Errorf("smd.min.js lacks its license header: %.120q", js)
+	}
+	for _, want := range []string{"window.GenuiMarkdown={", "parser:", "parser_write:", "parser_end:", "PARAGRAPH:", "CODE_FENCE:", "TABLE_CELL:", "HREF:", "SRC:", "LANG:"} {
+		if !strings.Contains(js, want) {
+			t.Errorf("smd.min.js lacks %q", want)
+		}
+	}
+	low := strings.ToLower(js)
+	for _, bad := range []string{"</script", "<!--", "export{", "export {", "import(", "http://", "https://", "innerhtml"} {
+		if strings.Contains(low, bad) {
+			t.Errorf("smd.min.js contains %q", bad)
+		}
+	}
+}
+
+// TestRichInlinesWhatTheToolNeeds: the nested form editors only for schemas
+// with arrays, objects or choices; the markdown parser unless the tool
+// declares structured output without strings.
+func TestRichInlinesWhatTheToolNeeds(t *testing.T) {
+	tests := []struct {
+		name       string
+		in, out    string
+		nested, md bool
+	}{
+		{"no schema", ``, ``, false, true},
+		{"scalars", `{"type":"object","properties":{"q":{"type":"string"},"n":{"type":["integer","null"]}}}`, ``, false, true},
+		{"array", `{"type":"object","properties":{"paths":{"type":"array","items":{"type":"string"}}}}`, ``, true, true},
+		{"nested object", `{"type":"object","properties":{"f":{"type":"object"}}}`, ``, true, true},
+		{"choice", `{"type":"object","properties":{"t":{"oneOf":[{"type":"string"},{"type":"integer"}]}}}`, ``, true, true},
+		{"several types", `{"type":"object","properties":{"t":{"type":["string","number"]}}}`, ``, true, true},
+		{"ref", `{"type":"object","properties":{"t":{"$ref":"#/$defs/x"}}}`, ``, true, true},
+		{"text output", `{"type":"object"}`, `{"type":"object","properties":{"content":{"type":"string"}}}`, false, true},
+		{"numeric output", `{"type":"object"}`, `{"type":"object","properties":{"temperature":{"type":"number"}}}`, false, false},
+	}
+	for _, tt := range tests {
+		page, err := Rich(ToolData{Name: "t", InputSchema: json.RawMessage(tt.in), OutputSchema: json.RawMessage(tt.out)}, ViewConfig{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, src := range []string{TextJS(), RichJS(), formJS} {
+			if !strings.Contains(page, src) {
+				t.Errorf("%s: the rich page does not inline %.60q", tt.name, src)
+			}
+		}
+		if got := strings.Contains(page, formNestedJS); got != tt.nested {
+			t.Errorf("%s: nested form editors inlined = %v, want %v", tt.name, got, tt.nested)
+		}
+		if got := strings.Contains(page, MarkdownJS()); got != tt.md {
+			t.Errorf("%s: markdown parser inlined = %v, want %v", tt.name, got, tt.md)
+		}
+		if strings.Contains(page, "function renderResult") {
+			t.Errorf("%s: the rich page carries the minimal page's renderResult", tt.name)
+		}
+	}
+	minimal, err := Minimal(ToolData{Name: "t", InputSchema: json.RawMessage(`{"type":"object","properties":{"a":{"type":"array"}}}`)})
+	if err != nil || !strings.Contains(minimal, formNestedJS) || !strings.Contains(minimal, "function renderResult") {
+		t.Errorf("the minimal page lacks the nested editors or its renderer (err %v)", err)
 	}
 }
 
@@ -73,6 +142,10 @@ func TestRichErrors(t *testing.T) {
 		{"bad view", ToolData{Name: "x"}, ViewConfig{View: "pie"}, `view "pie"`},
 		{"bad page size", ToolData{Name: "x"}, ViewConfig{PageSize: 5000}, "page size 5000"},
 		{"bad sort", ToolData{Name: "x"}, ViewConfig{Sort: "price sideways"}, `sort "price sideways"`},
+		{"bad chart", ToolData{Name: "x"}, ViewConfig{Chart: "pie"}, `chart "pie"`},
+		{"bad form", ToolData{Name: "x"}, ViewConfig{Form: "gone"}, `form "gone"`},
+		{"font too small", ToolData{Name: "x"}, ViewConfig{FontSize: 4}, "font size 4"},
+		{"font too big", ToolData{Name: "x"}, ViewConfig{FontSize: 40}, "font size 40"},
 	}
 	for _, tt := range tests {
 		if _, err := Rich(tt.in, tt.cfg); err == nil || !strings.Contains(err.Error(), tt.want) {

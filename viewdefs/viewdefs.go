@@ -21,6 +21,81 @@ var files embed.FS
 
 var templates = template.Must(template.ParseFS(files, "*.html.tmpl"))
 
+// formJS compiles a tool's input schema into the page's form (form.js);
+// formNestedJS adds the editors of arrays, maps and oneOf/anyOf choices,
+// inlined only for schemas that have them (pages stay small).
+var (
+	//go:embed form.js
+	formJS string
+	//go:embed form-nested.js
+	formNestedJS string
+)
+
+// FormJS returns the form compiler's source, nested editors included (for tests and tooling).
+func FormJS() string { return formJS + formNestedJS }
+
+// formScripts returns the form scripts a page for inputSchema needs.
+func formScripts(inputSchema json.RawMessage) template.JS {
+	if NeedsNestedForm(inputSchema) {
+		return template.JS(formJS + "\n" + formNestedJS)
+	}
+	return template.JS(formJS)
+}
+
+// NeedsNestedForm reports whether a form for schema needs the nested
+// editors: a property (or the root) that is an array, an object, a
+// oneOf/anyOf/allOf, a $ref or of several types. A schema that is not JSON
+// gets them (the page then decides).
+func NeedsNestedForm(schema json.RawMessage) bool {
+	var root map[string]json.RawMessage
+	if len(bytes.TrimSpace(schema)) == 0 || string(bytes.TrimSpace(schema)) == "null" {
+		return false
+	}
+	if json.Unmarshal(schema, &root) != nil {
+		return true
+	}
+	nested := func(s map[string]json.RawMessage) bool {
+		for _, k := range []string{"$ref", "anyOf", "oneOf", "allOf", "items", "properties", "additionalProperties"} {
+			if _, ok := s[k]; ok {
+				return true
+			}
+		}
+		var one string
+		if json.Unmarshal(s["type"], &one) == nil {
+			return one == "array" || one == "object"
+		}
+		var many []string
+		if json.Unmarshal(s["type"], &many) == nil {
+			n := 0
+			for _, t := range many {
+				if t == "array" || t == "object" {
+					return true
+				}
+				if t != "null" {
+					n++
+				}
+			}
+			return n > 1
+		}
+		return false
+	}
+	for _, k := range []string{"$ref", "anyOf", "oneOf", "allOf"} {
+		if _, ok := root[k]; ok {
+			return true
+		}
+	}
+	var props map[string]map[string]json.RawMessage
+	if err := json.Unmarshal(root["properties"], &props); err != nil && len(root["properties"]) > 0 {
+		return true
+	}
+	for _, p := range props {
+		if nested(p) {
+			return true
+		}
+	}
+	return false
+}
+
 // ToolData describes the tool a page is rendered for.
 type ToolData struct {
 	Name, Title, Description  string
@@ -60,6 +135,7 @@ func Minimal(t ToolData) (string, error) {
 	data := pageData{Tool: pageTool{Name: t.Name, Title: t.Title, Description: t.Description, InputSchema: in, OutputSchema: out}}
 	return render("minimal.html.tmpl", map[string]any{
 		"Name": t.Name, "Title": t.Title, "Description": t.Description, "Data": data,
+		"FormJS": formScripts(in),
 	})
 }
 

@@ -234,11 +234,13 @@ func TestMinimalUIInBrowser(t *testing.T) {
 	f.eval(`(bridge.sendToolResult({content: [{type: "text", text: "Sunny in Berlin"}, {type: "text", text: "{\"temp\": 21.5}"}], structuredContent: {city: "Berlin", high_c: 23}}), true)`, nil)
 	f.waitFrame(`(w, d) => d.body.dataset.state === "result"`)
 	res := f.frameText("#result")
-	// Text items render as before; structuredContent (one record) renders as a key/value card.
-	if card := f.frameText("#result dl.card"); card != "cityBerlinhigh_c23" {
-		t.Errorf("record card = %q, want cityBerlinhigh_c23", card)
+	// Text renders as text; JSON text and structuredContent (one record each) render as key/value cards.
+	var cards []string
+	f.frameJSON(`(w, d) => [...d.querySelectorAll("#result dl.card")].map(e => e.textContent)`, &cards)
+	if strings.Join(cards, "|") != "temp21.5|cityBerlinhigh_c23" {
+		t.Errorf("record cards = %q, want temp21.5 and cityBerlinhigh_c23", cards)
 	}
-	for _, want := range []string{"Sunny in Berlin", `"temp": 21.5`, "Raw JSON"} {
+	for _, want := range []string{"Sunny in Berlin", "Raw JSON"} {
 		if !strings.Contains(res, want) {
 			t.Errorf("result %q lacks %q", res, want)
 		}
@@ -397,7 +399,8 @@ func TestMinimalUIRendersContentTypes(t *testing.T) {
 	if !got.ImgOK || !got.Audio {
 		t.Errorf("media not rendered under the CSP: %+v", got)
 	}
-	for _, want := range []string{"report", "https://example.com/r.pdf", "mem://a", `"a": 1`, "Binary blob, 6 bytes", "Truncated: showing the first 100 KB of 150 KB"} {
+	// The JSON resource is data (a card); the 150 KB text sits in a bounded box that says its size.
+	for _, want := range []string{"report", "https://example.com/r.pdf", "mem://a (application/json)a1", "Binary blob, 6 bytes", "1 line · 150 KBCopy"} {
 		if !strings.Contains(got.Text, want) {
 			t.Errorf("result text lacks %q: %q", want, got.Text)
 		}

@@ -105,8 +105,8 @@ func TestRichCellsInBrowser(t *testing.T) {
 		Bar bool
 	}
 	f.frameJSON(`(w, d) => ({Msg: d.querySelector(".collection td.empty-row").textContent, Bar: d.querySelector(".collection .toolbar").getClientRects().length > 0})`, &empty)
-	if empty.Msg != "No records." || empty.Bar {
-		t.Errorf("empty result = %+v, want \"No records.\" and no toolbar", empty)
+	if empty.Msg != "No rows." || empty.Bar {
+		t.Errorf("empty result = %+v, want \"No rows.\" and no toolbar", empty)
 	}
 
 	// An error: its message sits in the banner, not again below it.

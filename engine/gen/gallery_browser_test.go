@@ -13,6 +13,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -73,6 +74,11 @@ func TestOfflineUIGallery(t *testing.T) {
 	cases := demoGalleryCases(t)
 	cases = append(cases, stressGalleryCase())
 	cases = append(cases, everythingGalleryCases(t)...)
+	cases = append(cases, shapeGalleryCases(t)...)
+	if only := os.Getenv("GENUI_GALLERY_ONLY"); only != "" {
+		// scripts/gallery.sh renders only the shapes.
+		cases = slices.DeleteFunc(cases, func(c galleryCase) bool { return !strings.HasPrefix(c.name, only) })
+	}
 	ctx := browsertest.Start(t)
 	shots := os.Getenv("GENUI_UI_SHOTS")
 	if shots != "" {
@@ -108,6 +114,9 @@ func TestOfflineUIGallery(t *testing.T) {
 			for _, theme := range []string{"light", "dark"} {
 				if shots == "" && (width == 700) != (theme == "light") {
 					continue // without screenshots, one theme per width is enough for the layout checks
+				}
+				if shots == "" && strings.HasPrefix(c.name, "shape-") && width == 700 {
+					continue // the shapes' own tests run at 760 px; here the narrow dark frame is the check
 				}
 				label := fmt.Sprintf("%s-%d-%s", c.name, width, theme)
 				t.Run(label, func(t *testing.T) {
@@ -358,4 +367,106 @@ func stressGalleryCase() galleryCase {
 		args:   map[string]any{"warehouse": "W-7"},
 		result: stressResult(30),
 	}
+}
+
+// galleryShapeNames are the shapes docs/gallery.md shows, one screenshot
+// each (shape-NAME-700-light.png, copied by scripts/gallery.sh).
+var galleryShapeNames = []string{
+	"markdown", "csv-series", "tsv", "key-value", "git-log", "diff", "log", "bullets", "image-column", "tree",
+	"empty-list", "no-output", "long-description", "form-nested",
+	"fs-code", "fs-listing", "fs-file-info", "fs-tree", "fs-diff", "fs-sections", "fs-write-form",
+	"memory-tabs", "memory-entities-form", "everything-structured",
+}
+
+// shapeGalleryCases are the result shapes of issue 13: fixture shapes, and
+// real results of npm's server-filesystem, server-memory and
+// server-everything. A case with args but no result shows the form filled
+// in, as a host's tool-input does.
+func shapeGalleryCases(t *testing.T) []galleryCase {
+	fx := shapeFixture()
+	shape := func(name, tool string, args map[string]any, result json.RawMessage) galleryCase {
+		return galleryCase{name: "shape-" + name, tool: fx.tools[tool], args: args, result: result}
+	}
+	out := []galleryCase{
+		shape("markdown", "release_notes", map[string]any{"version": "2.4"}, shapeCall(fx, "release_notes")),
+		shape("csv-series", "monthly_revenue", map[string]any{}, shapeCall(fx, "monthly_revenue")),
+		shape("tsv", "disk_usage", map[string]any{}, shapeCall(fx, "disk_usage")),
+		shape("key-value", "server_info", map[string]any{}, shapeCall(fx, "server_info")),
+		shape("git-log", "git_log", map[string]any{"max_count": 3}, shapeCall(fx, "git_log")),
+		shape("diff", "git_diff", map[string]any{}, shapeCall(fx, "git_diff")),
+		shape("log", "build_log", map[string]any{}, shapeCall(fx, "build_log")),
+		shape("bullets", "todo_list", map[string]any{}, shapeCall(fx, "todo_list")),
+		shape("image-column", "team_photos", map[string]any{}, shapeCall(fx, "team_photos")),
+		shape("tree", "org_chart", map[string]any{}, shapeCall(fx, "org_chart")),
+		shape("empty-list", "empty_search", map[string]any{}, shapeCall(fx, "empty_search")),
+		shape("no-output", "silent_action", map[string]any{}, shapeCall(fx, "silent_action")),
+		shape("long-description", "search_invoices", nil, nil),
+		shape("form-nested", "create_issue", map[string]any{
+			"title": "Importer drops rows", "body": "Steps:\n1. import big.csv\n2. count rows\n",
+			"assignees": []any{"ada", "grace"}, "labels": []any{map[string]any{"name": "bug", "color": "red"}},
+			"target": map[string]any{"kind": "repo", "repo": "acme/importer"}, "headers": map[string]any{"X-Trace": "on"},
+		}, nil),
+	}
+
+	// server-filesystem on a directory with a source file, a text file and a subdirectory.
+	root := t.TempDir()
+	for name, body := range map[string]string{
+		"main.go":       "package main\n\nimport \"fmt\"\n\nfunc main() {\n\tfor i := 0; i < 3; i++ {\n\t\tfmt.Println(\"hello\", i)\n\t}\n}\n",
+		"notes.txt":     "line one\nline two\nline three\n",
+		"docs/guide.md": "# Guide\n\nRead me.\n",
+	} {
+		p := filepath.Join(root, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	fs := startNPMServer(t, "@modelcontextprotocol/server-filesystem", nil, root)
+	real := func(s *npmServer, name, tool string, args map[string]any, call bool) galleryCase {
+		c := galleryCase{name: "shape-" + name, tool: s.tools[tool], args: args}
+		if call {
+			c.result = s.call(t, tool, args)
+		}
+		return c
+	}
+	at := func(p string) string { return filepath.Join(root, p) }
+	out = append(out,
+		real(fs, "fs-code", "read_text_file", map[string]any{"path": at("main.go")}, true),
+		real(fs, "fs-listing", "list_directory_with_sizes", map[string]any{"path": root}, true),
+		real(fs, "fs-file-info", "get_file_info", map[string]any{"path": at("notes.txt")}, true),
+		real(fs, "fs-tree", "directory_tree", map[string]any{"path": root}, true),
+		real(fs, "fs-diff", "edit_file", map[string]any{"path": at("notes.txt"), "edits": []any{map[string]any{"oldText": "line two", "newText": "line 2"}}, "dryRun": true}, true),
+		real(fs, "fs-sections", "read_multiple_files", map[string]any{"paths": []any{at("notes.txt"), at("docs/guide.md")}}, true),
+		real(fs, "fs-write-form", "write_file", map[string]any{"path": at("poem.txt"), "content": "Roses are red,\nviolets are blue.\n"}, false),
+	)
+
+	mem := startNPMServer(t, "@modelcontextprotocol/server-memory", []string{"MEMORY_FILE_PATH=" + filepath.Join(t.TempDir(), "memory.jsonl")})
+	entities := []any{
+		map[string]any{"name": "Ada", "entityType": "person", "observations": []any{"wrote the first program", "born 1815"}},
+		map[string]any{"name": "Analytical Engine", "entityType": "machine", "observations": []any{"designed by Babbage"}},
+	}
+	mem.call(t, "create_entities", map[string]any{"entities": entities})
+	mem.call(t, "create_relations", map[string]any{"relations": []any{map[string]any{"from": "Ada", "to": "Analytical Engine", "relationType": "programmed"}}})
+	out = append(out,
+		real(mem, "memory-tabs", "read_graph", map[string]any{}, true),
+		real(mem, "memory-entities-form", "create_entities", map[string]any{"entities": entities}, false),
+	)
+
+	ev := startNPMServer(t, "@modelcontextprotocol/server-everything", nil, "stdio")
+	out = append(out, real(ev, "everything-structured", "get-structured-content", map[string]any{"location": "Chicago"}, true))
+
+	if len(out) != len(galleryShapeNames) {
+		t.Fatalf("%d shape cases, %d names in galleryShapeNames", len(out), len(galleryShapeNames))
+	}
+	for i, c := range out {
+		if c.name != "shape-"+galleryShapeNames[i] {
+			t.Fatalf("shape case %d is %s, galleryShapeNames says %s", i, c.name, galleryShapeNames[i])
+		}
+		if c.tool.Name == "" {
+			t.Fatalf("shape %s: no such tool", c.name)
+		}
+	}
+	return out
 }

@@ -35,11 +35,55 @@ var (
 
 	// rule patterns, in priority order.
 	intentRules = []intentRule{
-		{regexp.MustCompile(`\b(?:line\s+)?(?:chart|plot|graph)(?:\s+(?:of|showing))?\s+(` + intentList + `)\s+(?:over|by|against|vs\.?|versus|per|across)\s+(?:the\s+)?(` + intentItem + `)`),
+		// The form: before "hide ..." reads "the form" as a column.
+		{regexp.MustCompile(`\b(?:hide|collapse|fold(?:\s+away)?|remove|drop|close|minimi[sz]e|no|without)\s+(?:the\s+|a\s+)?(?:input\s+|inputs?\s+)?(?:form|inputs|input\s+fields|parameters|arguments)\b`),
+			0, func(m []string, st *intentState) { st.set("form", "hidden") }},
+		{regexp.MustCompile(`\b(?:show|display|keep|expand|unfold|open|bring\s+back)\s+(?:the\s+)?(?:input\s+|inputs?\s+)?(?:form|inputs|input\s+fields|parameters|arguments)\b`),
+			0, func(m []string, st *intentState) { st.set("form", "shown") }},
+		// Font: size in px, or bigger/smaller, and monospace.
+		{regexp.MustCompile(`\b(?:font|text)[\s-]*size\s*(?:of|to|at|is|=|:)?\s*(\d{1,3})\s*(?:px|pt|pixels?)?|\b(\d{1,3})\s*(?:px|pt|pixels?)\s+(?:font|text|type)\b`),
+			0, func(m []string, st *intentState) {
+				d := m[1]
+				if d == "" {
+					d = m[2]
+				}
+				st.fontSize(d)
+			}},
+		{regexp.MustCompile(`\b(?:(much|a\s+lot|way)\s+)?(?:bigger|larger|increase(?:\s+the)?|enlarge(?:\s+the)?)\s+(?:font(?:[\s-]*size)?|text(?:[\s-]*size)?|type|letters|print)\b|\b(?:font|text)(?:[\s-]*size)?\s+(?:(much|a\s+lot|way)\s+)?(?:bigger|larger|up)\b|\bzoom\s+in\b`),
+			0, func(m []string, st *intentState) { st.fontStep(+1, m[1] != "" || m[2] != "") }},
+		{regexp.MustCompile(`\b(?:(much|a\s+lot|way)\s+)?(?:smaller|decrease(?:\s+the)?|reduce(?:\s+the)?|shrink(?:\s+the)?)\s+(?:font(?:[\s-]*size)?|text(?:[\s-]*size)?|type|letters|print)\b|\b(?:font|text)(?:[\s-]*size)?\s+(?:(much|a\s+lot|way)\s+)?(?:smaller|down)\b|\bzoom\s+out\b`),
+			0, func(m []string, st *intentState) { st.fontStep(-1, m[1] != "" || m[2] != "") }},
+		{regexp.MustCompile(`\b(?:normal|default|regular|reset(?:\s+the)?)\s+(?:font|text)[\s-]*size\b`),
+			0, func(m []string, st *intentState) { st.cfg.FontSize = 0 }},
+		{regexp.MustCompile(`\b(?:no|not|without|stop\s+using)\s+(?:a\s+)?(?:mono(?:space[d]?)?|fixed[\s-]*width)(?:\s+(?:font|text|type))?\b|\b(?:proportional|sans(?:[\s-]*serif)?)\s+(?:font|text|type)\b`),
+			0, func(m []string, st *intentState) { st.cfg.Mono = false }},
+		{regexp.MustCompile(`\b(?:(?:use|in|with)\s+(?:a\s+)?)?(?:mono(?:space[d]?)?|fixed[\s-]*width)(?:\s+(?:font|text|type(?:face)?|style))?\b|\b(?:code|terminal|typewriter|console)\s+(?:font|style|look|typeface)\b`),
+			0, func(m []string, st *intentState) { st.cfg.Mono = true }},
+		// "show the relations too": a field that was hidden or dropped.
+		{regexp.MustCompile(`\b(?:also\s+)?(?:show|display|include|add|keep|bring\s+back|restore)\s+(?:me\s+)?(?:the\s+)?(?:columns?\s+|fields?\s+)?(` + intentList + `)(?:\s+(?:columns?|fields?|tabs?|arrays?|lists?))?\s+(?:too|as\s+well|also)\b`),
+			1, func(m []string, st *intentState) { st.show(intentItems(m[1])) }},
+		// A view with its columns: "as a table with name and size".
+		{regexp.MustCompile(`\b(?:(?:as|in|use|show(?:\s+it)?(?:\s+as)?|display(?:\s+it)?(?:\s+as)?|make\s+it)\s+)?(?:an?\s+|the\s+)?(tables?|cards?|list)\s+(?:with|of|showing|using)\s+(?:only\s+)?(?:the\s+)?(?:columns?\s+|fields?\s+)?(` + intentList + `)(?:\s+(?:columns?|fields?))?`),
+			2, func(m []string, st *intentState) {
+				st.set("view", viewName(m[1]))
+				st.set("columns", intentItems(m[2]))
+				st.set("hide", []string(nil))
+			}},
+		{regexp.MustCompile(`\b(?:(line|bar|column)\s+)?(?:chart|plot|graph)(?:\s+(?:of|showing))?\s+(` + intentList + `)\s+(?:over|by|against|vs\.?|versus|per|across)\s+(?:the\s+)?(` + intentItem + `)`),
 			0, func(m []string, st *intentState) {
 				st.set("view", "chart")
-				st.set("chartY", intentItems(m[1]))
-				st.set("chartX", unquoteName(m[2]))
+				st.chartKind(m[1])
+				st.set("chartY", intentItems(m[2]))
+				st.set("chartX", unquoteName(m[3]))
+			}},
+		{regexp.MustCompile(`\b(?:(?:as|in|use|show(?:\s+it)?(?:\s+as)?|display(?:\s+it)?(?:\s+as)?|make\s+it|draw|plot|prefer|switch\s+to|i\s+want)\s+)?(?:an?\s+|the\s+)?(?:(bar|line|column)[\s-]*(?:charts?|graphs?|plots?)|(bars|histogram))\b`),
+			0, func(m []string, st *intentState) {
+				st.set("view", "chart")
+				if m[2] != "" {
+					st.chartKind("bar")
+				} else {
+					st.chartKind(m[1])
+				}
 			}},
 		{regexp.MustCompile(`\bx(?:\s*[:=]|[\s-]*axis\s*(?:[:=]|\bis\b|\bshould\s+be\b|\bas\b|\bto\b)?)\s*(` + intentItem + `)`),
 			1, func(m []string, st *intentState) { st.set("chartX", unquoteName(m[1])) }},
@@ -87,7 +131,16 @@ var (
 		{regexp.MustCompile(`\b(?:hide|remove|drop|exclude|without)\s+(?:the\s+)?(?:columns?\s+|fields?\s+)?(` + intentList + `)(?:\s+(?:columns?|fields?))?`),
 			1, func(m []string, st *intentState) { st.add("hide", intentItems(m[1])) }},
 		{regexp.MustCompile(`\b(?:(?:as|in|use|show|display|prefer|switch\s+to|view\s*[:=]?|render(?:\s+it)?\s+as|make\s+it|give\s+me|i\s+want)\s+)?(?:an?\s+|the\s+)?` + viewWord + `(?:\s+(?:view|layout|format|mode))?\b`),
-			0, func(m []string, st *intentState) { st.set("view", viewName(m[1])) }},
+			0, func(m []string, st *intentState) {
+				v := viewName(m[1])
+				st.set("view", v)
+				if v == "chart" && strings.HasPrefix(m[1], "line") {
+					st.chartKind("line")
+				}
+			}},
+		// Last: "show the relations", "include size" (any field by name).
+		{regexp.MustCompile(`\b(?:also\s+)?(?:show|display|include|unhide|bring\s+back|restore)\s+(?:me\s+)?(?:the\s+)?(?:columns?\s+|fields?\s+)?(` + intentList + `)(?:\s+(?:columns?|fields?|tabs?))?`),
+			1, func(m []string, st *intentState) { st.show(intentItems(m[1])) }},
 	}
 
 	// intentFiller words carry no intent on their own.
@@ -147,6 +200,8 @@ func (st *intentState) set(field string, v any) {
 		st.cfg.Hide = v.([]string)
 	case "sort":
 		st.cfg.Sort = v.(string)
+	case "form":
+		st.cfg.Form = v.(string)
 	}
 }
 
@@ -160,6 +215,62 @@ func (st *intentState) add(field string, v []string) {
 		// A hidden column no longer belongs to an explicit column list.
 		st.cfg.Columns = slices.DeleteFunc(slices.Clone(st.cfg.Columns), func(c string) bool { return slices.Contains(v, c) })
 	}
+}
+
+// show makes fields visible: no longer hidden, added to an explicit column
+// list, and listed in Show (the page then looks for them in every row and
+// opens their tab or section).
+func (st *intentState) show(names []string) {
+	for _, n := range names {
+		if !slices.Contains(st.cfg.Show, n) {
+			st.cfg.Show = append(st.cfg.Show, n)
+		}
+		if len(st.cfg.Columns) > 0 && !slices.Contains(st.cfg.Columns, n) {
+			st.cfg.Columns = append(slices.Clone(st.cfg.Columns), n)
+		}
+	}
+	st.cfg.Hide = slices.DeleteFunc(slices.Clone(st.cfg.Hide), func(h string) bool { return slices.Contains(names, h) })
+	if len(st.cfg.Hide) == 0 {
+		st.cfg.Hide = nil
+	}
+}
+
+func (st *intentState) chartKind(w string) {
+	switch strings.TrimSpace(w) {
+	case "bar", "column", "bars":
+		st.cfg.Chart = "bar"
+	case "line":
+		st.cfg.Chart = "line"
+	}
+}
+
+// defaultFontSize is the page's base font size in px.
+const defaultFontSize = 14
+
+func (st *intentState) fontSize(digits string) {
+	n, err := strconv.Atoi(digits)
+	switch {
+	case err != nil || n < viewdefs.MinFontSize:
+		st.warnings = append(st.warnings, fmt.Sprintf("font size %s ignored: it must be %d to %d px", digits, viewdefs.MinFontSize, viewdefs.MaxFontSize))
+	case n > viewdefs.MaxFontSize:
+		st.warnings = append(st.warnings, fmt.Sprintf("font size %d is above the maximum; using %d px", n, viewdefs.MaxFontSize))
+		st.cfg.FontSize = viewdefs.MaxFontSize
+	default:
+		st.cfg.FontSize = n
+	}
+}
+
+// fontStep makes the font one step (2 px, or 4 px for "much") bigger or smaller.
+func (st *intentState) fontStep(dir int, much bool) {
+	cur := st.cfg.FontSize
+	if cur == 0 {
+		cur = defaultFontSize
+	}
+	step := 2
+	if much {
+		step = 4
+	}
+	st.cfg.FontSize = min(max(cur+dir*step, viewdefs.MinFontSize), viewdefs.MaxFontSize)
 }
 
 func (st *intentState) pageSize(digits string) {
@@ -177,9 +288,12 @@ func (st *intentState) pageSize(digits string) {
 
 // ParseIntents reads refinement feedback offline, oldest first, later ones
 // overriding earlier ones, into a view configuration. It understands theme
-// (light/dark), preferred view (table, cards, chart, list, json), chart x/y
-// fields, which columns to show and in what order, columns to hide, an
-// initial sort, page size and title, in many phrasings. warnings holds one
+// (light/dark), preferred view (table, cards, chart, list, json), chart kind
+// (line or bar) and x/y fields, which columns to show and in what order
+// ("as a table with name and size"), columns to hide, fields to show again
+// ("show the relations too"), showing or folding the input form, font size
+// (in px, bigger, smaller), monospace, an initial sort, page size and
+// title, in many phrasings. warnings holds one
 // `not understood offline: "..."` entry per piece of feedback it could not
 // use, plus notes on values it adjusted (a page size over the maximum).
 func ParseIntents(refinements []string) (cfg viewdefs.ViewConfig, warnings []string) {

@@ -68,7 +68,43 @@ func TestParseIntents(t *testing.T) {
 		{"unknown next to known", []string{"make it sparkle and use dark mode"}, cfg{Theme: "dark"}, []string{"make it sparkle"}},
 		{"unknown does not leak into a column list", []string{"show only name and price and make it sparkle"},
 			cfg{Columns: []string{"name", "price"}}, []string{"make it sparkle"}},
-		{"several unknowns", []string{"bigger font; add a logo", "20 per page"}, cfg{PageSize: 20}, []string{"bigger font", "add a logo"}},
+		{"several unknowns", []string{"rounded corners; add a logo", "20 per page"}, cfg{PageSize: 20}, []string{"rounded corners", "add a logo"}},
+		// Issue 13's refinements.
+		{"hide the form", []string{"hide the form"}, cfg{Form: "hidden"}, nil},
+		{"hide the form keeps hiding columns", []string{"hide the form and the id column"}, cfg{Form: "hidden"}, []string{"the id column"}},
+		{"hide form and a column", []string{"hide the form, hide id"}, cfg{Form: "hidden", Hide: []string{"id"}}, nil},
+		{"collapse inputs", []string{"collapse the inputs"}, cfg{Form: "hidden"}, nil},
+		{"no form", []string{"no form please"}, cfg{Form: "hidden"}, nil},
+		{"show the form again", []string{"hide the form", "show the form"}, cfg{Form: "shown"}, nil},
+		{"as cards", []string{"show it as cards"}, cfg{View: "cards"}, nil},
+		{"as a list", []string{"as a list"}, cfg{View: "list"}, nil},
+		{"table with columns", []string{"as a table with name and size"}, cfg{View: "table", Columns: []string{"name", "size"}}, nil},
+		{"cards with fields", []string{"cards with name, role"}, cfg{View: "cards", Columns: []string{"name", "role"}}, nil},
+		{"bar chart", []string{"bar chart"}, cfg{View: "chart", Chart: "bar"}, nil},
+		{"as a bar chart", []string{"show it as a bar chart"}, cfg{View: "chart", Chart: "bar"}, nil},
+		{"bar chart with fields", []string{"bar chart of revenue by month"}, cfg{View: "chart", Chart: "bar", ChartX: "month", ChartY: []string{"revenue"}}, nil},
+		{"line chart", []string{"use a line chart"}, cfg{View: "chart", Chart: "line"}, nil},
+		{"histogram", []string{"histogram"}, cfg{View: "chart", Chart: "bar"}, nil},
+		{"monospace", []string{"monospace"}, cfg{Mono: true}, nil},
+		{"monospace font", []string{"use a monospace font"}, cfg{Mono: true}, nil},
+		{"fixed width", []string{"fixed-width text"}, cfg{Mono: true}, nil},
+		{"terminal style", []string{"terminal style"}, cfg{Mono: true}, nil},
+		{"no monospace", []string{"monospace", "no monospace"}, cfg{}, nil},
+		{"bigger font", []string{"bigger font"}, cfg{FontSize: 16}, nil},
+		{"larger text twice", []string{"larger text", "make the font bigger"}, cfg{FontSize: 18}, nil},
+		{"much bigger", []string{"much bigger font"}, cfg{FontSize: 18}, nil},
+		{"smaller font", []string{"smaller font"}, cfg{FontSize: 12}, nil},
+		{"font size px", []string{"font size 15px"}, cfg{FontSize: 15}, nil},
+		{"px font", []string{"16px text"}, cfg{FontSize: 16}, nil},
+		{"zoom in", []string{"zoom in"}, cfg{FontSize: 16}, nil},
+		{"normal font size", []string{"bigger font", "normal font size"}, cfg{}, nil},
+		{"show the relations too", []string{"show the relations too"}, cfg{Show: []string{"relations"}}, nil},
+		{"show a hidden field again", []string{"hide id and size", "show size too"}, cfg{Hide: []string{"id"}, Show: []string{"size"}}, nil},
+		{"show adds to columns", []string{"columns: name", "also show size"}, cfg{Columns: []string{"name", "size"}, Show: []string{"size"}}, nil},
+		{"include a field", []string{"include the created field"}, cfg{Show: []string{"created"}}, nil},
+		{"show a field", []string{"show relations"}, cfg{Show: []string{"relations"}}, nil},
+		{"the issue's refusals", []string{"hide the form", "show it as cards", "as a table with name and size", "monospace", "bar chart", "bigger font", "show the relations too"},
+			cfg{Form: "hidden", View: "chart", Chart: "bar", Columns: []string{"name", "size", "relations"}, Mono: true, FontSize: 16, Show: []string{"relations"}}, nil},
 		{"reset", []string{"dark theme, 20 per page", "reset", "cards"}, cfg{View: "cards"}, nil},
 	}
 	for _, tt := range tests {
@@ -92,6 +128,21 @@ func TestParseIntents(t *testing.T) {
 				t.Errorf("config does not pass Check: %v", err)
 			}
 		})
+	}
+}
+
+func TestParseIntentsFontSizeBounds(t *testing.T) {
+	cfg, w := ParseIntents([]string{"font size 90"})
+	if cfg.FontSize != viewdefs.MaxFontSize || len(w) != 1 || !strings.Contains(w[0], "above the maximum") {
+		t.Errorf("font size 90: cfg %+v, warnings %q", cfg, w)
+	}
+	cfg, w = ParseIntents([]string{"font size 3"})
+	if cfg.FontSize != 0 || len(w) != 1 || !strings.Contains(w[0], "ignored") {
+		t.Errorf("font size 3: cfg %+v, warnings %q", cfg, w)
+	}
+	cfg, _ = ParseIntents([]string{"much smaller font", "much smaller font", "much smaller font"})
+	if cfg.FontSize != viewdefs.MinFontSize {
+		t.Errorf("three steps down: font size %d, want the minimum %d", cfg.FontSize, viewdefs.MinFontSize)
 	}
 }
 

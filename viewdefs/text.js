@@ -1,0 +1,449 @@
+/*
+ * genui offline text renderers. Plain browser script, no network: defines
+ * window.GenuiText. Most MCP servers answer in text, so text is read for the
+ * data it holds before it is shown: classify(text) says what a text is
+ * (JSON, a fenced block, a unified diff, CSV/TSV, a `[TAG] name` listing,
+ * `key: value` lines, a bullet list, git log, `---`-separated file sections,
+ * markdown, code/terminal output, or prose), and the data kinds come back as
+ * JSON values for the rich data views. The rest is drawn here: markdown
+ * through the vendored streaming-markdown parser (window.GenuiMarkdown) into
+ * DOM nodes built one by one (no HTML strings, so nothing to sanitise but
+ * URLs: links only to web/mail addresses, images only from data: URLs),
+ * monospace blocks with diff lines coloured, and every long block bounded in
+ * a scrolling box with a copy button.
+ * This file is inlined into a script element: it must never contain a
+ * closing script tag or an HTML comment opener.
+ */
+(function (global) {
+  "use strict";
+
+  var DOC = global.document;
+  var SHOW_LIMIT = 200 * 1024;   // characters drawn per block (copy takes all)
+  var NUM_RE = /^-?(?:\d+|\d*\.\d+)(?:[eE][+-]?\d+)?$/;
+  var MARKER_RE = /^\[([A-Za-z][\w -]{0,15})\]\s+(\S.*)$/;
+  var KV_RE = /^\s*([A-Za-z_][\w .\/()-]{0,39}?)\s*:\s+(\S.*)$/;
+  var LIST_RE = /^\s*(?:[-*\u2022+]|(\d{1,4})[.)])\s+(\S.*)$/;
+  var ONELINE_LOG_RE = /^([0-9a-f]{7,40})\s+(\S.*)$/;
+  var SIZE_RE = /^\d+(?:\.\d+)?\s*(?:[KMGTP]i?)?B$/i;
+  var HEADER_RE = /^[\w .#%()\/-]{1,40}$/;
+  var LOG_LEVEL_RE = /(?:^|[\s\[|])(ERROR|FATAL|CRITICAL|PANIC|WARN|WARNING)(?:[\]\s:|]|$)/m;
+  var DIFF_HEAD_RE = /^(?:diff --git |index [0-9a-f]|--- |\+\+\+ |Index: |={10,}|@@ |new file mode|deleted file mode|similarity index|rename (?:from|to) )/;
+
+  function el(tag, cls, text) {
+    var e = DOC.createElement(tag);
+    if (cls) e.className = cls;
+    if (text !== undefined && text !== null) e.textContent = String(text);
+    return e;
+  }
+
+  function lines(s) { return s.replace(/\r\n?/g, "\n").split("\n"); }
+  function nonEmpty(ls) { return ls.filter((l) => l.trim() !== ""); }
+
+  /* A scalar read from text: numbers and booleans typed, the rest as is. */
+  function typed(s) {
+    var t = s.trim();
+    if (NUM_RE.test(t) && t.length < 16 && !/^0\d/.test(t)) return Number(t);
+    if (t === "true" || t === "false") return t === "true";
+    return t;
+  }
+
+  function parseJSON(s) {
+    var t = s.trim(), c = t.charAt(0);
+    if (!(c === "{" || c === "[")) return undefined;
+    try { return JSON.parse(t); } catch (e) { return undefined; }
+  }
+
+  /* Splits one CSV/TSV line (RFC 4180 quotes for commas). */
+  function splitRow(line, sep) {
+    if (sep === "\t") return line.split("\t");
+    var out = [], cur = "", q = false;
+    for (var i = 0; i < line.length; i++) {
+      var ch = line.charAt(i);
+      if (q) {
+        if (ch === "\"" && line.charAt(i + 1) === "\"") { cur += "\""; i++; }
+        else if (ch === "\"") q = false;
+        else cur += ch;
+      } else if (ch === "\"" && cur === "") q = true;
+      else if (ch === sep) { out.push(cur); cur = ""; }
+      else cur += ch;
+    }
+    out.push(cur);
+    return out;
+  }
+
+  /* CSV or TSV: a header of short names and rows with the same number of fields. */
+  function delimited(ls, sep) {
+    ls = nonEmpty(ls);
+    if (ls.length < 2) return null;
+    var rows = ls.map((l) => splitRow(l, sep)), n = rows[0].length;
+    if (n < 2 || !rows.every((r) => r.length === n)) return null;
+    // Two lines of prose with a comma each are not a table: commas need a third row or column.
+    if (sep === "," && rows.length < 3 && n < 3) return null;
+    var head = rows[0].map((h) => h.trim());
+    if (!head.every((h) => HEADER_RE.test(h))) return null;
+    if (head.some((h, i) => head.indexOf(h) !== i)) return null;
+    return rows.slice(1).map(function (r) {
+      var o = {};
+      head.forEach(function (h, i) { o[h] = typed(r[i]); });
+      return o;
+    });
+  }
+
+  /* `[FILE] a.txt   18 B` lines -> [{type, name, size}] (the detail column named size when it is one). */
+  function markers(ls) {
+    ls = nonEmpty(ls);
+    if (!ls.length || !ls.every((l) => MARKER_RE.test(l.trim()))) return null;
+    var sizes = true;
+    var recs = ls.map(function (l) {
+      var m = l.trim().match(MARKER_RE), rest = m[2], r = { type: m[1] };
+      var d = rest.match(/^(.*?\S)\s{2,}(\S.*)$/);
+      r.name = d ? d[1] : rest;
+      if (d) { r.detail = d[2]; if (!SIZE_RE.test(d[2])) sizes = false; }
+      return r;
+    });
+    if (sizes) recs.forEach(function (r) { if ("detail" in r) { r.size = r.detail; delete r.detail; } });
+    return recs;
+  }
+
+  /* `key: value` lines -> an object, when every line is one and the keys differ. */
+  function keyValues(ls) {
+    ls = nonEmpty(ls);
+    if (ls.length < 2) return null;
+    var o = {}, n = 0;
+    for (var i = 0; i < ls.length; i++) {
+      var m = ls[i].match(KV_RE);
+      if (!m || Object.prototype.hasOwnProperty.call(o, m[1])) return null;
+      o[m[1]] = typed(m[2]);
+      n++;
+    }
+    return n ? o : null;
+  }
+
+  /* `- a` / `* a` / `1. a` lines -> the items. */
+  function bulletList(ls) {
+    ls = nonEmpty(ls);
+    if (ls.length < 2 || !ls.every((l) => LIST_RE.test(l))) return null;
+    return ls.map((l) => l.match(LIST_RE)[2]);
+  }
+
+  /* git log (full or --oneline) -> [{commit, author, date, message}]. */
+  function gitLog(s) {
+    var ls = nonEmpty(lines(s));
+    if (ls.length >= 2 && ls.every((l) => ONELINE_LOG_RE.test(l)) && ls.every((l) => /[g-z]/i.test(l.slice(l.indexOf(" "))))) {
+      return ls.map(function (l) { var m = l.match(ONELINE_LOG_RE); return { commit: m[1], message: m[2] }; });
+    }
+    if (!/^commit [0-9a-f]{7,40}/.test(s)) return null;
+    var out = [];
+    s.replace(/\r\n?/g, "\n").split(/\n(?=commit [0-9a-f]{7,40})/).forEach(function (block) {
+      var bl = block.split("\n"), r = { commit: bl[0].slice(7).trim().split(/\s/)[0], message: "" }, msg = [];
+      bl.slice(1).forEach(function (l) {
+        var m = l.match(/^(Author|Date|Merge):\s+(.*)$/);
+        if (m) r[m[1].toLowerCase()] = m[2].trim();
+        else if (l.trim()) msg.push(l.trim());
+      });
+      r.message = msg.join("\n");
+      out.push(r);
+    });
+    return out.length ? out : null;
+  }
+
+  function looksDiff(ls) {
+    var head = 0, hunk = 0, bad = 0;
+    ls.forEach(function (l) {
+      if (/^@@ .* @@/.test(l)) hunk++;
+      else if (DIFF_HEAD_RE.test(l)) head++;
+      else if (l !== "" && !/^[ +\-\\]/.test(l)) bad++;
+    });
+    return hunk > 0 && head > 0 && bad <= 2;
+  }
+
+  function looksMarkdown(s) {
+    return /^#{1,6}\s+\S/m.test(s) || /^\s*```/m.test(s) || /\*\*[^*\n]+\*\*/.test(s) || /\[[^\]\n]+\]\([^)\s]+\)/.test(s) ||
+      /^\s*\|.*\|\s*\n\s*\|?\s*:?-{3,}/m.test(s) || /^>\s+\S/m.test(s);
+  }
+
+  /* Multi-line text that reads as code, terminal output or a log rather than sentences. */
+  function looksCode(ls, hint) {
+    var ne = nonEmpty(ls);
+    if (ne.length < 2) return false;
+    var code = 0, sentences = 0, len = 0;
+    ne.forEach(function (l) {
+      len += l.length;
+      if (/^(?:\t| {2,})\S/.test(l) || /[;{}]\s*$/.test(l) || /^\s*(?:\$|>>>|#!|\/\/|import |func |def |class |package |const |let |var |return )/.test(l) ||
+        /^\[?\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}/.test(l) || /^\[?(?:INFO|WARN|WARNING|ERROR|DEBUG|TRACE)\b/.test(l) || /\x1b\[/.test(l) || /^\S+\/\S+$/.test(l.trim())) code++;
+      if (/[.!?]["')]?\s*$/.test(l) && l.split(/\s+/).length > 5) sentences++;
+    });
+    if (code > 0) return true;
+    if (/(?:read|file|log|diff|git|shell|exec|run|cat|tail|head|command|terminal|source|code)/i.test(hint || "")) return sentences < ne.length / 2;
+    // Short lines that never end a sentence (file contents, names, numbers); two lines could be either.
+    return ne.length >= 3 && !ne.some((l) => /[.!?]["')]?\s*$/.test(l)) && len / ne.length < 60;
+  }
+
+  /* `path:\n body \n---\n path2:\n body` -> [{title, text}] (read_multiple_files). */
+  function sections(ls) {
+    var parts = [[]];
+    ls.forEach(function (l) { if (l.trim() === "---") parts.push([]); else parts[parts.length - 1].push(l); });
+    if (parts.length < 2) return null;
+    var out = [];
+    for (var i = 0; i < parts.length; i++) {
+      var p = parts[i];
+      while (p.length && p[0].trim() === "") p.shift();
+      if (!p.length) continue;
+      var m = p[0].match(/^(\S.{0,300}?):\s*$/);
+      if (!m) return null;
+      out.push({ title: m[1], text: p.slice(1).join("\n").replace(/\n+$/, "\n") });
+    }
+    return out.length >= 2 ? out : null;
+  }
+
+  /*
+   * classify says what text is. Returns one of
+   *   {kind: "empty"}
+   *   {kind: "data", data, from}           JSON, csv, tsv, listing, kv, list, gitlog
+   *   {kind: "parts", parts: [classified]}  paragraphs of different kinds
+   *   {kind: "sections", sections: [{title, view}]}
+   *   {kind: "code", text, lang}            monospace; lang "diff" colours lines
+   *   {kind: "markdown", text}
+   *   {kind: "prose", text}
+   * hint is the tool's name (a file reader's text is code, not prose).
+   */
+  function classify(text, hint, mime) {
+    var s = String(text), t = s.trim();
+    if (!t) return { kind: "empty" };
+    mime = String(mime || "").toLowerCase();
+    var j = parseJSON(t);
+    if (j !== undefined) return { kind: "data", data: j, from: "json" };
+    // A lead-in line or two, then JSON to the end: both, the JSON as data.
+    var at = t.search(/\n[ \t]*[\[{]/);
+    if (at > 0 && at < 500) {
+      j = parseJSON(t.slice(at));
+      if (j !== undefined) return { kind: "parts", parts: [{ kind: "prose", text: t.slice(0, at).trim() }, { kind: "data", data: j, from: "json" }] };
+    }
+    var fence = t.match(/^(`{3,}|~{3,})[ \t]*([\w+.#-]*)[^\n]*\n([\s\S]*?)\n?\1[ \t]*$/);
+    if (fence && fence[3].indexOf(fence[1]) < 0) {
+      var lang = fence[2].toLowerCase(), body = fence[3];
+      if (lang === "json") { j = parseJSON(body); if (j !== undefined) return { kind: "data", data: j, from: "json" }; }
+      if (lang === "markdown" || lang === "md") return { kind: "markdown", text: body };
+      return { kind: "code", text: body, lang: lang === "patch" || looksDiff(lines(body)) ? "diff" : lang };
+    }
+    var ls = lines(t);
+    if (mime.indexOf("markdown") >= 0) return { kind: "markdown", text: t };
+    if (mime === "text/csv") { var c = delimited(ls, ","); if (c) return { kind: "data", data: c, from: "csv" }; }
+    if (looksDiff(ls)) return { kind: "code", text: s, lang: "diff" };
+    var g = gitLog(t);
+    if (g) return { kind: "data", data: g, from: "gitlog" };
+    var d = delimited(ls, "\t") || delimited(ls, ",");
+    if (d && d.length) return { kind: "data", data: d, from: "table" };
+    var sec = sections(lines(s));
+    if (sec) return { kind: "sections", sections: sec.map(function (x) { return { title: x.title, view: classify(x.text, x.title + " " + (hint || "")) }; }) };
+    var paras = t.replace(/\r\n?/g, "\n").split(/\n[ \t]*\n/);
+    if (paras.length > 1 && paras.length <= 12) {
+      var kinds = paras.map(function (p) { return structured(lines(p)) || (lines(p.trim()).length === 1 && !looksMarkdown(p) ? { kind: "prose", text: p.trim() } : null); });
+      if (kinds.every(Boolean) && kinds.some((k) => k.kind === "data")) return { kind: "parts", parts: kinds };
+    }
+    var st = structured(ls);
+    if (st) return st;
+    if (looksMarkdown(t)) return { kind: "markdown", text: t };
+    if (looksCode(ls, hint)) return { kind: "code", text: s, lang: "" };
+    return { kind: "prose", text: s };
+  }
+
+  function structured(ls) {
+    var m = markers(ls);
+    if (m) return { kind: "data", data: m, from: "listing" };
+    var kv = keyValues(ls);
+    if (kv) return { kind: "data", data: kv, from: "kv" };
+    var b = bulletList(ls);
+    if (b) return { kind: "data", data: b, from: "list" };
+    return null;
+  }
+
+  /* ---------- drawing ---------- */
+
+  function copyText(text, btn) {
+    var done = function (ok) {
+      btn.textContent = ok ? "Copied" : "Select and copy";
+      btn.dataset.copied = ok ? "1" : "0";
+      setTimeout(function () { btn.textContent = "Copy"; }, 1600);
+    };
+    var fallback = function () {
+      var ta = el("textarea", "copy-buffer");
+      ta.value = text;
+      DOC.body.appendChild(ta);
+      ta.select();
+      var ok = false;
+      try { ok = DOC.execCommand("copy"); } catch (e) { ok = false; }
+      ta.remove();
+      done(ok);
+    };
+    global.GenuiText.lastCopy = text;
+    if (global.navigator && navigator.clipboard && navigator.clipboard.writeText) {
+      navigator.clipboard.writeText(text).then(function () { done(true); }, fallback);
+    } else fallback();
+  }
+
+  /*
+   * box wraps body (a block element showing text) in a bounded, scrolling
+   * frame with a bar: a label, the size, and a Copy button that copies all
+   * of text (also what was not drawn).
+   */
+  function box(body, text, label) {
+    var wrap = el("div", "tbox");
+    var bar = el("div", "tbox-bar");
+    var n = lines(text.replace(/\r?\n$/, "")).length;
+    bar.appendChild(el("span", "tbox-label", (label ? label + " \u00b7 " : "") + n + (n === 1 ? " line" : " lines") + (text.length > 2048 ? " \u00b7 " + Math.round(text.length / 1024) + " KB" : "")));
+    var b = el("button", "secondary copy", "Copy");
+    b.type = "button";
+    b.addEventListener("click", function () { copyText(text, b); });
+    bar.appendChild(b);
+    wrap.appendChild(bar);
+    var scroll = el("div", "tbox-body");
+    scroll.appendChild(body);
+    wrap.appendChild(scroll);
+    if (text.length > SHOW_LIMIT) wrap.appendChild(el("div", "note", "Showing the first " + Math.round(SHOW_LIMIT / 1024) + " KB of " + Math.round(text.length / 1024) + " KB; Copy takes all of it."));
+    return wrap;
+  }
+
+  /* A <pre> of text; a diff gets one span per line, coloured by its kind. */
+  function codeBlock(text, lang) {
+    var pre = el("pre", "code" + (lang ? " lang-" + lang : ""));
+    var shown = text.length > SHOW_LIMIT ? text.slice(0, SHOW_LIMIT) : text;
+    if (lang === "diff") colourDiff(pre, shown);
+    else if (!lang && LOG_LEVEL_RE.test(shown)) colourLog(pre, shown);
+    else pre.textContent = shown;
+    return pre;
+  }
+
+  /* Log lines with a level: errors and warnings stand out. */
+  function colourLog(pre, text) {
+    var ls = lines(text);
+    if (ls.length > 20000) { pre.textContent = text; return; }
+    ls.forEach(function (l, i) {
+      var m = l.match(LOG_LEVEL_RE);
+      var lvl = m ? m[1].toUpperCase() : "";
+      var cls = /^(?:ERROR|FATAL|CRITICAL|PANIC)$/.test(lvl) ? "l-error" : /^WARN/.test(lvl) ? "l-warn" : "";
+      var span = el("span", cls, l + (i < ls.length - 1 ? "\n" : ""));
+      pre.appendChild(span);
+    });
+  }
+
+  function colourDiff(pre, text) {
+    pre.classList.add("diff");
+    lines(text).slice(0, 20000).forEach(function (l) {
+      var cls = /^@@/.test(l) ? "d-hunk" : DIFF_HEAD_RE.test(l) ? "d-head" : l.charAt(0) === "+" ? "d-add" : l.charAt(0) === "-" ? "d-del" : "d-ctx";
+      pre.appendChild(el("span", cls, l));
+    });
+  }
+
+  function safeHref(u) { return /^(?:https?:|mailto:)/i.test(String(u).trim()) ? String(u).trim() : null; }
+
+  /*
+   * Renders markdown into DOM nodes with the vendored streaming-markdown
+   * parser and our own renderer: elements are created one by one, text is
+   * only ever text nodes, links keep web and mail addresses only, and images
+   * only data: URLs (the CSP blocks the rest anyway; their alt text shows).
+   */
+  function markdown(text, app) {
+    var M = global.GenuiMarkdown, root = el("div", "md");
+    if (!M) { root.appendChild(el("div", "text", text)); return root; }
+    var stack = [root];
+    var top = () => stack[stack.length - 1];
+    var TAGS = {};
+    TAGS[M.PARAGRAPH] = "p"; TAGS[M.HEADING_1] = "h3"; TAGS[M.HEADING_2] = "h4"; TAGS[M.HEADING_3] = "h5";
+    TAGS[M.HEADING_4] = "h6"; TAGS[M.HEADING_5] = "h6"; TAGS[M.HEADING_6] = "h6"; TAGS[M.ITALIC_AST] = TAGS[M.ITALIC_UND] = "em";
+    TAGS[M.STRONG_AST] = TAGS[M.STRONG_UND] = "strong"; TAGS[M.STRIKE] = "s"; TAGS[M.CODE_INLINE] = "code"; TAGS[M.LINK] = TAGS[M.RAW_URL] = "a";
+    TAGS[M.BLOCKQUOTE] = "blockquote"; TAGS[M.LINE_BREAK] = "br"; TAGS[M.RULE] = "hr"; TAGS[M.LIST_UNORDERED] = "ul";
+    TAGS[M.LIST_ORDERED] = "ol"; TAGS[M.LIST_ITEM] = "li"; TAGS[M.TABLE] = "table"; TAGS[M.TABLE_ROW] = "tr";
+    TAGS[M.EQUATION_BLOCK] = "div"; TAGS[M.EQUATION_INLINE] = "code"; TAGS[M.IMAGE] = "span";
+    var r = {
+      data: null,
+      add_token: function (_, type) {
+        var parent = top(), node;
+        if (type === M.CODE_BLOCK || type === M.CODE_FENCE) {
+          parent = parent.appendChild(el("pre", "code"));
+          node = el("code");
+        } else if (type === M.CHECKBOX) {
+          node = el("input");
+          node.type = "checkbox";
+          node.disabled = true;
+        } else if (type === M.TABLE_ROW) {
+          if (!parent.firstElementChild) parent = parent.appendChild(el("thead"));
+          else if (parent.children.length === 1) parent = parent.appendChild(el("tbody"));
+          else parent = parent.children[1];
+          node = el("tr");
+        } else if (type === M.TABLE_CELL) {
+          node = el(parent.parentElement && parent.parentElement.tagName === "THEAD" ? "th" : "td");
+        } else node = el(TAGS[type] || "span", type === M.IMAGE ? "md-img" : "");
+        if (type === M.TABLE) { var w = parent.appendChild(el("div", "md-table")); parent = w; }
+        stack.push(parent.appendChild(node));
+      },
+      end_token: function () {
+        var n = stack.pop();
+        if (n.tagName === "CODE" && n.parentElement && n.parentElement.tagName === "PRE" && (n.dataset.lang === "diff" || n.dataset.lang === "patch")) {
+          var t = n.textContent;
+          n.textContent = "";
+          colourDiff(n, t);
+        }
+      },
+      add_text: function (_, s) { top().appendChild(DOC.createTextNode(s)); },
+      set_attr: function (_, type, value) {
+        var n = top();
+        if (type === M.HREF) {
+          var u = safeHref(value);
+          if (u) {
+            n.href = u;
+            n.rel = "noopener noreferrer";
+            n.target = "_blank";
+            n.title = u;
+          }
+        } else if (type === M.SRC) {
+          if (/^data:image\/(?:png|jpeg|gif|webp);base64,/i.test(value)) { var img = el("img"); img.src = value; img.alt = ""; n.appendChild(img); }
+          else n.title = "image not loaded: " + value;
+        } else if (type === M.LANG) n.dataset.lang = String(value).toLowerCase();
+        else if (type === M.START) n.start = parseInt(value, 10) || 1;
+        else if (type === M.CHECKED) n.checked = true;
+      }
+    };
+    var p = M.parser(r);
+    M.parser_write(p, text.length > SHOW_LIMIT ? text.slice(0, SHOW_LIMIT) : text);
+    M.parser_end(p);
+    // Links open through the host (the frame itself must not navigate).
+    root.addEventListener("click", function (ev) {
+      var a = ev.target && ev.target.closest ? ev.target.closest("a") : null;
+      if (!a) return;
+      ev.preventDefault();
+      if (a.href && app && app.openLink) app.openLink({ url: a.href }).catch(function () {});
+    });
+    return root;
+  }
+
+  /* Draws a classified text view that is not data. */
+  function draw(view, o) {
+    o = o || {};
+    switch (view.kind) {
+      case "empty": return el("div", "note empty-result", "Done, no output.");
+      case "code": return box(codeBlock(view.text, view.lang), view.text, view.lang === "diff" ? "diff" : view.lang);
+      case "markdown": {
+        var md = markdown(view.text, o.app);
+        return view.text.length > 1200 ? box(md, view.text, "markdown") : md;
+      }
+      case "sections": {
+        var wrap = el("div", "sections");
+        view.sections.forEach(function (s) {
+          var sec = el("section", "tsec");
+          sec.appendChild(el("h3", "tsec-title", s.title));
+          sec.appendChild(o.drawView ? o.drawView(s.view) : draw(s.view, o));
+          wrap.appendChild(sec);
+        });
+        return wrap;
+      }
+      default: {
+        var t = view.text || "";
+        var d = el("div", "text", t.length > SHOW_LIMIT ? t.slice(0, SHOW_LIMIT) : t);
+        return t.length > 600 || lines(t).length > 12 ? box(d, t, "") : d;
+      }
+    }
+  }
+
+  global.GenuiText = { classify: classify, draw: draw, box: box, codeBlock: codeBlock, markdown: markdown, parseJSON: parseJSON, lastCopy: null };
+})(window);
