@@ -14,6 +14,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -35,7 +36,7 @@ const Version = "0.2.0"
 // Versions of what goes into a UI, part of every cache key.
 const (
 	PromptVersion   = "1"
-	TemplateVersion = "1"
+	TemplateVersion = "2"
 )
 
 // Options configure an Engine.
@@ -527,7 +528,12 @@ func (e *Engine) configHash() string {
 
 // UIKey is the cache key of a tool's current UI.
 func (e *Engine) UIKey(t *Tool) cache.Key {
-	return cache.MakeKey(t.Name, t.Hash, e.refine.Hash(t.Name), e.configHash())
+	h := t.Hash
+	if t.Visibility != nil {
+		// Who may call the tool shapes its UI (no Run button for model-only).
+		h += "|visibility=" + strings.Join(t.Visibility, ",")
+	}
+	return cache.MakeKey(t.Name, h, e.refine.Hash(t.Name), e.configHash())
 }
 
 // WithRequestID returns ctx carrying the id of the MCP/HTTP request whose

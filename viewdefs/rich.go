@@ -152,9 +152,10 @@ func Rich(t ToolData, cfg ViewConfig) (string, error) {
 	if cfg.Title != "" {
 		title = cfg.Title
 	}
-	data := pageData{Tool: pageTool{Name: t.Name, Title: title, Description: t.Description, InputSchema: in, OutputSchema: out}}
+	data := pageData{Tool: pageTool{Name: t.Name, Title: title, Description: t.Description, InputSchema: in, OutputSchema: out,
+		ModelOnly: t.ModelOnly()}}
 	return render("minimal.html.tmpl", map[string]any{
-		"Name": t.Name, "Title": title, "Description": t.Description, "Data": data,
+		"Name": t.Name, "Title": title, "Description": t.Description, "Data": data, "ModelOnly": t.ModelOnly(),
 		"Rich": true, "Theme": cfg.Theme, "ViewConfig": cfg,
 		// rich.js, text.js and the vendored markdown parser are embedded
 		// files; template.JS inlines them verbatim.

@@ -915,7 +915,7 @@
     applyTheme();
 
     function remoteFor(main, args, total) {
-      if (!paging || !app || typeof total !== "number") return null;
+      if (!paging || !app || tool.modelOnly || typeof total !== "number") return null;
       if (!(total > REMOTE_OVER || total > main.records.length)) return null;
       args = isObj(args) ? args : {};
       var offset = typeof args[paging.offset] === "number" ? args[paging.offset] : (main.parent && typeof main.parent.offset === "number" ? main.parent.offset : 0);

@@ -100,6 +100,23 @@ func NeedsNestedForm(schema json.RawMessage) bool {
 type ToolData struct {
 	Name, Title, Description  string
 	InputSchema, OutputSchema json.RawMessage
+	// Visibility is the tool's _meta.ui.visibility (nil: model and app). A
+	// tool UIs may not call (no "app") gets no Run button: conforming hosts
+	// refuse such calls.
+	Visibility []string
+}
+
+// ModelOnly reports whether UIs may not call the tool.
+func (t ToolData) ModelOnly() bool {
+	if t.Visibility == nil {
+		return false
+	}
+	for _, v := range t.Visibility {
+		if v == "app" {
+			return false
+		}
+	}
+	return true
 }
 
 // pageTool is the JSON object the page reads from #tool-data.
@@ -109,6 +126,8 @@ type pageTool struct {
 	Description  string          `json:"description,omitempty"`
 	InputSchema  json.RawMessage `json:"inputSchema"`
 	OutputSchema json.RawMessage `json:"outputSchema,omitempty"`
+	// ModelOnly: the page must not call the tool (visibility lacks "app").
+	ModelOnly bool `json:"modelOnly,omitempty"`
 }
 
 type pageData struct {
@@ -132,9 +151,10 @@ func Minimal(t ToolData) (string, error) {
 	if len(out) > 0 && bytes.Equal(out, []byte("null")) {
 		out = nil
 	}
-	data := pageData{Tool: pageTool{Name: t.Name, Title: t.Title, Description: t.Description, InputSchema: in, OutputSchema: out}}
+	data := pageData{Tool: pageTool{Name: t.Name, Title: t.Title, Description: t.Description, InputSchema: in, OutputSchema: out,
+		ModelOnly: t.ModelOnly()}}
 	return render("minimal.html.tmpl", map[string]any{
-		"Name": t.Name, "Title": t.Title, "Description": t.Description, "Data": data,
+		"Name": t.Name, "Title": t.Title, "Description": t.Description, "Data": data, "ModelOnly": t.ModelOnly(),
 		"FormJS": formScripts(in),
 	})
 }

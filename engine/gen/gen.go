@@ -17,6 +17,19 @@ type Tool struct {
 	InputSchema, OutputSchema, Annotations, Meta json.RawMessage
 }
 
+// Visibility is the tool's _meta.ui.visibility (nil: unset, model and app).
+func (t Tool) Visibility() []string {
+	var meta struct {
+		UI *struct {
+			Visibility []string `json:"visibility"`
+		} `json:"ui"`
+	}
+	if len(t.Meta) == 0 || json.Unmarshal(t.Meta, &meta) != nil || meta.UI == nil {
+		return nil
+	}
+	return meta.UI.Visibility
+}
+
 // Request asks for the UI of one tool, with the user's refinements in order.
 type Request struct {
 	Tool        Tool

@@ -1,0 +1,166 @@
+package gen
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/genui-dev/genui/internal/testenv"
+)
+
+// officialPalettes reads the host style variables of the official ext-apps
+// examples from the installed npm package server-basic-vanillajs (its
+// mcp-app.html declares every spec colour variable as light-dark(light,
+// dark), as the reference hosts send them): one palette per theme.
+func officialPalettes(t *testing.T) map[string]map[string]string {
+	t.Helper()
+	p := filepath.Join(testenv.NPMDir(), "node_modules", "@modelcontextprotocol", "server-basic-vanillajs", "dist", "mcp-app.html")
+	b, err := os.ReadFile(p)
+	if err != nil {
+		testenv.Missing(t, "npm package @modelcontextprotocol/server-basic-vanillajs: %v", err)
+	}
+	decl := regexp.MustCompile(`(--color-[a-z-]+):\s*light-dark\(\s*(#[0-9a-fA-F]{3,8})\s*,\s*(#[0-9a-fA-F]{3,8})\s*\)`)
+	out := map[string]map[string]string{"light": {}, "dark": {}}
+	for _, m := range decl.FindAllStringSubmatch(string(b), -1) {
+		out["light"][m[1]], out["dark"][m[1]] = m[2], m[3]
+	}
+	for _, v := range []string{"--color-background-primary", "--color-text-primary", "--color-background-info", "--color-background-inverse"} {
+		if out["light"][v] == "" {
+			t.Fatalf("%s no longer declares %s: the palette this test relies on is gone", p, v)
+		}
+	}
+	return out
+}
+
+// parseRGB reads Chromium's computed "rgb(r, g, b)" / "rgba(r, g, b, a)".
+func parseRGB(t *testing.T, s string) [4]float64 {
+	t.Helper()
+	m := regexp.MustCompile(`rgba?\(([\d.]+),\s*([\d.]+),\s*([\d.]+)(?:,\s*([\d.]+))?\)`).FindStringSubmatch(s)
+	if m == nil {
+		t.Fatalf("not an rgb colour: %q", s)
+	}
+	var c [4]float64
+	for i := 0; i < 3; i++ {
+		c[i], _ = strconv.ParseFloat(m[i+1], 64)
+	}
+	c[3] = 1
+	if m[4] != "" {
+		c[3], _ = strconv.ParseFloat(m[4], 64)
+	}
+	return c
+}
+
+// wcagContrast is the WCAG 2 contrast ratio of fg over bg (bg opaque).
+func wcagContrast(fg, bg [4]float64) float64 {
+	lum := func(c [4]float64) float64 {
+		f := func(v float64) float64 {
+			v /= 255
+			if v <= 0.03928 {
+				return v / 12.92
+			}
+			return math.Pow((v+0.055)/1.055, 2.4)
+		}
+		return 0.2126*f(c[0]) + 0.7152*f(c[1]) + 0.0722*f(c[2])
+	}
+	for i := 0; i < 3; i++ { // blend a translucent text colour over its background
+		fg[i] = fg[i]*fg[3] + bg[i]*(1-fg[3])
+	}
+	a, b := lum(fg), lum(bg)
+	return (math.Max(a, b) + 0.05) / (math.Min(a, b) + 0.05)
+}
+
+// TestButtonContrastUnderHostStyles: the Run button's text reads (>= 4.5:1)
+// under the official examples' style variables in both themes, and under
+// partial palettes real hosts send (only the pale info tint that once sat
+// behind white text at 1.09:1; an inverse surface without its text colour).
+func TestButtonContrastUnderHostStyles(t *testing.T) {
+	official := officialPalettes(t)
+	f, ui := newFixture(t)
+	ui.add(t, forecastTool)
+	f.open(forecastTool.Name)
+	f.waitFrame(`(w, d) => d.body.dataset.state === "ready"`)
+
+	cases := []struct {
+		name, theme string
+		vars        map[string]string
+	}{
+		{"official light", "light", official["light"]},
+		{"official dark", "dark", official["dark"]},
+		{"only the info tint, light", "light", map[string]string{"--color-background-info": official["light"]["--color-background-info"]}},
+		{"only the info tint, dark", "dark", map[string]string{"--color-background-info": official["dark"]["--color-background-info"]}},
+		{"inverse surface without its text, dark", "dark", map[string]string{
+			"--color-background-primary": "#1e1e1e", "--color-text-primary": "#cccccc", "--color-background-inverse": "#ffffff"}},
+		{"no variables, dark", "dark", map[string]string{}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			vars, _ := json.Marshal(tc.vars)
+			// Replace every variable: unset ones go back to genui's defaults.
+			f.eval(fmt.Sprintf(`(() => { const v = %s; for (const k of Object.keys(bridge.hostContext.styles.variables || {})) if (!(k in v)) v[k] = ""; bridge.setHostContext({theme: %q, styles: {variables: v}}); return true; })()`, vars, tc.theme), nil)
+			var got struct{ Theme, Bg, Fg, Page string }
+			waitFor := fmt.Sprintf(`(w, d) => d.documentElement.getAttribute("data-theme") === %q`, tc.theme)
+			f.waitFrame(waitFor)
+			if err := json.Unmarshal(f.frame(`(w, d) => { const b = d.getElementById("submit"); const cs = w.getComputedStyle(b);
+				return {Theme: d.documentElement.getAttribute("data-theme"), Bg: cs.backgroundColor, Fg: cs.color,
+				        Page: w.getComputedStyle(d.body).backgroundColor}; }`), &got); err != nil {
+				t.Fatal(err)
+			}
+			page := parseRGB(t, got.Page)
+			bg := parseRGB(t, got.Bg)
+			for i := 0; i < 3; i++ {
+				bg[i] = bg[i]*bg[3] + page[i]*(1-bg[3])
+			}
+			bg[3] = 1
+			if c := wcagContrast(parseRGB(t, got.Fg), bg); c < 4.5 {
+				t.Errorf("button text %s on %s (page %s): contrast %.2f:1, want >= 4.5:1", got.Fg, got.Bg, got.Page, c)
+			}
+		})
+	}
+}
+
+// TestModelOnlyToolHasNoRunButton: a tool UIs may not call (visibility
+// ["model"]) gets no Run button, says why, and submitting its form (Enter in
+// a field) calls nothing; an app-visible tool keeps the button.
+func TestModelOnlyToolHasNoRunButton(t *testing.T) {
+	modelOnly := forecastTool
+	modelOnly.Name = "model_only_forecast"
+	modelOnly.Meta = json.RawMessage(`{"ui":{"visibility":["model"]}}`)
+	both := forecastTool
+	both.Name = "app_forecast"
+	both.Meta = json.RawMessage(`{"ui":{"visibility":["model","app"]}}`)
+	f, ui := newFixture(t)
+	ui.add(t, modelOnly)
+	ui.add(t, both)
+
+	f.open(modelOnly.Name)
+	f.waitFrame(`(w, d) => d.body.dataset.state === "ready"`)
+	var page struct {
+		Submit bool
+		Note   string
+	}
+	if err := json.Unmarshal(f.frame(`(w, d) => { d.querySelector("input[name=location], #fields input").value = "Paris";
+		d.getElementById("tool-form").requestSubmit(); const n = d.getElementById("model-only");
+		return {Submit: !!d.getElementById("submit"), Note: n ? n.textContent : ""}; }`), &page); err != nil {
+		t.Fatal(err)
+	}
+	if page.Submit || !strings.Contains(page.Note, "Only the model calls model_only_forecast") {
+		t.Errorf("model-only page: submit button %v, note %q", page.Submit, page.Note)
+	}
+	var calls []json.RawMessage
+	f.eval("window.calls", &calls)
+	if len(calls) != 0 {
+		t.Errorf("the model-only page called the tool: %s", calls)
+	}
+
+	f.open(both.Name)
+	f.waitFrame(`(w, d) => d.body.dataset.state === "ready"`)
+	if s := f.frameText("#submit"); !strings.Contains(s, "Run app_forecast") {
+		t.Errorf("app-visible tool: submit button %q", s)
+	}
+}
