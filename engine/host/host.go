@@ -13,8 +13,10 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
+	"runtime/debug"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -331,8 +333,12 @@ func (sess *Session) send(frame []byte) {
 // HandleFrame processes one frame from the host. Requests are answered
 // through reply (which may be the session stream); HandleFrame returns when
 // the request is answered, so transports call it in a goroutine per request.
-// It never panics on bad input: malformed frames get JSON-RPC errors.
+// It never panics on bad input: malformed frames get JSON-RPC errors, and
+// a panic while serving a request (a bug) is logged and answered with
+// -32603 instead of taking the process (and the upstream) down: every
+// transport's request goroutine goes through here.
 func (sess *Session) HandleFrame(ctx context.Context, raw []byte, reply Sender) {
+	defer sess.recoverFrame(raw, reply)
 	s := sess.srv
 	if s.e.Streaming() {
 		s.e.TraceFrame(engine.HostToGenui, sess.ID, raw, 0)
@@ -378,6 +384,33 @@ func (sess *Session) HandleFrame(ctx context.Context, raw []byte, reply Sender) 
 }
 
 var errCancelledByHost = errors.New("cancelled by host")
+
+// recoverFrame turns a panic in HandleFrame into a log line and, for a
+// request with a valid id, a -32603 answer.
+func (sess *Session) recoverFrame(raw []byte, reply Sender) {
+	v := recover()
+	if v == nil {
+		return
+	}
+	sess.srv.log.Error("panic while handling a frame from the host", "session", sess.ID,
+		"panic", fmt.Sprint(v), "frame", clipBytes(raw, 200), "stack", string(debug.Stack()))
+	var m struct {
+		ID     json.RawMessage `json:"id"`
+		Method json.RawMessage `json:"method"`
+	}
+	if json.Unmarshal(raw, &m) != nil || len(m.Method) == 0 || !jsonrpc.ValidID(m.ID) {
+		return // nothing to answer: a notification or a response
+	}
+	_ = reply.Send(jsonrpc.NewErrorResponse(m.ID, jsonrpc.Errorf(jsonrpc.CodeInternalError, "internal error (genui bug): %v", v)))
+}
+
+// clipBytes shortens b for a log line.
+func clipBytes(b []byte, n int) string {
+	if len(b) > n {
+		return string(b[:n]) + "..."
+	}
+	return string(b)
+}
 
 // traced reports every frame sent through reply as traffic; responses carry
 // the time since start (when the request arrived).
