@@ -18,6 +18,7 @@ import (
 	"log/slog"
 	"runtime/debug"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -348,13 +349,18 @@ func (sess *Session) HandleFrame(ctx context.Context, raw []byte, reply Sender) 
 	if perr != nil {
 		// Answer everything but a broken response (a response cannot be
 		// answered); use the request's id when it is a valid one.
-		var id json.RawMessage
-		if msg != nil && jsonrpc.ValidID(msg.ID) {
-			id = msg.ID
+		if msg != nil && msg.IsResponse() {
+			s.log.Warn("malformed response from the host dropped", "session", sess.ID, "err", perr)
+			return
 		}
-		if msg == nil || msg.Method != "" || len(msg.ID) == 0 {
-			_ = reply.Send(jsonrpc.NewErrorResponse(id, jsonrpc.AsError(perr)))
-		}
+		_ = reply.Send(jsonrpc.NewErrorResponse(answerID(msg), jsonrpc.AsError(perr)))
+		return
+	}
+	if msg.IsRequest() && strings.HasPrefix(msg.Method, "notifications/") {
+		// MCP: notifications never carry an id. With one it is a request
+		// JSON-RPC must answer, and nothing to act on or forward.
+		_ = reply.Send(jsonrpc.NewErrorResponse(msg.ID, jsonrpc.Errorf(jsonrpc.CodeInvalidRequest,
+			"invalid request: %s is a notification and must not carry an id", msg.Method)))
 		return
 	}
 	switch {
@@ -384,6 +390,15 @@ func (sess *Session) HandleFrame(ctx context.Context, raw []byte, reply Sender) 
 }
 
 var errCancelledByHost = errors.New("cancelled by host")
+
+// answerID is the id an error answer to a frame that failed to parse
+// carries: its own when readable, else null.
+func answerID(msg *jsonrpc.Message) json.RawMessage {
+	if msg != nil && jsonrpc.ValidID(msg.ID) {
+		return msg.ID
+	}
+	return nil
+}
 
 // recoverFrame turns a panic in HandleFrame into a log line and, for a
 // request with a valid id, a -32603 answer.

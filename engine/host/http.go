@@ -182,11 +182,7 @@ func (s *Server) handlePost(w http.ResponseWriter, r *http.Request) {
 	}
 	msg, perr := jsonrpc.Parse(trimmed)
 	if perr != nil {
-		var id json.RawMessage
-		if msg != nil && msg.IsRequest() {
-			id = msg.ID
-		}
-		writeJSONError(w, http.StatusBadRequest, id, jsonrpc.AsError(perr).Code, jsonrpc.AsError(perr).Message)
+		writeJSONError(w, http.StatusBadRequest, answerID(msg), jsonrpc.AsError(perr).Code, jsonrpc.AsError(perr).Message)
 		return
 	}
 	if isModernRequest(msg) || (msg.Method != "initialize" && r.Header.Get("Mcp-Protocol-Version") >= modernVersion) {

@@ -43,8 +43,9 @@ func (m *Message) IsRequest() bool { return len(m.ID) > 0 && !isNull(m.ID) && m.
 // IsNotification reports whether m is a notification (method, no id).
 func (m *Message) IsNotification() bool { return m.Method != "" && (len(m.ID) == 0 || isNull(m.ID)) }
 
-// IsResponse reports whether m is a response (id, no method).
-func (m *Message) IsResponse() bool { return m.Method == "" && len(m.ID) > 0 }
+// IsResponse reports whether m is a response (no method; a result or an
+// error).
+func (m *Message) IsResponse() bool { return m.Method == "" && (len(m.Result) > 0 || m.Error != nil) }
 
 func isNull(b json.RawMessage) bool { return bytes.Equal(bytes.TrimSpace(b), []byte("null")) }
 
@@ -72,24 +73,156 @@ func AsError(err error) *Error {
 	return &Error{Code: CodeInternalError, Message: err.Error()}
 }
 
-// Parse decodes one frame and checks the jsonrpc version.
+// wire is a frame as sent, every member raw, so Parse can tell a missing
+// member from a null or mistyped one.
+type wire struct {
+	JSONRPC json.RawMessage `json:"jsonrpc"`
+	ID      json.RawMessage `json:"id"`
+	Method  json.RawMessage `json:"method"`
+	Params  json.RawMessage `json:"params"`
+	Result  json.RawMessage `json:"result"`
+	Error   *Error          `json:"error"`
+}
+
+// Parse decodes one frame and checks it against JSON-RPC 2.0: an object
+// with "jsonrpc":"2.0"; a request or notification has a non-empty string
+// method and, if any, structured params (object or array); a request's id
+// is a string or a number; a response has an id and a result or an error.
+// Invalid JSON is -32700, anything else invalid -32600. On error the
+// returned message (nil only when nothing was readable) carries the id
+// whenever a valid one could be read, so the answer can name the request,
+// and IsResponse tells whether the frame was an (unanswerable) response.
 func Parse(b []byte) (*Message, error) {
-	var m Message
-	if err := json.Unmarshal(b, &m); err != nil {
-		return nil, &Error{Code: CodeParseError, Message: "parse error: " + err.Error()}
+	b = bytes.TrimSpace(b)
+	if len(b) == 0 || b[0] != '{' {
+		if json.Valid(b) {
+			return nil, &Error{Code: CodeInvalidRequest, Message: "invalid request: not a JSON-RPC request object"}
+		}
+		return nil, &Error{Code: CodeParseError, Message: "parse error: not valid JSON"}
 	}
-	if m.JSONRPC != "2.0" {
-		return &m, &Error{Code: CodeInvalidRequest, Message: `invalid request: "jsonrpc" must be "2.0"`}
+	var w wire
+	if err := json.Unmarshal(b, &w); err != nil {
+		var m *Message
+		if id := RecoverID(b); id != nil {
+			m = &Message{ID: id}
+		}
+		var ute *json.UnmarshalTypeError
+		if errors.As(err, &ute) { // "error" is not an error object
+			return m, &Error{Code: CodeInvalidRequest, Message: "invalid message: " + err.Error()}
+		}
+		return m, &Error{Code: CodeParseError, Message: "parse error: " + err.Error()}
 	}
-	if m.Method == "" && len(m.ID) == 0 {
-		return &m, &Error{Code: CodeInvalidRequest, Message: "invalid request: neither method nor id"}
+	m := &Message{ID: w.ID, Params: w.Params, Result: w.Result, Error: w.Error}
+	if len(w.ID) > 0 && !ValidID(w.ID) && !isNull(w.ID) {
+		m.ID = nil // not usable in an answer
 	}
-	if len(m.ID) > 0 && !ValidID(m.ID) && (m.Method != "" || !isNull(m.ID)) {
+	if len(w.Method) > 0 {
+		method, ok := jsonString(w.Method)
+		if !ok || method == "" {
+			return m, &Error{Code: CodeInvalidRequest, Message: `invalid request: "method" must be a non-empty string`}
+		}
+		m.Method = method
+	}
+	if len(w.Params) > 0 && !isNull(w.Params) && w.Params[0] != '{' && w.Params[0] != '[' {
+		return m, &Error{Code: CodeInvalidRequest, Message: `invalid request: "params" must be an object or an array`}
+	}
+	if v, ok := jsonString(w.JSONRPC); !ok || v != "2.0" {
+		return m, &Error{Code: CodeInvalidRequest, Message: `invalid request: "jsonrpc" must be "2.0"`}
+	}
+	m.JSONRPC = "2.0"
+	if m.Method == "" && len(w.Result) == 0 && w.Error == nil {
+		if len(w.ID) == 0 {
+			return m, &Error{Code: CodeInvalidRequest, Message: "invalid request: neither method nor id"}
+		}
+		return m, &Error{Code: CodeInvalidRequest, Message: `invalid request: no "method" (and not a response: no "result" or "error")`}
+	}
+	if len(w.ID) > 0 && !ValidID(w.ID) && (m.Method != "" || !isNull(w.ID)) {
 		// MCP: a request id is a string or an integer, never null. (A
 		// response may carry id null: the answer to an unparsable request.)
-		return &m, &Error{Code: CodeInvalidRequest, Message: "invalid request: id must be a string or a number"}
+		return m, &Error{Code: CodeInvalidRequest, Message: "invalid request: id must be a string or a number"}
 	}
-	return &m, nil
+	return m, nil
+}
+
+// jsonString decodes a raw JSON string (false for anything else).
+func jsonString(raw json.RawMessage) (string, bool) {
+	if len(raw) < 2 || raw[0] != '"' {
+		return "", false
+	}
+	if bytes.IndexByte(raw, '\\') < 0 {
+		return string(raw[1 : len(raw)-1]), true
+	}
+	var s string
+	if json.Unmarshal(raw, &s) != nil {
+		return "", false
+	}
+	return s, true
+}
+
+// Bounds of RecoverID's scan.
+const (
+	recoverMaxTokens = 4096
+	recoverMaxDepth  = 64
+)
+
+// RecoverID finds the top-level "id" of a frame that does not parse (cut
+// short, nested deeper than encoding/json allows, broken after the id), so
+// the error answer can name the request instead of id null. It returns the
+// id as JSON text (a string or a number), or nil. The scan is bounded
+// (recoverMaxTokens tokens, recoverMaxDepth levels), so hostile input
+// costs little; an id behind a bigger value is not found.
+func RecoverID(b []byte) json.RawMessage {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return nil
+	}
+	for n := 0; n < recoverMaxTokens; {
+		key, err := dec.Token()
+		if err != nil {
+			return nil
+		}
+		k, ok := key.(string)
+		if !ok {
+			return nil // the closing brace: no id
+		}
+		v, err := dec.Token()
+		if err != nil {
+			return nil
+		}
+		n++
+		if k == "id" {
+			switch v := v.(type) {
+			case string:
+				q, _ := json.Marshal(v)
+				return q
+			case json.Number:
+				return json.RawMessage(v.String())
+			}
+			return nil
+		}
+		depth := 0
+		if d, ok := v.(json.Delim); ok && (d == '{' || d == '[') {
+			depth = 1
+		}
+		for depth > 0 {
+			if n++; n >= recoverMaxTokens || depth > recoverMaxDepth {
+				return nil
+			}
+			t, err := dec.Token()
+			if err != nil {
+				return nil
+			}
+			if d, ok := t.(json.Delim); ok {
+				if d == '{' || d == '[' {
+					depth++
+				} else {
+					depth--
+				}
+			}
+		}
+	}
+	return nil
 }
 
 // ValidID reports whether id is a JSON string or number.
