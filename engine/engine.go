@@ -100,10 +100,10 @@ type Engine struct {
 	sf           singleflight.Group
 	sem          *semaphore.Weighted
 
-	mu        sync.RWMutex
-	tools     []*Tool // upstream order
-	byName    map[string]*Tool
-	toolsErr  error
+	mu       sync.RWMutex
+	tools    []*Tool // upstream order
+	byName   map[string]*Tool
+	toolsErr error
 	// toolsFatal: toolsErr is an answer from the upstream that no wait
 	// will change (an error, an unusable result), not a lost connection.
 	toolsFatal bool
@@ -111,8 +111,8 @@ type Engine struct {
 	// waking WaitReady.
 	loadFailed chan struct{}
 	loaded     chan struct{} // closed after the first successful tools load
-	loadOnce  sync.Once
-	listeners []func(Event)
+	loadOnce   sync.Once
+	listeners  []func(Event)
 
 	// refreshSem serialises RefreshTools, so the last refresh applied is
 	// the last one fetched; refreshQueued coalesces tools/list_changed.
