@@ -8,10 +8,12 @@ export GENUI_TEST_CACHE ?= $(HOME)/.cache/genui-test
 build:
 	$(GO) build -o bin/genui ./cmd/genui
 
-## test: install test dependencies when missing, then every test with the race detector
+## test: install test dependencies when missing, then every test with the race detector, then
+## a short fuzz run of the host's frame handling (its corpus is checked in under testdata/fuzz)
 test:
 	scripts/test-deps.sh
 	$(GO) test -race -count=1 -timeout 20m ./...
+	$(GO) test -run '^$$' -fuzz FuzzHandleFrame -fuzztime 20s ./engine/host/
 
 ## bench: tools/call round trips direct vs through `genui mcp`, cached resources/read vs ping,
 ## then the Go benchmarks (/wait push-to-delivery vs a channel, 10k events, cache hits vs a map,
