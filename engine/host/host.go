@@ -90,6 +90,10 @@ type Server struct {
 	readMemo sync.Map // ui:// URI -> memoized resources/read result
 	nextID   atomic.Int64
 	modern   modernState // the 2026-07-28 revision (modern.go)
+	// droppedProgress counts progress notifications dropped since the last
+	// warning, logged at most once a second (droppedWarnAt, unix ns).
+	droppedProgress atomic.Int64
+	droppedWarnAt   atomic.Int64
 }
 
 // route is where output related to one host request goes.

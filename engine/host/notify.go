@@ -35,7 +35,7 @@ func (s *Server) onUpstreamNotification(method string, params json.RawMessage) {
 			}
 			return
 		}
-		s.log.Debug("progress for an unknown token dropped", "token", tok)
+		s.noteDroppedProgress(tok)
 		return
 	}
 	for _, sess := range s.sessionList() {
@@ -45,6 +45,21 @@ func (s *Server) onUpstreamNotification(method string, params json.RawMessage) {
 		}
 		sess.sendOrActive(frame)
 	}
+}
+
+// noteDroppedProgress warns about progress for a token no request in
+// flight owns (the upstream sent it after its response, or for a request
+// that was cancelled), at most once a second with a count, so a flood
+// cannot flood the log.
+func (s *Server) noteDroppedProgress(tok string) {
+	n := s.droppedProgress.Add(1)
+	now := time.Now().UnixNano()
+	last := s.droppedWarnAt.Load()
+	if now-last < int64(time.Second) || !s.droppedWarnAt.CompareAndSwap(last, now) {
+		return
+	}
+	s.droppedProgress.Add(-n)
+	s.log.Warn("progress for a request no longer in flight dropped", "token", tok, "dropped", n)
 }
 
 func (s *Server) sessionList() []*Session {

@@ -253,6 +253,12 @@ func serveRaw(r io.Reader, out io.Writer, logw io.Writer) {
 				write(`["not","an","object"]`)
 				write(``)
 				write(fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"result":{"content":[{"type":"text","text":"after junk"}]}}`, id))
+			case "flood":
+				// arguments.bytes progress notifications, then the answer.
+				for i := 0; i < p.Arguments.Bytes; i++ {
+					write(fmt.Sprintf(`{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"f","progress":%d}}`, i+1))
+				}
+				write(fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"result":{"content":[{"type":"text","text":"flooded"}]}}`, id))
 			case "garbled":
 				// The answer, broken after its id.
 				write(fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"result":{"content":[{"type":"text","text":}]}}`, id))

@@ -62,9 +62,6 @@ var (
 	healthTimeout = 10 * time.Second
 	// termGrace is how long a stdio child gets between SIGTERM and SIGKILL.
 	termGrace = 2 * time.Second
-	// notifyDrainWait bounds how long Request waits for notifications that
-	// arrived before its response to be handed to the notification handler.
-	notifyDrainWait = time.Second
 )
 
 // Config describes the upstream server and how to talk to it.
