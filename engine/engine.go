@@ -320,6 +320,13 @@ func (e *Engine) SetRequestHandler(f func(ctx context.Context, method string, pa
 	e.notifMu.Unlock()
 }
 
+// SetClientCapabilities sets the function the upstream's handshake asks for
+// the client capabilities to declare (the MCP host mirrors its host's
+// sampling, elicitation and roots); see upstream.Client.SetCapabilities.
+func (e *Engine) SetClientCapabilities(f func(ctx context.Context) json.RawMessage) {
+	e.up.SetCapabilities(f)
+}
+
 // publish numbers an event, tells the synchronous listeners and hands it to
 // the broker (streaming kinds may be dropped for slow subscribers, final
 // ones never). Engine events agents care about also go to the /wait queue.

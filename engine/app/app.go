@@ -142,8 +142,9 @@ func (a *App) Run(ctx context.Context, main FrontEnd, side ...FrontEnd) error {
 }
 
 // ServeStdio is the front end of `genui mcp`: MCP over stdin/stdout until
-// stdin closes.
+// stdin closes. The upstream is told the stdio host's capabilities.
 func (a *App) ServeStdio(in io.Reader, out io.Writer) FrontEnd {
+	a.Host.ExpectStdioHost()
 	return func(ctx context.Context, _ string) error { return a.Host.ServeStdio(ctx, in, out) }
 }
 

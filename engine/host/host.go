@@ -94,6 +94,9 @@ type Server struct {
 	// warning, logged at most once a second (droppedWarnAt, unix ns).
 	droppedProgress atomic.Int64
 	droppedWarnAt   atomic.Int64
+	// stdio: the stdio host's client capabilities, which the upstream's
+	// handshake mirrors when ExpectStdioHost was called (capabilities.go).
+	stdio stdioCaps
 }
 
 // route is where output related to one host request goes.
@@ -140,12 +143,14 @@ func New(opts Options) *Server {
 	}
 	s := &Server{e: opts.Engine, opts: opts, log: opts.Logger,
 		sessions: map[string]*Session{}, progress: map[string]*route{}}
+	s.stdio.known = make(chan struct{})
 	s.modern.init()
 	s.e.SetNotificationHandler(s.onUpstreamNotification)
 	s.e.SetRequestHandler(s.onUpstreamRequest)
 	s.e.OnEvent(s.onEngineEvent)
 	s.e.OnEvent(s.onUpstreamUp)
 	s.e.SetSampler(s.sample)
+	s.e.SetClientCapabilities(s.upstreamCapabilities)
 	s.e.SetSessionSource(s.Sessions)
 	s.addOwnResources()
 	return s
@@ -163,6 +168,7 @@ type Session struct {
 	clientInfo  json.RawMessage
 	clientCaps  json.RawMessage
 	uiCapable   bool
+	stdio       bool // the session ServeStdio serves
 	inflight    map[string]context.CancelFunc
 	pending     map[string]chan *jsonrpc.Message
 	subs        map[string]bool
@@ -589,6 +595,15 @@ func (sess *Session) initialize(ctx context.Context, params json.RawMessage) (js
 		}
 	}
 	s := sess.srv
+	// The capabilities count at once: the upstream's handshake may be
+	// waiting for them (a stdio host's are mirrored upstream).
+	sess.mu.Lock()
+	sess.setClientCapsLocked(p.Capabilities)
+	stdio := sess.stdio
+	sess.mu.Unlock()
+	if stdio {
+		s.setStdioCaps(p.Capabilities)
+	}
 	// The answer carries the upstream's capabilities and instructions, so
 	// it waits (bounded) for the upstream's handshake; without it, the
 	// session hears list_changed when the upstream arrives.
@@ -596,7 +611,6 @@ func (sess *Session) initialize(ctx context.Context, params json.RawMessage) (js
 	sess.mu.Lock()
 	sess.protocol = version
 	sess.clientInfo = p.ClientInfo
-	sess.setClientCapsLocked(p.Capabilities)
 	sess.initEarly = !complete
 	sess.era = eraLegacy
 	sess.mu.Unlock()

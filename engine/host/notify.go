@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"slices"
 	"strconv"
 	"time"
 
@@ -115,29 +116,61 @@ func (sess *Session) sendOrActive(frame []byte) {
 	}
 }
 
-// onUpstreamRequest relays a server-to-client request (sampling, elicitation,
-// roots, ping) to the host whose request is in flight (newest first), or to
-// any session, and returns the host's answer.
+// onUpstreamRequest relays a server-to-client request (sampling,
+// elicitation, roots, ping) to the host whose request is in flight (newest
+// first), or, with none in flight, to a session that can receive it, and
+// returns the host's answer. A host that did not declare the capability
+// the request needs never gets it: the upstream hears -32601 at once.
+// roots/list is answered only when its session is certain (one session
+// with calls in flight, or with none in flight only one connected): a
+// host's roots must never serve another session's call.
 func (s *Server) onUpstreamRequest(ctx context.Context, method string, params json.RawMessage) (json.RawMessage, error) {
+	capName := capabilityFor[method] // "" for ping and anything newer
 	s.mu.Lock()
 	var r *route
 	if n := len(s.active); n > 0 {
 		r = s.active[n-1]
 	}
+	busy := 0 // sessions with calls in flight
+	for i, a := range s.active {
+		if !slices.ContainsFunc(s.active[:i], func(b *route) bool { return b.sess == a.sess }) {
+			busy++
+		}
+	}
 	s.mu.Unlock()
+	if method == "roots/list" && busy > 1 {
+		return nil, jsonrpc.Errorf(jsonrpc.CodeInternalError,
+			"roots/list refused: %d host sessions have calls in flight and genui cannot tell which one this request serves; "+
+				"it answers none rather than hand one host's roots to another's call", busy)
+	}
 	if r != nil && r.ask != nil {
-		return r.ask(ctx, method, params) // a modern request: multi round-trip
+		return r.ask(ctx, method, params) // a modern request: multi round-trip, checks the capability itself
 	}
 	if r == nil {
+		var cands []*Session
 		for _, sess := range s.sessionList() {
 			sess.mu.Lock()
-			ok := sess.out != nil && sess.era != eraModern
+			ok := sess.out != nil && sess.era != eraModern && !sess.closed
 			sess.mu.Unlock()
 			if ok {
+				cands = append(cands, sess)
+			}
+		}
+		if method == "roots/list" && len(cands) > 1 {
+			return nil, jsonrpc.Errorf(jsonrpc.CodeInternalError,
+				"roots/list refused: %d host sessions are connected and no call is in flight, so genui cannot tell whose roots are meant", len(cands))
+		}
+		for _, sess := range cands {
+			if capName == "" || sess.declaresCapability(capName) {
 				r = &route{sess: sess, reply: SenderFunc(func(b []byte) error { sess.send(b); return nil })}
 				break
 			}
 		}
+		if r == nil && len(cands) > 0 {
+			return nil, jsonrpc.Errorf(jsonrpc.CodeMethodNotFound, "%s: no connected host declared the %s capability", method, capName)
+		}
+	} else if capName != "" && !r.sess.declaresCapability(capName) {
+		return nil, jsonrpc.Errorf(jsonrpc.CodeMethodNotFound, "%s: the host did not declare the %s capability", method, capName)
 	}
 	if r == nil {
 		if method == "ping" {

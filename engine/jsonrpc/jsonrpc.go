@@ -88,10 +88,11 @@ type wire struct {
 // with "jsonrpc":"2.0"; a request or notification has a non-empty string
 // method and, if any, structured params (object or array); a request's id
 // is a string or a number; a response has an id and a result or an error.
-// Invalid JSON is -32700, anything else invalid -32600. On error the
-// returned message (nil only when nothing was readable) carries the id
-// whenever a valid one could be read, so the answer can name the request,
-// and IsResponse tells whether the frame was an (unanswerable) response.
+// Invalid JSON is -32700 (answered with id null), params that are not
+// structured -32602, anything else invalid -32600. On error the returned
+// message (nil for a parse error) carries the id whenever a valid one
+// could be read, so the answer can name the request, and IsResponse tells
+// whether the frame was an (unanswerable) response.
 func Parse(b []byte) (*Message, error) {
 	b = bytes.TrimSpace(b)
 	if len(b) == 0 || b[0] != '{' {
@@ -102,15 +103,19 @@ func Parse(b []byte) (*Message, error) {
 	}
 	var w wire
 	if err := json.Unmarshal(b, &w); err != nil {
-		var m *Message
-		if id := RecoverID(b); id != nil {
-			m = &Message{ID: id}
-		}
 		var ute *json.UnmarshalTypeError
-		if errors.As(err, &ute) { // "error" is not an error object
-			return m, &Error{Code: CodeInvalidRequest, Message: "invalid message: " + err.Error()}
+		if errors.As(err, &ute) {
+			// Only "error" is typed: a response whose error is no error
+			// object (a response, so nobody answers it).
+			e := &Error{Code: CodeInvalidRequest, Message: "invalid response: " + err.Error()}
+			m := &Message{Error: e}
+			if id := RecoverID(b); ValidID(id) {
+				m.ID = id
+			}
+			return m, e
 		}
-		return m, &Error{Code: CodeParseError, Message: "parse error: " + err.Error()}
+		// JSON-RPC: the answer to a parse error has id null.
+		return nil, &Error{Code: CodeParseError, Message: "parse error: " + err.Error()}
 	}
 	m := &Message{ID: w.ID, Params: w.Params, Result: w.Result, Error: w.Error}
 	if len(w.ID) > 0 && !ValidID(w.ID) && !isNull(w.ID) {
@@ -124,7 +129,7 @@ func Parse(b []byte) (*Message, error) {
 		m.Method = method
 	}
 	if len(w.Params) > 0 && !isNull(w.Params) && w.Params[0] != '{' && w.Params[0] != '[' {
-		return m, &Error{Code: CodeInvalidRequest, Message: `invalid request: "params" must be an object or an array`}
+		return m, &Error{Code: CodeInvalidParams, Message: `invalid params: "params" must be an object or an array`}
 	}
 	if v, ok := jsonString(w.JSONRPC); !ok || v != "2.0" {
 		return m, &Error{Code: CodeInvalidRequest, Message: `invalid request: "jsonrpc" must be "2.0"`}

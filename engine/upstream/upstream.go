@@ -140,6 +140,7 @@ type Client struct {
 	stopped    bool
 	initResult json.RawMessage
 	onRequest  func(ctx context.Context, method string, params json.RawMessage) (json.RawMessage, error)
+	capsFunc   func(ctx context.Context) json.RawMessage
 	onState    func(State)
 }
 
@@ -277,6 +278,16 @@ func (c *Client) SetNotificationHandler(h func(method string, params json.RawMes
 func (c *Client) SetRequestHandler(h func(ctx context.Context, method string, params json.RawMessage) (json.RawMessage, error)) {
 	c.mu.Lock()
 	c.onRequest = h
+	c.mu.Unlock()
+}
+
+// SetCapabilities sets a function each handshake asks for the client
+// capabilities to declare (genui mirrors its host's); it may block, bounded
+// by its own limit or ctx (the connection's life), and nil or invalid
+// JSON means Config.Capabilities. Set it before Run.
+func (c *Client) SetCapabilities(f func(ctx context.Context) json.RawMessage) {
+	c.mu.Lock()
+	c.capsFunc = f
 	c.mu.Unlock()
 }
 
