@@ -137,6 +137,45 @@ func (s *Server) UIBase() string {
 	return s.uiBase
 }
 
+// bodyReadTimeout bounds reading one request body (a variable so tests
+// can shorten it).
+var bodyReadTimeout = 30 * time.Second
+
+// bodyDeadline bounds reading a request's body: a client that sends its
+// headers and then trickles or stalls the body loses the connection after
+// bodyReadTimeout instead of holding it (and a goroutine) forever. The
+// deadline is lifted once the body is read, so a long response (an SSE
+// answer to POST /mcp) is not cut; requests without a body (the /wait long
+// poll, /events, GET /mcp streams) never get one. http.Server.ReadTimeout
+// cannot do this: it would cancel every long poll.
+func bodyDeadline(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Body != nil && r.Body != http.NoBody && r.ContentLength != 0 {
+			rc := http.NewResponseController(w)
+			if rc.SetReadDeadline(time.Now().Add(bodyReadTimeout)) == nil {
+				r.Body = &deadlineBody{ReadCloser: r.Body, lift: func() { _ = rc.SetReadDeadline(time.Time{}) }}
+			}
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// deadlineBody lifts the connection's read deadline once the body has been
+// read to its end (or closed).
+type deadlineBody struct {
+	io.ReadCloser
+	lift func()
+	once sync.Once
+}
+
+func (b *deadlineBody) Read(p []byte) (int, error) {
+	n, err := b.ReadCloser.Read(p)
+	if err == io.EOF {
+		b.once.Do(b.lift)
+	}
+	return n, err
+}
+
 func (s *Server) middleware(next http.Handler) http.Handler {
 	logged := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
@@ -145,7 +184,7 @@ func (s *Server) middleware(next http.Handler) http.Handler {
 		s.log.Debug("http", "method", r.Method, "path", r.URL.Path, "status", sw.status, "ms", time.Since(start).Milliseconds())
 	})
 	guarded := host.LoopbackOnly(logged)
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	recovered := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		defer func() {
 			if v := recover(); v != nil {
 				if v == http.ErrAbortHandler {
@@ -157,6 +196,7 @@ func (s *Server) middleware(next http.Handler) http.Handler {
 		}()
 		guarded.ServeHTTP(w, r)
 	})
+	return bodyDeadline(recovered) // outermost: refused requests' bodies are bounded too
 }
 
 // apiGuard refuses two kinds of browser requests the loopback check lets
