@@ -74,6 +74,9 @@ type Options struct {
 	// SessionIdle closes streamable HTTP sessions idle this long with no
 	// open stream (default 1 h).
 	SessionIdle time.Duration
+	// MaxSessions caps HTTP sessions (default 1000): past it a new one
+	// evicts the oldest idle session, or is refused when all are busy.
+	MaxSessions int
 }
 
 // Server serves MCP to any number of host sessions.
@@ -137,6 +140,9 @@ func New(opts Options) *Server {
 	}
 	if opts.SessionIdle <= 0 {
 		opts.SessionIdle = time.Hour
+	}
+	if opts.MaxSessions <= 0 {
+		opts.MaxSessions = defaultMaxSessions
 	}
 	if opts.OpenBrowser == nil {
 		opts.OpenBrowser = browser.OpenURL
@@ -243,6 +249,45 @@ func (s *Server) expireIdle(idle time.Duration) {
 		s.log.Info("closing idle HTTP session", "session", sess.ID, "idle", now.Sub(sess.lastSeen).Round(time.Second))
 		sess.Close()
 	}
+}
+
+// defaultMaxSessions is the default of Options.MaxSessions.
+const defaultMaxSessions = 1000
+
+// errTooManySessions refuses a new HTTP session when every one is busy.
+var errTooManySessions = errors.New("too many MCP sessions")
+
+// admitSession makes room for a new HTTP session: idle ones past
+// SessionIdle go, and at MaxSessions the least recently used idle session
+// (no stream, nothing in flight) is evicted; when every session is busy
+// it returns an error saying so.
+func (s *Server) admitSession() error {
+	s.expireIdle(s.opts.SessionIdle)
+	s.mu.Lock()
+	n := len(s.sessions)
+	var victim *Session
+	var oldest time.Time
+	if n >= s.opts.MaxSessions {
+		for _, sess := range s.sessions {
+			sess.mu.Lock()
+			idle := sess.out == nil && len(sess.inflight) == 0 && len(sess.pending) == 0 && !sess.stdio
+			seen := sess.lastSeen
+			sess.mu.Unlock()
+			if idle && (victim == nil || seen.Before(oldest)) {
+				victim, oldest = sess, seen
+			}
+		}
+	}
+	s.mu.Unlock()
+	if n < s.opts.MaxSessions {
+		return nil
+	}
+	if victim == nil {
+		return fmt.Errorf("%w: all %d are busy (open streams or requests in flight); close one (DELETE /mcp) or retry later", errTooManySessions, n)
+	}
+	s.log.Info("evicting the least recently used idle HTTP session", "session", victim.ID, "sessions", n, "max", s.opts.MaxSessions)
+	victim.Close()
+	return nil
 }
 
 // addStream makes a new GET stream the session's output.

@@ -194,7 +194,10 @@ func (s *Server) handlePost(w http.ResponseWriter, r *http.Request) {
 	ephemeral := false
 	switch {
 	case msg.Method == "initialize":
-		s.expireIdle(s.opts.SessionIdle)
+		if err := s.admitSession(); err != nil {
+			writeJSONError(w, http.StatusServiceUnavailable, msg.ID, jsonrpc.CodeInternalError, err.Error())
+			return
+		}
 		sess = s.NewSession(newSessionID(), nil)
 		w.Header().Set(sessionHeader, sess.ID)
 	case sid != "":
@@ -299,6 +302,10 @@ func (s *Server) handleDelete(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) handleLegacySSE(w http.ResponseWriter, r *http.Request) {
+	if err := s.admitSession(); err != nil {
+		http.Error(w, err.Error(), http.StatusServiceUnavailable)
+		return
+	}
 	sw := newSSE(w)
 	sess := s.NewSession(newSessionID(), sw)
 	defer sess.Close()
