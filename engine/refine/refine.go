@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"log/slog"
 	"os"
@@ -16,6 +17,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 )
 
@@ -64,9 +66,13 @@ func Open(path string, logger *slog.Logger) (*Store, error) {
 		return s, nil
 	}
 	s.removeStaleTemps()
-	data, err := os.ReadFile(path)
+	data, err := readRegularFile(path, MaxFileBytes)
 	if errors.Is(err, fs.ErrNotExist) {
 		return s, nil
+	}
+	var bad *badFileError
+	if errors.As(err, &bad) {
+		return s, s.quarantine(err)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("refine: read %s: %w", path, err)
@@ -77,6 +83,47 @@ func Open(path string, logger *slog.Logger) (*Store, error) {
 	}
 	s.tools = tools
 	return s, nil
+}
+
+// MaxFileBytes bounds refinements.json; a bigger file is not one genui
+// wrote (a thousand tools with a hundred 16 KiB refinements each fit).
+const MaxFileBytes = 64 << 20
+
+// badFileError is a refinements.json that is a FIFO, a device or a socket,
+// or too big: it is moved aside like a corrupt one. (A directory there is
+// an error: genui cannot fix that itself.)
+type badFileError struct{ reason string }
+
+func (e *badFileError) Error() string { return e.reason }
+
+// readRegularFile reads path if it is (or links to) a regular file of at
+// most limit bytes. It never blocks on a FIFO (opened non-blocking, then
+// refused) and never trusts the reported size: a device such as /dev/zero
+// is refused, and reading stops after limit bytes whatever the file claims.
+func readRegularFile(path string, limit int64) ([]byte, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if fi.IsDir() {
+		return nil, errors.New("is a directory")
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, &badFileError{fmt.Sprintf("not a regular file (%s)", fi.Mode().Type())}
+	}
+	data, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(data)) > limit {
+		return nil, &badFileError{fmt.Sprintf("more than %d bytes", limit)}
+	}
+	return data, nil
 }
 
 // staleTempAge is how old a temp file must be before Open deletes it, so a
