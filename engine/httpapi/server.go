@@ -16,8 +16,6 @@ import (
 	"net"
 	"net/http"
 	"net/url"
-	"os"
-	"path/filepath"
 	"runtime/debug"
 	"strconv"
 	"strings"
@@ -57,8 +55,10 @@ type Server struct {
 	mu      sync.Mutex // guards the fields below: Serve sets them while handlers run
 	// uiBase and apiBase are the origins once listening (http://127.0.0.1:N).
 	uiBase, apiBase string
-	// portConflict is set by Serve when another genui owns DIR's port files.
+	// portConflict is set by Serve when another genui owns DIR's port files;
+	// portFilesErr when this one owns them but could not write them.
 	portConflict error
+	portFilesErr error
 }
 
 // New builds the side server; nothing listens until Serve.
@@ -275,37 +275,19 @@ func Listen(uiPort, apiPort int) (ui, api net.Listener, err error) {
 	return ui, api, nil
 }
 
-// Serve serves both origins until ctx ends, writing DIR/ui-port and
-// DIR/mcp-port (port on the first line, pid on the second) and removing
-// them on a clean exit. Shutdown is bounded.
+// Serve serves both origins until ctx ends. When it can take DIR's owner
+// lock (DIR/genui.lock, held until it returns) it writes DIR/ui-port and
+// DIR/mcp-port (the port number alone) and removes them on exit; another
+// live genui holding the lock keeps them (PortConflict says so). Port files
+// that cannot be written (a full disk) are a warning (PortFilesError), never
+// a reason to stop serving. Shutdown is bounded.
 func (s *Server) Serve(ctx context.Context, uiLn, apiLn net.Listener) error {
 	uiPort := uiLn.Addr().(*net.TCPAddr).Port
 	apiPort := apiLn.Addr().(*net.TCPAddr).Port
 	s.SetBases(fmt.Sprintf("http://127.0.0.1:%d", uiPort), fmt.Sprintf("http://127.0.0.1:%d", apiPort))
 	if s.opts.Dir != "" {
-		uiFile, apiFile := filepath.Join(s.opts.Dir, "ui-port"), filepath.Join(s.opts.Dir, "mcp-port")
-		if port, pid, alive := portFileOwner(apiFile); alive && pid != os.Getpid() {
-			// Another genui serves this folder: keep its files (the helper
-			// script and `genui preview` keep talking to it) and say so.
-			conflict := fmt.Errorf("another genui (pid %d) already serves %s on http://127.0.0.1:%d; "+
-				"this one serves http://127.0.0.1:%d but leaves %s alone, so %s/mcp and `genui preview` reach the other one "+
-				"(use a different --dir to run both)", pid, s.opts.Dir, port, apiPort, apiFile, s.opts.Dir)
-			s.mu.Lock()
-			s.portConflict = conflict
-			s.mu.Unlock()
-			s.publishURLs()
-			s.log.Warn("port files kept", "err", conflict)
-		} else {
-			if err := WritePortFile(uiFile, uiPort); err != nil {
-				return err
-			}
-			if err := WritePortFile(apiFile, apiPort); err != nil {
-				return err
-			}
-			// Remove them on exit only while they are still ours.
-			defer removeOwnPortFile(uiFile)
-			defer removeOwnPortFile(apiFile)
-		}
+		release := s.claimPortFiles(uiPort, apiPort)
+		defer release()
 	}
 	servers := []*http.Server{
 		{Handler: s.UIHandler(), ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute},
@@ -348,77 +330,13 @@ func (s *Server) PortConflict() error {
 	return s.portConflict
 }
 
-// portFileOwner reads a port file's port and pid and whether that process
-// is alive (false when there is no file or no pid).
-func portFileOwner(path string) (port, pid int, alive bool) {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return 0, 0, false
-	}
-	f := strings.Fields(string(b))
-	if len(f) < 2 {
-		return 0, 0, false
-	}
-	port, _ = strconv.Atoi(f[0])
-	pid, err = strconv.Atoi(f[1])
-	if err != nil {
-		return 0, 0, false
-	}
-	return port, pid, processAlive(pid)
-}
-
-// removeOwnPortFile removes path when this process wrote it.
-func removeOwnPortFile(path string) {
-	if _, pid, _ := portFileOwner(path); pid == os.Getpid() {
-		_ = os.Remove(path)
-	}
-}
-
-// WritePortFile writes "PORT\nPID\n" atomically, replacing a stale file.
-// Two writers never share a temporary file.
-func WritePortFile(path string, port int) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
-	if err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	defer os.Remove(tmp.Name()) // no-op after the rename
-	_, err = fmt.Fprintf(tmp, "%d\n%d\n", port, os.Getpid())
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Chmod(tmp.Name(), 0o644)
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), path)
-	}
-	if err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	return nil
-}
-
-// ReadPortFile reads a port file and reports whether the process that wrote
-// it is still alive.
-func ReadPortFile(path string) (port int, alive bool, err error) {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return 0, false, err
-	}
-	lines := strings.Fields(string(b))
-	if len(lines) == 0 {
-		return 0, false, fmt.Errorf("%s is empty", path)
-	}
-	if port, err = strconv.Atoi(lines[0]); err != nil {
-		return 0, false, fmt.Errorf("%s: bad port %q", path, lines[0])
-	}
-	alive = true
-	if len(lines) > 1 {
-		if pid, err := strconv.Atoi(lines[1]); err == nil {
-			alive = processAlive(pid)
-		}
-	}
-	return port, alive, nil
+// PortFilesError is non-nil when this server owns DIR but could not write
+// its port files (a full disk, a read-only folder): it serves anyway, but
+// DIR/mcp and `genui preview` cannot find it.
+func (s *Server) PortFilesError() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.portFilesErr
 }
 
 func writeJSON(w http.ResponseWriter, status int, v any) {
