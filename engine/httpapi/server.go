@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"mime"
 	"net"
 	"net/http"
 	"net/url"
@@ -199,8 +200,11 @@ func (s *Server) middleware(next http.Handler) http.Handler {
 	return bodyDeadline(recovered) // outermost: refused requests' bodies are bounded too
 }
 
-// apiGuard refuses two kinds of browser requests the loopback check lets
-// through. Pages of the UI origin (generated or upstream UIs, which may be
+// apiGuard refuses three kinds of browser requests the loopback check lets
+// through. Pages of other origins (another site, a dev server on another
+// localhost port) may not change state or drain the queue: a form or an
+// <img> needs no CORS preflight, so only Origin and Sec-Fetch-Site tell
+// them from genui's own pages, and bodies must be JSON. Pages of the UI origin (generated or upstream UIs, which may be
 // hostile) must not reach the API: their CSP stops fetch() but not a form
 // post, and a text/plain form can carry a JSON body. And nothing on the API
 // origin is ever loaded in a frame: a UI that navigates its own iframe to
@@ -217,8 +221,79 @@ func (s *Server) apiGuard(next http.Handler) http.Handler {
 			http.Error(w, "forbidden: the API origin is never loaded in a frame", http.StatusForbidden)
 			return
 		}
+		if guardedRoute(r) {
+			if !s.sameOriginOrProgram(r) {
+				http.Error(w, "forbidden: pages of other origins (another site, another localhost port) may not change "+
+					"genui's state or drain its queue; programs send no Origin, genui's own pages are same-origin", http.StatusForbidden)
+				return
+			}
+			if !jsonOrEmpty(r) {
+				writeJSON(w, http.StatusUnsupportedMediaType, engine.Errorf(engine.CodeInvalidArgument,
+					"Content-Type must be application/json (other types let any web page post here without asking)"))
+				return
+			}
+		}
 		next.ServeHTTP(w, r)
 	})
+}
+
+// guardedRoute reports whether r changes state or drains the agent's
+// queue, or may set off work (a generation): every method but GET, HEAD
+// and OPTIONS, GET /wait, and GET /api/.... The MCP endpoints are left to
+// the host's own rules (JSON bodies only, CORS for loopback browser hosts).
+func guardedRoute(r *http.Request) bool {
+	switch r.URL.Path {
+	case "/mcp", "/message", "/sse":
+		return false
+	}
+	switch r.Method {
+	case http.MethodGet, http.MethodHead:
+		return r.URL.Path == "/wait" || strings.HasPrefix(r.URL.Path, "/api/")
+	case http.MethodOptions:
+		return false
+	}
+	return true
+}
+
+// sameOriginOrProgram accepts requests from genui's own pages (the API
+// origin) and from programs (curl, the helper script, the TUI: no Origin,
+// no Sec-Fetch-Site), and a user's own navigation (Sec-Fetch-Site none).
+// A browser names the requesting page in Origin on every POST and in
+// Sec-Fetch-Site on every request, including the <img> loads and
+// no-cors fetches that carry no Origin.
+func (s *Server) sameOriginOrProgram(r *http.Request) bool {
+	if o := r.Header.Get("Origin"); o != "" && !s.isAPIOrigin(o) {
+		return false
+	}
+	switch r.Header.Get("Sec-Fetch-Site") {
+	case "", "same-origin", "none":
+		return true
+	}
+	return false
+}
+
+// isAPIOrigin reports whether origin is the API origin (any loopback host
+// name on the API port).
+func (s *Server) isAPIOrigin(origin string) bool {
+	api := s.APIBase()
+	o, err := url.Parse(origin)
+	a, err2 := url.Parse(api)
+	if api == "" || err != nil || err2 != nil || o.Scheme != "http" {
+		return false
+	}
+	return o.Host == a.Host || o.Port() != "" && o.Port() == a.Port() && isLoopbackName(o.Hostname())
+}
+
+// jsonOrEmpty accepts a JSON body, or no body at all without a
+// Content-Type (curl -X POST). A form always names its type, so a form
+// post never passes.
+func jsonOrEmpty(r *http.Request) bool {
+	ct := r.Header.Get("Content-Type")
+	if ct == "" {
+		return r.ContentLength == 0
+	}
+	mt, _, err := mime.ParseMediaType(ct)
+	return err == nil && mt == "application/json"
 }
 
 // isUIOrigin reports whether origin is the UI origin (any loopback host

@@ -40,6 +40,9 @@ func do(t *testing.T, method, u, body string, headers ...string) (int, http.Head
 	if err != nil {
 		t.Fatal(err)
 	}
+	if body != "" {
+		req.Header.Set("Content-Type", "application/json") // what programs send; headers may override it
+	}
 	for i := 0; i+1 < len(headers); i += 2 {
 		req.Header.Set(headers[i], headers[i+1])
 	}
