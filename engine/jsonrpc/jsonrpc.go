@@ -73,15 +73,11 @@ func AsError(err error) *Error {
 	return &Error{Code: CodeInternalError, Message: err.Error()}
 }
 
-// wire is a frame as sent, every member raw, so Parse can tell a missing
-// member from a null or mistyped one.
+// wire decodes a frame into a Message in place, except that method is a
+// pointer, so Parse can tell a missing method from a null one.
 type wire struct {
-	JSONRPC json.RawMessage `json:"jsonrpc"`
-	ID      json.RawMessage `json:"id"`
-	Method  json.RawMessage `json:"method"`
-	Params  json.RawMessage `json:"params"`
-	Result  json.RawMessage `json:"result"`
-	Error   *Error          `json:"error"`
+	Message
+	Method *string `json:"method"`
 }
 
 // Parse decodes one frame and checks it against JSON-RPC 2.0: an object
@@ -101,67 +97,54 @@ func Parse(b []byte) (*Message, error) {
 		}
 		return nil, &Error{Code: CodeParseError, Message: "parse error: not valid JSON"}
 	}
-	var w wire
-	if err := json.Unmarshal(b, &w); err != nil {
+	w := &wire{}
+	m := &w.Message
+	if err := json.Unmarshal(b, w); err != nil {
 		var ute *json.UnmarshalTypeError
-		if errors.As(err, &ute) {
-			// Only "error" is typed: a response whose error is no error
-			// object (a response, so nobody answers it).
-			e := &Error{Code: CodeInvalidRequest, Message: "invalid response: " + err.Error()}
-			m := &Message{Error: e}
-			if id := RecoverID(b); ValidID(id) {
-				m.ID = id
-			}
-			return m, e
+		if !errors.As(err, &ute) {
+			// JSON-RPC: the answer to a parse error has id null.
+			return nil, &Error{Code: CodeParseError, Message: "parse error: " + err.Error()}
 		}
-		// JSON-RPC: the answer to a parse error has id null.
-		return nil, &Error{Code: CodeParseError, Message: "parse error: " + err.Error()}
+		// Valid JSON with a member of the wrong type; the others are
+		// decoded, the id among them.
+		if !ValidID(m.ID) {
+			m.ID = nil
+		}
+		if ute.Field == "error" { // a response, so nobody answers it
+			m.Error = &Error{Code: CodeInvalidRequest, Message: "invalid response: " + err.Error()}
+			return m, m.Error
+		}
+		m.Error = nil
+		return m, &Error{Code: CodeInvalidRequest, Message: fmt.Sprintf("invalid request: %q has the wrong type", ute.Field)}
 	}
-	m := &Message{ID: w.ID, Params: w.Params, Result: w.Result, Error: w.Error}
-	if len(w.ID) > 0 && !ValidID(w.ID) && !isNull(w.ID) {
+	rawID := m.ID
+	if len(m.ID) > 0 && !ValidID(m.ID) && !isNull(m.ID) {
 		m.ID = nil // not usable in an answer
 	}
-	if len(w.Method) > 0 {
-		method, ok := jsonString(w.Method)
-		if !ok || method == "" {
+	if w.Method != nil {
+		if *w.Method == "" {
 			return m, &Error{Code: CodeInvalidRequest, Message: `invalid request: "method" must be a non-empty string`}
 		}
-		m.Method = method
+		m.Method = *w.Method
 	}
-	if len(w.Params) > 0 && !isNull(w.Params) && w.Params[0] != '{' && w.Params[0] != '[' {
+	if len(m.Params) > 0 && !isNull(m.Params) && m.Params[0] != '{' && m.Params[0] != '[' {
 		return m, &Error{Code: CodeInvalidParams, Message: `invalid params: "params" must be an object or an array`}
 	}
-	if v, ok := jsonString(w.JSONRPC); !ok || v != "2.0" {
+	if m.JSONRPC != "2.0" {
 		return m, &Error{Code: CodeInvalidRequest, Message: `invalid request: "jsonrpc" must be "2.0"`}
 	}
-	m.JSONRPC = "2.0"
-	if m.Method == "" && len(w.Result) == 0 && w.Error == nil {
-		if len(w.ID) == 0 {
+	if m.Method == "" && len(m.Result) == 0 && m.Error == nil {
+		if len(rawID) == 0 {
 			return m, &Error{Code: CodeInvalidRequest, Message: "invalid request: neither method nor id"}
 		}
 		return m, &Error{Code: CodeInvalidRequest, Message: `invalid request: no "method" (and not a response: no "result" or "error")`}
 	}
-	if len(w.ID) > 0 && !ValidID(w.ID) && (m.Method != "" || !isNull(w.ID)) {
+	if len(rawID) > 0 && !ValidID(rawID) && (m.Method != "" || !isNull(rawID)) {
 		// MCP: a request id is a string or an integer, never null. (A
 		// response may carry id null: the answer to an unparsable request.)
 		return m, &Error{Code: CodeInvalidRequest, Message: "invalid request: id must be a string or a number"}
 	}
 	return m, nil
-}
-
-// jsonString decodes a raw JSON string (false for anything else).
-func jsonString(raw json.RawMessage) (string, bool) {
-	if len(raw) < 2 || raw[0] != '"' {
-		return "", false
-	}
-	if bytes.IndexByte(raw, '\\') < 0 {
-		return string(raw[1 : len(raw)-1]), true
-	}
-	var s string
-	if json.Unmarshal(raw, &s) != nil {
-		return "", false
-	}
-	return s, true
 }
 
 // Bounds of RecoverID's scan.
@@ -230,19 +213,16 @@ func RecoverID(b []byte) json.RawMessage {
 	return nil
 }
 
-// ValidID reports whether id is a JSON string or number.
+// ValidID reports whether id is a JSON string or number. (No decoding:
+// it runs on every frame.)
 func ValidID(id json.RawMessage) bool {
 	b := bytes.TrimSpace(id)
 	if len(b) == 0 {
 		return false
 	}
 	switch c := b[0]; {
-	case c == '"':
-		var s string
-		return json.Unmarshal(b, &s) == nil
-	case c == '-' || c >= '0' && c <= '9':
-		var n json.Number
-		return json.Unmarshal(b, &n) == nil
+	case c == '"', c == '-' || c >= '0' && c <= '9':
+		return json.Valid(b)
 	}
 	return false
 }

@@ -64,7 +64,7 @@ type lineLink struct {
 	onEnd func(err error)
 
 	mu      sync.Mutex
-	pending map[string]*pendingCall
+	pending map[string]pendingCall
 	// abandoned are the ids of recent calls that ended without an answer
 	// (cancelled, timed out): a late answer to one of them is expected,
 	// not a wrong id.
@@ -94,7 +94,7 @@ func newLineLink(r io.Reader, w io.Writer, closers []io.Closer, maxLine int, log
 		log:      log,
 		onNotify: func(string, json.RawMessage) {},
 		onEnd:    func(error) {},
-		pending:  make(map[string]*pendingCall),
+		pending:  make(map[string]pendingCall),
 		done:     make(chan struct{}),
 	}
 }
@@ -320,7 +320,7 @@ func (l *lineLink) call(ctx context.Context, id int64, method string, params jso
 	key := strconv.FormatInt(id, 10)
 	ch := make(chan *jsonrpc.Message, 1)
 	l.mu.Lock()
-	l.pending[key] = &pendingCall{method: method, ch: ch}
+	l.pending[key] = pendingCall{method: method, ch: ch}
 	l.mu.Unlock()
 	answered := false
 	defer func() {
