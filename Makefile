@@ -8,10 +8,12 @@ export GENUI_TEST_CACHE ?= $(HOME)/.cache/genui-test
 build:
 	$(GO) build -o bin/genui ./cmd/genui
 
-## test: install test dependencies when missing, then every test with the race detector
+## test: install test dependencies when missing, then every test with the race detector, then
+## a short fuzz run of the host's frame handling (its corpus is checked in under testdata/fuzz)
 test:
 	scripts/test-deps.sh
 	$(GO) test -race -count=1 -timeout 20m ./...
+	$(GO) test -run '^$$' -fuzz FuzzHandleFrame -fuzztime 20s ./engine/host/
 
 ## bench: with the TypeScript SDK client, tools/call round trips direct vs through a byte relay
 ## vs through `genui mcp` (added latency, genui/relay ratio), warm resources/read vs ping, UI sizes,

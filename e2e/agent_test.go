@@ -120,12 +120,14 @@ func waitPortFile(t *testing.T, path string, d time.Duration) int {
 	deadline := time.Now().Add(d)
 	for {
 		b, err := os.ReadFile(path)
-		if err == nil {
-			if f := strings.Fields(string(b)); len(f) >= 2 {
-				if port, err := strconv.Atoi(f[0]); err == nil && port > 0 {
-					return port
-				}
+		if err == nil && len(b) > 0 {
+			// The port number and nothing else, so that
+			// `curl localhost:$(cat .ui/mcp-port)/wait` works.
+			port, err := strconv.Atoi(strings.TrimSuffix(string(b), "\n"))
+			if err != nil || port <= 0 {
+				t.Fatalf("%s holds %q, want the port number alone", path, b)
 			}
+			return port
 		}
 		if time.Now().After(deadline) {
 			t.Fatalf("%s not written within %s (last error %v, content %q)", path, d, err, b)

@@ -101,13 +101,19 @@ type Engine struct {
 	sf           singleflight.Group
 	sem          *semaphore.Weighted
 
-	mu        sync.RWMutex
-	tools     []*Tool // upstream order
-	byName    map[string]*Tool
-	toolsErr  error
-	loaded    chan struct{} // closed after the first successful tools load
-	loadOnce  sync.Once
-	listeners []func(Event)
+	mu       sync.RWMutex
+	tools    []*Tool // upstream order
+	byName   map[string]*Tool
+	toolsErr error
+	// toolsFatal: toolsErr is an answer from the upstream that no wait
+	// will change (an error, an unusable result), not a lost connection.
+	toolsFatal bool
+	// loadFailed is closed and replaced when a tools load fails that way,
+	// waking WaitReady.
+	loadFailed chan struct{}
+	loaded     chan struct{} // closed after the first successful tools load
+	loadOnce   sync.Once
+	listeners  []func(Event)
 
 	// refreshSem serialises RefreshTools, so the last refresh applied is
 	// the last one fetched; refreshQueued coalesces tools/list_changed.
@@ -157,6 +163,8 @@ func New(opts Options) (*Engine, error) {
 		sem:    semaphore.NewWeighted(int64(opts.MaxConcurrentGenerations)),
 		byName: map[string]*Tool{},
 		loaded: make(chan struct{}),
+
+		loadFailed: make(chan struct{}),
 
 		refreshSem: make(chan struct{}, 1),
 
@@ -240,20 +248,50 @@ func nextRefreshWait(interval, last time.Duration, err error) time.Duration {
 }
 
 // WaitReady blocks until the upstream is connected and its tools are loaded,
-// or ctx ends.
+// or ctx ends. When the upstream answered tools/list with an error or an
+// unusable result (and no load succeeded yet) it fails at once with that
+// reason: waiting would not change the answer.
 func (e *Engine) WaitReady(ctx context.Context) error {
-	select {
-	case <-e.loaded:
-		return nil
-	case <-ctx.Done():
+	for {
 		e.mu.RLock()
-		err := e.toolsErr
+		err, fatal, failed := e.toolsErr, e.toolsFatal, e.loadFailed
 		e.mu.RUnlock()
-		if err != nil {
+		select {
+		case <-e.loaded:
+			return nil
+		default:
+		}
+		if fatal && err != nil {
 			return fmt.Errorf("upstream not ready: %w", err)
 		}
-		return fmt.Errorf("upstream not ready: %w (%s)", ctx.Err(), e.up.State().LastError)
+		select {
+		case <-e.loaded:
+			return nil
+		case <-failed:
+		case <-ctx.Done():
+			e.mu.RLock()
+			err := e.toolsErr
+			e.mu.RUnlock()
+			if err != nil {
+				return fmt.Errorf("upstream not ready: %w", err)
+			}
+			return fmt.Errorf("upstream not ready: %w (%s)", ctx.Err(), e.up.State().LastError)
+		}
 	}
+}
+
+// answeredFailure reports whether a failed tools load was the upstream's
+// answer (a JSON-RPC error, a result genui cannot use) rather than a lost
+// connection or a timeout, which a retry may fix.
+func answeredFailure(err error) bool {
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return false
+	}
+	var je *jsonrpc.Error
+	if errors.As(err, &je) {
+		return je.Code != jsonrpc.CodeUpstreamUnavailable
+	}
+	return AsError(err).Code != CodeUpstreamUnavailable
 }
 
 // Options returns the engine's options.
@@ -281,6 +319,13 @@ func (e *Engine) SetRequestHandler(f func(ctx context.Context, method string, pa
 	e.notifMu.Lock()
 	e.reqHandler = f
 	e.notifMu.Unlock()
+}
+
+// SetClientCapabilities sets the function the upstream's handshake asks for
+// the client capabilities to declare (the MCP host mirrors its host's
+// sampling, elicitation and roots); see upstream.Client.SetCapabilities.
+func (e *Engine) SetClientCapabilities(f func(ctx context.Context) json.RawMessage) {
+	e.up.SetCapabilities(f)
 }
 
 // publish numbers an event, tells the synchronous listeners and hands it to
@@ -433,7 +478,11 @@ func (e *Engine) RefreshTools(ctx context.Context) (ToolDiff, error) {
 	raws, err := e.listAllTools(ctx)
 	if err != nil {
 		e.mu.Lock()
-		e.toolsErr = err
+		e.toolsErr, e.toolsFatal = err, answeredFailure(err)
+		if e.toolsFatal {
+			close(e.loadFailed)
+			e.loadFailed = make(chan struct{})
+		}
 		e.mu.Unlock()
 		return ToolDiff{}, err
 	}
@@ -471,7 +520,7 @@ func (e *Engine) RefreshTools(ctx context.Context) (ToolDiff, error) {
 		}
 	}
 	first := e.tools == nil
-	e.tools, e.byName, e.toolsErr = next, nextBy, nil
+	e.tools, e.byName, e.toolsErr, e.toolsFatal = next, nextBy, nil, false
 	e.mu.Unlock()
 	sort.Strings(diff.Removed)
 	for _, name := range diff.Removed {

@@ -81,12 +81,21 @@ func (e *Engine) LookupTool(ctx context.Context, name string) (*Tool, error) {
 			return nil, AsError(ctx.Err())
 		}
 		return nil, Errorf(CodeUpstreamUnavailable, "tool %q: the upstream is not ready (no tools/list within %s): %v",
-			name, e.opts.ToolLookupWait, err)
+			clipName(name), e.opts.ToolLookupWait, err)
 	}
 	if t, ok := e.Tool(name); ok {
 		return t, nil
 	}
 	return nil, e.unknownTool(name)
+}
+
+// clipName shortens a tool name a caller sent for an error message, so a
+// huge name is not echoed back.
+func clipName(name string) string {
+	if len(name) > 100 {
+		return strings.ToValidUTF8(name[:100], "") + "…"
+	}
+	return name
 }
 
 // unknownTool is the error for a name the upstream does not list.
@@ -95,10 +104,7 @@ func (e *Engine) unknownTool(name string) *Error {
 	for _, t := range e.upstreamTools() {
 		names = append(names, t.Name)
 	}
-	shown := name
-	if len(shown) > 100 {
-		shown = shown[:100] + "…"
-	}
+	shown := clipName(name)
 	err := &Error{Code: CodeUnknownTool, Suggestions: closeMatches(name, names)}
 	switch {
 	case len(err.Suggestions) > 0:

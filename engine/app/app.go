@@ -122,13 +122,16 @@ func (a *App) Run(ctx context.Context, main FrontEnd, side ...FrontEnd) error {
 		g.Go(func() error { return f(gctx, api) })
 	}
 	g.Go(func() error {
-		// Serve notices another live genui's port files at start; tell the
-		// user.
+		// Serve notices another live genui's port files, or port files it
+		// cannot write, at start; tell the user.
 		select {
 		case <-gctx.Done():
 		case <-time.After(time.Second):
 			if err := a.Side.PortConflict(); err != nil {
 				fmt.Fprintln(a.opts.Notices, "genui:", err)
+			}
+			if err := a.Side.PortFilesError(); err != nil {
+				fmt.Fprintln(a.opts.Notices, "genui: warning:", err)
 			}
 		}
 		return nil
@@ -142,8 +145,9 @@ func (a *App) Run(ctx context.Context, main FrontEnd, side ...FrontEnd) error {
 }
 
 // ServeStdio is the front end of `genui mcp`: MCP over stdin/stdout until
-// stdin closes.
+// stdin closes. The upstream is told the stdio host's capabilities.
 func (a *App) ServeStdio(in io.Reader, out io.Writer) FrontEnd {
+	a.Host.ExpectStdioHost()
 	return func(ctx context.Context, _ string) error { return a.Host.ServeStdio(ctx, in, out) }
 }
 

@@ -4,12 +4,25 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"sync"
 	"time"
 )
 
 // DefaultQueueCapacity is the Queue bound used when NewQueue gets <= 0.
 const DefaultQueueCapacity = 1000
+
+// Byte bounds of a Queue: the events it holds (their payloads plus
+// eventOverhead each) stay within DefaultQueueBytes, and a payload larger
+// than MaxPayloadBytes is replaced by {"truncated":true,"bytes":N,
+// "preview":"<its first previewBytes bytes>"}. So one /wait answer, and the
+// queue's memory, stay near 16 MiB whatever the pushers send.
+const (
+	DefaultQueueBytes = 16 << 20
+	MaxPayloadBytes   = 64 << 10
+	previewBytes      = 1 << 10
+	eventOverhead     = 128 // the envelope's fields, roughly
+)
 
 // The queue's own marker event (see Queue). Sources and types of the
 // events genui pushes are the engine's (engine.Source*, engine.EventKind
@@ -63,6 +76,7 @@ type Queue struct {
 
 	mu      sync.Mutex
 	events  []QueuedEvent // pending pushed events, oldest first, len <= capacity
+	bytes   int           // size of events (payloads + eventOverhead each), <= DefaultQueueBytes
 	marker  dropMarker    // losses since the last drain; count 0 = no marker
 	nextSeq int64
 	// notify is closed and replaced by a push while pollers wait on it.
@@ -93,15 +107,18 @@ func NewQueue(capacity int) *Queue {
 // Push queues an event and wakes waiting pollers. It assigns Seq (1, 2, 3,
 // ... for this queue) and Time. payload is JSON-encoded (a json.RawMessage is
 // checked and kept); nil means no payload. A payload that cannot be encoded
-// is replaced by {"error": "..."} so the event itself is never lost.
+// is replaced by {"error": "..."} so the event itself is never lost; one
+// over MaxPayloadBytes is cut (see MaxPayloadBytes). The returned event is
+// what pollers and observers get.
 func (q *Queue) Push(source, typ, tool string, payload any) QueuedEvent {
-	raw := encodePayload(typ, payload)
+	raw := truncatePayload(encodePayload(typ, payload))
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	q.nextSeq++
 	q.pushed++
 	ev := QueuedEvent{Seq: q.nextSeq, Time: time.Now(), Source: source, Type: typ, Tool: tool, Payload: raw}
 	q.events = append(q.events, ev)
+	q.bytes += eventSize(ev)
 	q.trimLocked(ev.Time)
 	q.notePushedLocked(ev)
 	q.wakeLocked()
@@ -155,6 +172,13 @@ func (q *Queue) Wait(ctx context.Context, timeout time.Duration) []QueuedEvent {
 	}
 }
 
+// Bytes reports the size the queue accounts for its pending events.
+func (q *Queue) Bytes() int {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	return q.bytes
+}
+
 // Len reports how many events the next Wait would return (marker included).
 func (q *Queue) Len() int {
 	q.mu.Lock()
@@ -206,18 +230,23 @@ func (q *Queue) unread(batch []QueuedEvent) {
 		}
 	}
 	q.events = append(append(make([]QueuedEvent, 0, len(batch)+len(q.events)), batch...), q.events...)
+	for _, ev := range batch {
+		q.bytes += eventSize(ev)
+	}
 	q.delivered -= int64(len(batch))
 	q.trimLocked(time.Now())
 	q.wakeLocked()
 }
 
-// trimLocked drops the oldest events beyond capacity into the marker.
+// trimLocked drops the oldest events beyond capacity or DefaultQueueBytes
+// into the marker.
 func (q *Queue) trimLocked(now time.Time) {
 	capacity := q.capacity
 	if capacity <= 0 {
 		capacity = DefaultQueueCapacity
 	}
-	for len(q.events) > capacity {
+	for len(q.events) > capacity || q.bytes > DefaultQueueBytes && len(q.events) > 0 {
+		q.bytes -= eventSize(q.events[0])
 		q.events[0] = QueuedEvent{} // release the payload
 		q.events = q.events[1:]
 		q.dropped++
@@ -254,6 +283,7 @@ func (q *Queue) drainLocked() []QueuedEvent {
 	out = append(out, q.events...)
 	q.delivered += int64(len(q.events))
 	q.events = nil
+	q.bytes = 0
 	return out
 }
 
@@ -276,6 +306,29 @@ func encodePayload(typ string, payload any) json.RawMessage {
 	b, err := json.Marshal(payload)
 	if err != nil {
 		b, _ = json.Marshal(map[string]string{"error": "payload not JSON-encodable: " + err.Error()})
+	}
+	return b
+}
+
+// eventSize is what an event counts against DefaultQueueBytes.
+func eventSize(ev QueuedEvent) int {
+	return len(ev.Payload) + len(ev.Source) + len(ev.Type) + len(ev.Tool) + eventOverhead
+}
+
+// truncatePayload replaces a payload over MaxPayloadBytes with a note of
+// its size and the start of its JSON text.
+func truncatePayload(raw json.RawMessage) json.RawMessage {
+	if len(raw) <= MaxPayloadBytes {
+		return raw
+	}
+	preview := strings.ToValidUTF8(string(raw[:previewBytes]), "")
+	b, err := json.Marshal(struct {
+		Truncated bool   `json:"truncated"`
+		Bytes     int    `json:"bytes"`
+		Preview   string `json:"preview"`
+	}{true, len(raw), preview})
+	if err != nil {
+		return json.RawMessage(`{"truncated":true}`)
 	}
 	return b
 }

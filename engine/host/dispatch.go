@@ -164,6 +164,11 @@ func setProgressToken(params, tok json.RawMessage) (json.RawMessage, error) {
 	if err := json.Unmarshal(p["_meta"], &meta); err != nil {
 		return nil, err
 	}
+	if meta == nil {
+		// progressToken found a token, so _meta was given more than once
+		// (the last one null): which one counts is anyone's guess.
+		return nil, errors.New("_meta must be one JSON object (given more than once?)")
+	}
 	meta["progressToken"] = tok
 	var err error
 	if p["_meta"], err = marshalRaw(meta); err != nil {

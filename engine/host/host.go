@@ -13,9 +13,12 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
+	"runtime/debug"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -71,6 +74,9 @@ type Options struct {
 	// SessionIdle closes streamable HTTP sessions idle this long with no
 	// open stream (default 1 h).
 	SessionIdle time.Duration
+	// MaxSessions caps HTTP sessions (default 1000): past it a new one
+	// evicts the oldest idle session, or is refused when all are busy.
+	MaxSessions int
 }
 
 // Server serves MCP to any number of host sessions.
@@ -87,6 +93,13 @@ type Server struct {
 	readMemo sync.Map // ui:// URI -> memoized resources/read result
 	nextID   atomic.Int64
 	modern   modernState // the 2026-07-28 revision (modern.go)
+	// droppedProgress counts progress notifications dropped since the last
+	// warning, logged at most once a second (droppedWarnAt, unix ns).
+	droppedProgress atomic.Int64
+	droppedWarnAt   atomic.Int64
+	// stdio: the stdio host's client capabilities, which the upstream's
+	// handshake mirrors when ExpectStdioHost was called (capabilities.go).
+	stdio stdioCaps
 }
 
 // route is where output related to one host request goes.
@@ -128,17 +141,22 @@ func New(opts Options) *Server {
 	if opts.SessionIdle <= 0 {
 		opts.SessionIdle = time.Hour
 	}
+	if opts.MaxSessions <= 0 {
+		opts.MaxSessions = defaultMaxSessions
+	}
 	if opts.OpenBrowser == nil {
 		opts.OpenBrowser = browser.OpenURL
 	}
 	s := &Server{e: opts.Engine, opts: opts, log: opts.Logger,
 		sessions: map[string]*Session{}, progress: map[string]*route{}}
+	s.stdio.known = make(chan struct{})
 	s.modern.init()
 	s.e.SetNotificationHandler(s.onUpstreamNotification)
 	s.e.SetRequestHandler(s.onUpstreamRequest)
 	s.e.OnEvent(s.onEngineEvent)
 	s.e.OnEvent(s.onUpstreamUp)
 	s.e.SetSampler(s.sample)
+	s.e.SetClientCapabilities(s.upstreamCapabilities)
 	s.e.SetSessionSource(s.Sessions)
 	s.addOwnResources()
 	return s
@@ -156,6 +174,7 @@ type Session struct {
 	clientInfo  json.RawMessage
 	clientCaps  json.RawMessage
 	uiCapable   bool
+	stdio       bool // the session ServeStdio serves
 	inflight    map[string]context.CancelFunc
 	pending     map[string]chan *jsonrpc.Message
 	subs        map[string]bool
@@ -230,6 +249,45 @@ func (s *Server) expireIdle(idle time.Duration) {
 		s.log.Info("closing idle HTTP session", "session", sess.ID, "idle", now.Sub(sess.lastSeen).Round(time.Second))
 		sess.Close()
 	}
+}
+
+// defaultMaxSessions is the default of Options.MaxSessions.
+const defaultMaxSessions = 1000
+
+// errTooManySessions refuses a new HTTP session when every one is busy.
+var errTooManySessions = errors.New("too many MCP sessions")
+
+// admitSession makes room for a new HTTP session: idle ones past
+// SessionIdle go, and at MaxSessions the least recently used idle session
+// (no stream, nothing in flight) is evicted; when every session is busy
+// it returns an error saying so.
+func (s *Server) admitSession() error {
+	s.expireIdle(s.opts.SessionIdle)
+	s.mu.Lock()
+	n := len(s.sessions)
+	var victim *Session
+	var oldest time.Time
+	if n >= s.opts.MaxSessions {
+		for _, sess := range s.sessions {
+			sess.mu.Lock()
+			idle := sess.out == nil && len(sess.inflight) == 0 && len(sess.pending) == 0 && !sess.stdio
+			seen := sess.lastSeen
+			sess.mu.Unlock()
+			if idle && (victim == nil || seen.Before(oldest)) {
+				victim, oldest = sess, seen
+			}
+		}
+	}
+	s.mu.Unlock()
+	if n < s.opts.MaxSessions {
+		return nil
+	}
+	if victim == nil {
+		return fmt.Errorf("%w: all %d are busy (open streams or requests in flight); close one (DELETE /mcp) or retry later", errTooManySessions, n)
+	}
+	s.log.Info("evicting the least recently used idle HTTP session", "session", victim.ID, "sessions", n, "max", s.opts.MaxSessions)
+	victim.Close()
+	return nil
 }
 
 // addStream makes a new GET stream the session's output.
@@ -331,8 +389,12 @@ func (sess *Session) send(frame []byte) {
 // HandleFrame processes one frame from the host. Requests are answered
 // through reply (which may be the session stream); HandleFrame returns when
 // the request is answered, so transports call it in a goroutine per request.
-// It never panics on bad input: malformed frames get JSON-RPC errors.
+// It never panics on bad input: malformed frames get JSON-RPC errors, and
+// a panic while serving a request (a bug) is logged and answered with
+// -32603 instead of taking the process (and the upstream) down: every
+// transport's request goroutine goes through here.
 func (sess *Session) HandleFrame(ctx context.Context, raw []byte, reply Sender) {
+	defer sess.recoverFrame(raw, reply)
 	s := sess.srv
 	if s.e.Streaming() {
 		s.e.TraceFrame(engine.HostToGenui, sess.ID, raw, 0)
@@ -342,13 +404,18 @@ func (sess *Session) HandleFrame(ctx context.Context, raw []byte, reply Sender) 
 	if perr != nil {
 		// Answer everything but a broken response (a response cannot be
 		// answered); use the request's id when it is a valid one.
-		var id json.RawMessage
-		if msg != nil && jsonrpc.ValidID(msg.ID) {
-			id = msg.ID
+		if msg != nil && msg.IsResponse() {
+			s.log.Warn("malformed response from the host dropped", "session", sess.ID, "err", perr)
+			return
 		}
-		if msg == nil || msg.Method != "" || len(msg.ID) == 0 {
-			_ = reply.Send(jsonrpc.NewErrorResponse(id, jsonrpc.AsError(perr)))
-		}
+		_ = reply.Send(jsonrpc.NewErrorResponse(answerID(msg), jsonrpc.AsError(perr)))
+		return
+	}
+	if msg.IsRequest() && strings.HasPrefix(msg.Method, "notifications/") {
+		// MCP: notifications never carry an id. With one it is a request
+		// JSON-RPC must answer, and nothing to act on or forward.
+		_ = reply.Send(jsonrpc.NewErrorResponse(msg.ID, jsonrpc.Errorf(jsonrpc.CodeInvalidRequest,
+			"invalid request: %s is a notification and must not carry an id", msg.Method)))
 		return
 	}
 	switch {
@@ -378,6 +445,42 @@ func (sess *Session) HandleFrame(ctx context.Context, raw []byte, reply Sender) 
 }
 
 var errCancelledByHost = errors.New("cancelled by host")
+
+// answerID is the id an error answer to a frame that failed to parse
+// carries: its own when readable, else null.
+func answerID(msg *jsonrpc.Message) json.RawMessage {
+	if msg != nil && jsonrpc.ValidID(msg.ID) {
+		return msg.ID
+	}
+	return nil
+}
+
+// recoverFrame turns a panic in HandleFrame into a log line and, for a
+// request with a valid id, a -32603 answer.
+func (sess *Session) recoverFrame(raw []byte, reply Sender) {
+	v := recover()
+	if v == nil {
+		return
+	}
+	sess.srv.log.Error("panic while handling a frame from the host", "session", sess.ID,
+		"panic", fmt.Sprint(v), "frame", clipBytes(raw, 200), "stack", string(debug.Stack()))
+	var m struct {
+		ID     json.RawMessage `json:"id"`
+		Method json.RawMessage `json:"method"`
+	}
+	if json.Unmarshal(raw, &m) != nil || len(m.Method) == 0 || !jsonrpc.ValidID(m.ID) {
+		return // nothing to answer: a notification or a response
+	}
+	_ = reply.Send(jsonrpc.NewErrorResponse(m.ID, jsonrpc.Errorf(jsonrpc.CodeInternalError, "internal error (genui bug): %v", v)))
+}
+
+// clipBytes shortens b for a log line.
+func clipBytes(b []byte, n int) string {
+	if len(b) > n {
+		return string(b[:n]) + "..."
+	}
+	return string(b)
+}
 
 // traced reports every frame sent through reply as traffic; responses carry
 // the time since start (when the request arrived).
@@ -537,6 +640,15 @@ func (sess *Session) initialize(ctx context.Context, params json.RawMessage) (js
 		}
 	}
 	s := sess.srv
+	// The capabilities count at once: the upstream's handshake may be
+	// waiting for them (a stdio host's are mirrored upstream).
+	sess.mu.Lock()
+	sess.setClientCapsLocked(p.Capabilities)
+	stdio := sess.stdio
+	sess.mu.Unlock()
+	if stdio {
+		s.setStdioCaps(p.Capabilities)
+	}
 	// The answer carries the upstream's capabilities and instructions, so
 	// it waits (bounded) for the upstream's handshake; without it, the
 	// session hears list_changed when the upstream arrives.
@@ -544,7 +656,6 @@ func (sess *Session) initialize(ctx context.Context, params json.RawMessage) (js
 	sess.mu.Lock()
 	sess.protocol = version
 	sess.clientInfo = p.ClientInfo
-	sess.setClientCapsLocked(p.Capabilities)
 	sess.initEarly = !complete
 	sess.era = eraLegacy
 	sess.mu.Unlock()

@@ -182,11 +182,7 @@ func (s *Server) handlePost(w http.ResponseWriter, r *http.Request) {
 	}
 	msg, perr := jsonrpc.Parse(trimmed)
 	if perr != nil {
-		var id json.RawMessage
-		if msg != nil && msg.IsRequest() {
-			id = msg.ID
-		}
-		writeJSONError(w, http.StatusBadRequest, id, jsonrpc.AsError(perr).Code, jsonrpc.AsError(perr).Message)
+		writeJSONError(w, http.StatusBadRequest, answerID(msg), jsonrpc.AsError(perr).Code, jsonrpc.AsError(perr).Message)
 		return
 	}
 	if isModernRequest(msg) || (msg.Method != "initialize" && r.Header.Get("Mcp-Protocol-Version") >= modernVersion) {
@@ -198,7 +194,10 @@ func (s *Server) handlePost(w http.ResponseWriter, r *http.Request) {
 	ephemeral := false
 	switch {
 	case msg.Method == "initialize":
-		s.expireIdle(s.opts.SessionIdle)
+		if err := s.admitSession(); err != nil {
+			writeJSONError(w, http.StatusServiceUnavailable, msg.ID, jsonrpc.CodeInternalError, err.Error())
+			return
+		}
 		sess = s.NewSession(newSessionID(), nil)
 		w.Header().Set(sessionHeader, sess.ID)
 	case sid != "":
@@ -303,6 +302,10 @@ func (s *Server) handleDelete(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) handleLegacySSE(w http.ResponseWriter, r *http.Request) {
+	if err := s.admitSession(); err != nil {
+		http.Error(w, err.Error(), http.StatusServiceUnavailable)
+		return
+	}
 	sw := newSSE(w)
 	sess := s.NewSession(newSessionID(), sw)
 	defer sess.Close()

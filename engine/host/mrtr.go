@@ -3,6 +3,8 @@ package host
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"sync"
@@ -92,6 +94,13 @@ func (sess *Session) roundTrips(ctx context.Context, msg *jsonrpc.Message, reply
 	cctx = context.WithValue(cctx, ctxAsk, askFunc(call.ask))
 	go func() {
 		defer func() { stop(); cancel() }()
+		defer func() {
+			// This goroutine is not under HandleFrame's recover.
+			if v := recover(); v != nil {
+				s.log.Error("panic while handling a modern request", "method", msg.Method, "panic", fmt.Sprint(v), "stack", string(debug.Stack()))
+				call.result <- mrtrOutcome{nil, jsonrpc.Errorf(jsonrpc.CodeInternalError, "internal error (genui bug): %v", v)}
+			}
+		}()
 		res, err := call.sess.dispatch(cctx, stripModernMeta(msg), swapSender{call}, s.log)
 		call.result <- mrtrOutcome{res, err}
 	}()

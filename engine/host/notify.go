@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"slices"
 	"strconv"
 	"time"
 
@@ -35,7 +36,7 @@ func (s *Server) onUpstreamNotification(method string, params json.RawMessage) {
 			}
 			return
 		}
-		s.log.Debug("progress for an unknown token dropped", "token", tok)
+		s.noteDroppedProgress(tok)
 		return
 	}
 	for _, sess := range s.sessionList() {
@@ -45,6 +46,21 @@ func (s *Server) onUpstreamNotification(method string, params json.RawMessage) {
 		}
 		sess.sendOrActive(frame)
 	}
+}
+
+// noteDroppedProgress warns about progress for a token no request in
+// flight owns (the upstream sent it after its response, or for a request
+// that was cancelled), at most once a second with a count, so a flood
+// cannot flood the log.
+func (s *Server) noteDroppedProgress(tok string) {
+	n := s.droppedProgress.Add(1)
+	now := time.Now().UnixNano()
+	last := s.droppedWarnAt.Load()
+	if now-last < int64(time.Second) || !s.droppedWarnAt.CompareAndSwap(last, now) {
+		return
+	}
+	s.droppedProgress.Add(-n)
+	s.log.Warn("progress for a request no longer in flight dropped", "token", tok, "dropped", n)
 }
 
 func (s *Server) sessionList() []*Session {
@@ -100,29 +116,61 @@ func (sess *Session) sendOrActive(frame []byte) {
 	}
 }
 
-// onUpstreamRequest relays a server-to-client request (sampling, elicitation,
-// roots, ping) to the host whose request is in flight (newest first), or to
-// any session, and returns the host's answer.
+// onUpstreamRequest relays a server-to-client request (sampling,
+// elicitation, roots, ping) to the host whose request is in flight (newest
+// first), or, with none in flight, to a session that can receive it, and
+// returns the host's answer. A host that did not declare the capability
+// the request needs never gets it: the upstream hears -32601 at once.
+// roots/list is answered only when its session is certain (one session
+// with calls in flight, or with none in flight only one connected): a
+// host's roots must never serve another session's call.
 func (s *Server) onUpstreamRequest(ctx context.Context, method string, params json.RawMessage) (json.RawMessage, error) {
+	capName := capabilityFor[method] // "" for ping and anything newer
 	s.mu.Lock()
 	var r *route
 	if n := len(s.active); n > 0 {
 		r = s.active[n-1]
 	}
+	busy := 0 // sessions with calls in flight
+	for i, a := range s.active {
+		if !slices.ContainsFunc(s.active[:i], func(b *route) bool { return b.sess == a.sess }) {
+			busy++
+		}
+	}
 	s.mu.Unlock()
+	if method == "roots/list" && busy > 1 {
+		return nil, jsonrpc.Errorf(jsonrpc.CodeInternalError,
+			"roots/list refused: %d host sessions have calls in flight and genui cannot tell which one this request serves; "+
+				"it answers none rather than hand one host's roots to another's call", busy)
+	}
 	if r != nil && r.ask != nil {
-		return r.ask(ctx, method, params) // a modern request: multi round-trip
+		return r.ask(ctx, method, params) // a modern request: multi round-trip, checks the capability itself
 	}
 	if r == nil {
+		var cands []*Session
 		for _, sess := range s.sessionList() {
 			sess.mu.Lock()
-			ok := sess.out != nil && sess.era != eraModern
+			ok := sess.out != nil && sess.era != eraModern && !sess.closed
 			sess.mu.Unlock()
 			if ok {
+				cands = append(cands, sess)
+			}
+		}
+		if method == "roots/list" && len(cands) > 1 {
+			return nil, jsonrpc.Errorf(jsonrpc.CodeInternalError,
+				"roots/list refused: %d host sessions are connected and no call is in flight, so genui cannot tell whose roots are meant", len(cands))
+		}
+		for _, sess := range cands {
+			if capName == "" || sess.declaresCapability(capName) {
 				r = &route{sess: sess, reply: SenderFunc(func(b []byte) error { sess.send(b); return nil })}
 				break
 			}
 		}
+		if r == nil && len(cands) > 0 {
+			return nil, jsonrpc.Errorf(jsonrpc.CodeMethodNotFound, "%s: no connected host declared the %s capability", method, capName)
+		}
+	} else if capName != "" && !r.sess.declaresCapability(capName) {
+		return nil, jsonrpc.Errorf(jsonrpc.CodeMethodNotFound, "%s: the host did not declare the %s capability", method, capName)
 	}
 	if r == nil {
 		if method == "ping" {

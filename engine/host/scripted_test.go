@@ -5,8 +5,10 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/genui-dev/genui/engine/jsonrpc"
 )
@@ -20,6 +22,15 @@ type scripted struct {
 	out       func([]byte)
 	pending   map[string]chan *jsonrpc.Message
 	nextID    int
+	initCaps  []json.RawMessage // the capabilities of every initialize genui sent
+}
+
+// initCapabilities returns the client capabilities genui declared in its
+// initialize requests, oldest first.
+func (s *scripted) initCapabilities() []json.RawMessage {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]json.RawMessage(nil), s.initCaps...)
 }
 
 const (
@@ -112,6 +123,13 @@ func (s *scripted) handle(ctx context.Context, m *jsonrpc.Message, out func([]by
 	reply := func(res string) { out(jsonrpc.NewResult(m.ID, json.RawMessage(res))) }
 	switch m.Method {
 	case "initialize":
+		var p struct {
+			Capabilities json.RawMessage `json:"capabilities"`
+		}
+		_ = json.Unmarshal(m.Params, &p)
+		s.mu.Lock()
+		s.initCaps = append(s.initCaps, p.Capabilities)
+		s.mu.Unlock()
 		reply(`{"protocolVersion":"2025-11-25","capabilities":{"tools":{"listChanged":true},"resources":{},"prompts":{},"logging":{}},` +
 			`"serverInfo":{"name":"scripted","version":"1"},"instructions":"scripted upstream"}`)
 	case "tools/list":
@@ -127,14 +145,25 @@ func (s *scripted) handle(ctx context.Context, m *jsonrpc.Message, out func([]by
 		switch p.Name {
 		case "slow":
 			<-ctx.Done() // never answers; the test cancels
-		case "ask":
+		case "ask", "roots_later":
+			method, params := "sampling/createMessage", json.RawMessage(`{"messages":[{"role":"user","content":{"type":"text","text":"hi"}}],"maxTokens":5}`)
+			if p.Name == "roots_later" {
+				// Asks for roots a moment after the call arrived (when
+				// another session's call may have started meanwhile).
+				method, params = "roots/list", nil
+				select {
+				case <-time.After(300 * time.Millisecond):
+				case <-ctx.Done():
+					return
+				}
+			}
 			s.mu.Lock()
 			s.nextID++
-			id := json.RawMessage(`"up-` + string(rune('0'+s.nextID)) + `"`)
+			id := json.RawMessage(`"up-` + strconv.Itoa(s.nextID) + `"`)
 			ch := make(chan *jsonrpc.Message, 1)
 			s.pending[string(id)] = ch
 			s.mu.Unlock()
-			out(jsonrpc.NewRequest(id, "sampling/createMessage", json.RawMessage(`{"messages":[{"role":"user","content":{"type":"text","text":"hi"}}],"maxTokens":5}`)))
+			out(jsonrpc.NewRequest(id, method, params))
 			select {
 			case ans := <-ch:
 				b, _ := json.Marshal(ans)

@@ -20,6 +20,9 @@ const MaxFrameBytes = 32 << 20
 func (s *Server) ServeStdio(ctx context.Context, r io.Reader, w io.Writer) error {
 	out := jsonrpc.NewFrameWriter(w)
 	sess := s.NewSession("stdio", out)
+	sess.mu.Lock()
+	sess.stdio = true
+	sess.mu.Unlock()
 	defer sess.Close()
 	var wg sync.WaitGroup
 	defer func() {

@@ -13,11 +13,10 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"mime"
 	"net"
 	"net/http"
 	"net/url"
-	"os"
-	"path/filepath"
 	"runtime/debug"
 	"strconv"
 	"strings"
@@ -57,8 +56,10 @@ type Server struct {
 	mu      sync.Mutex // guards the fields below: Serve sets them while handlers run
 	// uiBase and apiBase are the origins once listening (http://127.0.0.1:N).
 	uiBase, apiBase string
-	// portConflict is set by Serve when another genui owns DIR's port files.
+	// portConflict is set by Serve when another genui owns DIR's port files;
+	// portFilesErr when this one owns them but could not write them.
 	portConflict error
+	portFilesErr error
 }
 
 // New builds the side server; nothing listens until Serve.
@@ -137,6 +138,45 @@ func (s *Server) UIBase() string {
 	return s.uiBase
 }
 
+// bodyReadTimeout bounds reading one request body (a variable so tests
+// can shorten it).
+var bodyReadTimeout = 30 * time.Second
+
+// bodyDeadline bounds reading a request's body: a client that sends its
+// headers and then trickles or stalls the body loses the connection after
+// bodyReadTimeout instead of holding it (and a goroutine) forever. The
+// deadline is lifted once the body is read, so a long response (an SSE
+// answer to POST /mcp) is not cut; requests without a body (the /wait long
+// poll, /events, GET /mcp streams) never get one. http.Server.ReadTimeout
+// cannot do this: it would cancel every long poll.
+func bodyDeadline(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Body != nil && r.Body != http.NoBody && r.ContentLength != 0 {
+			rc := http.NewResponseController(w)
+			if rc.SetReadDeadline(time.Now().Add(bodyReadTimeout)) == nil {
+				r.Body = &deadlineBody{ReadCloser: r.Body, lift: func() { _ = rc.SetReadDeadline(time.Time{}) }}
+			}
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// deadlineBody lifts the connection's read deadline once the body has been
+// read to its end (or closed).
+type deadlineBody struct {
+	io.ReadCloser
+	lift func()
+	once sync.Once
+}
+
+func (b *deadlineBody) Read(p []byte) (int, error) {
+	n, err := b.ReadCloser.Read(p)
+	if err == io.EOF {
+		b.once.Do(b.lift)
+	}
+	return n, err
+}
+
 func (s *Server) middleware(next http.Handler) http.Handler {
 	logged := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
@@ -145,7 +185,7 @@ func (s *Server) middleware(next http.Handler) http.Handler {
 		s.log.Debug("http", "method", r.Method, "path", r.URL.Path, "status", sw.status, "ms", time.Since(start).Milliseconds())
 	})
 	guarded := host.LoopbackOnly(logged)
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	recovered := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		defer func() {
 			if v := recover(); v != nil {
 				if v == http.ErrAbortHandler {
@@ -157,10 +197,14 @@ func (s *Server) middleware(next http.Handler) http.Handler {
 		}()
 		guarded.ServeHTTP(w, r)
 	})
+	return bodyDeadline(recovered) // outermost: refused requests' bodies are bounded too
 }
 
-// apiGuard refuses two kinds of browser requests the loopback check lets
-// through. Pages of the UI origin (generated or upstream UIs, which may be
+// apiGuard refuses three kinds of browser requests the loopback check lets
+// through. Pages of other origins (another site, a dev server on another
+// localhost port) may not change state or drain the queue: a form or an
+// <img> needs no CORS preflight, so only Origin and Sec-Fetch-Site tell
+// them from genui's own pages, and bodies must be JSON. Pages of the UI origin (generated or upstream UIs, which may be
 // hostile) must not reach the API: their CSP stops fetch() but not a form
 // post, and a text/plain form can carry a JSON body. And nothing on the API
 // origin is ever loaded in a frame: a UI that navigates its own iframe to
@@ -177,8 +221,79 @@ func (s *Server) apiGuard(next http.Handler) http.Handler {
 			http.Error(w, "forbidden: the API origin is never loaded in a frame", http.StatusForbidden)
 			return
 		}
+		if guardedRoute(r) {
+			if !s.sameOriginOrProgram(r) {
+				http.Error(w, "forbidden: pages of other origins (another site, another localhost port) may not change "+
+					"genui's state or drain its queue; programs send no Origin, genui's own pages are same-origin", http.StatusForbidden)
+				return
+			}
+			if !jsonOrEmpty(r) {
+				writeJSON(w, http.StatusUnsupportedMediaType, engine.Errorf(engine.CodeInvalidArgument,
+					"Content-Type must be application/json (other types let any web page post here without asking)"))
+				return
+			}
+		}
 		next.ServeHTTP(w, r)
 	})
+}
+
+// guardedRoute reports whether r changes state or drains the agent's
+// queue, or may set off work (a generation): every method but GET, HEAD
+// and OPTIONS, GET /wait, and GET /api/.... The MCP endpoints are left to
+// the host's own rules (JSON bodies only, CORS for loopback browser hosts).
+func guardedRoute(r *http.Request) bool {
+	switch r.URL.Path {
+	case "/mcp", "/message", "/sse":
+		return false
+	}
+	switch r.Method {
+	case http.MethodGet, http.MethodHead:
+		return r.URL.Path == "/wait" || strings.HasPrefix(r.URL.Path, "/api/")
+	case http.MethodOptions:
+		return false
+	}
+	return true
+}
+
+// sameOriginOrProgram accepts requests from genui's own pages (the API
+// origin) and from programs (curl, the helper script, the TUI: no Origin,
+// no Sec-Fetch-Site), and a user's own navigation (Sec-Fetch-Site none).
+// A browser names the requesting page in Origin on every POST and in
+// Sec-Fetch-Site on every request, including the <img> loads and
+// no-cors fetches that carry no Origin.
+func (s *Server) sameOriginOrProgram(r *http.Request) bool {
+	if o := r.Header.Get("Origin"); o != "" && !s.isAPIOrigin(o) {
+		return false
+	}
+	switch r.Header.Get("Sec-Fetch-Site") {
+	case "", "same-origin", "none":
+		return true
+	}
+	return false
+}
+
+// isAPIOrigin reports whether origin is the API origin (any loopback host
+// name on the API port).
+func (s *Server) isAPIOrigin(origin string) bool {
+	api := s.APIBase()
+	o, err := url.Parse(origin)
+	a, err2 := url.Parse(api)
+	if api == "" || err != nil || err2 != nil || o.Scheme != "http" {
+		return false
+	}
+	return o.Host == a.Host || o.Port() != "" && o.Port() == a.Port() && isLoopbackName(o.Hostname())
+}
+
+// jsonOrEmpty accepts a JSON body, or no body at all without a
+// Content-Type (curl -X POST). A form always names its type, so a form
+// post never passes.
+func jsonOrEmpty(r *http.Request) bool {
+	ct := r.Header.Get("Content-Type")
+	if ct == "" {
+		return r.ContentLength == 0
+	}
+	mt, _, err := mime.ParseMediaType(ct)
+	return err == nil && mt == "application/json"
 }
 
 // isUIOrigin reports whether origin is the UI origin (any loopback host
@@ -235,37 +350,19 @@ func Listen(uiPort, apiPort int) (ui, api net.Listener, err error) {
 	return ui, api, nil
 }
 
-// Serve serves both origins until ctx ends, writing DIR/ui-port and
-// DIR/mcp-port (port on the first line, pid on the second) and removing
-// them on a clean exit. Shutdown is bounded.
+// Serve serves both origins until ctx ends. When it can take DIR's owner
+// lock (DIR/genui.lock, held until it returns) it writes DIR/ui-port and
+// DIR/mcp-port (the port number alone) and removes them on exit; another
+// live genui holding the lock keeps them (PortConflict says so). Port files
+// that cannot be written (a full disk) are a warning (PortFilesError), never
+// a reason to stop serving. Shutdown is bounded.
 func (s *Server) Serve(ctx context.Context, uiLn, apiLn net.Listener) error {
 	uiPort := uiLn.Addr().(*net.TCPAddr).Port
 	apiPort := apiLn.Addr().(*net.TCPAddr).Port
 	s.SetBases(fmt.Sprintf("http://127.0.0.1:%d", uiPort), fmt.Sprintf("http://127.0.0.1:%d", apiPort))
 	if s.opts.Dir != "" {
-		uiFile, apiFile := filepath.Join(s.opts.Dir, "ui-port"), filepath.Join(s.opts.Dir, "mcp-port")
-		if port, pid, alive := portFileOwner(apiFile); alive && pid != os.Getpid() {
-			// Another genui serves this folder: keep its files (the helper
-			// script and `genui preview` keep talking to it) and say so.
-			conflict := fmt.Errorf("another genui (pid %d) already serves %s on http://127.0.0.1:%d; "+
-				"this one serves http://127.0.0.1:%d but leaves %s alone, so %s/mcp and `genui preview` reach the other one "+
-				"(use a different --dir to run both)", pid, s.opts.Dir, port, apiPort, apiFile, s.opts.Dir)
-			s.mu.Lock()
-			s.portConflict = conflict
-			s.mu.Unlock()
-			s.publishURLs()
-			s.log.Warn("port files kept", "err", conflict)
-		} else {
-			if err := WritePortFile(uiFile, uiPort); err != nil {
-				return err
-			}
-			if err := WritePortFile(apiFile, apiPort); err != nil {
-				return err
-			}
-			// Remove them on exit only while they are still ours.
-			defer removeOwnPortFile(uiFile)
-			defer removeOwnPortFile(apiFile)
-		}
+		release := s.claimPortFiles(uiPort, apiPort)
+		defer release()
 	}
 	servers := []*http.Server{
 		{Handler: s.UIHandler(), ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute},
@@ -308,77 +405,13 @@ func (s *Server) PortConflict() error {
 	return s.portConflict
 }
 
-// portFileOwner reads a port file's port and pid and whether that process
-// is alive (false when there is no file or no pid).
-func portFileOwner(path string) (port, pid int, alive bool) {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return 0, 0, false
-	}
-	f := strings.Fields(string(b))
-	if len(f) < 2 {
-		return 0, 0, false
-	}
-	port, _ = strconv.Atoi(f[0])
-	pid, err = strconv.Atoi(f[1])
-	if err != nil {
-		return 0, 0, false
-	}
-	return port, pid, processAlive(pid)
-}
-
-// removeOwnPortFile removes path when this process wrote it.
-func removeOwnPortFile(path string) {
-	if _, pid, _ := portFileOwner(path); pid == os.Getpid() {
-		_ = os.Remove(path)
-	}
-}
-
-// WritePortFile writes "PORT\nPID\n" atomically, replacing a stale file.
-// Two writers never share a temporary file.
-func WritePortFile(path string, port int) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
-	if err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	defer os.Remove(tmp.Name()) // no-op after the rename
-	_, err = fmt.Fprintf(tmp, "%d\n%d\n", port, os.Getpid())
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Chmod(tmp.Name(), 0o644)
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), path)
-	}
-	if err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	return nil
-}
-
-// ReadPortFile reads a port file and reports whether the process that wrote
-// it is still alive.
-func ReadPortFile(path string) (port int, alive bool, err error) {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return 0, false, err
-	}
-	lines := strings.Fields(string(b))
-	if len(lines) == 0 {
-		return 0, false, fmt.Errorf("%s is empty", path)
-	}
-	if port, err = strconv.Atoi(lines[0]); err != nil {
-		return 0, false, fmt.Errorf("%s: bad port %q", path, lines[0])
-	}
-	alive = true
-	if len(lines) > 1 {
-		if pid, err := strconv.Atoi(lines[1]); err == nil {
-			alive = processAlive(pid)
-		}
-	}
-	return port, alive, nil
+// PortFilesError is non-nil when this server owns DIR but could not write
+// its port files (a full disk, a read-only folder): it serves anyway, but
+// DIR/mcp and `genui preview` cannot find it.
+func (s *Server) PortFilesError() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.portFilesErr
 }
 
 func writeJSON(w http.ResponseWriter, status int, v any) {

@@ -40,6 +40,9 @@ func do(t *testing.T, method, u, body string, headers ...string) (int, http.Head
 	if err != nil {
 		t.Fatal(err)
 	}
+	if body != "" {
+		req.Header.Set("Content-Type", "application/json") // what programs send; headers may override it
+	}
 	for i := 0; i+1 < len(headers); i += 2 {
 		req.Header.Set(headers[i], headers[i+1])
 	}
@@ -320,52 +323,114 @@ func fileWritten(dir string) bool {
 }
 
 // TestPortFilesOfLiveGenuiKept: a second genui in the same DIR must not
-// silently take over (or, on exit, delete) the port files of a live one.
+// silently take over (or, on exit, delete) the port files of a live one
+// (the one holding DIR/genui.lock).
 func TestPortFilesOfLiveGenuiKept(t *testing.T) {
 	dir := t.TempDir()
-	other := sleeper(t)
-	live := fmt.Sprintf("4242\n%d\n", other)
-	for _, f := range []string{"ui-port", "mcp-port"} {
-		if err := os.WriteFile(filepath.Join(dir, f), []byte(live), 0o644); err != nil {
-			t.Fatal(err)
-		}
+	first, stopFirst := serveInDir(t, dir)
+	live, err := os.ReadFile(filepath.Join(dir, "mcp-port"))
+	if err != nil {
+		t.Fatal(err)
 	}
-	s, stop := serveInDir(t, dir)
+	if want := strings.TrimPrefix(first.APIBase(), "http://127.0.0.1:") + "\n"; string(live) != want {
+		t.Fatalf("mcp-port = %q, want the port alone (%q)", live, want)
+	}
+	second, stop := serveInDir(t, dir)
 	deadline := time.Now().Add(10 * time.Second)
-	for s.PortConflict() == nil && time.Now().Before(deadline) {
+	for second.PortConflict() == nil && time.Now().Before(deadline) {
 		time.Sleep(10 * time.Millisecond)
 	}
-	if err := s.PortConflict(); err == nil || !strings.Contains(err.Error(), strconv.Itoa(other)) || !strings.Contains(err.Error(), "--dir") {
-		t.Errorf("PortConflict() = %v, want a message naming pid %d and --dir", err, other)
+	if err := second.PortConflict(); err == nil || !strings.Contains(err.Error(), strconv.Itoa(os.Getpid())) ||
+		!strings.Contains(err.Error(), strings.TrimSpace(string(live))) || !strings.Contains(err.Error(), "--dir") {
+		t.Errorf("PortConflict() = %v, want a message naming the owner's pid and port and --dir", err)
 	}
 	check := func(when string) {
-		for _, f := range []string{"ui-port", "mcp-port"} {
-			if b, err := os.ReadFile(filepath.Join(dir, f)); err != nil || string(b) != live {
-				t.Errorf("%s: %s = %q, %v; want the live genui's %q", when, f, b, err, live)
-			}
+		if b, err := os.ReadFile(filepath.Join(dir, "mcp-port")); err != nil || string(b) != string(live) {
+			t.Errorf("%s: mcp-port = %q, %v; want the live genui's %q", when, b, err, live)
 		}
 	}
 	check("while serving")
 	stop()
-	check("after exit")
+	check("after the second exits")
+	stopFirst()
+	for _, f := range []string{"ui-port", "mcp-port"} {
+		if _, err := os.Stat(filepath.Join(dir, f)); !os.IsNotExist(err) {
+			t.Errorf("the owner's %s not removed on exit: %v", f, err)
+		}
+	}
 
-	// The other way round: we own the files, another genui replaces them
-	// while we run (an older genui, or one started with --force): our exit
-	// must not delete its files.
+	// We own the files and something else rewrites one while we run (an
+	// older genui that knows no lock): our exit must not delete it.
 	dir2 := t.TempDir()
 	_, stop2 := serveInDir(t, dir2)
 	if !fileWritten(dir2) {
 		t.Fatal("mcp-port not written")
 	}
-	if err := os.WriteFile(filepath.Join(dir2, "mcp-port"), []byte(live), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir2, "mcp-port"), []byte("4242\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	stop2()
-	if b, err := os.ReadFile(filepath.Join(dir2, "mcp-port")); err != nil || string(b) != live {
+	if b, err := os.ReadFile(filepath.Join(dir2, "mcp-port")); err != nil || string(b) != "4242\n" {
 		t.Errorf("exit removed another genui's mcp-port: %q %v", b, err)
 	}
 	if _, err := os.Stat(filepath.Join(dir2, "ui-port")); !os.IsNotExist(err) {
 		t.Errorf("our own ui-port not removed on exit: %v", err)
+	}
+}
+
+// TestPortFileNamingAnotherLiveProcessIsStale: a port file left by a dead
+// genui whose pid now belongs to another live process (here a sleep, and
+// this very test process) does not stop a new genui from writing its own:
+// only a genui holding DIR/genui.lock owns them.
+func TestPortFileNamingAnotherLiveProcessIsStale(t *testing.T) {
+	for _, pid := range []int{sleeper(t), os.Getpid()} {
+		dir := t.TempDir()
+		stale := fmt.Sprintf("4242\n%d\n", pid)
+		for _, f := range []string{"ui-port", "mcp-port"} {
+			if err := os.WriteFile(filepath.Join(dir, f), []byte(stale), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if _, alive, err := ReadPortFile(filepath.Join(dir, "mcp-port")); err != nil || alive {
+			t.Errorf("stale port file of pid %d: alive=%v err=%v", pid, alive, err)
+		}
+		s, stop := serveInDir(t, dir)
+		want := strings.TrimPrefix(s.APIBase(), "http://127.0.0.1:") + "\n"
+		deadline := time.Now().Add(10 * time.Second)
+		for {
+			b, _ := os.ReadFile(filepath.Join(dir, "mcp-port"))
+			if string(b) == want {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("pid %d: mcp-port = %q, want our %q (conflict: %v)", pid, b, want, s.PortConflict())
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+		if port, alive, err := ReadPortFile(filepath.Join(dir, "mcp-port")); err != nil || !alive || fmt.Sprintf("%d\n", port) != want {
+			t.Errorf("ReadPortFile of a live genui: %d %v %v", port, alive, err)
+		}
+		stop()
+	}
+}
+
+// TestUnwritablePortFileKeepsServing: when the port files cannot be
+// written (a full disk; here a directory where mcp-port goes) the side
+// server warns and serves anyway: its files never take the server (and
+// with it `genui mcp`) down.
+func TestUnwritablePortFileKeepsServing(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.Mkdir(filepath.Join(dir, "mcp-port"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	s, stop := serveInDir(t, dir)
+	defer stop()
+	time.Sleep(200 * time.Millisecond)
+	if code, _, body := do(t, "GET", s.APIBase()+"/state", ""); code != http.StatusOK {
+		t.Fatalf("GET /state: %d %s", code, body)
+	}
+	if err := s.PortFilesError(); err == nil || !strings.Contains(err.Error(), "mcp-port") {
+		t.Fatalf("PortFilesError() = %v, want the failed write named", err)
 	}
 }
 

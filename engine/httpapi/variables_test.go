@@ -79,6 +79,9 @@ func (a *agentEnv) do(t *testing.T, method, path, body string, headers ...string
 	if err != nil {
 		t.Fatal(err)
 	}
+	if body != "" {
+		req.Header.Set("Content-Type", "application/json") // what programs send; headers may override it
+	}
 	for i := 0; i+1 < len(headers); i += 2 {
 		if headers[i] == "Host" {
 			req.Host = headers[i+1]

@@ -192,8 +192,8 @@ func TestScriptSyntax(t *testing.T) {
 	if err == nil || !strings.Contains(string(out), "not running") {
 		t.Fatalf("status without genui: err=%v out=%s", err, out)
 	}
-	// A stale port file (dead pid) is reported as such.
-	if err := os.WriteFile(filepath.Join(dir, "mcp-port"), []byte("1\n999999999\n"), 0o644); err != nil {
+	// A stale port file (nothing listens there) is reported as such.
+	if err := os.WriteFile(filepath.Join(dir, "mcp-port"), []byte("1\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	out, err = exec.Command(script, "state").CombinedOutput()

@@ -50,7 +50,7 @@ func fakeGenui(t *testing.T, dir string) {
 	ts := httptest.NewServer(mux)
 	t.Cleanup(ts.Close)
 	_, port, _ := net.SplitHostPort(ts.Listener.Addr().String())
-	if err := os.WriteFile(filepath.Join(dir, "mcp-port"), []byte(fmt.Sprintf("%s\n%d\n", port, os.Getpid())), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, "mcp-port"), []byte(port+"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -5,7 +5,6 @@ package install_test
 
 import (
 	"context"
-	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -92,7 +91,7 @@ func TestScriptEventSurvivesRestart(t *testing.T) {
 	}))
 	writePort := func(ts *httptest.Server) {
 		_, port, _ := net.SplitHostPort(ts.Listener.Addr().String())
-		if err := os.WriteFile(portFile, []byte(fmt.Sprintf("%s\n%d\n", port, os.Getpid())), 0o644); err != nil {
+		if err := os.WriteFile(portFile, []byte(port+"\n"), 0o644); err != nil {
 			t.Error(err)
 		}
 	}

@@ -43,8 +43,9 @@ func (m *Message) IsRequest() bool { return len(m.ID) > 0 && !isNull(m.ID) && m.
 // IsNotification reports whether m is a notification (method, no id).
 func (m *Message) IsNotification() bool { return m.Method != "" && (len(m.ID) == 0 || isNull(m.ID)) }
 
-// IsResponse reports whether m is a response (id, no method).
-func (m *Message) IsResponse() bool { return m.Method == "" && len(m.ID) > 0 }
+// IsResponse reports whether m is a response (no method; a result or an
+// error).
+func (m *Message) IsResponse() bool { return m.Method == "" && (len(m.Result) > 0 || m.Error != nil) }
 
 func isNull(b json.RawMessage) bool { return bytes.Equal(bytes.TrimSpace(b), []byte("null")) }
 
@@ -72,39 +73,156 @@ func AsError(err error) *Error {
 	return &Error{Code: CodeInternalError, Message: err.Error()}
 }
 
-// Parse decodes one frame and checks the jsonrpc version.
-func Parse(b []byte) (*Message, error) {
-	var m Message
-	if err := json.Unmarshal(b, &m); err != nil {
-		return nil, &Error{Code: CodeParseError, Message: "parse error: " + err.Error()}
-	}
-	if m.JSONRPC != "2.0" {
-		return &m, &Error{Code: CodeInvalidRequest, Message: `invalid request: "jsonrpc" must be "2.0"`}
-	}
-	if m.Method == "" && len(m.ID) == 0 {
-		return &m, &Error{Code: CodeInvalidRequest, Message: "invalid request: neither method nor id"}
-	}
-	if len(m.ID) > 0 && !ValidID(m.ID) && (m.Method != "" || !isNull(m.ID)) {
-		// MCP: a request id is a string or an integer, never null. (A
-		// response may carry id null: the answer to an unparsable request.)
-		return &m, &Error{Code: CodeInvalidRequest, Message: "invalid request: id must be a string or a number"}
-	}
-	return &m, nil
+// wire decodes a frame into a Message in place, except that method is a
+// pointer, so Parse can tell a missing method from a null one.
+type wire struct {
+	Message
+	Method *string `json:"method"`
 }
 
-// ValidID reports whether id is a JSON string or number.
+// Parse decodes one frame and checks it against JSON-RPC 2.0: an object
+// with "jsonrpc":"2.0"; a request or notification has a non-empty string
+// method and, if any, structured params (object or array); a request's id
+// is a string or a number; a response has an id and a result or an error.
+// Invalid JSON is -32700 (answered with id null), params that are not
+// structured -32602, anything else invalid -32600. On error the returned
+// message (nil for a parse error) carries the id whenever a valid one
+// could be read, so the answer can name the request, and IsResponse tells
+// whether the frame was an (unanswerable) response.
+func Parse(b []byte) (*Message, error) {
+	b = bytes.TrimSpace(b)
+	if len(b) == 0 || b[0] != '{' {
+		if json.Valid(b) {
+			return nil, &Error{Code: CodeInvalidRequest, Message: "invalid request: not a JSON-RPC request object"}
+		}
+		return nil, &Error{Code: CodeParseError, Message: "parse error: not valid JSON"}
+	}
+	w := &wire{}
+	m := &w.Message
+	if err := json.Unmarshal(b, w); err != nil {
+		var ute *json.UnmarshalTypeError
+		if !errors.As(err, &ute) {
+			// JSON-RPC: the answer to a parse error has id null.
+			return nil, &Error{Code: CodeParseError, Message: "parse error: " + err.Error()}
+		}
+		// Valid JSON with a member of the wrong type; the others are
+		// decoded, the id among them.
+		if !ValidID(m.ID) {
+			m.ID = nil
+		}
+		if ute.Field == "error" { // a response, so nobody answers it
+			m.Error = &Error{Code: CodeInvalidRequest, Message: "invalid response: " + err.Error()}
+			return m, m.Error
+		}
+		m.Error = nil
+		return m, &Error{Code: CodeInvalidRequest, Message: fmt.Sprintf("invalid request: %q has the wrong type", ute.Field)}
+	}
+	rawID := m.ID
+	if len(m.ID) > 0 && !ValidID(m.ID) && !isNull(m.ID) {
+		m.ID = nil // not usable in an answer
+	}
+	if w.Method != nil {
+		if *w.Method == "" {
+			return m, &Error{Code: CodeInvalidRequest, Message: `invalid request: "method" must be a non-empty string`}
+		}
+		m.Method = *w.Method
+	}
+	if len(m.Params) > 0 && !isNull(m.Params) && m.Params[0] != '{' && m.Params[0] != '[' {
+		return m, &Error{Code: CodeInvalidParams, Message: `invalid params: "params" must be an object or an array`}
+	}
+	if m.JSONRPC != "2.0" {
+		return m, &Error{Code: CodeInvalidRequest, Message: `invalid request: "jsonrpc" must be "2.0"`}
+	}
+	if m.Method == "" && len(m.Result) == 0 && m.Error == nil {
+		if len(rawID) == 0 {
+			return m, &Error{Code: CodeInvalidRequest, Message: "invalid request: neither method nor id"}
+		}
+		return m, &Error{Code: CodeInvalidRequest, Message: `invalid request: no "method" (and not a response: no "result" or "error")`}
+	}
+	if len(rawID) > 0 && !ValidID(rawID) && (m.Method != "" || !isNull(rawID)) {
+		// MCP: a request id is a string or an integer, never null. (A
+		// response may carry id null: the answer to an unparsable request.)
+		return m, &Error{Code: CodeInvalidRequest, Message: "invalid request: id must be a string or a number"}
+	}
+	return m, nil
+}
+
+// Bounds of RecoverID's scan.
+const (
+	recoverMaxTokens = 4096
+	recoverMaxDepth  = 64
+)
+
+// RecoverID finds the top-level "id" of a frame that does not parse (cut
+// short, nested deeper than encoding/json allows, broken after the id), so
+// the error answer can name the request instead of id null. It returns the
+// id as JSON text (a string or a number), or nil. The scan is bounded
+// (recoverMaxTokens tokens, recoverMaxDepth levels), so hostile input
+// costs little; an id behind a bigger value is not found.
+func RecoverID(b []byte) json.RawMessage {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return nil
+	}
+	for n := 0; n < recoverMaxTokens; {
+		key, err := dec.Token()
+		if err != nil {
+			return nil
+		}
+		k, ok := key.(string)
+		if !ok {
+			return nil // the closing brace: no id
+		}
+		v, err := dec.Token()
+		if err != nil {
+			return nil
+		}
+		n++
+		if k == "id" {
+			switch v := v.(type) {
+			case string:
+				q, _ := json.Marshal(v)
+				return q
+			case json.Number:
+				return json.RawMessage(v.String())
+			}
+			return nil
+		}
+		depth := 0
+		if d, ok := v.(json.Delim); ok && (d == '{' || d == '[') {
+			depth = 1
+		}
+		for depth > 0 {
+			if n++; n >= recoverMaxTokens || depth > recoverMaxDepth {
+				return nil
+			}
+			t, err := dec.Token()
+			if err != nil {
+				return nil
+			}
+			if d, ok := t.(json.Delim); ok {
+				if d == '{' || d == '[' {
+					depth++
+				} else {
+					depth--
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// ValidID reports whether id is a JSON string or number. (No decoding:
+// it runs on every frame.)
 func ValidID(id json.RawMessage) bool {
 	b := bytes.TrimSpace(id)
 	if len(b) == 0 {
 		return false
 	}
 	switch c := b[0]; {
-	case c == '"':
-		var s string
-		return json.Unmarshal(b, &s) == nil
-	case c == '-' || c >= '0' && c <= '9':
-		var n json.Number
-		return json.Unmarshal(b, &n) == nil
+	case c == '"', c == '-' || c >= '0' && c <= '9':
+		return json.Valid(b)
 	}
 	return false
 }

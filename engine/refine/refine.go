@@ -1,14 +1,23 @@
 // Package refine keeps the ordered refinement history (user feedback) of
 // each tool's UI, persisted as one JSON file. The history's Hash is part of
 // the UI cache key, so adding feedback makes the UI regenerate.
+//
+// Several genui processes may share one file (two Claude Code sessions in
+// one project): every change is saved as read-merge-write under a lock file
+// (path + ".lock", github.com/gofrs/flock), applying the change to what is
+// on disk rather than writing this process's memory over it, and readers
+// pick up the other processes' changes when the file changes.
 package refine
 
 import (
+	"cmp"
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"log/slog"
 	"os"
@@ -16,7 +25,10 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
+
+	"github.com/gofrs/flock"
 )
 
 // FormatVersion is the version of refinements.json.
@@ -40,15 +52,52 @@ type file struct {
 }
 
 // Store is the refinement history of every tool. It is safe for concurrent
-// use. Every change is written to disk atomically before the method returns;
-// if that write fails the change still applies in memory and the error is
-// returned.
+// use, also by several processes on one file. Every change is merged into
+// the file atomically before the method returns; if that fails the change
+// still applies in memory, the error is returned, and the next save
+// retries it.
 type Store struct {
 	path string
 	log  *slog.Logger
 
 	mu    sync.Mutex
 	tools map[string][]Refinement
+	// pending are changes not yet in the file, oldest first.
+	pending []change
+	// seen is the file as last read or written; checked is when a reader
+	// last compared it with the file (at most every reloadEvery).
+	seen    fs.FileInfo
+	checked time.Time
+}
+
+// Bounds of the file lock and of noticing other processes' changes.
+const (
+	lockWait    = 10 * time.Second
+	lockRetry   = 5 * time.Millisecond
+	reloadEvery = 250 * time.Millisecond
+)
+
+// change is one modification, applied to memory at once and to the file's
+// content (whatever other processes put there) when saving.
+type change struct {
+	add   *Refinement // append to tool's history (unless already there)
+	tool  string
+	clear []string // drop these tools' histories
+}
+
+// apply makes the change to tools.
+func (c change) apply(tools map[string][]Refinement) {
+	if c.add != nil {
+		for _, r := range tools[c.tool] {
+			if r.Feedback == c.add.Feedback && r.Source == c.add.Source && r.Time.Equal(c.add.Time) {
+				return // already saved (a save that reported an error after its rename)
+			}
+		}
+		tools[c.tool] = append(tools[c.tool], *c.add)
+	}
+	for _, t := range c.clear {
+		delete(tools, t)
+	}
 }
 
 // Open loads the store at path (normally DIR/refinements.json); path ""
@@ -64,9 +113,13 @@ func Open(path string, logger *slog.Logger) (*Store, error) {
 		return s, nil
 	}
 	s.removeStaleTemps()
-	data, err := os.ReadFile(path)
+	data, err := readRegularFile(path, MaxFileBytes)
 	if errors.Is(err, fs.ErrNotExist) {
 		return s, nil
+	}
+	var bad *badFileError
+	if errors.As(err, &bad) {
+		return s, s.quarantine(err)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("refine: read %s: %w", path, err)
@@ -76,7 +129,50 @@ func Open(path string, logger *slog.Logger) (*Store, error) {
 		return s, s.quarantine(perr)
 	}
 	s.tools = tools
+	s.seen, _ = os.Stat(path)
+	s.checked = time.Now()
 	return s, nil
+}
+
+// MaxFileBytes bounds refinements.json; a bigger file is not one genui
+// wrote (a thousand tools with a hundred 16 KiB refinements each fit).
+const MaxFileBytes = 64 << 20
+
+// badFileError is a refinements.json that is a FIFO, a device or a socket,
+// or too big: it is moved aside like a corrupt one. (A directory there is
+// an error: genui cannot fix that itself.)
+type badFileError struct{ reason string }
+
+func (e *badFileError) Error() string { return e.reason }
+
+// readRegularFile reads path if it is (or links to) a regular file of at
+// most limit bytes. It never blocks on a FIFO (opened non-blocking, then
+// refused) and never trusts the reported size: a device such as /dev/zero
+// is refused, and reading stops after limit bytes whatever the file claims.
+func readRegularFile(path string, limit int64) ([]byte, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if fi.IsDir() {
+		return nil, errors.New("is a directory")
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, &badFileError{fmt.Sprintf("not a regular file (%s)", fi.Mode().Type())}
+	}
+	data, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(data)) > limit {
+		return nil, &badFileError{fmt.Sprintf("more than %d bytes", limit)}
+	}
+	return data, nil
 }
 
 // staleTempAge is how old a temp file must be before Open deletes it, so a
@@ -142,44 +238,47 @@ func (s *Store) Add(tool, feedback, source string) ([]Refinement, error) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.tools[tool] = append(s.tools[tool], Refinement{Feedback: feedback, Time: time.Now().UTC().Round(0), Source: source})
-	return slices.Clone(s.tools[tool]), s.save()
+	err := s.commitLocked(change{add: &Refinement{Feedback: feedback, Time: time.Now().UTC().Round(0), Source: source}, tool: tool})
+	return slices.Clone(s.tools[tool]), err
 }
 
 // History returns tool's refinements, oldest first (nil if none).
 func (s *Store) History(tool string) []Refinement {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.reloadLocked()
 	return slices.Clone(s.tools[tool])
 }
 
-// Clear drops tool's history.
+// Clear drops tool's history (in the file too, whoever added it).
 func (s *Store) Clear(tool string) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.reloadLocked()
 	if _, ok := s.tools[tool]; !ok {
 		return nil
 	}
-	delete(s.tools, tool)
-	return s.save()
+	return s.commitLocked(change{clear: []string{tool}})
 }
 
 // Retain drops the history of every tool not in tools (tools that no longer
-// exist upstream) and returns the dropped names, sorted.
+// exist upstream) and returns the dropped names, sorted. Only histories
+// this store knows are dropped: another process's refinements of tools it
+// added since stay.
 func (s *Store) Retain(tools []string) (removed []string, err error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.reloadLocked()
 	for name := range s.tools {
 		if !slices.Contains(tools, name) {
 			removed = append(removed, name)
-			delete(s.tools, name)
 		}
 	}
 	if len(removed) == 0 {
 		return nil, nil
 	}
 	slices.Sort(removed)
-	return removed, s.save()
+	return removed, s.commitLocked(change{clear: removed})
 }
 
 // Hash returns "" when tool has no refinements, else the hex sha256 of its
@@ -187,6 +286,7 @@ func (s *Store) Retain(tools []string) (removed []string, err error) {
 func (s *Store) Hash(tool string) string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.reloadLocked()
 	hist := s.tools[tool]
 	if len(hist) == 0 {
 		return ""
@@ -203,6 +303,7 @@ func (s *Store) Hash(tool string) string {
 func (s *Store) All() map[string][]Refinement {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.reloadLocked()
 	out := make(map[string][]Refinement, len(s.tools))
 	for tool, hist := range s.tools {
 		out[tool] = slices.Clone(hist)
@@ -210,20 +311,106 @@ func (s *Store) All() map[string][]Refinement {
 	return out
 }
 
-// save writes the whole store atomically; s.mu must be held.
-func (s *Store) save() error {
+// commitLocked applies c to memory and merges every pending change into
+// the file; s.mu must be held.
+func (s *Store) commitLocked(c change) error {
+	c.apply(s.tools)
 	if s.path == "" {
 		return nil
 	}
-	data, err := json.MarshalIndent(file{Version: FormatVersion, Tools: s.tools}, "", "  ")
-	if err != nil {
-		return fmt.Errorf("refine: encode: %w", err)
-	}
-	if err := writeFileAtomic(s.path, append(data, '\n')); err != nil {
-		s.log.Warn("refinements write failed", "file", s.path, "err", err)
+	s.pending = append(s.pending, c)
+	if err := s.saveLocked(); err != nil {
+		s.log.Warn("refinements write failed; kept in memory, retried with the next change", "file", s.path, "err", err)
 		return fmt.Errorf("refine: save %s: %w", s.path, err)
 	}
 	return nil
+}
+
+// saveLocked holds the file lock while it reads the file, applies the
+// pending changes to what it holds, writes the result and adopts it as
+// the store's content.
+func (s *Store) saveLocked() error {
+	if err := os.MkdirAll(filepath.Dir(s.path), 0o755); err != nil {
+		return err
+	}
+	fl := flock.New(s.path+".lock", flock.SetPermissions(0o644))
+	ctx, cancel := context.WithTimeout(context.Background(), lockWait)
+	defer cancel()
+	locked, err := fl.TryLockContext(ctx, lockRetry)
+	if err != nil || !locked {
+		return fmt.Errorf("lock %s: %w (another genui holds it)", fl.Path(), cmp.Or(err, errors.New("not acquired")))
+	}
+	defer fl.Unlock()
+	tools, err := s.readForMerge()
+	if err != nil {
+		return err
+	}
+	for _, c := range s.pending {
+		c.apply(tools)
+	}
+	data, err := json.MarshalIndent(file{Version: FormatVersion, Tools: tools}, "", "  ")
+	if err != nil {
+		return fmt.Errorf("encode: %w", err)
+	}
+	if err := writeFileAtomic(s.path, append(data, '\n')); err != nil {
+		return err
+	}
+	s.tools, s.pending = tools, nil
+	s.seen, _ = os.Stat(s.path)
+	s.checked = time.Now()
+	return nil
+}
+
+// readForMerge reads the file's content under the lock: empty when there
+// is none; an unreadable file is moved aside (nothing lost) and counts as
+// empty.
+func (s *Store) readForMerge() (map[string][]Refinement, error) {
+	data, err := readRegularFile(s.path, MaxFileBytes)
+	if errors.Is(err, fs.ErrNotExist) {
+		return map[string][]Refinement{}, nil
+	}
+	var bad *badFileError
+	if err != nil && !errors.As(err, &bad) {
+		return nil, err
+	}
+	var tools map[string][]Refinement
+	if err == nil {
+		tools, err = parse(data)
+	}
+	if err != nil {
+		if qerr := s.quarantine(err); qerr != nil {
+			return nil, qerr
+		}
+		return map[string][]Refinement{}, nil
+	}
+	return tools, nil
+}
+
+// reloadLocked adopts the file's content when another process changed it
+// since this store last read or wrote it (checked at most every
+// reloadEvery; changes still pending here are applied on top). Errors keep
+// what is in memory.
+func (s *Store) reloadLocked() {
+	if s.path == "" || time.Since(s.checked) < reloadEvery {
+		return
+	}
+	s.checked = time.Now()
+	fi, err := os.Stat(s.path)
+	if err != nil || s.seen != nil && os.SameFile(fi, s.seen) && fi.ModTime().Equal(s.seen.ModTime()) && fi.Size() == s.seen.Size() {
+		return
+	}
+	data, err := readRegularFile(s.path, MaxFileBytes)
+	if err != nil {
+		return
+	}
+	tools, err := parse(data)
+	if err != nil {
+		return
+	}
+	for _, c := range s.pending {
+		c.apply(tools)
+	}
+	s.tools, s.seen = tools, fi
 }
 
 // writeFileAtomic writes data to path via a temp file in the same

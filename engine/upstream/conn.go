@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -41,10 +42,12 @@ type conn struct {
 	inflight   atomic.Int64
 	lastActive atomic.Int64
 
-	// stdio: the child; waitDone is closed once cmd.Wait has returned.
+	// stdio: the child; waitDone is closed once cmd.Wait has returned;
+	// watchdog is genui's end of the watchdog's pipe (nil without one).
 	cmd      *exec.Cmd
 	pid      int
 	waitDone chan struct{}
+	watchdog io.Closer
 
 	// inprocess: pipe ends to close on shutdown; waitDone is closed once the
 	// server function has returned.
@@ -172,7 +175,23 @@ func (c *Client) dialStdio(cn *conn) error {
 		return fmt.Errorf("start %s: stdout pipe: %w", c.target, err)
 	}
 	cmd.Stdin, cmd.Stdout = inR, outW
-	err = cmd.Start()
+	// Start and Wait run on one goroutine that, on Linux, holds its OS
+	// thread until the child is reaped: the parent-death signal is tied to
+	// the thread that forked the child.
+	started, waited := make(chan error, 1), make(chan error, 1)
+	go func() {
+		if childNeedsLockedThread {
+			runtime.LockOSThread()
+			defer runtime.UnlockOSThread()
+		}
+		if err := cmd.Start(); err != nil {
+			started <- err
+			return
+		}
+		started <- nil
+		waited <- cmd.Wait()
+	}()
+	err = <-started
 	// The child holds its own copies now.
 	inR.Close()
 	outW.Close()
@@ -182,9 +201,12 @@ func (c *Client) dialStdio(cn *conn) error {
 		return fmt.Errorf("start %s: %w", c.target, err)
 	}
 	cn.cmd, cn.pid = cmd, cmd.Process.Pid
+	// If genui dies without stopping it (SIGKILL), the watchdog stops the
+	// child's whole process group.
+	cn.watchdog = startWatchdog(cn.pid, c.log)
 	cn.waitDone = make(chan struct{})
 	go func() {
-		err := cmd.Wait()
+		err := <-waited
 		close(cn.waitDone)
 		if err == nil {
 			cn.fail("upstream exited (exit status 0)")
@@ -322,6 +344,9 @@ func (c *Client) closeConn(cn *conn) {
 		_ = signalGroup(pid, sigKill)
 		if !waitClosed(cn.waitDone, 3*time.Second) {
 			c.log.Error("upstream process did not exit after SIGKILL", "pid", pid)
+		}
+		if cn.watchdog != nil {
+			_ = cn.watchdog.Close() // the group is gone: the watchdog exits
 		}
 		closeBounded(c, cn.link)
 	case cn.waitDone != nil: // in-process

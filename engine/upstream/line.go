@@ -8,7 +8,10 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"math"
+	"slices"
 	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/genui-dev/genui/engine/jsonrpc"
@@ -60,12 +63,23 @@ type lineLink struct {
 	// (io.EOF, a read error, *lineTooLongError), before pending calls fail.
 	onEnd func(err error)
 
-	mu        sync.Mutex
-	pending   map[string]chan *jsonrpc.Message
+	mu      sync.Mutex
+	pending map[string]pendingCall
+	// abandoned are the ids of recent calls that ended without an answer
+	// (cancelled, timed out): a late answer to one of them is expected,
+	// not a wrong id.
+	abandoned [64]string
+	abandonAt int
 	endErr    error         // why the read loop stopped, nil before
 	done      chan struct{} // closed when the read loop ends or close is called
 	doneOnce  sync.Once
 	closeOnce sync.Once
+}
+
+// pendingCall is a request waiting for its answer.
+type pendingCall struct {
+	method string
+	ch     chan *jsonrpc.Message // buffered, one answer
 }
 
 // newLineLink builds a link reading frames from r and writing them to w.
@@ -80,7 +94,7 @@ func newLineLink(r io.Reader, w io.Writer, closers []io.Closer, maxLine int, log
 		log:      log,
 		onNotify: func(string, json.RawMessage) {},
 		onEnd:    func(error) {},
-		pending:  make(map[string]chan *jsonrpc.Message),
+		pending:  make(map[string]pendingCall),
 		done:     make(chan struct{}),
 	}
 }
@@ -167,6 +181,16 @@ func (l *lineLink) dispatch(line []byte) {
 	}
 	var f frame
 	if err := json.Unmarshal(line, &f); err != nil {
+		// When the line names a request in flight it is that request's
+		// (broken) answer: fail the call now rather than at its timeout.
+		if id := jsonrpc.RecoverID(line); id != nil {
+			if method, ok := l.fail(string(id), func(method string) string {
+				return fmt.Sprintf("upstream sent an unreadable reply to %s (%v)", method, err)
+			}); ok {
+				l.log.Warn("upstream sent an unreadable reply; the call fails", "method", method, "id", string(id), "err", err, "line", preview(line))
+				return
+			}
+		}
 		l.log.Warn("upstream sent a malformed line; skipped", "err", err, "line", preview(line))
 		return
 	}
@@ -198,11 +222,11 @@ func (l *lineLink) answer(id json.RawMessage, method string, params json.RawMess
 func (l *lineLink) deliver(f frame) {
 	key := string(bytes.TrimSpace(f.ID))
 	l.mu.Lock()
-	ch, ok := l.pending[key]
+	pc, ok := l.pending[key]
 	delete(l.pending, key)
 	l.mu.Unlock()
 	if !ok {
-		l.log.Debug("upstream response for an unknown request id; skipped", "id", key)
+		l.unmatched(key)
 		return
 	}
 	m := &jsonrpc.Message{JSONRPC: "2.0", ID: f.ID, Result: f.Result}
@@ -213,7 +237,76 @@ func (l *lineLink) deliver(f frame) {
 		}
 		m.Error = &e
 	}
-	ch <- m // buffered, one answer per id
+	pc.ch <- m // buffered, one answer per id
+}
+
+// unmatched handles a response whose id names no call in flight. genui's
+// ids are integers: an answer that echoes one in another form ("7", 7.0)
+// fails that call; a late answer to a call that gave up is dropped; any
+// other id fails the call in flight when there is exactly one (it cannot
+// be anyone else's answer, and its own is not coming), else it is logged.
+func (l *lineLink) unmatched(key string) {
+	if alt, ok := integerKey(key); ok {
+		if _, ok := l.fail(alt, func(method string) string {
+			return fmt.Sprintf("upstream answered %s (request id %s) with id %s: JSON-RPC ids must come back exactly as sent", method, alt, key)
+		}); ok {
+			l.log.Warn("upstream answered with a mangled request id; the call fails", "id", key)
+			return
+		}
+	}
+	l.mu.Lock()
+	late := slices.Contains(l.abandoned[:], key)
+	var only string
+	if len(l.pending) == 1 && !late {
+		for k := range l.pending {
+			only = k
+		}
+	}
+	l.mu.Unlock()
+	switch {
+	case late:
+		l.log.Debug("upstream answered a request genui gave up on; skipped", "id", key)
+	case only != "":
+		if method, ok := l.fail(only, func(method string) string {
+			return fmt.Sprintf("upstream answered with id %s, which matches no request; %s (id %s) was the only request in flight and its answer is not coming", key, method, only)
+		}); ok {
+			l.log.Warn("upstream response with an unknown id; the call in flight fails", "id", key, "method", method, "callId", only)
+		}
+	default:
+		l.log.Warn("upstream response for an unknown request id; skipped", "id", key)
+	}
+}
+
+// fail answers the call in flight with id key with an internal error whose
+// message msg builds from its method; false when there is no such call.
+func (l *lineLink) fail(key string, msg func(method string) string) (string, bool) {
+	l.mu.Lock()
+	pc, ok := l.pending[key]
+	delete(l.pending, key)
+	l.mu.Unlock()
+	if !ok {
+		return "", false
+	}
+	pc.ch <- &jsonrpc.Message{JSONRPC: "2.0", ID: json.RawMessage(key),
+		Error: &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: msg(pc.method)}}
+	return pc.method, true
+}
+
+// integerKey returns the decimal form of an id that holds an integer in
+// another spelling: a string ("7"), a float (7.0, 7e0); false otherwise.
+func integerKey(id string) (string, bool) {
+	s := id
+	if len(s) >= 2 && s[0] == '"' {
+		if err := json.Unmarshal([]byte(id), &s); err != nil {
+			return "", false
+		}
+	}
+	f, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+	if err != nil || f != math.Trunc(f) || math.Abs(f) > 1<<53 {
+		return "", false
+	}
+	k := strconv.FormatInt(int64(f), 10)
+	return k, k != id
 }
 
 // call sends request id and waits for its response, ctx, or the link's end.
@@ -227,10 +320,15 @@ func (l *lineLink) call(ctx context.Context, id int64, method string, params jso
 	key := strconv.FormatInt(id, 10)
 	ch := make(chan *jsonrpc.Message, 1)
 	l.mu.Lock()
-	l.pending[key] = ch
+	l.pending[key] = pendingCall{method: method, ch: ch}
 	l.mu.Unlock()
+	answered := false
 	defer func() {
 		l.mu.Lock()
+		if _, waiting := l.pending[key]; waiting && !answered {
+			l.abandoned[l.abandonAt%len(l.abandoned)] = key
+			l.abandonAt++
+		}
 		delete(l.pending, key)
 		l.mu.Unlock()
 	}()
@@ -239,10 +337,12 @@ func (l *lineLink) call(ctx context.Context, id int64, method string, params jso
 	}
 	select {
 	case m := <-ch:
+		answered = true
 		return m, nil
 	case <-l.done:
 		select { // an answer read just before the end still counts
 		case m := <-ch:
+			answered = true
 			return m, nil
 		default:
 		}

@@ -215,11 +215,49 @@ func TestLineMalformedLinesSkipped(t *testing.T) {
 		`"msg":"upstream sent a malformed line; skipped"`, `"line":"this is not json"`,
 		`"line":"[\"not\",\"an\",\"object\"]"`,
 		`"msg":"upstream sent a line that is no JSON-RPC message; skipped"`,
-		`"msg":"upstream response for an unknown request id; skipped","component":"upstream","transport":"stdio","id":"987654321"`,
 	} {
 		if !strings.Contains(logs.String(), want) {
 			t.Errorf("log lacks %s:\n%s", want, logs.String())
 		}
+	}
+}
+
+// TestLineUnusableReplyFailsTheCallAtOnce: a reply genui cannot use (not
+// valid JSON after its id, nested deeper than the decoder allows, the id
+// echoed as a string, an id nobody sent while one call is in flight) fails
+// the call at once with a clear error instead of leaving it to its
+// timeout; the connection stays up.
+func TestLineUnusableReplyFailsTheCallAtOnce(t *testing.T) {
+	t.Parallel()
+	for _, kind := range lineKinds {
+		t.Run(kind, func(t *testing.T) {
+			c := rawClient(t, kind, &syncBuffer{})
+			runClient(t, c)
+			waitReady(t, c, 10*time.Second)
+			for tool, want := range map[string]string{
+				"garbled":   "unreadable reply",
+				"deep":      "exceeded max depth",
+				"string-id": `with id "`,
+				"wrong-id":  "987654321",
+			} {
+				ctx, cancel := context.WithTimeout(context.Background(), 8*time.Second)
+				start := time.Now()
+				_, err := callTool(ctx, c, tool, nil, nil)
+				cancel()
+				if err == nil || !strings.Contains(err.Error(), want) {
+					t.Errorf("%s: err %v, want one mentioning %q", tool, err, want)
+				}
+				if d := time.Since(start); d > 5*time.Second {
+					t.Errorf("%s: failed after %s, want at once", tool, d)
+				}
+			}
+			if got := mustCall(t, c, "echo", nil); got != "ok" {
+				t.Errorf("after the bad replies: %q", got)
+			}
+			if st := c.State(); !st.Connected || st.Restarts != 0 {
+				t.Errorf("bad replies disturbed the connection: %+v", st)
+			}
+		})
 	}
 }
 

@@ -3,6 +3,8 @@
 package upstream
 
 import (
+	"io"
+	"log/slog"
 	"os"
 	"os/exec"
 	"syscall"
@@ -15,6 +17,12 @@ const (
 
 // setProcessGroup is a no-op where process groups are not available.
 func setProcessGroup(*exec.Cmd) {}
+
+// childNeedsLockedThread: no parent-death signal here.
+const childNeedsLockedThread = false
+
+// startWatchdog: no process groups to stop here.
+func startWatchdog(int, *slog.Logger) io.Closer { return nil }
 
 // signalGroup kills the process itself (no groups, no SIGTERM here).
 func signalGroup(pid int, _ syscall.Signal) error {

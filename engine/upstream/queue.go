@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"log/slog"
 	"sync"
-	"time"
 )
 
 // maxQueued bounds notifications waiting for the handler; beyond it new
@@ -30,10 +29,11 @@ type notifyQueue struct {
 	delivered uint64
 	progress  chan struct{} // closed and replaced when delivered advances
 	wake      chan struct{} // capacity 1
+	stopped   chan struct{} // closed when the delivery loop ends
 }
 
 func newNotifyQueue(log *slog.Logger) *notifyQueue {
-	return &notifyQueue{log: log, progress: make(chan struct{}), wake: make(chan struct{}, 1)}
+	return &notifyQueue{log: log, progress: make(chan struct{}), wake: make(chan struct{}, 1), stopped: make(chan struct{})}
 }
 
 func (q *notifyQueue) setHandler(h func(string, json.RawMessage)) {
@@ -67,24 +67,23 @@ func (q *notifyQueue) pushedCount() uint64 {
 }
 
 // waitDelivered waits until the first target notifications have been
-// handled, at most max or until ctx ends.
-func (q *notifyQueue) waitDelivered(ctx context.Context, target uint64, max time.Duration) {
-	t := time.NewTimer(max)
-	defer t.Stop()
+// handled, until ctx ends, or until the delivery loop stops; it reports
+// whether they were.
+func (q *notifyQueue) waitDelivered(ctx context.Context, target uint64) bool {
 	for {
 		q.mu.Lock()
 		if q.delivered >= target {
 			q.mu.Unlock()
-			return
+			return true
 		}
-		ch := q.progress
+		ch, stopped := q.progress, q.stopped
 		q.mu.Unlock()
 		select {
 		case <-ch:
-		case <-t.C:
-			return
+		case <-stopped:
+			return false
 		case <-ctx.Done():
-			return
+			return false
 		}
 	}
 }
@@ -99,6 +98,7 @@ func (q *notifyQueue) start() (stop func()) {
 }
 
 func (q *notifyQueue) loop(done <-chan struct{}) {
+	defer close(q.stopped)
 	for {
 		q.mu.Lock()
 		if len(q.items) == 0 {

@@ -92,8 +92,14 @@ func (c *Client) roundTrip(ctx context.Context, cn *conn, method string, params 
 			return nil, c.transportFailure(cn, method, a.err)
 		}
 		// Notifications the upstream sent before this response (progress,
-		// logging) reach the handler before the caller sees the result.
-		c.queue.waitDelivered(ctx, c.queue.pushedCount(), notifyDrainWait)
+		// logging) reach the handler before the caller sees the result,
+		// however slow the handler (a host reading slowly): once the
+		// response is out, the host's progress route is gone. Bounded by
+		// the request's own deadline.
+		if !c.queue.waitDelivered(ctx, c.queue.pushedCount()) {
+			c.log.Warn("notifications sent before a response not all handed on before the request ended",
+				"rid", jsonrpc.RequestID(ctx), "method", method, "err", context.Cause(ctx))
+		}
 		c.log.Debug("upstream request", "rid", jsonrpc.RequestID(ctx), "method", method, "id", id, "took", time.Since(start))
 		return convertResponse(a.resp)
 	case <-cn.dead:

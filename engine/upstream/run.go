@@ -107,9 +107,18 @@ func (c *Client) connectOnce(ctx context.Context) time.Duration {
 // handshake runs initialize / notifications/initialized on a fresh
 // connection and publishes it as current.
 func (c *Client) handshake(cn *conn) error {
+	caps := c.cfg.Capabilities
+	c.mu.Lock()
+	capsFunc := c.capsFunc
+	c.mu.Unlock()
+	if capsFunc != nil {
+		if b := capsFunc(cn.ctx); len(b) > 0 && json.Valid(b) {
+			caps = b
+		}
+	}
 	params, err := json.Marshal(map[string]any{
 		"protocolVersion": c.cfg.ProtocolVersion,
-		"capabilities":    c.cfg.Capabilities,
+		"capabilities":    caps,
 		"clientInfo":      map[string]string{"name": c.cfg.ClientName, "version": c.cfg.ClientVersion},
 	})
 	if err != nil {

@@ -250,10 +250,27 @@ func serveRaw(r io.Reader, out io.Writer, logw io.Writer) {
 				// Lines a client must skip, then the answer.
 				write(`this is not json`)
 				write(`{"jsonrpc":"2.0"}`)
-				write(`{"jsonrpc":"2.0","id":987654321,"result":{}}`)
 				write(`["not","an","object"]`)
 				write(``)
 				write(fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"result":{"content":[{"type":"text","text":"after junk"}]}}`, id))
+			case "flood":
+				// arguments.bytes progress notifications, then the answer.
+				for i := 0; i < p.Arguments.Bytes; i++ {
+					write(fmt.Sprintf(`{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"f","progress":%d}}`, i+1))
+				}
+				write(fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"result":{"content":[{"type":"text","text":"flooded"}]}}`, id))
+			case "garbled":
+				// The answer, broken after its id.
+				write(fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"result":{"content":[{"type":"text","text":}]}}`, id))
+			case "deep":
+				// The answer, nested deeper than encoding/json decodes.
+				write(fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"result":{"content":[],"x":%s%s}}`, id, strings.Repeat("[", 12000), strings.Repeat("]", 12000)))
+			case "string-id":
+				// The answer with the id as a string.
+				write(fmt.Sprintf(`{"jsonrpc":"2.0","id":"%s","result":{"content":[]}}`, id))
+			case "wrong-id":
+				// An answer to a request nobody sent.
+				write(`{"jsonrpc":"2.0","id":987654321,"result":{"content":[]}}`)
 			default:
 				write(fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"result":{"content":[{"type":"text","text":"ok"}],"params":%s}}`, id, orNull(m.Params)))
 			}

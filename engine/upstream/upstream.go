@@ -62,9 +62,6 @@ var (
 	healthTimeout = 10 * time.Second
 	// termGrace is how long a stdio child gets between SIGTERM and SIGKILL.
 	termGrace = 2 * time.Second
-	// notifyDrainWait bounds how long Request waits for notifications that
-	// arrived before its response to be handed to the notification handler.
-	notifyDrainWait = time.Second
 )
 
 // Config describes the upstream server and how to talk to it.
@@ -143,6 +140,7 @@ type Client struct {
 	stopped    bool
 	initResult json.RawMessage
 	onRequest  func(ctx context.Context, method string, params json.RawMessage) (json.RawMessage, error)
+	capsFunc   func(ctx context.Context) json.RawMessage
 	onState    func(State)
 }
 
@@ -280,6 +278,16 @@ func (c *Client) SetNotificationHandler(h func(method string, params json.RawMes
 func (c *Client) SetRequestHandler(h func(ctx context.Context, method string, params json.RawMessage) (json.RawMessage, error)) {
 	c.mu.Lock()
 	c.onRequest = h
+	c.mu.Unlock()
+}
+
+// SetCapabilities sets a function each handshake asks for the client
+// capabilities to declare (genui mirrors its host's); it may block, bounded
+// by its own limit or ctx (the connection's life), and nil or invalid
+// JSON means Config.Capabilities. Set it before Run.
+func (c *Client) SetCapabilities(f func(ctx context.Context) json.RawMessage) {
+	c.mu.Lock()
+	c.capsFunc = f
 	c.mu.Unlock()
 }
 
