@@ -71,6 +71,10 @@ type Options struct {
 	// SessionIdle closes streamable HTTP sessions idle this long with no
 	// open stream (default 1 h).
 	SessionIdle time.Duration
+	// ObserveRequest, when set, receives every request's method, whether
+	// it was forwarded to the upstream, whether it failed, and how long it
+	// took (genui's /metrics).
+	ObserveRequest func(method string, proxied, failed bool, d time.Duration)
 }
 
 // Server serves MCP to any number of host sessions.
@@ -360,8 +364,14 @@ func (sess *Session) HandleFrame(ctx context.Context, raw []byte, reply Sender) 
 		reqID := newRequestID()
 		ctx = engine.WithRequestID(ctx, reqID)
 		log := s.log.With("rid", reqID, "session", sess.ID, "method", msg.Method)
+		log.Debug("request")
 		start := time.Now()
+		var proxied atomic.Bool
+		ctx = context.WithValue(ctx, proxiedKey{}, &proxied)
 		res, err := sess.handleRequest(ctx, msg, reply, log)
+		if s.opts.ObserveRequest != nil {
+			s.opts.ObserveRequest(msg.Method, proxied.Load(), err != nil, time.Since(start))
+		}
 		if errors.Is(err, errCancelledByHost) {
 			log.Info("request cancelled by host", "ms", time.Since(start).Milliseconds())
 			return
@@ -378,6 +388,15 @@ func (sess *Session) HandleFrame(ctx context.Context, raw []byte, reply Sender) 
 }
 
 var errCancelledByHost = errors.New("cancelled by host")
+
+// proxiedKey marks a request's context; forward sets the flag it holds.
+type proxiedKey struct{}
+
+func markProxied(ctx context.Context) {
+	if p, ok := ctx.Value(proxiedKey{}).(*atomic.Bool); ok {
+		p.Store(true)
+	}
+}
 
 // traced reports every frame sent through reply as traffic; responses carry
 // the time since start (when the request arrived).
