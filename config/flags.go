@@ -104,3 +104,20 @@ func SplitTool(args []string, dash int) (tool string, command []string, err erro
 	}
 	return args[0], command, nil
 }
+
+// Input is what Load reads for these flags and an upstream command line.
+func (f *Flags) Input(command []string) Input {
+	return Input{File: f.configFile(), Flags: f.flagSet(), Command: command}
+}
+
+// FileArg picks the file `genui config validate` checks: the argument,
+// else --config, else DefaultFile.
+func FileArg(args []string, flag string) string {
+	switch {
+	case len(args) > 0:
+		return args[0]
+	case flag != "":
+		return flag
+	}
+	return DefaultFile
+}

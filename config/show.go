@@ -137,3 +137,17 @@ func asErrors(err error, target **Errors) bool {
 	}
 	return ok
 }
+
+// ValidateCommand is `genui config validate FILE`: "FILE: valid" (and any
+// warnings) on w, or an error listing every problem.
+func ValidateCommand(path string, w io.Writer) error {
+	warnings, err := ValidateFile(path, nil)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "%s: valid\n", path)
+	for _, wn := range warnings {
+		fmt.Fprintln(w, "warning:", wn)
+	}
+	return nil
+}

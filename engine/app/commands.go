@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/url"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/pkg/browser"
 
+	"github.com/genui-dev/genui/engine"
 	"github.com/genui-dev/genui/engine/demo"
 	"github.com/genui-dev/genui/engine/httpapi"
 	"github.com/genui-dev/genui/engine/install"
@@ -114,4 +116,19 @@ func Preview(ctx context.Context, p PreviewOptions, newApp func() (*App, error))
 		fmt.Fprintln(p.Out, "serving the preview until Ctrl-C")
 		return nil
 	})
+}
+
+// ErrTUINotBuilt is what `genui tui` says while the workbench is not built.
+var ErrTUINotBuilt = errors.New("the terminal workbench (genui tui) is not built yet; " +
+	"use `genui serve` (or `genui preview TOOL`) and the browser preview meanwhile")
+
+// VersionLine is `genui version`'s output: "genui vX.Y.Z (commit)".
+func VersionLine() string { return engine.VersionLine() }
+
+// NeedOut checks export's --out before anything is built.
+func NeedOut(out string) error {
+	if out == "" {
+		return errors.New("export needs --out DIR")
+	}
+	return nil
 }
