@@ -149,7 +149,7 @@ func (e *Engine) llm() *gen.LLM {
 
 // genConfig is what of the generation setup enters the cache key.
 func (e *Engine) genConfig() cache.Config {
-	c := cache.Config{PromptVersion: PromptVersion, TemplateVersion: TemplateVersion, Provider: e.gen.Name()}
+	c := cache.Config{PromptVersion: PromptVersion, TemplateVersion: TemplateVersion, Provider: e.gen.Name(), Theme: e.theme()}
 	if l := e.llm(); l != nil {
 		c.PromptVersion += "/" + l.PromptVersion()
 		c.Model, c.Temperature = l.Model(), l.Temperature()
@@ -160,7 +160,7 @@ func (e *Engine) genConfig() cache.Config {
 // offlineKey is the cache key of a tool's offline UI (equal to UIKey when
 // the engine generates offline).
 func (e *Engine) offlineKey(t *Tool) cache.Key {
-	cfg := cache.Config{PromptVersion: PromptVersion, TemplateVersion: TemplateVersion, Provider: gen.ProviderOffline}
+	cfg := cache.Config{PromptVersion: PromptVersion, TemplateVersion: TemplateVersion, Provider: gen.ProviderOffline, Theme: e.theme()}
 	return cache.MakeKey(t.Name, t.Hash, e.refine.Hash(t.Name), cfg.Hash())
 }
 
