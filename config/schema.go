@@ -206,7 +206,7 @@ func rule(k jsonschema.ErrorKind, loc []string) string {
 		switch k.Want {
 		case durationPattern:
 			return fmt.Sprintf("must be a duration such as 90s, 1m30s or 500ms, not %q", k.Got)
-		case "^https?://":
+		case "^https?://", "^(https?://.*)?$":
 			return fmt.Sprintf("must be an http:// or https:// URL, not %q", k.Got)
 		}
 		return fmt.Sprintf("must match %s, not %q", k.Want, k.Got)

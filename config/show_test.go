@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -98,5 +99,23 @@ func TestSchemaExampleValidates(t *testing.T) {
 	_ = os.WriteFile(p, b, 0o644)
 	if _, err := ValidateFile(p, env{}.lookup); err == nil || !strings.Contains(err.Error(), "llm.temperature: must be <= 2") {
 		t.Errorf("a broken example validated: %v", err)
+	}
+}
+
+// TestREADMEExamplesValidate: every genui.json the README shows passes
+// the schema (docs and schema cannot drift apart).
+func TestREADMEExamplesValidate(t *testing.T) {
+	b, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	blocks := regexp.MustCompile("(?s)```json\n(.*?)```").FindAllSubmatch(b, -1)
+	if len(blocks) < 2 {
+		t.Fatalf("found %d JSON examples in the README", len(blocks))
+	}
+	for i, m := range blocks {
+		if _, errs := ParseFile(m[1], env{"API_TOKEN": "t"}.lookup, nil); len(errs) > 0 {
+			t.Errorf("README example %d does not validate: %v\n%s", i, (&Errors{List: errs}).Error(), m[1])
+		}
 	}
 }

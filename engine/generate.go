@@ -512,7 +512,9 @@ func (e *Engine) readGenerated(ctx context.Context, t *Tool, key cache.Key, g ge
 
 func (e *Engine) generate(g gen.Generator, t *Tool, key cache.Key, rid string, announce bool) (UI, error) {
 	log := e.log.With("rid", rid, "tool", t.Name)
-	ctx, cancel := context.WithTimeout(context.Background(), e.opts.GenerationTimeout)
+	// Bounded by the generation timeout and the engine's life: stopping
+	// the engine cancels it (Run then waits for it, bounded).
+	ctx, cancel := context.WithTimeout(e.gs.lifetime(), e.opts.GenerationTimeout)
 	defer cancel()
 	if err := e.sem.Acquire(ctx, 1); err != nil {
 		return UI{}, fmt.Errorf("generation queue full for %s: %w", t.Name, err)
