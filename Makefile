@@ -5,7 +5,8 @@ export GENUI_TEST_CACHE ?= $(HOME)/.cache/genui-test
 # README.md's "**Version: X.Y.Z**" line is the single source of the version;
 # builds inject it (and the git commit) into engine.Version and engine.Commit.
 VERSION := $(shell sed -n 's/^\*\*Version: \([0-9][0-9]*\.[0-9][0-9]*\.[0-9][0-9]*\)\*\*$$/\1/p' README.md)
-COMMIT  := $(shell git rev-parse --short=12 HEAD 2>/dev/null)$(shell git diff --quiet HEAD -- 2>/dev/null || echo -dirty)
+GIT_REV := $(shell git rev-parse --short=12 HEAD 2>/dev/null)
+COMMIT  := $(if $(GIT_REV),$(GIT_REV)$(shell git diff --quiet HEAD -- 2>/dev/null || echo -dirty),unknown)
 LDFLAGS := -s -w -X github.com/genui-dev/genui/engine.Version=$(VERSION) -X github.com/genui-dev/genui/engine.Commit=$(COMMIT)
 
 # release targets (GOOS/GOARCH) and where they go

@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"math"
 	"os"
 	"regexp"
 	"slices"
@@ -628,15 +629,17 @@ func parseValue(s setting, raw string) (any, error) {
 	raw = strings.TrimSpace(raw)
 	switch s.Kind {
 	case kInt:
-		if _, err := strconv.ParseInt(raw, 10, 64); err != nil {
+		n, err := strconv.ParseInt(raw, 10, 64)
+		if err != nil {
 			return nil, fmt.Errorf("must be an integer, not %q", raw)
 		}
-		return json.Number(raw), nil
+		return json.Number(strconv.FormatInt(n, 10)), nil
 	case kNumber:
-		if _, err := strconv.ParseFloat(raw, 64); err != nil {
+		f, err := strconv.ParseFloat(raw, 64)
+		if err != nil || math.IsInf(f, 0) || math.IsNaN(f) {
 			return nil, fmt.Errorf("must be a number, not %q", raw)
 		}
-		return json.Number(raw), nil
+		return json.Number(strconv.FormatFloat(f, 'g', -1, 64)), nil
 	case kBool:
 		b, err := strconv.ParseBool(raw)
 		if err != nil {
