@@ -2,11 +2,42 @@
 GO ?= go
 export GENUI_TEST_CACHE ?= $(HOME)/.cache/genui-test
 
-.PHONY: build test bench lint
+# README.md's "**Version: X.Y.Z**" line is the single source of the version;
+# builds inject it (and the git commit) into engine.Version and engine.Commit.
+VERSION := $(shell sed -n 's/^\*\*Version: \([0-9][0-9]*\.[0-9][0-9]*\.[0-9][0-9]*\)\*\*$$/\1/p' README.md)
+GIT_REV := $(shell git rev-parse --short=12 HEAD 2>/dev/null)
+COMMIT  := $(if $(GIT_REV),$(GIT_REV)$(shell git diff --quiet HEAD -- 2>/dev/null || echo -dirty),unknown)
+LDFLAGS := -s -w -X github.com/genui-dev/genui/engine.Version=$(VERSION) -X github.com/genui-dev/genui/engine.Commit=$(COMMIT)
 
-## build: the genui binary at bin/genui
-build:
-	$(GO) build -o bin/genui ./cmd/genui
+# release targets (GOOS/GOARCH) and where they go
+PLATFORMS ?= linux/amd64 linux/arm64 darwin/amd64 darwin/arm64 windows/amd64
+RELEASE_DIR ?= release
+
+.PHONY: build test bench lint release version
+
+## version: the version builds get, from README.md
+version:
+	@test -n "$(VERSION)" || { echo "README.md has no **Version: X.Y.Z** line" >&2; exit 1; }
+	@echo $(VERSION)
+
+## build: the genui binary at bin/genui, with the README's version and the commit
+build: version
+	$(GO) build -ldflags '$(LDFLAGS)' -o bin/genui ./cmd/genui
+
+## release: static binaries (CGO_ENABLED=0, -trimpath) for PLATFORMS under RELEASE_DIR,
+## named genui-vX.Y.Z-OS-ARCH[.exe], plus SHA256SUMS
+release: version
+	rm -rf $(RELEASE_DIR)
+	mkdir -p $(RELEASE_DIR)
+	@set -e; for p in $(PLATFORMS); do \
+		os=$${p%/*}; arch=$${p#*/}; ext=; [ "$$os" = windows ] && ext=.exe; \
+		out=$(RELEASE_DIR)/genui-v$(VERSION)-$$os-$$arch$$ext; \
+		echo "build $$out"; \
+		CGO_ENABLED=0 GOOS=$$os GOARCH=$$arch $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $$out ./cmd/genui; \
+	done
+	cd $(RELEASE_DIR) && if command -v sha256sum >/dev/null; then sha256sum genui-* > SHA256SUMS; \
+		else shasum -a 256 genui-* > SHA256SUMS; fi
+	@cat $(RELEASE_DIR)/SHA256SUMS
 
 ## test: install test dependencies when missing, then every test with the race detector, then
 ## a short fuzz run of the host's frame handling (its corpus is checked in under testdata/fuzz)

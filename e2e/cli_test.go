@@ -112,3 +112,68 @@ func TestStateResources(t *testing.T) {
 		}
 	}
 }
+
+// TestCLIConfig: `genui config schema` prints the JSON Schema; its own
+// example, saved as genui.json, passes `genui config validate` and runs;
+// validate exits non-zero listing every error of a bad file; `config show`
+// names each value's source and never prints a key.
+func TestCLIConfig(t *testing.T) {
+	wd := t.TempDir()
+	schema, _, err := genuiRun(t, wd, "config", "schema")
+	if err != nil {
+		t.Fatalf("config schema: %v", err)
+	}
+	var doc struct {
+		Schema   string            `json:"$schema"`
+		Examples []json.RawMessage `json:"examples"`
+	}
+	if err := json.Unmarshal([]byte(schema), &doc); err != nil || doc.Schema == "" || len(doc.Examples) == 0 {
+		t.Fatalf("config schema printed no JSON Schema with an example: %v", err)
+	}
+	if err := os.WriteFile(filepath.Join(wd, "genui.schema.json"), []byte(schema), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(wd, "genui.json"), doc.Examples[0], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, stderr, err := genuiRun(t, wd, "config", "validate")
+	if err != nil || !strings.Contains(out, "genui.json: valid") {
+		t.Fatalf("the schema's own example does not validate: %v\n%s%s", err, out, stderr)
+	}
+
+	bad := filepath.Join(wd, "bad.json")
+	_ = os.WriteFile(bad, []byte(`{"llm": {"provider": "offline", "temperature": 3}, "cache": {"maxEntries": "x"}, "logging": {"level": "loud"}, "extra": 1}`), 0o644)
+	out, stderr, err = genuiRun(t, wd, "config", "validate", bad)
+	if err == nil || out != "" {
+		t.Fatalf("validate of a bad file: err=%v stdout=%q", err, out)
+	}
+	for _, want := range []string{"4 errors", "llm.temperature: must be <= 2", "cache.maxEntries: must be an integer", "logging.level: must be debug, info, warn or error", "extra: unknown key"} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("validate's errors lack %q:\n%s", want, stderr)
+		}
+	}
+	// A run refuses the bad file the same way, before starting anything.
+	_, stderr, err = genuiRun(t, wd, "mcp", "--config", bad)
+	if err == nil || !strings.Contains(stderr, "llm.temperature: must be <= 2") {
+		t.Errorf("genui mcp with a bad config: err=%v stderr=%q", err, stderr)
+	}
+
+	key := "sk-ant-api03-clitestkey0123456789"
+	_ = os.WriteFile(filepath.Join(wd, "keyed.json"), []byte(`{"llm": {"provider": "anthropic", "apiKey": "`+key+`"}, "dir": "d"}`), 0o644)
+	cmd := exec.Command(testenv.GenuiBinary(t), "config", "show", "--config", "keyed.json", "--model", "m-flag")
+	cmd.Dir = wd
+	cmd.Env = append(testenv.OfflineEnv(), "GENUI_CACHE_MAX_ENTRIES=42")
+	b, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("config show: %v", err)
+	}
+	show := string(b)
+	if strings.Contains(show, key) {
+		t.Errorf("config show printed the API key:\n%s", show)
+	}
+	for _, want := range []string{`"m-flag"`, "flag --model", "42", "env GENUI_CACHE_MAX_ENTRIES", `"d"`, "file keyed.json", "[REDACTED]", "default"} {
+		if !strings.Contains(show, want) {
+			t.Errorf("config show lacks %q:\n%s", want, show)
+		}
+	}
+}

@@ -94,6 +94,7 @@ const (
 	UIStateCached     = "cached"     // a generated UI is cached
 	UIStateFallback   = "fallback"   // the cached UI is a fallback (see FallbackReason)
 	UIStateOwn        = "own"        // the upstream ships its own UI
+	UIStateDisabled   = "disabled"   // left out by generation.enabledTools/disabledTools
 )
 
 // UIStatus is a tool's UI at a glance (the TUI's badge).

@@ -12,6 +12,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"path"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -26,12 +27,10 @@ import (
 	"github.com/genui-dev/genui/engine/events"
 	"github.com/genui-dev/genui/engine/gen"
 	"github.com/genui-dev/genui/engine/jsonrpc"
+	"github.com/genui-dev/genui/engine/metrics"
 	"github.com/genui-dev/genui/engine/refine"
 	"github.com/genui-dev/genui/engine/upstream"
 )
-
-// Version is genui's version, reported by `genui version` and _ui_status.
-const Version = "0.2.0"
 
 // Versions of what goes into a UI, part of every cache key.
 const (
@@ -65,7 +64,24 @@ type Options struct {
 	// upstream (default 15 s); ReconnectWait for one that was connected and
 	// is reconnecting (default 3 s), so calls fail fast in a long outage.
 	UpstreamWait, ReconnectWait time.Duration
-	Logger                      *slog.Logger
+	// RefreshBackoffMax bounds the wait after failed periodic refreshes
+	// (the wait doubles from RefreshInterval; default 8 intervals).
+	RefreshBackoffMax time.Duration
+	// CacheDir is where persisted UIs live (default Dir/cache); the
+	// cache limits are cache.Options' (0 = the cache package's defaults).
+	CacheDir                               string
+	CacheMaxEntries                        int
+	CacheMaxEntryBytes, CacheMaxTotalBytes int64
+	// DefaultTheme ("light" or "dark"; "" or "auto" = the host's) is the
+	// theme generated UIs get unless a refinement asks for another.
+	DefaultTheme string
+	// EnabledTools, when not empty, are the only tools that get a
+	// generated UI; DisabledTools never get one. Both hold names or
+	// path.Match globs ("debug_*"). Other tools still pass through.
+	EnabledTools, DisabledTools []string
+	// Metrics receives genui's Prometheus metrics (nil = none).
+	Metrics *metrics.Metrics
+	Logger  *slog.Logger
 }
 
 // UI is one generated UI as served.
@@ -82,6 +98,8 @@ type UI struct {
 type Engine struct {
 	opts   Options
 	log    *slog.Logger
+	clog   *slog.Logger // component=cache: lookups and stores, by request id
+	met    *metrics.Metrics
 	up     *upstream.Client
 	gen    gen.Generator
 	cache  *cache.Cache
@@ -152,9 +170,16 @@ func New(opts Options) (*Engine, error) {
 	if opts.ReconnectWait <= 0 {
 		opts.ReconnectWait = defaultReconnectWait
 	}
+	for _, p := range append(append([]string(nil), opts.EnabledTools...), opts.DisabledTools...) {
+		if _, err := path.Match(p, ""); err != nil {
+			return nil, fmt.Errorf("tool pattern %q: %w", p, err)
+		}
+	}
 	e := &Engine{
 		opts: opts,
-		log:  opts.Logger,
+		log:  opts.Logger.With("component", "engine"),
+		clog: opts.Logger.With("component", "cache"),
+		met:  opts.Metrics,
 		gen:  opts.Generator,
 		broker: events.NewBroker(256, events.WithLagEvent(func(pending int) (string, Event) {
 			return string(EventLagged), Event{Time: time.Now(), Kind: EventLagged, Detail: &Lagged{Pending: pending}}
@@ -186,8 +211,12 @@ func New(opts Options) (*Engine, error) {
 			cacheDir = filepath.Join(opts.Dir, "cache")
 		}
 	}
+	if opts.PersistCache && opts.CacheDir != "" {
+		cacheDir = opts.CacheDir
+	}
 	var err error
-	if e.cache, err = cache.New(cache.Options{Dir: cacheDir, Logger: opts.Logger}); err != nil {
+	if e.cache, err = cache.New(cache.Options{Dir: cacheDir, Logger: e.clog, MaxEntries: opts.CacheMaxEntries,
+		MaxEntryBytes: opts.CacheMaxEntryBytes, MaxTotalBytes: opts.CacheMaxTotalBytes}); err != nil {
 		return nil, fmt.Errorf("open UI cache: %w", err)
 	}
 	if e.refine, err = refine.Open(refinePath, opts.Logger); err != nil {
@@ -204,7 +233,35 @@ func New(opts Options) (*Engine, error) {
 	e.up.SetNotificationHandler(e.onUpstreamNotification)
 	e.up.SetRequestHandler(e.onUpstreamRequest)
 	e.up.SetStateHandler(e.onUpstreamState)
+	e.observeMetrics()
 	return e, nil
+}
+
+// observeMetrics registers what the engine keeps itself (cache counters,
+// upstream restarts, the /wait queue) with the metrics registry.
+func (e *Engine) observeMetrics() {
+	if e.met == nil {
+		return
+	}
+	stats := func(f func(cache.Stats) int64) func() float64 {
+		return func() float64 { return float64(f(e.cache.Stats())) }
+	}
+	e.met.Observe(metrics.Sources{
+		CacheHits:        stats(func(s cache.Stats) int64 { return s.Hits }),
+		CacheMisses:      stats(func(s cache.Stats) int64 { return s.Misses }),
+		CacheEvictions:   stats(func(s cache.Stats) int64 { return s.Evictions }),
+		CacheEntries:     stats(func(s cache.Stats) int64 { return int64(s.Entries) }),
+		CacheBytes:       stats(func(s cache.Stats) int64 { return s.Bytes }),
+		UpstreamRestarts: func() float64 { return float64(e.up.State().Restarts) },
+		UpstreamConnected: func() float64 {
+			if e.up.State().Connected {
+				return 1
+			}
+			return 0
+		},
+		WaitPollers: func() float64 { return float64(e.queue.Stats().Pollers) },
+		QueueLength: func() float64 { return float64(e.queue.Stats().Pending) },
+	})
 }
 
 // Run keeps the upstream connected (and, with RefreshInterval, its tools
@@ -231,20 +288,23 @@ func (e *Engine) refreshLoop(ctx context.Context) {
 		rctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 		_, err := e.RefreshTools(rctx)
 		cancel()
-		wait = nextRefreshWait(e.opts.RefreshInterval, wait, err)
+		wait = nextRefreshWait(e.opts.RefreshInterval, e.opts.RefreshBackoffMax, wait, err)
 		if err != nil {
 			e.log.Warn("periodic tools refresh failed", "err", err, "next", wait)
 		}
 	}
 }
 
-// nextRefreshWait doubles the wait after a failure (at most 8 intervals)
-// and returns to the interval after a success.
-func nextRefreshWait(interval, last time.Duration, err error) time.Duration {
+// nextRefreshWait doubles the wait after a failure (at most maxWait,
+// default 8 intervals) and returns to the interval after a success.
+func nextRefreshWait(interval, maxWait, last time.Duration, err error) time.Duration {
 	if err == nil {
 		return interval
 	}
-	return min(last*2, 8*interval)
+	if maxWait <= 0 {
+		maxWait = 8 * interval
+	}
+	return max(min(last*2, maxWait), interval)
 }
 
 // WaitReady blocks until the upstream is connected and its tools are loaded,
@@ -367,6 +427,9 @@ func (e *Engine) PublishTraffic(t Traffic) {
 }
 
 func (e *Engine) onUpstreamState(s upstream.State) {
+	if !s.Connected && s.LastError != "" {
+		e.met.UpstreamError("connection")
+	}
 	if s.Connected {
 		go func() {
 			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
@@ -490,6 +553,9 @@ func (e *Engine) RefreshTools(ctx context.Context) (ToolDiff, error) {
 	nextBy := map[string]*Tool{}
 	for _, raw := range raws {
 		t, err := parseTool(raw)
+		if err == nil {
+			t.UIDisabled = !e.uiEnabled(t.Name)
+		}
 		if err != nil {
 			e.log.Warn("skipping malformed upstream tool", "err", err, "tool", string(truncate(raw, 200)))
 			continue

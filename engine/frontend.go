@@ -208,6 +208,9 @@ func (e *Engine) Refine(ctx context.Context, req RefineRequest) (UIChange, error
 	if t.OwnUI != "" {
 		return UIChange{}, Errorf(CodeInvalidArgument, "%s ships its own UI (%s); genui does not refine it", t.Name, t.OwnUI)
 	}
+	if t.UIDisabled {
+		return UIChange{}, Errorf(CodeInvalidArgument, "%s gets no generated UI (generation.enabledTools / disabledTools)", t.Name)
+	}
 	source := req.Source
 	if source == "" {
 		source = SourceAPI
@@ -237,6 +240,9 @@ func (e *Engine) Regenerate(ctx context.Context, req RegenerateRequest) (UIChang
 	}
 	if t.OwnUI != "" {
 		return UIChange{}, Errorf(CodeInvalidArgument, "%s ships its own UI (%s); genui does not regenerate it", t.Name, t.OwnUI)
+	}
+	if t.UIDisabled {
+		return UIChange{}, Errorf(CodeInvalidArgument, "%s gets no generated UI (generation.enabledTools / disabledTools)", t.Name)
 	}
 	oldKey, oldHTML := e.cachedHTML(t)
 	if req.ClearRefinements {

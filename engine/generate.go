@@ -4,11 +4,13 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"sync"
 	"time"
 
 	"github.com/genui-dev/genui/engine/cache"
 	"github.com/genui-dev/genui/engine/gen"
+	"github.com/genui-dev/genui/engine/metrics"
 	"github.com/genui-dev/genui/viewdefs"
 )
 
@@ -147,7 +149,7 @@ func (e *Engine) llm() *gen.LLM {
 
 // genConfig is what of the generation setup enters the cache key.
 func (e *Engine) genConfig() cache.Config {
-	c := cache.Config{PromptVersion: PromptVersion, TemplateVersion: TemplateVersion, Provider: e.gen.Name()}
+	c := cache.Config{PromptVersion: PromptVersion, TemplateVersion: TemplateVersion, Provider: e.gen.Name(), Theme: e.theme()}
 	if l := e.llm(); l != nil {
 		c.PromptVersion += "/" + l.PromptVersion()
 		c.Model, c.Temperature = l.Model(), l.Temperature()
@@ -158,7 +160,7 @@ func (e *Engine) genConfig() cache.Config {
 // offlineKey is the cache key of a tool's offline UI (equal to UIKey when
 // the engine generates offline).
 func (e *Engine) offlineKey(t *Tool) cache.Key {
-	cfg := cache.Config{PromptVersion: PromptVersion, TemplateVersion: TemplateVersion, Provider: gen.ProviderOffline}
+	cfg := cache.Config{PromptVersion: PromptVersion, TemplateVersion: TemplateVersion, Provider: gen.ProviderOffline, Theme: e.theme()}
 	return cache.MakeKey(t.Name, t.Hash, e.refine.Hash(t.Name), cfg.Hash())
 }
 
@@ -237,16 +239,21 @@ func (e *Engine) ReadUI(ctx context.Context, name string) (UI, error) {
 	if !ok {
 		return UI{}, e.unknownTool(name)
 	}
+	if t.UIDisabled {
+		return UI{}, Errorf(CodeInvalidArgument, "%s gets no generated UI (generation.enabledTools / disabledTools)", name)
+	}
 	l := e.llm()
 	if l == nil {
 		return e.readGenerated(ctx, t, e.UIKey(t), e.gen, true)
 	}
 	key := e.UIKey(t)
-	if ent, ok := e.cache.Get(key); ok && (!e.opts.NoCache || ent.Meta.GeneratedAt.After(processStart)) {
+	rid := RequestID(ctx)
+	ent, ok := e.cache.Get(key)
+	e.logLookup(rid, t.Name, key, ok)
+	if ok && (!e.opts.NoCache || ent.Meta.GeneratedAt.After(processStart)) {
 		e.noteLLMPage(t.Name, key)
 		return UI{Tool: name, HTML: ent.HTML, Key: key, Meta: ent.Meta, FromCache: true}, nil
 	}
-	rid := RequestID(ctx)
 	if l.FirstRead() == gen.FirstReadWait {
 		if ch, started := e.startUpgrade(l, t, key, rid, true); started {
 			select {
@@ -292,7 +299,7 @@ func (e *Engine) prewarm(tools []*Tool) {
 	go func() {
 		defer e.gs.bg.wg.Done()
 		for _, t := range tools {
-			if t.OwnUI != "" || ctx.Err() != nil {
+			if !t.HasGeneratedUI() || ctx.Err() != nil {
 				continue
 			}
 			rctx, cancel := context.WithTimeout(ctx, e.opts.GenerationTimeout)
@@ -355,9 +362,7 @@ func (e *Engine) startUpgrade(l *gen.LLM, t *Tool, key cache.Key, rid string, wa
 		}
 	}
 	e.gs.mu.Unlock()
-	for _, r := range e.refine.History(t.Name) {
-		req.Refinements = append(req.Refinements, r.Feedback)
-	}
+	req.Refinements = e.refinements(t.Name)
 	req.OnProgress = func(p gen.Progress) {
 		e.gs.mu.Lock()
 		if st := e.gs.status[t.Name]; st != nil && st.Key == key && st.State == GenRunning {
@@ -397,6 +402,7 @@ func (e *Engine) finishUpgrade(t *Tool, key cache.Key, rid string, o gen.Outcome
 	defer e.setGenerating(t.Name, -1)
 	log := e.log.With("rid", rid, "tool", t.Name)
 	res := o.Result
+	e.met.Generation(e.gen.Name(), outcomeOf(o), res.Duration)
 	st := GenerationStatus{Key: key, Provider: res.Provider, Bytes: len(res.HTML), ElapsedMS: res.Duration.Milliseconds(),
 		Attempts: res.Attempts, Error: res.Error, Chain: res.Chain, FallbackReason: res.FallbackReason}
 	switch {
@@ -411,6 +417,7 @@ func (e *Engine) finishUpgrade(t *Tool, key cache.Key, rid string, o gen.Outcome
 			log.Warn("LLM UI not cached; the offline UI stays", "err", err)
 			break
 		}
+		e.logStore(rid, t.Name, key, meta)
 		e.gs.mu.Lock()
 		if e.gs.lastLLM == nil {
 			e.gs.lastLLM = map[string]cache.Key{}
@@ -422,7 +429,7 @@ func (e *Engine) finishUpgrade(t *Tool, key cache.Key, rid string, o gen.Outcome
 		if res.Error != nil && res.Error.Retryable {
 			st.RetryAt = time.Now().Add(failedRetryAfter)
 		}
-		log.Warn("the LLM gave no usable UI; the offline UI stays", "reason", res.FallbackReason)
+		log.Warn("the LLM gave no usable UI; the offline UI stays", "reason", res.FallbackReason, "chain", chainText(res.Chain))
 	}
 	e.gs.mu.Lock()
 	cur := e.gs.status[t.Name]
@@ -478,12 +485,14 @@ func (e *Engine) setGenerating(tool string, delta int) {
 // readGenerated serves key from the cache or generates it with g now
 // (announced with generation events when announce is set).
 func (e *Engine) readGenerated(ctx context.Context, t *Tool, key cache.Key, g gen.Generator, announce bool) (UI, error) {
+	rid := RequestID(ctx)
 	if !e.opts.NoCache {
-		if ent, ok := e.cache.Get(key); ok {
+		ent, ok := e.cache.Get(key)
+		e.logLookup(rid, t.Name, key, ok)
+		if ok {
 			return UI{Tool: t.Name, HTML: ent.HTML, Key: key, Meta: ent.Meta, FromCache: true}, nil
 		}
 	}
-	rid := RequestID(ctx)
 	// The generation runs on its own bounded context (its result is cached
 	// for every reader); this caller stops waiting when its ctx ends.
 	ch := e.sf.DoChan(string(key), func() (ui any, err error) {
@@ -503,7 +512,9 @@ func (e *Engine) readGenerated(ctx context.Context, t *Tool, key cache.Key, g ge
 
 func (e *Engine) generate(g gen.Generator, t *Tool, key cache.Key, rid string, announce bool) (UI, error) {
 	log := e.log.With("rid", rid, "tool", t.Name)
-	ctx, cancel := context.WithTimeout(context.Background(), e.opts.GenerationTimeout)
+	// Bounded by the generation timeout and the engine's life: stopping
+	// the engine cancels it (Run then waits for it, bounded).
+	ctx, cancel := context.WithTimeout(e.gs.lifetime(), e.opts.GenerationTimeout)
 	defer cancel()
 	if err := e.sem.Acquire(ctx, 1); err != nil {
 		return UI{}, fmt.Errorf("generation queue full for %s: %w", t.Name, err)
@@ -515,20 +526,20 @@ func (e *Engine) generate(g gen.Generator, t *Tool, key cache.Key, rid string, a
 		e.emitGenerationStarted(t.Name, g.Name(), rid)
 	}
 	start := time.Now()
-	var hist []string
-	for _, r := range e.refine.History(t.Name) {
-		hist = append(hist, r.Feedback)
-	}
-	res, err := g.Generate(ctx, gen.Request{Tool: t.Info, Refinements: hist})
+	log.Debug("generating UI", "generator", g.Name(), "key", string(key))
+	res, err := g.Generate(ctx, gen.Request{Tool: t.Info, Refinements: e.refinements(t.Name), RequestID: rid})
 	meta := cache.Meta{GeneratedAt: start, Duration: time.Since(start), Provider: res.Provider,
 		Model: res.Model, UIType: res.UIType, Warnings: res.Warnings, RequestID: rid, CacheVersion: 1}
 	if err == nil && g.Name() != gen.ProviderOffline { // the offline generator validates its own output
-		if problems := gen.Validate(res.HTML); len(problems) > 0 {
+		problems := gen.Validate(res.HTML)
+		log.Debug("UI validated", "problems", problems)
+		if len(problems) > 0 {
 			err = fmt.Errorf("generated HTML failed validation: %v", problems)
 		}
 	}
 	if err != nil {
-		log.Error("UI generation failed; serving the emergency page", "err", err)
+		log.Error("UI generation failed; serving the emergency page", "reason", err.Error())
+		e.met.Generation(g.Name(), metrics.OutcomeFailed, time.Since(start))
 		html, eerr := viewdefs.Emergency(viewdefs.ToolData{Name: t.Name, Title: t.Info.Title,
 			Description: t.Info.Description, InputSchema: t.Info.InputSchema, OutputSchema: t.Info.OutputSchema}, err.Error())
 		if eerr != nil {
@@ -540,8 +551,11 @@ func (e *Engine) generate(g gen.Generator, t *Tool, key cache.Key, rid string, a
 		return UI{Tool: t.Name, HTML: injectShim(html), Key: key, Meta: meta}, nil
 	}
 	ui := UI{Tool: t.Name, HTML: res.HTML, Key: key, Meta: meta}
+	e.met.Generation(g.Name(), metrics.OutcomeGenerated, meta.Duration)
 	if perr := e.cache.Put(cache.Entry{Key: key, Tool: t.Name, HTML: res.HTML, Meta: meta}); perr != nil {
 		log.Warn("UI not cached", "err", perr)
+	} else {
+		e.logStore(rid, t.Name, key, meta)
 	}
 	log.Info("UI generated", "uiType", meta.UIType, "ms", meta.Duration.Milliseconds(), "bytes", len(res.HTML),
 		"warnings", len(meta.Warnings))
@@ -551,6 +565,70 @@ func (e *Engine) generate(g gen.Generator, t *Tool, key cache.Key, rid string, a
 			RequestID: rid})
 	}
 	return ui, nil
+}
+
+// refinements is a tool's refinement history as generators get it, with
+// the configured default theme first (later feedback overrides it).
+func (e *Engine) refinements(tool string) []string {
+	var out []string
+	if th := e.theme(); th != "" {
+		out = append(out, th+" theme")
+	}
+	for _, r := range e.refine.History(tool) {
+		out = append(out, r.Feedback)
+	}
+	return out
+}
+
+// theme is Options.DefaultTheme ("" for auto).
+func (e *Engine) theme() string {
+	if e.opts.DefaultTheme == "auto" {
+		return ""
+	}
+	return e.opts.DefaultTheme
+}
+
+// logLookup and logStore are the cache's lines of a request's work, both
+// carrying its request id.
+func (e *Engine) logLookup(rid, tool string, key cache.Key, hit bool) {
+	e.clog.Debug("cache lookup", "rid", rid, "tool", tool, "key", string(key), "hit", hit)
+}
+
+func (e *Engine) logStore(rid, tool string, key cache.Key, meta cache.Meta) {
+	e.clog.Info("cache store", "rid", rid, "tool", tool, "key", string(key), "uiType", meta.UIType,
+		"generator", meta.Provider, "requestId", meta.RequestID)
+}
+
+// outcomeOf classifies an LLM generation for the metrics.
+func outcomeOf(o gen.Outcome) string {
+	switch {
+	case o.Err != nil:
+		return metrics.OutcomeFailed
+	case o.Result.UIType != gen.UITypeLLM:
+		return metrics.OutcomeFallback
+	}
+	for _, s := range o.Result.Chain {
+		if s.Stage == gen.StageRepaired && s.OK {
+			return metrics.OutcomeRepaired
+		}
+	}
+	return metrics.OutcomeGenerated
+}
+
+// chainText is a generation chain as one log value.
+func chainText(chain []gen.Step) string {
+	var parts []string
+	for _, s := range chain {
+		p := s.Stage
+		if s.OK {
+			p += " ok"
+		}
+		if s.Reason != "" {
+			p += ": " + s.Reason
+		}
+		parts = append(parts, p)
+	}
+	return strings.Join(parts, " -> ")
 }
 
 // The engine's generation events, in one place.

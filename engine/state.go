@@ -13,6 +13,7 @@ import (
 // TUI's header and tool list show. It carries no secrets.
 type State struct {
 	Version   string        `json:"version"`
+	Commit    string        `json:"commit,omitempty"`
 	Dir       string        `json:"dir"`
 	Generator string        `json:"generator"`
 	Upstream  UpstreamState `json:"upstream"`
@@ -47,6 +48,7 @@ func (e *Engine) State(ctx context.Context) (State, error) {
 	e.feMu.RUnlock()
 	st := State{
 		Version:      Version,
+		Commit:       BuildCommit(),
 		Dir:          e.opts.Dir,
 		Generator:    e.gen.Name(),
 		Upstream:     e.up.State(),
@@ -80,6 +82,8 @@ func (e *Engine) toolStatus(t *Tool, generating bool) ToolStatus {
 	switch {
 	case t.OwnUI != "":
 		ts.UI.State = UIStateOwn
+	case t.UIDisabled:
+		ts.UI.State = UIStateDisabled
 	default:
 		key := e.UIKey(t)
 		ts.UI.CacheKey = string(key)

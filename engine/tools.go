@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/url"
+	"path"
 	"strings"
 
 	"github.com/genui-dev/genui/engine/cache"
@@ -28,6 +29,9 @@ type Tool struct {
 	// OwnUI is the upstream's own ui:// resource URI when the tool already
 	// ships an MCP App; genui then passes it through untouched.
 	OwnUI string
+	// UIDisabled is set for a tool generation.enabledTools/disabledTools
+	// leave out: it passes through without a generated UI.
+	UIDisabled bool
 	// Visibility is _meta.ui.visibility (nil = default: model and app).
 	Visibility []string
 	Info       gen.Tool
@@ -38,6 +42,9 @@ type Tool struct {
 func (t *Tool) ResourceURI() string {
 	if t.OwnUI != "" {
 		return t.OwnUI
+	}
+	if t.UIDisabled {
+		return ""
 	}
 	return UIURI(t.Name)
 }
@@ -54,6 +61,27 @@ func (t *Tool) VisibleToApps() bool {
 		}
 	}
 	return false
+}
+
+// HasGeneratedUI reports whether genui serves a generated UI for the tool
+// (it ships none of its own and is not left out by enabledTools or
+// disabledTools).
+func (t *Tool) HasGeneratedUI() bool { return t.OwnUI == "" && !t.UIDisabled }
+
+// uiEnabled applies Options.EnabledTools and DisabledTools to a tool name.
+func (e *Engine) uiEnabled(name string) bool {
+	match := func(patterns []string) bool {
+		for _, p := range patterns {
+			if ok, _ := path.Match(p, name); ok || p == name {
+				return true
+			}
+		}
+		return false
+	}
+	if len(e.opts.EnabledTools) > 0 && !match(e.opts.EnabledTools) {
+		return false
+	}
+	return !match(e.opts.DisabledTools)
 }
 
 // UIURI is genui's resource URI for a tool's UI.
@@ -124,7 +152,7 @@ func parseTool(raw json.RawMessage) (*Tool, error) {
 // the upstream sent is kept (only key order may change), existing _meta keys
 // are preserved, and a tool that already has a UI is returned unchanged.
 func withUIMeta(t *Tool) (json.RawMessage, error) {
-	if t.OwnUI != "" {
+	if t.OwnUI != "" || t.UIDisabled {
 		return t.Raw, nil
 	}
 	var obj map[string]json.RawMessage

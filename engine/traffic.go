@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"time"
 
 	"github.com/genui-dev/genui/engine/jsonrpc"
@@ -16,12 +17,15 @@ import (
 // request sends a request upstream, reporting it and its answer as traffic.
 func (e *Engine) request(ctx context.Context, method string, params json.RawMessage) (json.RawMessage, error) {
 	if !e.Streaming() {
-		return e.up.Request(ctx, method, params)
+		res, err := e.up.Request(ctx, method, params)
+		e.countUpstreamError(err)
+		return res, err
 	}
 	e.PublishTraffic(trafficOf(GenuiToUpstream, "", "request", method, nil, 0,
 		jsonrpc.NewNotification(method, params)))
 	start := time.Now()
 	res, err := e.up.Request(ctx, method, params)
+	e.countUpstreamError(err)
 	if err != nil {
 		je := jsonrpc.AsError(err)
 		frame := jsonrpc.NewErrorResponse(nil, je)
@@ -79,4 +83,18 @@ func trafficOf(direction, session, kind, method string, id json.RawMessage, late
 		t.Frame = b
 	}
 	return t
+}
+
+// countUpstreamError counts a failed upstream request for the metrics:
+// unavailable (not connected, connection lost) or rpc (an error answer).
+// A request the caller cancelled is not the upstream's failure.
+func (e *Engine) countUpstreamError(err error) {
+	if err == nil || e.met == nil || errors.Is(err, context.Canceled) {
+		return
+	}
+	if jsonrpc.AsError(err).Code == jsonrpc.CodeUpstreamUnavailable {
+		e.met.UpstreamError("unavailable")
+		return
+	}
+	e.met.UpstreamError("rpc")
 }

@@ -1,20 +1,20 @@
 package main
 
 import (
-	"encoding/json"
-	"fmt"
 	"os"
 
 	"github.com/spf13/cobra"
 
-	"github.com/genui-dev/genui/engine"
-	"github.com/genui-dev/genui/engine/install"
+	"github.com/genui-dev/genui/config"
+	"github.com/genui-dev/genui/engine/app"
 )
 
 // newInstallCmd is `genui install [--dir DIR] [--project DIR] [--force]`:
-// the JSON report goes to stdout, the Claude Code line to stderr.
+// the JSON report goes to stdout, the Claude Code line to stderr. DIR
+// resolves like every command's (--dir > GENUI_DIR > genui.json > .ui).
 func newInstallCmd() *cobra.Command {
-	var dir, project string
+	var f config.Flags
+	var project string
 	var force bool
 	cmd := &cobra.Command{
 		Use:   "install [--dir DIR] [--force]",
@@ -24,21 +24,14 @@ func newInstallCmd() *cobra.Command {
 			"or a newer genui version are kept unless --force. Prints a JSON report on stdout.",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			d := firstNonEmpty(dir, os.Getenv("GENUI_DIR"), ".ui")
-			rep, err := install.Install(install.Options{Dir: d, ProjectDir: project, Force: force, Version: engine.Version})
+			eff, err := config.LoadFlags(&f)
 			if err != nil {
 				return err
 			}
-			enc := json.NewEncoder(os.Stdout)
-			enc.SetIndent("", "  ")
-			if err := enc.Encode(rep); err != nil {
-				return err
-			}
-			fmt.Fprintf(os.Stderr, "Register genui with Claude Code (run in %s):\n  %s\n", rep.ProjectDir, rep.ClaudeCommand)
-			return nil
+			return app.Install(eff.InstallOptions(project, force), os.Stdout, os.Stderr)
 		},
 	}
-	cmd.Flags().StringVar(&dir, "dir", "", "genui's folder (default .ui, or $GENUI_DIR)")
+	f.RegisterDir(cmd.Flags())
 	cmd.Flags().StringVar(&project, "project", "", "project folder for .claude/skills (default: DIR's parent)")
 	cmd.Flags().BoolVar(&force, "force", false, "overwrite files even when the installed version is the same or newer")
 	return cmd

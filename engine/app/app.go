@@ -22,6 +22,7 @@ import (
 	"github.com/genui-dev/genui/engine/host"
 	"github.com/genui-dev/genui/engine/httpapi"
 	"github.com/genui-dev/genui/engine/install"
+	"github.com/genui-dev/genui/engine/metrics"
 	"github.com/genui-dev/genui/engine/upstream"
 )
 
@@ -38,6 +39,9 @@ type Options struct {
 	// Notices receives messages for the user (a port conflict); default
 	// os.Stderr. Never stdout: in `genui mcp` it carries JSON-RPC only.
 	Notices io.Writer
+	// Metrics is this App's Prometheus registry and collectors (default:
+	// a fresh one); GET /metrics on the API port serves it.
+	Metrics *metrics.Metrics
 }
 
 // App is an engine with its MCP host and HTTP side server.
@@ -48,6 +52,8 @@ type App struct {
 	Engine *engine.Engine
 	Host   *host.Server
 	Side   *httpapi.Server
+	// Metrics is what GET /metrics serves.
+	Metrics *metrics.Metrics
 }
 
 // New builds the engine, the MCP host and the side server; nothing runs
@@ -59,17 +65,23 @@ func New(opts Options) (*App, error) {
 	if opts.Notices == nil {
 		opts.Notices = os.Stderr
 	}
+	if opts.Metrics == nil {
+		opts.Metrics = metrics.New()
+	}
+	opts.Engine.Metrics = opts.Metrics
 	log := opts.Engine.Logger
 	e, err := engine.New(opts.Engine)
 	if err != nil {
 		return nil, err
 	}
-	a := &App{opts: opts, log: log, Engine: e}
+	a := &App{opts: opts, log: log.With("component", "app"), Engine: e, Metrics: opts.Metrics}
 	if opts.AutoInstall {
 		a.autoInstall()
 	}
-	a.Host = host.New(host.Options{Engine: e, UIMetadata: opts.UIMetadata, Logger: log.With("component", "host")})
-	a.Side = httpapi.New(httpapi.Options{Engine: e, Host: a.Host, Dir: opts.Engine.Dir, Logger: log.With("component", "http")})
+	a.Host = host.New(host.Options{Engine: e, UIMetadata: opts.UIMetadata, Logger: log.With("component", "host"),
+		ObserveRequest: opts.Metrics.ObserveRequest})
+	a.Side = httpapi.New(httpapi.Options{Engine: e, Host: a.Host, Dir: opts.Engine.Dir, Logger: log.With("component", "httpapi"),
+		Metrics: opts.Metrics.Handler()})
 	return a, nil
 }
 
@@ -167,9 +179,9 @@ func DescribeUpstream(u upstream.Config) string {
 // and, once the upstream's tools are known, a preview URL per tool.
 func (a *App) ServeBanner(w io.Writer, logPath string) FrontEnd {
 	return func(ctx context.Context, api string) error {
-		fmt.Fprintf(w, "genui v%s\n  MCP (streamable HTTP): %s/mcp\n  MCP (legacy SSE):      %s/sse\n"+
-			"  state: %s/state   variables: %s/variables   events for agents: %s/wait\n  upstream: %s\n  logs: %s\n",
-			engine.Version, api, api, api, api, api, DescribeUpstream(a.opts.Engine.Upstream), logPath)
+		fmt.Fprintf(w, "%s\n  MCP (streamable HTTP): %s/mcp\n  MCP (legacy SSE):      %s/sse\n"+
+			"  state: %s/state   variables: %s/variables   events for agents: %s/wait   metrics: %s/metrics\n  upstream: %s\n  logs: %s\n",
+			engine.VersionLine(), api, api, api, api, api, api, DescribeUpstream(a.opts.Engine.Upstream), logPath)
 		wctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 		defer cancel()
 		if err := a.Engine.WaitReady(wctx); err != nil {

@@ -89,6 +89,9 @@ type Result struct {
 	// Error is the classified provider error when the LLM failed (the UI is
 	// then the offline fallback).
 	Error *Error
+	// ValidationErrors are the problems that got the LLM's page rejected
+	// (after repair), when that is why the offline UI stands in.
+	ValidationErrors []string
 }
 
 // Step is one link of the fallback chain.

@@ -258,6 +258,7 @@ func (l *LLM) run(parent context.Context, req Request) (Result, error) {
 
 	// The chain: generated -> repaired -> offline.
 	rep := Check(comp.Text, req.Tool)
+	log.Debug("LLM answer validated", "ok", rep.OK(), "problems", rep.Problems, "warnings", len(rep.Warnings))
 	if rep.OK() {
 		page := mcpshim.Inject(comp.Text)
 		if final := Check(page, req.Tool); final.OK() {
@@ -289,13 +290,24 @@ func (l *LLM) run(parent context.Context, req Request) (Result, error) {
 		reason = "after " + strings.Join(did, ", ") + ": " + reason
 	}
 	chain = append(chain, Step{Stage: StageRepaired, Reason: reason})
-	log.Warn("LLM UI rejected; the offline UI stands in", "problems", rep2.Problems)
+	res.ValidationErrors = rep2.Problems
 	return l.fallback(ctx, req, start, res, chain)
 }
 
-// fallback completes res with the offline UI and the chain's last step.
+// fallback completes res with the offline UI and the chain's last step,
+// and logs one line naming the reason (and the validation errors when the
+// page was rejected).
 func (l *LLM) fallback(ctx context.Context, req Request, start time.Time, res Result, chain []Step) (Result, error) {
 	reason := chain[len(chain)-1].Reason
+	log := l.log.With("tool", req.Tool.Name)
+	if req.RequestID != "" {
+		log = log.With("rid", req.RequestID)
+	}
+	attrs := []any{"reason", reason, "validationErrors", res.ValidationErrors, "attempts", res.Attempts}
+	if res.Error != nil {
+		attrs = append(attrs, "class", res.Error.Class)
+	}
+	log.Warn("LLM UI fell back to the offline UI", attrs...)
 	off, err := l.offline.Generate(context.WithoutCancel(ctx), Request{Tool: req.Tool, Refinements: req.Refinements})
 	if err != nil {
 		return res, fmt.Errorf("LLM failed (%s) and the offline generator too: %w", reason, err)
@@ -323,8 +335,11 @@ func (l *LLM) attempts(ctx context.Context, log *slog.Logger, req Request, syste
 			})
 		}
 		l.requests.Add(1)
+		log.Debug("LLM request", "provider", l.cfg.Provider, "model", l.cfg.Model, "attempt", attempt)
 		comp, err := l.c.complete(ctx, system, user, req, onText)
 		if err == nil {
+			log.Debug("LLM answer", "attempt", attempt, "bytes", len(comp.Text), "inputTokens", comp.InputTokens,
+				"outputTokens", comp.OutputTokens, "truncated", comp.Truncated, "ms", time.Since(start).Milliseconds())
 			l.debugWrite(req, seq, attempt, "response", comp.Text)
 			if req.OnProgress != nil {
 				req.OnProgress(Progress{Tool: req.Tool.Name, Bytes: len(comp.Text), Elapsed: time.Since(start), Attempt: attempt})

@@ -110,6 +110,7 @@ func (sess *Session) listTools(ctx context.Context) (json.RawMessage, error) {
 // requests made while it runs, are routed back to this host.
 func (sess *Session) forward(ctx context.Context, msg *jsonrpc.Message, reply Sender) (json.RawMessage, error) {
 	s := sess.srv
+	markProxied(ctx)
 	r := &route{sess: sess, reply: reply, ask: askFrom(ctx)}
 	if m, ok := metaFrom(ctx); ok {
 		r.logLevel = m.logLevel
@@ -251,7 +252,7 @@ func (s *Server) ownsURI(uri string) bool {
 		return false
 	}
 	t, ok := s.e.Tool(name)
-	return ok && t.OwnUI == ""
+	return ok && t.HasGeneratedUI()
 }
 
 func (sess *Session) listResources(ctx context.Context, msg *jsonrpc.Message, reply Sender) (json.RawMessage, error) {
@@ -280,7 +281,7 @@ func (sess *Session) listResources(ctx context.Context, msg *jsonrpc.Message, re
 	if p.Cursor == "" && s.opts.UIMetadata != UIMetaNever {
 		if err := s.waitReady(ctx); err == nil {
 			for _, t := range s.e.UpstreamTools() {
-				if t.OwnUI != "" {
+				if !t.HasGeneratedUI() {
 					continue
 				}
 				b, _ := json.Marshal(map[string]any{

@@ -77,6 +77,10 @@ type Options struct {
 	// MaxSessions caps HTTP sessions (default 1000): past it a new one
 	// evicts the oldest idle session, or is refused when all are busy.
 	MaxSessions int
+	// ObserveRequest, when set, receives every request's method, whether
+	// it was forwarded to the upstream, whether it failed, and how long it
+	// took (genui's /metrics).
+	ObserveRequest func(method string, proxied, failed bool, d time.Duration)
 }
 
 // Server serves MCP to any number of host sessions.
@@ -427,8 +431,14 @@ func (sess *Session) HandleFrame(ctx context.Context, raw []byte, reply Sender) 
 		reqID := newRequestID()
 		ctx = engine.WithRequestID(ctx, reqID)
 		log := s.log.With("rid", reqID, "session", sess.ID, "method", msg.Method)
+		log.Debug("request")
 		start := time.Now()
+		var proxied atomic.Bool
+		ctx = context.WithValue(ctx, proxiedKey{}, &proxied)
 		res, err := sess.handleRequest(ctx, msg, reply, log)
+		if s.opts.ObserveRequest != nil {
+			s.opts.ObserveRequest(msg.Method, proxied.Load(), err != nil, time.Since(start))
+		}
 		if errors.Is(err, errCancelledByHost) {
 			log.Info("request cancelled by host", "ms", time.Since(start).Milliseconds())
 			return
@@ -480,6 +490,15 @@ func clipBytes(b []byte, n int) string {
 		return string(b[:n]) + "..."
 	}
 	return string(b)
+}
+
+// proxiedKey marks a request's context; forward sets the flag it holds.
+type proxiedKey struct{}
+
+func markProxied(ctx context.Context) {
+	if p, ok := ctx.Value(proxiedKey{}).(*atomic.Bool); ok {
+		p.Store(true)
+	}
 }
 
 // traced reports every frame sent through reply as traffic; responses carry

@@ -81,6 +81,7 @@ type ListRow struct {
 // Status is _ui_status's result: a projection of engine.State.
 type Status struct {
 	Version      string                 `json:"version"`
+	Commit       string                 `json:"commit,omitempty"`
 	Dir          string                 `json:"dir"`
 	LLM          string                 `json:"llm"`
 	Upstream     engine.UpstreamState   `json:"upstream"`
@@ -130,7 +131,7 @@ func (s *Server) callWrapper(ctx context.Context, name string, args json.RawMess
 	case ToolStatus:
 		var st engine.State
 		if st, err = api.State(ctx); err == nil {
-			v = Status{Version: st.Version, Dir: st.Dir, LLM: st.Generator, Upstream: st.Upstream,
+			v = Status{Version: st.Version, Commit: st.Commit, Dir: st.Dir, LLM: st.Generator, Upstream: st.Upstream,
 				Tools: len(st.Tools), URLs: st.URLs, Sessions: st.Sessions, PortConflict: st.PortConflict,
 				Cache: st.Cache, EventQueue: st.Events, Generation: st.Generation}
 		}

@@ -21,6 +21,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/genui-dev/genui/engine"
@@ -43,6 +44,8 @@ type Options struct {
 	// Dir/resources.
 	Dir    string
 	Logger *slog.Logger
+	// Metrics, when set, is served at GET /metrics on the API origin.
+	Metrics http.Handler
 }
 
 // Server is the HTTP side server.
@@ -73,7 +76,14 @@ func New(opts Options) *Server {
 	return s
 }
 
+var ridCounter atomic.Int64
+
+func newRequestID() string { return "h" + strconv.FormatInt(ridCounter.Add(1), 36) }
+
 func (s *Server) routes() {
+	if s.opts.Metrics != nil {
+		s.api.Handle("GET /metrics", s.opts.Metrics)
+	}
 	s.api.Handle("GET /wait", events.WaitHandler(s.e.AgentQueue(), s.log))
 	s.api.HandleFunc("GET /{$}", s.handleIndex)
 	if s.h != nil {
@@ -181,8 +191,12 @@ func (s *Server) middleware(next http.Handler) http.Handler {
 	logged := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
 		sw := &statusWriter{ResponseWriter: w, status: 200}
-		next.ServeHTTP(sw, r)
-		s.log.Debug("http", "method", r.Method, "path", r.URL.Path, "status", sw.status, "ms", time.Since(start).Milliseconds())
+		// One request id per HTTP request, carried by every log line of
+		// its work (MCP requests over /mcp get their own per JSON-RPC
+		// request from the host).
+		rid := newRequestID()
+		next.ServeHTTP(sw, r.WithContext(engine.WithRequestID(r.Context(), rid)))
+		s.log.Debug("http", "rid", rid, "method", r.Method, "path", r.URL.Path, "status", sw.status, "ms", time.Since(start).Milliseconds())
 	})
 	guarded := host.LoopbackOnly(logged)
 	recovered := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

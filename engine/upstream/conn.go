@@ -159,6 +159,7 @@ func (c *Client) dialStdio(cn *conn) error {
 	// Not CommandContext: cancelling would only kill the direct child.
 	// Shutdown signals the whole process group instead (closeConn).
 	cmd := exec.Command(c.cfg.Command, c.cfg.Args...)
+	cmd.Dir = c.cfg.Dir
 	cmd.Env = append(os.Environ(), c.cfg.Env...)
 	setProcessGroup(cmd)
 	// Bounds Wait if a grandchild keeps the inherited stderr pipe open.

@@ -118,6 +118,13 @@ func newTestMCPServer() *server.MCPServer {
 		go func() { _ = cmd.Wait() }()
 		return mcp.NewToolResultText(strconv.Itoa(cmd.Process.Pid)), nil
 	})
+	s.AddTool(mcp.NewTool("cwd"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		wd, err := os.Getwd()
+		if err != nil {
+			return nil, err
+		}
+		return mcp.NewToolResultText(wd), nil
+	})
 	s.AddTool(mcp.NewTool("touch"), func(ctx context.Context, _ mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		// Adding a tool makes mcp-go send notifications/tools/list_changed.
 		server.ServerFromContext(ctx).AddTool(mcp.NewTool("added"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {

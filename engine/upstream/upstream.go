@@ -73,6 +73,8 @@ type Config struct {
 	// appended to os.Environ().
 	Command   string
 	Args, Env []string
+	// Dir is the stdio child's working directory ("" = genui's).
+	Dir string
 	// URL and Headers address an http or sse upstream.
 	URL     string
 	Headers map[string]string

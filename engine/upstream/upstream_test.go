@@ -11,6 +11,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"path/filepath"
 	"reflect"
 	"regexp"
 	"strconv"
@@ -963,5 +964,26 @@ func TestLineLogger(t *testing.T) {
 	}
 	if strings.Contains(out, "third") || strings.Count(out, "\n") != 2 {
 		t.Errorf("partial or empty line logged: %s", out)
+	}
+}
+
+// TestStdioChildRunsInDir: Config.Dir (genui.json's upstream.cwd) is the
+// stdio child's working directory.
+func TestStdioChildRunsInDir(t *testing.T) {
+	dir := t.TempDir()
+	cfg := stdioConfig(t, "mcp", nil)
+	cfg.Dir = dir
+	c := New(cfg)
+	runClient(t, c)
+	waitReady(t, c, 20*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	res, err := callTool(ctx, c, "cwd", nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _ := filepath.EvalSymlinks(dir)
+	if !strings.Contains(string(res), strconv.Quote(want)[1:len(strconv.Quote(want))-1]) {
+		t.Errorf("the child ran in %s, want %s", res, want)
 	}
 }

@@ -229,7 +229,7 @@ func ChromiumFlags(userDataDir string) []string {
 
 // llmEnv are the variables that make genui pick an LLM provider.
 var llmEnv = []string{"ANTHROPIC_API_KEY", "OPENAI_API_KEY", "GEMINI_API_KEY", "GOOGLE_API_KEY",
-	"OPENROUTER_API_KEY", "OLLAMA_HOST", "GENUI_LLM", "GENUI_MODEL"}
+	"OPENROUTER_API_KEY", "OLLAMA_HOST", "GENUI_LLM", "GENUI_MODEL", "GENUI_LLM_PROVIDER", "GENUI_LLM_MODEL"}
 
 // OfflineEnv is os.Environ() without the variables that select an LLM
 // provider, so genui under test uses its offline generator.

@@ -1,0 +1,123 @@
+package config
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/spf13/pflag"
+)
+
+// Flags are the command-line flags every engine-running command shares.
+// Register them on a command's flag set; Resolve then reads the ones the
+// user set (a flag left at its default never hides the environment or the
+// file).
+type Flags struct {
+	// ConfigFile is --config.
+	ConfigFile string
+	// NoCache (--no-cache) serves no cached UI generated before this run.
+	NoCache bool
+	// Debug (--debug) logs at debug level, also to stderr, and writes
+	// LLM prompts and answers (redacted) under DIR/debug.
+	Debug bool
+
+	fs *pflag.FlagSet
+	// Flag targets; Load reads the values through fs so that only flags
+	// the user set count.
+	dir, llm, model, uiMetadata, upstreamURL, upstreamTransport string
+	logLevel, logFormat                                         string
+	headers                                                     []string
+	persist                                                     bool
+	refresh                                                     time.Duration
+	uiPort, mcpPort                                             int
+}
+
+// Register adds the common flags (config, dir, llm, model, cache, debug,
+// UI metadata, upstream, logging, refresh) to fs.
+func (f *Flags) Register(fs *pflag.FlagSet) {
+	f.RegisterDir(fs)
+	fs.StringVar(&f.llm, "llm", "", "UI generator: auto|anthropic|openai|ollama|google|openrouter|openai-compatible|sampling|offline (default auto: a provider whose API key is set, else offline)")
+	fs.StringVar(&f.model, "model", "", "LLM model name")
+	fs.BoolVar(&f.NoCache, "no-cache", false, "do not read cached UIs")
+	fs.BoolVar(&f.persist, "persist-cache", true, "keep generated UIs under DIR/cache across restarts (cache.persist)")
+	fs.BoolVar(&f.Debug, "debug", false, "also log to stderr, at debug level; write each LLM prompt and answer (redacted) under DIR/debug")
+	fs.StringVar(&f.uiMetadata, "ui-metadata", "", "add UI metadata to tools: always|auto|never (default always; auto = only for hosts that advertise MCP Apps)")
+	fs.StringVar(&f.upstreamURL, "upstream-url", "", "wrap an MCP server at this URL (streamable HTTP; SSE with --upstream-transport sse)")
+	fs.StringVar(&f.upstreamTransport, "upstream-transport", "", "http|sse (with --upstream-url)")
+	fs.StringArrayVar(&f.headers, "header", nil, "HTTP header for the upstream, 'K: V' (repeatable)")
+	fs.DurationVar(&f.refresh, "refresh-interval", 0, "also re-fetch the upstream's tools this often (e.g. 5m; 0 = only on list_changed and _ui_refresh_tools)")
+	fs.StringVar(&f.logLevel, "log-level", "", "debug|info|warn|error (default info)")
+	fs.StringVar(&f.logFormat, "log-format", "", "json|text (default json)")
+}
+
+// RegisterDir adds only --config and --dir (genui install, genui config).
+func (f *Flags) RegisterDir(fs *pflag.FlagSet) {
+	f.fs = fs
+	fs.StringVar(&f.ConfigFile, "config", "", "config file (default ./genui.json when present)")
+	fs.StringVar(&f.dir, "dir", "", "folder genui keeps its files in (default .ui)")
+}
+
+// RegisterPorts adds --port and --mcp-port (serve, tui).
+func (f *Flags) RegisterPorts(fs *pflag.FlagSet) {
+	fs.IntVar(&f.uiPort, "port", 0, "UI origin port (0 = random; http.uiPort)")
+	fs.IntVar(&f.mcpPort, "mcp-port", 0, "MCP/API port (0 = random; http.mcpPort)")
+}
+
+// flagSet is the registered flag set (nil before Register).
+func (f *Flags) flagSet() *pflag.FlagSet {
+	if f == nil {
+		return nil
+	}
+	return f.fs
+}
+
+// SplitCommand checks a command's positional arguments: only an upstream
+// command line after "--" is allowed. dash is cobra's ArgsLenAtDash (-1
+// without "--").
+func SplitCommand(args []string, dash int) ([]string, error) {
+	switch {
+	case dash > 0:
+		return nil, fmt.Errorf("unexpected arguments before --: %v", args[:dash])
+	case dash == 0:
+		return args, nil
+	case len(args) > 0:
+		return nil, fmt.Errorf("unexpected arguments %v (put the upstream command after --)", args)
+	}
+	return nil, nil
+}
+
+// SplitTool is SplitCommand for commands that take one TOOL argument
+// before "--" (genui preview TOOL [-- UPSTREAM...]).
+func SplitTool(args []string, dash int) (tool string, command []string, err error) {
+	if dash == 0 || (dash < 0 && len(args) == 0) {
+		return "", nil, errors.New("preview needs a TOOL name")
+	}
+	if dash > 1 || (dash < 0 && len(args) > 1) {
+		end := len(args)
+		if dash > 0 {
+			end = dash
+		}
+		return "", nil, fmt.Errorf("unexpected arguments %v (put the upstream command after --)", args[1:end])
+	}
+	if dash == 1 {
+		command = args[1:]
+	}
+	return args[0], command, nil
+}
+
+// Input is what Load reads for these flags and an upstream command line.
+func (f *Flags) Input(command []string) Input {
+	return Input{File: f.configFile(), Flags: f.flagSet(), Command: command}
+}
+
+// FileArg picks the file `genui config validate` checks: the argument,
+// else --config, else DefaultFile.
+func FileArg(args []string, flag string) string {
+	switch {
+	case len(args) > 0:
+		return args[0]
+	case flag != "":
+		return flag
+	}
+	return DefaultFile
+}

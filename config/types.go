@@ -1,0 +1,118 @@
+package config
+
+import (
+	"encoding/json"
+	"fmt"
+	"time"
+)
+
+// Config is the effective configuration, every layer merged and validated.
+// Its JSON form is genui.json's canonical form.
+type Config struct {
+	Dir         string      `json:"dir"`
+	UIMetadata  string      `json:"uiMetadata"`
+	Upstream    Upstream    `json:"upstream"`
+	LLM         LLM         `json:"llm"`
+	Cache       Cache       `json:"cache"`
+	Generation  Generation  `json:"generation"`
+	Logging     Logging     `json:"logging"`
+	ToolRefresh ToolRefresh `json:"toolRefresh"`
+	HTTP        HTTP        `json:"http"`
+}
+
+// Upstream is the wrapped MCP server: Command (stdio) or URL (http/sse);
+// neither means the built-in demo.
+type Upstream struct {
+	Command   string            `json:"command,omitempty"`
+	Args      []string          `json:"args,omitempty"`
+	Env       map[string]string `json:"env,omitempty"`
+	Cwd       string            `json:"cwd,omitempty"`
+	URL       string            `json:"url,omitempty"`
+	Transport string            `json:"transport,omitempty"`
+	Headers   map[string]string `json:"headers,omitempty"`
+	Reconnect Reconnect         `json:"reconnect"`
+}
+
+// Reconnect bounds the restart/reconnect delay (doubling from Min to Max).
+type Reconnect struct {
+	Min Duration `json:"min"`
+	Max Duration `json:"max"`
+}
+
+// LLM is the UI generator.
+type LLM struct {
+	Provider    string   `json:"provider"`
+	Model       string   `json:"model,omitempty"`
+	BaseURL     string   `json:"baseUrl,omitempty"`
+	MaxTokens   int      `json:"maxTokens"`
+	Temperature *float64 `json:"temperature,omitempty"`
+	APIKey      string   `json:"apiKey,omitempty"`
+}
+
+// Cache is the UI cache.
+type Cache struct {
+	Persist       bool   `json:"persist"`
+	Directory     string `json:"directory,omitempty"`
+	MaxEntries    int    `json:"maxEntries"`
+	MaxEntryBytes int64  `json:"maxEntryBytes"`
+	MaxTotalBytes int64  `json:"maxTotalBytes"`
+}
+
+// Generation is how and when UIs are generated.
+type Generation struct {
+	FirstRead        string   `json:"firstRead"`
+	Budget           Duration `json:"budget"`
+	WaitBudget       Duration `json:"waitBudget"`
+	Timeout          Duration `json:"timeout"`
+	Retries          int      `json:"retries"`
+	MaxConcurrent    int      `json:"maxConcurrent"`
+	PromptsDirectory string   `json:"promptsDirectory,omitempty"`
+	DefaultTheme     string   `json:"defaultTheme"`
+	EnabledTools     []string `json:"enabledTools,omitempty"`
+	DisabledTools    []string `json:"disabledTools,omitempty"`
+}
+
+// Logging is where logs go and what they keep back.
+type Logging struct {
+	Level      string   `json:"level"`
+	Format     string   `json:"format"`
+	File       string   `json:"file,omitempty"`
+	MaxSizeMB  int      `json:"maxSizeMB"`
+	MaxBackups int      `json:"maxBackups"`
+	Redact     []string `json:"redact,omitempty"`
+}
+
+// ToolRefresh re-fetches the upstream's tools periodically.
+type ToolRefresh struct {
+	Interval Duration `json:"interval"`
+	// Backoff is the longest wait after failures (0 = 8 intervals).
+	Backoff Duration `json:"backoff,omitempty"`
+}
+
+// HTTP is the side server's ports (the host is always loopback).
+type HTTP struct {
+	UIPort  int    `json:"uiPort"`
+	MCPPort int    `json:"mcpPort"`
+	Host    string `json:"host"`
+}
+
+// Duration is a time.Duration written as a Go duration string ("90s").
+type Duration time.Duration
+
+// D is the time.Duration.
+func (d Duration) D() time.Duration { return time.Duration(d) }
+
+func (d Duration) MarshalJSON() ([]byte, error) { return json.Marshal(time.Duration(d).String()) }
+
+func (d *Duration) UnmarshalJSON(b []byte) error {
+	var s string
+	if err := json.Unmarshal(b, &s); err != nil {
+		return fmt.Errorf("want a duration string such as 90s")
+	}
+	v, err := time.ParseDuration(s)
+	if err != nil {
+		return fmt.Errorf("%q is not a duration such as 90s", s)
+	}
+	*d = Duration(v)
+	return nil
+}

@@ -1,0 +1,134 @@
+package app
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/url"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"syscall"
+	"time"
+
+	"github.com/pkg/browser"
+
+	"github.com/genui-dev/genui/engine"
+	"github.com/genui-dev/genui/engine/demo"
+	"github.com/genui-dev/genui/engine/httpapi"
+	"github.com/genui-dev/genui/engine/install"
+)
+
+// What the commands do besides running an App, so that cmd/genui stays
+// flag parsing and wiring.
+
+// SignalContext ends on SIGINT or SIGTERM.
+func SignalContext() (context.Context, context.CancelFunc) {
+	return signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+}
+
+// DemoServer is `genui demo-server`: the built-in demo upstream as a plain
+// stdio MCP server.
+func DemoServer(ctx context.Context, in io.Reader, out io.Writer) error {
+	return demo.ServeStdio(ctx, in, out)
+}
+
+// Install is `genui install`: it writes DIR's helper files, prints the JSON
+// report to stdout and the Claude Code line to stderr.
+func Install(opts install.Options, stdout, stderr io.Writer) error {
+	rep, err := install.Install(opts)
+	if err != nil {
+		return err
+	}
+	enc := json.NewEncoder(stdout)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(rep); err != nil {
+		return err
+	}
+	fmt.Fprintf(stderr, "Register genui with Claude Code (run in %s):\n  %s\n", rep.ProjectDir, rep.ClaudeCommand)
+	return nil
+}
+
+// PreviewOptions describe `genui preview TOOL`.
+type PreviewOptions struct {
+	// Dir is genui's folder: a live genui there (DIR/mcp-port) is reused.
+	Dir  string
+	Tool string
+	// Args is JSON arguments to call the tool with on load ("" = none).
+	Args string
+	// NoOpen prints the URL without opening a browser.
+	NoOpen bool
+	// OwnUpstream is set when the command names an upstream (after --):
+	// then a running genui is not reused.
+	OwnUpstream bool
+	// Out receives the URL and messages (never stdout in genui mcp;
+	// default os.Stderr).
+	Out io.Writer
+	// Open opens a URL (default the system browser).
+	Open func(string) error
+}
+
+// Preview opens TOOL's browser preview: in the genui running in Dir when
+// there is one, else in one built with newApp, served until ctx ends.
+func Preview(ctx context.Context, p PreviewOptions, newApp func() (*App, error)) error {
+	if p.Out == nil {
+		p.Out = os.Stderr
+	}
+	if p.Open == nil {
+		browser.Stdout, browser.Stderr = io.Discard, io.Discard
+		p.Open = browser.OpenURL
+	}
+	q := url.Values{}
+	if p.Args != "" {
+		q.Set("args", p.Args)
+		q.Set("call", "1")
+	}
+	open := func(base string) error {
+		u := base + "/preview/" + url.PathEscape(p.Tool)
+		if len(q) > 0 {
+			u += "?" + q.Encode()
+		}
+		fmt.Fprintln(p.Out, "preview:", u)
+		if p.NoOpen {
+			return nil
+		}
+		return p.Open(u)
+	}
+	if port, alive, err := httpapi.ReadPortFile(filepath.Join(p.Dir, "mcp-port")); err == nil && alive && !p.OwnUpstream {
+		return open(fmt.Sprintf("http://127.0.0.1:%d", port))
+	}
+	// No running genui: run one here until interrupted.
+	a, err := newApp()
+	if err != nil {
+		return err
+	}
+	return a.Run(ctx, nil, func(ctx context.Context, api string) error {
+		wctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+		defer cancel()
+		if _, err := a.Engine.LookupTool(wctx, p.Tool); err != nil {
+			return err
+		}
+		if err := open(api); err != nil {
+			fmt.Fprintln(p.Out, "opening the browser failed:", err)
+		}
+		fmt.Fprintln(p.Out, "serving the preview until Ctrl-C")
+		return nil
+	})
+}
+
+// ErrTUINotBuilt is what `genui tui` says while the workbench is not built.
+var ErrTUINotBuilt = errors.New("the terminal workbench (genui tui) is not built yet; " +
+	"use `genui serve` (or `genui preview TOOL`) and the browser preview meanwhile")
+
+// VersionLine is `genui version`'s output: "genui vX.Y.Z (commit)".
+func VersionLine() string { return engine.VersionLine() }
+
+// NeedOut checks export's --out before anything is built.
+func NeedOut(out string) error {
+	if out == "" {
+		return errors.New("export needs --out DIR")
+	}
+	return nil
+}
