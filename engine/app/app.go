@@ -59,11 +59,11 @@ func New(opts Options) (*App, error) {
 	if opts.Notices == nil {
 		opts.Notices = os.Stderr
 	}
-	log := opts.Engine.Logger
 	e, err := engine.New(opts.Engine)
 	if err != nil {
 		return nil, err
 	}
+	log := e.Logger() // the same log, also shown to watchers (the TUI's Log tab)
 	a := &App{opts: opts, log: log, Engine: e}
 	if opts.AutoInstall {
 		a.autoInstall()
