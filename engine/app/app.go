@@ -35,6 +35,9 @@ type Options struct {
 	// AutoInstall writes DIR's helper files on first start (DIR/README.md
 	// missing); failures are logged, never fatal.
 	AutoInstall bool
+	// YieldPortFiles lets a genui started later on the same DIR take the
+	// port files over (the in-process TUI, which then offers to attach).
+	YieldPortFiles bool
 	// Notices receives messages for the user (a port conflict); default
 	// os.Stderr. Never stdout: in `genui mcp` it carries JSON-RPC only.
 	Notices io.Writer
@@ -69,7 +72,8 @@ func New(opts Options) (*App, error) {
 		a.autoInstall()
 	}
 	a.Host = host.New(host.Options{Engine: e, UIMetadata: opts.UIMetadata, Logger: log.With("component", "host")})
-	a.Side = httpapi.New(httpapi.Options{Engine: e, Host: a.Host, Dir: opts.Engine.Dir, Logger: log.With("component", "http")})
+	a.Side = httpapi.New(httpapi.Options{Engine: e, Host: a.Host, Dir: opts.Engine.Dir, Logger: log.With("component", "http"),
+		YieldPortFiles: opts.YieldPortFiles})
 	return a, nil
 }
 

@@ -44,6 +44,10 @@ type Options struct {
 	// Dir/resources.
 	Dir    string
 	Logger *slog.Logger
+	// YieldPortFiles writes DIR's port files without an owner, so a genui
+	// started later on DIR takes them over (the in-process TUI; see
+	// portfile_yield.go).
+	YieldPortFiles bool
 }
 
 // Server is the HTTP side server.
@@ -255,6 +259,17 @@ func (s *Server) Serve(ctx context.Context, uiLn, apiLn net.Listener) error {
 			s.mu.Unlock()
 			s.publishURLs()
 			s.log.Warn("port files kept", "err", conflict)
+		} else if s.opts.YieldPortFiles {
+			// The in-process TUI: a genui started later takes the files
+			// over (portfile_yield.go).
+			if err := writePortOnly(uiFile, uiPort); err != nil {
+				return err
+			}
+			if err := writePortOnly(apiFile, apiPort); err != nil {
+				return err
+			}
+			defer removeIfPort(uiFile, uiPort)
+			defer removeIfPort(apiFile, apiPort)
 		} else {
 			if err := WritePortFile(uiFile, uiPort); err != nil {
 				return err
