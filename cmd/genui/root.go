@@ -278,20 +278,6 @@ func newRootCmd() *cobra.Command {
 	return root
 }
 
-// newTUICmd is a placeholder so `genui tui` fails clearly instead of with
-// "unknown command" while the workbench is not built.
-func newTUICmd() *cobra.Command {
-	return &cobra.Command{
-		Use:                "tui",
-		Short:              "The terminal workbench (not built yet)",
-		DisableFlagParsing: true,
-		RunE: func(*cobra.Command, []string) error {
-			return errors.New("the terminal workbench (genui tui) is not built yet; " +
-				"use `genui serve` (or `genui preview TOOL`) and the browser preview meanwhile")
-		},
-	}
-}
-
 func newVersionCmd() *cobra.Command {
 	return &cobra.Command{
 		Use:   "version",
