@@ -75,12 +75,12 @@ type (
 		v   engine.Variables
 		err error
 	}
-	pollMsg          struct{}
-	spinMsg          struct{}
-	rehighlightMsg   struct{ docs map[string]*uiDoc }
-	discoverMsg      struct{ base string }
-	reconnectMsg     struct{ gen int }
-	attachedMsg      struct {
+	pollMsg        struct{}
+	spinMsg        struct{}
+	rehighlightMsg struct{ docs map[string]*uiDoc }
+	discoverMsg    struct{ base string }
+	reconnectMsg   struct{ gen int }
+	attachedMsg    struct {
 		api  engine.API
 		base string
 		err  error
@@ -282,7 +282,7 @@ func (m *Model) reHighlight() tea.Cmd {
 }
 
 func (m *Model) pollTick() tea.Cmd {
-	return tea.Tick(m.opts.PollInterval, func(time.Time) tea.Msg { return pollMsg{} })
+	return m.tick(m.opts.PollInterval, func(time.Time) tea.Msg { return pollMsg{} })
 }
 
 func (m *Model) spinTick() tea.Cmd {
@@ -290,7 +290,7 @@ func (m *Model) spinTick() tea.Cmd {
 		return nil
 	}
 	m.spinning = true
-	return tea.Tick(100*time.Millisecond, func(time.Time) tea.Msg { return spinMsg{} })
+	return m.tick(100*time.Millisecond, func(time.Time) tea.Msg { return spinMsg{} })
 }
 
 // safeFileName turns a tool name into a file name.

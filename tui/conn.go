@@ -80,7 +80,7 @@ func (m *Model) handleDiscover(msg discoverMsg) tea.Cmd {
 	m.other = msg.base
 	m.keys.Attach.SetEnabled(msg.base != "")
 	if msg.base != "" {
-		m.setStatus("another genui now serves "+m.opts.Dir+" at "+msg.base+": press a to attach to it", false)
+		m.setStatus("a genui started on "+m.opts.Dir+" ("+msg.base+"): press a to attach to it", false)
 	}
 	return nil
 }

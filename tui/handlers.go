@@ -694,7 +694,7 @@ func (m *Model) scheduleReconnect() tea.Cmd {
 	d := backoff(m.retry)
 	m.retryAt = m.now().Add(d)
 	gen := m.subGen
-	return tea.Tick(d, func(time.Time) tea.Msg { return reconnectMsg{gen: gen} })
+	return m.tick(d, func(time.Time) tea.Msg { return reconnectMsg{gen: gen} })
 }
 
 func (m *Model) handleReconnect(msg reconnectMsg) tea.Cmd {

@@ -17,19 +17,19 @@ type KeyMap struct {
 	Enter            key.Binding
 	Back             key.Binding
 
-	Generate         key.Binding
-	Refine           key.Binding
-	Regenerate       key.Binding
-	RegenerateClear  key.Binding
-	Preview          key.Binding
-	Call             key.Binding
-	RefreshTools     key.Binding
-	Export           key.Binding
-	CopyURL          key.Binding
-	ToggleDiff       key.Binding
-	Attach           key.Binding
-	Help             key.Binding
-	Quit             key.Binding
+	Generate        key.Binding
+	Refine          key.Binding
+	Regenerate      key.Binding
+	RegenerateClear key.Binding
+	Preview         key.Binding
+	Call            key.Binding
+	RefreshTools    key.Binding
+	Export          key.Binding
+	CopyURL         key.Binding
+	ToggleDiff      key.Binding
+	Attach          key.Binding
+	Help            key.Binding
+	Quit            key.Binding
 
 	// Inside the refine box, the call form, the filter and the confirm prompt.
 	Send        key.Binding

@@ -174,7 +174,7 @@ func (m *Model) banner() string {
 	case m.attaching:
 		return m.spinner() + " attaching to " + m.other
 	case m.other != "":
-		return "▶ another genui now serves " + m.opts.Dir + " at " + m.other + " — press a to attach to it"
+		return "▶ press a to attach to the genui now serving " + m.opts.Dir + " at " + m.other
 	case m.state.PortConflict != "":
 		return "⚠ " + clean(m.state.PortConflict)
 	}
@@ -362,15 +362,15 @@ func shortEventKind(k string) string {
 
 func (m *Model) eventDetail(i, w int) []string {
 	r := m.events.At(i)
-	head := m.styles.Key.Render(shortEventKind(r.kind)) + " " + m.styles.Muted.Render(r.time.Format(time.RFC3339))
+	out := []string{m.styles.Key.Render(shortEventKind(r.kind)) + " " + m.styles.Muted.Render(r.time.Format(time.RFC3339))}
 	if r.kind == "queued" {
 		if r.taken {
-			head += m.styles.Muted.Render("  taken by an agent through /wait")
+			out = append(out, m.styles.Muted.Render("✓ taken by an agent through /wait"))
 		} else {
-			head += m.styles.Accent.Render("  pending: the agent's next /wait returns it")
+			out = append(out, m.styles.Accent.Render("⧗ pending: the agent's next /wait returns it"))
 		}
 	}
-	return append([]string{head}, wrapAll(prettyJSON(r.detail), w)...)
+	return append(out, wrapAll(prettyJSON(r.detail), w)...)
 }
 
 var dirLabels = map[string]string{
