@@ -44,6 +44,7 @@ type (
 	changeMsg struct {
 		tool string
 		cv   *changeView
+		doc  *uiDoc // the new UI, highlighted
 		err  error
 	}
 	callMsg struct {
@@ -173,29 +174,33 @@ func (m *Model) fetchUI(tool string, explicit bool) tea.Cmd {
 }
 
 func (m *Model) doRefine(tool, feedback string) tea.Cmd {
-	api := m.api
+	api, style := m.api, m.styles.chroma
 	ctx, cancel := m.callCtx(generateCall)
 	return func() tea.Msg {
 		defer cancel()
 		ch, err := api.Refine(ctx, engine.RefineRequest{Tool: tool, Feedback: feedback, Source: engine.SourceTUI})
-		if err != nil {
-			return changeMsg{tool: tool, err: err}
-		}
-		return changeMsg{tool: tool, cv: newChangeView(ch)}
+		return newChangeMsg(tool, ch, err, style)
 	}
 }
 
 func (m *Model) doRegenerate(tool string, clear bool) tea.Cmd {
-	api := m.api
+	api, style := m.api, m.styles.chroma
 	ctx, cancel := m.callCtx(generateCall)
 	return func() tea.Msg {
 		defer cancel()
 		ch, err := api.Regenerate(ctx, engine.RegenerateRequest{Tool: tool, ClearRefinements: clear, Source: engine.SourceTUI})
-		if err != nil {
-			return changeMsg{tool: tool, err: err}
-		}
-		return changeMsg{tool: tool, cv: newChangeView(ch)}
+		return newChangeMsg(tool, ch, err, style)
 	}
+}
+
+// newChangeMsg diffs and highlights a change (in the command, not Update).
+func newChangeMsg(tool string, ch engine.UIChange, err error, style string) changeMsg {
+	if err != nil {
+		return changeMsg{tool: tool, err: err}
+	}
+	v := engine.UIView{Tool: ch.Tool, URI: engine.UIURI(ch.Tool), MIMEType: engine.MIMEApp, HTML: ch.HTML,
+		CacheKey: ch.CacheKey, Meta: ch.Meta}
+	return changeMsg{tool: tool, cv: newChangeView(ch), doc: &uiDoc{view: v, lines: highlightHTML(ch.HTML, style), style: style}}
 }
 
 func (m *Model) doCall(tool string, args json.RawMessage) tea.Cmd {

@@ -590,7 +590,7 @@ func (m *Model) handleEvents(msg eventsMsg) tea.Cmd {
 		case *engine.UIUpdated:
 			// A UI changed (here, by an agent, or by a preview): what the
 			// panes hold of it is stale.
-			if m.busy[ev.Tool] == "" {
+			if doc := m.docs[ev.Tool]; doc != nil && doc.view.CacheKey != d.CacheKey && m.busy[ev.Tool] == "" {
 				delete(m.docs, ev.Tool)
 			}
 			inspectAgain[ev.Tool] = true
@@ -823,8 +823,7 @@ func (m *Model) handleChange(msg changeMsg) tea.Cmd {
 	ch := msg.cv.ch
 	m.changes[msg.tool] = msg.cv
 	m.showDiff[msg.tool] = true
-	m.docs[msg.tool] = &uiDoc{view: engine.UIView{Tool: ch.Tool, URI: engine.UIURI(ch.Tool), MIMEType: engine.MIMEApp,
-		HTML: ch.HTML, CacheKey: ch.CacheKey, Meta: ch.Meta}, lines: highlightHTML(ch.HTML, m.styles.chroma), style: m.styles.chroma}
+	m.docs[msg.tool] = msg.doc
 	m.panes[tabUI] = scroller{}
 	if msg.tool == m.selected() {
 		m.tab = tabUI

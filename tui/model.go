@@ -166,13 +166,13 @@ type Model struct {
 	formActive bool
 	busy       map[string]string // tool -> what runs ("refining", ...)
 	// tick schedules a message after d (tea.Tick; tests replace it).
-	tick func(d time.Duration, fn func(time.Time) tea.Msg) tea.Cmd
-	busyAll    int               // tool-less work running (refresh, preview)
-	spin       int
-	spinning   bool
-	status     string
-	statusErr  bool
-	quitting   bool
+	tick      func(d time.Duration, fn func(time.Time) tea.Msg) tea.Cmd
+	busyAll   int // tool-less work running (refresh, preview)
+	spin      int
+	spinning  bool
+	status    string
+	statusErr bool
+	quitting  bool
 }
 
 // scroller is one pane's position: a cursor (for panes with rows) and the
@@ -244,7 +244,7 @@ func New(opts Options) *Model {
 		seenQueue: map[int64]int{},
 		busy:      map[string]string{},
 		width:     80, height: 24,
-		tick:      tea.Tick,
+		tick: tea.Tick,
 	}
 	m.list = newToolList()
 	for i := range m.panes {

@@ -52,7 +52,7 @@ func TestStartFetchesStateToolsQueueAndSubscribes(t *testing.T) {
 		}
 		s := d.screen()
 		mustContain(t, s, "genui 0.2.0", "in-process", "stub-server", "gen offline", "Tools 5/5", "› alpha", "○ none",
-			"● rich", "MCP http://127.0.0.1:50001/mcp", "/preview/alpha", "no agent on /wait", "alpha does things")
+			"● rich", "MCP http://127.0.0.1:50001/mcp", "/preview/alpha", "/wait: no agent · 0 queued", "alpha does things")
 	})
 }
 

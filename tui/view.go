@@ -122,7 +122,7 @@ func (m *Model) renderHeader(l screenLayout) []string {
 	gen := st.Label.Render("gen ") + st.Text.Render(orDash(clean(s.Generator)))
 	line1 := st.Title.Render("genui") + st.Muted.Render(" "+orDash(s.Version)) + " " + mode + sep + gen + sep + up
 
-	parts := []string{m.agentLine()}
+	var parts []string
 	if s.URLs.MCP != "" {
 		parts = append(parts, st.Label.Render("MCP ")+st.Info.Render(s.URLs.MCP))
 	}
@@ -131,8 +131,9 @@ func (m *Model) renderHeader(l screenLayout) []string {
 		if t := m.selected(); t != "" {
 			p += url.PathEscape(t)
 		}
-		parts = append(parts, st.Label.Render("preview ")+st.Info.Render(p))
+		parts = append(parts, st.Info.Render(p))
 	}
+	parts = append(parts, m.agentLine())
 	out := []string{line1, strings.Join(parts, sep)}
 	if b := m.banner(); b != "" {
 		out = append(out, st.Banner.Render(fit(" "+b, m.width)))
@@ -144,18 +145,18 @@ func (m *Model) renderHeader(l screenLayout) []string {
 func (m *Model) agentLine() string {
 	st, q := m.styles, m.state.Events
 	if !m.haveState {
-		return st.Muted.Render("agent …")
+		return st.Muted.Render("/wait: …")
 	}
 	var s string
 	switch {
 	case q.Pollers > 0 && !q.LastPollReturned.IsZero():
-		s = st.OK.Render(fmt.Sprintf("agent waiting on /wait %s", since(m.now(), q.LastPollReturned)))
+		s = st.OK.Render(fmt.Sprintf("/wait: agent waiting %s", since(m.now(), q.LastPollReturned)))
 	case q.Pollers > 0:
-		s = st.OK.Render("agent waiting on /wait")
+		s = st.OK.Render("/wait: agent waiting")
 	case !q.LastPollReturned.IsZero():
-		s = st.Warn.Render(fmt.Sprintf("agent polled /wait %s ago", since(m.now(), q.LastPollReturned)))
+		s = st.Warn.Render(fmt.Sprintf("/wait: agent polled %s ago", since(m.now(), q.LastPollReturned)))
 	default:
-		s = st.Muted.Render("no agent on /wait")
+		s = st.Muted.Render("/wait: no agent")
 	}
 	s += st.Muted.Render(fmt.Sprintf(" · %d queued", q.Pending))
 	if n := len(m.state.Sessions); n > 0 {
@@ -342,7 +343,11 @@ func (m *Model) eventLine(i, w int, _ bool) string {
 		ks = st.Info
 	}
 	kind := shortEventKind(r.kind)
-	return st.Muted.Render(r.time.Format("15:04:05")) + " " + mark + ks.Render(fmt.Sprintf("%-12s", kind)) + " " +
+	ts := ""
+	if w >= 60 { // narrow panes drop the time (enter shows it)
+		ts = st.Muted.Render(r.time.Format("15:04:05")) + " "
+	}
+	return ts + mark + ks.Render(fmt.Sprintf("%-12s", kind)) + " " +
 		st.Text.Render(fit(clean(r.tool), min(18, max(w/5, 8)))) + " " + st.Muted.Render(r.text)
 }
 
