@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -158,10 +159,9 @@ func (m *Model) fetchVars() tea.Cmd {
 	}
 }
 
-// fetchUI reads a tool's UI (generating it when nothing is cached) and
-// highlights it.
+// fetchUI reads a tool's UI (generating it when nothing is cached).
 func (m *Model) fetchUI(tool string, explicit bool) tea.Cmd {
-	api, style := m.api, m.styles.chroma
+	api := m.api
 	ctx, cancel := m.callCtx(generateCall)
 	return func() tea.Msg {
 		defer cancel()
@@ -169,38 +169,38 @@ func (m *Model) fetchUI(tool string, explicit bool) tea.Cmd {
 		if err != nil {
 			return uiMsg{tool: tool, err: err, explicit: explicit}
 		}
-		return uiMsg{tool: tool, doc: &uiDoc{view: v, lines: highlightHTML(v.HTML, style), style: style}, explicit: explicit}
+		return uiMsg{tool: tool, doc: plainDoc(v), explicit: explicit}
 	}
 }
 
 func (m *Model) doRefine(tool, feedback string) tea.Cmd {
-	api, style := m.api, m.styles.chroma
+	api := m.api
 	ctx, cancel := m.callCtx(generateCall)
 	return func() tea.Msg {
 		defer cancel()
 		ch, err := api.Refine(ctx, engine.RefineRequest{Tool: tool, Feedback: feedback, Source: engine.SourceTUI})
-		return newChangeMsg(tool, ch, err, style)
+		return newChangeMsg(tool, ch, err)
 	}
 }
 
 func (m *Model) doRegenerate(tool string, clear bool) tea.Cmd {
-	api, style := m.api, m.styles.chroma
+	api := m.api
 	ctx, cancel := m.callCtx(generateCall)
 	return func() tea.Msg {
 		defer cancel()
 		ch, err := api.Regenerate(ctx, engine.RegenerateRequest{Tool: tool, ClearRefinements: clear, Source: engine.SourceTUI})
-		return newChangeMsg(tool, ch, err, style)
+		return newChangeMsg(tool, ch, err)
 	}
 }
 
-// newChangeMsg diffs and highlights a change (in the command, not Update).
-func newChangeMsg(tool string, ch engine.UIChange, err error, style string) changeMsg {
+// newChangeMsg diffs a change (in the command, not Update).
+func newChangeMsg(tool string, ch engine.UIChange, err error) changeMsg {
 	if err != nil {
 		return changeMsg{tool: tool, err: err}
 	}
 	v := engine.UIView{Tool: ch.Tool, URI: engine.UIURI(ch.Tool), MIMEType: engine.MIMEApp, HTML: ch.HTML,
 		CacheKey: ch.CacheKey, Meta: ch.Meta}
-	return changeMsg{tool: tool, cv: newChangeView(ch), doc: &uiDoc{view: v, lines: highlightHTML(ch.HTML, style), style: style}}
+	return changeMsg{tool: tool, cv: newChangeView(ch), doc: plainDoc(v)}
 }
 
 func (m *Model) doCall(tool string, args json.RawMessage) tea.Cmd {
@@ -267,12 +267,23 @@ func (m *Model) doExport(tool string) tea.Cmd {
 	}
 }
 
-// reHighlight highlights every fetched UI again for a new palette.
-func (m *Model) reHighlight() tea.Cmd {
+// highlight highlights the fetched UIs of tools (all when none named) with
+// the current palette, in the background: a UI shows at once in plain text
+// and in color when this returns (chroma takes a few hundred ms on a
+// 100 KB page).
+func (m *Model) highlight(tools ...string) tea.Cmd {
 	style := m.styles.chroma
+	if style == "" {
+		return nil
+	}
 	docs := map[string]*uiDoc{}
 	for k, d := range m.docs {
-		docs[k] = d
+		if d.style == style {
+			continue
+		}
+		if len(tools) == 0 || slices.Contains(tools, k) {
+			docs[k] = d
+		}
 	}
 	if len(docs) == 0 {
 		return nil
@@ -285,6 +296,9 @@ func (m *Model) reHighlight() tea.Cmd {
 		return rehighlightMsg{docs: out}
 	}
 }
+
+// plainDoc is a UI's HTML as plain lines, until highlighted.
+func plainDoc(v engine.UIView) *uiDoc { return &uiDoc{view: v, lines: cleanLines(v.HTML)} }
 
 func (m *Model) pollTick() tea.Cmd {
 	return m.tick(m.opts.PollInterval, func(time.Time) tea.Msg { return pollMsg{} })

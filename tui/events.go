@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -89,6 +90,7 @@ func (m *Model) subscribe() tea.Cmd {
 type eventRow struct {
 	time   time.Time
 	kind   string // engine event kind, or "queued"
+	label  string // what a queued event is (its type: ui/message, tools/call, ...)
 	tool   string
 	text   string // one-line summary
 	qseq   int64  // queue sequence (queued rows)
@@ -120,12 +122,12 @@ type logRow struct {
 
 // queuedRow turns a /wait queue event into a row.
 func queuedRow(q engine.QueuedEvent) eventRow {
-	text := q.Source + " " + q.Type
-	if p := oneLine(q.Payload, 160); p != "" {
+	text := "from " + q.Source
+	if p := payloadSummary(q.Payload); p != "" {
 		text += "  " + p
 	}
 	d, _ := json.Marshal(q)
-	return eventRow{time: q.Time, kind: "queued", tool: q.Tool, text: clean(text), qseq: q.Seq, detail: d}
+	return eventRow{time: q.Time, kind: "queued", label: q.Type, tool: q.Tool, text: clean(text), qseq: q.Seq, detail: d}
 }
 
 // engineRow turns an engine event into a row.
@@ -188,14 +190,48 @@ func newLogRow(ev engine.Event, l *engine.LogRecord) logRow {
 	return logRow{time: ev.Time, level: l.Level, component: l.Component, msg: clean(l.Message), attrs: clean(strings.Join(attrs, " "))}
 }
 
-// oneLine is compact JSON cut to n bytes.
-func oneLine(b []byte, n int) string {
-	if len(b) == 0 {
+// payloadSummary is what a person wants from a queued event's payload:
+// the text of a ui/message (or model context), a link's URL, else the
+// compact JSON, cut to 200 bytes.
+func payloadSummary(p json.RawMessage) string {
+	if len(p) == 0 {
 		return ""
 	}
-	s := strings.Join(strings.Fields(string(b)), " ")
-	if len(s) > n {
-		s = s[:n] + "…"
+	var v struct {
+		Text    string `json:"text"`
+		URL     string `json:"url"`
+		Content []struct {
+			Type string `json:"type"`
+			Text string `json:"text"`
+		} `json:"content"`
+	}
+	var s string
+	if json.Unmarshal(p, &v) == nil {
+		var parts []string
+		for _, c := range v.Content {
+			if c.Text != "" {
+				parts = append(parts, c.Text)
+			}
+		}
+		switch {
+		case len(parts) > 0:
+			s = "“" + strings.Join(parts, " ") + "”"
+		case v.Text != "":
+			s = "“" + v.Text + "”"
+		case v.URL != "":
+			s = v.URL
+		}
+	}
+	if s == "" {
+		var buf bytes.Buffer
+		if json.Compact(&buf, p) == nil {
+			s = buf.String()
+		} else {
+			s = string(p)
+		}
+	}
+	if len(s) > 200 {
+		s = s[:200] + "…"
 	}
 	return s
 }

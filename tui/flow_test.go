@@ -227,7 +227,9 @@ func flow(t *testing.T, w, h int) {
 	hs := apitest.Start(t)
 	api := goldenAPI{API: hs.E, base: hs.APIURL}
 	opened := make(chan string, 4)
-	m := New(Options{API: api, Mode: InProcess, Base: fixedBase, Static: true, Dark: boolPtr(true),
+	// NoColor: the golden screens are text, and highlighting (tested on
+	// its own) would only slow the flow down, a lot under -race.
+	m := New(Options{API: api, Mode: InProcess, Base: fixedBase, Static: true, Dark: boolPtr(true), NoColor: true,
 		Now: func() time.Time { return fixedTime }, PollInterval: time.Hour,
 		OpenURL: func(u string) error { opened <- u; return nil },
 		Copy:    func(string) tea.Cmd { return nil }})
@@ -273,7 +275,7 @@ func flow(t *testing.T, w, h int) {
 	hs.E.Push(engine.SourcePreview, "ui/message", "get_forecast", map[string]any{"text": "hello from the preview"})
 	keys("esc")
 	keys("4")
-	s = term.waitFor(t, "the queued event", has("Events", "⧗ queued", "ui/message"))
+	s = term.waitFor(t, "the queued event", has("Events", "⧗ ui/message", "from preview"))
 	snap("6_events", s)
 
 	// The TUI looked; the agent still gets it.

@@ -30,7 +30,10 @@ func (m *Model) handleBackground(msg tea.BackgroundColorMsg) tea.Cmd {
 	}
 	m.styles = NewStyles(msg.IsDark(), m.opts.NoColor)
 	m.applyStyles()
-	return m.reHighlight()
+	for _, d := range m.docs {
+		d.style = "" // highlight again with the new palette
+	}
+	return m.highlight()
 }
 
 // applyStyles hands the styles to the bubbles components.
@@ -802,6 +805,7 @@ func (m *Model) handleUI(msg uiMsg) tea.Cmd {
 		return nil
 	}
 	m.docs[msg.tool] = msg.doc
+	hl := m.highlight(msg.tool)
 	if msg.explicit {
 		v := msg.doc.view
 		from := "generated"
@@ -811,7 +815,7 @@ func (m *Model) handleUI(msg uiMsg) tea.Cmd {
 		m.setStatus(fmt.Sprintf("UI of %s: %s, %s (%d bytes)", msg.tool, orDash(v.Meta.UIType), from, len(v.HTML)), false)
 		m.showDiff[msg.tool] = false
 	}
-	return tea.Batch(m.fetchState(), m.fetchInspect(msg.tool))
+	return tea.Batch(m.fetchState(), m.fetchInspect(msg.tool), hl)
 }
 
 func (m *Model) handleChange(msg changeMsg) tea.Cmd {
@@ -834,9 +838,12 @@ func (m *Model) handleChange(msg changeMsg) tea.Cmd {
 	} else if ch.RefinementsCleared {
 		what = "regenerated, refinements cleared"
 	}
-	m.setStatus(fmt.Sprintf("%s %s: +%d −%d lines in %s", msg.tool, what, msg.cv.added, msg.cv.gone,
-		fmtDur(ch.Duration)), false)
-	return tea.Batch(m.fetchState(), m.fetchInspect(msg.tool))
+	lines := fmt.Sprintf("+%d −%d lines", msg.cv.added, msg.cv.gone)
+	if ch.OldHTML == "" {
+		lines = "its first UI"
+	}
+	m.setStatus(fmt.Sprintf("%s %s: %s in %s", msg.tool, what, lines, fmtDur(ch.Duration)), false)
+	return tea.Batch(m.fetchState(), m.fetchInspect(msg.tool), m.highlight(msg.tool))
 }
 
 func (m *Model) handleCall(msg callMsg) tea.Cmd {

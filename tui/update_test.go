@@ -391,7 +391,7 @@ func TestEventsPane(t *testing.T) {
 			Attrs: map[string]any{"line": "boom"}}}
 		synctest_wait(d)
 		d.key("4")
-		mustContain(t, d.screen(), "Events 2", "⧗ queued", "beta", "preview ui/message", "gen-finished")
+		mustContain(t, d.screen(), "Events 2", "⧗ ui/message", "beta", "from preview  “hi from", "gen-finished")
 		d.key("l")
 		d.key("up")
 		d.key("enter")
@@ -399,7 +399,7 @@ func TestEventsPane(t *testing.T) {
 		// Watching never drains; an agent taking it marks it.
 		d.stub.events <- engine.Event{Seq: 5, Kind: engine.EventQueueDrained, Detail: &engine.QueueDrained{Count: 1, LastSeq: 7}}
 		synctest_wait(d)
-		mustContain(t, d.screen(), "✓ queued", "taken by an agent through /wait")
+		mustContain(t, d.screen(), "✓ ui/message", "taken by an agent through /wait")
 		d.key("esc")
 		if d.m.evOpen {
 			t.Fatal("esc did not close the expanded event")
@@ -565,4 +565,33 @@ func TestBuffersAreBounded(t *testing.T) {
 			t.Fatalf("log rows %d (dropped %d), want %d", d.m.logs.Len(), d.m.logs.Dropped(), maxLogs)
 		}
 	})
+}
+
+// TestHighlightHTML: every line stands alone (styles do not run across
+// lines), the text is unchanged, and no style means plain lines.
+func TestHighlightHTML(t *testing.T) {
+	src := "<!doctype html>\n<html>\n<!-- a\ncomment -->\n<script>\nconst x = `a\nb`;\n</script>\n\t<p class=\"x\">hi</p>\n</html>"
+	lines := highlightHTML(src, "github-dark")
+	plain := cleanLines(src)
+	if len(lines) != len(plain) {
+		t.Fatalf("%d highlighted lines, %d plain", len(lines), len(plain))
+	}
+	colored := 0
+	for i, l := range lines {
+		if ansi.Strip(l) != plain[i] {
+			t.Errorf("line %d: %q, want %q", i, ansi.Strip(l), plain[i])
+		}
+		if strings.Contains(l, "\x1b[") {
+			colored++
+			if !strings.HasSuffix(l, "m") || strings.Count(l, "\x1b[") < 2 {
+				t.Errorf("line %d does not close its style: %q", i, l)
+			}
+		}
+	}
+	if colored < len(lines)/2 {
+		t.Fatalf("only %d of %d lines highlighted", colored, len(lines))
+	}
+	if got := highlightHTML(src, ""); strings.Join(got, "\n") != strings.Join(plain, "\n") {
+		t.Fatal("no style is not plain")
+	}
 }

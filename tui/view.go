@@ -343,11 +343,14 @@ func (m *Model) eventLine(i, w int, _ bool) string {
 		ks = st.Info
 	}
 	kind := shortEventKind(r.kind)
+	if r.label != "" {
+		kind = shortEventKind(r.label)
+	}
 	ts := ""
 	if w >= 60 { // narrow panes drop the time (enter shows it)
 		ts = st.Muted.Render(r.time.Format("15:04:05")) + " "
 	}
-	return ts + mark + ks.Render(fmt.Sprintf("%-12s", kind)) + " " +
+	return ts + mark + ks.Render(fit(kind, 12)) + " " +
 		st.Text.Render(fit(clean(r.tool), min(18, max(w/5, 8)))) + " " + st.Muted.Render(r.text)
 }
 
