@@ -259,7 +259,7 @@ func (m *Model) callLines(tool string, w int) []string {
 	}
 	hint := "enter or c: fill in the arguments"
 	if m.formActive {
-		hint = "enter calls · tab/↓ next · space/←/→ choose · esc leaves"
+		hint = "enter calls · esc leaves"
 	}
 	out = append(out, m.section("Arguments")+"  "+st.Muted.Render(hint))
 	out = append(out, f.render(st, w-1, m.formActive)...)

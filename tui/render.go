@@ -90,10 +90,26 @@ func wrap(s string, w int) []string {
 	return out
 }
 
+// scroll describes a scrolled list for the scrollbar drawn in a box's
+// right edge: total items, the first shown, how many are shown, over the
+// first rows lines of the box (zero value: no scrollbar).
+type scroll struct{ total, first, visible, rows int }
+
+// thumb is the scrollbar's position and length in lines.
+func (sc scroll) thumb() (pos, size int) {
+	if sc.total <= sc.visible || sc.visible <= 0 || sc.rows <= 0 {
+		return 0, 0
+	}
+	size = max(1, sc.rows*sc.visible/sc.total)
+	pos = (sc.rows - size) * sc.first / (sc.total - sc.visible)
+	return pos, size
+}
+
 // box draws lines inside a rounded border w cells wide and h lines high,
-// with title set into the top edge. Lines beyond the inner height are not
-// drawn; short content is padded.
-func box(st Styles, title string, focused bool, w, h int, lines []string) []string {
+// with title set into the top edge and, for a scrolled list, a scrollbar
+// thumb in the right edge. Lines beyond the inner height are not drawn;
+// short content is padded.
+func box(st Styles, title string, focused bool, w, h int, lines []string, sc ...scroll) []string {
 	if w < 4 || h < 2 {
 		return blank(w, h)
 	}
@@ -103,7 +119,7 @@ func box(st Styles, title string, focused bool, w, h int, lines []string) []stri
 	}
 	inner := w - 2
 	out := make([]string, 0, h)
-	top := "╭"
+	var top string
 	if title != "" {
 		t := " " + ansi.Truncate(title, inner-3, "…") + " "
 		top = bs.Render("╭─") + ts.Render(t) + bs.Render(strings.Repeat("─", max(0, inner-1-ansi.StringWidth(t)))+"╮")
@@ -112,12 +128,24 @@ func box(st Styles, title string, focused bool, w, h int, lines []string) []stri
 	}
 	out = append(out, top)
 	side := bs.Render("│")
+	pos, size := 0, 0
+	if len(sc) > 0 {
+		pos, size = sc[0].thumb()
+	}
+	bar := st.Muted.Render("┃")
+	if focused {
+		bar = st.BorderFocus.Render("┃")
+	}
 	for i := 0; i < h-2; i++ {
 		l := ""
 		if i < len(lines) {
 			l = lines[i]
 		}
-		out = append(out, side+fit(l, inner)+side)
+		right := side
+		if size > 0 && i >= pos && i < pos+size {
+			right = bar
+		}
+		out = append(out, side+fit(l, inner)+right)
 	}
 	out = append(out, bs.Render("╰"+strings.Repeat("─", inner)+"╯"))
 	return out
@@ -148,28 +176,6 @@ func joinColumns(a, b []string) []string {
 		out[i] = l + r
 	}
 	return out
-}
-
-// scrollbar marks the visible part of a long list on the right edge of
-// lines (total items, first visible, visible count).
-func scrollbar(st Styles, lines []string, w, total, first, visible int) []string {
-	if total <= visible || visible <= 0 || w < 2 {
-		return lines
-	}
-	n := len(lines)
-	thumb := max(1, n*visible/total)
-	pos := 0
-	if total > visible {
-		pos = (n - thumb) * first / (total - visible)
-	}
-	for i := range lines {
-		mark := st.Faint.Render("│")
-		if i >= pos && i < pos+thumb {
-			mark = st.Muted.Render("┃")
-		}
-		lines[i] = fit(lines[i], w-1) + mark
-	}
-	return lines
 }
 
 // pad returns s styled and padded to w (for one-line bars).

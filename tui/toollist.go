@@ -150,7 +150,7 @@ func toolBadge(st Styles, t engine.ToolStatus, busy, spin string, narrow bool) s
 func shortKind(kind string) string { return orDash(strings.TrimPrefix(kind, "offline-")) }
 
 // render draws the list into w×h inner cells.
-func (l *toolList) render(st Styles, w, h int, focused bool, busy map[string]string, spin string) []string {
+func (l *toolList) render(st Styles, w, h int, focused bool, busy map[string]string, spin string) ([]string, scroll) {
 	out := make([]string, 0, h)
 	if l.filtering || l.query != "" {
 		if l.filtering {
@@ -194,7 +194,8 @@ func (l *toolList) render(st Styles, w, h int, focused bool, busy map[string]str
 	for len(out) < h {
 		out = append(out, "")
 	}
-	return scrollbar(st, out[:h], w, len(l.visible), l.offset, rows)
+	top := h - rows // the filter line
+	return out[:h], scroll{total: len(l.visible), first: l.offset, visible: rows, rows: rows + top}
 }
 
 func orDash(s string) string {

@@ -35,10 +35,11 @@ func (m *Model) layout() screenLayout {
 	}
 	l.paneW = m.width - l.listW
 	x := 1
-	for i, name := range m.tabLabels(l.paneW) {
-		w := ansi.StringWidth(name) + 2
+	labels, pad := m.tabLabels(l.paneW)
+	for i, name := range labels {
+		w := ansi.StringWidth(name) + 2*pad
 		l.tabX[i] = [2]int{x, x + w}
-		x += w
+		x += w + 1 - pad
 	}
 	return l
 }
@@ -46,22 +47,23 @@ func (m *Model) layout() screenLayout {
 // bodyHeight is the height of the tool list and pane area.
 func (m *Model) bodyHeight() int { return m.layout().bodyH }
 
-// tabLabels are the tab names that fit in w cells.
-func (m *Model) tabLabels(w int) []string {
+// tabLabels are the tab names that fit in w cells, and the padding around
+// each (narrow terminals get short names and no padding).
+func (m *Model) tabLabels(w int) ([]string, int) {
 	full := make([]string, numTabs)
-	short := []string{"Det", "UI", "Call", "Evts", "Vars", "Trfc", "Log"}
 	n := 1
 	for i, t := range tabNames {
 		full[i] = fmt.Sprintf("%d %s", i+1, t)
 		n += len(full[i]) + 2
 	}
 	if n <= w {
-		return full
+		return full, 1
 	}
+	short := []string{"Det", "UI", "Call", "Evts", "Vars", "Trfc", "Log"}
 	for i := range short {
 		short[i] = fmt.Sprintf("%d %s", i+1, short[i])
 	}
-	return short
+	return short, 0
 }
 
 func (m *Model) render() string {
@@ -75,8 +77,9 @@ func (m *Model) render() string {
 	if m.showHelp {
 		body = box(m.styles, "Keys — any key closes", true, m.width, l.bodyH, m.fullHelpLines(m.width-4))
 	} else {
+		rows, sc := m.list.render(m.styles, l.listW-2, l.bodyH-2, m.focus == focusList, m.busy, m.spinner())
 		left := box(m.styles, fmt.Sprintf("Tools %d/%d", len(m.list.visible), len(m.list.tools)), m.focus == focusList,
-			l.listW, l.bodyH, m.list.render(m.styles, l.listW-2, l.bodyH-2, m.focus == focusList, m.busy, m.spinner()))
+			l.listW, l.bodyH, rows, sc)
 		right := append([]string{m.renderTabs(l)}, m.renderPane(l.paneW, l.bodyH-1)...)
 		body = joinColumns(left, right)
 	}
@@ -126,14 +129,14 @@ func (m *Model) renderHeader(l screenLayout) []string {
 	if s.URLs.MCP != "" {
 		parts = append(parts, st.Label.Render("MCP ")+st.Info.Render(s.URLs.MCP))
 	}
+	parts = append(parts, m.agentLine())
 	if s.URLs.API != "" || m.base != "" {
 		p := "/preview/"
 		if t := m.selected(); t != "" {
 			p += url.PathEscape(t)
 		}
-		parts = append(parts, st.Info.Render(p))
+		parts = append(parts, st.Label.Render("preview ")+st.Info.Render(p))
 	}
-	parts = append(parts, m.agentLine())
 	out := []string{line1, strings.Join(parts, sep)}
 	if b := m.banner(); b != "" {
 		out = append(out, st.Banner.Render(fit(" "+b, m.width)))
@@ -218,11 +221,16 @@ func (m *Model) renderTabs(l screenLayout) string {
 	st := m.styles
 	var b strings.Builder
 	b.WriteString(" ")
-	for i, name := range m.tabLabels(l.paneW) {
+	labels, pad := m.tabLabels(l.paneW)
+	sp := strings.Repeat(" ", pad)
+	for i, name := range labels {
+		if i > 0 && pad == 0 {
+			b.WriteString(" ")
+		}
 		if i == m.tab {
-			b.WriteString(st.TabActive.Render(" " + name + " "))
+			b.WriteString(st.TabActive.Render(sp + name + sp))
 		} else {
-			b.WriteString(st.Tab.Render(" " + name + " "))
+			b.WriteString(st.Tab.Render(sp + name + sp))
 		}
 	}
 	return fit(b.String(), l.paneW)
@@ -245,6 +253,7 @@ func (m *Model) renderPane(w, h int) []string {
 	}
 	ih := max(h-2, 1)
 	var lines []string
+	var sc scroll
 	switch m.tab {
 	case tabDetail, tabUI, tabCall:
 		all := m.textLines(m.tab, inner)
@@ -255,32 +264,32 @@ func (m *Model) renderPane(w, h int) []string {
 		for len(lines) < ih {
 			lines = append(lines, "")
 		}
-		lines = scrollbar(m.styles, lines, inner, len(all), p.offset, ih)
+		sc = scroll{total: len(all), first: p.offset, visible: ih, rows: ih}
 		if m.tab == tabUI {
 			title += m.uiTitle(tool)
 		}
 	case tabEvents:
 		title = fmt.Sprintf("Events %d · /wait queue and engine", m.events.Len())
-		lines = m.rowPane(tabEvents, inner, ih, m.events.Len(), m.evOpen, m.eventLine, m.eventDetail)
+		lines, sc = m.rowPane(tabEvents, inner, ih, m.events.Len(), m.evOpen, m.eventLine, m.eventDetail)
 	case tabTraffic:
 		title = fmt.Sprintf("Traffic %d · JSON-RPC", m.traffic.Len())
-		lines = m.rowPane(tabTraffic, inner, ih, m.traffic.Len(), m.trOpen, m.trafficLine, m.trafficDetail)
+		lines, sc = m.rowPane(tabTraffic, inner, ih, m.traffic.Len(), m.trOpen, m.trafficLine, m.trafficDetail)
 	case tabLog:
 		title = fmt.Sprintf("Log %d · genui and upstream stderr", m.logs.Len())
-		lines = m.rowPane(tabLog, inner, ih, m.logs.Len(), false, m.logLine, nil)
+		lines, sc = m.rowPane(tabLog, inner, ih, m.logs.Len(), false, m.logLine, nil)
 	case tabVars:
 		title = fmt.Sprintf("Variables %d", len(m.vars.vars.Variables))
-		lines = m.rowPane(tabVars, inner, ih, m.vars.rows(), false, m.varLine, nil)
+		lines, sc = m.rowPane(tabVars, inner, ih, m.vars.rows(), false, m.varLine, nil)
 	}
-	return append(box(m.styles, title, focused, w, h, lines), extra...)
+	return append(box(m.styles, title, focused, w, h, lines, sc), extra...)
 }
 
 // rowPane draws a pane of rows with a cursor; open splits it to show the
 // selected row's detail below.
-func (m *Model) rowPane(tab, w, h, n int, open bool, line func(i, w int, sel bool) string, detail func(i, w int) []string) []string {
+func (m *Model) rowPane(tab, w, h, n int, open bool, line func(i, w int, sel bool) string, detail func(i, w int) []string) ([]string, scroll) {
 	p := &m.panes[tab]
 	if n == 0 {
-		return []string{m.styles.Muted.Render(" nothing yet")}
+		return []string{m.styles.Muted.Render(" nothing yet")}, scroll{}
 	}
 	if p.follow {
 		p.cursor = n - 1
@@ -306,25 +315,24 @@ func (m *Model) rowPane(tab, w, h, n int, open bool, line func(i, w int, sel boo
 	end := min(n, p.offset+listH)
 	for i := p.offset; i < end; i++ {
 		sel := i == p.cursor && (m.focus == focusPane || !p.follow)
-		l := line(i, w-1, sel)
+		l := line(i, w, sel)
 		if sel {
 			st := m.styles.Selected
 			if m.focus != focusPane {
 				st = m.styles.SelectedBlur
 			}
-			l = st.Render(fit(ansi.Strip(l), w-1))
+			l = st.Render(fit(ansi.Strip(l), w))
 		}
 		out = append(out, l)
 	}
 	for len(out) < listH {
 		out = append(out, "")
 	}
-	out = scrollbar(m.styles, out, w, n, p.offset, listH)
 	if det != nil {
 		out = append(out, m.styles.Faint.Render(strings.Repeat("─", w)))
 		out = append(out, det...)
 	}
-	return out
+	return out, scroll{total: n, first: p.offset, visible: listH, rows: listH}
 }
 
 func (m *Model) eventLine(i, w int, _ bool) string {
@@ -518,10 +526,16 @@ func (m *Model) renderHelpBar(w int) string {
 func (m *Model) fullHelpLines(w int) []string {
 	m.help.SetWidth(w)
 	lines := strings.Split(m.help.FullHelpView(m.keys.browseHelp().FullHelp()), "\n")
-	extra := []string{"",
-		m.styles.Muted.Render("Refine box: enter sends, esc cancels, ↑/↓ earlier feedback."),
-		m.styles.Muted.Render("Call form: tab/↓ next field, shift+tab/↑ previous, space/←/→ booleans and choices, enter calls, esc leaves."),
-		m.styles.Muted.Render("Mouse: the wheel scrolls what is under it; a click selects a tool, a tab or a row."),
+	lines = append(lines, "")
+	for _, t := range []string{
+		"Refine box: enter sends, esc cancels, ↑/↓ earlier feedback.",
+		"Call form: tab/↓ next field, shift+tab/↑ previous, space/←/→ booleans and choices, enter calls, esc leaves.",
+		"Mouse: the wheel scrolls what is under it; a click selects a tool, a tab or a row.",
+		"Logs go to DIR/log/genui.log (the Log pane shows them), never to this terminal.",
+	} {
+		for _, l := range wrap(t, w) {
+			lines = append(lines, m.styles.Muted.Render(l))
+		}
 	}
-	return append(lines, extra...)
+	return lines
 }
