@@ -137,3 +137,42 @@ func TestTUIAttachedBesideGenuiMCP(t *testing.T) {
 	}
 	resp.Body.Close()
 }
+
+// TestTUIOffersToAttachToALaterGenuiMCP: the workbench started first runs
+// in-process; when the agent's `genui mcp` starts on the same DIR it takes
+// the port files over, the header says so, and `a` attaches to it.
+func TestTUIOffersToAttachToALaterGenuiMCP(t *testing.T) {
+	work := t.TempDir()
+	dir := filepath.Join(work, "ui")
+	x := startTUI(t, 120, 40, work, "tui", "--dir", dir)
+	x.waitFor("the in-process workbench", 60*time.Second, contains("in-process", "Tools 8/8"))
+	tuiBase := waitAPIBase(t, dir)
+
+	c := genuiMCPIn(t, dir)
+	deadline := time.Now().Add(30 * time.Second)
+	base := tuiBase
+	for base == tuiBase && time.Now().Before(deadline) {
+		time.Sleep(50 * time.Millisecond)
+		base = waitAPIBase(t, dir)
+	}
+	if base == tuiBase {
+		t.Fatalf("genui mcp did not take DIR/mcp-port over from the in-process TUI (%s)", tuiBase)
+	}
+	x.waitFor("the offer to attach", 10*time.Second, contains("press a to attach", base))
+	x.keys("a")
+	x.waitFor("the attached workbench", 20*time.Second, contains("attached", "attached to "+base, "MCP "+base+"/mcp", "1 MCP session"))
+
+	// What the agent does now shows here.
+	callWrapper(t, c, "_ui_refine", map[string]any{"toolName": "get_forecast", "feedback": "dark theme"})
+	x.waitFor("the agent's refinement", 10*time.Second, toolRow("get_forecast", "✎1"))
+	x.keys("q")
+	if code := x.exitCode(30 * time.Second); code != "0" {
+		t.Fatalf("genui tui exited %s", code)
+	}
+	if got := waitAPIBase(t, dir); got != base {
+		t.Fatalf("after the TUI quit, DIR/mcp-port names %s, want genui mcp's %s", got, base)
+	}
+	if _, err := c.CallTool(bounded(t, time.Minute), "get_current_weather", map[string]any{"location": "Oslo"}, nil); err != nil {
+		t.Fatalf("genui mcp after the TUI quit: %v", err)
+	}
+}

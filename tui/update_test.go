@@ -503,6 +503,41 @@ func TestAttachedReconnects(t *testing.T) {
 	})
 }
 
+// TestAttachedFollowsARestartedServer: a genui that comes back on another
+// port (Claude Code restarted genui mcp) is found through DIR/mcp-port.
+func TestAttachedFollowsARestartedServer(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		dir := t.TempDir()
+		restarted := newStub()
+		restarted.base = "http://127.0.0.1:50003"
+		d := newDriver(t, newStub(), func(o *Options) {
+			o.Mode, o.Dir = Attached, dir
+			o.Dial = func(base string) engine.API {
+				if base == restarted.base {
+					return restarted
+				}
+				return newStub()
+			}
+		})
+		defer d.finish()
+		close(d.stub.events)
+		synctest_wait(d)
+		if err := os.WriteFile(filepath.Join(dir, "mcp-port"), []byte("50003\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		d.send(reconnectMsg{gen: d.m.subGen})
+		if d.m.lost || d.m.base != restarted.base || d.m.api != engine.API(restarted) {
+			t.Fatalf("after the server moved: lost %v base %s", d.m.lost, d.m.base)
+		}
+		mustContain(t, d.screen(), "reconnected to http://127.0.0.1:50003")
+		d.stub.mu.Lock()
+		d.stub.events = make(chan engine.Event) // finish closes it
+		d.stub.mu.Unlock()
+		close(restarted.events)
+		synctest.Wait()
+	})
+}
+
 func TestResizeNoColorAndLightDark(t *testing.T) {
 	inBubble(t, func(o *Options) { o.NoColor = true }, func(t *testing.T, d *driver) {
 		for _, sz := range [][2]int{{80, 24}, {120, 40}, {200, 60}, {60, 16}} {
