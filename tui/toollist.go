@@ -127,6 +127,9 @@ func toolBadge(st Styles, t engine.ToolStatus, busy, spin string, narrow bool) s
 		}
 	case t.UI.State == engine.UIStateFallback:
 		b = st.Warn.Render("▲ fallback")
+		if r := clean(t.UI.FallbackReason); r != "" && !narrow {
+			b = st.Warn.Render("▲ " + ansi.Truncate(r, 14, "…"))
+		}
 	case t.UI.State == engine.UIStateOwn:
 		b = st.Info.Render("◆ own")
 	default:

@@ -1,11 +1,15 @@
 package tui
 
 import (
+	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -629,4 +633,54 @@ func TestHighlightHTML(t *testing.T) {
 	if got := highlightHTML(src, ""); strings.Join(got, "\n") != strings.Join(plain, "\n") {
 		t.Fatal("no style is not plain")
 	}
+}
+
+// panicky is an engine whose Regenerate panics.
+type panicky struct{ *stubAPI }
+
+func (panicky) Regenerate(context.Context, engine.RegenerateRequest) (engine.UIChange, error) {
+	panic("boom in a command")
+}
+
+// TestPanicRestoresTheTerminal: a panic in a command ends the program with
+// an error, and the terminal is given back (alternate screen left).
+func TestPanicRestoresTheTerminal(t *testing.T) {
+	var out lockedBuffer
+	in, typeIn := io.Pipe()
+	go func() {
+		// R once the first screen is up.
+		deadline := time.Now().Add(10 * time.Second)
+		for !strings.Contains(out.String(), "Tools 5/5") && time.Now().Before(deadline) {
+			time.Sleep(10 * time.Millisecond)
+		}
+		_, _ = typeIn.Write([]byte("R"))
+	}()
+	defer typeIn.Close()
+	err := Run(context.Background(), Options{API: panicky{newStub()}, Static: true, Dark: boolPtr(true), NoColor: true},
+		tea.WithInput(in), tea.WithOutput(&out), tea.WithWindowSize(80, 24), tea.WithoutSignals())
+	if !errors.Is(err, tea.ErrProgramPanic) {
+		t.Fatalf("Run after a panic: %v", err)
+	}
+	s := out.String()
+	last := strings.LastIndex(s, "\x1b[?1049")
+	if !strings.Contains(s, "\x1b[?1049h") || !strings.HasPrefix(s[last:], "\x1b[?1049l") {
+		t.Fatalf("the alternate screen was not left after the panic: %q", s[max(0, len(s)-300):])
+	}
+}
+
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
 }

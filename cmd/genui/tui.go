@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/pkg/browser"
 	"github.com/spf13/cobra"
 
 	"github.com/genui-dev/genui/engine"
@@ -54,6 +55,8 @@ func newTUICmd() *cobra.Command {
 			if attach && upstreamGiven {
 				return errors.New("--attach shows the running genui with its own upstream: drop the upstream command (or use --no-attach)")
 			}
+			// Nothing the browser launcher prints may reach the terminal.
+			browser.Stdout, browser.Stderr = io.Discard, io.Discard
 			ctx, stop := signalContext()
 			defer stop()
 			dial := func(base string) engine.API { return apiclient.New(base, nil) }
