@@ -670,8 +670,8 @@ func (m *Model) markTaken(seq int64) {
 // gone (banner, reconnect with backoff); in-process, the engine stopped.
 func (m *Model) streamEnded(why string) tea.Cmd {
 	m.currentCh = nil
-	if m.quitting {
-		return nil
+	if m.quitting || m.attaching {
+		return nil // we end it: quitting, or leaving the in-process engine
 	}
 	if m.mode == Attached {
 		if !m.lost {
@@ -733,6 +733,10 @@ func (m *Model) handleSubscribed(msg subscribedMsg) tea.Cmd {
 		m.setStatus("reconnected to "+m.base, false)
 		m.docs = map[string]*uiDoc{}
 		m.inspect = map[string]engine.Inspection{}
+		// It may be another process (a restarted genui numbers its queue
+		// from 1 again): take its pending events as new.
+		m.seenQueue, m.lastTaken = map[int64]int{}, 0
+		m.events.Push(eventRow{time: m.now(), kind: "reconnected", text: "the events below come from the genui at " + m.base})
 		cmds = append(cmds, m.fetchState(), m.fetchTools(), m.fetchPending(), m.fetchInspect(m.selected()))
 	}
 	return tea.Batch(cmds...)
@@ -934,7 +938,7 @@ func (m *Model) handleVars(msg varsMsg) tea.Cmd {
 
 func (m *Model) handlePoll(pollMsg) tea.Cmd {
 	cmds := []tea.Cmd{m.pollTick()}
-	if m.lost || m.quitting {
+	if m.lost || m.quitting || m.attaching {
 		return tea.Batch(cmds...)
 	}
 	cmds = append(cmds, m.fetchState())
