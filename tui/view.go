@@ -298,10 +298,11 @@ func (m *Model) rowPane(tab, w, h, n int, open bool, line func(i, w int, sel boo
 	listH := h
 	var det []string
 	if open && detail != nil {
-		listH = max(h/2, 3)
+		listH = max(h/3, 3)
 		det = detail(p.cursor, w)
-		if len(det) > h-listH-1 {
-			det = append(det[:max(h-listH-2, 0)], m.styles.Muted.Render("… (more: the full message is in the log or the side server)"))
+		if room := h - listH - 1; len(det) > room {
+			more := len(det) - room + 1
+			det = append(det[:max(room-1, 0)], m.styles.Muted.Render(fmt.Sprintf("… %d more lines", more)))
 		}
 	}
 	if p.cursor < p.offset {
@@ -412,14 +413,21 @@ func (m *Model) trafficLine(i, w int, _ bool) string {
 	}
 	lat := ""
 	if r.latency > 0 {
-		lat = r.latency.Round(100 * time.Microsecond).String()
+		lat = fmtDur(r.latency)
 	}
 	id := r.id
-	if len(id) > 8 {
-		id = id[:8]
+	if id == "null" {
+		id = ""
 	}
-	return st.Muted.Render(r.time.Format("15:04:05")) + " " + fmt.Sprintf("%-5s", dir) + " " + ks.Render(fmt.Sprintf("%-4s", kind)) + " " +
-		st.Text.Render(fit(clean(orDash(r.method)), min(28, max(w/3, 10)))) + " " + st.Muted.Render(fmt.Sprintf("%-8s %8s %7s", clean(id), lat, size(r.size)))
+	ts := ""
+	fixed := 5 + 1 + 4 + 1 + 1 + 8 + 1 + 7 + 1 + 7
+	if w >= 70 {
+		ts = st.Muted.Render(r.time.Format("15:04:05")) + " "
+		fixed += 9
+	}
+	return ts + fmt.Sprintf("%-5s", dir) + " " + ks.Render(fmt.Sprintf("%-4s", kind)) + " " +
+		st.Text.Render(fit(clean(orDash(r.method)), max(w-fixed, 8))) + " " +
+		st.Muted.Render(fmt.Sprintf("%-8s %7s %7s", fit(clean(id), 8), lat, size(r.size)))
 }
 
 func (m *Model) trafficDetail(i, w int) []string {
