@@ -278,6 +278,20 @@ func TestCallKeyAndForm(t *testing.T) {
 		d.typeText("3")
 		d.key("tab") // units: an enum
 		d.key("space")
+		d.key("right")
+		d.key("left")
+		d.key("left") // metric -> imperial -> metric -> unset
+		if f := d.m.forms["alpha"]; f.fields[2].name != "units" || f.fields[2].pick != -1 {
+			t.Fatalf("units after space, right, left, left: pick %d", f.fields[2].pick)
+		}
+		d.key("space")
+		d.key("shift+tab") // back to days
+		d.key("up")        // and to location
+		if f := d.m.forms["alpha"]; f.cur != 0 {
+			t.Fatalf("shift+tab and up: field %d, want 0", f.cur)
+		}
+		d.key("tab")
+		d.key("tab")
 		d.key("tab") // verbose: a boolean
 		d.key("space")
 		d.key("tab") // filters: JSON object
