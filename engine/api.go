@@ -51,6 +51,11 @@ type API interface {
 	RefreshTools(ctx context.Context) (ToolDiff, error)
 	// Preview returns the browser preview URL of a tool (it opens nothing).
 	Preview(ctx context.Context, tool string) (PreviewInfo, error)
+	// PendingEvents returns the /wait queue's pending events, oldest first
+	// (a "dropped" marker first when some were lost), without draining
+	// them: the next /wait still returns every one. Front ends that watch
+	// the queue call it once and then follow EventQueued events.
+	PendingEvents(ctx context.Context) ([]QueuedEvent, error)
 	// Subscribe streams every engine event from now until ctx ends. Final
 	// events are never dropped; streaming ones (generation progress,
 	// traffic, log) may be for a reader that falls behind. Watching never

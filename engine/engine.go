@@ -152,6 +152,8 @@ func New(opts Options) (*Engine, error) {
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
+	tee := newLogTee(opts.Logger.Handler()) // watchers see the log (logevents.go)
+	opts.Logger = slog.New(tee)
 	if opts.GenerationTimeout <= 0 {
 		opts.GenerationTimeout = 2 * time.Minute
 	}
@@ -195,6 +197,7 @@ func New(opts Options) (*Engine, error) {
 
 		generating: map[string]int{},
 	}
+	tee.sink.Store(e)
 	e.queue.SetObserver(events.QueueObserver{
 		Pushed: func(ev events.QueuedEvent) { e.publish(EventQueued, ev.Tool, &Queued{Event: ev}) },
 		Drained: func(batch []events.QueuedEvent, pending int) {

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # test-deps.sh installs what genui's tests need, when missing:
-#   - the Debian package chromium (headless browser tests), apt-get as root or via sudo;
+#   - the Debian packages chromium (headless browser tests) and tmux (the TUI driven
+#     as a real terminal program), apt-get as root or via sudo;
 #   - the npm packages pinned in scripts/npm-packages.txt, into
 #     ${GENUI_TEST_CACHE:-$HOME/.cache/genui-test}/npm.
 # It is idempotent: a second run changes nothing and says so.
@@ -13,22 +14,31 @@ pkgfile="$here/npm-packages.txt"
 
 log() { printf 'test-deps: %s\n' "$*"; }
 
-# --- chromium ---------------------------------------------------------------
+# --- Debian packages: chromium, tmux ----------------------------------------
+apt_missing=()
 if [[ -x /usr/bin/chromium ]]; then
 	log "chromium present ($(/usr/bin/chromium --version 2>/dev/null || echo 'version unknown'))"
 else
+	apt_missing+=(chromium)
+fi
+if command -v tmux >/dev/null 2>&1; then
+	log "tmux present ($(tmux -V 2>/dev/null || echo 'version unknown'))"
+else
+	apt_missing+=(tmux)
+fi
+if ((${#apt_missing[@]} > 0)); then
 	if [[ "$(id -u)" -eq 0 ]]; then
 		sudo=()
 	elif command -v sudo >/dev/null 2>&1; then
 		sudo=(sudo -n)
 	else
-		log "ERROR: /usr/bin/chromium missing and not root, no sudo: install the Debian package chromium" >&2
+		log "ERROR: missing ${apt_missing[*]} and not root, no sudo: install the Debian package(s) ${apt_missing[*]}" >&2
 		exit 1
 	fi
-	log "installing chromium with apt-get"
+	log "installing ${apt_missing[*]} with apt-get"
 	"${sudo[@]}" apt-get update -q
-	DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -q chromium
-	log "installed chromium ($(/usr/bin/chromium --version 2>/dev/null || echo 'version unknown'))"
+	DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -q "${apt_missing[@]}"
+	log "installed ${apt_missing[*]}"
 fi
 
 # --- npm packages -----------------------------------------------------------

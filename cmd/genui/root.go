@@ -77,19 +77,6 @@ func newServeCmd() *cobra.Command {
 	return cmd
 }
 
-// newTUICmd is a placeholder so `genui tui` fails clearly instead of with
-// "unknown command" while the workbench is not built.
-func newTUICmd() *cobra.Command {
-	return &cobra.Command{
-		Use:                "tui",
-		Short:              "The terminal workbench (not built yet)",
-		DisableFlagParsing: true,
-		RunE: func(*cobra.Command, []string) error {
-			return app.ErrTUINotBuilt
-		},
-	}
-}
-
 func newVersionCmd() *cobra.Command {
 	return &cobra.Command{
 		Use:   "version",

@@ -38,6 +38,8 @@ func Run(t *testing.T, newAPI func(t *testing.T, h *Harness) engine.API) {
 		{"WatchingNeverConsumes", testWatchingNeverConsumes},
 		{"SubscribeEndsWithContext", testSubscribeEnds},
 		{"SubscribeSeesTraffic", testSubscribeTraffic},
+		{"PendingEventsNeverConsumes", testPendingEvents},
+		{"SubscribeSeesLogRecords", testSubscribeLog},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -36,6 +36,9 @@ type Options struct {
 	// AutoInstall writes DIR's helper files on first start (DIR/README.md
 	// missing); failures are logged, never fatal.
 	AutoInstall bool
+	// YieldPortFiles lets a genui started later on the same DIR take the
+	// port files over (the in-process TUI, which then offers to attach).
+	YieldPortFiles bool
 	// Notices receives messages for the user (a port conflict); default
 	// os.Stderr. Never stdout: in `genui mcp` it carries JSON-RPC only.
 	Notices io.Writer
@@ -69,11 +72,11 @@ func New(opts Options) (*App, error) {
 		opts.Metrics = metrics.New()
 	}
 	opts.Engine.Metrics = opts.Metrics
-	log := opts.Engine.Logger
 	e, err := engine.New(opts.Engine)
 	if err != nil {
 		return nil, err
 	}
+	log := e.Logger() // the same log, also shown to watchers (the TUI's Log tab)
 	a := &App{opts: opts, log: log.With("component", "app"), Engine: e, Metrics: opts.Metrics}
 	if opts.AutoInstall {
 		a.autoInstall()
@@ -81,7 +84,7 @@ func New(opts Options) (*App, error) {
 	a.Host = host.New(host.Options{Engine: e, UIMetadata: opts.UIMetadata, Logger: log.With("component", "host"),
 		ObserveRequest: opts.Metrics.ObserveRequest})
 	a.Side = httpapi.New(httpapi.Options{Engine: e, Host: a.Host, Dir: opts.Engine.Dir, Logger: log.With("component", "httpapi"),
-		Metrics: opts.Metrics.Handler()})
+		Metrics: opts.Metrics.Handler(), YieldPortFiles: opts.YieldPortFiles})
 	return a, nil
 }
 

@@ -118,10 +118,6 @@ func Preview(ctx context.Context, p PreviewOptions, newApp func() (*App, error))
 	})
 }
 
-// ErrTUINotBuilt is what `genui tui` says while the workbench is not built.
-var ErrTUINotBuilt = errors.New("the terminal workbench (genui tui) is not built yet; " +
-	"use `genui serve` (or `genui preview TOOL`) and the browser preview meanwhile")
-
 // VersionLine is `genui version`'s output: "genui vX.Y.Z (commit)".
 func VersionLine() string { return engine.VersionLine() }
 

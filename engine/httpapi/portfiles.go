@@ -70,10 +70,18 @@ func (s *Server) claimPortFiles(uiPort, apiPort int) (release func()) {
 		s.log.Warn("port files kept", "err", conflict)
 		return func() {}
 	}
-	info, _ := json.Marshal(Owner{PID: os.Getpid(), UIPort: uiPort, MCPPort: apiPort, Started: time.Now().UTC().Round(time.Second)})
-	// Written in place (not renamed): the lock lives on this file.
-	if err := os.WriteFile(fl.Path(), append(info, '\n'), 0o644); err != nil {
-		s.log.Warn("could not record the owner in the lock file", "file", fl.Path(), "err", err)
+	if s.opts.YieldPortFiles {
+		// Nobody else owns DIR, but a genui started later may: leave the
+		// lock free so it takes the port files over.
+		_ = fl.Unlock()
+		fl = nil
+	}
+	if fl != nil {
+		info, _ := json.Marshal(Owner{PID: os.Getpid(), UIPort: uiPort, MCPPort: apiPort, Started: time.Now().UTC().Round(time.Second)})
+		// Written in place (not renamed): the lock lives on this file.
+		if err := os.WriteFile(fl.Path(), append(info, '\n'), 0o644); err != nil {
+			s.log.Warn("could not record the owner in the lock file", "file", fl.Path(), "err", err)
+		}
 	}
 	var written []string
 	for _, f := range []struct {
@@ -90,8 +98,10 @@ func (s *Server) claimPortFiles(uiPort, apiPort int) (release func()) {
 		for _, p := range written {
 			removeOwnPortFile(p, uiPort, apiPort)
 		}
-		_ = os.Truncate(fl.Path(), 0)
-		_ = fl.Unlock()
+		if fl != nil {
+			_ = os.Truncate(fl.Path(), 0)
+			_ = fl.Unlock()
+		}
 	}
 }
 

@@ -46,6 +46,10 @@ type Options struct {
 	Logger *slog.Logger
 	// Metrics, when set, is served at GET /metrics on the API origin.
 	Metrics http.Handler
+	// YieldPortFiles writes DIR's port files without holding DIR's lock,
+	// so a genui started later on DIR takes them over (the in-process TUI,
+	// which then offers to attach to it).
+	YieldPortFiles bool
 }
 
 // Server is the HTTP side server.

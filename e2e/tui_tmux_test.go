@@ -1,0 +1,178 @@
+package e2e_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/genui-dev/genui/internal/testenv"
+)
+
+// tmuxTerm is the real genui binary running `genui tui` in a tmux pane of a
+// private tmux server: keys go in with send-keys, the screen comes out with
+// capture-pane, exactly as a person would see it.
+type tmuxTerm struct {
+	t        *testing.T
+	tmux     string
+	sock     string
+	exitFile string
+}
+
+// startTUI runs `genui ARGS...` in a w×h tmux pane in workdir. When the
+// program ends its exit status is written to a file (exitCode reads it).
+func startTUI(t *testing.T, w, h int, workdir string, args ...string) *tmuxTerm {
+	t.Helper()
+	x := &tmuxTerm{t: t, tmux: testenv.RequireTmux(t), sock: filepath.Join(t.TempDir(), "tmux.sock"),
+		exitFile: filepath.Join(t.TempDir(), "exit")}
+	bin := testenv.GenuiBinary(t)
+	quoted := []string{shq(bin)}
+	for _, a := range args {
+		quoted = append(quoted, shq(a))
+	}
+	script := fmt.Sprintf("%s 2>%s; echo $? > %s", strings.Join(quoted, " "), shq(x.exitFile+".stderr"), shq(x.exitFile))
+	cmd := exec.Command(x.tmux, "-u", "-S", x.sock, "-f", "/dev/null", "new-session", "-d", "-s", "tui",
+		"-x", fmt.Sprint(w), "-y", fmt.Sprint(h), "-c", workdir, "sh", "-c", script)
+	// The tmux server keeps the environment of the client that starts it.
+	cmd.Env = append(testenv.OfflineEnv(), "TERM=xterm-256color", "LANG=C.UTF-8")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("tmux new-session: %v\n%s", err, out)
+	}
+	t.Cleanup(func() {
+		_ = exec.Command(x.tmux, "-S", x.sock, "kill-server").Run()
+		if b, _ := os.ReadFile(x.exitFile + ".stderr"); strings.Contains(string(b), "WARNING: DATA RACE") {
+			t.Errorf("genui tui reported a data race:\n%s", b)
+		}
+	})
+	return x
+}
+
+func shq(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
+
+// screen is the pane's text now ("" once the program and its pane are gone).
+func (x *tmuxTerm) screen() string {
+	out, err := exec.Command(x.tmux, "-S", x.sock, "capture-pane", "-p", "-t", "tui").Output()
+	if err != nil {
+		return ""
+	}
+	return string(out)
+}
+
+// waitFor polls the screen until cond holds, failing after d.
+func (x *tmuxTerm) waitFor(what string, d time.Duration, cond func(string) bool) string {
+	x.t.Helper()
+	deadline := time.Now().Add(d)
+	var s string
+	for time.Now().Before(deadline) {
+		if s = x.screen(); cond(s) {
+			return s
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	x.t.Fatalf("waiting %s for %s; the screen is:\n%s", d, what, s)
+	return ""
+}
+
+// keys sends tmux key names (Enter, Escape, Down, ...) one by one, with a
+// pause so an Escape is never read as Alt with the next key.
+func (x *tmuxTerm) keys(keys ...string) {
+	x.t.Helper()
+	for _, k := range keys {
+		if out, err := exec.Command(x.tmux, "-S", x.sock, "send-keys", "-t", "tui", k).CombinedOutput(); err != nil {
+			x.t.Fatalf("send-keys %s: %v %s", k, err, out)
+		}
+		time.Sleep(60 * time.Millisecond)
+	}
+}
+
+// text types s literally.
+func (x *tmuxTerm) text(s string) {
+	x.t.Helper()
+	if out, err := exec.Command(x.tmux, "-S", x.sock, "send-keys", "-t", "tui", "-l", s).CombinedOutput(); err != nil {
+		x.t.Fatalf("send-keys -l: %v %s", err, out)
+	}
+	time.Sleep(60 * time.Millisecond)
+}
+
+// exitCode waits (bounded) for the program to end and returns its status.
+func (x *tmuxTerm) exitCode(d time.Duration) string {
+	x.t.Helper()
+	deadline := time.Now().Add(d)
+	for time.Now().Before(deadline) {
+		if b, err := os.ReadFile(x.exitFile); err == nil && len(b) > 0 {
+			return strings.TrimSpace(string(b))
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	stderr, _ := os.ReadFile(x.exitFile + ".stderr")
+	x.t.Fatalf("genui tui did not exit within %s; stderr: %s; screen:\n%s", d, stderr, x.screen())
+	return ""
+}
+
+func contains(subs ...string) func(string) bool {
+	return func(s string) bool {
+		for _, x := range subs {
+			if !strings.Contains(s, x) {
+				return false
+			}
+		}
+		return true
+	}
+}
+
+// TestTUIInTmux drives the real binary at 100x30 on the built-in demo:
+// the tools and the help bar show, / filters, 4 shows Events, q exits 0
+// and removes the port files the in-process side server wrote.
+func TestTUIInTmux(t *testing.T) {
+	work := t.TempDir()
+	dir := filepath.Join(work, "ui")
+	x := startTUI(t, 100, 30, work, "tui", "--dir", dir)
+	s := x.waitFor("the demo's tools and the help bar", 60*time.Second,
+		contains("Tools 8/8", "get_forecast", "run_battery", "in-process", "/ filter", "1-7 panes", "? help"))
+	for _, f := range []string{"mcp-port", "ui-port"} {
+		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
+			t.Fatalf("%s not written while the TUI runs: %v\n%s", f, err, s)
+		}
+	}
+	if lines := strings.Split(strings.TrimRight(s, "\n"), "\n"); len(lines) != 30 {
+		t.Errorf("the screen has %d lines, want 30", len(lines))
+	}
+
+	x.keys("/")
+	x.text("forecast")
+	x.waitFor("the filtered list", 10*time.Second, func(s string) bool {
+		return strings.Contains(s, "Tools 1/8") && strings.Contains(s, "› get_forecast") && !strings.Contains(s, "run_battery")
+	})
+	x.keys("Enter", "4")
+	x.waitFor("the Events pane", 10*time.Second, contains("Events", "/wait queue and engine", "upstream-up"))
+
+	x.keys("q")
+	if code := x.exitCode(30 * time.Second); code != "0" {
+		t.Fatalf("genui tui exited %s", code)
+	}
+	for _, f := range []string{"mcp-port", "ui-port"} {
+		if _, err := os.Stat(filepath.Join(dir, f)); !os.IsNotExist(err) {
+			t.Errorf("%s still there after quitting: %v", f, err)
+		}
+	}
+	if b, err := os.ReadFile(filepath.Join(dir, "log", "genui.log")); err != nil || len(b) == 0 {
+		t.Errorf("nothing in DIR/log/genui.log: %v", err)
+	}
+}
+
+// TestTUIAttachFailsClearly: --attach with nothing running says so.
+func TestTUIAttachFailsClearly(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "ui")
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, testenv.GenuiBinary(t), "tui", "--attach", "--dir", dir)
+	cmd.Env = testenv.OfflineEnv()
+	out, err := cmd.CombinedOutput()
+	if err == nil || !strings.Contains(string(out), "--attach: no genui is running in "+dir) {
+		t.Fatalf("genui tui --attach with nothing running: %v\n%s", err, out)
+	}
+}

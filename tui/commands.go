@@ -1,0 +1,426 @@
+package tui
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/genui-dev/genui/engine"
+)
+
+// Every engine call is a command returning one of these messages; the
+// model changes only when Update receives them.
+
+type (
+	stateMsg struct {
+		gen int
+		st  engine.State
+		err error
+	}
+	toolsMsg struct {
+		gen   int
+		tools []engine.ToolInfo
+		err   error
+	}
+	inspectMsg struct {
+		tool string
+		in   engine.Inspection
+		err  error
+	}
+	uiMsg struct {
+		tool string
+		doc  *uiDoc
+		err  error
+		// explicit: the user asked (g), so say so in the status line.
+		explicit bool
+	}
+	changeMsg struct {
+		tool string
+		cv   *changeView
+		doc  *uiDoc // the new UI, highlighted
+		err  error
+	}
+	callMsg struct {
+		tool  string
+		res   engine.CallResult
+		lines []string
+		err   error
+	}
+	refreshMsg struct {
+		diff engine.ToolDiff
+		err  error
+	}
+	previewMsg struct {
+		tool, url string
+		copy      bool
+		err       error
+	}
+	exportMsg struct {
+		tool, path string
+		size       int
+		err        error
+	}
+	pendingMsg struct {
+		gen int
+		evs []engine.QueuedEvent
+		err error
+	}
+	varsMsg struct {
+		v   engine.Variables
+		err error
+	}
+	pollMsg        struct{}
+	spinMsg        struct{}
+	rehighlightMsg struct{ docs map[string]*uiDoc }
+	discoverMsg    struct{ base string }
+	reconnectMsg   struct{ gen int }
+	attachedMsg    struct {
+		api  engine.API
+		base string
+		err  error
+	}
+)
+
+// Bounds of the engine calls (a refine with a slow LLM takes minutes).
+const (
+	quickCall    = 5 * time.Second
+	toolsCall    = 15 * time.Second
+	generateCall = 5 * time.Minute
+)
+
+// call runs f with a bounded context derived from the model's.
+func (m *Model) callCtx(d time.Duration) (context.Context, context.CancelFunc) {
+	return context.WithTimeout(m.ctx, d)
+}
+
+func (m *Model) fetchState() tea.Cmd {
+	if m.statePend {
+		m.stateAgain = true
+		return nil
+	}
+	m.statePend = true
+	api, gen := m.api, m.subGen
+	ctx, cancel := m.callCtx(quickCall)
+	return func() tea.Msg {
+		defer cancel()
+		st, err := api.State(ctx)
+		return stateMsg{gen: gen, st: st, err: err}
+	}
+}
+
+func (m *Model) fetchTools() tea.Cmd {
+	api, gen := m.api, m.subGen
+	ctx, cancel := m.callCtx(toolsCall)
+	return func() tea.Msg {
+		defer cancel()
+		ts, err := api.Tools(ctx)
+		return toolsMsg{gen: gen, tools: ts, err: err}
+	}
+}
+
+func (m *Model) fetchPending() tea.Cmd {
+	api, gen := m.api, m.subGen
+	ctx, cancel := m.callCtx(quickCall)
+	return func() tea.Msg {
+		defer cancel()
+		evs, err := api.PendingEvents(ctx)
+		return pendingMsg{gen: gen, evs: evs, err: err}
+	}
+}
+
+func (m *Model) fetchInspect(tool string) tea.Cmd {
+	if tool == "" {
+		return nil
+	}
+	api := m.api
+	ctx, cancel := m.callCtx(toolsCall)
+	return func() tea.Msg {
+		defer cancel()
+		in, err := api.Inspect(ctx, tool)
+		return inspectMsg{tool: tool, in: in, err: err}
+	}
+}
+
+func (m *Model) fetchVars() tea.Cmd {
+	api := m.api
+	ctx, cancel := m.callCtx(quickCall)
+	return func() tea.Msg {
+		defer cancel()
+		v, err := api.Variables(ctx)
+		return varsMsg{v: v, err: err}
+	}
+}
+
+// fetchUI reads a tool's UI (generating it when nothing is cached).
+func (m *Model) fetchUI(tool string, explicit bool) tea.Cmd {
+	api := m.api
+	ctx, cancel := m.callCtx(generateCall)
+	return func() tea.Msg {
+		defer cancel()
+		v, err := api.UI(ctx, tool)
+		if err != nil {
+			return uiMsg{tool: tool, err: err, explicit: explicit}
+		}
+		return uiMsg{tool: tool, doc: plainDoc(v), explicit: explicit}
+	}
+}
+
+func (m *Model) doRefine(tool, feedback string) tea.Cmd {
+	api := m.api
+	ctx, cancel := m.callCtx(generateCall)
+	return func() tea.Msg {
+		defer cancel()
+		ch, err := api.Refine(ctx, engine.RefineRequest{Tool: tool, Feedback: feedback, Source: engine.SourceTUI})
+		return newChangeMsg(tool, ch, err)
+	}
+}
+
+func (m *Model) doRegenerate(tool string, clear bool) tea.Cmd {
+	api := m.api
+	ctx, cancel := m.callCtx(generateCall)
+	return func() tea.Msg {
+		defer cancel()
+		ch, err := api.Regenerate(ctx, engine.RegenerateRequest{Tool: tool, ClearRefinements: clear, Source: engine.SourceTUI})
+		return newChangeMsg(tool, ch, err)
+	}
+}
+
+// newChangeMsg diffs a change (in the command, not Update).
+func newChangeMsg(tool string, ch engine.UIChange, err error) changeMsg {
+	if err != nil {
+		return changeMsg{tool: tool, err: err}
+	}
+	v := engine.UIView{Tool: ch.Tool, URI: engine.UIURI(ch.Tool), MIMEType: engine.MIMEApp, HTML: ch.HTML,
+		CacheKey: ch.CacheKey, Meta: ch.Meta}
+	return changeMsg{tool: tool, cv: newChangeView(ch), doc: plainDoc(v)}
+}
+
+func (m *Model) doCall(tool string, args json.RawMessage) tea.Cmd {
+	api := m.api
+	ctx, cancel := m.callCtx(generateCall)
+	return func() tea.Msg {
+		defer cancel()
+		res, err := api.CallTool(ctx, engine.CallRequest{Name: tool, Arguments: args, Source: engine.SourceTUI})
+		if err != nil {
+			return callMsg{tool: tool, err: err}
+		}
+		return callMsg{tool: tool, res: res, lines: resultLines(res.Result)}
+	}
+}
+
+func (m *Model) doRefresh() tea.Cmd {
+	api := m.api
+	ctx, cancel := m.callCtx(toolsCall * 2)
+	return func() tea.Msg {
+		defer cancel()
+		d, err := api.RefreshTools(ctx)
+		return refreshMsg{diff: d, err: err}
+	}
+}
+
+// doPreview asks for the preview URL, then opens it (or copies it).
+func (m *Model) doPreview(tool string, copyIt bool) tea.Cmd {
+	api, open := m.api, m.opts.OpenURL
+	ctx, cancel := m.callCtx(toolsCall)
+	return func() tea.Msg {
+		defer cancel()
+		p, err := api.Preview(ctx, tool)
+		if err != nil {
+			return previewMsg{tool: tool, copy: copyIt, err: err}
+		}
+		if !copyIt {
+			if err := open(p.URL); err != nil {
+				return previewMsg{tool: tool, url: p.URL, err: fmt.Errorf("opening the browser: %w", err)}
+			}
+		}
+		return previewMsg{tool: tool, url: p.URL, copy: copyIt}
+	}
+}
+
+// doExport writes a tool's UI to ExportDir/<tool>.html (atomically: a
+// temporary file renamed into place).
+func (m *Model) doExport(tool string) tea.Cmd {
+	api, dir := m.api, m.opts.ExportDir
+	ctx, cancel := m.callCtx(generateCall)
+	return func() tea.Msg {
+		defer cancel()
+		if dir == "" {
+			return exportMsg{tool: tool, err: fmt.Errorf("no export folder (run with --dir)")}
+		}
+		v, err := api.UI(ctx, tool)
+		if err != nil {
+			return exportMsg{tool: tool, err: err}
+		}
+		path := filepath.Join(dir, safeFileName(tool)+".html")
+		if err := writeFileAtomic(path, []byte(v.HTML)); err != nil {
+			return exportMsg{tool: tool, err: err}
+		}
+		return exportMsg{tool: tool, path: path, size: len(v.HTML)}
+	}
+}
+
+// highlight highlights the fetched UIs of tools (all when none named) with
+// the current palette, in the background: a UI shows at once in plain text
+// and in color when this returns (chroma takes a few hundred ms on a
+// 100 KB page).
+func (m *Model) highlight(tools ...string) tea.Cmd {
+	style := m.styles.chroma
+	if style == "" {
+		return nil
+	}
+	docs := map[string]*uiDoc{}
+	for k, d := range m.docs {
+		if d.style == style {
+			continue
+		}
+		if len(tools) == 0 || slices.Contains(tools, k) {
+			docs[k] = d
+		}
+	}
+	if len(docs) == 0 {
+		return nil
+	}
+	return func() tea.Msg {
+		out := map[string]*uiDoc{}
+		for k, d := range docs {
+			out[k] = &uiDoc{view: d.view, lines: highlightHTML(d.view.HTML, style), style: style}
+		}
+		return rehighlightMsg{docs: out}
+	}
+}
+
+// plainDoc is a UI's HTML as plain lines, until highlighted.
+func plainDoc(v engine.UIView) *uiDoc { return &uiDoc{view: v, lines: cleanLines(v.HTML)} }
+
+func (m *Model) pollTick() tea.Cmd {
+	return m.tick(m.opts.PollInterval, func(time.Time) tea.Msg { return pollMsg{} })
+}
+
+func (m *Model) spinTick() tea.Cmd {
+	if m.opts.Static || m.spinning {
+		return nil
+	}
+	m.spinning = true
+	return m.tick(100*time.Millisecond, func(time.Time) tea.Msg { return spinMsg{} })
+}
+
+// safeFileName turns a tool name into a file name.
+func safeFileName(name string) string {
+	var b strings.Builder
+	for _, r := range name {
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '-', r == '_', r == '.':
+			b.WriteRune(r)
+		default:
+			b.WriteByte('_')
+		}
+	}
+	s := strings.Trim(b.String(), ".")
+	if s == "" {
+		s = "tool"
+	}
+	return s
+}
+
+func writeFileAtomic(path string, data []byte) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	_, err = tmp.Write(data)
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Chmod(tmp.Name(), 0o644)
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), path)
+	}
+	return err
+}
+
+// prettyJSON indents JSON and splits it into clean lines (raw text when it
+// is not JSON).
+func prettyJSON(b []byte) []string {
+	var buf bytes.Buffer
+	if err := json.Indent(&buf, b, "", "  "); err != nil {
+		return cleanLines(string(b))
+	}
+	return cleanLines(buf.String())
+}
+
+// errText is an error for the status line.
+func errText(err error) string {
+	if e, ok := err.(*engine.Error); ok {
+		return e.Message
+	}
+	return err.Error()
+}
+
+// resultLines shows a CallToolResult the way a person reads it: each
+// content block (text that holds JSON is indented), then the structured
+// content; anything else as indented JSON.
+func resultLines(raw json.RawMessage) []string {
+	var r struct {
+		Content []struct {
+			Type     string          `json:"type"`
+			Text     string          `json:"text"`
+			MIMEType string          `json:"mimeType"`
+			Data     string          `json:"data"`
+			URI      string          `json:"uri"`
+			Resource json.RawMessage `json:"resource"`
+		} `json:"content"`
+		StructuredContent json.RawMessage `json:"structuredContent"`
+		Meta              json.RawMessage `json:"_meta"`
+	}
+	if err := json.Unmarshal(raw, &r); err != nil || (r.Content == nil && r.StructuredContent == nil) {
+		return prettyJSON(raw)
+	}
+	var out []string
+	for i, c := range r.Content {
+		head := fmt.Sprintf("content[%d] %s", i, c.Type)
+		switch c.Type {
+		case "text":
+			out = append(out, head)
+			t := strings.TrimSpace(c.Text)
+			if (strings.HasPrefix(t, "{") || strings.HasPrefix(t, "[")) && json.Valid([]byte(t)) {
+				out = append(out, prettyJSON([]byte(t))...)
+			} else {
+				out = append(out, cleanLines(c.Text)...)
+			}
+		case "image", "audio":
+			out = append(out, fmt.Sprintf("%s %s, %s base64", head, c.MIMEType, size(len(c.Data))))
+		case "resource_link":
+			out = append(out, head+" "+clean(c.URI))
+		default:
+			out = append(out, head)
+			b, _ := json.Marshal(c)
+			if len(c.Resource) > 0 {
+				b = c.Resource
+			}
+			out = append(out, prettyJSON(b)...)
+		}
+	}
+	if len(r.StructuredContent) > 0 && string(r.StructuredContent) != "null" {
+		out = append(out, "structuredContent")
+		out = append(out, prettyJSON(r.StructuredContent)...)
+	}
+	if len(r.Meta) > 0 {
+		out = append(out, "_meta")
+		out = append(out, prettyJSON(r.Meta)...)
+	}
+	return out
+}

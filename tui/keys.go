@@ -1,0 +1,141 @@
+package tui
+
+import "charm.land/bubbles/v2/key"
+
+// KeyMap is every key the workbench knows, with its help text. The help bar
+// and the full help (?) are generated from it; Update matches keys only
+// through these bindings (key.Matches).
+type KeyMap struct {
+	Up, Down         key.Binding
+	PageUp, PageDown key.Binding
+	Top, Bottom      key.Binding
+	FocusList        key.Binding
+	FocusPane        key.Binding
+	Filter           key.Binding
+	NextTab, PrevTab key.Binding
+	Tabs             [7]key.Binding // 1..7
+	Enter            key.Binding
+	Back             key.Binding
+
+	Generate        key.Binding
+	Refine          key.Binding
+	Regenerate      key.Binding
+	RegenerateClear key.Binding
+	Preview         key.Binding
+	Call            key.Binding
+	RefreshTools    key.Binding
+	Export          key.Binding
+	CopyURL         key.Binding
+	ToggleDiff      key.Binding
+	Attach          key.Binding
+	Help            key.Binding
+	Quit            key.Binding
+
+	// Inside the refine box, the call form, the filter and the confirm prompt.
+	Send        key.Binding
+	Cancel      key.Binding
+	HistoryPrev key.Binding
+	HistoryNext key.Binding
+	NextField   key.Binding
+	PrevField   key.Binding
+	Toggle      key.Binding
+	Yes, No     key.Binding
+}
+
+// DefaultKeyMap is the workbench's key map.
+func DefaultKeyMap() KeyMap {
+	k := KeyMap{
+		Up:        key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "up")),
+		Down:      key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "down")),
+		PageUp:    key.NewBinding(key.WithKeys("pgup", "ctrl+u"), key.WithHelp("pgup", "page up")),
+		PageDown:  key.NewBinding(key.WithKeys("pgdown", "ctrl+d"), key.WithHelp("pgdn", "page down")),
+		Top:       key.NewBinding(key.WithKeys("home"), key.WithHelp("home", "top")),
+		Bottom:    key.NewBinding(key.WithKeys("end"), key.WithHelp("end", "bottom (follow)")),
+		FocusList: key.NewBinding(key.WithKeys("left", "h"), key.WithHelp("←/h", "tools")),
+		FocusPane: key.NewBinding(key.WithKeys("right", "l"), key.WithHelp("→/l", "pane")),
+		Filter:    key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "filter")),
+		NextTab:   key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "next pane")),
+		PrevTab:   key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "prev pane")),
+		Enter:     key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open/expand")),
+		Back:      key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back")),
+
+		Generate:        key.NewBinding(key.WithKeys("g"), key.WithHelp("g", "generate UI")),
+		Refine:          key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "refine")),
+		Regenerate:      key.NewBinding(key.WithKeys("R"), key.WithHelp("R", "regenerate")),
+		RegenerateClear: key.NewBinding(key.WithKeys("ctrl+r"), key.WithHelp("ctrl+r", "regenerate, clear refinements")),
+		Preview:         key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "preview")),
+		Call:            key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "call")),
+		RefreshTools:    key.NewBinding(key.WithKeys("u"), key.WithHelp("u", "refresh tools")),
+		Export:          key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "export UI")),
+		CopyURL:         key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "copy preview URL")),
+		ToggleDiff:      key.NewBinding(key.WithKeys("d"), key.WithHelp("d", "diff/source")),
+		Attach:          key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "attach"), key.WithDisabled()),
+		Help:            key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
+		Quit:            key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
+
+		Send:        key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "send")),
+		Cancel:      key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel")),
+		HistoryPrev: key.NewBinding(key.WithKeys("up"), key.WithHelp("↑", "earlier feedback")),
+		HistoryNext: key.NewBinding(key.WithKeys("down"), key.WithHelp("↓", "later feedback")),
+		NextField:   key.NewBinding(key.WithKeys("tab", "down"), key.WithHelp("tab/↓", "next field")),
+		PrevField:   key.NewBinding(key.WithKeys("shift+tab", "up"), key.WithHelp("shift+tab/↑", "prev field")),
+		Toggle:      key.NewBinding(key.WithKeys("space", "left", "right"), key.WithHelp("space/←/→", "toggle/choose")),
+		Yes:         key.NewBinding(key.WithKeys("y", "Y"), key.WithHelp("y", "yes")),
+		No:          key.NewBinding(key.WithKeys("n", "N", "esc"), key.WithHelp("n/esc", "no")),
+	}
+	names := [7]string{"detail", "UI", "call", "events", "variables", "traffic", "log"}
+	for i := range k.Tabs {
+		d := string(rune('1' + i))
+		k.Tabs[i] = key.NewBinding(key.WithKeys(d), key.WithHelp(d, names[i]))
+	}
+	return k
+}
+
+// helpKeys is what the help bar and the full help show in one mode.
+type helpKeys struct {
+	short []key.Binding
+	full  [][]key.Binding
+}
+
+func (h helpKeys) ShortHelp() []key.Binding  { return h.short }
+func (h helpKeys) FullHelp() [][]key.Binding { return h.full }
+
+// tabsBinding is one help entry for the seven number keys.
+func (k KeyMap) tabsBinding() key.Binding {
+	return key.NewBinding(key.WithKeys("1", "2", "3", "4", "5", "6", "7"), key.WithHelp("1-7", "panes"))
+}
+
+// browseHelp is the help of the normal mode.
+func (k KeyMap) browseHelp() helpKeys {
+	return helpKeys{
+		short: []key.Binding{k.Filter, k.tabsBinding(), k.Generate, k.Refine, k.Regenerate, k.Call, k.Preview, k.Attach, k.Help, k.Quit},
+		full: [][]key.Binding{
+			{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.FocusList, k.FocusPane, k.Enter, k.Back},
+			append([]key.Binding{k.Filter, k.NextTab, k.PrevTab}, k.Tabs[:]...),
+			{k.Generate, k.Refine, k.Regenerate, k.RegenerateClear, k.ToggleDiff, k.Call, k.Preview, k.CopyURL, k.Export, k.RefreshTools},
+			{k.Attach, k.Help, k.Quit},
+		},
+	}
+}
+
+func (k KeyMap) filterHelp() helpKeys {
+	enter := key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "keep filter"))
+	esc := key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear filter"))
+	return helpKeys{short: []key.Binding{enter, esc, k.Up, k.Down}, full: [][]key.Binding{{enter, esc, k.Up, k.Down}}}
+}
+
+func (k KeyMap) refineHelp() helpKeys {
+	b := []key.Binding{k.Send, k.Cancel, k.HistoryPrev, k.HistoryNext}
+	return helpKeys{short: b, full: [][]key.Binding{b}}
+}
+
+func (k KeyMap) formHelp() helpKeys {
+	send := key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "call"))
+	b := []key.Binding{send, k.NextField, k.PrevField, k.Toggle, k.Cancel}
+	return helpKeys{short: b, full: [][]key.Binding{b}}
+}
+
+func (k KeyMap) confirmHelp() helpKeys {
+	b := []key.Binding{k.Yes, k.No}
+	return helpKeys{short: b, full: [][]key.Binding{b}}
+}

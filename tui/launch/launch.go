@@ -1,0 +1,124 @@
+// Package launch is `genui tui` after flag parsing: it attaches the
+// workbench to a running genui or runs one in-process beside it. It is the
+// one place that joins the TUI (which sees only engine.API) to the pieces
+// behind the interface (config, engine/app, the HTTP client).
+package launch
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+	"time"
+
+	"github.com/pkg/browser"
+
+	"github.com/genui-dev/genui/config"
+	"github.com/genui-dev/genui/engine"
+	"github.com/genui-dev/genui/engine/apiclient"
+	"github.com/genui-dev/genui/engine/app"
+	"github.com/genui-dev/genui/tui"
+)
+
+// releaseWait bounds stopping the in-process engine (upstream process
+// group, side server, port files) when the TUI quits or attaches.
+const releaseWait = 15 * time.Second
+
+// Options are `genui tui`'s own flags.
+type Options struct {
+	// Attach insists on attaching to the genui serving DIR; NoAttach on
+	// running the engine in-process.
+	Attach, NoAttach bool
+}
+
+// Run is `genui tui` after flag parsing: it attaches to the genui that
+// r's DIR/mcp-port names when that genui answers, else runs the engine
+// in-process (with its side server and yielding port files) beside the
+// workbench. Logs go to the log file only, never to the terminal.
+func Run(ctx context.Context, r *config.Resolved, o Options) error {
+	if o.Attach && o.NoAttach {
+		return errors.New("--attach and --no-attach contradict each other")
+	}
+	// The terminal belongs to the TUI: logs and notices go to the file only,
+	// even with --debug; nothing the browser launcher prints reaches it.
+	r.Stderr, r.Notices = nil, io.Discard
+	browser.Stdout, browser.Stderr = io.Discard, io.Discard
+	log, err := r.Logger()
+	if err != nil {
+		return err
+	}
+	log = log.With("component", config.ComponentTUI)
+	upstreamGiven := r.Sources["upstream.command"].Layer == config.LayerFlag ||
+		r.Sources["upstream.url"].Layer == config.LayerFlag
+	if o.Attach && upstreamGiven {
+		return errors.New("--attach shows the running genui with its own upstream: drop the upstream command (or use --no-attach)")
+	}
+	dir := r.Config.Dir
+	dial := func(base string) engine.API { return apiclient.New(base, nil) }
+	if !o.NoAttach && !upstreamGiven {
+		base, api, derr := tui.Discover(ctx, dir, dial)
+		if derr == nil {
+			log.Info("tui attached", "api", base)
+			return tui.Run(ctx, tui.Options{API: api, Mode: tui.Attached, Base: base, Dir: dir, Dial: dial, NoColor: tui.NoColorFromEnv()})
+		}
+		if o.Attach {
+			return fmt.Errorf("--attach: no genui is running in %s (%v); start one (genui mcp or genui serve with --dir %s) or drop --attach", dir, derr, dir)
+		}
+	}
+	return runInProcess(ctx, r, dial)
+}
+
+// runInProcess runs the engine, its MCP host and side server (yielding
+// port files) beside the TUI. Quitting stops them: the upstream's process
+// group ends and the port files go. Attaching later (key a) stops them too.
+func runInProcess(ctx context.Context, r *config.Resolved, dial func(string) engine.API) error {
+	ao, err := r.AppOptions()
+	if err != nil {
+		return err
+	}
+	ao.YieldPortFiles, ao.Notices = true, io.Discard
+	a, err := app.New(ao)
+	if err != nil {
+		return err
+	}
+	appCtx, stopApp := context.WithCancel(ctx)
+	defer stopApp()
+	ready := make(chan string, 1)
+	done := make(chan error, 1)
+	go func() {
+		done <- a.Run(appCtx, func(ctx context.Context, api string) error {
+			ready <- api
+			<-ctx.Done()
+			return nil
+		})
+	}()
+	var base string
+	select {
+	case base = <-ready:
+	case err := <-done:
+		return err
+	}
+	var appErr error
+	var once sync.Once
+	release := func() {
+		once.Do(func() {
+			stopApp()
+			select {
+			case appErr = <-done:
+			case <-time.After(releaseWait):
+				appErr = fmt.Errorf("the in-process engine did not stop within %s", releaseWait)
+			}
+		})
+	}
+	err = tui.Run(ctx, tui.Options{API: a.API(), Mode: tui.InProcess, Base: base, Dir: r.Config.Dir, Dial: dial,
+		Release: release, Upstream: app.DescribeUpstream(r.Upstream), NoColor: tui.NoColorFromEnv()})
+	release()
+	if err != nil {
+		return err
+	}
+	if appErr != nil && !errors.Is(appErr, context.Canceled) {
+		return appErr
+	}
+	return nil
+}

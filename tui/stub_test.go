@@ -1,0 +1,394 @@
+package tui
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/genui-dev/genui/engine"
+)
+
+// stubAPI is an engine.API that answers from fixed data and records every
+// call, for Update tests. Refine and Regenerate change the HTML so a diff
+// shows; fail makes the next call of a method fail.
+type stubAPI struct {
+	mu      sync.Mutex
+	calls   []string
+	state   engine.State
+	tools   []engine.ToolInfo
+	html    map[string]string
+	refined map[string]int
+	fail    map[string]error
+	pending []engine.QueuedEvent
+	vars    engine.Variables
+	events  chan engine.Event
+	subs    int
+	base    string
+}
+
+var stubTools = []string{"alpha", "beta", "gamma", "get_forecast", "zeta"}
+
+func newStub() *stubAPI {
+	s := &stubAPI{html: map[string]string{}, refined: map[string]int{}, fail: map[string]error{},
+		events: make(chan engine.Event, 64), base: "http://127.0.0.1:50001"}
+	s.state = engine.State{Version: "0.2.0", Dir: ".ui", Generator: "offline",
+		Upstream: engine.UpstreamState{Transport: "stdio", Target: "stub-server", Connected: true},
+		URLs:     engine.URLs{API: s.base, MCP: s.base + "/mcp"}, Refinements: map[string][]engine.Refinement{}}
+	for i, n := range stubTools {
+		ts := engine.ToolStatus{Name: n, ResourceURI: "ui://" + n, UI: engine.UIStatus{State: engine.UIStateNone}}
+		if i == 1 {
+			ts.UI = engine.UIStatus{State: engine.UIStateCached, Kind: "offline-rich"}
+			s.html[n] = htmlOf(n, 0)
+		}
+		s.state.Tools = append(s.state.Tools, ts)
+		s.tools = append(s.tools, engine.ToolInfo{ToolStatus: ts, Description: n + " does things",
+			InputSchema: json.RawMessage(`{"type":"object","properties":{"location":{"type":"string","description":"where"},` +
+				`"days":{"type":"integer"},"units":{"type":"string","enum":["metric","imperial"]},"verbose":{"type":"boolean"},` +
+				`"filters":{"type":"object"}},"required":["location"]}`)})
+	}
+	v, _ := engine.VariablesOf(s.state)
+	s.vars = v
+	return s
+}
+
+func htmlOf(tool string, n int) string {
+	return fmt.Sprintf("<!doctype html>\n<html>\n<head><title>%s</title></head>\n<body>\n<h1>%s v%d</h1>\n</body>\n</html>\n", tool, tool, n)
+}
+
+func (s *stubAPI) record(format string, args ...any) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	c := fmt.Sprintf(format, args...)
+	s.calls = append(s.calls, c)
+	name := strings.Fields(c)[0]
+	if err := s.fail[name]; err != nil {
+		delete(s.fail, name)
+		return err
+	}
+	return nil
+}
+
+// called reports the calls whose text starts with prefix.
+func (s *stubAPI) called(prefix string) []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []string
+	for _, c := range s.calls {
+		if strings.HasPrefix(c, prefix) {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+func (s *stubAPI) failNext(method string, err error) {
+	s.mu.Lock()
+	s.fail[method] = err
+	s.mu.Unlock()
+}
+
+func (s *stubAPI) tool(name string) *engine.ToolStatus {
+	for i := range s.state.Tools {
+		if s.state.Tools[i].Name == name {
+			return &s.state.Tools[i]
+		}
+	}
+	return nil
+}
+
+func (s *stubAPI) State(ctx context.Context) (engine.State, error) {
+	if err := s.record("State"); err != nil {
+		return engine.State{}, err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	st := s.state
+	st.Tools = append([]engine.ToolStatus{}, s.state.Tools...)
+	return st, nil
+}
+
+func (s *stubAPI) Variables(ctx context.Context) (engine.Variables, error) {
+	return s.vars, s.record("Variables")
+}
+
+func (s *stubAPI) Tools(ctx context.Context) ([]engine.ToolInfo, error) {
+	return s.tools, s.record("Tools")
+}
+
+func (s *stubAPI) UI(ctx context.Context, tool string) (engine.UIView, error) {
+	if err := s.record("UI %s", tool); err != nil {
+		return engine.UIView{}, err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	h, ok := s.html[tool]
+	if !ok {
+		h = htmlOf(tool, 0)
+		s.html[tool] = h
+		if t := s.tool(tool); t != nil {
+			t.UI = engine.UIStatus{State: engine.UIStateCached, Kind: "offline-rich"}
+		}
+	}
+	return engine.UIView{Tool: tool, URI: "ui://" + tool, MIMEType: engine.MIMEApp, HTML: h, CacheKey: "key-" + tool,
+		FromCache: ok, Meta: engine.UIMeta{UIType: "offline-rich", Provider: "offline"}}, nil
+}
+
+func (s *stubAPI) Inspect(ctx context.Context, tool string) (engine.Inspection, error) {
+	if err := s.record("Inspect %s", tool); err != nil {
+		return engine.Inspection{}, err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	in := engine.Inspection{CacheKey: "key-" + tool, History: s.state.Refinements[tool]}
+	for _, t := range s.tools {
+		if t.Name == tool {
+			in.Tool = t
+		}
+	}
+	return in, nil
+}
+
+func (s *stubAPI) change(tool, reason, feedback string, clear bool) engine.UIChange {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	old := s.html[tool]
+	if clear {
+		s.state.Refinements[tool] = nil
+	}
+	if feedback != "" {
+		s.state.Refinements[tool] = append(s.state.Refinements[tool], engine.Refinement{Feedback: feedback, Source: engine.SourceTUI})
+	}
+	s.refined[tool]++
+	s.html[tool] = htmlOf(tool, s.refined[tool])
+	n := len(s.state.Refinements[tool])
+	if t := s.tool(tool); t != nil {
+		t.Refinements, t.UI = n, engine.UIStatus{State: engine.UIStateCached, Kind: "offline-rich"}
+	}
+	return engine.UIChange{Tool: tool, Reason: reason, Feedback: feedback, Refinements: n, RefinementsCleared: clear,
+		OldHTML: old, HTML: s.html[tool], CacheKey: fmt.Sprintf("key-%s-%d", tool, s.refined[tool]),
+		Meta: engine.UIMeta{UIType: "offline-rich"}, Duration: 3 * time.Millisecond}
+}
+
+func (s *stubAPI) Refine(ctx context.Context, req engine.RefineRequest) (engine.UIChange, error) {
+	if err := s.record("Refine %s %q %s", req.Tool, req.Feedback, req.Source); err != nil {
+		return engine.UIChange{}, err
+	}
+	return s.change(req.Tool, "refine", req.Feedback, false), nil
+}
+
+func (s *stubAPI) Regenerate(ctx context.Context, req engine.RegenerateRequest) (engine.UIChange, error) {
+	if err := s.record("Regenerate %s clear=%v %s", req.Tool, req.ClearRefinements, req.Source); err != nil {
+		return engine.UIChange{}, err
+	}
+	return s.change(req.Tool, "regenerate", "", req.ClearRefinements), nil
+}
+
+func (s *stubAPI) CallTool(ctx context.Context, req engine.CallRequest) (engine.CallResult, error) {
+	if err := s.record("CallTool %s %s %s", req.Name, req.Arguments, req.Source); err != nil {
+		return engine.CallResult{}, err
+	}
+	res := fmt.Sprintf(`{"content":[{"type":"text","text":"called %s"}],"structuredContent":{"echo":%s}}`, req.Name, req.Arguments)
+	return engine.CallResult{Result: json.RawMessage(res), Duration: 2 * time.Millisecond}, nil
+}
+
+func (s *stubAPI) RefreshTools(ctx context.Context) (engine.ToolDiff, error) {
+	return engine.ToolDiff{Unchanged: stubTools}, s.record("RefreshTools")
+}
+
+func (s *stubAPI) Preview(ctx context.Context, tool string) (engine.PreviewInfo, error) {
+	return engine.PreviewInfo{Tool: tool, URL: s.base + "/preview/" + tool}, s.record("Preview %s", tool)
+}
+
+func (s *stubAPI) PendingEvents(ctx context.Context) ([]engine.QueuedEvent, error) {
+	return s.pending, s.record("PendingEvents")
+}
+
+func (s *stubAPI) Subscribe(ctx context.Context) (<-chan engine.Event, error) {
+	if err := s.record("Subscribe"); err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.subs++
+	return s.events, nil
+}
+
+// driver runs a Model inside a synctest bubble: every command runs in its
+// own goroutine, and after each message the driver waits until all of them
+// are blocked or done, then feeds their messages back into Update. Timers
+// never fire (the bubble's clock stands still while the test runs), so a
+// test sees exactly what its keys caused.
+type driver struct {
+	t     *testing.T
+	m     *Model
+	stub  *stubAPI
+	out   chan tea.Msg
+	quit  bool
+	extra []tea.Msg // messages the test wants to see (clipboard, quit)
+	ticks []time.Duration
+}
+
+func newDriver(t *testing.T, stub *stubAPI, tweak func(*Options)) *driver {
+	d := &driver{t: t, stub: stub, out: make(chan tea.Msg, 4096)}
+	// NoColor: syntax highlighting (chroma, through regexp2) starts a clock
+	// goroutine that would outlive the bubble; highlighting is tested on
+	// its own and in the teatest flows.
+	opts := Options{API: stub, Mode: InProcess, Base: stub.base, Static: true, Dark: boolPtr(true), NoColor: true,
+		Now:     func() time.Time { return time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC) },
+		OpenURL: func(u string) error { return stub.record("OpenURL %s", u) },
+		Copy: func(s string) tea.Cmd {
+			_ = stub.record("Copy %s", s)
+			return nil
+		},
+	}
+	if tweak != nil {
+		tweak(&opts)
+	}
+	d.m = New(opts)
+	d.m.tick = func(dur time.Duration, fn func(time.Time) tea.Msg) tea.Cmd {
+		d.ticks = append(d.ticks, dur)
+		return nil
+	}
+	d.run(d.m.Init())
+	d.send(tea.WindowSizeMsg{Width: 100, Height: 30})
+	return d
+}
+
+func boolPtr(b bool) *bool { return &b }
+
+// send delivers msg and everything it causes.
+func (d *driver) send(msg tea.Msg) {
+	d.t.Helper()
+	_, cmd := d.m.Update(msg)
+	d.run(cmd)
+}
+
+func (d *driver) run(cmd tea.Cmd) {
+	pending := []tea.Cmd{cmd}
+	for round := 0; len(pending) > 0; round++ {
+		if round > 100 {
+			d.t.Fatal("commands keep causing commands after 100 rounds")
+		}
+		for _, c := range pending {
+			if c == nil {
+				continue
+			}
+			go func() {
+				select {
+				case d.out <- c():
+				default:
+				}
+			}()
+		}
+		pending = nil
+		synctest.Wait()
+	drain:
+		for {
+			select {
+			case msg := <-d.out:
+				switch msg := msg.(type) {
+				case nil:
+				case tea.BatchMsg:
+					pending = append(pending, msg...)
+				case tea.QuitMsg:
+					d.quit = true
+				default:
+					_, c := d.m.Update(msg)
+					pending = append(pending, c)
+					if fmt.Sprintf("%T", msg) == "tea.setClipboardMsg" {
+						d.extra = append(d.extra, msg)
+					}
+				}
+			default:
+				break drain
+			}
+		}
+	}
+}
+
+// key sends one key press, as the terminal would report it.
+func (d *driver) key(k string) {
+	d.t.Helper()
+	d.send(keyPress(k))
+}
+
+// typeText sends each rune as a key press.
+func (d *driver) typeText(s string) {
+	for _, r := range s {
+		d.send(tea.KeyPressMsg{Code: r, Text: string(r)})
+	}
+}
+
+func keyPress(k string) tea.KeyPressMsg {
+	switch k {
+	case "enter":
+		return tea.KeyPressMsg{Code: tea.KeyEnter}
+	case "esc":
+		return tea.KeyPressMsg{Code: tea.KeyEscape}
+	case "tab":
+		return tea.KeyPressMsg{Code: tea.KeyTab}
+	case "shift+tab":
+		return tea.KeyPressMsg{Code: tea.KeyTab, Mod: tea.ModShift}
+	case "up":
+		return tea.KeyPressMsg{Code: tea.KeyUp}
+	case "down":
+		return tea.KeyPressMsg{Code: tea.KeyDown}
+	case "left":
+		return tea.KeyPressMsg{Code: tea.KeyLeft}
+	case "right":
+		return tea.KeyPressMsg{Code: tea.KeyRight}
+	case "pgup":
+		return tea.KeyPressMsg{Code: tea.KeyPgUp}
+	case "pgdown":
+		return tea.KeyPressMsg{Code: tea.KeyPgDown}
+	case "home":
+		return tea.KeyPressMsg{Code: tea.KeyHome}
+	case "end":
+		return tea.KeyPressMsg{Code: tea.KeyEnd}
+	case "space":
+		return tea.KeyPressMsg{Code: tea.KeySpace, Text: " "}
+	case "ctrl+r":
+		return tea.KeyPressMsg{Code: 'r', Mod: tea.ModCtrl}
+	case "ctrl+c":
+		return tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl}
+	case "ctrl+u":
+		return tea.KeyPressMsg{Code: 'u', Mod: tea.ModCtrl}
+	case "ctrl+d":
+		return tea.KeyPressMsg{Code: 'd', Mod: tea.ModCtrl}
+	}
+	r := []rune(k)
+	if len(r) != 1 {
+		panic("keyPress: unknown key " + k)
+	}
+	if r[0] >= 'A' && r[0] <= 'Z' {
+		return tea.KeyPressMsg{Code: r[0] + 32, ShiftedCode: r[0], Mod: tea.ModShift, Text: k}
+	}
+	return tea.KeyPressMsg{Code: r[0], Text: k}
+}
+
+// screen is the current view as plain text.
+func (d *driver) screen() string { return stripANSI(d.m.View().Content) }
+
+// finish ends the bubble's goroutines: the subscription closes.
+func (d *driver) finish() {
+	d.quit = true
+	d.m.quitting = true
+	close(d.stub.events)
+	synctest.Wait()
+}
+
+// inBubble runs f with a fresh stub and driver inside a synctest bubble.
+func inBubble(t *testing.T, tweak func(*Options), f func(t *testing.T, d *driver)) {
+	synctest.Test(t, func(t *testing.T) {
+		d := newDriver(t, newStub(), tweak)
+		defer d.finish()
+		f(t, d)
+	})
+}

@@ -1,0 +1,145 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+
+	"charm.land/lipgloss/v2"
+	"github.com/alecthomas/chroma/v2"
+	"github.com/alecthomas/chroma/v2/lexers"
+	chromastyles "github.com/alecthomas/chroma/v2/styles"
+	udiff "github.com/aymanbagabas/go-udiff"
+
+	"github.com/genui-dev/genui/engine"
+)
+
+// uiDoc is a tool's UI as the UI tab shows it: metadata and the HTML as
+// highlighted lines (highlighting runs in the command that fetched it, never
+// in Update or View).
+type uiDoc struct {
+	view  engine.UIView
+	lines []string
+	style string // the chroma style the lines were highlighted with ("" plain)
+}
+
+// maxHighlight bounds the HTML that is highlighted; beyond it lines are
+// shown plain (a UI is normally well under it).
+const maxHighlight = 512 << 10
+
+// highlightHTML splits HTML into lines, syntax-highlighted with the chroma
+// style named (github-dark, github; "" for none). Tokens that span lines
+// (comments, scripts) are styled piece by piece, so every line stands alone
+// and can be cut and scrolled without carrying state.
+func highlightHTML(src, style string) []string {
+	if style == "" || len(src) > maxHighlight {
+		return cleanLines(src)
+	}
+	lexer := lexers.Get("html")
+	cs := chromastyles.Get(style)
+	if lexer == nil || cs == nil {
+		return cleanLines(src)
+	}
+	it, err := chroma.Coalesce(lexer).Tokenise(nil, src)
+	if err != nil {
+		return cleanLines(src)
+	}
+	cache := map[chroma.TokenType]lipgloss.Style{}
+	styleOf := func(t chroma.TokenType) lipgloss.Style {
+		if s, ok := cache[t]; ok {
+			return s
+		}
+		e := cs.Get(t)
+		s := lipgloss.NewStyle()
+		if e.Colour.IsSet() {
+			s = s.Foreground(lipgloss.Color(e.Colour.String()))
+		}
+		if e.Bold == chroma.Yes {
+			s = s.Bold(true)
+		}
+		if e.Italic == chroma.Yes {
+			s = s.Italic(true)
+		}
+		cache[t] = s
+		return s
+	}
+	var lines []string
+	var cur strings.Builder
+	for tok := it(); tok != chroma.EOF; tok = it() {
+		parts := strings.Split(tok.Value, "\n")
+		for i, p := range parts {
+			if i > 0 {
+				lines = append(lines, cur.String())
+				cur.Reset()
+			}
+			if p == "" {
+				continue
+			}
+			p = clean(strings.TrimRight(p, "\r"))
+			if strings.TrimSpace(p) == "" {
+				cur.WriteString(p)
+				continue
+			}
+			cur.WriteString(styleOf(tok.Type).Render(p))
+		}
+	}
+	lines = append(lines, cur.String())
+	return lines
+}
+
+// diffLine is one line of a change's diff.
+type diffLine struct {
+	op   byte // '+', '-', ' ', '@' (hunk header)
+	text string
+}
+
+// changeView is what the UI tab shows after a refine or regenerate: the
+// refinement as understood and a line diff of the old and new HTML.
+type changeView struct {
+	ch    engine.UIChange
+	diff  []diffLine
+	added int
+	gone  int
+}
+
+// newChangeView computes the diff of a change with go-udiff (line-level
+// LCS, unified hunks with 3 lines of context).
+func newChangeView(ch engine.UIChange) *changeView {
+	cv := &changeView{ch: ch}
+	if ch.OldHTML == ch.HTML || ch.OldHTML == "" {
+		return cv
+	}
+	edits := udiff.Lines(ch.OldHTML, ch.HTML)
+	u, err := udiff.ToUnifiedDiff("before", "after", ch.OldHTML, edits, 3)
+	if err != nil {
+		cv.diff = []diffLine{{op: '@', text: "diff failed: " + err.Error()}}
+		return cv
+	}
+	for _, h := range u.Hunks {
+		var from, to int
+		for _, l := range h.Lines {
+			switch l.Kind {
+			case udiff.Delete:
+				from++
+			case udiff.Insert:
+				to++
+			default:
+				from++
+				to++
+			}
+		}
+		cv.diff = append(cv.diff, diffLine{op: '@', text: fmt.Sprintf("@@ -%d,%d +%d,%d @@", h.FromLine, from, h.ToLine, to)})
+		for _, l := range h.Lines {
+			op := byte(' ')
+			switch l.Kind {
+			case udiff.Delete:
+				op = '-'
+				cv.gone++
+			case udiff.Insert:
+				op = '+'
+				cv.added++
+			}
+			cv.diff = append(cv.diff, diffLine{op: op, text: clean(strings.TrimRight(l.Content, "\r\n"))})
+		}
+	}
+	return cv
+}
