@@ -264,6 +264,7 @@ func (c *Client) startLineLink(cn *conn, r io.Reader, w io.Writer, closers []io.
 			}
 		}()
 	}
+	c.hookAsync(cn, l)
 	cn.link = l
 	l.start()
 }
