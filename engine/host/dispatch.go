@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"log/slog"
 	"strconv"
 	"strings"
 	"time"
@@ -18,7 +17,7 @@ import (
 // defaultReadyTimeout is the default of Options.ReadyTimeout.
 const defaultReadyTimeout = 30 * time.Second
 
-func (sess *Session) dispatch(ctx context.Context, msg *jsonrpc.Message, reply Sender, log *slog.Logger) (json.RawMessage, error) {
+func (sess *Session) dispatch(ctx context.Context, msg *jsonrpc.Message, reply Sender, log *reqLog) (json.RawMessage, error) {
 	s := sess.srv
 	if strings.HasPrefix(msg.Method, "resources/") {
 		// Which resources are genui's and whether the upstream has any

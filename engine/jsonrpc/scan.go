@@ -24,48 +24,63 @@ type Top struct {
 // object or is cut short where Scan looks. Keys match exactly (encoding/json
 // also matches them case-insensitively: "Method" is Other here).
 func Scan(b []byte) (t Top, ok bool) {
+	ok = EachMember(b, func(key, v []byte) bool {
+		t.set(key, v)
+		return true
+	})
+	return t, ok
+}
+
+// EachMember calls f with the key (raw, unquoted, escapes left as they
+// are) and raw value of each top-level member of the JSON object b, in
+// order, until f returns false. It reports false when b is not an object
+// or is cut short where it looks (values are not validated: json.Valid
+// does that).
+func EachMember(b []byte, f func(key, value []byte) bool) bool {
 	i := skipSpace(b, 0)
 	if i >= len(b) || b[i] != '{' {
-		return t, false
+		return false
 	}
 	i = skipSpace(b, i+1)
 	if i < len(b) && b[i] == '}' {
-		return t, true
+		return true
 	}
 	for {
 		if i >= len(b) || b[i] != '"' {
-			return t, false
+			return false
 		}
 		ks := i + 1
 		j, ok := skipString(b, i)
 		if !ok {
-			return t, false
+			return false
 		}
-		key := b[ks : j-1]
+		key := b[ks : j-1 : j-1]
 		i = skipSpace(b, j)
 		if i >= len(b) || b[i] != ':' {
-			return t, false
+			return false
 		}
 		i = skipSpace(b, i+1)
 		if i >= len(b) {
-			return t, false
+			return false
 		}
 		vs := i
 		if i, ok = skipValue(b, i); !ok {
-			return t, false
+			return false
 		}
-		t.set(key, b[vs:i:i])
+		if !f(key, b[vs:i:i]) {
+			return true
+		}
 		i = skipSpace(b, i)
 		if i >= len(b) {
-			return t, false
+			return false
 		}
 		switch b[i] {
 		case ',':
 			i = skipSpace(b, i+1)
 		case '}':
-			return t, true
+			return true
 		default:
-			return t, false
+			return false
 		}
 	}
 }
@@ -100,56 +115,18 @@ func (t *Top) set(key, v []byte) {
 // object b (nil when absent, when b is not an object, or when key is given
 // more than once), in one scan without decoding. Escaped keys never match.
 func Member(b []byte, key string) []byte {
-	i := skipSpace(b, 0)
-	if i >= len(b) || b[i] != '{' {
-		return nil
-	}
-	i = skipSpace(b, i+1)
-	if i < len(b) && b[i] == '}' {
-		return nil
-	}
 	var found []byte
-	for {
-		if i >= len(b) || b[i] != '"' {
-			return nil
-		}
-		ks := i + 1
-		j, ok := skipString(b, i)
-		if !ok {
-			return nil
-		}
-		k := b[ks : j-1]
-		i = skipSpace(b, j)
-		if i >= len(b) || b[i] != ':' {
-			return nil
-		}
-		i = skipSpace(b, i+1)
-		if i >= len(b) {
-			return nil
-		}
-		vs := i
-		if i, ok = skipValue(b, i); !ok {
-			return nil
-		}
+	n := 0
+	if !EachMember(b, func(k, v []byte) bool {
 		if string(k) == key {
-			if found != nil {
-				return nil
-			}
-			found = b[vs:i:i]
+			found = v
+			n++
 		}
-		i = skipSpace(b, i)
-		if i >= len(b) {
-			return nil
-		}
-		switch b[i] {
-		case ',':
-			i = skipSpace(b, i+1)
-		case '}':
-			return found
-		default:
-			return nil
-		}
+		return true
+	}) || n != 1 {
+		return nil
 	}
+	return found
 }
 
 // PlainString returns the contents of the JSON string s when it needs no
