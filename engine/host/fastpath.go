@@ -33,7 +33,7 @@ import (
 
 // fastCall is one request on the fast path.
 type fastCall struct {
-	route                    // in Server.active while it runs
+	route                       // in Server.active while it runs
 	out    *jsonrpc.FrameWriter // the stdio session's stdout
 	hostID string               // the host's id, JSON text as sent
 	method string

@@ -134,4 +134,3 @@ func (s *Server) noteDroppedOutput(frame, queued int) {
 	// Not under the writer's lock forever: logging never writes to stdout.
 	s.log.Warn("the host is not reading genui's stdout: frames dropped", "dropped", n, "frameBytes", frame, "queuedBytes", queued)
 }
-
