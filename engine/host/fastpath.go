@@ -125,8 +125,10 @@ func (sess *Session) forwardFast(frame []byte, out *jsonrpc.FrameWriter) bool {
 	sess.fast[fc.hostID] = fc
 	sess.mu.Unlock()
 	s.addActive(&fc.route)
+	s.fastForwarded.Add(1) // before the answer can be out
 	call, err := s.e.ForwardGo(fc.method, params, fc)
 	if err != nil {
+		s.fastForwarded.Add(-1)
 		// Nothing was sent: the general path waits for the upstream or
 		// says why it cannot.
 		sess.mu.Lock()
@@ -138,7 +140,6 @@ func (sess *Session) forwardFast(frame []byte, out *jsonrpc.FrameWriter) bool {
 	sess.mu.Lock()
 	fc.call = call
 	sess.mu.Unlock()
-	s.fastForwarded.Add(1)
 	return true
 }
 

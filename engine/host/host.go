@@ -448,11 +448,11 @@ func (sess *Session) HandleFrame(ctx context.Context, raw []byte, reply Sender) 
 		log := &reqLog{base: s.log, rid: reqID, session: sess.ID, method: msg.Method}
 		log.Debug("request")
 		start := time.Now()
-		var proxied atomic.Bool
-		ctx = context.WithValue(ctx, proxiedKey{}, &proxied)
+		st := &reqState{}
+		ctx = context.WithValue(ctx, reqStateKey{}, st)
 		res, err := sess.handleRequest(ctx, msg, reply, log)
 		if s.opts.ObserveRequest != nil {
-			s.opts.ObserveRequest(msg.Method, proxied.Load(), err != nil, time.Since(start))
+			s.opts.ObserveRequest(msg.Method, st.proxied.Load(), err != nil, time.Since(start))
 		}
 		if errors.Is(err, errCancelledByHost) {
 			log.Info("request cancelled by host", "ms", time.Since(start).Milliseconds())
@@ -466,6 +466,11 @@ func (sess *Session) HandleFrame(ctx context.Context, raw []byte, reply Sender) 
 		}
 		if log.enabled(slog.LevelDebug) {
 			log.Debug("request done", "ms", time.Since(start).Milliseconds())
+		}
+		if fw, ok := reply.(*jsonrpc.FrameWriter); ok && st.ready.Load() {
+			// A memoized UI read: compact, ASCII, shared; written as is.
+			_ = fw.WritePartsRef(resultHead, msg.ID, resultKey, res, closeBrace)
+			return
 		}
 		_ = reply.Send(jsonrpc.NewResult(msg.ID, res))
 	}
@@ -509,12 +514,25 @@ func clipBytes(b []byte, n int) string {
 	return string(b)
 }
 
-// proxiedKey marks a request's context; forward sets the flag it holds.
-type proxiedKey struct{}
+// reqState is what HandleFrame learns about a request while it is served:
+// whether it was forwarded upstream (forward sets it), and whether its
+// result is a memoized frame-ready result (compact JSON, no newline,
+// never modified: uiReadResult), which is written without a copy.
+type reqState struct {
+	proxied, ready atomic.Bool
+}
+
+type reqStateKey struct{}
 
 func markProxied(ctx context.Context) {
-	if p, ok := ctx.Value(proxiedKey{}).(*atomic.Bool); ok {
-		p.Store(true)
+	if st, ok := ctx.Value(reqStateKey{}).(*reqState); ok {
+		st.proxied.Store(true)
+	}
+}
+
+func markReady(ctx context.Context) {
+	if st, ok := ctx.Value(reqStateKey{}).(*reqState); ok {
+		st.ready.Store(true)
 	}
 }
 

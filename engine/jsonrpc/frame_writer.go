@@ -35,6 +35,7 @@ type FrameWriter struct {
 	limit    int
 	onDrop   func(frame, queued int)
 	err      error // sticky write error (non-blocking mode)
+	byRef    bool  // the frame being written may wait by reference
 }
 
 // DefaultQueueLimit bounds the bytes a FrameWriter holds for a slow peer.
@@ -98,6 +99,21 @@ func (fw *FrameWriter) WriteParts(parts ...[]byte) error {
 	return fw.writeNB(parts)
 }
 
+// WritePartsRef is WriteParts for parts that stay unchanged until they are
+// written (memoized results): when the peer is slow they wait in the queue
+// by reference instead of being copied.
+func (fw *FrameWriter) WritePartsRef(parts ...[]byte) error {
+	fw.mu.Lock()
+	defer fw.mu.Unlock()
+	if fw.nb == nil {
+		return fw.writeBlocking(parts)
+	}
+	fw.byRef = true
+	err := fw.writeNB(parts)
+	fw.byRef = false
+	return err
+}
+
 var newline = []byte{'\n'}
 
 func (fw *FrameWriter) writeBlocking(parts [][]byte) error {
@@ -144,7 +160,7 @@ func (fw *FrameWriter) writeNB(parts [][]byte) error {
 	if fw.flushing { // keep the order: behind what waits
 		return fw.enqueue(withNewline(parts), 0, size, false)
 	}
-	if size <= smallFrame {
+	if size <= smallFrame && !fw.byRef {
 		fw.buf = appendParts(fw.buf[:0], parts)
 		n, err := fw.nb.try(fw.buf)
 		if err != nil {
@@ -191,17 +207,32 @@ func (fw *FrameWriter) enqueue(pieces [][]byte, skip, size int, started bool) er
 		}
 		return ErrFrameDropped
 	}
-	b := make([]byte, 0, rest)
-	for _, p := range pieces {
-		if skip >= len(p) {
-			skip -= len(p)
-			continue
+	if fw.byRef {
+		for _, p := range pieces {
+			if skip >= len(p) {
+				skip -= len(p)
+				continue
+			}
+			if len(p)-skip > 256 {
+				fw.q = append(fw.q, p[skip:])
+			} else {
+				fw.q = append(fw.q, bytes.Clone(p[skip:])) // small, maybe the caller's scratch
+			}
+			skip = 0
 		}
-		b = append(b, p[skip:]...)
-		skip = 0
+	} else {
+		b := make([]byte, 0, rest)
+		for _, p := range pieces {
+			if skip >= len(p) {
+				skip -= len(p)
+				continue
+			}
+			b = append(b, p[skip:]...)
+			skip = 0
+		}
+		fw.q = append(fw.q, b)
 	}
-	fw.q = append(fw.q, b)
-	fw.qBytes += len(b)
+	fw.qBytes += rest
 	if !fw.flushing {
 		fw.flushing = true
 		fw.drained = make(chan struct{})

@@ -82,3 +82,27 @@ func TestPlainIntAndString(t *testing.T) {
 		}
 	}
 }
+
+func TestASCII(t *testing.T) {
+	for _, v := range []any{"plain", "é…▲✓ \u2028 😀 <&>", map[string]any{"k€y": []any{"ü", 1.5, nil}}} {
+		b, _ := json.Marshal(v)
+		a := ASCII(b)
+		for _, c := range a {
+			if c >= 0x80 {
+				t.Fatalf("ASCII(%s) = %s keeps a non-ASCII byte", b, a)
+			}
+		}
+		var x, y any
+		if json.Unmarshal(b, &x) != nil || json.Unmarshal(a, &y) != nil {
+			t.Fatalf("ASCII(%s) = %s is not JSON", b, a)
+		}
+		xb, _ := json.Marshal(x)
+		yb, _ := json.Marshal(y)
+		if !bytes.Equal(xb, yb) {
+			t.Fatalf("ASCII(%s) = %s decodes to %s", b, a, yb)
+		}
+	}
+	if b := []byte(`{"a":"b"}`); &ASCII(b)[0] != &b[0] {
+		t.Error("an ASCII document should come back as is")
+	}
+}
