@@ -77,6 +77,39 @@ func demoChild(tb testing.TB) *rawConn {
 	return c
 }
 
+// relayChild starts the demo child behind a byte relay in this process
+// (two goroutines copying both pipes, as bench/'s relay does) and returns
+// a client talking to the relay.
+func relayChild(tb testing.TB) *rawConn {
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), demoChildEnv+"=1")
+	childIn, err := cmd.StdinPipe()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	childOut, err := cmd.StdoutPipe()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		tb.Fatal(err)
+	}
+	inR, inW, err := os.Pipe()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	go func() { _, _ = io.Copy(childIn, inR); _ = childIn.Close() }()
+	go func() { _, _ = io.Copy(outW, childOut) }()
+	tb.Cleanup(func() { _ = inW.Close(); _ = cmd.Wait(); _ = outW.Close(); _ = outR.Close(); _ = inR.Close() })
+	c := &rawConn{w: inW, fr: jsonrpc.NewFrameReader(outR, 0)}
+	c.handshake(tb)
+	return c
+}
+
 // genuiHost starts an engine whose stdio upstream is the demo child, and
 // genui's stdio host on OS pipes; it returns a client talking to genui.
 func genuiHost(tb testing.TB) *rawConn {
@@ -144,17 +177,19 @@ func measure(n int, f func()) (time.Duration, uint64) {
 }
 
 // BenchmarkProxiedCall: one tools/call (get_current_weather) through
-// genui's stdio host against the same call to the demo directly, in one
-// run, in alternating chunks. genui-allocs/op is what the proxied call
-// allocates in this process minus what the direct one does (the client's
-// share); added-ns/op is the latency genui adds.
+// genui's stdio host, through a byte relay, and to the demo directly, in
+// one run, in alternating chunks. added-ns/op is the latency genui adds,
+// relay-added-ns/op the relay's, x-relay their ratio; genui-allocs/op is
+// what the proxied call allocates in this process minus what the direct
+// one does (the client's share; the relay's copies allocate nothing).
 func BenchmarkProxiedCall(b *testing.B) {
-	direct, proxied := demoChild(b), genuiHost(b)
-	for range 200 { // warm up both
+	direct, relay, proxied := demoChild(b), relayChild(b), genuiHost(b)
+	for range 200 { // warm up all three
 		direct.roundTrip(b, benchCall, id1)
+		relay.roundTrip(b, benchCall, id1)
 		proxied.roundTrip(b, benchCall, id1)
 	}
-	var dT, pT time.Duration
+	var dT, rT, pT time.Duration
 	var dA, pA uint64
 	b.ResetTimer()
 	const chunk = 250
@@ -162,6 +197,8 @@ func BenchmarkProxiedCall(b *testing.B) {
 		n := min(chunk, b.N-i)
 		t, a := measure(n, func() { direct.roundTrip(b, benchCall, id1) })
 		dT, dA = dT+t, dA+a
+		t, _ = measure(n, func() { relay.roundTrip(b, benchCall, id1) })
+		rT += t
 		t, a = measure(n, func() { proxied.roundTrip(b, benchCall, id1) })
 		pT, pA = pT+t, pA+a
 	}
@@ -169,6 +206,10 @@ func BenchmarkProxiedCall(b *testing.B) {
 	b.ReportMetric(float64(dT.Nanoseconds())/n, "direct-ns/op")
 	b.ReportMetric(float64(pT.Nanoseconds())/n, "genui-ns/op")
 	b.ReportMetric(float64((pT-dT).Nanoseconds())/n, "added-ns/op")
+	b.ReportMetric(float64((rT-dT).Nanoseconds())/n, "relay-added-ns/op")
+	if rT > dT {
+		b.ReportMetric(float64(pT-dT)/float64(rT-dT), "x-relay")
+	}
 	b.ReportMetric(float64(dA)/n, "client-allocs/op")
 	b.ReportMetric((float64(pA)-float64(dA))/n, "genui-allocs/op")
 }

@@ -27,11 +27,18 @@ const MaxFrameBytes = 32 << 20
 // reading cannot stall the upstream connection (whose read loop writes
 // the answers).
 func (s *Server) ServeStdio(ctx context.Context, r io.Reader, w io.Writer) error {
-	if f, ok := w.(*os.File); ok {
-		in, _ := r.(*os.File)
-		nf, restore := jsonrpc.MakePollable(f, in)
-		defer restore()
-		w = nf
+	if fo, ok := w.(*os.File); ok {
+		// Both ends of a host's pipes (or sockets) go into the runtime's
+		// poller: writes never block, reads wait without a thread.
+		fi, _ := r.(*os.File)
+		nw, restoreOut := jsonrpc.MakePollable(fo, fi)
+		defer restoreOut()
+		w = nw
+		if fi != nil {
+			nr, restoreIn := jsonrpc.MakePollable(fi, fo)
+			defer restoreIn()
+			r = nr
+		}
 	}
 	out := jsonrpc.NewFrameWriter(w)
 	out.SetQueueLimit(s.opts.StdoutQueueLimit, s.noteDroppedOutput)

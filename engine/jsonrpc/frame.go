@@ -42,6 +42,9 @@ func NewFrameReader(r io.Reader, max int) *FrameReader {
 	if max <= 0 {
 		max = DefaultMaxFrame
 	}
+	if pr := newPollReader(r); pr != nil {
+		r = pr
+	}
 	return &FrameReader{br: bufio.NewReaderSize(r, 64<<10), max: max}
 }
 

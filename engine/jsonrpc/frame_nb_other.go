@@ -16,3 +16,5 @@ func (nb *nbWriter) try(p []byte) (int, error) { return 0, nil }
 
 // MakePollable returns f unchanged outside unix.
 func MakePollable(f *os.File, _ *os.File) (*os.File, func()) { return f, func() {} }
+
+func newPollReader(io.Reader) io.Reader { return nil }

@@ -34,7 +34,7 @@ func newNBWriter(w io.Writer) *nbWriter {
 	nb := &nbWriter{f: f, rc: rc}
 	nb.fn = func(fd uintptr) bool {
 		for nb.n < len(nb.p) {
-			m, err := syscall.Write(int(fd), nb.p[nb.n:])
+			m, err := rawWrite(int(fd), nb.p[nb.n:])
 			if m > 0 {
 				nb.n += m
 			}
@@ -67,13 +67,73 @@ func (nb *nbWriter) try(p []byte) (int, error) {
 	return n, err
 }
 
-// MakePollable returns a pollable *os.File for writing to f when f is a
-// pipe or socket whose descriptor blocks (os.Stdout as inherited from a
-// host), so a FrameWriter on it never blocks; restore puts the descriptor
-// back into blocking mode (the mode is shared with whoever else holds it)
-// and closes the duplicate. Anything else comes back unchanged. avoid is a
-// file that must keep blocking (stdin): when it is the same pipe or socket
-// as f, f is left alone.
+// pollReader reads a pollable *os.File with system calls that do not
+// enter the scheduler's syscall state (they never block: the descriptor is
+// non-blocking and an empty pipe waits in the runtime's poller), which
+// spares a futex wake-up of the runtime's monitor thread per read.
+type pollReader struct {
+	rc syscall.RawConn
+	fn func(fd uintptr) bool
+	p  []byte
+	n  int
+	e  error
+}
+
+// newPollReader returns a pollReader for a pollable *os.File, else nil.
+func newPollReader(r io.Reader) io.Reader {
+	f, ok := r.(*os.File)
+	if !ok || f.SetReadDeadline(time.Time{}) != nil {
+		return nil
+	}
+	rc, err := f.SyscallConn()
+	if err != nil {
+		return nil
+	}
+	pr := &pollReader{rc: rc}
+	pr.fn = func(fd uintptr) bool {
+		for {
+			n, err := rawRead(int(fd), pr.p)
+			switch {
+			case err == syscall.EINTR:
+				continue
+			case err == syscall.EAGAIN:
+				return false // wait in the poller
+			case err != nil:
+				pr.e = err
+			case n == 0:
+				pr.e = io.EOF
+			default:
+				pr.n = n
+			}
+			return true
+		}
+	}
+	return pr
+}
+
+// Read is called by one goroutine at a time (the FrameReader's).
+func (pr *pollReader) Read(p []byte) (int, error) {
+	if len(p) == 0 {
+		return 0, nil
+	}
+	pr.p, pr.n, pr.e = p, 0, nil
+	if err := pr.rc.Read(pr.fn); err != nil && pr.e == nil {
+		pr.e = err
+	}
+	n, err := pr.n, pr.e
+	pr.p = nil
+	return n, err
+}
+
+// MakePollable returns a pollable *os.File for f when f is a pipe or
+// socket whose descriptor blocks (os.Stdin and os.Stdout as inherited from
+// a host): a FrameWriter on it never blocks, a FrameReader on it waits in
+// the runtime's poller instead of a thread blocked in read. restore puts
+// the descriptor back into blocking mode (the mode is shared with whoever
+// else holds it) and closes the duplicate (which also ends a read blocked
+// on it). Anything else comes back unchanged. avoid is the other stdio
+// file: when it is the same pipe or socket as f, f is left alone (both
+// would change mode).
 func MakePollable(f *os.File, avoid *os.File) (out *os.File, restore func()) {
 	noop := func() {}
 	if f.SetWriteDeadline(time.Time{}) == nil {
