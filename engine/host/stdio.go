@@ -28,17 +28,13 @@ const MaxFrameBytes = 32 << 20
 // the answers).
 func (s *Server) ServeStdio(ctx context.Context, r io.Reader, w io.Writer) error {
 	if fo, ok := w.(*os.File); ok {
-		// Both ends of a host's pipes (or sockets) go into the runtime's
-		// poller: writes never block, reads wait without a thread.
+		// stdout (a pipe or socket) goes into the runtime's poller, so
+		// writes never block. stdin keeps its mode: a blocking read is as
+		// quick, and the host's end of it stays as the host set it.
 		fi, _ := r.(*os.File)
-		nw, restoreOut := jsonrpc.MakePollable(fo, fi)
-		defer restoreOut()
+		nw, restore := jsonrpc.MakePollable(fo, fi)
+		defer restore()
 		w = nw
-		if fi != nil {
-			nr, restoreIn := jsonrpc.MakePollable(fi, fo)
-			defer restoreIn()
-			r = nr
-		}
 	}
 	out := jsonrpc.NewFrameWriter(w)
 	out.SetQueueLimit(s.opts.StdoutQueueLimit, s.noteDroppedOutput)
