@@ -183,6 +183,7 @@ func (r *Resolved) EngineOptions() (engine.Options, error) {
 		GenerationTimeout: c.Generation.Timeout.D(), MaxConcurrentGenerations: c.Generation.MaxConcurrent,
 		DefaultTheme: c.Generation.DefaultTheme, EnabledTools: c.Generation.EnabledTools, DisabledTools: c.Generation.DisabledTools,
 		RefreshInterval: c.ToolRefresh.Interval.D(), RefreshBackoffMax: c.ToolRefresh.Backoff.D(),
+		ReadableAssets: r.Debug,
 	}, nil
 }
 

@@ -87,6 +87,15 @@ func TestVendoredMarkdown(t *testing.T) {
 // with arrays, objects or choices; the markdown parser unless the tool
 // declares structured output without strings.
 func TestRichInlinesWhatTheToolNeeds(t *testing.T) {
+	for _, src := range []bool{false, true} {
+		UseReadableSources(src)
+		t.Run(map[bool]string{false: "minified", true: "readable"}[src], testRichInlinesWhatTheToolNeeds)
+	}
+	UseReadableSources(false)
+}
+
+func testRichInlinesWhatTheToolNeeds(t *testing.T) {
+	a := cur()
 	tests := []struct {
 		name       string
 		in, out    string
@@ -107,23 +116,23 @@ func TestRichInlinesWhatTheToolNeeds(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, src := range []string{TextJS(), RichJS(), formJS} {
+		for _, src := range []string{TextJS(), RichJS(), a.form, a.pageRich, a.pageCSS, a.richCSS} {
 			if !strings.Contains(page, src) {
 				t.Errorf("%s: the rich page does not inline %.60q", tt.name, src)
 			}
 		}
-		if got := strings.Contains(page, formNestedJS); got != tt.nested {
+		if got := strings.Contains(page, a.formNested); got != tt.nested {
 			t.Errorf("%s: nested form editors inlined = %v, want %v", tt.name, got, tt.nested)
 		}
 		if got := strings.Contains(page, MarkdownJS()); got != tt.md {
 			t.Errorf("%s: markdown parser inlined = %v, want %v", tt.name, got, tt.md)
 		}
-		if strings.Contains(page, "function renderResult") {
+		if strings.Contains(page, "function renderResult") || strings.Contains(page, a.pagePlain) {
 			t.Errorf("%s: the rich page carries the minimal page's renderResult", tt.name)
 		}
 	}
 	minimal, err := Minimal(ToolData{Name: "t", InputSchema: json.RawMessage(`{"type":"object","properties":{"a":{"type":"array"}}}`)})
-	if err != nil || !strings.Contains(minimal, formNestedJS) || !strings.Contains(minimal, "function renderResult") {
+	if err != nil || !strings.Contains(minimal, a.formNested) || !strings.Contains(minimal, a.pagePlain) {
 		t.Errorf("the minimal page lacks the nested editors or its renderer (err %v)", err)
 	}
 }

@@ -21,25 +21,19 @@ var files embed.FS
 
 var templates = template.Must(template.ParseFS(files, "*.html.tmpl"))
 
-// formJS compiles a tool's input schema into the page's form (form.js);
-// formNestedJS adds the editors of arrays, maps and oneOf/anyOf choices,
-// inlined only for schemas that have them (pages stay small).
-var (
-	//go:embed form.js
-	formJS string
-	//go:embed form-nested.js
-	formNestedJS string
-)
-
-// FormJS returns the form compiler's source, nested editors included (for tests and tooling).
-func FormJS() string { return formJS + formNestedJS }
+// FormJS returns the form compiler as pages inline it, nested editors
+// included (for tests and tooling). form.js compiles a tool's input schema
+// into the page's form; form-nested.js adds the editors of arrays, maps
+// and oneOf/anyOf choices, inlined only for schemas that have them.
+func FormJS() string { a := cur(); return a.form + "\n" + a.formNested }
 
 // formScripts returns the form scripts a page for inputSchema needs.
 func formScripts(inputSchema json.RawMessage) template.JS {
+	a := cur()
 	if NeedsNestedForm(inputSchema) {
-		return template.JS(formJS + "\n" + formNestedJS)
+		return template.JS(a.form + "\n" + a.formNested)
 	}
-	return template.JS(formJS)
+	return template.JS(a.form)
 }
 
 // NeedsNestedForm reports whether a form for schema needs the nested
@@ -153,9 +147,10 @@ func Minimal(t ToolData) (string, error) {
 	}
 	data := pageData{Tool: pageTool{Name: t.Name, Title: t.Title, Description: t.Description, InputSchema: in, OutputSchema: out,
 		ModelOnly: t.ModelOnly()}}
+	a := cur()
 	return render("minimal.html.tmpl", map[string]any{
 		"Name": t.Name, "Title": t.Title, "Description": t.Description, "Data": data, "ModelOnly": t.ModelOnly(),
-		"FormJS": formScripts(in),
+		"FormJS": formScripts(in), "CSS": template.CSS(a.pageCSS), "PageJS": template.JS(a.pagePlain),
 	})
 }
 
@@ -171,7 +166,9 @@ func Emergency(t ToolData, reason string) (string, error) {
 		reason = "unknown error"
 	}
 	data := pageData{Tool: pageTool{Name: t.Name, InputSchema: json.RawMessage("null")}}
-	return render("emergency.html.tmpl", map[string]any{"Name": t.Name, "Reason": reason, "Data": data})
+	a := cur()
+	return render("emergency.html.tmpl", map[string]any{"Name": t.Name, "Reason": reason, "Data": data,
+		"CSS": template.CSS(a.pageCSS), "PageJS": template.JS(a.emergency)})
 }
 
 // schemaJSON checks raw is JSON (empty means null) and returns it compacted.
