@@ -47,7 +47,8 @@ func TestCLIVersionAndBadFlags(t *testing.T) {
 		{[]string{"mcp", "--header", "novalue", "--upstream-url", "http://127.0.0.1:1/mcp"}, "want 'Key: Value'"},
 		{[]string{"mcp", "--config", "missing.json"}, "missing.json"},
 		{[]string{"export"}, "needs --out"},
-		{[]string{"tui"}, "not built yet"},
+		{[]string{"tui", "--attach"}, "no genui is running"},
+		{[]string{"tui", "--attach", "--no-attach"}, "contradict each other"},
 	} {
 		out, stderr, err := genuiRun(t, wd, tc.args...)
 		if err == nil || !strings.Contains(stderr, tc.want) || out != "" {

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/google/renameio/v2/maybe"
 
 	"github.com/genui-dev/genui/engine"
 )
@@ -260,7 +261,10 @@ func (m *Model) doExport(tool string) tea.Cmd {
 			return exportMsg{tool: tool, err: err}
 		}
 		path := filepath.Join(dir, safeFileName(tool)+".html")
-		if err := writeFileAtomic(path, []byte(v.HTML)); err != nil {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			return exportMsg{tool: tool, err: err}
+		}
+		if err := maybe.WriteFile(path, []byte(v.HTML), 0o644); err != nil {
 			return exportMsg{tool: tool, err: err}
 		}
 		return exportMsg{tool: tool, path: path, size: len(v.HTML)}
@@ -328,28 +332,6 @@ func safeFileName(name string) string {
 		s = "tool"
 	}
 	return s
-}
-
-func writeFileAtomic(path string, data []byte) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return err
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	_, err = tmp.Write(data)
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Chmod(tmp.Name(), 0o644)
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), path)
-	}
-	return err
 }
 
 // prettyJSON indents JSON and splits it into clean lines (raw text when it

@@ -382,7 +382,7 @@ func TestInterruptedWrite(t *testing.T) {
 			if err := c.Put(Entry{Key: k, Tool: "t", HTML: "v1"}); err != nil {
 				t.Fatal(err)
 			}
-			// What os.CreateTemp would have left if we died before the rename.
+			// What renameio's temp file would be if we died before the rename.
 			stray := filepath.Join(dir, "."+string(k)+tempMarker+"123456")
 			if err := os.WriteFile(stray, []byte(tt.temp), 0o600); err != nil {
 				t.Fatal(err)

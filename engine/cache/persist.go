@@ -14,6 +14,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/google/renameio/v2/maybe"
 )
 
 // FormatVersion is the version of the on-disk entry format. Files with any
@@ -24,8 +26,9 @@ const FormatVersion = 1
 // second genui process opening the same DIR never removes a write in flight.
 const staleTempAge = time.Minute
 
-// tempMarker is part of every temp file name: "." + key + tempMarker + random.
-const tempMarker = ".json.tmp-"
+// tempMarker is part of every temp file name: renameio writes "." + key +
+// ".json" + random digits beside the entry and renames it into place.
+const tempMarker = ".json"
 
 // fileEntry is the JSON stored in Dir/<key>.json.
 type fileEntry struct {
@@ -44,42 +47,11 @@ func (c *Cache) writeEntry(e Entry) error {
 	if err := enc.Encode(fileEntry{Version: FormatVersion, Entry: e}); err != nil {
 		return err
 	}
-	return writeFileAtomic(c.opts.Dir, "."+string(e.Key)+tempMarker+"*", c.path(e.Key), buf.Bytes())
-}
-
-// writeFileAtomic writes data to dst via a temp file created in dir.
-func writeFileAtomic(dir, tempPattern, dst string, data []byte) (err error) {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := os.MkdirAll(c.opts.Dir, 0o755); err != nil {
 		return err
 	}
-	f, err := os.CreateTemp(dir, tempPattern)
-	if err != nil {
-		return err
-	}
-	defer func() {
-		if err != nil {
-			f.Close()
-			os.Remove(f.Name())
-		}
-	}()
-	if _, err = f.Write(data); err != nil {
-		return err
-	}
-	if err = f.Sync(); err != nil {
-		return err
-	}
-	if err = f.Close(); err != nil {
-		return err
-	}
-	if err = os.Rename(f.Name(), dst); err != nil {
-		return err
-	}
-	// Make the rename itself durable; a failure here is not worth an error.
-	if d, derr := os.Open(dir); derr == nil {
-		d.Sync()
-		d.Close()
-	}
-	return nil
+	// renameio: temp file in the same folder, fsync, rename.
+	return maybe.WriteFile(c.path(e.Key), buf.Bytes(), 0o644)
 }
 
 // removeFiles deletes the files of the given keys; a missing file is fine.

@@ -23,6 +23,7 @@ import (
 	"time"
 
 	"github.com/gofrs/flock"
+	"github.com/google/renameio/v2/maybe"
 )
 
 // LockFileName is DIR's owner lock.
@@ -185,22 +186,7 @@ func removeOwnPortFile(path string, ports ...int) {
 // WritePortFile writes "PORT\n" atomically, replacing a stale file. Two
 // writers never share a temporary file.
 func WritePortFile(path string, port int) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
-	if err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	defer os.Remove(tmp.Name()) // no-op after the rename
-	_, err = fmt.Fprintf(tmp, "%d\n", port)
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Chmod(tmp.Name(), 0o644)
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), path)
-	}
-	if err != nil {
+	if err := maybe.WriteFile(path, []byte(strconv.Itoa(port)+"\n"), 0o644); err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
 	return nil

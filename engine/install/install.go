@@ -20,6 +20,8 @@ import (
 	"strconv"
 	"strings"
 	"text/template"
+
+	"github.com/google/renameio/v2/maybe"
 )
 
 //go:embed files/*.tmpl
@@ -174,37 +176,18 @@ func installOne(t target, data templateData, force bool) (File, error) {
 	if err := templates.ExecuteTemplate(&buf, t.tmpl, data); err != nil {
 		return f, fmt.Errorf("install: render %s: %w", t.tmpl, err)
 	}
-	if err := writeAtomic(t.path, buf.Bytes(), t.mode); err != nil {
-		return f, err
+	if err := os.MkdirAll(filepath.Dir(t.path), 0o755); err != nil {
+		return f, fmt.Errorf("install: %w", err)
+	}
+	// renameio: temp file beside it, fsync, rename; then the mode asked
+	// for (an existing file's mode would otherwise be kept).
+	if err := maybe.WriteFile(t.path, buf.Bytes(), t.mode); err != nil {
+		return f, fmt.Errorf("install: write %s: %w", t.path, err)
+	}
+	if err := os.Chmod(t.path, t.mode); err != nil {
+		return f, fmt.Errorf("install: chmod %s: %w", t.path, err)
 	}
 	return f, nil
-}
-
-// writeAtomic writes data to path through a temporary file and a rename.
-func writeAtomic(path string, data []byte, mode os.FileMode) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return fmt.Errorf("install: %w", err)
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
-	if err != nil {
-		return fmt.Errorf("install: %w", err)
-	}
-	defer os.Remove(tmp.Name()) // no-op after the rename
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return fmt.Errorf("install: write %s: %w", path, err)
-	}
-	if err := tmp.Chmod(mode); err != nil {
-		tmp.Close()
-		return fmt.Errorf("install: chmod %s: %w", path, err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("install: write %s: %w", path, err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		return fmt.Errorf("install: %w", err)
-	}
-	return nil
 }
 
 // versionRE finds the version marker of an installed file:

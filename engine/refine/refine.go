@@ -29,6 +29,7 @@ import (
 	"time"
 
 	"github.com/gofrs/flock"
+	"github.com/google/renameio/v2/maybe"
 )
 
 // FormatVersion is the version of refinements.json.
@@ -352,7 +353,11 @@ func (s *Store) saveLocked() error {
 	if err != nil {
 		return fmt.Errorf("encode: %w", err)
 	}
-	if err := writeFileAtomic(s.path, append(data, '\n')); err != nil {
+	if err := os.MkdirAll(filepath.Dir(s.path), 0o755); err != nil {
+		return err
+	}
+	// renameio: temp file beside it, fsync, rename.
+	if err := maybe.WriteFile(s.path, append(data, '\n'), 0o644); err != nil {
 		return err
 	}
 	s.tools, s.pending = tools, nil
@@ -411,40 +416,4 @@ func (s *Store) reloadLocked() {
 		c.apply(tools)
 	}
 	s.tools, s.seen = tools, fi
-}
-
-// writeFileAtomic writes data to path via a temp file in the same
-// directory: write, fsync, rename, fsync the directory.
-func writeFileAtomic(path string, data []byte) (err error) {
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return err
-	}
-	defer func() {
-		if err != nil {
-			f.Close()
-			os.Remove(f.Name())
-		}
-	}()
-	if _, err = f.Write(data); err != nil {
-		return err
-	}
-	if err = f.Sync(); err != nil {
-		return err
-	}
-	if err = f.Close(); err != nil {
-		return err
-	}
-	if err = os.Rename(f.Name(), path); err != nil {
-		return err
-	}
-	if d, derr := os.Open(dir); derr == nil {
-		d.Sync()
-		d.Close()
-	}
-	return nil
 }
