@@ -3,6 +3,7 @@ package viewdefs
 import (
 	"embed"
 	"strings"
+	"sync"
 	"sync/atomic"
 )
 
@@ -34,8 +35,8 @@ type assets struct {
 }
 
 var (
-	minAssets = load(minFS, true)
-	srcAssets = load(srcFS, false)
+	minAssets = sync.OnceValue(func() *assets { return load(minFS, true) })
+	srcAssets = sync.OnceValue(func() *assets { return load(srcFS, false) })
 	readable  atomic.Bool
 )
 
@@ -82,7 +83,7 @@ func ReadableSources() bool { return readable.Load() }
 
 func cur() *assets {
 	if readable.Load() {
-		return srcAssets
+		return srcAssets()
 	}
-	return minAssets
+	return minAssets()
 }

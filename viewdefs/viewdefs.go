@@ -14,12 +14,16 @@ import (
 	"fmt"
 	"html/template"
 	"strings"
+	"sync"
 )
 
 //go:embed *.html.tmpl
 var files embed.FS
 
-var templates = template.Must(template.ParseFS(files, "*.html.tmpl"))
+// templates are parsed on first use (not at every genui start).
+var templates = sync.OnceValue(func() *template.Template {
+	return template.Must(template.ParseFS(files, "*.html.tmpl"))
+})
 
 // FormJS returns the form compiler as pages inline it, nested editors
 // included (for tests and tooling). form.js compiles a tool's input schema
@@ -185,7 +189,7 @@ func schemaJSON(raw json.RawMessage) (json.RawMessage, error) {
 
 func render(name string, data any) (string, error) {
 	var b strings.Builder
-	if err := templates.ExecuteTemplate(&b, name, data); err != nil {
+	if err := templates().ExecuteTemplate(&b, name, data); err != nil {
 		return "", fmt.Errorf("viewdefs: render %s: %w", name, err)
 	}
 	return b.String(), nil
