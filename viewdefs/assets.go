@@ -23,15 +23,15 @@ import (
 var (
 	//go:embed min
 	minFS embed.FS
-	//go:embed form.js form-nested.js rich.js text.js render.js render-plain.js page.js emergency.js page.css rich.css
+	//go:embed form.js form-nested.js form-none.js rich.js text.js render.js render-plain.js page.js emergency.js page.css rich.css
 	srcFS embed.FS
 )
 
 // assets is one build of everything a page inlines.
 type assets struct {
-	form, formNested, rich, text   string
-	pageRich, pagePlain, emergency string
-	pageCSS, richCSS               string
+	form, formNested, formNone, rich, text string
+	pageRich, pagePlain, emergency         string
+	pageCSS, richCSS                       string
 }
 
 var (
@@ -64,7 +64,8 @@ func load(fs embed.FS, min bool) *assets {
 		return strings.Join(parts, "\n")
 	}
 	return &assets{
-		form: read("form.js"), formNested: read("form-nested.js"), rich: read("rich.js"), text: read("text.js"),
+		form: read("form.js"), formNested: read("form-nested.js"), formNone: read("form-none.js"),
+		rich: read("rich.js"), text: read("text.js"),
 		pageRich:  unit("page-rich.js", "render.js", "page.js"),
 		pagePlain: unit("page-plain.js", "render.js", "render-plain.js", "page.js"),
 		emergency: unit("emergency.js", "render.js", "emergency.js"),

@@ -31,13 +31,43 @@ var templates = sync.OnceValue(func() *template.Template {
 // and oneOf/anyOf choices, inlined only for schemas that have them.
 func FormJS() string { a := cur(); return a.form + "\n" + a.formNested }
 
-// formScripts returns the form scripts a page for inputSchema needs.
+// formScripts returns the form scripts a page for inputSchema needs: none
+// of the form compiler for a tool without arguments (form-none.js), the
+// nested editors only for schemas that have them.
 func formScripts(inputSchema json.RawMessage) template.JS {
 	a := cur()
-	if NeedsNestedForm(inputSchema) {
+	switch {
+	case NoArguments(inputSchema):
+		return template.JS(a.formNone)
+	case NeedsNestedForm(inputSchema):
 		return template.JS(a.form + "\n" + a.formNested)
 	}
 	return template.JS(a.form)
+}
+
+// NoArguments reports whether a tool with inputSchema takes no arguments:
+// no schema, or an object schema without properties and without anything
+// that could bring some ($ref, allOf, anyOf, oneOf).
+func NoArguments(schema json.RawMessage) bool {
+	s := bytes.TrimSpace(schema)
+	if len(s) == 0 || string(s) == "null" {
+		return true
+	}
+	var root map[string]json.RawMessage
+	if json.Unmarshal(s, &root) != nil {
+		return false
+	}
+	for _, k := range []string{"$ref", "anyOf", "oneOf", "allOf"} {
+		if _, ok := root[k]; ok {
+			return false
+		}
+	}
+	p := bytes.TrimSpace(root["properties"])
+	if len(p) == 0 || string(p) == "null" {
+		return true
+	}
+	var props map[string]json.RawMessage
+	return json.Unmarshal(p, &props) == nil && len(props) == 0
 }
 
 // NeedsNestedForm reports whether a form for schema needs the nested

@@ -34,6 +34,7 @@ var Units = []Unit{
 	{Out: "mcpshim/min/app.js", Srcs: []string{"mcpshim/app.js"}},
 	{Out: "viewdefs/min/form.js", Srcs: []string{"viewdefs/form.js"}},
 	{Out: "viewdefs/min/form-nested.js", Srcs: []string{"viewdefs/form-nested.js"}},
+	{Out: "viewdefs/min/form-none.js", Srcs: []string{"viewdefs/form-none.js"}},
 	{Out: "viewdefs/min/rich.js", Srcs: []string{"viewdefs/rich.js"}},
 	{Out: "viewdefs/min/text.js", Srcs: []string{"viewdefs/text.js"}},
 	{Out: "viewdefs/min/page-rich.js", Srcs: []string{"viewdefs/render.js", "viewdefs/page.js"}, Module: true},
