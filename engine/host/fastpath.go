@@ -18,7 +18,8 @@ import (
 // genui passes through untouched: no progress token or other _meta to
 // rewrite, not a _ui_* wrapper, not for resources, not genui's own
 // initialize/ping/tools/list) is forwarded by the stdin reader itself: one
-// scan of the frame finds its method, id and params, the upstream gets the
+// scan of the frame finds its method, id and params (and a tight validity
+// check, jsonrpc.Valid, makes sure it is JSON), the upstream gets the
 // bytes as they are (engine.ForwardGo), and the upstream connection's read
 // loop writes the answer to stdout (fastCall.Answered). No goroutine,
 // channel, context or timer per call; the request id and logger are built
@@ -98,7 +99,7 @@ func (sess *Session) forwardFast(frame []byte, out *jsonrpc.FrameWriter) bool {
 		}
 		tool = name
 	}
-	if !json.Valid(frame) {
+	if !jsonrpc.Valid(frame) {
 		return false // the general path answers -32700
 	}
 	fc := &fastCall{route: route{sess: sess, reply: out}, out: out, hostID: string(top.ID),

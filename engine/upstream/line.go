@@ -241,7 +241,7 @@ func lineError(err error) error {
 
 // answerAsync answers an asynchronous call from its response frame without
 // decoding or copying it: one scan finds the id and the result or error,
-// json.Valid makes sure a broken frame never reaches a host. It reports
+// jsonrpc.Valid makes sure a broken frame never reaches a host. It reports
 // false for anything else (which dispatch then handles).
 func (l *lineLink) answerAsync(b []byte) bool {
 	top, ok := jsonrpc.Scan(b)
@@ -254,7 +254,7 @@ func (l *lineLink) answerAsync(b []byte) bool {
 	}
 	l.mu.Lock()
 	pc, found := l.pending[id]
-	if !found || pc.w == nil || !json.Valid(b) {
+	if !found || pc.w == nil || !jsonrpc.Valid(b) {
 		l.mu.Unlock()
 		return false
 	}
@@ -605,14 +605,33 @@ var (
 	closeBrace = []byte(`}`)
 )
 
-// quoted caches methods as JSON strings (a proxy sees few methods).
-var quoted struct {
-	sync.Mutex
-	m map[string][]byte
+// quoted caches methods as JSON strings (a proxy sees few methods);
+// lastQuoted is the newest one, checked first without a lock.
+var (
+	quoted struct {
+		sync.Mutex
+		m map[string][]byte
+	}
+	lastQuoted atomic.Pointer[quotedMethod]
+)
+
+type quotedMethod struct {
+	method string
+	q      []byte
 }
 
 // quoteMethod is method as a JSON string.
 func quoteMethod(method string) ([]byte, error) {
+	if l := lastQuoted.Load(); l != nil && l.method == method {
+		return l.q, nil
+	}
+	defer func() {
+		quoted.Lock()
+		if q, ok := quoted.m[method]; ok {
+			lastQuoted.Store(&quotedMethod{method, q})
+		}
+		quoted.Unlock()
+	}()
 	quoted.Lock()
 	q, ok := quoted.m[method]
 	quoted.Unlock()
