@@ -88,13 +88,19 @@ func (sess *Session) forwardFast(frame []byte, out *jsonrpc.FrameWriter) bool {
 		return false
 	}
 	params := top.Params
-	if params != nil && (params[0] != '{' || !fastParams(params)) {
-		return false
+	var name []byte
+	if params != nil {
+		if params[0] != '{' {
+			return false
+		}
+		if name, ok = fastParams(params); !ok {
+			return false
+		}
 	}
 	var tool []byte
 	if string(m) == "tools/call" {
-		name, ok := jsonrpc.PlainString(jsonrpc.Member(params, "name"))
-		if !ok || len(name) == 0 || (!s.opts.NoWrappers && IsWrapper(string(name))) {
+		name, ok := jsonrpc.PlainString(name)
+		if !ok || len(name) == 0 || (!s.opts.NoWrappers && bytes.HasPrefix(name, []byte("_ui_")) && IsWrapper(string(name))) {
 			return false
 		}
 		tool = name
@@ -156,18 +162,26 @@ func plainID(id []byte) bool {
 
 // fastParams reports whether params carry nothing genui rewrites: no
 // top-level _meta (progress tokens, the modern revision's envelope) and
-// no escaped key that might spell one.
-func fastParams(params []byte) bool {
-	ok := true
-	if !jsonrpc.EachMember(params, func(key, _ []byte) bool {
-		if string(key) == "_meta" || bytes.IndexByte(key, '\\') >= 0 {
+// no escaped key that might spell one; it also returns the raw "name"
+// member (nil when absent or given twice), all in one pass.
+func fastParams(params []byte) (name []byte, ok bool) {
+	ok = true
+	names := 0
+	if !jsonrpc.EachMember(params, func(key, v []byte) bool {
+		switch {
+		case string(key) == "name":
+			name, names = v, names+1
+		case string(key) == "_meta" || bytes.IndexByte(key, '\\') >= 0:
 			ok = false
 		}
 		return ok
 	}) {
-		return false
+		return nil, false
 	}
-	return ok
+	if names != 1 {
+		name = nil
+	}
+	return name, ok
 }
 
 // Answered writes the upstream's answer to the host: on the upstream
@@ -176,9 +190,10 @@ func fastParams(params []byte) bool {
 func (fc *fastCall) Answered(a engine.Answer) {
 	sess := fc.sess
 	s := sess.srv
-	if !fc.finish() {
+	if !fc.claim() {
 		return // cancelled by the host or its session closed
 	}
+	defer s.removeActive(&fc.route) // after the answer is out
 	var je *jsonrpc.Error
 	switch {
 	case a.Err != nil:
@@ -229,9 +244,10 @@ func upstreamError(raw json.RawMessage) *jsonrpc.Error {
 	return &e
 }
 
-// finish ends the call's registration; false when it was cancelled (or its
+// claim takes the call out of its session's in-flight requests (the caller
+// then takes it out of Server.active); false when it was cancelled (or its
 // session closed) first, and nothing may be sent.
-func (fc *fastCall) finish() bool {
+func (fc *fastCall) claim() bool {
 	sess := fc.sess
 	sess.mu.Lock()
 	mine := sess.fast[fc.hostID] == fc
@@ -239,9 +255,6 @@ func (fc *fastCall) finish() bool {
 		delete(sess.fast, fc.hostID)
 	}
 	sess.mu.Unlock()
-	if mine {
-		sess.srv.removeActive(&fc.route)
-	}
 	return mine
 }
 
