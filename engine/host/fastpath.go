@@ -283,7 +283,7 @@ func (fc *fastCall) cancel(reason string) {
 	fc.sess.mu.Unlock()
 	s.e.CancelForward(call, reason)
 	if s.log.Enabled(context.Background(), slog.LevelInfo) {
-		fc.logger().Info("request cancelled by host", "ms", time.Since(fc.start).Milliseconds())
+		fc.logger().Info("request "+reason, "ms", time.Since(fc.start).Milliseconds())
 	}
 	if s.opts.ObserveRequest != nil {
 		s.opts.ObserveRequest(fc.method, true, true, time.Since(fc.start))
