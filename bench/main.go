@@ -15,7 +15,7 @@
 // process connects to a fresh server of every mode and calls them in turn,
 // call by call (the order rotating), so machine noise hits them alike.
 //
-//	go run ./bench -genui bin/genui [-n 2000] [-warmup 200] [-rounds 4] [-tool get_current_weather]
+//	go run ./bench -genui bin/genui [-n 2000] [-warmup 200] [-rounds 8] [-tool get_current_weather]
 package main
 
 import (
@@ -142,7 +142,7 @@ func main() {
 	flag.StringVar(&cfg.genui, "genui", "", "genui binary (default: build ./cmd/genui into a temp dir)")
 	flag.IntVar(&cfg.n, "n", 2000, "measured calls per mode")
 	flag.IntVar(&cfg.warmup, "warmup", 200, "warm-up calls per mode and round")
-	flag.IntVar(&cfg.rounds, "rounds", 4, "rounds (the modes alternate in each)")
+	flag.IntVar(&cfg.rounds, "rounds", 8, "rounds (each starts fresh servers; the modes alternate call by call)")
 	flag.StringVar(&cfg.tool, "tool", "get_current_weather", "demo tool to call")
 	flag.StringVar(&args, "args", `{"location":"Berlin"}`, "tool arguments as JSON")
 	flag.DurationVar(&cfg.timeout, "timeout", 10*time.Minute, "bound for the whole run")
