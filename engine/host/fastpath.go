@@ -18,8 +18,8 @@ import (
 // genui passes through untouched: no progress token or other _meta to
 // rewrite, not a _ui_* wrapper, not for resources, not genui's own
 // initialize/ping/tools/list) is forwarded by the stdin reader itself: one
-// scan of the frame finds its method, id and params (and a tight validity
-// check, jsonrpc.Valid, makes sure it is JSON), the upstream gets the
+// pass over the frame (jsonrpc.ScanValid) checks it is JSON and finds its
+// method, id and params, the upstream gets the
 // bytes as they are (engine.ForwardGo), and the upstream connection's read
 // loop writes the answer to stdout (fastCall.Answered). No goroutine,
 // channel, context or timer per call; the request id and logger are built
@@ -79,7 +79,7 @@ func (sess *Session) forwardFast(frame []byte, out *jsonrpc.FrameWriter) bool {
 	if s.e.Streaming() {
 		return false // traffic for watchers: the general path reports it
 	}
-	top, ok := jsonrpc.Scan(frame)
+	top, ok := jsonrpc.ScanValid(frame) // invalid JSON: the general path answers -32700
 	if !ok || top.Other || top.Dup || top.Result != nil || top.Error != nil || string(top.JSONRPC) != `"2.0"` {
 		return false
 	}
@@ -104,9 +104,6 @@ func (sess *Session) forwardFast(frame []byte, out *jsonrpc.FrameWriter) bool {
 			return false
 		}
 		tool = name
-	}
-	if !jsonrpc.Valid(frame) {
-		return false // the general path answers -32700
 	}
 	fc := &fastCall{route: route{sess: sess, reply: out}, out: out, hostID: string(top.ID),
 		method: knownMethod(m), start: time.Now(), rid: ridCounter.Add(1)}

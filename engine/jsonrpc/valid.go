@@ -9,18 +9,45 @@ import "encoding/json"
 // between a read and the write that follows it. Nesting deeper than 256
 // levels is left to json.Valid.
 func Valid(b []byte) bool {
+	ok, _ := validate(b, nil)
+	return ok
+}
+
+// ScanValid is Scan and Valid in one pass: it reports whether b is valid
+// JSON and an object, with its top-level members.
+func ScanValid(b []byte) (t Top, ok bool) {
+	ok, obj := validate(b, &t)
+	return t, ok && obj
+}
+
+// validate checks b and, when t is not nil, records the members of a
+// top-level object in t (obj reports that b is one).
+func validate(b []byte, t *Top) (ok, obj bool) {
 	var stack [256]byte // '{' or '[' per open level
 	depth := 0
+	var key []byte // the top-level member being read
+	vs := -1       // where its value starts
 	i := skipSpace(b, 0)
+	obj = i < len(b) && b[i] == '{' // ScanValid uses it only when ok
 	for {
 		// A value starts at b[i].
 		if i >= len(b) {
-			return false
+			return false, obj
+		}
+		if depth == 1 {
+			vs = i
 		}
 		switch c := b[i]; {
 		case c == '{' || c == '[':
 			if depth == len(stack) {
-				return json.Valid(b)
+				if t != nil {
+					*t = Top{}
+					var sok bool
+					if *t, sok = Scan(b); !sok {
+						return false, false
+					}
+				}
+				return json.Valid(b), obj
 			}
 			stack[depth] = c
 			depth++
@@ -35,40 +62,44 @@ func Valid(b []byte) bool {
 			}
 			continue
 		case c == '"':
-			var ok bool
-			if i, ok = validString(b, i); !ok {
-				return false
+			var sok bool
+			if i, sok = validString(b, i); !sok {
+				return false, obj
 			}
 		case c == '-' || c >= '0' && c <= '9':
-			var ok bool
-			if i, ok = validNumber(b, i); !ok {
-				return false
+			var nok bool
+			if i, nok = validNumber(b, i); !nok {
+				return false, obj
 			}
 		case c == 't':
 			if !hasLit(b, i, "true") {
-				return false
+				return false, obj
 			}
 			i += 4
 		case c == 'f':
 			if !hasLit(b, i, "false") {
-				return false
+				return false, obj
 			}
 			i += 5
 		case c == 'n':
 			if !hasLit(b, i, "null") {
-				return false
+				return false, obj
 			}
 			i += 4
 		default:
-			return false
+			return false, obj
 		}
 	afterValue:
+		if depth == 1 && vs >= 0 && t != nil && obj {
+			t.set(key, b[vs:i:i])
+			vs = -1
+		}
 		i = skipSpace(b, i)
 		if depth == 0 {
-			return i == len(b)
+			return i == len(b), obj
 		}
 		if i >= len(b) {
-			return false
+			return false, obj
 		}
 		switch b[i] {
 		case ',':
@@ -82,19 +113,23 @@ func Valid(b []byte) bool {
 			i++
 			goto afterValue
 		}
-		return false
+		return false, obj
 	key:
 		// A member's key and colon at b[i], then its value.
 		if i >= len(b) || b[i] != '"' {
-			return false
+			return false, obj
 		}
-		var ok bool
-		if i, ok = validString(b, i); !ok {
-			return false
+		ks := i + 1
+		var kok bool
+		if i, kok = validString(b, i); !kok {
+			return false, obj
+		}
+		if depth == 1 {
+			key = b[ks : i-1 : i-1]
 		}
 		i = skipSpace(b, i)
 		if i >= len(b) || b[i] != ':' {
-			return false
+			return false, obj
 		}
 		i = skipSpace(b, i+1)
 	}

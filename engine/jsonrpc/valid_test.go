@@ -49,3 +49,39 @@ func BenchmarkValid(b *testing.B) {
 		}
 	})
 }
+
+// checkScanValid: ScanValid is Scan and json.Valid in one pass.
+func checkScanValid(t *testing.T, b []byte) {
+	got, ok := ScanValid(b)
+	i := skipSpace(b, 0)
+	want := json.Valid(b) && i < len(b) && b[i] == '{'
+	if ok != want {
+		t.Fatalf("ScanValid(%q) ok = %v, want %v", b, ok, want)
+	}
+	if !ok {
+		return
+	}
+	top, sok := Scan(b)
+	if !sok || string(got.JSONRPC) != string(top.JSONRPC) || string(got.ID) != string(top.ID) ||
+		string(got.Method) != string(top.Method) || string(got.Params) != string(top.Params) ||
+		string(got.Result) != string(top.Result) || string(got.Error) != string(top.Error) ||
+		got.Other != top.Other || got.Dup != top.Dup || (got.ID == nil) != (top.ID == nil) ||
+		(got.Result == nil) != (top.Result == nil) || (got.Params == nil) != (top.Params == nil) {
+		t.Fatalf("ScanValid(%q) = %+v, Scan %+v", b, got, top)
+	}
+}
+
+func TestScanValid(t *testing.T) {
+	for _, s := range append(append([]string{}, validSeeds...), scanSeeds...) {
+		checkScanValid(t, []byte(s))
+	}
+	deep := `{"id":1,"result":` + strings.Repeat("[", 300) + strings.Repeat("]", 300) + `}`
+	checkScanValid(t, []byte(deep))
+}
+
+func FuzzScanValid(f *testing.F) {
+	for _, s := range append(append([]string{}, validSeeds...), scanSeeds...) {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(checkScanValid)
+}

@@ -240,11 +240,12 @@ func lineError(err error) error {
 }
 
 // answerAsync answers an asynchronous call from its response frame without
-// decoding or copying it: one scan finds the id and the result or error,
-// jsonrpc.Valid makes sure a broken frame never reaches a host. It reports
+// decoding or copying it: one pass (jsonrpc.ScanValid) makes sure it is
+// JSON (a broken frame never reaches a host) and finds the id and the
+// result or error. It reports
 // false for anything else (which dispatch then handles).
 func (l *lineLink) answerAsync(b []byte) bool {
-	top, ok := jsonrpc.Scan(b)
+	top, ok := jsonrpc.ScanValid(b)
 	if !ok || top.Method != nil || top.Other || top.Dup || (top.Result == nil && top.Error == nil) {
 		return false
 	}
@@ -254,7 +255,7 @@ func (l *lineLink) answerAsync(b []byte) bool {
 	}
 	l.mu.Lock()
 	pc, found := l.pending[id]
-	if !found || pc.w == nil || !jsonrpc.Valid(b) {
+	if !found || pc.w == nil {
 		l.mu.Unlock()
 		return false
 	}
