@@ -28,11 +28,13 @@ const MaxFrameBytes = 32 << 20
 // the answers).
 func (s *Server) ServeStdio(ctx context.Context, r io.Reader, w io.Writer) error {
 	if fo, ok := w.(*os.File); ok {
-		// stdout (a pipe or socket) goes into the runtime's poller, so
-		// writes never block. stdin keeps its mode: a blocking read is as
-		// quick, and the host's end of it stays as the host set it.
+		// stdout (a pipe or socket) becomes non-blocking, so writes never
+		// wait for the host; it stays out of the runtime's poller, which
+		// would wake up each time the host reads. stdin keeps its mode: a
+		// blocking read is as quick, and the host's end of it stays as the
+		// host set it.
 		fi, _ := r.(*os.File)
-		nw, restore := jsonrpc.MakePollable(fo, fi)
+		nw, restore := jsonrpc.MakeNonBlocking(fo, fi)
 		defer restore()
 		w = nw
 	}

@@ -3,18 +3,33 @@
 package jsonrpc
 
 import (
+	"errors"
 	"io"
 	"os"
 )
 
-// nbWriter is unix-only; elsewhere every FrameWriter blocks.
-type nbWriter struct{ f *os.File }
+// Non-blocking writes are unix-only; elsewhere every FrameWriter blocks.
+type nbDest interface {
+	try(p []byte) (int, error)
+	io.Writer
+}
 
-func newNBWriter(io.Writer) *nbWriter { return nil }
+func newNBWriter(io.Writer) nbDest { return nil }
 
-func (nb *nbWriter) try(p []byte) (int, error) { return 0, nil }
-
-// MakePollable returns f unchanged outside unix.
-func MakePollable(f *os.File, _ *os.File) (*os.File, func()) { return f, func() {} }
+// MakeNonBlocking returns f unchanged outside unix.
+func MakeNonBlocking(f *os.File, _ *os.File) (io.Writer, func()) { return f, func() {} }
 
 func newPollReader(io.Reader) io.Reader { return nil }
+
+// NonBlockingFD is unix-only.
+type NonBlockingFD struct{}
+
+// NewNonBlockingFD fails outside unix.
+func NewNonBlockingFD(*os.File) (*NonBlockingFD, error) {
+	return nil, errors.New("non-blocking descriptors are unix-only")
+}
+
+func (*NonBlockingFD) Write(p []byte) (int, error) { return 0, errors.New("unsupported") }
+
+// Close does nothing outside unix.
+func (*NonBlockingFD) Close() error { return nil }

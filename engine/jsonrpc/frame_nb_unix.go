@@ -5,59 +5,85 @@ package jsonrpc
 import (
 	"io"
 	"os"
+	"sync"
 	"syscall"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
-// nbWriter tries writes on a non-blocking descriptor without waiting.
-type nbWriter struct {
-	f  *os.File
-	rc syscall.RawConn
-	fn func(fd uintptr) bool // built once: a closure per write would allocate
-	p  []byte
-	n  int
-	e  error
+// nbDest is a descriptor a FrameWriter writes without waiting: try writes
+// what the descriptor takes now, Write waits until everything is written
+// (the flushing goroutine).
+type nbDest interface {
+	try(p []byte) (int, error)
+	io.Writer
 }
 
-// newNBWriter returns a non-blocking writer for a pollable *os.File (its
-// descriptor is in the runtime's poller: os.Pipe, sockets, files made
-// pollable with MakePollable), else nil.
-func newNBWriter(w io.Writer) *nbWriter {
-	f, ok := w.(*os.File)
-	if !ok || f.SetWriteDeadline(time.Time{}) != nil {
-		return nil // not pollable: writes block
-	}
-	rc, err := f.SyscallConn()
-	if err != nil {
-		return nil
-	}
-	nb := &nbWriter{f: f, rc: rc}
-	nb.fn = func(fd uintptr) bool {
-		for nb.n < len(nb.p) {
-			m, err := rawWrite(int(fd), nb.p[nb.n:])
-			if m > 0 {
-				nb.n += m
-			}
-			switch {
-			case err == syscall.EINTR:
-				continue
-			case err == syscall.EAGAIN:
-				return true // full: the rest waits in the queue
-			case err != nil:
-				nb.e = err
-				return true
-			case m <= 0:
-				return true
-			}
+// newNBWriter returns the non-blocking side of w: a NonBlockingFD, or a
+// pollable *os.File (its descriptor in the runtime's poller: os.Pipe,
+// sockets), else nil (writes block).
+func newNBWriter(w io.Writer) nbDest {
+	switch f := w.(type) {
+	case *NonBlockingFD:
+		return f
+	case *os.File:
+		if f.SetWriteDeadline(time.Time{}) != nil {
+			return nil
 		}
+		rc, err := f.SyscallConn()
+		if err != nil {
+			return nil
+		}
+		return newPollWriter(f, rc)
+	}
+	return nil
+}
+
+// pollWriter tries writes on a pollable *os.File without waiting.
+type pollWriter struct {
+	*os.File // Write waits in the poller
+	rc       syscall.RawConn
+	fn       func(fd uintptr) bool // built once: a closure per write would allocate
+	p        []byte
+	n        int
+	e        error
+}
+
+func newPollWriter(f *os.File, rc syscall.RawConn) *pollWriter {
+	nb := &pollWriter{File: f, rc: rc}
+	nb.fn = func(fd uintptr) bool {
+		nb.n, nb.e = writeSome(int(fd), nb.p)
 		return true
 	}
 	return nb
 }
 
+// writeSome writes as much of p as fd takes now.
+func writeSome(fd int, p []byte) (int, error) {
+	n := 0
+	for n < len(p) {
+		m, err := rawWrite(fd, p[n:])
+		if m > 0 {
+			n += m
+		}
+		switch {
+		case err == syscall.EINTR:
+			continue
+		case err == syscall.EAGAIN:
+			return n, nil // full: the rest waits in the queue
+		case err != nil:
+			return n, err
+		case m <= 0:
+			return n, nil
+		}
+	}
+	return n, nil
+}
+
 // try writes as much of p as the descriptor takes now (the FrameWriter's
 // lock is held, so nb's fields are not shared).
-func (nb *nbWriter) try(p []byte) (int, error) {
+func (nb *pollWriter) try(p []byte) (int, error) {
 	nb.p, nb.n, nb.e = p, 0, nil
 	if err := nb.rc.Write(nb.fn); err != nil && nb.e == nil {
 		nb.e = err
@@ -65,6 +91,98 @@ func (nb *nbWriter) try(p []byte) (int, error) {
 	n, err := nb.n, nb.e
 	nb.p = nil
 	return n, err
+}
+
+// NonBlockingFD is a descriptor in non-blocking mode that is not in the
+// runtime's poller (MakeNonBlocking): it is written with plain system
+// calls, and a write that would block waits in poll(2) on the goroutine
+// that flushes a FrameWriter's queue. Unlike a pollable file it costs no
+// wake-up of the poller each time the peer reads and the descriptor turns
+// writable again (a stdio host reads after every answer).
+type NonBlockingFD struct {
+	fd     int
+	mu     sync.RWMutex // read-held around each system call, held by Close
+	closed bool
+}
+
+func (f *NonBlockingFD) try(p []byte) (int, error) {
+	f.mu.RLock()
+	defer f.mu.RUnlock()
+	if f.closed {
+		return 0, os.ErrClosed
+	}
+	return writeSome(f.fd, p)
+}
+
+// Write writes all of p, waiting (in poll(2), a tenth of a second at a
+// time, so Close is noticed) while the descriptor is full.
+func (f *NonBlockingFD) Write(p []byte) (int, error) {
+	n := 0
+	for n < len(p) {
+		m, err := f.try(p[n:])
+		n += m
+		if err != nil || n == len(p) {
+			return n, err
+		}
+		f.mu.RLock()
+		if f.closed {
+			f.mu.RUnlock()
+			return n, os.ErrClosed
+		}
+		fds := []unix.PollFd{{Fd: int32(f.fd), Events: unix.POLLOUT}}
+		_, err = unix.Poll(fds, 100)
+		f.mu.RUnlock()
+		if err != nil && err != unix.EINTR {
+			return n, err
+		}
+	}
+	return n, nil
+}
+
+// NewNonBlockingFD duplicates f's descriptor (the caller closes f) into a
+// NonBlockingFD: for a pipe genui alone writes (an upstream's stdin).
+func NewNonBlockingFD(f *os.File) (*NonBlockingFD, error) {
+	rc, err := f.SyscallConn()
+	if err != nil {
+		return nil, err
+	}
+	dup := -1
+	var derr error
+	if err := rc.Control(func(fd uintptr) {
+		if dup, derr = syscall.Dup(int(fd)); derr != nil {
+			return
+		}
+		syscall.CloseOnExec(dup)
+		if derr = syscall.SetNonblock(dup, true); derr != nil {
+			_ = syscall.Close(dup)
+			dup = -1
+		}
+	}); err != nil {
+		return nil, err
+	}
+	if derr != nil {
+		return nil, derr
+	}
+	return &NonBlockingFD{fd: dup}, nil
+}
+
+// Close closes the descriptor (in blocking mode again).
+func (f *NonBlockingFD) Close() error {
+	f.close()
+	return nil
+}
+
+// close puts the descriptor back into blocking mode (the mode is shared
+// with whoever else holds it) and closes it.
+func (f *NonBlockingFD) close() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.closed {
+		return
+	}
+	f.closed = true
+	_ = syscall.SetNonblock(f.fd, false)
+	_ = syscall.Close(f.fd)
 }
 
 // pollReader reads a pollable *os.File with system calls that do not
@@ -125,27 +243,20 @@ func (pr *pollReader) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// MakePollable returns a pollable *os.File for f when f is a pipe or
-// socket whose descriptor blocks (os.Stdin and os.Stdout as inherited from
-// a host): a FrameWriter on it never blocks, a FrameReader on it waits in
-// the runtime's poller instead of a thread blocked in read. restore puts
-// the descriptor back into blocking mode (the mode is shared with whoever
-// else holds it) and closes the duplicate (which also ends a read blocked
-// on it). Anything else comes back unchanged. avoid is the other stdio
-// file: when it is the same pipe or socket as f, f is left alone (both
-// would change mode).
-func MakePollable(f *os.File, avoid *os.File) (out *os.File, restore func()) {
+// MakeNonBlocking returns a NonBlockingFD duplicating f when f is a pipe
+// or socket whose descriptor blocks (os.Stdout as inherited from a host),
+// so a FrameWriter on it never blocks; restore puts the descriptor back
+// into blocking mode and closes the duplicate. Anything else comes back
+// unchanged. avoid is the other stdio file: when it is the same pipe or
+// socket as f, f is left alone (both would change mode).
+func MakeNonBlocking(f *os.File, avoid *os.File) (out io.Writer, restore func()) {
 	noop := func() {}
-	if f.SetWriteDeadline(time.Time{}) == nil {
-		return f, noop // pollable already
-	}
 	rc, err := f.SyscallConn()
 	if err != nil {
 		return f, noop
 	}
 	var st syscall.Stat_t
-	var dup int
-	ok := false
+	dup := -1
 	_ = rc.Control(func(fd uintptr) {
 		if syscall.Fstat(int(fd), &st) != nil {
 			return
@@ -156,33 +267,22 @@ func MakePollable(f *os.File, avoid *os.File) (out *os.File, restore func()) {
 		if avoid != nil && sameFile(avoid, st) {
 			return
 		}
-		if dup, err = syscall.Dup(int(fd)); err != nil {
+		d, err := syscall.Dup(int(fd))
+		if err != nil {
 			return
 		}
-		syscall.CloseOnExec(dup)
-		if syscall.SetNonblock(dup, true) != nil {
-			_ = syscall.Close(dup)
+		syscall.CloseOnExec(d)
+		if syscall.SetNonblock(d, true) != nil {
+			_ = syscall.Close(d)
 			return
 		}
-		ok = true
+		dup = d
 	})
-	if !ok {
+	if dup < 0 {
 		return f, noop
 	}
-	nf := os.NewFile(uintptr(dup), f.Name())
-	if nf == nil || nf.SetWriteDeadline(time.Time{}) != nil {
-		_ = syscall.SetNonblock(dup, false)
-		if nf != nil {
-			_ = nf.Close()
-		}
-		return f, noop
-	}
-	return nf, func() {
-		if c, err := nf.SyscallConn(); err == nil {
-			_ = c.Control(func(fd uintptr) { _ = syscall.SetNonblock(int(fd), false) })
-		}
-		_ = nf.Close()
-	}
+	nb := &NonBlockingFD{fd: dup}
+	return nb, nb.close
 }
 
 func sameFile(f *os.File, st syscall.Stat_t) bool {

@@ -11,8 +11,8 @@ import (
 // FrameWriter writes newline-delimited frames, one whole frame at a time,
 // so concurrent writers never interleave.
 //
-// On a pollable pipe or socket (an *os.File from os.Pipe, or a descriptor
-// made non-blocking, see MakePollable) a write never waits for the peer:
+// On a pollable pipe or socket (an *os.File from os.Pipe) or a
+// NonBlockingFD (MakeNonBlocking) a write never waits for the peer:
 // the frame goes out at once as far as the pipe takes it, and what the peer
 // has not made room for yet waits, in order, in a queue that one goroutine
 // writes as the peer reads. A frame that would grow that queue past the
@@ -26,7 +26,7 @@ type FrameWriter struct {
 	mu  sync.Mutex
 	w   io.Writer
 	buf []byte
-	nb  *nbWriter // non-blocking writes; nil means blocking
+	nb  nbDest // non-blocking writes; nil means blocking
 
 	q        [][]byte // unwritten bytes, in order (non-blocking mode)
 	qBytes   int
@@ -51,7 +51,7 @@ const smallFrame = 64 << 10
 var ErrFrameDropped = errors.New("frame dropped: the peer is not reading and the write queue is full")
 
 // NewFrameWriter writes frames to w, without blocking when w is a pollable
-// *os.File.
+// *os.File or a NonBlockingFD.
 func NewFrameWriter(w io.Writer) *FrameWriter {
 	return &FrameWriter{w: w, nb: newNBWriter(w), limit: DefaultQueueLimit}
 }
@@ -249,7 +249,7 @@ func (fw *FrameWriter) flush() {
 		fw.q[0] = nil
 		fw.q = fw.q[1:]
 		fw.mu.Unlock()
-		_, err := fw.nb.f.Write(b) // parks until the peer reads or the file closes
+		_, err := fw.nb.Write(b) // waits until the peer reads or the file closes
 		fw.mu.Lock()
 		fw.qBytes -= len(b)
 		if err != nil {

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
+	"io"
 	"os"
 	"runtime"
 	"strings"
@@ -20,12 +21,27 @@ func TestFrameWriterNeverBlocksOnAPeerThatStopsReading(t *testing.T) {
 	if runtime.GOOS == "windows" {
 		t.Skip("pipes are not pollable on Windows; writes block there")
 	}
-	r, w, err := os.Pipe()
+	for _, kind := range []string{"pollable file", "NonBlockingFD"} {
+		t.Run(kind, func(t *testing.T) { testFrameWriterNeverBlocks(t, kind == "NonBlockingFD") })
+	}
+}
+
+func testFrameWriterNeverBlocks(t *testing.T, raw bool) {
+	r, pw, err := os.Pipe()
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer r.Close()
-	defer w.Close()
+	defer pw.Close()
+	var w io.Writer = pw
+	if raw {
+		nw, restore := MakeNonBlocking(pw, nil)
+		if _, ok := nw.(*NonBlockingFD); !ok {
+			t.Fatalf("MakeNonBlocking on a pipe gave %T", nw)
+		}
+		defer restore()
+		w = nw
+	}
 	fw := NewFrameWriter(w)
 	if !fw.NonBlocking() {
 		t.Fatal("a FrameWriter on os.Pipe should not block")
