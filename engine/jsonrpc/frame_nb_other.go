@@ -3,7 +3,6 @@
 package jsonrpc
 
 import (
-	"errors"
 	"io"
 	"os"
 )
@@ -21,15 +20,3 @@ func MakeNonBlocking(f *os.File, _ *os.File) (io.Writer, func()) { return f, fun
 
 func newPollReader(io.Reader) io.Reader { return nil }
 
-// NonBlockingFD is unix-only.
-type NonBlockingFD struct{}
-
-// NewNonBlockingFD fails outside unix.
-func NewNonBlockingFD(*os.File) (*NonBlockingFD, error) {
-	return nil, errors.New("non-blocking descriptors are unix-only")
-}
-
-func (*NonBlockingFD) Write(p []byte) (int, error) { return 0, errors.New("unsupported") }
-
-// Close does nothing outside unix.
-func (*NonBlockingFD) Close() error { return nil }

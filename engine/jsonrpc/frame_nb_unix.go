@@ -139,39 +139,6 @@ func (f *NonBlockingFD) Write(p []byte) (int, error) {
 	return n, nil
 }
 
-// NewNonBlockingFD duplicates f's descriptor (the caller closes f) into a
-// NonBlockingFD: for a pipe genui alone writes (an upstream's stdin).
-func NewNonBlockingFD(f *os.File) (*NonBlockingFD, error) {
-	rc, err := f.SyscallConn()
-	if err != nil {
-		return nil, err
-	}
-	dup := -1
-	var derr error
-	if err := rc.Control(func(fd uintptr) {
-		if dup, derr = syscall.Dup(int(fd)); derr != nil {
-			return
-		}
-		syscall.CloseOnExec(dup)
-		if derr = syscall.SetNonblock(dup, true); derr != nil {
-			_ = syscall.Close(dup)
-			dup = -1
-		}
-	}); err != nil {
-		return nil, err
-	}
-	if derr != nil {
-		return nil, derr
-	}
-	return &NonBlockingFD{fd: dup}, nil
-}
-
-// Close closes the descriptor (in blocking mode again).
-func (f *NonBlockingFD) Close() error {
-	f.close()
-	return nil
-}
-
 // close puts the descriptor back into blocking mode (the mode is shared
 // with whoever else holds it) and closes it.
 func (f *NonBlockingFD) close() {
