@@ -19,4 +19,3 @@ func newNBWriter(io.Writer) nbDest { return nil }
 func MakeNonBlocking(f *os.File, _ *os.File) (io.Writer, func()) { return f, func() {} }
 
 func newPollReader(io.Reader) io.Reader { return nil }
-

@@ -1,3 +1,5 @@
+//go:build unix
+
 package jsonrpc
 
 import (
@@ -6,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"runtime"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -18,9 +19,6 @@ import (
 // is written once the peer reads; past the queue limit whole frames are
 // dropped and reported, and the stream stays intact.
 func TestFrameWriterNeverBlocksOnAPeerThatStopsReading(t *testing.T) {
-	if runtime.GOOS == "windows" {
-		t.Skip("pipes are not pollable on Windows; writes block there")
-	}
 	for _, kind := range []string{"pollable file", "NonBlockingFD"} {
 		t.Run(kind, func(t *testing.T) { testFrameWriterNeverBlocks(t, kind == "NonBlockingFD") })
 	}
