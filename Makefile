@@ -47,10 +47,12 @@ test:
 	$(GO) test -run '^$$' -fuzz FuzzHandleFrame -fuzztime 20s ./engine/host/
 
 ## bench: with the TypeScript SDK client, tools/call round trips direct vs through a byte relay
-## vs through `genui mcp` (added latency, genui/relay ratio), warm resources/read vs ping, UI sizes,
-## startup vs the demo alone; then the Go benchmarks (/wait push-to-delivery vs a channel, 10k
-## events, cache hits vs a map, cached UI reads vs ping over in-memory pipes, a TUI frame with
-## 1,000 tools and 10,000 events vs an empty one). Every figure comes with its same-run baseline.
+## vs through `genui mcp`, alternating call by call (added latency, genui/relay ratio), warm
+## resources/read vs ping, UI sizes, startup vs the demo alone; then the Go benchmarks (/wait
+## push-to-delivery vs a channel, 10k events, cache hits vs a map, a proxied tools/call vs a
+## byte relay vs the demo directly with genui's allocations per call, cached UI reads vs ping over
+## OS pipes, a TUI frame with 1,000 tools and 10,000 events vs an empty one). Every figure comes
+## with its same-run baseline.
 bench: build
 	scripts/test-deps.sh
 	$(GO) run ./bench -genui bin/genui

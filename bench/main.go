@@ -11,10 +11,11 @@
 // direct and genui's added latency as a multiple of the relay's; warm
 // resources/read of a cached UI against ping in the same genui session; the
 // size of every demo tool's UI; and startup (spawn to the first tools/list
-// answer) of genui against the demo alone. Modes alternate over several
-// rounds so machine noise hits them alike.
+// answer) of genui against the demo alone. In each round one client
+// process connects to a fresh server of every mode and calls them in turn,
+// call by call (the order rotating), so machine noise hits them alike.
 //
-//	go run ./bench -genui bin/genui [-n 2000] [-warmup 200] [-rounds 4] [-tool get_current_weather]
+//	go run ./bench -genui bin/genui [-n 2000] [-warmup 200] [-rounds 8] [-tool get_current_weather]
 package main
 
 import (
@@ -141,7 +142,7 @@ func main() {
 	flag.StringVar(&cfg.genui, "genui", "", "genui binary (default: build ./cmd/genui into a temp dir)")
 	flag.IntVar(&cfg.n, "n", 2000, "measured calls per mode")
 	flag.IntVar(&cfg.warmup, "warmup", 200, "warm-up calls per mode and round")
-	flag.IntVar(&cfg.rounds, "rounds", 4, "rounds (the modes alternate in each)")
+	flag.IntVar(&cfg.rounds, "rounds", 8, "rounds (each starts fresh servers; the modes alternate call by call)")
 	flag.StringVar(&cfg.tool, "tool", "get_current_weather", "demo tool to call")
 	flag.StringVar(&args, "args", `{"location":"Berlin"}`, "tool arguments as JSON")
 	flag.DurationVar(&cfg.timeout, "timeout", 10*time.Minute, "bound for the whole run")
@@ -222,29 +223,36 @@ func benchMain(cfg config) error {
 
 // sdkReport is what sdk_client.mjs prints (latencies in ns).
 type sdkReport struct {
-	StartupNs   int64              `json:"startupNs"`
-	Tools       int                `json:"tools"`
-	ToolsWithUI int                `json:"toolsWithUI"`
-	Calls       []int64            `json:"calls"`
+	Servers     []sdkServer        `json:"servers"`
 	Reads       map[string][]int64 `json:"reads"`
 	Pings       []int64            `json:"pings"`
 	FirstReadNs map[string]int64   `json:"firstReadNs"`
 	Sizes       map[string]int     `json:"sizes"`
 }
 
-// sdkSpec is what sdk_client.mjs does.
-type sdkSpec struct {
-	Tool   string          `json:"tool"`
-	Args   json.RawMessage `json:"args"`
-	N      int             `json:"n"`
-	Warmup int             `json:"warmup"`
-	Reads  []string        `json:"reads,omitempty"`
-	ReadN  int             `json:"readN,omitempty"`
-	Sizes  bool            `json:"sizes,omitempty"`
+// sdkServer is one server's share of an sdkReport.
+type sdkServer struct {
+	StartupNs   int64   `json:"startupNs"`
+	Tools       int     `json:"tools"`
+	ToolsWithUI int     `json:"toolsWithUI"`
+	Calls       []int64 `json:"calls"`
 }
 
-// run alternates the modes over cfg.rounds rounds, then measures reads and
-// sizes in one more genui session.
+// sdkSpec is what sdk_client.mjs does.
+type sdkSpec struct {
+	Servers []server        `json:"servers"`
+	Tool    string          `json:"tool"`
+	Args    json.RawMessage `json:"args"`
+	N       int             `json:"n"`
+	Warmup  int             `json:"warmup"`
+	Reads   []string        `json:"reads,omitempty"`
+	ReadN   int             `json:"readN,omitempty"`
+	Sizes   bool            `json:"sizes,omitempty"`
+}
+
+// run does cfg.rounds rounds: in each, one client connects to a fresh
+// server of every mode (in a rotating order) and alternates its calls
+// among them; then it measures reads and sizes in one more genui session.
 func run(ctx context.Context, cfg config) (report, error) {
 	if cfg.n < 1 || cfg.rounds < 1 {
 		return report{}, errors.New("n and rounds must be at least 1")
@@ -273,18 +281,23 @@ func run(ctx context.Context, cfg config) (report, error) {
 	startups := map[string][]time.Duration{}
 	per := max(1, cfg.n/cfg.rounds)
 	for round := 0; round < cfg.rounds; round++ {
+		order := make([]string, len(modes))
+		spec := sdkSpec{Tool: cfg.tool, Args: cfg.args, N: per, Warmup: cfg.warmup}
 		for i := range modes {
-			m := modes[(i+round)%len(modes)] // rotate who goes first
-			rep, err := drive(ctx, node, script, nm, cfg.server(m, dir),
-				sdkSpec{Tool: cfg.tool, Args: cfg.args, N: per, Warmup: cfg.warmup})
-			if err != nil {
-				return r, fmt.Errorf("%s: %w", m, err)
-			}
-			if m == modeGenui && rep.ToolsWithUI == 0 {
+			order[i] = modes[(i+round)%len(modes)] // rotate who starts first
+			spec.Servers = append(spec.Servers, cfg.server(order[i], dir))
+		}
+		rep, err := drive(ctx, node, script, nm, spec)
+		if err != nil {
+			return r, fmt.Errorf("round %d: %w", round, err)
+		}
+		for i, m := range order {
+			sr := rep.Servers[i]
+			if m == modeGenui && sr.ToolsWithUI == 0 {
 				return r, errors.New("genui: no tool carries UI metadata")
 			}
-			calls[m] = append(calls[m], nanos(rep.Calls)...)
-			startups[m] = append(startups[m], time.Duration(rep.StartupNs))
+			calls[m] = append(calls[m], nanos(sr.Calls)...)
+			startups[m] = append(startups[m], time.Duration(sr.StartupNs))
 		}
 	}
 	for _, m := range modes {
@@ -292,8 +305,8 @@ func run(ctx context.Context, cfg config) (report, error) {
 		r.Startup[m] = summarize(startups[m]).P50
 	}
 	r.ReadURI = "ui://" + cfg.tool
-	rep, err := drive(ctx, node, script, nm, cfg.server(modeGenui, dir),
-		sdkSpec{Tool: cfg.tool, Args: cfg.args, Warmup: cfg.warmup, Reads: []string{r.ReadURI}, ReadN: cfg.n, Sizes: true})
+	rep, err := drive(ctx, node, script, nm, sdkSpec{Servers: []server{cfg.server(modeGenui, dir)}, Tool: cfg.tool,
+		Args: cfg.args, Warmup: cfg.warmup, Reads: []string{r.ReadURI}, ReadN: cfg.n, Sizes: true})
 	if err != nil {
 		return r, fmt.Errorf("reads: %w", err)
 	}
@@ -304,40 +317,45 @@ func run(ctx context.Context, cfg config) (report, error) {
 
 // server is a mode's server: its command line and extra environment.
 type server struct {
-	argv, env []string
+	Command string            `json:"command"`
+	Args    []string          `json:"args"`
+	Env     map[string]string `json:"env,omitempty"`
 }
 
 // server is the server of a mode.
 func (cfg config) server(mode, dir string) server {
-	demo := []string{cfg.genui, "demo-server"}
 	switch mode {
 	case modeRelay:
-		child, _ := json.Marshal(demo)
-		return server{argv: []string{cfg.relay}, env: []string{relayEnv + "=" + string(child)}}
+		child, _ := json.Marshal([]string{cfg.genui, "demo-server"})
+		return server{Command: cfg.relay, Args: []string{}, Env: map[string]string{relayEnv: string(child)}}
 	case modeGenui:
-		return server{argv: append([]string{cfg.genui, "mcp", "--dir", dir, "--"}, demo...)}
+		// Each genui gets its own directory: rounds overlap nothing, but a
+		// shared DIR would make one genui yield its port files to the next.
+		return server{Command: cfg.genui, Args: []string{"mcp", "--dir", filepath.Join(dir, fmt.Sprintf("ui-%d", time.Now().UnixNano())), "--", cfg.genui, "demo-server"}}
 	}
-	return server{argv: demo}
+	return server{Command: cfg.genui, Args: []string{"demo-server"}}
 }
 
-// drive runs sdk_client.mjs against srv and decodes its report.
-func drive(ctx context.Context, node, script, nm string, srv server, spec sdkSpec) (sdkReport, error) {
+// drive runs sdk_client.mjs with spec and decodes its report.
+func drive(ctx context.Context, node, script, nm string, spec sdkSpec) (sdkReport, error) {
 	sj, err := json.Marshal(spec)
 	if err != nil {
 		return sdkReport{}, err
 	}
-	args := append([]string{script, nm, string(sj), "--"}, srv.argv...)
-	cmd := exec.CommandContext(ctx, node, args...)
-	cmd.Env = append(testenv.OfflineEnv(), srv.env...)
+	cmd := exec.CommandContext(ctx, node, script, nm, string(sj))
+	cmd.Env = testenv.OfflineEnv()
 	cmd.Dir = os.TempDir() // no stray genui.json from the working directory
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {
-		return sdkReport{}, fmt.Errorf("%v: %w (stderr: %.800s)", srv.argv, err, stderr.String())
+		return sdkReport{}, fmt.Errorf("%w (stderr: %.800s)", err, stderr.String())
 	}
 	var rep sdkReport
 	if err := json.Unmarshal(stdout.Bytes(), &rep); err != nil {
-		return sdkReport{}, fmt.Errorf("%v: bad report %.300q: %w", srv.argv, stdout.String(), err)
+		return sdkReport{}, fmt.Errorf("bad report %.300q: %w", stdout.String(), err)
+	}
+	if len(rep.Servers) != len(spec.Servers) {
+		return sdkReport{}, fmt.Errorf("report for %d servers, want %d", len(rep.Servers), len(spec.Servers))
 	}
 	return rep, nil
 }

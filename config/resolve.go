@@ -183,6 +183,7 @@ func (r *Resolved) EngineOptions() (engine.Options, error) {
 		GenerationTimeout: c.Generation.Timeout.D(), MaxConcurrentGenerations: c.Generation.MaxConcurrent,
 		DefaultTheme: c.Generation.DefaultTheme, EnabledTools: c.Generation.EnabledTools, DisabledTools: c.Generation.DisabledTools,
 		RefreshInterval: c.ToolRefresh.Interval.D(), RefreshBackoffMax: c.ToolRefresh.Backoff.D(),
+		ReadableAssets: r.Debug,
 	}, nil
 }
 
@@ -204,13 +205,27 @@ func (r *Resolved) AppOptions() (app.Options, error) {
 		APIPort: r.Config.HTTP.MCPPort, AutoInstall: true, Notices: r.Notices}, nil
 }
 
-// NewApp builds the engine, its MCP host and the side server.
+// NewApp builds the engine, its MCP host and the side server. A stdio
+// upstream is started first of all, so it boots while genui opens its
+// log, loads its cache, installs DIR's files and starts its listeners
+// (the engine's first connection then takes it over); a command that does
+// not start is left to the engine, which reports and retries it as usual.
 func (r *Resolved) NewApp() (*app.App, error) {
-	o, err := r.AppOptions()
-	if err != nil {
-		return nil, err
+	started, _ := upstream.Start(r.Upstream)
+	if started != nil {
+		r.Upstream.Started = started
 	}
-	return app.New(o)
+	o, err := r.AppOptions()
+	if err == nil {
+		var a *app.App
+		if a, err = app.New(o); err == nil {
+			return a, nil
+		}
+	}
+	if started != nil {
+		started.Stop()
+	}
+	return nil, err
 }
 
 // PreviewOptions describe `genui preview TOOL` in this configuration.

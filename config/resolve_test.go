@@ -53,7 +53,8 @@ func TestResolveWiresSettings(t *testing.T) {
 		eo.CacheDir != "/c" || eo.CacheMaxEntries != 7 || eo.CacheMaxEntryBytes != 2048 || eo.CacheMaxTotalBytes != 4096 ||
 		eo.GenerationTimeout != time.Minute || eo.MaxConcurrentGenerations != 3 || eo.DefaultTheme != "dark" ||
 		!slices.Equal(eo.EnabledTools, []string{"a*"}) || !slices.Equal(eo.DisabledTools, []string{"ab"}) ||
-		eo.RefreshInterval != 5*time.Minute || eo.RefreshBackoffMax != 30*time.Minute || eo.Generator == nil {
+		eo.RefreshInterval != 5*time.Minute || eo.RefreshBackoffMax != 30*time.Minute || eo.Generator == nil ||
+		eo.ReadableAssets {
 		t.Errorf("app.Options %+v / engine.Options %+v", ao, eo)
 	}
 	eo.Logger.Warn("logged", "component", "test")
@@ -64,6 +65,24 @@ func TestResolveWiresSettings(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "log")); err == nil {
 		t.Error("DIR/log was created although logging.file points elsewhere")
+	}
+}
+
+// TestDebugInlinesReadableSources: --debug makes generated pages carry the
+// readable JavaScript and CSS instead of the minified build.
+func TestDebugInlinesReadableSources(t *testing.T) {
+	r, err := ResolveInput(&Flags{Debug: true}, Input{File: writeConfig(t, `{"dir": "`+filepath.ToSlash(t.TempDir())+`"}`), LookupEnv: env{}.lookup})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Stderr = nil // keep the test's output clean
+	defer r.Close()
+	eo, err := r.EngineOptions()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !eo.ReadableAssets {
+		t.Error("--debug: engine.Options.ReadableAssets is false")
 	}
 }
 

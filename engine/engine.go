@@ -30,12 +30,14 @@ import (
 	"github.com/genui-dev/genui/engine/metrics"
 	"github.com/genui-dev/genui/engine/refine"
 	"github.com/genui-dev/genui/engine/upstream"
+	"github.com/genui-dev/genui/mcpshim"
+	"github.com/genui-dev/genui/viewdefs"
 )
 
 // Versions of what goes into a UI, part of every cache key.
 const (
 	PromptVersion   = "1"
-	TemplateVersion = "2"
+	TemplateVersion = "3"
 )
 
 // Options configure an Engine.
@@ -79,6 +81,11 @@ type Options struct {
 	// generated UI; DisabledTools never get one. Both hold names or
 	// path.Match globs ("debug_*"). Other tools still pass through.
 	EnabledTools, DisabledTools []string
+	// ReadableAssets makes generated pages inline the readable JavaScript
+	// and CSS sources instead of their minified build (--debug, for reading
+	// a page in a browser's developer tools). Process-wide; it enters the
+	// cache key.
+	ReadableAssets bool
 	// Metrics receives genui's Prometheus metrics (nil = none).
 	Metrics *metrics.Metrics
 	Logger  *slog.Logger
@@ -171,6 +178,10 @@ func New(opts Options) (*Engine, error) {
 	}
 	if opts.ReconnectWait <= 0 {
 		opts.ReconnectWait = defaultReconnectWait
+	}
+	if opts.ReadableAssets {
+		viewdefs.UseReadableSources(true)
+		mcpshim.UseReadableSources(true)
 	}
 	for _, p := range append(append([]string(nil), opts.EnabledTools...), opts.DisabledTools...) {
 		if _, err := path.Match(p, ""); err != nil {

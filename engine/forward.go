@@ -7,6 +7,7 @@ import (
 
 	"github.com/genui-dev/genui/engine/events"
 	"github.com/genui-dev/genui/engine/jsonrpc"
+	"github.com/genui-dev/genui/engine/upstream"
 )
 
 // The MCP host forwards everything genui does not handle itself to the
@@ -19,6 +20,46 @@ import (
 func (e *Engine) Forward(ctx context.Context, method string, params json.RawMessage) (json.RawMessage, error) {
 	return e.request(ctx, method, params)
 }
+
+// The fast path's types, as front ends see them (they do not import the
+// upstream package).
+type (
+	// Waiter receives the answer to a request sent with ForwardGo.
+	Waiter = upstream.Waiter
+	// Answer is that answer: the result or error object as sent, or Err.
+	Answer = upstream.Answer
+	// ForwardCall identifies a request sent with ForwardGo.
+	ForwardCall = upstream.Call
+)
+
+// ErrNoFastPath: ForwardGo did not send the request; use Forward.
+var ErrNoFastPath = upstream.ErrNoFastPath
+
+// ForwardGo is Forward's fast path (upstream.Client.Go): it sends the
+// request and returns at once; w gets the upstream's answer, on the
+// connection's read loop. It refuses (an error wrapping
+// upstream.ErrNoFastPath; nothing was sent) while someone watches traffic
+// (Forward reports it), while the upstream is not connected (Forward waits)
+// and for HTTP and SSE upstreams: then use Forward. Report failed answers
+// with CountUpstreamError.
+func (e *Engine) ForwardGo(method string, params json.RawMessage, w Waiter) (ForwardCall, error) {
+	if e.Streaming() {
+		return ForwardCall{}, ErrNoFastPath
+	}
+	return e.up.Go(method, params, w)
+}
+
+// CancelForward gives up on a request sent with ForwardGo (the upstream is
+// told with reason); false when its answer is already on its way.
+func (e *Engine) CancelForward(c ForwardCall, reason string) bool { return e.up.Cancel(c, reason) }
+
+// CountUpstreamError counts a failed forwarded request in the metrics
+// (ForwardGo's callers; Forward counts its own).
+func (e *Engine) CountUpstreamError(err error) { e.countUpstreamError(err) }
+
+// WantsExamples reports whether ObserveResult has a use: an LLM generator
+// shows it one real result of a tool.
+func (e *Engine) WantsExamples() bool { return e.llm() != nil }
 
 // NotifyUpstream sends a notification to the upstream verbatim.
 func (e *Engine) NotifyUpstream(ctx context.Context, method string, params json.RawMessage) error {

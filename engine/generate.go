@@ -147,9 +147,18 @@ func (e *Engine) llm() *gen.LLM {
 	return l
 }
 
+// templateVersion is TemplateVersion, marked when pages inline the
+// readable sources (--debug): those are other pages than the minified ones.
+func templateVersion() string {
+	if viewdefs.ReadableSources() {
+		return TemplateVersion + "+src"
+	}
+	return TemplateVersion
+}
+
 // genConfig is what of the generation setup enters the cache key.
 func (e *Engine) genConfig() cache.Config {
-	c := cache.Config{PromptVersion: PromptVersion, TemplateVersion: TemplateVersion, Provider: e.gen.Name(), Theme: e.theme()}
+	c := cache.Config{PromptVersion: PromptVersion, TemplateVersion: templateVersion(), Provider: e.gen.Name(), Theme: e.theme()}
 	if l := e.llm(); l != nil {
 		c.PromptVersion += "/" + l.PromptVersion()
 		c.Model, c.Temperature = l.Model(), l.Temperature()
@@ -160,7 +169,7 @@ func (e *Engine) genConfig() cache.Config {
 // offlineKey is the cache key of a tool's offline UI (equal to UIKey when
 // the engine generates offline).
 func (e *Engine) offlineKey(t *Tool) cache.Key {
-	cfg := cache.Config{PromptVersion: PromptVersion, TemplateVersion: TemplateVersion, Provider: gen.ProviderOffline, Theme: e.theme()}
+	cfg := cache.Config{PromptVersion: PromptVersion, TemplateVersion: templateVersion(), Provider: gen.ProviderOffline, Theme: e.theme()}
 	return cache.MakeKey(t.Name, t.Hash, e.refine.Hash(t.Name), cfg.Hash())
 }
 

@@ -8,16 +8,37 @@ import (
 	_ "embed"
 	"regexp"
 	"strings"
+	"sync/atomic"
 )
 
-//go:embed app.js
-var appJS string
+//go:generate go run ../internal/minify/gen .
+
+// app.js is what is edited; pages inline its esbuild-minified build
+// (min/app.js, internal/minify), or app.js itself after
+// UseReadableSources(true) (genui --debug).
+var (
+	//go:embed app.js
+	appSrc string
+	//go:embed min/app.js
+	appMin   string
+	readable atomic.Bool
+)
 
 //go:embed host.js
 var hostJS string
 
-// AppJS returns the view-side App implementation (window.McpApps.App).
-func AppJS() string { return appJS }
+// UseReadableSources makes Inject inline the readable app.js instead of
+// its minified build. Process-wide.
+func UseReadableSources(on bool) { readable.Store(on) }
+
+// AppJS returns the view-side App implementation (window.McpApps.App) as
+// Inject inlines it.
+func AppJS() string {
+	if readable.Load() {
+		return appSrc
+	}
+	return appMin
+}
 
 // HostJS returns the host-side bridge (window.McpHost.AppBridge).
 func HostJS() string { return hostJS }
@@ -164,7 +185,7 @@ func bindings(clause string) string {
 }
 
 func insertShim(html string) string {
-	tag := "<script " + ShimAttr + ">" + appJS + "</script>"
+	tag := "<script " + ShimAttr + ">" + AppJS() + "</script>"
 	loc := reHead.FindStringIndex(html)
 	if loc == nil {
 		head := "<head>" + tag + "</head>"

@@ -6,8 +6,6 @@ import (
 
 	"charm.land/lipgloss/v2"
 	"github.com/alecthomas/chroma/v2"
-	"github.com/alecthomas/chroma/v2/lexers"
-	chromastyles "github.com/alecthomas/chroma/v2/styles"
 	udiff "github.com/aymanbagabas/go-udiff"
 
 	"github.com/genui-dev/genui/engine"
@@ -34,8 +32,8 @@ func highlightHTML(src, style string) []string {
 	if style == "" || len(src) > maxHighlight {
 		return cleanLines(src)
 	}
-	lexer := lexers.Get("html")
-	cs := chromastyles.Get(style)
+	lexer := htmlLexer()
+	cs := chromaStyles()[style]
 	if lexer == nil || cs == nil {
 		return cleanLines(src)
 	}

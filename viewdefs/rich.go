@@ -17,16 +17,9 @@ import (
 // tool itself for large remote tables), an SVG line chart above the table
 // for time series, a key/value card for a single record, and the plain
 // content renderers (text, images, links) for everything else. Every view
-// keeps the Raw JSON toggle.
-//
-//go:embed rich.js
-var richJS string
-
-// textJS reads text results for the data they hold and draws the rest
-// (markdown, code, diffs, bounded blocks with copy); rich.js uses it.
-//
-//go:embed text.js
-var textJS string
+// keeps the Raw JSON toggle. text.js reads text results for the data they
+// hold and draws the rest (markdown, code, diffs, bounded blocks with
+// copy); rich.js uses it. Both come minified (assets.go).
 
 // markdownJS is the vendored streaming-markdown parser (MIT, see
 // vendor/smd.LICENSE; refreshed by scripts/vendor-markdown.sh), rewritten to
@@ -154,13 +147,13 @@ func Rich(t ToolData, cfg ViewConfig) (string, error) {
 	}
 	data := pageData{Tool: pageTool{Name: t.Name, Title: title, Description: t.Description, InputSchema: in, OutputSchema: out,
 		ModelOnly: t.ModelOnly()}}
+	a := cur()
 	return render("minimal.html.tmpl", map[string]any{
 		"Name": t.Name, "Title": title, "Description": t.Description, "Data": data, "ModelOnly": t.ModelOnly(),
 		"Rich": true, "Theme": cfg.Theme, "ViewConfig": cfg,
-		// rich.js, text.js and the vendored markdown parser are embedded
-		// files; template.JS inlines them verbatim.
-		"RichJS": template.JS(richJS), "TextJS": template.JS(textJS), "FormJS": formScripts(in),
-		"MarkdownJS": markdownFor(out),
+		// Embedded files; template.JS and template.CSS inline them verbatim.
+		"RichJS": template.JS(a.rich), "TextJS": template.JS(a.text), "FormJS": formScripts(in),
+		"MarkdownJS": markdownFor(out), "CSS": template.CSS(a.pageCSS + a.richCSS), "PageJS": template.JS(a.pageRich),
 	})
 }
 
@@ -174,11 +167,11 @@ func markdownFor(outputSchema json.RawMessage) template.JS {
 	return template.JS(markdownJS)
 }
 
-// RichJS returns the rich renderers' source (for tests and tooling).
-func RichJS() string { return richJS }
+// RichJS returns the rich renderers as pages inline them (for tests and tooling).
+func RichJS() string { return cur().rich }
 
-// TextJS returns the text renderers' source (for tests and tooling).
-func TextJS() string { return textJS }
+// TextJS returns the text renderers as pages inline them (for tests and tooling).
+func TextJS() string { return cur().text }
 
 // MarkdownJS returns the vendored markdown parser (for tests and tooling).
 func MarkdownJS() string { return markdownJS }

@@ -83,16 +83,52 @@ func TestVendoredMarkdown(t *testing.T) {
 	}
 }
 
+// TestFormNoneFoldIsFormJS: the no-argument form folds long descriptions
+// with form.js's own code.
+func TestFormNoneFoldIsFormJS(t *testing.T) {
+	a := srcAssets()
+	fold := func(src string) string {
+		i := strings.Index(src, "  function fold(e) {")
+		j := strings.Index(src[i:], "\n  }\n")
+		if i < 0 || j < 0 {
+			t.Fatal("no fold function")
+		}
+		return src[i : i+j]
+	}
+	if fold(a.formNone) != fold(a.form) {
+		t.Error("form-none.js's fold differs from form.js's")
+	}
+	for _, tt := range []struct {
+		schema string
+		none   bool
+	}{{``, true}, {`null`, true}, {`{"type":"object"}`, true}, {`{"type":"object","properties":{}}`, true},
+		{`{"type":"object","properties":{"a":{}}}`, false}, {`{"$ref":"#/$defs/x"}`, false}, {`{"allOf":[{}]}`, false}, {`[`, false}} {
+		if got := NoArguments(json.RawMessage(tt.schema)); got != tt.none {
+			t.Errorf("NoArguments(%s) = %v", tt.schema, got)
+		}
+	}
+}
+
 // TestRichInlinesWhatTheToolNeeds: the nested form editors only for schemas
 // with arrays, objects or choices; the markdown parser unless the tool
 // declares structured output without strings.
 func TestRichInlinesWhatTheToolNeeds(t *testing.T) {
+	for _, src := range []bool{false, true} {
+		UseReadableSources(src)
+		t.Run(map[bool]string{false: "minified", true: "readable"}[src], testRichInlinesWhatTheToolNeeds)
+	}
+	UseReadableSources(false)
+}
+
+func testRichInlinesWhatTheToolNeeds(t *testing.T) {
+	a := cur()
 	tests := []struct {
 		name       string
 		in, out    string
 		nested, md bool
 	}{
 		{"no schema", ``, ``, false, true},
+		{"no properties", `{"type":"object","properties":{},"required":[]}`, ``, false, true},
 		{"scalars", `{"type":"object","properties":{"q":{"type":"string"},"n":{"type":["integer","null"]}}}`, ``, false, true},
 		{"array", `{"type":"object","properties":{"paths":{"type":"array","items":{"type":"string"}}}}`, ``, true, true},
 		{"nested object", `{"type":"object","properties":{"f":{"type":"object"}}}`, ``, true, true},
@@ -107,23 +143,30 @@ func TestRichInlinesWhatTheToolNeeds(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, src := range []string{TextJS(), RichJS(), formJS} {
+		form := a.form
+		if NoArguments(json.RawMessage(tt.in)) {
+			form = a.formNone // a tool without arguments gets none of the form compiler
+		}
+		for _, src := range []string{TextJS(), RichJS(), form, a.pageRich, a.pageCSS, a.richCSS} {
 			if !strings.Contains(page, src) {
 				t.Errorf("%s: the rich page does not inline %.60q", tt.name, src)
 			}
 		}
-		if got := strings.Contains(page, formNestedJS); got != tt.nested {
+		if form == a.formNone && strings.Contains(page, a.form) {
+			t.Errorf("%s: a tool without arguments got the form compiler", tt.name)
+		}
+		if got := strings.Contains(page, a.formNested); got != tt.nested {
 			t.Errorf("%s: nested form editors inlined = %v, want %v", tt.name, got, tt.nested)
 		}
 		if got := strings.Contains(page, MarkdownJS()); got != tt.md {
 			t.Errorf("%s: markdown parser inlined = %v, want %v", tt.name, got, tt.md)
 		}
-		if strings.Contains(page, "function renderResult") {
+		if strings.Contains(page, "function renderResult") || strings.Contains(page, a.pagePlain) {
 			t.Errorf("%s: the rich page carries the minimal page's renderResult", tt.name)
 		}
 	}
 	minimal, err := Minimal(ToolData{Name: "t", InputSchema: json.RawMessage(`{"type":"object","properties":{"a":{"type":"array"}}}`)})
-	if err != nil || !strings.Contains(minimal, formNestedJS) || !strings.Contains(minimal, "function renderResult") {
+	if err != nil || !strings.Contains(minimal, a.formNested) || !strings.Contains(minimal, a.pagePlain) {
 		t.Errorf("the minimal page lacks the nested editors or its renderer (err %v)", err)
 	}
 }

@@ -14,32 +14,60 @@ import (
 	"fmt"
 	"html/template"
 	"strings"
+	"sync"
 )
 
 //go:embed *.html.tmpl
 var files embed.FS
 
-var templates = template.Must(template.ParseFS(files, "*.html.tmpl"))
+// templates are parsed on first use (not at every genui start).
+var templates = sync.OnceValue(func() *template.Template {
+	return template.Must(template.ParseFS(files, "*.html.tmpl"))
+})
 
-// formJS compiles a tool's input schema into the page's form (form.js);
-// formNestedJS adds the editors of arrays, maps and oneOf/anyOf choices,
-// inlined only for schemas that have them (pages stay small).
-var (
-	//go:embed form.js
-	formJS string
-	//go:embed form-nested.js
-	formNestedJS string
-)
+// FormJS returns the form compiler as pages inline it, nested editors
+// included (for tests and tooling). form.js compiles a tool's input schema
+// into the page's form; form-nested.js adds the editors of arrays, maps
+// and oneOf/anyOf choices, inlined only for schemas that have them.
+func FormJS() string { a := cur(); return a.form + "\n" + a.formNested }
 
-// FormJS returns the form compiler's source, nested editors included (for tests and tooling).
-func FormJS() string { return formJS + formNestedJS }
-
-// formScripts returns the form scripts a page for inputSchema needs.
+// formScripts returns the form scripts a page for inputSchema needs: none
+// of the form compiler for a tool without arguments (form-none.js), the
+// nested editors only for schemas that have them.
 func formScripts(inputSchema json.RawMessage) template.JS {
-	if NeedsNestedForm(inputSchema) {
-		return template.JS(formJS + "\n" + formNestedJS)
+	a := cur()
+	switch {
+	case NoArguments(inputSchema):
+		return template.JS(a.formNone)
+	case NeedsNestedForm(inputSchema):
+		return template.JS(a.form + "\n" + a.formNested)
 	}
-	return template.JS(formJS)
+	return template.JS(a.form)
+}
+
+// NoArguments reports whether a tool with inputSchema takes no arguments:
+// no schema, or an object schema without properties and without anything
+// that could bring some ($ref, allOf, anyOf, oneOf).
+func NoArguments(schema json.RawMessage) bool {
+	s := bytes.TrimSpace(schema)
+	if len(s) == 0 || string(s) == "null" {
+		return true
+	}
+	var root map[string]json.RawMessage
+	if json.Unmarshal(s, &root) != nil {
+		return false
+	}
+	for _, k := range []string{"$ref", "anyOf", "oneOf", "allOf"} {
+		if _, ok := root[k]; ok {
+			return false
+		}
+	}
+	p := bytes.TrimSpace(root["properties"])
+	if len(p) == 0 || string(p) == "null" {
+		return true
+	}
+	var props map[string]json.RawMessage
+	return json.Unmarshal(p, &props) == nil && len(props) == 0
 }
 
 // NeedsNestedForm reports whether a form for schema needs the nested
@@ -153,9 +181,10 @@ func Minimal(t ToolData) (string, error) {
 	}
 	data := pageData{Tool: pageTool{Name: t.Name, Title: t.Title, Description: t.Description, InputSchema: in, OutputSchema: out,
 		ModelOnly: t.ModelOnly()}}
+	a := cur()
 	return render("minimal.html.tmpl", map[string]any{
 		"Name": t.Name, "Title": t.Title, "Description": t.Description, "Data": data, "ModelOnly": t.ModelOnly(),
-		"FormJS": formScripts(in),
+		"FormJS": formScripts(in), "CSS": template.CSS(a.pageCSS), "PageJS": template.JS(a.pagePlain),
 	})
 }
 
@@ -171,7 +200,9 @@ func Emergency(t ToolData, reason string) (string, error) {
 		reason = "unknown error"
 	}
 	data := pageData{Tool: pageTool{Name: t.Name, InputSchema: json.RawMessage("null")}}
-	return render("emergency.html.tmpl", map[string]any{"Name": t.Name, "Reason": reason, "Data": data})
+	a := cur()
+	return render("emergency.html.tmpl", map[string]any{"Name": t.Name, "Reason": reason, "Data": data,
+		"CSS": template.CSS(a.pageCSS), "PageJS": template.JS(a.emergency)})
 }
 
 // schemaJSON checks raw is JSON (empty means null) and returns it compacted.
@@ -188,7 +219,7 @@ func schemaJSON(raw json.RawMessage) (json.RawMessage, error) {
 
 func render(name string, data any) (string, error) {
 	var b strings.Builder
-	if err := templates.ExecuteTemplate(&b, name, data); err != nil {
+	if err := templates().ExecuteTemplate(&b, name, data); err != nil {
 		return "", fmt.Errorf("viewdefs: render %s: %w", name, err)
 	}
 	return b.String(), nil

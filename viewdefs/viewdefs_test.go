@@ -50,7 +50,7 @@ func TestMinimal(t *testing.T) {
 	if tool["outputSchema"] == nil {
 		t.Errorf("outputSchema missing")
 	}
-	if !strings.Contains(page, `import { App } from "@modelcontextprotocol/ext-apps";`) {
+	if !regexp.MustCompile(`import\s*\{\s*App(\s+as\s+[\w$]+)?\s*\}\s*from\s*"@modelcontextprotocol/ext-apps"`).MatchString(page) {
 		t.Errorf("page does not import App (mcpshim.Inject relies on it)")
 	}
 	if strings.Contains(page, "100vh") || strings.Contains(page, "innerHTML") {

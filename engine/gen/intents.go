@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/genui-dev/genui/viewdefs"
 )
@@ -33,115 +34,118 @@ var (
 	reTitle      = regexp.MustCompile(`(?i)\b(?:title|heading|call\s+it|name\s+it|rename(?:\s+it)?\s+to|label\s+it)\s*(?:[:=]|\bto\b|\bas\b|\bis\b)?\s*(?:"([^"\n]*)"|'([^'\n]*)'|“([^”\n]*)”|([^,;\n]+))`)
 	reReset      = regexp.MustCompile(`\b(?:reset(?:\s+(?:everything|all|the\s+view|view|settings))?|start\s+over|clear\s+(?:all\s+)?(?:refinements|settings|customi[sz]ations))\b`)
 
-	// rule patterns, in priority order.
-	intentRules = []intentRule{
-		// The form: before "hide ..." reads "the form" as a column.
-		{regexp.MustCompile(`\b(?:hide|collapse|fold(?:\s+away)?|remove|drop|close|minimi[sz]e|no|without)\s+(?:the\s+|a\s+)?(?:input\s+|inputs?\s+)?(?:form|inputs|input\s+fields|parameters|arguments)\b`),
-			0, func(m []string, st *intentState) { st.set("form", "hidden") }},
-		{regexp.MustCompile(`\b(?:show|display|keep|expand|unfold|open|bring\s+back)\s+(?:the\s+)?(?:input\s+|inputs?\s+)?(?:form|inputs|input\s+fields|parameters|arguments)\b`),
-			0, func(m []string, st *intentState) { st.set("form", "shown") }},
-		// Font: size in px, or bigger/smaller, and monospace.
-		{regexp.MustCompile(`\b(?:font|text)[\s-]*size\s*(?:of|to|at|is|=|:)?\s*(\d{1,3})\s*(?:px|pt|pixels?)?|\b(\d{1,3})\s*(?:px|pt|pixels?)\s+(?:font|text|type)\b`),
-			0, func(m []string, st *intentState) {
-				d := m[1]
-				if d == "" {
-					d = m[2]
-				}
-				st.fontSize(d)
-			}},
-		{regexp.MustCompile(`\b(?:(much|a\s+lot|way)\s+)?(?:bigger|larger|increase(?:\s+the)?|enlarge(?:\s+the)?)\s+(?:font(?:[\s-]*size)?|text(?:[\s-]*size)?|type|letters|print)\b|\b(?:font|text)(?:[\s-]*size)?\s+(?:(much|a\s+lot|way)\s+)?(?:bigger|larger|up)\b|\bzoom\s+in\b`),
-			0, func(m []string, st *intentState) { st.fontStep(+1, m[1] != "" || m[2] != "") }},
-		{regexp.MustCompile(`\b(?:(much|a\s+lot|way)\s+)?(?:smaller|decrease(?:\s+the)?|reduce(?:\s+the)?|shrink(?:\s+the)?)\s+(?:font(?:[\s-]*size)?|text(?:[\s-]*size)?|type|letters|print)\b|\b(?:font|text)(?:[\s-]*size)?\s+(?:(much|a\s+lot|way)\s+)?(?:smaller|down)\b|\bzoom\s+out\b`),
-			0, func(m []string, st *intentState) { st.fontStep(-1, m[1] != "" || m[2] != "") }},
-		{regexp.MustCompile(`\b(?:normal|default|regular|reset(?:\s+the)?)\s+(?:font|text)[\s-]*size\b`),
-			0, func(m []string, st *intentState) { st.cfg.FontSize = 0 }},
-		{regexp.MustCompile(`\b(?:no|not|without|stop\s+using)\s+(?:a\s+)?(?:mono(?:space[d]?)?|fixed[\s-]*width)(?:\s+(?:font|text|type))?\b|\b(?:proportional|sans(?:[\s-]*serif)?)\s+(?:font|text|type)\b`),
-			0, func(m []string, st *intentState) { st.cfg.Mono = false }},
-		{regexp.MustCompile(`\b(?:(?:use|in|with)\s+(?:a\s+)?)?(?:mono(?:space[d]?)?|fixed[\s-]*width)(?:\s+(?:font|text|type(?:face)?|style))?\b|\b(?:code|terminal|typewriter|console)\s+(?:font|style|look|typeface)\b`),
-			0, func(m []string, st *intentState) { st.cfg.Mono = true }},
-		// "show the relations too": a field that was hidden or dropped.
-		{regexp.MustCompile(`\b(?:also\s+)?(?:show|display|include|add|keep|bring\s+back|restore)\s+(?:me\s+)?(?:the\s+)?(?:columns?\s+|fields?\s+)?(` + intentList + `)(?:\s+(?:columns?|fields?|tabs?|arrays?|lists?))?\s+(?:too|as\s+well|also)\b`),
-			1, func(m []string, st *intentState) { st.show(intentItems(m[1])) }},
-		// A view with its columns: "as a table with name and size".
-		{regexp.MustCompile(`\b(?:(?:as|in|use|show(?:\s+it)?(?:\s+as)?|display(?:\s+it)?(?:\s+as)?|make\s+it)\s+)?(?:an?\s+|the\s+)?(tables?|cards?|list)\s+(?:with|of|showing|using)\s+(?:only\s+)?(?:the\s+)?(?:columns?\s+|fields?\s+)?(` + intentList + `)(?:\s+(?:columns?|fields?))?`),
-			2, func(m []string, st *intentState) {
-				st.set("view", viewName(m[1]))
-				st.set("columns", intentItems(m[2]))
-				st.set("hide", []string(nil))
-			}},
-		{regexp.MustCompile(`\b(?:(line|bar|column)\s+)?(?:chart|plot|graph)(?:\s+(?:of|showing))?\s+(` + intentList + `)\s+(?:over|by|against|vs\.?|versus|per|across)\s+(?:the\s+)?(` + intentItem + `)`),
-			0, func(m []string, st *intentState) {
-				st.set("view", "chart")
-				st.chartKind(m[1])
-				st.set("chartY", intentItems(m[2]))
-				st.set("chartX", unquoteName(m[3]))
-			}},
-		{regexp.MustCompile(`\b(?:(?:as|in|use|show(?:\s+it)?(?:\s+as)?|display(?:\s+it)?(?:\s+as)?|make\s+it|draw|plot|prefer|switch\s+to|i\s+want)\s+)?(?:an?\s+|the\s+)?(?:(bar|line|column)[\s-]*(?:charts?|graphs?|plots?)|(bars|histogram))\b`),
-			0, func(m []string, st *intentState) {
-				st.set("view", "chart")
-				if m[2] != "" {
-					st.chartKind("bar")
-				} else {
+	// intentRules are the rule patterns, in priority order, compiled on
+	// first use (about 1 ms at every genui start otherwise).
+	intentRules = sync.OnceValue(func() []intentRule {
+		return []intentRule{
+			// The form: before "hide ..." reads "the form" as a column.
+			{regexp.MustCompile(`\b(?:hide|collapse|fold(?:\s+away)?|remove|drop|close|minimi[sz]e|no|without)\s+(?:the\s+|a\s+)?(?:input\s+|inputs?\s+)?(?:form|inputs|input\s+fields|parameters|arguments)\b`),
+				0, func(m []string, st *intentState) { st.set("form", "hidden") }},
+			{regexp.MustCompile(`\b(?:show|display|keep|expand|unfold|open|bring\s+back)\s+(?:the\s+)?(?:input\s+|inputs?\s+)?(?:form|inputs|input\s+fields|parameters|arguments)\b`),
+				0, func(m []string, st *intentState) { st.set("form", "shown") }},
+			// Font: size in px, or bigger/smaller, and monospace.
+			{regexp.MustCompile(`\b(?:font|text)[\s-]*size\s*(?:of|to|at|is|=|:)?\s*(\d{1,3})\s*(?:px|pt|pixels?)?|\b(\d{1,3})\s*(?:px|pt|pixels?)\s+(?:font|text|type)\b`),
+				0, func(m []string, st *intentState) {
+					d := m[1]
+					if d == "" {
+						d = m[2]
+					}
+					st.fontSize(d)
+				}},
+			{regexp.MustCompile(`\b(?:(much|a\s+lot|way)\s+)?(?:bigger|larger|increase(?:\s+the)?|enlarge(?:\s+the)?)\s+(?:font(?:[\s-]*size)?|text(?:[\s-]*size)?|type|letters|print)\b|\b(?:font|text)(?:[\s-]*size)?\s+(?:(much|a\s+lot|way)\s+)?(?:bigger|larger|up)\b|\bzoom\s+in\b`),
+				0, func(m []string, st *intentState) { st.fontStep(+1, m[1] != "" || m[2] != "") }},
+			{regexp.MustCompile(`\b(?:(much|a\s+lot|way)\s+)?(?:smaller|decrease(?:\s+the)?|reduce(?:\s+the)?|shrink(?:\s+the)?)\s+(?:font(?:[\s-]*size)?|text(?:[\s-]*size)?|type|letters|print)\b|\b(?:font|text)(?:[\s-]*size)?\s+(?:(much|a\s+lot|way)\s+)?(?:smaller|down)\b|\bzoom\s+out\b`),
+				0, func(m []string, st *intentState) { st.fontStep(-1, m[1] != "" || m[2] != "") }},
+			{regexp.MustCompile(`\b(?:normal|default|regular|reset(?:\s+the)?)\s+(?:font|text)[\s-]*size\b`),
+				0, func(m []string, st *intentState) { st.cfg.FontSize = 0 }},
+			{regexp.MustCompile(`\b(?:no|not|without|stop\s+using)\s+(?:a\s+)?(?:mono(?:space[d]?)?|fixed[\s-]*width)(?:\s+(?:font|text|type))?\b|\b(?:proportional|sans(?:[\s-]*serif)?)\s+(?:font|text|type)\b`),
+				0, func(m []string, st *intentState) { st.cfg.Mono = false }},
+			{regexp.MustCompile(`\b(?:(?:use|in|with)\s+(?:a\s+)?)?(?:mono(?:space[d]?)?|fixed[\s-]*width)(?:\s+(?:font|text|type(?:face)?|style))?\b|\b(?:code|terminal|typewriter|console)\s+(?:font|style|look|typeface)\b`),
+				0, func(m []string, st *intentState) { st.cfg.Mono = true }},
+			// "show the relations too": a field that was hidden or dropped.
+			{regexp.MustCompile(`\b(?:also\s+)?(?:show|display|include|add|keep|bring\s+back|restore)\s+(?:me\s+)?(?:the\s+)?(?:columns?\s+|fields?\s+)?(` + intentList + `)(?:\s+(?:columns?|fields?|tabs?|arrays?|lists?))?\s+(?:too|as\s+well|also)\b`),
+				1, func(m []string, st *intentState) { st.show(intentItems(m[1])) }},
+			// A view with its columns: "as a table with name and size".
+			{regexp.MustCompile(`\b(?:(?:as|in|use|show(?:\s+it)?(?:\s+as)?|display(?:\s+it)?(?:\s+as)?|make\s+it)\s+)?(?:an?\s+|the\s+)?(tables?|cards?|list)\s+(?:with|of|showing|using)\s+(?:only\s+)?(?:the\s+)?(?:columns?\s+|fields?\s+)?(` + intentList + `)(?:\s+(?:columns?|fields?))?`),
+				2, func(m []string, st *intentState) {
+					st.set("view", viewName(m[1]))
+					st.set("columns", intentItems(m[2]))
+					st.set("hide", []string(nil))
+				}},
+			{regexp.MustCompile(`\b(?:(line|bar|column)\s+)?(?:chart|plot|graph)(?:\s+(?:of|showing))?\s+(` + intentList + `)\s+(?:over|by|against|vs\.?|versus|per|across)\s+(?:the\s+)?(` + intentItem + `)`),
+				0, func(m []string, st *intentState) {
+					st.set("view", "chart")
 					st.chartKind(m[1])
-				}
-			}},
-		{regexp.MustCompile(`\bx(?:\s*[:=]|[\s-]*axis\s*(?:[:=]|\bis\b|\bshould\s+be\b|\bas\b|\bto\b)?)\s*(` + intentItem + `)`),
-			1, func(m []string, st *intentState) { st.set("chartX", unquoteName(m[1])) }},
-		{regexp.MustCompile(`\by(?:\s*[:=]|[\s-]*axis\s*(?:[:=]|\bis\b|\bshould\s+be\b|\bas\b|\bto\b)?)\s*(` + intentList + `)`),
-			1, func(m []string, st *intentState) { st.set("chartY", intentItems(m[1])) }},
-		{regexp.MustCompile(`(` + intentItem + `)\s+(?:on|for|as|along)\s+(?:the\s+)?x[\s-]*axis\b`),
-			0, func(m []string, st *intentState) { st.set("chartX", unquoteName(m[1])) }},
-		{regexp.MustCompile(`(` + intentList + `)\s+(?:on|for|as|along)\s+(?:the\s+)?y[\s-]*axis\b`),
-			0, func(m []string, st *intentState) { st.set("chartY", intentItems(m[1])) }},
-		{regexp.MustCompile(`\b(?:(?:theme|mode|colou?r\s*scheme)\s*[:=]?\s*)?(dark|light|night)(?:[\s-]*(?:theme|mode|colou?r\s*scheme|colou?rs?|background|ui|look))?\b`),
-			0, func(m []string, st *intentState) {
-				t := m[1]
-				if t == "night" {
-					t = "dark"
-				}
-				st.set("theme", t)
-			}},
-		{regexp.MustCompile(`\b(\d{1,7})\s*(?:rows?|items?|records?|results?|entries|lines|cards?)?\s*(?:per|a|each|/|on\s+each|on\s+a)\s*page\b`),
-			0, func(m []string, st *intentState) { st.pageSize(m[1]) }},
-		{regexp.MustCompile(`\bpage[\s-]*size\s*(?:of|is|to|[:=])?\s*(\d{1,7})\b`),
-			0, func(m []string, st *intentState) { st.pageSize(m[1]) }},
-		{regexp.MustCompile(`\b(?:paginate|page)\s+(?:by|at|in)\s+(\d{1,7})\b`),
-			0, func(m []string, st *intentState) { st.pageSize(m[1]) }},
-		{regexp.MustCompile(`\b(?:show|display|limit(?:\s+it)?\s+to|only)\s+(\d{1,7})\s+(?:rows?|items?|records?|results?|entries|cards?)(?:\s+at\s+a\s+time)?\b`),
-			0, func(m []string, st *intentState) { st.pageSize(m[1]) }},
-		{regexp.MustCompile(`\b(?:sort(?:ed)?|order(?:ed)?)\s+(?:it\s+|them\s+|rows\s+|the\s+rows\s+)?by\s+(` + intentItem + `)(?:\s+(asc(?:ending)?|desc(?:ending)?|(?:high(?:est)?|large(?:st)?|big(?:gest)?|new(?:est)?|late(?:st)?)\s+first|(?:low(?:est)?|small(?:est)?|old(?:est)?|early|earliest)\s+first|reversed?))?`),
-			0, func(m []string, st *intentState) {
-				dir := "asc"
-				switch w := m[2]; {
-				case strings.HasPrefix(w, "desc"), strings.HasPrefix(w, "rev"),
-					strings.HasPrefix(w, "high"), strings.HasPrefix(w, "large"), strings.HasPrefix(w, "big"),
-					strings.HasPrefix(w, "new"), strings.HasPrefix(w, "late"):
-					dir = "desc"
-				}
-				st.set("sort", unquoteName(m[1])+" "+dir)
-			}},
-		{regexp.MustCompile(`\b(?:(?:show|display)\s+)?all\s+(?:the\s+)?(?:columns|fields)\b`),
-			0, func(m []string, st *intentState) { st.set("columns", []string(nil)); st.set("hide", []string(nil)) }},
-		{regexp.MustCompile(`\b(?:(?:show|display|keep|include)\s+only|only\s+(?:show|display|keep|include)|just\s+(?:show|display))\s+(?:the\s+)?(?:columns?\s+|fields?\s+)?(` + intentList + `)(?:\s+(?:columns?|fields?))?`),
-			1, func(m []string, st *intentState) { st.set("columns", intentItems(m[1])); st.set("hide", []string(nil)) }},
-		{regexp.MustCompile(`\b(?:(?:show|display)\s+(?:the\s+)?)?(?:columns?|fields?|column\s+order|order)\s*(?:[:=]|\bto\b|\bare\b|\bshould\s+be\b)\s*(` + intentList + `)`),
-			1, func(m []string, st *intentState) { st.set("columns", intentItems(m[1])); st.set("hide", []string(nil)) }},
-		{regexp.MustCompile(`\b(?:show|display)\s+(?:the\s+)?(?:columns?|fields?)\s+(` + intentList + `)`),
-			1, func(m []string, st *intentState) { st.set("columns", intentItems(m[1])); st.set("hide", []string(nil)) }},
-		{regexp.MustCompile(`\b(?:hide|remove|drop|exclude|without)\s+(?:the\s+)?(?:columns?\s+|fields?\s+)?(` + intentList + `)(?:\s+(?:columns?|fields?))?`),
-			1, func(m []string, st *intentState) { st.add("hide", intentItems(m[1])) }},
-		{regexp.MustCompile(`\b(?:(?:as|in|use|show|display|prefer|switch\s+to|view\s*[:=]?|render(?:\s+it)?\s+as|make\s+it|give\s+me|i\s+want)\s+)?(?:an?\s+|the\s+)?` + viewWord + `(?:\s+(?:view|layout|format|mode))?\b`),
-			0, func(m []string, st *intentState) {
-				v := viewName(m[1])
-				st.set("view", v)
-				if v == "chart" && strings.HasPrefix(m[1], "line") {
-					st.chartKind("line")
-				}
-			}},
-		// Last: "show the relations", "include size" (any field by name).
-		{regexp.MustCompile(`\b(?:also\s+)?(?:show|display|include|unhide|bring\s+back|restore)\s+(?:me\s+)?(?:the\s+)?(?:columns?\s+|fields?\s+)?(` + intentList + `)(?:\s+(?:columns?|fields?|tabs?))?`),
-			1, func(m []string, st *intentState) { st.show(intentItems(m[1])) }},
-	}
+					st.set("chartY", intentItems(m[2]))
+					st.set("chartX", unquoteName(m[3]))
+				}},
+			{regexp.MustCompile(`\b(?:(?:as|in|use|show(?:\s+it)?(?:\s+as)?|display(?:\s+it)?(?:\s+as)?|make\s+it|draw|plot|prefer|switch\s+to|i\s+want)\s+)?(?:an?\s+|the\s+)?(?:(bar|line|column)[\s-]*(?:charts?|graphs?|plots?)|(bars|histogram))\b`),
+				0, func(m []string, st *intentState) {
+					st.set("view", "chart")
+					if m[2] != "" {
+						st.chartKind("bar")
+					} else {
+						st.chartKind(m[1])
+					}
+				}},
+			{regexp.MustCompile(`\bx(?:\s*[:=]|[\s-]*axis\s*(?:[:=]|\bis\b|\bshould\s+be\b|\bas\b|\bto\b)?)\s*(` + intentItem + `)`),
+				1, func(m []string, st *intentState) { st.set("chartX", unquoteName(m[1])) }},
+			{regexp.MustCompile(`\by(?:\s*[:=]|[\s-]*axis\s*(?:[:=]|\bis\b|\bshould\s+be\b|\bas\b|\bto\b)?)\s*(` + intentList + `)`),
+				1, func(m []string, st *intentState) { st.set("chartY", intentItems(m[1])) }},
+			{regexp.MustCompile(`(` + intentItem + `)\s+(?:on|for|as|along)\s+(?:the\s+)?x[\s-]*axis\b`),
+				0, func(m []string, st *intentState) { st.set("chartX", unquoteName(m[1])) }},
+			{regexp.MustCompile(`(` + intentList + `)\s+(?:on|for|as|along)\s+(?:the\s+)?y[\s-]*axis\b`),
+				0, func(m []string, st *intentState) { st.set("chartY", intentItems(m[1])) }},
+			{regexp.MustCompile(`\b(?:(?:theme|mode|colou?r\s*scheme)\s*[:=]?\s*)?(dark|light|night)(?:[\s-]*(?:theme|mode|colou?r\s*scheme|colou?rs?|background|ui|look))?\b`),
+				0, func(m []string, st *intentState) {
+					t := m[1]
+					if t == "night" {
+						t = "dark"
+					}
+					st.set("theme", t)
+				}},
+			{regexp.MustCompile(`\b(\d{1,7})\s*(?:rows?|items?|records?|results?|entries|lines|cards?)?\s*(?:per|a|each|/|on\s+each|on\s+a)\s*page\b`),
+				0, func(m []string, st *intentState) { st.pageSize(m[1]) }},
+			{regexp.MustCompile(`\bpage[\s-]*size\s*(?:of|is|to|[:=])?\s*(\d{1,7})\b`),
+				0, func(m []string, st *intentState) { st.pageSize(m[1]) }},
+			{regexp.MustCompile(`\b(?:paginate|page)\s+(?:by|at|in)\s+(\d{1,7})\b`),
+				0, func(m []string, st *intentState) { st.pageSize(m[1]) }},
+			{regexp.MustCompile(`\b(?:show|display|limit(?:\s+it)?\s+to|only)\s+(\d{1,7})\s+(?:rows?|items?|records?|results?|entries|cards?)(?:\s+at\s+a\s+time)?\b`),
+				0, func(m []string, st *intentState) { st.pageSize(m[1]) }},
+			{regexp.MustCompile(`\b(?:sort(?:ed)?|order(?:ed)?)\s+(?:it\s+|them\s+|rows\s+|the\s+rows\s+)?by\s+(` + intentItem + `)(?:\s+(asc(?:ending)?|desc(?:ending)?|(?:high(?:est)?|large(?:st)?|big(?:gest)?|new(?:est)?|late(?:st)?)\s+first|(?:low(?:est)?|small(?:est)?|old(?:est)?|early|earliest)\s+first|reversed?))?`),
+				0, func(m []string, st *intentState) {
+					dir := "asc"
+					switch w := m[2]; {
+					case strings.HasPrefix(w, "desc"), strings.HasPrefix(w, "rev"),
+						strings.HasPrefix(w, "high"), strings.HasPrefix(w, "large"), strings.HasPrefix(w, "big"),
+						strings.HasPrefix(w, "new"), strings.HasPrefix(w, "late"):
+						dir = "desc"
+					}
+					st.set("sort", unquoteName(m[1])+" "+dir)
+				}},
+			{regexp.MustCompile(`\b(?:(?:show|display)\s+)?all\s+(?:the\s+)?(?:columns|fields)\b`),
+				0, func(m []string, st *intentState) { st.set("columns", []string(nil)); st.set("hide", []string(nil)) }},
+			{regexp.MustCompile(`\b(?:(?:show|display|keep|include)\s+only|only\s+(?:show|display|keep|include)|just\s+(?:show|display))\s+(?:the\s+)?(?:columns?\s+|fields?\s+)?(` + intentList + `)(?:\s+(?:columns?|fields?))?`),
+				1, func(m []string, st *intentState) { st.set("columns", intentItems(m[1])); st.set("hide", []string(nil)) }},
+			{regexp.MustCompile(`\b(?:(?:show|display)\s+(?:the\s+)?)?(?:columns?|fields?|column\s+order|order)\s*(?:[:=]|\bto\b|\bare\b|\bshould\s+be\b)\s*(` + intentList + `)`),
+				1, func(m []string, st *intentState) { st.set("columns", intentItems(m[1])); st.set("hide", []string(nil)) }},
+			{regexp.MustCompile(`\b(?:show|display)\s+(?:the\s+)?(?:columns?|fields?)\s+(` + intentList + `)`),
+				1, func(m []string, st *intentState) { st.set("columns", intentItems(m[1])); st.set("hide", []string(nil)) }},
+			{regexp.MustCompile(`\b(?:hide|remove|drop|exclude|without)\s+(?:the\s+)?(?:columns?\s+|fields?\s+)?(` + intentList + `)(?:\s+(?:columns?|fields?))?`),
+				1, func(m []string, st *intentState) { st.add("hide", intentItems(m[1])) }},
+			{regexp.MustCompile(`\b(?:(?:as|in|use|show|display|prefer|switch\s+to|view\s*[:=]?|render(?:\s+it)?\s+as|make\s+it|give\s+me|i\s+want)\s+)?(?:an?\s+|the\s+)?` + viewWord + `(?:\s+(?:view|layout|format|mode))?\b`),
+				0, func(m []string, st *intentState) {
+					v := viewName(m[1])
+					st.set("view", v)
+					if v == "chart" && strings.HasPrefix(m[1], "line") {
+						st.chartKind("line")
+					}
+				}},
+			// Last: "show the relations", "include size" (any field by name).
+			{regexp.MustCompile(`\b(?:also\s+)?(?:show|display|include|unhide|bring\s+back|restore)\s+(?:me\s+)?(?:the\s+)?(?:columns?\s+|fields?\s+)?(` + intentList + `)(?:\s+(?:columns?|fields?|tabs?))?`),
+				1, func(m []string, st *intentState) { st.show(intentItems(m[1])) }},
+		}
+	})
 
 	// intentFiller words carry no intent on their own.
 	intentFiller = map[string]bool{}
@@ -359,7 +363,7 @@ func parseRefinement(text string, st *intentState) {
 	}
 
 	var found []intentMatch
-	for _, r := range intentRules {
+	for _, r := range intentRules() {
 		w := work()
 		for _, m := range r.re.FindAllStringSubmatchIndex(w, -1) {
 			if !free(m[0], m[1]) {

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"log/slog"
 	"strconv"
 	"strings"
 	"time"
@@ -18,7 +17,7 @@ import (
 // defaultReadyTimeout is the default of Options.ReadyTimeout.
 const defaultReadyTimeout = 30 * time.Second
 
-func (sess *Session) dispatch(ctx context.Context, msg *jsonrpc.Message, reply Sender, log *slog.Logger) (json.RawMessage, error) {
+func (sess *Session) dispatch(ctx context.Context, msg *jsonrpc.Message, reply Sender, log *reqLog) (json.RawMessage, error) {
 	s := sess.srv
 	if strings.HasPrefix(msg.Method, "resources/") {
 		// Which resources are genui's and whether the upstream has any
@@ -331,7 +330,11 @@ func (sess *Session) readResource(ctx context.Context, msg *jsonrpc.Message, rep
 			}
 			return nil, errorf(jsonrpc.CodeInternalError, "UI for %s: %v", name, err)
 		}
-		return s.uiReadResult(p.URI, ui)
+		res, err := s.uiReadResult(p.URI, ui)
+		if err == nil {
+			markReady(ctx)
+		}
+		return res, err
 	}
 	if !s.upstreamHas("resources") {
 		return nil, resourceNotFound(p.URI)
@@ -352,7 +355,10 @@ func resourceNotFound(uri string) error {
 }
 
 // uiReadResult encodes a resources/read result for a UI, memoized per URI
-// and cache key: cached UIs are read far more often than they change.
+// and cache key: cached UIs are read far more often than they change. The
+// result is compact, ASCII only (non-ASCII characters escaped as \uXXXX,
+// so a Node client's decoder stays on its fast path) and never modified,
+// so it is written to a host without a copy.
 func (s *Server) uiReadResult(uri string, ui engine.UI) (json.RawMessage, error) {
 	type memo struct {
 		key  string
@@ -375,7 +381,7 @@ func (s *Server) uiReadResult(uri string, ui engine.UI) (json.RawMessage, error)
 	}}}); err != nil {
 		return nil, err
 	}
-	res := json.RawMessage(bytes.TrimSpace(buf.Bytes()))
+	res := json.RawMessage(jsonrpc.ASCII(bytes.TrimSpace(buf.Bytes())))
 	if ui.FromCache || ui.Key != "" {
 		s.readMemo.Store(uri, memo{key: string(ui.Key), html: ui.HTML, res: res})
 	}

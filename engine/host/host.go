@@ -17,7 +17,6 @@ import (
 	"io"
 	"log/slog"
 	"runtime/debug"
-	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -81,6 +80,10 @@ type Options struct {
 	// it was forwarded to the upstream, whether it failed, and how long it
 	// took (genui's /metrics).
 	ObserveRequest func(method string, proxied, failed bool, d time.Duration)
+	// StdoutQueueLimit bounds the bytes waiting for a stdio host that does
+	// not read its stdout (default 64 MiB); past it frames are dropped with
+	// a warning rather than stalling the upstream connection.
+	StdoutQueueLimit int
 }
 
 // Server serves MCP to any number of host sessions.
@@ -101,6 +104,12 @@ type Server struct {
 	// warning, logged at most once a second (droppedWarnAt, unix ns).
 	droppedProgress atomic.Int64
 	droppedWarnAt   atomic.Int64
+	// droppedOutput counts frames dropped for a stdio host that does not
+	// read (warned at most once a second, droppedOutputAt unix ns).
+	droppedOutput   atomic.Int64
+	droppedOutputAt atomic.Int64
+	// fastForwarded counts requests that took the stdio fast path.
+	fastForwarded atomic.Int64
 	// stdio: the stdio host's client capabilities, which the upstream's
 	// handshake mirrors when ExpectStdioHost was called (capabilities.go).
 	stdio stdioCaps
@@ -180,6 +189,7 @@ type Session struct {
 	uiCapable   bool
 	stdio       bool // the session ServeStdio serves
 	inflight    map[string]context.CancelFunc
+	fast        map[string]*fastCall // fast-path requests in flight (fastpath.go)
 	pending     map[string]chan *jsonrpc.Message
 	subs        map[string]bool
 	// initEarly: initialize was answered before the upstream's handshake,
@@ -243,7 +253,7 @@ func (s *Server) expireIdle(idle time.Duration) {
 	s.mu.Lock()
 	for _, sess := range s.sessions {
 		sess.mu.Lock()
-		if sess.out == nil && len(sess.inflight) == 0 && len(sess.pending) == 0 && now.Sub(sess.lastSeen) > idle {
+		if sess.out == nil && len(sess.inflight) == 0 && len(sess.fast) == 0 && len(sess.pending) == 0 && now.Sub(sess.lastSeen) > idle {
 			stale = append(stale, sess)
 		}
 		sess.mu.Unlock()
@@ -274,7 +284,7 @@ func (s *Server) admitSession() error {
 	if n >= s.opts.MaxSessions {
 		for _, sess := range s.sessions {
 			sess.mu.Lock()
-			idle := sess.out == nil && len(sess.inflight) == 0 && len(sess.pending) == 0 && !sess.stdio
+			idle := sess.out == nil && len(sess.inflight) == 0 && len(sess.fast) == 0 && len(sess.pending) == 0 && !sess.stdio
 			seen := sess.lastSeen
 			sess.mu.Unlock()
 			if idle && (victim == nil || seen.Before(oldest)) {
@@ -334,7 +344,7 @@ func (s *Server) Sessions() []engine.SessionInfo {
 	for _, sess := range list {
 		sess.mu.Lock()
 		out = append(out, engine.SessionInfo{ID: sess.ID, Protocol: sess.protocol, ClientInfo: sess.clientInfo,
-			UICapable: sess.uiCapable, InFlight: len(sess.inflight)})
+			UICapable: sess.uiCapable, InFlight: len(sess.inflight) + len(sess.fast)})
 		sess.mu.Unlock()
 	}
 	return out
@@ -359,11 +369,16 @@ func (sess *Session) Close() {
 	for _, c := range sess.inflight {
 		c()
 	}
+	fast := sess.fast
+	sess.fast = nil
 	for id, ch := range sess.pending {
 		close(ch)
 		delete(sess.pending, id)
 	}
 	sess.mu.Unlock()
+	for _, fc := range fast {
+		fc.cancel("host session closed")
+	}
 	sess.cancel()
 	s := sess.srv
 	s.mu.Lock()
@@ -430,14 +445,14 @@ func (sess *Session) HandleFrame(ctx context.Context, raw []byte, reply Sender) 
 	default:
 		reqID := newRequestID()
 		ctx = engine.WithRequestID(ctx, reqID)
-		log := s.log.With("rid", reqID, "session", sess.ID, "method", msg.Method)
+		log := &reqLog{base: s.log, rid: reqID, session: sess.ID, method: msg.Method}
 		log.Debug("request")
 		start := time.Now()
-		var proxied atomic.Bool
-		ctx = context.WithValue(ctx, proxiedKey{}, &proxied)
+		st := &reqState{}
+		ctx = context.WithValue(ctx, reqStateKey{}, st)
 		res, err := sess.handleRequest(ctx, msg, reply, log)
 		if s.opts.ObserveRequest != nil {
-			s.opts.ObserveRequest(msg.Method, proxied.Load(), err != nil, time.Since(start))
+			s.opts.ObserveRequest(msg.Method, st.proxied.Load(), err != nil, time.Since(start))
 		}
 		if errors.Is(err, errCancelledByHost) {
 			log.Info("request cancelled by host", "ms", time.Since(start).Milliseconds())
@@ -449,7 +464,14 @@ func (sess *Session) HandleFrame(ctx context.Context, raw []byte, reply Sender) 
 			_ = reply.Send(jsonrpc.NewErrorResponse(msg.ID, je))
 			return
 		}
-		log.Debug("request done", "ms", time.Since(start).Milliseconds())
+		if log.enabled(slog.LevelDebug) {
+			log.Debug("request done", "ms", time.Since(start).Milliseconds())
+		}
+		if fw, ok := reply.(*jsonrpc.FrameWriter); ok && st.ready.Load() {
+			// A memoized UI read: compact, ASCII, shared; written as is.
+			_ = fw.WritePartsRef(resultHead, msg.ID, resultKey, res, closeBrace)
+			return
+		}
 		_ = reply.Send(jsonrpc.NewResult(msg.ID, res))
 	}
 }
@@ -492,12 +514,25 @@ func clipBytes(b []byte, n int) string {
 	return string(b)
 }
 
-// proxiedKey marks a request's context; forward sets the flag it holds.
-type proxiedKey struct{}
+// reqState is what HandleFrame learns about a request while it is served:
+// whether it was forwarded upstream (forward sets it), and whether its
+// result is a memoized frame-ready result (compact JSON, no newline,
+// never modified: uiReadResult), which is written without a copy.
+type reqState struct {
+	proxied, ready atomic.Bool
+}
+
+type reqStateKey struct{}
 
 func markProxied(ctx context.Context) {
-	if p, ok := ctx.Value(proxiedKey{}).(*atomic.Bool); ok {
-		p.Store(true)
+	if st, ok := ctx.Value(reqStateKey{}).(*reqState); ok {
+		st.proxied.Store(true)
+	}
+}
+
+func markReady(ctx context.Context) {
+	if st, ok := ctx.Value(reqStateKey{}).(*reqState); ok {
+		st.ready.Store(true)
 	}
 }
 
@@ -509,10 +544,6 @@ func (sess *Session) traced(reply Sender, start time.Time) Sender {
 		return reply.Send(frame)
 	})
 }
-
-var ridCounter atomic.Int64
-
-func newRequestID() string { return "r" + strconv.FormatInt(ridCounter.Add(1), 36) }
 
 func (sess *Session) deliverResponse(msg *jsonrpc.Message) {
 	key := string(msg.ID)
@@ -539,6 +570,9 @@ func (sess *Session) handleNotification(ctx context.Context, msg *jsonrpc.Messag
 			RequestID json.RawMessage `json:"requestId"`
 		}
 		_ = json.Unmarshal(msg.Params, &p)
+		if sess.cancelFast(string(p.RequestID)) {
+			return // the upstream is told
+		}
 		sess.mu.Lock()
 		cancel := sess.inflight[string(p.RequestID)]
 		if cancel == nil && len(p.RequestID) > 0 {
@@ -558,7 +592,7 @@ func (sess *Session) handleNotification(ctx context.Context, msg *jsonrpc.Messag
 	}
 }
 
-func (sess *Session) handleRequest(ctx context.Context, msg *jsonrpc.Message, reply Sender, log *slog.Logger) (json.RawMessage, error) {
+func (sess *Session) handleRequest(ctx context.Context, msg *jsonrpc.Message, reply Sender, log *reqLog) (json.RawMessage, error) {
 	s := sess.srv
 	modern := isModernRequest(msg)
 	if !modern {

@@ -6,7 +6,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
-	"log/slog"
 	"sync"
 	"time"
 
@@ -175,7 +174,7 @@ func (sess *Session) showUIFor(ctx context.Context) bool {
 }
 
 // handleModern serves one modern request.
-func (sess *Session) handleModern(ctx context.Context, msg *jsonrpc.Message, reply Sender, log *slog.Logger) (json.RawMessage, error) {
+func (sess *Session) handleModern(ctx context.Context, msg *jsonrpc.Message, reply Sender, log *reqLog) (json.RawMessage, error) {
 	s := sess.srv
 	s.modern.init()
 	meta := readRequestMeta(msg.Params)

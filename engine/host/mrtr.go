@@ -101,7 +101,8 @@ func (sess *Session) roundTrips(ctx context.Context, msg *jsonrpc.Message, reply
 				call.result <- mrtrOutcome{nil, jsonrpc.Errorf(jsonrpc.CodeInternalError, "internal error (genui bug): %v", v)}
 			}
 		}()
-		res, err := call.sess.dispatch(cctx, stripModernMeta(msg), swapSender{call}, s.log)
+		res, err := call.sess.dispatch(cctx, stripModernMeta(msg), swapSender{call},
+			&reqLog{base: s.log, rid: jsonrpc.RequestID(cctx), session: call.sess.ID, method: msg.Method})
 		call.result <- mrtrOutcome{res, err}
 	}()
 	return call.wait(ctx, meta)

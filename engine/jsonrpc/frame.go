@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"sync"
 )
 
 // Newline-delimited JSON-RPC framing (the MCP stdio transport), shared by
@@ -42,6 +41,9 @@ type FrameReader struct {
 func NewFrameReader(r io.Reader, max int) *FrameReader {
 	if max <= 0 {
 		max = DefaultMaxFrame
+	}
+	if pr := newPollReader(r); pr != nil {
+		r = pr
 	}
 	return &FrameReader{br: bufio.NewReaderSize(r, 64<<10), max: max}
 }
@@ -107,37 +109,3 @@ func (fr *FrameReader) readLine() ([]byte, error) {
 		return bytes.TrimRight(fr.buf, "\r\n"), nil
 	}
 }
-
-// FrameWriter writes newline-delimited frames, one whole frame per Write,
-// so concurrent writers never interleave.
-type FrameWriter struct {
-	mu  sync.Mutex
-	w   io.Writer
-	buf []byte
-}
-
-// NewFrameWriter writes frames to w.
-func NewFrameWriter(w io.Writer) *FrameWriter { return &FrameWriter{w: w} }
-
-// ErrFrameHasNewline is returned for a frame that would break the stream.
-var ErrFrameHasNewline = errors.New("frame contains a raw newline")
-
-// WriteFrame writes frame and a newline in one Write. A frame containing a
-// raw newline is refused (JSON never needs one; writing it would corrupt
-// the stream).
-func (fw *FrameWriter) WriteFrame(frame []byte) error {
-	if bytes.IndexByte(frame, '\n') >= 0 {
-		return ErrFrameHasNewline
-	}
-	fw.mu.Lock()
-	defer fw.mu.Unlock()
-	fw.buf = append(append(fw.buf[:0], frame...), '\n')
-	_, err := fw.w.Write(fw.buf)
-	if cap(fw.buf) > 1<<20 {
-		fw.buf = nil // do not pin a huge frame's buffer
-	}
-	return err
-}
-
-// Send implements the host's Sender.
-func (fw *FrameWriter) Send(frame []byte) error { return fw.WriteFrame(frame) }

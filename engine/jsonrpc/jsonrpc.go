@@ -9,6 +9,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"unicode/utf16"
+	"unicode/utf8"
 )
 
 // Standard JSON-RPC and MCP error codes.
@@ -250,7 +252,7 @@ func NewResult(id json.RawMessage, result json.RawMessage) []byte {
 	if len(id) == 0 {
 		id = json.RawMessage("null")
 	}
-	if bytes.ContainsAny(result, "\r\n") || bytes.ContainsAny(id, "\r\n") {
+	if hasCRLF(result) || hasCRLF(id) {
 		var buf bytes.Buffer
 		if err := json.Compact(&buf, result); err != nil {
 			return NewErrorResponse(id, &Error{Code: CodeInternalError, Message: "internal error: result is not valid JSON"})
@@ -266,6 +268,48 @@ func NewResult(id json.RawMessage, result json.RawMessage) []byte {
 	b = append(b, `,"result":`...)
 	b = append(b, result...)
 	return append(b, '}')
+}
+
+// hasCRLF reports whether b holds a CR or LF (vectorized byte searches).
+func hasCRLF(b []byte) bool { return bytes.IndexByte(b, '\n') >= 0 || bytes.IndexByte(b, '\r') >= 0 }
+
+// ASCII returns the JSON text b with every non-ASCII character escaped as
+// \uXXXX (a surrogate pair above U+FFFF); b must be encoding/json output,
+// where non-ASCII bytes only occur inside strings and are valid UTF-8. A
+// pure-ASCII document lets clients decode it on their fast path (Node's
+// UTF-8 decoder slows down several-fold for a single non-ASCII byte).
+func ASCII(b []byte) []byte {
+	i := 0
+	for i < len(b) && b[i] < utf8.RuneSelf {
+		i++
+	}
+	if i == len(b) {
+		return b
+	}
+	const hex = "0123456789abcdef"
+	out := make([]byte, 0, len(b)+len(b)/8)
+	out = append(out, b[:i]...)
+	esc := func(r rune) {
+		out = append(out, '\\', 'u', hex[r>>12&0xf], hex[r>>8&0xf], hex[r>>4&0xf], hex[r&0xf])
+	}
+	for i < len(b) {
+		c := b[i]
+		if c < utf8.RuneSelf {
+			out = append(out, c)
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRune(b[i:])
+		i += n
+		if r > 0xffff {
+			r1, r2 := utf16.EncodeRune(r)
+			esc(r1)
+			esc(r2)
+			continue
+		}
+		esc(r)
+	}
+	return out
 }
 
 // NewResultChecked is NewResult for a result that may not be valid JSON: an

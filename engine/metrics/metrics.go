@@ -12,6 +12,7 @@ package metrics
 import (
 	"net/http"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -34,6 +35,11 @@ type Metrics struct {
 	upErrors    *prometheus.CounterVec
 	generations *prometheus.CounterVec
 	genDuration *prometheus.HistogramVec
+	// observers caches requests' histogram children by method, proxied
+	// and failed (WithLabelValues per request allocates); a child is made
+	// when first observed, so /metrics lists only series that happened.
+	obsMu     sync.Mutex
+	observers map[string]*[2][2]prometheus.Observer
 }
 
 // New builds the collectors in a fresh registry (plus the Go runtime and
@@ -60,7 +66,24 @@ func New() *Metrics {
 	}, []string{"generator", "outcome"})
 	m.reg.MustRegister(m.requests, m.upErrors, m.generations, m.genDuration,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	m.observers = map[string]*[2][2]prometheus.Observer{}
 	return m
+}
+
+// observer is the histogram child of (method, proxied, failed).
+func (m *Metrics) observer(method string, proxied, failed bool) prometheus.Observer {
+	m.obsMu.Lock()
+	defer m.obsMu.Unlock()
+	o := m.observers[method]
+	if o == nil {
+		o = new([2][2]prometheus.Observer)
+		m.observers[method] = o
+	}
+	p, f := b2i(proxied), b2i(failed)
+	if o[p][f] == nil {
+		o[p][f] = m.requests.WithLabelValues(method, strconv.FormatBool(proxied), strconv.FormatBool(failed))
+	}
+	return o[p][f]
 }
 
 // Registry is the registry the collectors live in.
@@ -87,7 +110,14 @@ func (m *Metrics) ObserveRequest(method string, proxied, failed bool, d time.Dur
 	if !knownMethods[method] {
 		method = "other"
 	}
-	m.requests.WithLabelValues(method, strconv.FormatBool(proxied), strconv.FormatBool(failed)).Observe(d.Seconds())
+	m.observer(method, proxied, failed).Observe(d.Seconds())
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // UpstreamError counts one upstream failure of kind (unavailable, rpc,

@@ -47,3 +47,13 @@ func TestHandlerServesOwnRegistry(t *testing.T) {
 		t.Error("an unknown method became a label value")
 	}
 }
+
+// TestObserveRequestAllocatesNothing: timing a request costs no
+// allocation once its series exists (it runs on every proxied call).
+func TestObserveRequestAllocatesNothing(t *testing.T) {
+	m := New()
+	m.ObserveRequest("tools/call", true, false, time.Millisecond)
+	if n := testing.AllocsPerRun(100, func() { m.ObserveRequest("tools/call", true, false, time.Millisecond) }); n != 0 {
+		t.Errorf("ObserveRequest allocates %v times per call", n)
+	}
+}

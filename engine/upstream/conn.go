@@ -5,9 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"os/exec"
 	"runtime"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -141,44 +143,43 @@ func startTransport(cn *conn, tr transport.Interface) error {
 	return err
 }
 
-// dialStdio starts the child in its own process group, wired to a lineLink
-// over two OS pipes. stdout is a plain pipe (not cmd.StdoutPipe), so Wait
-// never closes it under the read loop and the child's last lines are read.
-func (c *Client) dialStdio(cn *conn) error {
-	// An *os.File is handed to the child as is; any other writer gets a
-	// copy goroutine from os/exec, which must never stop draining.
-	var stderr io.Writer
-	switch w := c.cfg.Stderr.(type) {
-	case nil:
-		stderr = newLineLogger(c.log)
-	case *os.File:
-		stderr = w
-	default:
-		stderr = &drainWriter{w: w, log: c.log}
-	}
+// child is a started stdio child: its pipes and the result of Wait.
+type child struct {
+	cmd      *exec.Cmd
+	inW      io.WriteCloser // the child's stdin
+	outR     io.ReadCloser  // the child's stdout
+	waited   <-chan error   // Wait's result, once
+	stderrR  *os.File       // Started's stderr pipe, read once a logger is known (nil otherwise)
+	watchdog io.Closer
+}
+
+// spawn starts cfg's command in its own process group on two OS pipes,
+// its stderr going to stderr. stdout is a plain pipe (not
+// cmd.StdoutPipe), so Wait never closes it under the read loop and the
+// child's last lines are read. On Linux, Start and Wait run on one
+// goroutine that holds its OS thread until the child is reaped: the
+// parent-death signal is tied to the thread that forked the child.
+func spawn(cfg Config, target string, stderr io.Writer) (*child, error) {
 	// Not CommandContext: cancelling would only kill the direct child.
 	// Shutdown signals the whole process group instead (closeConn).
-	cmd := exec.Command(c.cfg.Command, c.cfg.Args...)
-	cmd.Dir = c.cfg.Dir
-	cmd.Env = append(os.Environ(), c.cfg.Env...)
+	cmd := exec.Command(cfg.Command, cfg.Args...)
+	cmd.Dir = cfg.Dir
+	cmd.Env = append(os.Environ(), cfg.Env...)
 	setProcessGroup(cmd)
 	// Bounds Wait if a grandchild keeps the inherited stderr pipe open.
 	cmd.WaitDelay = time.Second
 	cmd.Stderr = stderr
 	inR, inW, err := os.Pipe()
 	if err != nil {
-		return fmt.Errorf("start %s: stdin pipe: %w", c.target, err)
+		return nil, fmt.Errorf("start %s: stdin pipe: %w", target, err)
 	}
 	outR, outW, err := os.Pipe()
 	if err != nil {
 		inR.Close()
 		inW.Close()
-		return fmt.Errorf("start %s: stdout pipe: %w", c.target, err)
+		return nil, fmt.Errorf("start %s: stdout pipe: %w", target, err)
 	}
 	cmd.Stdin, cmd.Stdout = inR, outW
-	// Start and Wait run on one goroutine that, on Linux, holds its OS
-	// thread until the child is reaped: the parent-death signal is tied to
-	// the thread that forked the child.
 	started, waited := make(chan error, 1), make(chan error, 1)
 	go func() {
 		if childNeedsLockedThread {
@@ -199,15 +200,117 @@ func (c *Client) dialStdio(cn *conn) error {
 	if err != nil {
 		inW.Close()
 		outR.Close()
-		return fmt.Errorf("start %s: %w", c.target, err)
+		return nil, fmt.Errorf("start %s: %w", target, err)
 	}
-	cn.cmd, cn.pid = cmd, cmd.Process.Pid
-	// If genui dies without stopping it (SIGKILL), the watchdog stops the
-	// child's whole process group.
-	cn.watchdog = startWatchdog(cn.pid, c.log)
+	return &child{cmd: cmd, inW: inW, outR: outR, waited: waited}, nil
+}
+
+// Started is a stdio upstream started before its Client runs (Start), so
+// the child boots while genui opens its log, loads its cache and starts
+// its listeners. Config.Started hands it to the Client, whose first
+// connection uses it.
+type Started struct {
+	ch   *child
+	mu   sync.Mutex
+	used bool
+}
+
+// Start starts cfg's stdio command now; nil (and no error) for other
+// transports. Its stderr waits in a pipe until the Client's logger (or
+// Config.Stderr) takes it over. Stop it if no Client ever runs with it.
+func Start(cfg Config) (*Started, error) {
+	if cfg.Transport == "" && cfg.Command != "" {
+		cfg.Transport = TransportStdio
+	}
+	if cfg.Transport != TransportStdio || strings.TrimSpace(cfg.Command) == "" {
+		return nil, nil
+	}
+	errR, errW, err := os.Pipe()
+	if err != nil {
+		return nil, err
+	}
+	ch, err := spawn(cfg, target(cfg), errW)
+	errW.Close() // the child holds its copy
+	if err != nil {
+		errR.Close()
+		return nil, err
+	}
+	ch.stderrR = errR
+	// If genui dies before a Client takes the child (SIGKILL), the
+	// watchdog stops its process group.
+	ch.watchdog = startWatchdog(ch.cmd.Process.Pid, slog.New(slog.DiscardHandler))
+	return &Started{ch: ch}, nil
+}
+
+// take hands the child over once.
+func (st *Started) take() *child {
+	if st == nil {
+		return nil
+	}
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if st.used {
+		return nil
+	}
+	st.used = true
+	return st.ch
+}
+
+// Stop ends a child no Client took (its whole process group).
+func (st *Started) Stop() {
+	ch := st.take()
+	if ch == nil {
+		return
+	}
+	pid := ch.cmd.Process.Pid
+	_ = signalGroup(pid, sigKill)
+	ch.inW.Close()
+	ch.outR.Close()
+	if ch.stderrR != nil {
+		ch.stderrR.Close()
+	}
+	<-ch.waited
+	if ch.watchdog != nil {
+		_ = ch.watchdog.Close()
+	}
+}
+
+// dialStdio starts the child (or takes the one Start started), wired to a
+// lineLink over two OS pipes.
+func (c *Client) dialStdio(cn *conn) error {
+	// An *os.File is handed to the child as is; any other writer gets a
+	// copy goroutine from os/exec, which must never stop draining.
+	var stderr io.Writer
+	switch w := c.cfg.Stderr.(type) {
+	case nil:
+		stderr = newLineLogger(c.log)
+	case *os.File:
+		stderr = w
+	default:
+		stderr = &drainWriter{w: w, log: c.log}
+	}
+	ch := c.cfg.Started.take()
+	if ch != nil {
+		// Started's stderr pipe now drains into the logger or the writer.
+		go func() {
+			_, _ = io.Copy(stderr, ch.stderrR)
+			ch.stderrR.Close()
+		}()
+		c.log.Debug("upstream started ahead of the engine", "pid", ch.cmd.Process.Pid)
+	} else {
+		var err error
+		if ch, err = spawn(c.cfg, c.target, stderr); err != nil {
+			return err
+		}
+		// If genui dies without stopping it (SIGKILL), the watchdog stops the
+		// child's whole process group.
+		ch.watchdog = startWatchdog(ch.cmd.Process.Pid, c.log)
+	}
+	cn.cmd, cn.pid = ch.cmd, ch.cmd.Process.Pid
+	cn.watchdog = ch.watchdog
 	cn.waitDone = make(chan struct{})
 	go func() {
-		err := <-waited
+		err := <-ch.waited
 		close(cn.waitDone)
 		if err == nil {
 			cn.fail("upstream exited (exit status 0)")
@@ -215,7 +318,7 @@ func (c *Client) dialStdio(cn *conn) error {
 			cn.fail(fmt.Sprintf("upstream exited (%v)", err))
 		}
 	}()
-	c.startLineLink(cn, outR, inW, []io.Closer{inW, outR})
+	c.startLineLink(cn, ch.outR, ch.inW, []io.Closer{ch.inW, ch.outR})
 	return nil
 }
 
@@ -264,6 +367,7 @@ func (c *Client) startLineLink(cn *conn, r io.Reader, w io.Writer, closers []io.
 			}
 		}()
 	}
+	c.hookAsync(cn, l)
 	cn.link = l
 	l.start()
 }

@@ -13,6 +13,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
+	"time"
 
 	"github.com/genui-dev/genui/engine/jsonrpc"
 )
@@ -62,24 +64,59 @@ type lineLink struct {
 	// onEnd is called once, from the read loop, with the reason it stopped
 	// (io.EOF, a read error, *lineTooLongError), before pending calls fail.
 	onEnd func(err error)
+	// Asynchronous calls (callAsync): onAnswer hands an answer to its
+	// waiter on the read loop (the Client keeps it behind notifications
+	// read before it); onTimeout is told of each call the sweeper expired
+	// (the Client tells the upstream); onAsyncEnd gets the calls still
+	// waiting when the link ends, with the read loop's reason.
+	onAnswer   func(w Waiter, a Answer, owned bool)
+	onTimeout  func(id int64, method string)
+	onAsyncEnd func(calls []pendingCall, err error)
+	sweepEvery time.Duration
 
 	mu      sync.Mutex
-	pending map[string]pendingCall
+	pending map[int64]pendingCall
+	async   atomic.Int32 // asynchronous calls in pending
 	// abandoned are the ids of recent calls that ended without an answer
 	// (cancelled, timed out): a late answer to one of them is expected,
-	// not a wrong id.
-	abandoned [64]string
+	// not a wrong id. genui's ids start at 1, so 0 is free.
+	abandoned [64]int64
 	abandonAt int
+	ended     bool          // the read loop stopped or close was called (under mu)
 	endErr    error         // why the read loop stopped, nil before
 	done      chan struct{} // closed when the read loop ends or close is called
 	doneOnce  sync.Once
 	closeOnce sync.Once
+	sweepOnce sync.Once
 }
 
-// pendingCall is a request waiting for its answer.
+// pendingCall is a request waiting for its answer: a synchronous call
+// (call) waits on ch, an asynchronous one (callAsync) is answered through
+// w, on the read loop, and expired by the sweeper at deadline.
 type pendingCall struct {
-	method string
-	ch     chan *jsonrpc.Message // buffered, one answer
+	id       int64
+	method   string
+	ch       chan *jsonrpc.Message // buffered, one answer
+	w        Waiter
+	deadline int64 // unix ns
+}
+
+// Waiter receives the answer to a request sent with Client.Go.
+type Waiter interface {
+	// Answered is called exactly once, on the connection's read loop or
+	// its sweeper: it must not block. The Answer's slices are valid only
+	// during the call.
+	Answered(a Answer)
+}
+
+// Answer is what came of a request sent with Client.Go: the upstream's
+// result or error object exactly as sent, or Err when no answer came (the
+// call timed out: context.DeadlineExceeded; the connection was lost or the
+// reply was unreadable: a *jsonrpc.Error).
+type Answer struct {
+	Result json.RawMessage
+	Error  json.RawMessage
+	Err    error
 }
 
 // newLineLink builds a link reading frames from r and writing them to w.
@@ -94,7 +131,8 @@ func newLineLink(r io.Reader, w io.Writer, closers []io.Closer, maxLine int, log
 		log:      log,
 		onNotify: func(string, json.RawMessage) {},
 		onEnd:    func(error) {},
-		pending:  make(map[string]pendingCall),
+		onAnswer: func(w Waiter, a Answer, _ bool) { w.Answered(a) },
+		pending:  make(map[int64]pendingCall),
 		done:     make(chan struct{}),
 	}
 }
@@ -104,8 +142,9 @@ func (l *lineLink) start() { go l.readLoop() }
 
 func (l *lineLink) readLoop() {
 	for {
-		line, err := readLine(l.r)
+		b, err := l.r.ReadFrame()
 		if err != nil {
+			err = lineError(err)
 			l.mu.Lock()
 			l.endErr = err
 			l.mu.Unlock()
@@ -113,12 +152,44 @@ func (l *lineLink) readLoop() {
 			l.finish()
 			return
 		}
-		l.dispatch(line)
+		if l.async.Load() > 0 && l.answerAsync(b) {
+			continue // answered from the read buffer: nothing copied
+		}
+		l.dispatch(bytes.Clone(b))
 	}
 }
 
 // finish marks the link done, failing every pending call.
-func (l *lineLink) finish() { l.doneOnce.Do(func() { close(l.done) }) }
+func (l *lineLink) finish() {
+	l.doneOnce.Do(func() { close(l.done) })
+	l.failAsync()
+}
+
+// failAsync ends every asynchronous call still waiting (the link is done).
+func (l *lineLink) failAsync() {
+	l.mu.Lock()
+	l.ended = true
+	var calls []pendingCall
+	for id, pc := range l.pending {
+		if pc.w != nil {
+			calls = append(calls, pc)
+			delete(l.pending, id)
+		}
+	}
+	l.async.Store(0)
+	err := l.endErr
+	l.mu.Unlock()
+	if len(calls) == 0 {
+		return
+	}
+	if l.onAsyncEnd != nil {
+		l.onAsyncEnd(calls, err)
+		return
+	}
+	for _, pc := range calls {
+		pc.w.Answered(Answer{Err: jsonrpc.Errorf(jsonrpc.CodeUpstreamUnavailable, "upstream connection closed while handling %s", pc.method)})
+	}
+}
 
 // closedErr is the error for a call or write on a finished link: why the
 // read loop stopped, or errLinkClosed.
@@ -153,14 +224,50 @@ func newFrameReader(r io.Reader, max int) *jsonrpc.FrameReader {
 // before io.EOF.
 func readLine(fr *jsonrpc.FrameReader) ([]byte, error) {
 	b, err := fr.ReadFrame()
-	var tooLarge *jsonrpc.FrameTooLargeError
-	if errors.As(err, &tooLarge) {
-		return nil, &lineTooLongError{limit: tooLarge.Limit}
-	}
 	if err != nil {
-		return nil, err
+		return nil, lineError(err)
 	}
 	return bytes.Clone(b), nil
+}
+
+// lineError turns the frame reader's over-long line into *lineTooLongError.
+func lineError(err error) error {
+	var tooLarge *jsonrpc.FrameTooLargeError
+	if errors.As(err, &tooLarge) {
+		return &lineTooLongError{limit: tooLarge.Limit}
+	}
+	return err
+}
+
+// answerAsync answers an asynchronous call from its response frame without
+// decoding or copying it: one pass (jsonrpc.ScanValid) makes sure it is
+// JSON (a broken frame never reaches a host) and finds the id and the
+// result or error. It reports
+// false for anything else (which dispatch then handles).
+func (l *lineLink) answerAsync(b []byte) bool {
+	top, ok := jsonrpc.ScanValid(b)
+	if !ok || top.Method != nil || top.Other || top.Dup || (top.Result == nil && top.Error == nil) {
+		return false
+	}
+	id, ok := jsonrpc.PlainInt(top.ID)
+	if !ok {
+		return false
+	}
+	l.mu.Lock()
+	pc, found := l.pending[id]
+	if !found || pc.w == nil {
+		l.mu.Unlock()
+		return false
+	}
+	delete(l.pending, id)
+	l.async.Add(-1)
+	l.mu.Unlock()
+	a := Answer{Result: top.Result}
+	if !isNullOrEmpty(top.Error) {
+		a = Answer{Error: top.Error}
+	}
+	l.onAnswer(pc.w, a, false)
+	return true
 }
 
 // frame is an incoming JSON-RPC message with every payload kept raw.
@@ -184,7 +291,7 @@ func (l *lineLink) dispatch(line []byte) {
 		// When the line names a request in flight it is that request's
 		// (broken) answer: fail the call now rather than at its timeout.
 		if id := jsonrpc.RecoverID(line); id != nil {
-			if method, ok := l.fail(string(id), func(method string) string {
+			if method, ok := l.fail(parseKey(string(id)), func(method string) string {
 				return fmt.Sprintf("upstream sent an unreadable reply to %s (%v)", method, err)
 			}); ok {
 				l.log.Warn("upstream sent an unreadable reply; the call fails", "method", method, "id", string(id), "err", err, "line", preview(line))
@@ -221,12 +328,18 @@ func (l *lineLink) answer(id json.RawMessage, method string, params json.RawMess
 // deliver hands a response to the call waiting for its id.
 func (l *lineLink) deliver(f frame) {
 	key := string(bytes.TrimSpace(f.ID))
-	l.mu.Lock()
-	pc, ok := l.pending[key]
-	delete(l.pending, key)
-	l.mu.Unlock()
+	id, plain := jsonrpc.PlainInt([]byte(key))
+	pc, ok := l.take(id, plain)
 	if !ok {
 		l.unmatched(key)
+		return
+	}
+	if pc.w != nil { // line is owned by dispatch: nothing to copy
+		a := Answer{Result: f.Result}
+		if !isNullOrEmpty(f.Error) {
+			a = Answer{Error: f.Error}
+		}
+		l.onAnswer(pc.w, a, true)
 		return
 	}
 	m := &jsonrpc.Message{JSONRPC: "2.0", ID: f.ID, Result: f.Result}
@@ -240,6 +353,24 @@ func (l *lineLink) deliver(f frame) {
 	pc.ch <- m // buffered, one answer per id
 }
 
+// take removes and returns the call waiting for id (ok false when none or
+// when the id is not a plain integer).
+func (l *lineLink) take(id int64, plain bool) (pendingCall, bool) {
+	if !plain {
+		return pendingCall{}, false
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	pc, ok := l.pending[id]
+	if ok {
+		delete(l.pending, id)
+		if pc.w != nil {
+			l.async.Add(-1)
+		}
+	}
+	return pc, ok
+}
+
 // unmatched handles a response whose id names no call in flight. genui's
 // ids are integers: an answer that echoes one in another form ("7", 7.0)
 // fails that call; a late answer to a call that gave up is dropped; any
@@ -247,7 +378,7 @@ func (l *lineLink) deliver(f frame) {
 // be anyone else's answer, and its own is not coming), else it is logged.
 func (l *lineLink) unmatched(key string) {
 	if alt, ok := integerKey(key); ok {
-		if _, ok := l.fail(alt, func(method string) string {
+		if _, ok := l.fail(parseKey(alt), func(method string) string {
 			return fmt.Sprintf("upstream answered %s (request id %s) with id %s: JSON-RPC ids must come back exactly as sent", method, alt, key)
 		}); ok {
 			l.log.Warn("upstream answered with a mangled request id; the call fails", "id", key)
@@ -255,8 +386,9 @@ func (l *lineLink) unmatched(key string) {
 		}
 	}
 	l.mu.Lock()
-	late := slices.Contains(l.abandoned[:], key)
-	var only string
+	k, plain := jsonrpc.PlainInt([]byte(key))
+	late := plain && k != 0 && slices.Contains(l.abandoned[:], k)
+	var only int64
 	if len(l.pending) == 1 && !late {
 		for k := range l.pending {
 			only = k
@@ -266,9 +398,9 @@ func (l *lineLink) unmatched(key string) {
 	switch {
 	case late:
 		l.log.Debug("upstream answered a request genui gave up on; skipped", "id", key)
-	case only != "":
+	case only != 0:
 		if method, ok := l.fail(only, func(method string) string {
-			return fmt.Sprintf("upstream answered with id %s, which matches no request; %s (id %s) was the only request in flight and its answer is not coming", key, method, only)
+			return fmt.Sprintf("upstream answered with id %s, which matches no request; %s (id %d) was the only request in flight and its answer is not coming", key, method, only)
 		}); ok {
 			l.log.Warn("upstream response with an unknown id; the call in flight fails", "id", key, "method", method, "callId", only)
 		}
@@ -279,17 +411,24 @@ func (l *lineLink) unmatched(key string) {
 
 // fail answers the call in flight with id key with an internal error whose
 // message msg builds from its method; false when there is no such call.
-func (l *lineLink) fail(key string, msg func(method string) string) (string, bool) {
-	l.mu.Lock()
-	pc, ok := l.pending[key]
-	delete(l.pending, key)
-	l.mu.Unlock()
+func (l *lineLink) fail(key int64, msg func(method string) string) (string, bool) {
+	pc, ok := l.take(key, key != 0)
 	if !ok {
 		return "", false
 	}
-	pc.ch <- &jsonrpc.Message{JSONRPC: "2.0", ID: json.RawMessage(key),
-		Error: &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: msg(pc.method)}}
+	e := &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: msg(pc.method)}
+	if pc.w != nil {
+		l.onAnswer(pc.w, Answer{Err: e}, true)
+		return pc.method, true
+	}
+	pc.ch <- &jsonrpc.Message{JSONRPC: "2.0", ID: json.RawMessage(strconv.FormatInt(key, 10)), Error: e}
 	return pc.method, true
+}
+
+// parseKey is the int64 of a decimal id key (0 when it is none).
+func parseKey(key string) int64 {
+	n, _ := jsonrpc.PlainInt([]byte(key))
+	return n
 }
 
 // integerKey returns the decimal form of an id that holds an integer in
@@ -317,17 +456,16 @@ func (l *lineLink) call(ctx context.Context, id int64, method string, params jso
 	if err != nil {
 		return nil, err
 	}
-	key := strconv.FormatInt(id, 10)
+	key := id
 	ch := make(chan *jsonrpc.Message, 1)
 	l.mu.Lock()
-	l.pending[key] = pendingCall{method: method, ch: ch}
+	l.pending[key] = pendingCall{id: id, method: method, ch: ch}
 	l.mu.Unlock()
 	answered := false
 	defer func() {
 		l.mu.Lock()
 		if _, waiting := l.pending[key]; waiting && !answered {
-			l.abandoned[l.abandonAt%len(l.abandoned)] = key
-			l.abandonAt++
+			l.abandonLocked(key)
 		}
 		delete(l.pending, key)
 		l.mu.Unlock()
@@ -350,6 +488,168 @@ func (l *lineLink) call(ctx context.Context, id int64, method string, params jso
 	case <-ctx.Done():
 		return nil, ctx.Err()
 	}
+}
+
+// abandonLocked remembers id as a call that ended without its answer.
+func (l *lineLink) abandonLocked(id int64) {
+	l.abandoned[l.abandonAt%len(l.abandoned)] = id
+	l.abandonAt++
+}
+
+// callAsync sends request id and returns at once: w gets the answer on the
+// read loop, or an error from the sweeper (deadline, unix ns, passed) or
+// when the link ends. params must be valid JSON (the caller checked). It
+// fails only when the request was not sent.
+func (l *lineLink) callAsync(id int64, method string, params json.RawMessage, deadline int64, w Waiter) error {
+	l.mu.Lock()
+	if l.ended {
+		l.mu.Unlock()
+		return l.closedErr()
+	}
+	l.pending[id] = pendingCall{id: id, method: method, w: w, deadline: deadline}
+	l.async.Add(1)
+	l.mu.Unlock()
+	l.sweepOnce.Do(func() { go l.sweep() })
+	if err := l.writeRequest(id, method, params); err != nil {
+		if _, ok := l.take(id, true); ok {
+			return fmt.Errorf("write to upstream: %w", err)
+		}
+		return nil // answered or failed already: w has been told
+	}
+	return nil
+}
+
+// cancelAsync gives up on asynchronous call id; false when it is not
+// waiting any more (answered, expired, failed).
+func (l *lineLink) cancelAsync(id int64) (pendingCall, bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	pc, ok := l.pending[id]
+	if !ok || pc.w == nil {
+		return pendingCall{}, false
+	}
+	delete(l.pending, id)
+	l.async.Add(-1)
+	l.abandonLocked(id)
+	return pc, true
+}
+
+// sweep expires asynchronous calls past their deadline: one goroutine per
+// link instead of a timer per call.
+func (l *lineLink) sweep() {
+	every := l.sweepEvery
+	if every <= 0 {
+		every = time.Second
+	}
+	t := time.NewTicker(every)
+	defer t.Stop()
+	var expired []pendingCall
+	for {
+		select {
+		case <-l.done:
+			return
+		case now := <-t.C:
+			if l.async.Load() == 0 {
+				continue
+			}
+			expired = expired[:0]
+			l.mu.Lock()
+			for id, pc := range l.pending {
+				if pc.w != nil && pc.deadline <= now.UnixNano() {
+					expired = append(expired, pc)
+					delete(l.pending, id)
+					l.async.Add(-1)
+					l.abandonLocked(id)
+				}
+			}
+			l.mu.Unlock()
+			for _, pc := range expired {
+				if l.onTimeout != nil {
+					l.onTimeout(pc.id, pc.method)
+				}
+				pc.w.Answered(Answer{Err: context.DeadlineExceeded})
+			}
+		}
+	}
+}
+
+// writeRequest writes a request frame without building it first: the
+// params go out as given (compacted only when they hold a newline).
+func (l *lineLink) writeRequest(id int64, method string, params json.RawMessage) error {
+	select {
+	case <-l.done:
+		return l.closedErr()
+	default:
+	}
+	if bytes.IndexByte(params, '\n') >= 0 {
+		var buf bytes.Buffer
+		if err := json.Compact(&buf, params); err != nil {
+			return jsonrpc.Errorf(jsonrpc.CodeInvalidParams, "invalid params for %s: not valid JSON", method)
+		}
+		params = buf.Bytes()
+	}
+	var idb [48]byte
+	q, err := quoteMethod(method)
+	if err != nil {
+		return err
+	}
+	head := strconv.AppendInt(append(idb[:0], `{"jsonrpc":"2.0","id":`...), id, 10)
+	if isNullOrEmpty(params) {
+		return l.w.WriteParts(head, methodKey, q, closeBrace)
+	}
+	return l.w.WriteParts(head, methodKey, q, paramsKey, params, closeBrace)
+}
+
+var (
+	methodKey  = []byte(`,"method":`)
+	paramsKey  = []byte(`,"params":`)
+	closeBrace = []byte(`}`)
+)
+
+// quoted caches methods as JSON strings (a proxy sees few methods);
+// lastQuoted is the newest one, checked first without a lock.
+var (
+	quoted struct {
+		sync.Mutex
+		m map[string][]byte
+	}
+	lastQuoted atomic.Pointer[quotedMethod]
+)
+
+type quotedMethod struct {
+	method string
+	q      []byte
+}
+
+// quoteMethod is method as a JSON string.
+func quoteMethod(method string) ([]byte, error) {
+	if l := lastQuoted.Load(); l != nil && l.method == method {
+		return l.q, nil
+	}
+	defer func() {
+		quoted.Lock()
+		if q, ok := quoted.m[method]; ok {
+			lastQuoted.Store(&quotedMethod{method, q})
+		}
+		quoted.Unlock()
+	}()
+	quoted.Lock()
+	q, ok := quoted.m[method]
+	quoted.Unlock()
+	if ok {
+		return q, nil
+	}
+	q, err := json.Marshal(method)
+	if err != nil {
+		return nil, err
+	}
+	quoted.Lock()
+	if quoted.m == nil || len(quoted.m) >= 256 {
+		quoted.m = map[string][]byte{}
+	}
+	quoted.m[method] = q
+	quoted.Unlock()
+	return q, nil
 }
 
 // notify sends a notification (params checked by the caller).

@@ -16,6 +16,13 @@ type notification struct {
 	params json.RawMessage
 }
 
+// queued is a notification, or an answer that waits behind notifications
+// (pushFunc).
+type queued struct {
+	notification
+	fn func()
+}
+
 // notifyQueue hands upstream notifications to the handler on one goroutine,
 // in arrival order. push never blocks, so the transport's read loop is never
 // held up by a slow handler.
@@ -24,7 +31,7 @@ type notifyQueue struct {
 
 	mu        sync.Mutex
 	handler   func(method string, params json.RawMessage)
-	items     []notification
+	items     []queued
 	pushed    uint64
 	delivered uint64
 	progress  chan struct{} // closed and replaced when delivered advances
@@ -50,13 +57,34 @@ func (q *notifyQueue) push(method string, params json.RawMessage) {
 		q.log.Warn("upstream notification dropped: handler too slow", "method", method)
 		return
 	}
-	q.items = append(q.items, notification{method, params})
+	q.items = append(q.items, queued{notification: notification{method, params}})
 	q.pushed++
 	q.mu.Unlock()
 	select {
 	case q.wake <- struct{}{}:
 	default:
 	}
+}
+
+// pushFunc enqueues f, to run on the delivery goroutine once everything
+// pushed before it has been handled (an answer that must not overtake the
+// notifications sent before it). It is never dropped.
+func (q *notifyQueue) pushFunc(f func()) {
+	q.mu.Lock()
+	q.items = append(q.items, queued{fn: f})
+	q.pushed++
+	q.mu.Unlock()
+	select {
+	case q.wake <- struct{}{}:
+	default:
+	}
+}
+
+// idle reports whether everything pushed has been handled.
+func (q *notifyQueue) idle() bool {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	return q.delivered == q.pushed
 }
 
 // pushedCount is the number of notifications pushed so far.
@@ -111,13 +139,15 @@ func (q *notifyQueue) loop(done <-chan struct{}) {
 			}
 		}
 		n := q.items[0]
-		q.items[0] = notification{}
+		q.items[0] = queued{}
 		q.items = q.items[1:]
 		h := q.handler
 		q.mu.Unlock()
 
-		if h != nil {
-			q.deliver(h, n)
+		if n.fn != nil {
+			q.run(n.fn)
+		} else if h != nil {
+			q.deliver(h, n.notification)
 		}
 
 		q.mu.Lock()
@@ -126,6 +156,15 @@ func (q *notifyQueue) loop(done <-chan struct{}) {
 		q.progress = make(chan struct{})
 		q.mu.Unlock()
 	}
+}
+
+func (q *notifyQueue) run(f func()) {
+	defer func() {
+		if r := recover(); r != nil {
+			q.log.Error("upstream answer handler panicked", "panic", r)
+		}
+	}()
+	f()
 }
 
 func (q *notifyQueue) deliver(h func(string, json.RawMessage), n notification) {

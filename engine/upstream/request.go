@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"time"
 
 	"github.com/genui-dev/genui/engine/jsonrpc"
@@ -100,7 +101,9 @@ func (c *Client) roundTrip(ctx context.Context, cn *conn, method string, params 
 			c.log.Warn("notifications sent before a response not all handed on before the request ended",
 				"rid", jsonrpc.RequestID(ctx), "method", method, "err", context.Cause(ctx))
 		}
-		c.log.Debug("upstream request", "rid", jsonrpc.RequestID(ctx), "method", method, "id", id, "took", time.Since(start))
+		if c.log.Enabled(ctx, slog.LevelDebug) {
+			c.log.Debug("upstream request", "rid", jsonrpc.RequestID(ctx), "method", method, "id", id, "took", time.Since(start))
+		}
 		return convertResponse(a.resp)
 	case <-cn.dead:
 		return nil, deadError(cn, method)
@@ -161,29 +164,13 @@ func (c *Client) transportFailure(cn *conn, method string, err error) error {
 // in the background (bounded) so the caller returns at once even if the
 // upstream is not reading.
 func (c *Client) sendCancelled(cn *conn, id int64, method string, ctx context.Context) {
-	if method == "initialize" {
-		return // MCP forbids cancelling initialize; the connection is dropped instead
-	}
 	reason := "request cancelled"
 	if cause := context.Cause(ctx); errors.Is(cause, context.DeadlineExceeded) {
 		reason = "request timed out"
 	} else if cause != nil && !errors.Is(cause, context.Canceled) {
 		reason = cause.Error()
 	}
-	params, err := json.Marshal(struct {
-		RequestID int64  `json:"requestId"`
-		Reason    string `json:"reason"`
-	}{id, reason})
-	if err != nil {
-		return
-	}
-	go func() {
-		nctx, cancel := context.WithTimeout(cn.ctx, 5*time.Second)
-		defer cancel()
-		if err := c.notify(nctx, cn, "notifications/cancelled", params); err != nil {
-			c.log.Debug("upstream notifications/cancelled not sent", "rid", jsonrpc.RequestID(ctx), "id", id, "err", err)
-		}
-	}()
+	c.sendCancelledReason(cn, id, method, reason, jsonrpc.RequestID(ctx))
 }
 
 // notify sends a notification on cn, bounded by ctx and the connection's

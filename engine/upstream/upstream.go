@@ -75,6 +75,9 @@ type Config struct {
 	Args, Env []string
 	// Dir is the stdio child's working directory ("" = genui's).
 	Dir string
+	// Started, when set, is this stdio command already started (Start):
+	// the first connection uses it instead of starting another.
+	Started *Started
 	// URL and Headers address an http or sse upstream.
 	URL     string
 	Headers map[string]string

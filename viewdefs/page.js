@@ -1,0 +1,159 @@
+/* genui offline UI: the page's module script (after render.js). Reads the tool from #tool-data, builds
+   the form (form.js), connects the App and shows results (rich.js when present, else render-plain.js). */
+import { App } from "@modelcontextprotocol/ext-apps";
+
+const data = JSON.parse(document.getElementById("tool-data").textContent);
+const tool = data.tool;
+const fieldsEl = document.getElementById("fields");
+const form = document.getElementById("tool-form");
+const submit = document.getElementById("submit");
+const statusEl = document.getElementById("status");
+const callError = document.getElementById("call-error");
+const resultEl = document.getElementById("result");
+
+function setState(s, text) {
+  document.body.dataset.state = s;
+  statusEl.replaceChildren();
+  if (s === "loading") statusEl.appendChild(el("span", "spinner"));
+  if (text) statusEl.appendChild(document.createTextNode(" " + text));
+}
+
+function showError(msg) {
+  callError.textContent = msg;
+  callError.hidden = !msg;
+}
+
+/* ---- schema -> form (form.js) ---- */
+
+const formApi = window.GenuiForm.create(tool.inputSchema, fieldsEl);
+const collect = formApi.collect;
+const prefill = formApi.prefill;
+const descEl = document.getElementById("tool-description");
+if (descEl && (descEl.textContent.length > 280 || descEl.textContent.split("\n").length > 4)) window.GenuiForm.fold(descEl);
+
+function isPlainObject(v) { return v !== null && typeof v === "object" && !Array.isArray(v); }
+
+/* ---- bridge ---- */
+
+const app = new App({ name: "genui-minimal-" + tool.name, version: "1.0.0" }, {}, { autoResize: true });
+window.genuiApp = app;
+/* The rich renderers (rich.js) when the page includes them; the arguments of
+   the call whose result is shown let them page through the tool. */
+const rich = window.GenuiRich ? window.GenuiRich.create({ app: app, tool: tool, helpers: { renderItem: renderItem, block: block, pretty: pretty, errorBanner: errorBanner } }) : null;
+let lastArgs = {};
+function showResult(result) {
+  if (rich) rich.render(result, resultEl, lastArgs);
+  else renderResult(result, resultEl);
+}
+app.ontoolinput = function (p) {
+  prefill(p && p.arguments);
+  lastArgs = isPlainObject(p && p.arguments) ? p.arguments : {};
+};
+app.ontoolinputpartial = function (p) { prefill(p && p.arguments); };
+app.ontoolresult = function (result) {
+  showError("");
+  showResult(result);
+  setState(result && result.isError ? "error" : "result", "");
+};
+app.ontoolcancelled = function (p) {
+  setState("ready", "Cancelled" + (p && p.reason ? ": " + p.reason : "") + ".");
+};
+app.onteardown = function () { return {}; };
+
+/* Buttons use the host's inverse surface and text (--color-background-inverse,
+   --color-text-inverse). A host that sets only one of them, or a pair that
+   does not read (WCAG 4.5:1), gets the host's own primary text and page
+   colours swapped, else a fixed dark blue with white text. */
+function rgbOf(c) {
+  const m = /rgba?\(([\d.]+)[, ]+([\d.]+)[, ]+([\d.]+)(?:[,/ ]+([\d.]+%?))?/.exec(c || "");
+  if (!m) return null;
+  let a = m[4] === undefined ? 1 : parseFloat(m[4]) / (m[4].endsWith("%") ? 100 : 1);
+  return [+m[1], +m[2], +m[3], a];
+}
+function luminance(rgb) {
+  const f = function (v) { v /= 255; return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); };
+  return 0.2126 * f(rgb[0]) + 0.7152 * f(rgb[1]) + 0.0722 * f(rgb[2]);
+}
+function over(top, under) {
+  if (!top || !under) return top;
+  return [0, 1, 2].map(function (i) { return top[i] * top[3] + under[i] * (1 - top[3]); }).concat(1);
+}
+function contrast(a, b) {
+  const x = luminance(a), y = luminance(b);
+  return (Math.max(x, y) + 0.05) / (Math.min(x, y) + 0.05);
+}
+function pairContrast(probe, page) {
+  const cs = getComputedStyle(probe);
+  const bg = over(rgbOf(cs.backgroundColor), page), fg = rgbOf(cs.color);
+  return bg && fg ? contrast(over(fg, bg), bg) : 0;
+}
+function fixButtonContrast() {
+  const root = document.documentElement;
+  root.style.removeProperty("--g-btn-bg");
+  root.style.removeProperty("--g-btn-fg");
+  const page = rgbOf(getComputedStyle(document.body).backgroundColor) || [255, 255, 255, 1];
+  const probe = document.createElement("button");
+  probe.style.position = "absolute";
+  probe.style.visibility = "hidden";
+  document.body.appendChild(probe);
+  try {
+    if (pairContrast(probe, page) >= 4.5) return;
+    root.style.setProperty("--g-btn-bg", "var(--g-fg)");
+    root.style.setProperty("--g-btn-fg", "var(--g-bg)");
+    if (pairContrast(probe, page) >= 4.5) return;
+    root.style.setProperty("--g-btn-bg", "#1d4ed8");
+    root.style.setProperty("--g-btn-fg", "#ffffff");
+  } finally {
+    probe.remove();
+  }
+}
+window.genuiButtonContrast = fixButtonContrast;
+fixButtonContrast();
+if (app.addEventListener) app.addEventListener("hostcontextchanged", fixButtonContrast);
+
+const connected = app.connect().then(function () {
+  if (rich) rich.applyTheme();
+  fixButtonContrast();
+  if (document.body.dataset.state === "connecting") setState("ready", "");
+  return true;
+}, function (e) {
+  setState("error", "");
+  showError("Not connected to an MCP Apps host: " + e.message);
+  return false;
+});
+
+let busy = false;
+form.addEventListener("submit", async function (ev) {
+  ev.preventDefault();
+  if (busy || tool.modelOnly) return; /* hosts refuse UI calls to model-only tools */
+  const args = collect();
+  if (!args) return;
+  showError("");
+  if (!(await connected)) {
+    showError("Not connected to an MCP Apps host; cannot call " + tool.name + ".");
+    return;
+  }
+  busy = true;
+  submit.disabled = true;
+  setState("loading", "Calling " + tool.name + "…");
+  /* Progress notifications for this call (the host relays the server's) move a bar. */
+  const bar = rich ? rich.progress(document.getElementById("progress-host")) : null;
+  const onprogress = function (p) {
+    if (bar) bar.update(p);
+    else if (p && typeof p.progress === "number") setState("loading", "Calling " + tool.name + "… " + p.progress + (typeof p.total === "number" ? " of " + p.total : ""));
+  };
+  try {
+    const result = await app.callServerTool({ name: tool.name, arguments: args }, { onprogress: onprogress });
+    lastArgs = args;
+    showResult(result);
+    setState(result && result.isError ? "error" : "result", "");
+  } catch (e) {
+    resultEl.replaceChildren();
+    showError("Call failed: " + (e && e.message ? e.message : String(e)));
+    setState("error", "");
+  } finally {
+    if (bar) bar.done();
+    busy = false;
+    submit.disabled = false;
+  }
+});
