@@ -3,6 +3,8 @@ package engine
 import (
 	"sort"
 	"strings"
+
+	"github.com/agnivade/levenshtein"
 )
 
 // Bounds of closeMatches: the work is at most maxSuggestCandidates edit
@@ -39,7 +41,7 @@ func closeMatches(name string, names []string) []string {
 			d = 1
 		}
 		if diff := len(l) - len(ln); diff <= limit && -diff <= limit { // else the distance exceeds limit
-			d = min(d, editDistance(ln, l))
+			d = min(d, levenshtein.ComputeDistance(ln, l))
 		}
 		if d <= limit {
 			cs = append(cs, cand{n, d})
@@ -51,24 +53,4 @@ func closeMatches(name string, names []string) []string {
 		out = append(out, cs[i].n)
 	}
 	return out
-}
-
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			c := 1
-			if a[i-1] == b[j-1] {
-				c = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+c)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }
