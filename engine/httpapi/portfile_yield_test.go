@@ -1,47 +1,17 @@
 package httpapi
 
 import (
-	"context"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
-
-	"github.com/genui-dev/genui/engine"
 )
 
 // serveYielding runs a yielding Serve (the in-process TUI's) in dir until
 // the returned stop is called.
 func serveYielding(t *testing.T, dir string) (*Server, func()) {
 	t.Helper()
-	e, err := engine.New(engine.Options{Upstream: demoConfig(), Dir: dir})
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := New(Options{Engine: e, Dir: dir, YieldPortFiles: true})
-	uiLn, apiLn, err := Listen(0, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- s.Serve(ctx, uiLn, apiLn) }()
-	deadline := time.Now().Add(10 * time.Second)
-	for (s.APIBase() == "" || !fileWritten(dir)) && time.Now().Before(deadline) {
-		time.Sleep(10 * time.Millisecond)
-	}
-	return s, func() {
-		cancel()
-		select {
-		case err := <-done:
-			if err != nil {
-				t.Errorf("Serve: %v", err)
-			}
-		case <-time.After(10 * time.Second):
-			t.Fatal("Serve did not return within 10 s")
-		}
-	}
+	return serveWith(t, dir, true)
 }
 
 func portOf(base string) string { return base[strings.LastIndex(base, ":")+1:] }

@@ -285,11 +285,17 @@ func sleeper(t *testing.T) int {
 // is called (bounded).
 func serveInDir(t *testing.T, dir string) (*Server, func()) {
 	t.Helper()
+	return serveWith(t, dir, false)
+}
+
+// serveWith is serveInDir, yielding DIR's port files when yield is set.
+func serveWith(t *testing.T, dir string, yield bool) (*Server, func()) {
+	t.Helper()
 	e, err := engine.New(engine.Options{Upstream: demoConfig(), Dir: dir})
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := New(Options{Engine: e, Dir: dir})
+	s := New(Options{Engine: e, Dir: dir, YieldPortFiles: yield})
 	uiLn, apiLn, err := Listen(0, 0)
 	if err != nil {
 		t.Fatal(err)
