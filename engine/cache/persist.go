@@ -6,16 +6,16 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/google/renameio/v2/maybe"
+
+	"github.com/genui-dev/genui/engine/safefile"
 )
 
 // FormatVersion is the version of the on-disk entry format. Files with any
@@ -122,7 +122,7 @@ func (c *Cache) readEntry(name string) (Entry, error) {
 		return Entry{}, errors.New("not a cache entry file name")
 	}
 	// JSON escaping can grow the HTML up to 6x (\u00XX); anything beyond is not ours.
-	data, err := readRegularFile(filepath.Join(c.opts.Dir, name), 6*c.opts.MaxEntryBytes+64<<10)
+	data, err := safefile.Read(filepath.Join(c.opts.Dir, name), 6*c.opts.MaxEntryBytes+64<<10)
 	if err != nil {
 		return Entry{}, err
 	}
@@ -139,31 +139,4 @@ func (c *Cache) readEntry(name string) (Entry, error) {
 		return Entry{}, errors.New("entry has no tool name")
 	}
 	return fe.Entry, nil
-}
-
-// readRegularFile reads path if it is (or links to) a regular file of at
-// most limit bytes. It never blocks on a FIFO (opened non-blocking, then
-// refused) and never trusts the reported size: a device such as /dev/zero
-// is refused, and reading stops after limit bytes whatever the file claims.
-func readRegularFile(path string, limit int64) ([]byte, error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("not a regular file (%s)", fi.Mode().Type())
-	}
-	data, err := io.ReadAll(io.LimitReader(f, limit+1))
-	if err != nil {
-		return nil, err
-	}
-	if int64(len(data)) > limit {
-		return nil, fmt.Errorf("file is more than %d bytes, more than any valid entry", limit)
-	}
-	return data, nil
 }

@@ -13,17 +13,16 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/gofrs/flock"
 	"github.com/google/renameio/v2/maybe"
+
+	"github.com/genui-dev/genui/engine/safefile"
 )
 
 // LockFileName is DIR's owner lock.
@@ -135,7 +134,7 @@ func claimDir(dir string) (*flock.Flock, *Owner, error) {
 
 // readOwner reads dir's lock file (nil when it holds nothing readable).
 func readOwner(dir string) *Owner {
-	b, err := readSmallFile(filepath.Join(dir, LockFileName), 4096)
+	b, err := safefile.Read(filepath.Join(dir, LockFileName), 4096)
 	if err != nil {
 		return nil
 	}
@@ -167,7 +166,7 @@ func DirOwned(dir string) bool {
 
 // removeOwnPortFile removes path while it still names one of our ports.
 func removeOwnPortFile(path string, ports ...int) {
-	b, err := readSmallFile(path, 64)
+	b, err := safefile.Read(path, 64)
 	if err != nil {
 		return
 	}
@@ -196,7 +195,7 @@ func WritePortFile(path string, port int) error {
 // whether a live genui owns DIR (holds DIR/genui.lock), so the port is
 // worth trying. Port files of older genuis ("PORT\nPID\n") read the same.
 func ReadPortFile(path string) (port int, alive bool, err error) {
-	b, err := readSmallFile(path, 64)
+	b, err := safefile.Read(path, 64)
 	if err != nil {
 		return 0, false, err
 	}
@@ -217,24 +216,4 @@ func parsePort(b []byte) (int, error) {
 		return 0, fmt.Errorf("bad port %q", fields[0])
 	}
 	return port, nil
-}
-
-// readSmallFile reads a regular file of at most limit bytes without
-// blocking on a FIFO or trusting a device's size.
-func readSmallFile(path string, limit int64) ([]byte, error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	if fi, err := f.Stat(); err != nil {
-		return nil, err
-	} else if !fi.Mode().IsRegular() {
-		return nil, &fs.PathError{Op: "read", Path: path, Err: errors.New("not a regular file")}
-	}
-	b, err := io.ReadAll(io.LimitReader(f, limit+1))
-	if err == nil && int64(len(b)) > limit {
-		err = &fs.PathError{Op: "read", Path: path, Err: fmt.Errorf("more than %d bytes", limit)}
-	}
-	return b, err
 }

@@ -17,7 +17,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"log/slog"
 	"os"
@@ -25,11 +24,12 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/gofrs/flock"
 	"github.com/google/renameio/v2/maybe"
+
+	"github.com/genui-dev/genui/engine/safefile"
 )
 
 // FormatVersion is the version of refinements.json.
@@ -114,11 +114,11 @@ func Open(path string, logger *slog.Logger) (*Store, error) {
 		return s, nil
 	}
 	s.removeStaleTemps()
-	data, err := readRegularFile(path, MaxFileBytes)
+	data, err := safefile.Read(path, MaxFileBytes)
 	if errors.Is(err, fs.ErrNotExist) {
 		return s, nil
 	}
-	var bad *badFileError
+	var bad *safefile.BadFileError
 	if errors.As(err, &bad) {
 		return s, s.quarantine(err)
 	}
@@ -139,50 +139,13 @@ func Open(path string, logger *slog.Logger) (*Store, error) {
 // wrote (a thousand tools with a hundred 16 KiB refinements each fit).
 const MaxFileBytes = 64 << 20
 
-// badFileError is a refinements.json that is a FIFO, a device or a socket,
-// or too big: it is moved aside like a corrupt one. (A directory there is
-// an error: genui cannot fix that itself.)
-type badFileError struct{ reason string }
-
-func (e *badFileError) Error() string { return e.reason }
-
-// readRegularFile reads path if it is (or links to) a regular file of at
-// most limit bytes. It never blocks on a FIFO (opened non-blocking, then
-// refused) and never trusts the reported size: a device such as /dev/zero
-// is refused, and reading stops after limit bytes whatever the file claims.
-func readRegularFile(path string, limit int64) ([]byte, error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if fi.IsDir() {
-		return nil, errors.New("is a directory")
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, &badFileError{fmt.Sprintf("not a regular file (%s)", fi.Mode().Type())}
-	}
-	data, err := io.ReadAll(io.LimitReader(f, limit+1))
-	if err != nil {
-		return nil, err
-	}
-	if int64(len(data)) > limit {
-		return nil, &badFileError{fmt.Sprintf("more than %d bytes", limit)}
-	}
-	return data, nil
-}
-
 // staleTempAge is how old a temp file must be before Open deletes it, so a
 // second genui process opening the same DIR never removes a write in flight.
 const staleTempAge = time.Minute
 
 // removeStaleTemps deletes temp files left by writes that died before the rename.
 func (s *Store) removeStaleTemps() {
-	temps, _ := filepath.Glob(filepath.Join(filepath.Dir(s.path), "."+filepath.Base(s.path)+".tmp-*"))
+	temps, _ := filepath.Glob(filepath.Join(filepath.Dir(s.path), "."+filepath.Base(s.path)+"*"))
 	for _, t := range temps {
 		if fi, err := os.Stat(t); err == nil && time.Since(fi.ModTime()) > staleTempAge {
 			s.log.Info("removing temp file left by an interrupted write", "file", t)
@@ -370,11 +333,11 @@ func (s *Store) saveLocked() error {
 // is none; an unreadable file is moved aside (nothing lost) and counts as
 // empty.
 func (s *Store) readForMerge() (map[string][]Refinement, error) {
-	data, err := readRegularFile(s.path, MaxFileBytes)
+	data, err := safefile.Read(s.path, MaxFileBytes)
 	if errors.Is(err, fs.ErrNotExist) {
 		return map[string][]Refinement{}, nil
 	}
-	var bad *badFileError
+	var bad *safefile.BadFileError
 	if err != nil && !errors.As(err, &bad) {
 		return nil, err
 	}
@@ -404,7 +367,7 @@ func (s *Store) reloadLocked() {
 	if err != nil || s.seen != nil && os.SameFile(fi, s.seen) && fi.ModTime().Equal(s.seen.ModTime()) && fi.Size() == s.seen.Size() {
 		return
 	}
-	data, err := readRegularFile(s.path, MaxFileBytes)
+	data, err := safefile.Read(s.path, MaxFileBytes)
 	if err != nil {
 		return
 	}
