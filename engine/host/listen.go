@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"slices"
+	"sync"
 	"time"
 
 	"github.com/genui-dev/genui/engine/jsonrpc"
@@ -30,6 +31,9 @@ type listenSub struct {
 	id     json.RawMessage
 	filter subscriptionFilter
 	reply  Sender
+	// mu is held from registration until the acknowledgement is sent, so
+	// a change that happens meanwhile is delivered, and after it.
+	mu sync.Mutex
 }
 
 // wants reports whether the subscription asked for notification m.
@@ -69,6 +73,8 @@ func (l *listenSub) send(m *jsonrpc.Message) {
 	if err != nil {
 		return
 	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
 	_ = l.reply.Send(jsonrpc.NewNotification(m.Method, params))
 }
 
@@ -90,9 +96,9 @@ func (sess *Session) listen(ctx context.Context, msg *jsonrpc.Message, reply Sen
 		"_meta":         map[string]json.RawMessage{metaSubscriptionID: msg.ID},
 		"notifications": honored,
 	})
-	if err := reply.Send(jsonrpc.NewNotification("notifications/subscriptions/acknowledged", ack)); err != nil {
-		return nil, err
-	}
+	// Registered before the acknowledgement (a change right after the
+	// client sees it must reach it), delivering only after it.
+	sub.mu.Lock()
 	sess.mu.Lock()
 	sess.listens = append(sess.listens, sub)
 	sess.mu.Unlock()
@@ -101,6 +107,11 @@ func (sess *Session) listen(ctx context.Context, msg *jsonrpc.Message, reply Sen
 		sess.listens = slices.DeleteFunc(sess.listens, func(x *listenSub) bool { return x == sub })
 		sess.mu.Unlock()
 	}()
+	err := reply.Send(jsonrpc.NewNotification("notifications/subscriptions/acknowledged", ack))
+	sub.mu.Unlock()
+	if err != nil {
+		return nil, err
+	}
 	select {
 	case <-ctx.Done():
 		if context.Cause(ctx) == errCancelledByHost {

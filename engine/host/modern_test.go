@@ -260,6 +260,23 @@ func TestModernSamplingIsAMultiRoundTrip(t *testing.T) {
 
 // modernPost POSTs a modern request to /mcp with the revision's headers
 // (hdr overrides them; "" removes one).
+// waitModernTools polls a modern tools/list until its body holds want
+// (bounded: 10 s).
+func waitModernTools(t *testing.T, base, want string) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		_, body := modernPost(t, base, "tools/list", modern(nil, nil, ""), nil)
+		if strings.Contains(string(body), want) {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("tools/list never held %s: %s", want, body)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
 func modernPost(t *testing.T, base string, method string, params map[string]any, hdr map[string]string) (*http.Response, []byte) {
 	t.Helper()
 	body := jsonrpc.NewRequest(json.RawMessage(`1`), method, json.RawMessage(mustJSON(params)))
@@ -352,6 +369,10 @@ func TestModernHTTP(t *testing.T) {
 func TestModernHTTPListen(t *testing.T) {
 	up := newScripted()
 	ts, srv := startHTTPUp(t, scriptedUpstream(up))
+	// The change below must be a change: wait until genui has listed the
+	// upstream's first tool set (slow is in it, not in the next one), or a
+	// first listing that runs late sees the new set and nothing changes.
+	waitModernTools(t, ts.URL, `"name":"slow"`)
 
 	params := modern(map[string]any{"notifications": map[string]any{"toolsListChanged": true, "resourcesListChanged": true}}, nil, "")
 	req, _ := http.NewRequest(http.MethodPost, ts.URL+"/mcp", strings.NewReader(string(jsonrpc.NewRequest(json.RawMessage(`"L1"`), "subscriptions/listen", json.RawMessage(mustJSON(params))))))
