@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/genui-dev/genui/mcpshim"
+	"github.com/genui-dev/genui/viewdefs"
 )
 
 func TestValidate(t *testing.T) {
@@ -75,17 +76,24 @@ func TestOfflineOutputIsSelfContained(t *testing.T) {
 			if res.UIType != UITypeOfflineRich || res.Provider != "offline" || res.Duration <= 0 {
 				t.Errorf("result metadata = %q %q %v", res.UIType, res.Provider, res.Duration)
 			}
-			if p := Validate(res.HTML); len(p) > 0 {
-				t.Errorf("Validate: %q", p)
+			// The checks read the code too: the page as it was before packing.
+			page, err := viewdefs.Unpack(res.HTML)
+			if err != nil || !viewdefs.IsPacked(res.HTML) {
+				t.Fatalf("the offline page is not a good packed page: %v", err)
+			}
+			for _, p := range []string{res.HTML, page} {
+				if p := Validate(p); len(p) > 0 {
+					t.Errorf("Validate: %q", p)
+				}
 			}
 			if strings.Count(res.HTML, mcpshim.ShimAttr) != 1 {
 				t.Errorf("want exactly one inlined shim")
 			}
-			if strings.Contains(res.HTML, `from "@modelcontextprotocol/ext-apps"`) {
+			if strings.Contains(page, `from "@modelcontextprotocol/ext-apps"`) {
 				t.Errorf("ext-apps import not replaced")
 			}
 			// No URL of any kind may reach the page except inside the JSON data of a hostile schema.
-			rest := res.HTML
+			rest := page
 			if i := strings.Index(rest, `id="tool-data">`); i >= 0 {
 				j := strings.Index(rest[i:], "</script>")
 				rest = rest[:i] + rest[i+j:]

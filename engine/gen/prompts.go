@@ -16,6 +16,7 @@ import (
 	"text/template"
 
 	"github.com/genui-dev/genui/mcpshim"
+	"github.com/genui-dev/genui/viewdefs"
 )
 
 //go:embed prompts/*.tmpl
@@ -125,7 +126,7 @@ func (p *Prompts) User(req Request) (string, error) {
 		t = p.refine
 		data["History"] = refs[:len(refs)-1]
 		data["Feedback"] = refs[len(refs)-1]
-		data["CurrentHTML"] = fence(stripShim(req.CurrentHTML), "current_page")
+		data["CurrentHTML"] = fence(stripPacked(stripShim(req.CurrentHTML)), "current_page")
 	} else {
 		data["Refinements"] = refs
 	}
@@ -228,3 +229,22 @@ var reShimElement = regexp.MustCompile(`(?is)<script\s+` + mcpshim.ShimAttr + `\
 // stripShim removes genui's inlined App bridge (30 KB the model need not
 // see; repair puts it back).
 func stripShim(html string) string { return reShimElement.ReplaceAllString(html, "") }
+
+var rePackedElements = regexp.MustCompile(`(?s)<style ` + viewdefs.PackAttr + `-hide>.*?</style>|<script type="application/octet-stream" ` +
+	viewdefs.PackAttr + `>.*?</script>|<script ` + viewdefs.PackAttr + `-loader>.*?</script>`)
+
+// stripPacked replaces the packed renderers of an offline page (tens of KB
+// of base64 a model can neither read nor keep) with a note.
+func stripPacked(html string) string {
+	if !viewdefs.IsPacked(html) {
+		return html
+	}
+	first := true
+	return rePackedElements.ReplaceAllStringFunc(html, func(string) string {
+		if !first {
+			return ""
+		}
+		first = false
+		return "<!-- genui's offline renderers and styles were here (packed, left out): write the page's own code and styles -->"
+	})
+}

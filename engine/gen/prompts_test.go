@@ -1,6 +1,7 @@
 package gen
 
 import (
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -8,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/genui-dev/genui/mcpshim"
+	"github.com/genui-dev/genui/viewdefs"
 )
 
 func TestPromptsEmbedded(t *testing.T) {
@@ -78,6 +80,28 @@ func TestPromptRefineUsesCurrentPage(t *testing.T) {
 	u, _ = p.User(Request{Tool: forecastTool, Refinements: []string{"first"}})
 	if !strings.Contains(u, "<user_refinements>") || strings.Contains(u, "<current_page>") {
 		t.Errorf("generate prompt:\n%s", u)
+	}
+}
+
+// TestPromptRefineLeavesOutPackedRenderers: refining an offline page with
+// a model shows the page's markup and data, not tens of KB of base64.
+func TestPromptRefineLeavesOutPackedRenderers(t *testing.T) {
+	p, _ := LoadPrompts("")
+	res, err := NewOffline().Generate(context.Background(), Request{Tool: forecastTool})
+	if err != nil {
+		t.Fatal(err)
+	}
+	u, err := p.User(Request{Tool: forecastTool, Refinements: []string{"dark"}, CurrentHTML: res.HTML})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(u, viewdefs.PackAttr) || len(u) > 16<<10 {
+		t.Fatalf("the packed block reached the prompt (%d bytes)", len(u))
+	}
+	for _, want := range []string{"renderers and styles were here", `id="tool-data"`, `<form id="tool-form"`} {
+		if !strings.Contains(u, want) {
+			t.Errorf("refine prompt lacks %q", want)
+		}
 	}
 }
 

@@ -1,0 +1,79 @@
+package gen
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/genui-dev/genui/internal/browsertest"
+	"github.com/genui-dev/genui/viewdefs"
+)
+
+// recordCSP is put first in a page's head: it records every CSP violation.
+const recordCSP = `<script>window.cspViolations = []; document.addEventListener("securitypolicyviolation", e => window.cspViolations.push(e.violatedDirective + " " + e.blockedURI));</script>`
+
+func packedForecast(t *testing.T, headFirst string) string {
+	t.Helper()
+	res, err := NewOffline().Generate(context.Background(), Request{Tool: Tool{Name: "get_forecast", Description: "Weather forecast for a city.",
+		InputSchema: json.RawMessage(forecastSchema)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !viewdefs.IsPacked(res.HTML) {
+		t.Fatal("the offline page is not packed")
+	}
+	i := strings.Index(res.HTML, "<head>")
+	return res.HTML[:i+len("<head>")] + headFirst + res.HTML[i+len("<head>"):]
+}
+
+// TestPackedPageUnderDefaultCSP: an offline page unpacks under the MCP
+// Apps default CSP without a single violation, shows its content (the
+// hide style gone) and works: handshake, form, result.
+func TestPackedPageUnderDefaultCSP(t *testing.T) {
+	f, ui := newFixture(t)
+	ui.addHTML("get_forecast", packedForecast(t, recordCSP))
+	f.open("get_forecast")
+	f.waitFrame(`(w, d) => d.getElementById("f-location") !== null`)
+	f.eval(`(bridge.sendToolResult({content: [{type: "text", text: "Sunny in Berlin"}], structuredContent: {city: "Berlin", high_c: 23}}), true)`, nil)
+	f.waitFrame(`(w, d) => d.body.dataset.state === "result"`)
+	var got struct {
+		Violations []string
+		Hidden     bool
+		Visibility string
+		Scripts    int
+	}
+	if err := json.Unmarshal(f.frame(`(w, d) => ({Violations: w.cspViolations, Hidden: d.querySelector("style[`+viewdefs.PackAttr+`-hide]") !== null,
+		Visibility: getComputedStyle(d.querySelector("main")).visibility, Scripts: d.scripts.length})`), &got); err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Violations) > 0 || got.Hidden || got.Visibility != "visible" {
+		t.Fatalf("packed page: %+v", got)
+	}
+	if !strings.Contains(f.frameText("#result"), "Sunny in Berlin") {
+		t.Fatalf("result not rendered: %q", f.frameText("#result"))
+	}
+}
+
+// TestPackedPageWithoutDecompressionStream: in a browser without
+// DecompressionStream the page says why it cannot run, visibly, instead of
+// staying blank.
+func TestPackedPageWithoutDecompressionStream(t *testing.T) {
+	f, ui := newFixture(t)
+	ui.addHTML("get_forecast", packedForecast(t, `<script>delete window.DecompressionStream;</script>`))
+	browsertest.Run(t, f.ctx, 20*time.Second, chromedp.Navigate(f.host+"/?tool=get_forecast"))
+	f.waitFrame(`(w, d) => d.querySelector("[role=alert]") !== null`)
+	var got struct {
+		Alert, State, Visibility string
+	}
+	if err := json.Unmarshal(f.frame(`(w, d) => ({Alert: d.querySelector("[role=alert]").textContent, State: d.body.dataset.state,
+		Visibility: getComputedStyle(d.querySelector("main")).visibility})`), &got); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(got.Alert, "could not unpack") || !strings.Contains(got.Alert, "DecompressionStream") || got.State != "error" || got.Visibility != "visible" {
+		t.Fatalf("no clear failure: %+v", got)
+	}
+}
