@@ -70,7 +70,7 @@ func TestCLIExport(t *testing.T) {
 			t.Fatalf("export wrote no %s.html: %v", tool, err)
 		}
 		page := string(b)
-		if !strings.HasPrefix(strings.ToLower(page), "<!doctype html") || !strings.Contains(page, "data-genui-shim") {
+		if !strings.HasPrefix(strings.ToLower(page), "<!doctype html") || !(strings.Contains(page, "<script data-genui-shim>") || strings.Contains(page, "data-genui-packed-shim")) {
 			t.Errorf("%s.html is not a standalone genui page", tool)
 		}
 		if problems := selfContainedProblems(page); len(problems) > 0 {

@@ -46,6 +46,12 @@ func HostJS() string { return hostJS }
 // ShimAttr marks the script element Inject inserts.
 const ShimAttr = "data-genui-shim"
 
+// PackedShimAttr marks a page that carries the shim inside a packed block
+// (genui's offline pages, viewdefs.Pack): the shim was injected before
+// packing and the page's module scripts rewritten, so Inject leaves such a
+// page as it is.
+const PackedShimAttr = "data-genui-packed-shim"
+
 var (
 	// One script element, attributes in group 1, body in group 2.
 	reScript = regexp.MustCompile(`(?is)<script\b([^>]*)>(.*?)</script\s*>`)
@@ -97,8 +103,12 @@ func IsExtAppsSpecifier(spec string) bool {
 // inline module scripts become bindings from window.McpApps, script tags
 // loading ext-apps are removed, and one <script data-genui-shim> holding
 // AppJS is placed before the first script of <head> (or at its end; a head
-// is created when missing). Inject is idempotent.
+// is created when missing). Inject is idempotent. A page that carries the
+// shim packed (PackedShimAttr) comes back unchanged.
 func Inject(html string) string {
+	if strings.Contains(html, PackedShimAttr) {
+		return html
+	}
 	html = reShim.ReplaceAllString(html, "")
 	html = rewriteScripts(html)
 	return insertShim(html)

@@ -12,6 +12,8 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+
+	"github.com/genui-dev/genui/mcpshim"
 )
 
 // Packing. Nine tenths of an offline page is the same on every page: the
@@ -33,14 +35,15 @@ import (
 const PackAttr = "data-genui-pack"
 
 // packable is one style or classic/module script element exactly as
-// genui's templates write them: no attributes but type="module".
-var packable = regexp.MustCompile(`(?s)<style>(.*?)</style>|<script( type="module")?>(.*?)</script>`)
+// genui's templates write them (no attributes but type="module"), or the
+// shim element as mcpshim.Inject writes it.
+var packable = regexp.MustCompile(`(?s)<style>(.*?)</style>|<script( type="module")?>(.*?)</script>|<script ` + mcpshim.ShimAttr + `>(.*?)</script>`)
 
 // packed finds a packed page's parts, hide style and loader.
 var (
 	rePackBlock  = regexp.MustCompile(`(?s)<script type="application/octet-stream" ` + PackAttr + `>([^<]*)</script>`)
 	rePackHide   = regexp.MustCompile(`<style ` + PackAttr + `-hide>[^<]*</style>`)
-	rePackLoader = regexp.MustCompile(`(?s)<script ` + PackAttr + `-loader>.*?</script>`)
+	rePackLoader = regexp.MustCompile(`(?s)<script ` + PackAttr + `-loader[^>]*>.*?</script>`)
 )
 
 // packHide keeps the page's content invisible until its styles are in, so
@@ -50,7 +53,7 @@ const packHide = `<style ` + PackAttr + `-hide>main{visibility:hidden}</style>`
 // packLoader expands the parts. On failure (a browser without
 // DecompressionStream, a damaged block) it says so in the page instead of
 // leaving it blank.
-const packLoader = `<script ` + PackAttr + `-loader>(async () => {
+const packLoader = `(async () => {
   const hide = document.querySelector("style[` + PackAttr + `-hide]");
   try {
     const s = atob(document.querySelector("script[` + PackAttr + `]").textContent);
@@ -60,8 +63,9 @@ const packLoader = `<script ` + PackAttr + `-loader>(async () => {
     for (const [kind, src] of JSON.parse(text)) {
       const el = document.createElement(kind === "style" ? "style" : "script");
       if (kind === "module") el.type = "module";
+      if (kind === "shim") el.setAttribute("` + mcpshim.ShimAttr + `", "");
       el.textContent = src;
-      (kind === "style" ? document.head : document.body).appendChild(el);
+      (kind === "script" || kind === "module" ? document.body : document.head).appendChild(el);
     }
   } catch (err) {
     document.body.dataset.state = "error";
@@ -72,9 +76,9 @@ const packLoader = `<script ` + PackAttr + `-loader>(async () => {
   } finally {
     if (hide) hide.remove();
   }
-})();</script>`
+})();`
 
-// packPart is one packed element: kind "style", "script" or "module".
+// packPart is one packed element: kind "style", "shim", "script" or "module".
 type packPart [2]string
 
 // Pack returns page with its packable elements (see above) replaced by a
@@ -91,7 +95,7 @@ func Pack(page string) (string, error) {
 	parts := make([]packPart, 0, len(locs))
 	var out strings.Builder
 	out.Grow(len(page) / 2)
-	last, hid := 0, false
+	last, hid, shim := 0, false, false
 	for _, m := range locs {
 		out.WriteString(page[last:m[0]])
 		last = m[1]
@@ -102,6 +106,9 @@ func Pack(page string) (string, error) {
 				out.WriteString(packHide)
 				hid = true
 			}
+		case m[8] >= 0:
+			parts = append(parts, packPart{"shim", page[m[8]:m[9]]})
+			shim = true
 		case m[4] >= 0:
 			parts = append(parts, packPart{"module", page[m[6]:m[7]]})
 		default:
@@ -118,8 +125,11 @@ func Pack(page string) (string, error) {
 	}
 	out.WriteString(`<script type="application/octet-stream" ` + PackAttr + `>`)
 	out.WriteString(block)
-	out.WriteString(`</script>`)
-	out.WriteString(packLoader)
+	out.WriteString(`</script><script ` + PackAttr + `-loader`)
+	if shim {
+		out.WriteString(" " + mcpshim.PackedShimAttr)
+	}
+	out.WriteString(">" + packLoader + "</script>")
 	out.WriteString(page[last:])
 	return out.String(), nil
 }
@@ -148,6 +158,8 @@ func Unpack(page string) (string, error) {
 		switch p[0] {
 		case "style":
 			styles.WriteString("<style>" + p[1] + "</style>")
+		case "shim":
+			styles.WriteString("<script " + mcpshim.ShimAttr + ">" + p[1] + "</script>")
 		case "module":
 			scripts.WriteString(`<script type="module">` + p[1] + "</script>")
 		case "script":

@@ -5,6 +5,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/genui-dev/genui/mcpshim"
 )
 
 // elements lists a page's style and script elements (data blocks too) in
@@ -73,11 +75,11 @@ func TestPackRoundTrip(t *testing.T) {
 	}
 }
 
-// TestPackLeavesOthersAlone: the shim element, JSON blocks and scripts
-// with attributes are not ours to pack; a page with nothing to pack comes
-// back as it was, and readable sources turn packing off.
+// TestPackLeavesOthersAlone: JSON blocks and scripts with attributes are
+// not ours to pack; a page with nothing to pack comes back as it was, and
+// readable sources turn packing off.
 func TestPackLeavesOthersAlone(t *testing.T) {
-	page := `<!doctype html><html><head><script data-genui-shim>shim()</script></head><body>` +
+	page := `<!doctype html><html><head></head><body>` +
 		`<script type="application/json" id="d">{"a":1}</script><script src="x.js"></script><script id="mine">keep()</script></body></html>`
 	got, err := Pack(page)
 	if err != nil || got != page {
@@ -108,5 +110,35 @@ func TestUnpackRefusesDamage(t *testing.T) {
 		if _, err := Unpack(packed[:m[2]] + bad + packed[m[3]:]); err == nil {
 			t.Errorf("%s block: no error", name)
 		}
+	}
+}
+
+// TestPackCarriesTheShim: the shim Inject put in is packed with the rest;
+// the page is marked so that Inject (which the engine runs on every page
+// it serves) leaves it as it is, and Unpack gives the shim back, once.
+func TestPackCarriesTheShim(t *testing.T) {
+	page := mcpshim.Inject(richPage(t, `{"type":"object","properties":{"q":{"type":"string"}}}`))
+	packed, err := Pack(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(packed, "<script "+mcpshim.ShimAttr+">") || !strings.Contains(packed, mcpshim.PackedShimAttr) {
+		t.Fatal("the shim was not packed, or the page not marked")
+	}
+	if again := mcpshim.Inject(packed); again != packed {
+		t.Fatal("Inject changed a packed page")
+	}
+	back, err := Unpack(packed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Count(back, "<script "+mcpshim.ShimAttr+">"+mcpshim.AppJS()+"</script>") != 1 {
+		t.Fatal("Unpack did not give the shim back once")
+	}
+	if strings.Index(back, mcpshim.ShimAttr) > strings.Index(back, "</head>") {
+		t.Fatal("the unpacked shim is not in the head")
+	}
+	if len(packed)*2 >= len(page) {
+		t.Errorf("packed %d bytes of %d, want under half", len(packed), len(page))
 	}
 }

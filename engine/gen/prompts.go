@@ -231,7 +231,7 @@ var reShimElement = regexp.MustCompile(`(?is)<script\s+` + mcpshim.ShimAttr + `\
 func stripShim(html string) string { return reShimElement.ReplaceAllString(html, "") }
 
 var rePackedElements = regexp.MustCompile(`(?s)<style ` + viewdefs.PackAttr + `-hide>.*?</style>|<script type="application/octet-stream" ` +
-	viewdefs.PackAttr + `>.*?</script>|<script ` + viewdefs.PackAttr + `-loader>.*?</script>`)
+	viewdefs.PackAttr + `>.*?</script>|<script ` + viewdefs.PackAttr + `-loader[^>]*>.*?</script>`)
 
 // stripPacked replaces the packed renderers of an offline page (tens of KB
 // of base64 a model can neither read nor keep) with a note.
