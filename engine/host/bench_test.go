@@ -55,9 +55,9 @@ var (
 	id3       = []byte(`"id":3,`)
 )
 
-// demoChild starts the demo server as a child process and returns a client
-// talking to it directly.
-func demoChild(tb testing.TB) *rawConn {
+// startDemoChild starts this test binary as the demo server (demoChildEnv)
+// and returns it with its stdin and stdout; the caller waits for it.
+func startDemoChild(tb testing.TB) (*exec.Cmd, io.WriteCloser, io.ReadCloser) {
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
 	cmd.Env = append(os.Environ(), demoChildEnv+"=1")
 	in, err := cmd.StdinPipe()
@@ -71,6 +71,13 @@ func demoChild(tb testing.TB) *rawConn {
 	if err := cmd.Start(); err != nil {
 		tb.Fatal(err)
 	}
+	return cmd, in, out
+}
+
+// demoChild starts the demo server as a child process and returns a client
+// talking to it directly.
+func demoChild(tb testing.TB) *rawConn {
+	cmd, in, out := startDemoChild(tb)
 	tb.Cleanup(func() { _ = in.Close(); _ = cmd.Wait() })
 	c := &rawConn{w: in, fr: jsonrpc.NewFrameReader(out, 0)}
 	c.handshake(tb)
@@ -81,19 +88,7 @@ func demoChild(tb testing.TB) *rawConn {
 // (two goroutines copying both pipes, as bench/'s relay does) and returns
 // a client talking to the relay.
 func relayChild(tb testing.TB) *rawConn {
-	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), demoChildEnv+"=1")
-	childIn, err := cmd.StdinPipe()
-	if err != nil {
-		tb.Fatal(err)
-	}
-	childOut, err := cmd.StdoutPipe()
-	if err != nil {
-		tb.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		tb.Fatal(err)
-	}
+	cmd, childIn, childOut := startDemoChild(tb)
 	inR, inW, err := os.Pipe()
 	if err != nil {
 		tb.Fatal(err)
