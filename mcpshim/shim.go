@@ -49,7 +49,8 @@ const ShimAttr = "data-genui-shim"
 // PackedShimAttr marks a page that carries the shim inside a packed block
 // (genui's offline pages, viewdefs.Pack): the shim was injected before
 // packing and the page's module scripts rewritten, so Inject leaves such a
-// page as it is.
+// page as it is. The mark is the loader's start tag exactly as Pack writes
+// it, <script data-genui-pack-loader data-genui-packed-shim>.
 const PackedShimAttr = "data-genui-packed-shim"
 
 var (
@@ -106,7 +107,7 @@ func IsExtAppsSpecifier(spec string) bool {
 // is created when missing). Inject is idempotent. A page that carries the
 // shim packed (PackedShimAttr) comes back unchanged.
 func Inject(html string) string {
-	if strings.Contains(html, PackedShimAttr) {
+	if strings.Contains(html, "<script data-genui-pack-loader "+PackedShimAttr+">") {
 		return html
 	}
 	html = reShim.ReplaceAllString(html, "")

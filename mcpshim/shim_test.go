@@ -159,3 +159,17 @@ func TestEmbeddedJSIsInlineSafe(t *testing.T) {
 func abbreviate(s string) string {
 	return strings.Replace(s, AppJS(), "…APPJS…", -1)
 }
+
+// TestInjectLeavesOnlyPackedPagesAlone: a page whose loader carries the
+// packed-shim mark is left as it is; a page that merely mentions the mark
+// (a tool description quoted in a generated page) still gets the shim.
+func TestInjectLeavesOnlyPackedPagesAlone(t *testing.T) {
+	packed := `<html><head></head><body><script data-genui-pack-loader ` + PackedShimAttr + `>load()</script></body></html>`
+	if got := Inject(packed); got != packed {
+		t.Fatalf("Inject changed a packed page:\n%s", got)
+	}
+	mention := `<html><head></head><body><p>` + PackedShimAttr + `</p><!-- data-genui-pack-loader ` + PackedShimAttr + ` --></body></html>`
+	if got := Inject(mention); strings.Count(got, "<script "+ShimAttr+">") != 1 {
+		t.Fatalf("a page that only mentions the mark got no shim:\n%.300s", got)
+	}
+}
