@@ -17,8 +17,9 @@ type Flags struct {
 	ConfigFile string
 	// NoCache (--no-cache) serves no cached UI generated before this run.
 	NoCache bool
-	// Debug (--debug) logs at debug level, also to stderr, and writes
-	// LLM prompts and answers (redacted) under DIR/debug.
+	// Debug (--debug) logs at debug level, also to stderr (the TUI's
+	// launcher turns stderr off), serves UIs with readable sources, and
+	// writes LLM prompts and answers (redacted) under DIR/debug.
 	Debug bool
 
 	fs *pflag.FlagSet
@@ -40,7 +41,7 @@ func (f *Flags) Register(fs *pflag.FlagSet) {
 	fs.StringVar(&f.model, "model", "", "LLM model name")
 	fs.BoolVar(&f.NoCache, "no-cache", false, "do not read cached UIs")
 	fs.BoolVar(&f.persist, "persist-cache", true, "keep generated UIs under DIR/cache across restarts (cache.persist)")
-	fs.BoolVar(&f.Debug, "debug", false, "also log to stderr, at debug level; write each LLM prompt and answer (redacted) under DIR/debug")
+	fs.BoolVar(&f.Debug, "debug", false, "log at debug level, also to stderr (not in the TUI, which owns the screen); serve UIs with readable, unminified, unpacked code; write each LLM prompt and answer (redacted) under DIR/debug")
 	fs.StringVar(&f.uiMetadata, "ui-metadata", "", "add UI metadata to tools: always|auto|never (default always; auto = only for hosts that advertise MCP Apps)")
 	fs.StringVar(&f.upstreamURL, "upstream-url", "", "wrap an MCP server at this URL (streamable HTTP; SSE with --upstream-transport sse)")
 	fs.StringVar(&f.upstreamTransport, "upstream-transport", "", "http|sse (with --upstream-url)")
