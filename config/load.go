@@ -139,6 +139,9 @@ type Effective struct {
 	Warnings []string
 	// secret marks paths whose value came from a secret-looking ${env:VAR}.
 	secret map[string]bool
+	// fromEnv records the strings that ${env:VAR} references expanded to,
+	// by path, so errors show <from ${env:VAR}> instead (scrub).
+	fromEnv map[string]envOrigin
 	// tree is the merged document.
 	tree map[string]any
 }
@@ -149,7 +152,7 @@ func Load(in Input) (*Effective, error) {
 	if in.LookupEnv == nil {
 		in.LookupEnv = os.LookupEnv
 	}
-	eff := &Effective{Sources: map[string]Source{}, secret: map[string]bool{}}
+	eff := &Effective{Sources: map[string]Source{}, secret: map[string]bool{}, fromEnv: map[string]envOrigin{}}
 	path, explicit := in.File, true
 	if path == "" {
 		path, explicit = DefaultFile, false
@@ -222,6 +225,7 @@ func Load(in Input) (*Effective, error) {
 	}
 	verrs = append(verrs, eff.check(tree)...)
 	if len(verrs) > 0 {
+		eff.scrub(verrs, tree)
 		return nil, &Errors{List: verrs}
 	}
 	eff.tree = tree
@@ -323,7 +327,7 @@ func (eff *Effective) check(tree map[string]any) []*Error {
 	}
 	if lo, ok := dur("upstream.reconnect.min"); ok {
 		if hi, ok := dur("upstream.reconnect.max"); ok && lo > hi {
-			bad("upstream.reconnect.min", "must not be longer than upstream.reconnect.max ("+str("upstream.reconnect.max")+")")
+			bad("upstream.reconnect.min", "must not be longer than upstream.reconnect.max ("+eff.shown("upstream.reconnect.max", str("upstream.reconnect.max"))+")")
 		}
 	}
 	num := func(p string) int64 {
@@ -364,7 +368,13 @@ func readFile(path string, explicit bool, lookup func(string) (string, bool), ef
 // of secret values.
 func ParseFile(b []byte, lookup func(string) (string, bool), eff *Effective) (map[string]any, []*Error) {
 	if eff == nil {
-		eff = &Effective{secret: map[string]bool{}}
+		eff = &Effective{}
+	}
+	if eff.secret == nil {
+		eff.secret = map[string]bool{}
+	}
+	if eff.fromEnv == nil {
+		eff.fromEnv = map[string]envOrigin{}
 	}
 	src := Source{Layer: LayerFile}
 	dec := json.NewDecoder(bytes.NewReader(b))
@@ -391,6 +401,7 @@ func ParseFile(b []byte, lookup func(string) (string, bool), eff *Effective) (ma
 	for _, e := range errs {
 		e.Source = src
 	}
+	eff.scrub(errs, tree)
 	sort.SliceStable(errs, func(i, j int) bool { return errs[i].Path < errs[j].Path })
 	if len(errs) > 0 {
 		return nil, errs
@@ -466,13 +477,16 @@ func expandTree(v any, path string, lookup func(string) (string, bool), eff *Eff
 			x[i] = expandTree(x[i], fmt.Sprintf("%s[%d]", path, i), lookup, eff, errs)
 		}
 	case string:
-		out, secret, err := Expand(x, lookup)
+		out, names, secret, err := expand(x, lookup)
 		if err != nil {
 			*errs = append(*errs, &Error{Path: path, Rule: err.Error()})
 			return x
 		}
 		if secret {
 			eff.secret[path] = true
+		}
+		if len(names) > 0 {
+			eff.fromEnv[path] = envOrigin{value: out, names: names}
 		}
 		return out
 	}
@@ -483,8 +497,15 @@ func expandTree(v any, path string, lookup func(string) (string, bool), eff *Eff
 // literal ${env:. An unset VAR is an error. secret reports whether a
 // referenced variable's name looks like it holds a secret.
 func Expand(s string, lookup func(string) (string, bool)) (out string, secret bool, err error) {
+	out, _, secret, err = expand(s, lookup)
+	return out, secret, err
+}
+
+// expand is Expand that also returns the names of the variables s
+// referenced (nil when it referenced none).
+func expand(s string, lookup func(string) (string, bool)) (out string, names []string, secret bool, err error) {
 	if !strings.Contains(s, "${env:") {
-		return s, false, nil
+		return s, nil, false, nil
 	}
 	var errs []string
 	out = reEnvRef.ReplaceAllStringFunc(s, func(m string) string {
@@ -508,12 +529,15 @@ func Expand(s string, lookup func(string) (string, bool)) (out string, secret bo
 		if secretName(name) {
 			secret = true
 		}
+		if !slices.Contains(names, name) {
+			names = append(names, name)
+		}
 		return v
 	})
 	if len(errs) > 0 {
-		return s, false, errors.New(strings.Join(errs, "; "))
+		return s, nil, false, errors.New(strings.Join(errs, "; "))
 	}
-	return out, secret, nil
+	return out, names, secret, nil
 }
 
 var reSecretName = regexp.MustCompile(`(?i)(key|token|secret|passw|auth|cookie|credential|session)`)
