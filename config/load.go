@@ -320,7 +320,8 @@ func (eff *Effective) check(tree map[string]any) []*Error {
 		d, err := time.ParseDuration(str(p))
 		return int64(d), err == nil
 	}
-	for _, p := range []string{"generation.budget", "generation.waitBudget", "generation.timeout", "upstream.reconnect.min", "upstream.reconnect.max"} {
+	for _, p := range []string{"generation.budget", "generation.waitBudget", "generation.timeout", "upstream.reconnect.min", "upstream.reconnect.max",
+		"mcp.sessions.evictIdle", "mcp.listen.stallTimeout"} {
 		if d, ok := dur(p); ok && d <= 0 {
 			bad(p, "must be longer than 0s")
 		}
@@ -337,6 +338,14 @@ func (eff *Effective) check(tree map[string]any) []*Error {
 	}
 	if num("cache.maxEntryBytes") > num("cache.maxTotalBytes") {
 		bad("cache.maxEntryBytes", fmt.Sprintf("must not exceed cache.maxTotalBytes (%d)", num("cache.maxTotalBytes")))
+	}
+	if list, ok := getPath(tree, "http.allowedOrigins"); ok {
+		for i, o := range list.([]any) {
+			if s, _ := o.(string); strings.EqualFold(s, "http://*") || strings.EqualFold(s, "https://*") {
+				bad(fmt.Sprintf("http.allowedOrigins[%d]", i), eff.shown(fmt.Sprintf("http.allowedOrigins[%d]", i), s)+
+					" would let every web site in: name http(s) origins exactly")
+			}
+		}
 	}
 	if p := num("http.uiPort"); p != 0 && p == num("http.mcpPort") {
 		bad("http.mcpPort", "must differ from http.uiPort")
@@ -603,10 +612,18 @@ func flagLayer(fs *pflag.FlagSet, command []string) (map[string]any, map[string]
 			source := Source{Layer: LayerFlag, Name: "--" + s.Flag}
 			var v any
 			var err error
-			if s.Kind == kMap {
+			switch {
+			case s.Kind == kMap:
 				vals, _ := fs.GetStringArray(s.Flag)
 				v, err = parseHeaders(vals)
-			} else {
+			case s.Kind == kList:
+				vals, _ := fs.GetStringSlice(s.Flag)
+				list := []any{}
+				for _, x := range vals {
+					list = append(list, x)
+				}
+				v = list
+			default:
 				v, err = parseValue(s, fl.Value.String())
 			}
 			if err != nil {

@@ -74,12 +74,35 @@ type Options struct {
 	// open stream (default 1 h).
 	SessionIdle time.Duration
 	// MaxSessions caps HTTP sessions (default 1000): past it a new one
-	// evicts the oldest idle session, or is refused when all are busy.
+	// evicts the least recently used session idle longer than
+	// SessionEvictIdle, or is refused (503 with Retry-After) when there is
+	// none.
 	MaxSessions int
+	// SessionEvictIdle is how long a session must have been idle (no
+	// request, no stream, nothing in flight) before a new one may evict it
+	// at MaxSessions (default 5 min): a flood of new sessions never pushes
+	// out a client that was active within it.
+	SessionEvictIdle time.Duration
+	// ToolsPageSize is the most tools one tools/list answer carries
+	// (default 1000); more come with a nextCursor.
+	ToolsPageSize int
+	// MaxListens caps open subscriptions/listen streams (default 256);
+	// MaxListenSubscriptions caps the resource URIs one listen may name
+	// (default 1000). Requests beyond them get a clear error.
+	MaxListens, MaxListenSubscriptions int
+	// ListenStallTimeout closes a listen stream whose client has not taken
+	// a notification for this long (default 10 s).
+	ListenStallTimeout time.Duration
 	// ObserveRequest, when set, receives every request's method, whether
 	// it was forwarded to the upstream, whether it failed, and how long it
 	// took (genui's /metrics).
 	ObserveRequest func(method string, proxied, failed bool, d time.Duration)
+	// AllowedOrigins are origins served besides loopback pages (the Origin
+	// rule of every HTTP endpoint, and CORS on the MCP endpoints): exact
+	// origins ("vscode-webview://abc", "http://devbox.lan:3000", "null")
+	// or a scheme with a wildcard host ("vscode-webview://*", not for
+	// http/https). See Origins.
+	AllowedOrigins []string
 	// StdoutQueueLimit bounds the bytes waiting for a stdio host that does
 	// not read its stdout (default 64 MiB); past it frames are dropped with
 	// a warning rather than stalling the upstream connection.
@@ -113,6 +136,8 @@ type Server struct {
 	// stdio: the stdio host's client capabilities, which the upstream's
 	// handshake mirrors when ExpectStdioHost was called (capabilities.go).
 	stdio stdioCaps
+	// origins is the Origin rule: loopback plus Options.AllowedOrigins.
+	origins *Origins
 }
 
 // route is where output related to one host request goes.
@@ -162,6 +187,10 @@ func New(opts Options) *Server {
 	}
 	s := &Server{e: opts.Engine, opts: opts, log: opts.Logger,
 		sessions: map[string]*Session{}, progress: map[string]*route{}}
+	var err error
+	if s.origins, err = NewOrigins(opts.AllowedOrigins); err != nil {
+		s.log.Error("allowed origins left out", "err", err)
+	}
 	s.stdio.known = make(chan struct{})
 	s.modern.init()
 	s.e.SetNotificationHandler(s.onUpstreamNotification)

@@ -115,16 +115,17 @@ func (s *sseWriter) close() {
 // RegisterHTTP adds the MCP endpoints to mux: streamable HTTP at /mcp and the
 // legacy HTTP+SSE transport at /sse + /message.
 // Browser hosts on other loopback origins (a web host page on its own port,
-// like the ext-apps basic-host) may use every endpoint: preflights are
-// answered and responses carry CORS headers for loopback origins only.
+// like the ext-apps basic-host) and on Options.AllowedOrigins may use every
+// endpoint: preflights are answered and responses carry CORS headers for
+// those origins only.
 func (s *Server) RegisterHTTP(mux *http.ServeMux) {
-	mux.HandleFunc("POST /mcp", withCORS(s.handlePost))
-	mux.HandleFunc("GET /mcp", withCORS(s.handleGetStream))
-	mux.HandleFunc("DELETE /mcp", withCORS(s.handleDelete))
-	mux.HandleFunc("GET /sse", withCORS(s.handleLegacySSE))
-	mux.HandleFunc("POST /message", withCORS(s.handleLegacyMessage))
+	mux.HandleFunc("POST /mcp", s.withCORS(s.handlePost))
+	mux.HandleFunc("GET /mcp", s.withCORS(s.handleGetStream))
+	mux.HandleFunc("DELETE /mcp", s.withCORS(s.handleDelete))
+	mux.HandleFunc("GET /sse", s.withCORS(s.handleLegacySSE))
+	mux.HandleFunc("POST /message", s.withCORS(s.handleLegacyMessage))
 	for _, p := range []string{"/mcp", "/sse", "/message"} {
-		mux.HandleFunc("OPTIONS "+p, preflight)
+		mux.HandleFunc("OPTIONS "+p, s.preflight)
 	}
 }
 
@@ -337,26 +338,6 @@ func (s *Server) handleLegacyMessage(w http.ResponseWriter, r *http.Request) {
 		sess.HandleFrame(r.Context(), body, out)
 	}
 	w.WriteHeader(http.StatusAccepted)
-}
-
-// LoopbackOnly refuses requests whose Host or Origin is not a loopback
-// address (DNS rebinding protection) with 403.
-func LoopbackOnly(next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if !isLoopbackHost(r.Host) {
-			http.Error(w, "forbidden: Host must be a loopback address", http.StatusForbidden)
-			return
-		}
-		// "null" is what sandboxed frames and data: URLs of any site send.
-		if o := r.Header.Get("Origin"); o != "" {
-			u, err := url.Parse(o)
-			if o == "null" || err != nil || !isLoopbackHost(u.Host) {
-				http.Error(w, "forbidden: Origin must be a loopback address", http.StatusForbidden)
-				return
-			}
-		}
-		next.ServeHTTP(w, r)
-	})
 }
 
 func isLoopbackHost(hostport string) bool {
