@@ -16,7 +16,9 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net/http"
 	"runtime/debug"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -182,6 +184,9 @@ func New(opts Options) *Server {
 	if opts.MaxSessions <= 0 {
 		opts.MaxSessions = defaultMaxSessions
 	}
+	if opts.SessionEvictIdle <= 0 {
+		opts.SessionEvictIdle = defaultSessionEvictIdle
+	}
 	if opts.OpenBrowser == nil {
 		opts.OpenBrowser = browser.OpenURL
 	}
@@ -294,43 +299,91 @@ func (s *Server) expireIdle(idle time.Duration) {
 	}
 }
 
-// defaultMaxSessions is the default of Options.MaxSessions.
-const defaultMaxSessions = 1000
+// Defaults of Options.MaxSessions and SessionEvictIdle.
+const (
+	defaultMaxSessions      = 1000
+	defaultSessionEvictIdle = 5 * time.Minute
+)
 
-// errTooManySessions refuses a new HTTP session when every one is busy.
+// busyRetryAfter is the Retry-After of a refused session when every
+// session is busy (streams open, requests in flight): no time is known.
+const busyRetryAfter = 5 * time.Second
+
+// errTooManySessions refuses a new HTTP session at the cap.
 var errTooManySessions = errors.New("too many MCP sessions")
 
+// sessionsFullError is a refused new session: how many there are and when
+// one may be evicted.
+type sessionsFullError struct {
+	n, max     int
+	idle       time.Duration // SessionEvictIdle
+	retryAfter time.Duration
+	busy       bool // no session is idle at all
+}
+
+func (e *sessionsFullError) Error() string {
+	why := fmt.Sprintf("every one was active within the last %s", e.idle)
+	if e.busy {
+		why = "every one is busy (open streams or requests in flight)"
+	}
+	return fmt.Sprintf("%v: %d of at most %d, and %s; retry in %s, close a session (DELETE /mcp), or raise mcp.sessions.max / lower mcp.sessions.evictIdle",
+		errTooManySessions, e.n, e.max, why, e.retryAfter)
+}
+
+func (e *sessionsFullError) Unwrap() error { return errTooManySessions }
+
+// RetryAfter is when a session may have become evictable.
+func (e *sessionsFullError) RetryAfter() time.Duration { return e.retryAfter }
+
 // admitSession makes room for a new HTTP session: idle ones past
-// SessionIdle go, and at MaxSessions the least recently used idle session
-// (no stream, nothing in flight) is evicted; when every session is busy
-// it returns an error saying so.
+// SessionIdle go, and at MaxSessions the least recently used session idle
+// (no stream, nothing in flight) longer than SessionEvictIdle is evicted.
+// A session used within SessionEvictIdle is never evicted for a new one: a
+// flood of initialize requests is refused (*sessionsFullError, with the
+// time until the oldest idle session passes the bound) instead of pushing
+// out clients that are still working.
 func (s *Server) admitSession() error {
 	s.expireIdle(s.opts.SessionIdle)
+	now := time.Now()
 	s.mu.Lock()
 	n := len(s.sessions)
+	if n < s.opts.MaxSessions {
+		s.mu.Unlock()
+		return nil
+	}
 	var victim *Session
 	var oldest time.Time
-	if n >= s.opts.MaxSessions {
-		for _, sess := range s.sessions {
-			sess.mu.Lock()
-			idle := sess.out == nil && len(sess.inflight) == 0 && len(sess.fast) == 0 && len(sess.pending) == 0 && !sess.stdio
-			seen := sess.lastSeen
-			sess.mu.Unlock()
-			if idle && (victim == nil || seen.Before(oldest)) {
-				victim, oldest = sess, seen
-			}
+	for _, sess := range s.sessions {
+		sess.mu.Lock()
+		idle := sess.out == nil && len(sess.inflight) == 0 && len(sess.fast) == 0 && len(sess.pending) == 0 && !sess.stdio && !sess.closed
+		seen := sess.lastSeen
+		sess.mu.Unlock()
+		if idle && (victim == nil || seen.Before(oldest)) {
+			victim, oldest = sess, seen
 		}
 	}
 	s.mu.Unlock()
-	if n < s.opts.MaxSessions {
-		return nil
-	}
 	if victim == nil {
-		return fmt.Errorf("%w: all %d are busy (open streams or requests in flight); close one (DELETE /mcp) or retry later", errTooManySessions, n)
+		return &sessionsFullError{n: n, max: s.opts.MaxSessions, idle: s.opts.SessionEvictIdle, retryAfter: busyRetryAfter, busy: true}
 	}
-	s.log.Info("evicting the least recently used idle HTTP session", "session", victim.ID, "sessions", n, "max", s.opts.MaxSessions)
+	if idleFor := now.Sub(oldest); idleFor <= s.opts.SessionEvictIdle {
+		return &sessionsFullError{n: n, max: s.opts.MaxSessions, idle: s.opts.SessionEvictIdle,
+			retryAfter: max(s.opts.SessionEvictIdle-idleFor, time.Second)}
+	}
+	s.log.Info("evicting the least recently used idle HTTP session", "session", victim.ID, "idle", now.Sub(oldest).Round(time.Second),
+		"sessions", n, "max", s.opts.MaxSessions)
 	victim.Close()
 	return nil
+}
+
+// writeSessionsFull answers a refused new session: 503, Retry-After in
+// whole seconds (rounded up), and the reason.
+func writeSessionsFull(w http.ResponseWriter, id json.RawMessage, err error) {
+	var full *sessionsFullError
+	if errors.As(err, &full) {
+		w.Header().Set("Retry-After", strconv.Itoa(int((full.retryAfter+time.Second-1)/time.Second)))
+	}
+	writeJSONError(w, http.StatusServiceUnavailable, id, jsonrpc.CodeInternalError, err.Error())
 }
 
 // addStream makes a new GET stream the session's output.

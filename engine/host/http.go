@@ -196,7 +196,7 @@ func (s *Server) handlePost(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case msg.Method == "initialize":
 		if err := s.admitSession(); err != nil {
-			writeJSONError(w, http.StatusServiceUnavailable, msg.ID, jsonrpc.CodeInternalError, err.Error())
+			writeSessionsFull(w, msg.ID, err)
 			return
 		}
 		sess = s.NewSession(newSessionID(), nil)
@@ -304,7 +304,7 @@ func (s *Server) handleDelete(w http.ResponseWriter, r *http.Request) {
 
 func (s *Server) handleLegacySSE(w http.ResponseWriter, r *http.Request) {
 	if err := s.admitSession(); err != nil {
-		http.Error(w, err.Error(), http.StatusServiceUnavailable)
+		writeSessionsFull(w, nil, err)
 		return
 	}
 	sw := newSSE(w)
