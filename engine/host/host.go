@@ -141,6 +141,9 @@ type Server struct {
 	stdio stdioCaps
 	// origins is the Origin rule: loopback plus Options.AllowedOrigins.
 	origins *Origins
+	// upSubs are the upstream resource subscriptions hosts hold
+	// (upstream_subs.go).
+	upSubs upstreamSubs
 }
 
 // route is where output related to one host request goes.
@@ -188,6 +191,18 @@ func New(opts Options) *Server {
 	if opts.SessionEvictIdle <= 0 {
 		opts.SessionEvictIdle = defaultSessionEvictIdle
 	}
+	if opts.ToolsPageSize <= 0 {
+		opts.ToolsPageSize = defaultToolsPageSize
+	}
+	if opts.MaxListens <= 0 {
+		opts.MaxListens = defaultMaxListens
+	}
+	if opts.MaxListenSubscriptions <= 0 {
+		opts.MaxListenSubscriptions = defaultMaxListenSubscriptions
+	}
+	if opts.ListenStallTimeout <= 0 {
+		opts.ListenStallTimeout = defaultListenStallTimeout
+	}
 	if opts.OpenBrowser == nil {
 		opts.OpenBrowser = browser.OpenURL
 	}
@@ -226,7 +241,10 @@ type Session struct {
 	inflight    map[string]context.CancelFunc
 	fast        map[string]*fastCall // fast-path requests in flight (fastpath.go)
 	pending     map[string]chan *jsonrpc.Message
-	subs        map[string]bool
+	subs        map[string]bool // genui's own ui:// resources subscribed
+	// upHeld are the upstream resources this (legacy) session subscribed
+	// to: holds on the shared upstream subscriptions, released at Close.
+	upHeld map[string]bool
 	// initEarly: initialize was answered before the upstream's handshake,
 	// without its capabilities; list_changed follows when it arrives.
 	initEarly bool
@@ -458,7 +476,13 @@ func (sess *Session) Close() {
 		close(ch)
 		delete(sess.pending, id)
 	}
+	held := make([]string, 0, len(sess.upHeld))
+	for uri := range sess.upHeld {
+		held = append(held, uri)
+	}
+	sess.upHeld = nil
 	sess.mu.Unlock()
+	sess.srv.releaseUpstreamAll(held)
 	for _, fc := range fast {
 		fc.cancel("host session closed")
 	}

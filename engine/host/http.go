@@ -31,6 +31,8 @@ type sseWriter struct {
 	w      http.ResponseWriter
 	rc     *http.ResponseController
 	closed bool
+	// timeout bounds one write (default sseWriteTimeout).
+	timeout time.Duration
 }
 
 func newSSE(w http.ResponseWriter) *sseWriter {
@@ -70,10 +72,14 @@ func (s *sseWriter) eventWithID(id, name string, data []byte) error {
 // not block the goroutine that delivers every session's notifications.
 const sseWriteTimeout = 5 * time.Second
 
-// writeLocked writes and flushes b within sseWriteTimeout; a failed or
+// writeLocked writes and flushes b within its timeout; a failed or
 // timed-out write closes the stream for good.
 func (s *sseWriter) writeLocked(b []byte) error {
-	_ = s.rc.SetWriteDeadline(time.Now().Add(sseWriteTimeout))
+	d := s.timeout
+	if d <= 0 {
+		d = sseWriteTimeout
+	}
+	_ = s.rc.SetWriteDeadline(time.Now().Add(d))
 	_, err := s.w.Write(b)
 	if err == nil {
 		err = s.rc.Flush()
