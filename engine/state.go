@@ -17,6 +17,7 @@ func (e *Engine) State(ctx context.Context) (contract.State, error) {
 	urls, conflict, sessions := e.urls, e.portConflict, e.sessions
 	e.feMu.RUnlock()
 	st := contract.State{
+		Instance:     InstanceID(),
 		Version:      Version,
 		Commit:       BuildCommit(),
 		Dir:          e.opts.Dir,
