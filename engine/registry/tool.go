@@ -81,8 +81,8 @@ func Parse(raw json.RawMessage) (*Tool, error) {
 		return nil, errors.New("tool without a name")
 	}
 	tool := &Tool{
-		Name: t.Name,
-		Raw:  append(json.RawMessage(nil), raw...),
+		Name:  t.Name,
+		Raw:   append(json.RawMessage(nil), raw...),
 		Title: t.Title, Description: t.Description, InputSchema: t.InputSchema,
 		OutputSchema: t.OutputSchema, Annotations: t.Annotations, Meta: t.Meta,
 	}
