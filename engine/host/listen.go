@@ -308,7 +308,7 @@ func (s *Server) upstreamPromptsChange() bool {
 			} `json:"prompts"`
 		} `json:"capabilities"`
 	}
-	if raw := s.e.UpstreamInit(); len(raw) > 0 {
+	if raw := s.up.InitializeResult(); len(raw) > 0 {
 		_ = json.Unmarshal(raw, &init)
 	}
 	return init.Capabilities.Prompts.ListChanged
@@ -322,7 +322,7 @@ func (s *Server) upstreamSupportsSubscribe() bool {
 			} `json:"resources"`
 		} `json:"capabilities"`
 	}
-	if raw := s.e.UpstreamInit(); len(raw) > 0 {
+	if raw := s.up.InitializeResult(); len(raw) > 0 {
 		_ = json.Unmarshal(raw, &init)
 	}
 	return init.Capabilities.Resources.Subscribe

@@ -166,7 +166,7 @@ func startHTTPUpOpts(t *testing.T, up upstream.Config, hopts host.Options, wrap 
 	if err != nil {
 		t.Fatal(err)
 	}
-	hopts.Engine, hopts.Logger = e, log
+	hopts.Engine, hopts.Upstream, hopts.Tools, hopts.Logger = e, e.Relay(), e.Registry(), log
 	srv := host.New(hopts)
 	done := make(chan struct{})
 	go func() { _ = e.Run(ctx); close(done) }()
@@ -189,7 +189,7 @@ func startHTTPUpOpts(t *testing.T, up upstream.Config, hopts host.Options, wrap 
 	})
 	wctx, wcancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer wcancel()
-	if err := e.WaitReady(wctx); err != nil {
+	if err := e.Registry().WaitReady(wctx); err != nil {
 		t.Fatal(err)
 	}
 	return ts, srv

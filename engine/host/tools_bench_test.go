@@ -123,7 +123,7 @@ func BenchmarkToolsList100k(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	srv := host.New(host.Options{Engine: e, Logger: log})
+	srv := host.New(host.Options{Engine: e, Upstream: e.Relay(), Tools: e.Registry(), Logger: log})
 	done := make(chan struct{})
 	go func() { _ = e.Run(ctx); close(done) }()
 	b.Cleanup(func() {
@@ -136,10 +136,10 @@ func BenchmarkToolsList100k(b *testing.B) {
 	})
 	wctx, wcancel := context.WithTimeout(ctx, 5*time.Minute)
 	defer wcancel()
-	if err := e.WaitReady(wctx); err != nil {
+	if err := e.Registry().WaitReady(wctx); err != nil {
 		b.Fatal(err)
 	}
-	if got := len(e.UpstreamTools()); got != n {
+	if got := len(e.Registry().List()); got != n {
 		b.Fatalf("genui holds %d tools, want %d", got, n)
 	}
 	peak := stopPeak()

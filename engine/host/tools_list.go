@@ -5,8 +5,8 @@ import (
 	"encoding/base64"
 	"encoding/json"
 
-	"github.com/genui-dev/genui/engine"
 	"github.com/genui-dev/genui/engine/jsonrpc"
+	"github.com/genui-dev/genui/engine/registry"
 )
 
 // tools/list to hosts, paginated. The list is the upstream's tools in its
@@ -52,7 +52,7 @@ func decodeToolsCursor(s string) (toolsCursor, error) {
 // listedTool is one entry of the combined list: an upstream tool or one
 // of genui's own (raw).
 type listedTool struct {
-	up  *engine.Tool
+	up  *registry.Tool
 	own json.RawMessage
 }
 
@@ -87,7 +87,7 @@ func (sess *Session) listTools(ctx context.Context, params json.RawMessage) (jso
 	if err := s.waitReady(ctx); err != nil {
 		return nil, err
 	}
-	up := s.e.UpstreamTools()
+	up := s.tools.List()
 	var own []json.RawMessage
 	if !s.opts.NoWrappers {
 		own = wrapperTools()

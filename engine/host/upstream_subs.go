@@ -143,6 +143,6 @@ func (s *Server) upstreamSubscription(ctx context.Context, method, uri string) e
 	params, _ := json.Marshal(map[string]string{"uri": uri})
 	ctx, cancel := context.WithTimeout(ctx, upstreamSubTimeout)
 	defer cancel()
-	_, err := s.e.Forward(ctx, method, params)
+	_, err := s.up.Forward(ctx, method, params)
 	return err
 }

@@ -51,7 +51,7 @@ func startPreviewWith(t *testing.T, up upstream.Config, hopts host.Options) *pre
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- e.Run(ctx) }()
-	hopts.Engine = e
+	hopts.Engine, hopts.Upstream, hopts.Tools = e, e.Relay(), e.Registry()
 	h := host.New(hopts)
 	s := New(Options{Engine: e, Host: h})
 	p := &previewEnv{e: e, h: h, s: s, uiTS: httptest.NewServer(s.UIHandler()), apiTS: httptest.NewServer(s.Handler())}
@@ -71,7 +71,7 @@ func startPreviewWith(t *testing.T, up upstream.Config, hopts host.Options) *pre
 	})
 	wctx, wcancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer wcancel()
-	if err := e.WaitReady(wctx); err != nil {
+	if err := e.Registry().WaitReady(wctx); err != nil {
 		t.Fatal(err)
 	}
 	return p
