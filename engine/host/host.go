@@ -279,14 +279,20 @@ type Session struct {
 // NewSession registers a host session. out receives frames that belong to
 // no request (list_changed, resources/updated); it may be nil and set later.
 func (s *Server) NewSession(id string, out Sender) *Session {
+	s.mu.Lock()
+	sess := s.newSessionLocked(id, out)
+	s.mu.Unlock()
+	s.sessionsChanged()
+	return sess
+}
+
+// newSessionLocked registers a new session; s.mu is held.
+func (s *Server) newSessionLocked(id string, out Sender) *Session {
 	ctx, cancel := context.WithCancel(context.Background())
 	sess := &Session{ID: id, srv: s, out: out, inflight: map[string]context.CancelFunc{},
 		pending: map[string]chan *jsonrpc.Message{}, subs: map[string]bool{}, ctx: ctx, cancel: cancel,
 		lastSeen: time.Now()}
-	s.mu.Lock()
 	s.sessions[id] = sess
-	s.mu.Unlock()
-	s.sessionsChanged()
 	return sess
 }
 
@@ -364,45 +370,55 @@ func (e *sessionsFullError) Unwrap() error { return errTooManySessions }
 // RetryAfter is when a session may have become evictable.
 func (e *sessionsFullError) RetryAfter() time.Duration { return e.retryAfter }
 
-// admitSession makes room for a new HTTP session: idle ones past
-// SessionIdle go, and at MaxSessions the least recently used session idle
-// (no stream, nothing in flight) longer than SessionEvictIdle is evicted.
-// A session used within SessionEvictIdle is never evicted for a new one: a
-// flood of initialize requests is refused (*sessionsFullError, with the
-// time until the oldest idle session passes the bound) instead of pushing
-// out clients that are still working.
-func (s *Server) admitSession() error {
+// admitSession registers a new HTTP session (with out as its stream) if
+// there is room: idle ones past SessionIdle go first, and at MaxSessions
+// the least recently used session idle (no stream, nothing in flight)
+// longer than SessionEvictIdle is evicted. A session used within
+// SessionEvictIdle is never evicted for a new one: a flood of initialize
+// requests is refused (*sessionsFullError, with the time until the oldest
+// idle session passes the bound) instead of pushing out clients that are
+// still working. The count is checked and the session registered under
+// one lock, so concurrent initializes never pass the cap.
+func (s *Server) admitSession(out Sender) (*Session, error) {
 	s.expireIdle(s.opts.SessionIdle)
-	now := time.Now()
-	s.mu.Lock()
-	n := len(s.sessions)
-	if n < s.opts.MaxSessions {
-		s.mu.Unlock()
-		return nil
-	}
-	var victim *Session
-	var oldest time.Time
-	for _, sess := range s.sessions {
-		sess.mu.Lock()
-		idle := sess.out == nil && len(sess.inflight) == 0 && len(sess.fast) == 0 && len(sess.pending) == 0 && !sess.stdio && !sess.closed
-		seen := sess.lastSeen
-		sess.mu.Unlock()
-		if idle && (victim == nil || seen.Before(oldest)) {
-			victim, oldest = sess, seen
+	for attempt := 0; ; attempt++ {
+		now := time.Now()
+		s.mu.Lock()
+		n := len(s.sessions)
+		if n < s.opts.MaxSessions {
+			sess := s.newSessionLocked(newSessionID(), out)
+			s.mu.Unlock()
+			s.sessionsChanged()
+			return sess, nil
 		}
+		var victim *Session
+		var oldest time.Time
+		for _, sess := range s.sessions {
+			sess.mu.Lock()
+			idle := sess.out == nil && len(sess.inflight) == 0 && len(sess.fast) == 0 && len(sess.pending) == 0 && !sess.stdio && !sess.closed
+			seen := sess.lastSeen
+			sess.mu.Unlock()
+			if idle && (victim == nil || seen.Before(oldest)) {
+				victim, oldest = sess, seen
+			}
+		}
+		s.mu.Unlock()
+		full := &sessionsFullError{n: n, max: s.opts.MaxSessions, idle: s.opts.SessionEvictIdle}
+		switch idleFor := now.Sub(oldest); {
+		case victim == nil:
+			full.busy, full.retryAfter = true, busyRetryAfter
+			return nil, full
+		case idleFor <= s.opts.SessionEvictIdle:
+			full.retryAfter = max(s.opts.SessionEvictIdle-idleFor, time.Second)
+			return nil, full
+		case attempt >= 3: // others keep taking the room made
+			full.retryAfter = time.Second
+			return nil, full
+		}
+		s.log.Info("evicting the least recently used idle HTTP session", "session", victim.ID, "idle", now.Sub(oldest).Round(time.Second),
+			"sessions", n, "max", s.opts.MaxSessions)
+		victim.Close()
 	}
-	s.mu.Unlock()
-	if victim == nil {
-		return &sessionsFullError{n: n, max: s.opts.MaxSessions, idle: s.opts.SessionEvictIdle, retryAfter: busyRetryAfter, busy: true}
-	}
-	if idleFor := now.Sub(oldest); idleFor <= s.opts.SessionEvictIdle {
-		return &sessionsFullError{n: n, max: s.opts.MaxSessions, idle: s.opts.SessionEvictIdle,
-			retryAfter: max(s.opts.SessionEvictIdle-idleFor, time.Second)}
-	}
-	s.log.Info("evicting the least recently used idle HTTP session", "session", victim.ID, "idle", now.Sub(oldest).Round(time.Second),
-		"sessions", n, "max", s.opts.MaxSessions)
-	victim.Close()
-	return nil
 }
 
 // writeSessionsFull answers a refused new session: 503, Retry-After in

@@ -201,11 +201,11 @@ func (s *Server) handlePost(w http.ResponseWriter, r *http.Request) {
 	ephemeral := false
 	switch {
 	case msg.Method == "initialize":
-		if err := s.admitSession(); err != nil {
+		var err error
+		if sess, err = s.admitSession(nil); err != nil {
 			writeSessionsFull(w, msg.ID, err)
 			return
 		}
-		sess = s.NewSession(newSessionID(), nil)
 		w.Header().Set(sessionHeader, sess.ID)
 	case sid != "":
 		var found bool
@@ -309,12 +309,12 @@ func (s *Server) handleDelete(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) handleLegacySSE(w http.ResponseWriter, r *http.Request) {
-	if err := s.admitSession(); err != nil {
+	sw := newSSE(w)
+	sess, err := s.admitSession(sw)
+	if err != nil {
 		writeSessionsFull(w, nil, err)
 		return
 	}
-	sw := newSSE(w)
-	sess := s.NewSession(newSessionID(), sw)
 	defer sess.Close()
 	defer sw.close()
 	w.WriteHeader(http.StatusOK)
