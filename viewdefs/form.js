@@ -24,6 +24,9 @@
   var CONTENT_NAME = /(?:^|_|-|[a-z](?=[A-Z]))(?:content|contents|text|body|code|sql|script|patch|diff|prompt|markdown|html|template|message|description|notes?|comment|snippet|instructions|yaml|csv|query_string|source_code|commit_message)$|^(?:content|contents|text|body|code|sql|script|patch|diff|prompt|markdown|md|html|template|message|description|notes?|comment|snippet|instructions|yaml|csv|data|payload|document|newText|oldText|new_text|old_text|new_string|old_string|replacement)$/i;
   var CODE_NAME = /code|sql|script|patch|diff|json|yaml|html|command|snippet|template|regex/i;
   var CONTENT_DESC = /multi-?line|\bcontents?\b|markdown|source code|\bsql\b|\bscript\b|text to (?:write|replace|insert|search)|\bbody\b/i;
+  // Free text a person writes at length (a thought, an explanation): a text area in the page's font.
+  var PROSE_NAME = /(?:^|_|-|[a-z](?=[A-Z]))(?:thoughts?|thinking|reasoning|reflection|rationale|explanation|summary|feedback|story|essay|narrative|analysis|hypothesis|observations?|answer|reply|response|review|abstract|bio|biography|justification|transcript|question)$/i;
+  var PROSE_DESC = /\b(?:thinking|thoughts?|reasoning|reflection|in detail|detailed|explain|explanation|paragraphs?|free[- ]?form|free text|long(?:er)? text|natural language|full text|step[- ]by[- ]step|your (?:current |own )?(?:analysis|answer|response|thinking|thoughts?))\b/i;
   var WIDE_NAME = /path|file|dir|folder|url|uri|source|destination|dest|target|query|pattern|command|glob|regex/i;
 
   function el(tag, cls, text) {
@@ -154,9 +157,31 @@
 
   function isContent(name, s) {
     if (/^(?:textarea|markdown|html|json|yaml|code|text|multiline|multi-line)$/i.test(s.format || "") || s.contentMediaType) return true;
+    if (Array.isArray(s.enum) || /^(?:date|date-time|time|email|uri|url|uuid|hostname|ipv4|ipv6)$/.test(s.format || "")) return false;
     if (typeof s.maxLength === "number" && s.maxLength > 200) return true;
-    if (CONTENT_NAME.test(name)) return true;
-    return CONTENT_DESC.test(s.description || "");
+    if (typeof s.minLength === "number" && s.minLength >= 40) return true;
+    if (CONTENT_NAME.test(name) || PROSE_NAME.test(name)) return true;
+    return CONTENT_DESC.test(s.description || "") || PROSE_DESC.test(s.description || "");
+  }
+
+  /*
+   * The other scalar types of a union with boolean (["boolean", "string"],
+   * anyOf boolean | number), or null: such a field is one control, a
+   * tri-state (unset / true / false) with a text or number entry when the
+   * union has one.
+   */
+  function boolUnion(s) {
+    var alts = s.anyOf || s.oneOf;
+    if (!Array.isArray(alts) || alts.length < 2) return null;
+    var types = [];
+    for (var i = 0; i < alts.length; i++) {
+      var a = alts[i];
+      if (!isObj(a) || typeof a.type !== "string" || a.enum || a.const !== undefined || a.properties || a.items) return null;
+      if (a.type !== "null") types.push(a.type);
+    }
+    if (types.indexOf("boolean") < 0 || types.length < 2) return null;
+    var others = types.filter((t) => t !== "boolean");
+    return others.every((t) => t === "string" || t === "number" || t === "integer") ? others : null;
   }
 
   function isoToLocal(v) {
@@ -178,6 +203,7 @@
     var s = resolve(raw, ctx.root);
     var k = kindOf(s), N = api.nested;
     // Without form-nested.js (a schema of scalars only) or too deep: JSON.
+    if (k === "choice" && boolUnion(s)) return triState(s, boolUnion(s), ctx);
     if ((ctx.depth > MAX_DEPTH || !N) && (k === "object" || k === "array" || k === "choice")) k = "json";
     switch (k) {
       case "array": return N.array(s, ctx);
@@ -217,7 +243,8 @@
       var t;
       if (multi) {
         t = el("textarea", CODE_NAME.test(ctx.name) || kind !== "string" ? "" : "prose");
-        t.rows = 3;
+        if (PROSE_NAME.test(ctx.name) || PROSE_DESC.test(s.description || "")) t.rows = 5;
+        if (!t.rows || t.rows === 2) t.rows = 3;
         t.spellcheck = kind === "string" && !CODE_NAME.test(ctx.name);
         t.addEventListener("input", function () { grow(t); });
       } else {
@@ -280,6 +307,7 @@
       wrap.appendChild(input);
     }
     if (s.description && !ctx.bare) wrap.appendChild(hint(s.description));
+    if (!ctx.bare) facts(s, input, wrap);
     wrap.appendChild(err);
 
     /* A single-line input cannot hold a newline: swap in a text area first. */
@@ -373,6 +401,95 @@
         }
       }
     }
+    if (s.default !== undefined) f.set(s.default);
+    f.dirty = false;
+    return f;
+  }
+
+  function short(v) { var t = typeof v === "string" ? v : JSON.stringify(v); return t.length > 60 ? t.slice(0, 59) + "\u2026" : t; }
+
+  /*
+   * facts shows what the schema knows beyond the description: the default
+   * (the field starts with it), examples (the first one as the placeholder,
+   * all of them as suggestions) and the allowed range.
+   */
+  function facts(s, input, wrap) {
+    var parts = [];
+    var ex = Array.isArray(s.examples) ? s.examples.filter((x) => x !== null && typeof x !== "object") : s.example !== undefined && typeof s.example !== "object" ? [s.example] : [];
+    if (s.default !== undefined && s.default !== null && typeof s.default !== "object") parts.push("Default: " + short(s.default));
+    if (ex.length) {
+      parts.push((ex.length === 1 ? "Example: " : "Examples: ") + ex.slice(0, 5).map(short).join(", "));
+      if ((input.tagName === "INPUT" && input.type !== "checkbox") || input.tagName === "TEXTAREA") {
+        if (!input.placeholder) input.placeholder = "e.g. " + short(ex[0]);
+        if (input.tagName === "INPUT" && ex.length > 1 && input.id) {
+          var dl = el("datalist");
+          dl.id = input.id + "-examples";
+          ex.slice(0, 20).forEach(function (x) { var o = el("option"); o.value = String(x); dl.appendChild(o); });
+          wrap.appendChild(dl);
+          input.setAttribute("list", dl.id);
+        }
+      }
+    }
+    var min = typeof s.minimum === "number" ? s.minimum : s.exclusiveMinimum, max = typeof s.maximum === "number" ? s.maximum : s.exclusiveMaximum;
+    var n = (x) => x.toLocaleString("en-US");
+    if (typeof min === "number" && typeof max === "number") parts.push("From " + n(min) + " to " + n(max));
+    else if (typeof min === "number") parts.push("At least " + n(min));
+    else if (typeof max === "number") parts.push("At most " + n(max));
+    if (parts.length) wrap.appendChild(el("span", "hint facts", parts.join(" \u00b7 ")));
+  }
+
+  /*
+   * A union of boolean with string or number as one control: a select of
+   * unset / true / false (/ a value), and the text or number entry when a
+   * value is chosen. Sends a boolean, the typed value, or nothing.
+   */
+  function triState(s, others, ctx) {
+    var wrap = el("div", "field tri"), err = el("div", "field-error"), id = ctx.id;
+    var sel = el("select", "tri-select"), text = others.indexOf("string") >= 0 ? "text" : "number";
+    sel.appendChild(el("option", "", ctx.required ? "\u2014 choose \u2014" : "\u2014 (not set)")).value = "";
+    sel.appendChild(el("option", "", "true")).value = "true";
+    sel.appendChild(el("option", "", "false")).value = "false";
+    sel.appendChild(el("option", "", text === "text" ? "text\u2026" : "number\u2026")).value = "other";
+    sel.id = id;
+    sel.name = ctx.name;
+    var entry = el("input", "tri-value");
+    entry.type = text;
+    if (text === "number") entry.step = others.indexOf("number") >= 0 ? "any" : "1";
+    entry.id = id + "-value";
+    entry.setAttribute("aria-label", (s.title || ctx.label || ctx.name) + " (" + text + ")");
+    entry.hidden = true;
+    var f = { kind: "tri", schema: s, wrap: wrap, dirty: false, input: sel };
+    var show = function () { entry.hidden = sel.value !== "other"; };
+    sel.addEventListener("change", function () { f.dirty = true; err.textContent = ""; show(); if (!entry.hidden) entry.focus(); });
+    entry.addEventListener("input", function () { f.dirty = true; err.textContent = ""; });
+    if (!ctx.bare) wrap.appendChild(labelFor(ctx, s, id));
+    else sel.setAttribute("aria-label", ctx.label || ctx.name);
+    var row = el("div", "tri-row");
+    row.appendChild(sel);
+    row.appendChild(entry);
+    wrap.appendChild(row);
+    if (s.description && !ctx.bare) wrap.appendChild(hint(s.description));
+    if (!ctx.bare) facts(s, entry, wrap);
+    wrap.appendChild(err);
+    f.set = function (v) {
+      f.dirty = true;
+      if (v === true || v === false) { sel.value = String(v); entry.value = ""; }
+      else if (v === undefined || v === null) { sel.value = ""; entry.value = ""; }
+      else { sel.value = "other"; entry.value = String(v); }
+      show();
+    };
+    f.get = function () {
+      var r = (function () {
+        if (sel.value === "") return ctx.required ? { error: "Choose a value." } : { omit: true };
+        if (sel.value !== "other") return { value: sel.value === "true" };
+        if (text === "text") return { value: entry.value };
+        var n = Number(entry.value);
+        if (entry.value.trim() === "" || !Number.isFinite(n)) return { error: "Enter a number." };
+        return { value: n };
+      })();
+      err.textContent = r.error || "";
+      return r;
+    };
     if (s.default !== undefined) f.set(s.default);
     f.dirty = false;
     return f;

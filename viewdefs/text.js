@@ -23,7 +23,6 @@
   var MARKER_RE = /^\[([A-Za-z][\w -]{0,15})\]\s+(\S.*)$/;
   var KV_RE = /^\s*([A-Za-z_][\w .\/()-]{0,39}?)\s*:\s+(\S.*)$/;
   var LIST_RE = /^\s*(?:[-*\u2022+]|(\d{1,4})[.)])\s+(\S.*)$/;
-  var ONELINE_LOG_RE = /^([0-9a-f]{7,40})\s+(\S.*)$/;
   var SIZE_RE = /^\d+(?:\.\d+)?\s*(?:[KMGTP]i?)?B$/i;
   var HEADER_RE = /^[\w .#%()\/-]{1,40}$/;
   var LOG_LEVEL_RE = /(?:^|[\s\[|])(ERROR|FATAL|CRITICAL|PANIC|WARN|WARNING)(?:[\]\s:|]|$)/m;
@@ -126,27 +125,6 @@
     return ls.map((l) => l.match(LIST_RE)[2]);
   }
 
-  /* git log (full or --oneline) -> [{commit, author, date, message}]. */
-  function gitLog(s) {
-    var ls = nonEmpty(lines(s));
-    if (ls.length >= 2 && ls.every((l) => ONELINE_LOG_RE.test(l)) && ls.every((l) => /[g-z]/i.test(l.slice(l.indexOf(" "))))) {
-      return ls.map(function (l) { var m = l.match(ONELINE_LOG_RE); return { commit: m[1], message: m[2] }; });
-    }
-    if (!/^commit [0-9a-f]{7,40}/.test(s)) return null;
-    var out = [];
-    s.replace(/\r\n?/g, "\n").split(/\n(?=commit [0-9a-f]{7,40})/).forEach(function (block) {
-      var bl = block.split("\n"), r = { commit: bl[0].slice(7).trim().split(/\s/)[0], message: "" }, msg = [];
-      bl.slice(1).forEach(function (l) {
-        var m = l.match(/^(Author|Date|Merge):\s+(.*)$/);
-        if (m) r[m[1].toLowerCase()] = m[2].trim();
-        else if (l.trim()) msg.push(l.trim());
-      });
-      r.message = msg.join("\n");
-      out.push(r);
-    });
-    return out.length ? out : null;
-  }
-
   function looksDiff(ls) {
     var head = 0, hunk = 0, bad = 0;
     ls.forEach(function (l) {
@@ -202,9 +180,12 @@
    *   {kind: "data", data, from}           JSON, csv, tsv, listing, kv, list, gitlog
    *   {kind: "parts", parts: [classified]}  paragraphs of different kinds
    *   {kind: "sections", sections: [{title, view}]}
-   *   {kind: "code", text, lang}            monospace; lang "diff" colours lines
+   *   {kind: "commits" | "numbered" | "log", ...}  line-oriented text (textlines.js)
+   *   {kind: "code", text, lang, alt?}      monospace; lang "diff" colours lines
    *   {kind: "markdown", text}
-   *   {kind: "prose", text}
+   *   {kind: "prose", text, alt?}
+   * A reading as data must explain the whole text; alt is a weaker one
+   * ({data, from, label}) that explains most of it, offered beside the text.
    * hint is the tool's name (a file reader's text is code, not prose).
    */
   function classify(text, hint, mime) {
@@ -226,12 +207,13 @@
       if (lang === "markdown" || lang === "md") return { kind: "markdown", text: body };
       return { kind: "code", text: body, lang: lang === "patch" || looksDiff(lines(body)) ? "diff" : lang };
     }
-    var ls = lines(t);
+    var ls = lines(t), L = global.GenuiLines;
     if (mime.indexOf("markdown") >= 0) return { kind: "markdown", text: t };
     if (mime === "text/csv") { var c = delimited(ls, ","); if (c) return { kind: "data", data: c, from: "csv" }; }
+    // Version-control logs, commits with patches, numbered lines, logs (textlines.js).
+    var lr = L ? L.read(t) : null;
+    if (lr) return lr;
     if (looksDiff(ls)) return { kind: "code", text: s, lang: "diff" };
-    var g = gitLog(t);
-    if (g) return { kind: "data", data: g, from: "gitlog" };
     var d = delimited(ls, "\t") || delimited(ls, ",");
     if (d && d.length) return { kind: "data", data: d, from: "table" };
     var sec = sections(lines(s));
@@ -244,8 +226,11 @@
     var st = structured(ls);
     if (st) return st;
     if (looksMarkdown(t)) return { kind: "markdown", text: t };
-    if (looksCode(ls, hint)) return { kind: "code", text: s, lang: "" };
-    return { kind: "prose", text: s };
+    var out = looksCode(ls, hint) ? { kind: "code", text: s, lang: "" } : { kind: "prose", text: s };
+    // Most lines read as data but not all: text, with the data one click away.
+    var alt = L ? L.weak(ls) : null;
+    if (alt) out.alt = alt;
+    return out;
   }
 
   function structured(ls) {
@@ -260,12 +245,8 @@
 
   /* ---------- drawing ---------- */
 
-  function copyText(text, btn) {
-    var done = function (ok) {
-      btn.textContent = ok ? "Copied" : "Select and copy";
-      btn.dataset.copied = ok ? "1" : "0";
-      setTimeout(function () { btn.textContent = "Copy"; }, 1600);
-    };
+  /* copy puts text on the clipboard (a hidden text area when the Clipboard API is refused) and calls done(ok). */
+  function copy(text, done) {
     var fallback = function () {
       var ta = el("textarea", "copy-buffer");
       ta.value = text;
@@ -282,16 +263,27 @@
     } else fallback();
   }
 
+  function copyText(text, btn) {
+    copy(text, function (ok) {
+      btn.textContent = ok ? "Copied" : "Select and copy";
+      btn.dataset.copied = ok ? "1" : "0";
+      setTimeout(function () { btn.textContent = "Copy"; }, 1600);
+    });
+  }
+
   /*
    * box wraps body (a block element showing text) in a bounded, scrolling
-   * frame with a bar: a label, the size, and a Copy button that copies all
-   * of text (also what was not drawn).
+   * frame with a bar: a label, the size, extra controls, and a Copy button
+   * that copies all of text (also what was not drawn).
    */
-  function box(body, text, label) {
+  function box(body, text, label, extra) {
     var wrap = el("div", "tbox");
     var bar = el("div", "tbox-bar");
     var n = lines(text.replace(/\r?\n$/, "")).length;
-    bar.appendChild(el("span", "tbox-label", (label ? label + " \u00b7 " : "") + n + (n === 1 ? " line" : " lines") + (text.length > 2048 ? " \u00b7 " + Math.round(text.length / 1024) + " KB" : "")));
+    var lab = el("span", "tbox-label", (label ? label + " \u00b7 " : "") + n + (n === 1 ? " line" : " lines") + (text.length > 2048 ? " \u00b7 " + Math.round(text.length / 1024) + " KB" : ""));
+    lab.title = lab.textContent;
+    bar.appendChild(lab);
+    (extra || []).forEach(function (x) { bar.appendChild(x); });
     var b = el("button", "secondary copy", "Copy");
     b.type = "button";
     b.addEventListener("click", function () { copyText(text, b); });
@@ -417,15 +409,46 @@
     return root;
   }
 
+  /*
+   * withAlt shows a text view (a box) with a "View as table" (or card)
+   * button when the text has a weaker data reading; the data view replaces
+   * the box until "View as text" brings it back.
+   */
+  function withAlt(view, o, make) {
+    if (!view.alt || !o.drawView) return make([]);
+    var wrap = el("div", "alt-view"), data = null;
+    var asData = el("button", "secondary alt-toggle", "View as " + view.alt.label);
+    asData.type = "button";
+    var asText = el("button", "secondary alt-toggle", "View as text");
+    asText.type = "button";
+    var textBox = make([asData]);
+    var dataBox = el("div", "alt-data");
+    dataBox.hidden = true;
+    var bar = el("div", "alt-bar note", "Most lines read as a " + view.alt.label + "; some do not. ");
+    bar.appendChild(asText);
+    dataBox.appendChild(bar);
+    asData.addEventListener("click", function () {
+      if (!data) data = dataBox.appendChild(o.drawView({ kind: "data", data: view.alt.data, from: view.alt.from }));
+      textBox.hidden = true;
+      dataBox.hidden = false;
+    });
+    asText.addEventListener("click", function () { dataBox.hidden = true; textBox.hidden = false; });
+    wrap.appendChild(textBox);
+    wrap.appendChild(dataBox);
+    return wrap;
+  }
+
   /* Draws a classified text view that is not data. */
   function draw(view, o) {
     o = o || {};
+    var lined = global.GenuiLines ? global.GenuiLines.draw(view, o) : null;
+    if (lined) return lined;
     switch (view.kind) {
       case "empty": return el("div", "note empty-result", "Done, no output.");
-      case "code": return box(codeBlock(view.text, view.lang), view.text, view.lang === "diff" ? "diff" : view.lang);
+      case "code": return withAlt(view, o, (extra) => box(codeBlock(view.text, view.lang), view.text, view.lang === "diff" ? "diff" : view.lang, extra));
       case "markdown": {
         var md = markdown(view.text, o.app);
-        return view.text.length > 1200 ? box(md, view.text, "markdown") : md;
+        return view.text.length > 900 || lines(view.text).length > 24 ? box(md, view.text, "markdown") : md;
       }
       case "sections": {
         var wrap = el("div", "sections");
@@ -439,11 +462,13 @@
       }
       default: {
         var t = view.text || "";
-        var d = el("div", "text", t.length > SHOW_LIMIT ? t.slice(0, SHOW_LIMIT) : t);
-        return t.length > 600 || lines(t).length > 12 ? box(d, t, "") : d;
+        return withAlt(view, o, function (extra) {
+          var d = el("div", "text", t.length > SHOW_LIMIT ? t.slice(0, SHOW_LIMIT) : t);
+          return t.length > 600 || lines(t).length > 12 || extra.length ? box(d, t, "", extra) : d;
+        });
       }
     }
   }
 
-  global.GenuiText = { classify: classify, draw: draw, box: box, codeBlock: codeBlock, markdown: markdown, parseJSON: parseJSON, lastCopy: null };
+  global.GenuiText = { classify: classify, draw: draw, box: box, copy: copy, codeBlock: codeBlock, markdown: markdown, parseJSON: parseJSON, lastCopy: null };
 })(window);

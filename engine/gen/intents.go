@@ -79,6 +79,13 @@ var (
 					st.set("chartY", intentItems(m[2]))
 					st.set("chartX", unquoteName(m[3]))
 				}},
+			// "a bar chart of size": the y fields without an x axis (the page picks it).
+			{regexp.MustCompile(`\b(?:(line|bar|column)[\s-]*)?(?:charts?|plots?|graphs?)\s+(?:of|showing|for)\s+(?:the\s+)?(` + intentList + `)`),
+				2, func(m []string, st *intentState) {
+					st.set("view", "chart")
+					st.chartKind(m[1])
+					st.set("chartY", intentItems(m[2]))
+				}},
 			{regexp.MustCompile(`\b(?:(?:as|in|use|show(?:\s+it)?(?:\s+as)?|display(?:\s+it)?(?:\s+as)?|make\s+it|draw|plot|prefer|switch\s+to|i\s+want)\s+)?(?:an?\s+|the\s+)?(?:(bar|line|column)[\s-]*(?:charts?|graphs?|plots?)|(bars|histogram))\b`),
 				0, func(m []string, st *intentState) {
 					st.set("view", "chart")
