@@ -34,8 +34,8 @@ func TestLineOrientedTextUI(t *testing.T) {
 		f.openTool("vcs_log", 400, "light")
 		f.deliver("vcs_log", `{}`)
 		n := js[struct {
-			Stacked bool
-			Labels  []string
+			Stacked  bool
+			Labels   []string
 			Overflow bool
 		}](f, `(w, d) => { const wrap = d.querySelector("#result .table-wrap"); return {Stacked: !!d.querySelector("#result .collection.stacked"),
 			Labels: [...d.querySelectorAll("#result tbody tr:first-child td")].filter(td => td.checkVisibility() && td.getBoundingClientRect().right <= wrap.getBoundingClientRect().right).map(td => td.dataset.label),
