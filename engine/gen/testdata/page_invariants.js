@@ -1,0 +1,222 @@
+/*
+ * The quality invariants every offline UI page must hold, checked in the
+ * page's own frame by corpus_browser_test.go. Called as check(window,
+ * document, opts) and returns {invariant: [problem, ...]} for the invariants
+ * broken (an empty object when the page passes). opts:
+ *   tabular: the result holds tabular text (record lines, an HTML table, CSV,
+ *            file:line: output): it must show as a table with a switch to
+ *            see the text
+ *   error:   the result is an error; error.message is the upstream's message
+ *            cleaned (no markdown marker, ANSI codes or stacked prefixes)
+ *   bound:   the tallest a text block may be outside a scrolling box (px)
+ * The invariants:
+ *   overflow: the page does not scroll sideways; nothing is cut off by a box
+ *             that neither scrolls nor offers a way to see the rest
+ *   tall:     no text block taller than the bound unless it scrolls in its box
+ *   links:    every link has a target (an href)
+ *   markers:  no raw HTML tags, ANSI escape codes or markdown markers shown
+ *             as text (code blocks may hold tags and markers, never ANSI)
+ *   contrast: every visible text reaches 4.5:1 against its background
+ *   tabular:  tabular text is a table with a "view as text" switch
+ *   errors:   an error shows the upstream's message once, cleaned, with the
+ *             raw text one click away
+ */
+function check(w, d, opts) {
+  "use strict";
+  opts = opts || {};
+  var out = {};
+  var BOUND = opts.bound || 640;
+  function add(inv, msg) { (out[inv] = out[inv] || []).push(msg); }
+  function cs(e) { return w.getComputedStyle(e); }
+  function path(e) {
+    var parts = [];
+    for (var n = e; n && n.nodeType === 1 && n !== d.body && parts.length < 4; n = n.parentElement) {
+      parts.unshift(n.tagName.toLowerCase() + (n.id ? "#" + n.id : "") + (n.classList.length ? "." + [].slice.call(n.classList, 0, 2).join(".") : ""));
+    }
+    return parts.join(" > ");
+  }
+  function shown(e) {
+    if (!e || !e.getClientRects().length) return false;
+    var s = cs(e);
+    return s.visibility !== "hidden" && s.display !== "none" && Number(s.opacity) > 0.05;
+  }
+  // Content a person sees only after asking for the raw data or the text view.
+  function inRaw(e) { return !!(e.closest && e.closest("details.raw, [data-raw-view]")); }
+  var root = d.body;
+
+  /* ---- overflow ---- */
+  var de = d.documentElement;
+  if (de.scrollWidth > de.clientWidth + 1) add("overflow", "the page scrolls sideways: " + de.scrollWidth + " px of content in " + de.clientWidth + " px");
+  var all = root.querySelectorAll("*");
+  for (var i = 0; i < all.length; i++) {
+    var e = all[i];
+    if (!shown(e) || inRaw(e) || e.closest("svg, select, option, textarea, input")) continue;
+    var s = cs(e);
+    var ox = s.overflowX, oy = s.overflowY;
+    var clipsX = ox === "hidden" || ox === "clip", clipsY = oy === "hidden" || oy === "clip";
+    if (!clipsX && !clipsY) continue;
+    // A clamp or fold with a way to unfold it (a More button, a click) is not lost content.
+    var unfoldable = e.matches(".folded, .clamp, [role=button], [aria-expanded]") || (e.nextElementSibling && e.nextElementSibling.matches("button.more"));
+    if (unfoldable) continue;
+    if (clipsX && e.scrollWidth > e.clientWidth + 1) {
+      var titled = s.textOverflow === "ellipsis" && e.title && e.title.length >= e.textContent.trim().length;
+      if (!titled) add("overflow", path(e) + ": " + e.scrollWidth + " px of content cut to " + e.clientWidth + " px");
+    }
+    if (clipsY && e.scrollHeight > e.clientHeight + 2 && e.clientHeight > 0) add("overflow", path(e) + ": " + e.scrollHeight + " px tall content cut to " + e.clientHeight + " px");
+  }
+
+  /* ---- tall ---- */
+  var blocks = root.querySelectorAll("#result pre, #result .text, #result .md, #result dl.card, #result ul.values, #result ul.tree, #result .sections, #result .log-view, #result blockquote");
+  for (var b = 0; b < blocks.length; b++) {
+    var blk = blocks[b];
+    if (!shown(blk) || inRaw(blk)) continue;
+    var h = blk.getBoundingClientRect().height;
+    if (h <= BOUND) continue;
+    var bounded = false;
+    for (var a = blk; a && a !== root; a = a.parentElement) {
+      var as = cs(a);
+      if ((as.overflowY === "auto" || as.overflowY === "scroll") && a.clientHeight <= BOUND) { bounded = true; break; }
+    }
+    // Nested blocks are reported once, at the outermost.
+    if (!bounded && !(blk.parentElement && blk.parentElement.closest("#result pre, #result .text, #result .md, #result dl.card, #result ul.values, #result ul.tree, #result .sections"))) {
+      add("tall", path(blk) + ": " + Math.round(h) + " px tall with no scrolling box (bound " + BOUND + " px)");
+    }
+  }
+
+  /* ---- links ---- */
+  var links = root.querySelectorAll("a");
+  for (var l = 0; l < links.length; l++) {
+    var ln = links[l];
+    if (!shown(ln) || inRaw(ln)) continue;
+    var href = ln.getAttribute("href");
+    if (!href || !href.trim()) add("links", "link \"" + ln.textContent.trim().slice(0, 60) + "\" has no target");
+  }
+
+  /* ---- markers and contrast: every visible text node ---- */
+  var HTML_TAG = /<\/?(?:table|thead|tbody|tr|td|th|div|span|p|br|b|i|em|strong|a|img|ul|ol|li|h[1-6]|script|style|html|body|head|pre|code|font|center|section|article|nav)\b[^<>]*>/i;
+  var MD = [
+    [/(?:^|\n)\s{0,3}#{1,6}\s+\S/, "a markdown heading marker (#)"],
+    [/\*\*[^*\n]+\*\*/, "markdown bold markers (**)"],
+    [/(?:^|[^\w])__[^_\n]+__(?:[^\w]|$)/, "markdown bold markers (__)"],
+    [/\[[^\]\n]+\]\([^)\s]+\)/, "a markdown link ([text](url))"],
+    [/(?:^|\n)\s*```/, "a markdown code fence (```)"]
+  ];
+  var ANSI = /\u001b|\[(?:\d{1,3};)*\d{1,3}m(?=\S)/;
+  var walker = d.createTreeWalker(root, 4 /* NodeFilter.SHOW_TEXT */);
+  var texts = [], node;
+  while ((node = walker.nextNode())) {
+    var t = node.nodeValue;
+    if (!t || !t.trim()) continue;
+    var p = node.parentElement;
+    if (!p || p.closest("script, style, template, textarea, select, option, noscript") || inRaw(p) || !shown(p)) continue;
+    texts.push(node);
+  }
+  // Markers are judged on the text of each block (a marker may span nodes).
+  var seen = new Set();
+  texts.forEach(function (n) {
+    var p = n.parentElement;
+    var code = p.closest("pre, code, .code, kbd, samp");
+    if (ANSI.test(n.nodeValue)) add("markers", path(p) + ": ANSI escape code shown: " + JSON.stringify(n.nodeValue.slice(0, 60)));
+    if (code) return;
+    var blockEl = p.closest("p, li, td, th, dd, dt, h1, h2, h3, h4, h5, h6, .text, .error-banner, .note, label, div") || p;
+    if (seen.has(blockEl)) return;
+    seen.add(blockEl);
+    var bt = "";
+    var bw = d.createTreeWalker(blockEl, 4);
+    var bn;
+    while ((bn = bw.nextNode())) {
+      var bp = bn.parentElement;
+      if (bp && !bp.closest("pre, code, .code, kbd, samp, script, style, textarea, select, details.raw") && shown(bp)) bt += bn.nodeValue;
+    }
+    var m = bt.match(HTML_TAG);
+    if (m) add("markers", path(blockEl) + ": raw HTML shown as text: " + JSON.stringify(m[0].slice(0, 60)));
+    MD.forEach(function (r) {
+      var mm = bt.match(r[0]);
+      if (mm) add("markers", path(blockEl) + ": " + r[1] + " shown as text: " + JSON.stringify(mm[0].trim().slice(0, 60)));
+    });
+  });
+
+  function rgba(c) {
+    var m = /rgba?\(\s*([\d.]+)[,\s]+([\d.]+)[,\s]+([\d.]+)(?:\s*[,/]\s*([\d.]+%?))?\s*\)/.exec(c || "");
+    if (!m) return null;
+    var al = m[4] === undefined ? 1 : parseFloat(m[4]) / (m[4].slice(-1) === "%" ? 100 : 1);
+    return [+m[1], +m[2], +m[3], al];
+  }
+  function over(top, under) { return [0, 1, 2].map(function (k) { return top[k] * top[3] + under[k] * (1 - top[3]); }).concat(1); }
+  function lum(c) {
+    var f = function (v) { v /= 255; return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); };
+    return 0.2126 * f(c[0]) + 0.7152 * f(c[1]) + 0.0722 * f(c[2]);
+  }
+  function background(e) {
+    var layers = [];
+    for (var n = e; n; n = n.parentElement) {
+      var bg = rgba(cs(n).backgroundColor);
+      if (bg && bg[3] > 0) { layers.push(bg); if (bg[3] >= 1) break; }
+    }
+    var base = [255, 255, 255, 1];
+    if (!layers.length || layers[layers.length - 1][3] < 1) {
+      // The host page behind a transparent frame: white in light, black in dark.
+      base = d.documentElement.dataset.theme === "dark" ? [0, 0, 0, 1] : [255, 255, 255, 1];
+    }
+    for (var k = layers.length - 1; k >= 0; k--) base = over(layers[k], base);
+    return base;
+  }
+  var checked = new Set();
+  texts.forEach(function (n) {
+    var p = n.parentElement;
+    if (checked.has(p)) return;
+    checked.add(p);
+    if (p.closest("button:disabled, [aria-disabled=true]")) return;
+    var s = cs(p);
+    var inSvg = p.closest("svg");
+    var fg = rgba(inSvg ? s.fill : s.color);
+    if (!fg) return;
+    var opacity = 1;
+    for (var q = p; q && q !== d.documentElement; q = q.parentElement) opacity *= Number(cs(q).opacity);
+    fg[3] *= opacity;
+    var bg = background(inSvg ? inSvg : p);
+    var f = over(fg, bg);
+    var la = lum(f), lb = lum(bg);
+    var ratio = (Math.max(la, lb) + 0.05) / (Math.min(la, lb) + 0.05);
+    if (ratio < 4.5) add("contrast", path(p) + ": \"" + n.nodeValue.trim().slice(0, 40) + "\" " + ratio.toFixed(2) + ":1 (" + s.color + " on rgb(" + bg.slice(0, 3).map(Math.round).join(", ") + "))");
+  });
+
+  /* ---- tabular ---- */
+  var result = d.getElementById("result");
+  if (opts.tabular) {
+    var tables = [].filter.call(result ? result.querySelectorAll("table") : [], function (tb) { return shown(tb) && !inRaw(tb); });
+    if (!tables.length) add("tabular", "tabular text (" + opts.tabular + ") is not shown as a table");
+    else {
+      var sw = [].filter.call(result.querySelectorAll("button, summary, [role=tab], a, label"), function (x) { return /\b(?:view|show) as text\b|\btext view\b/i.test(x.textContent); });
+      if (!sw.length) add("tabular", "the table read from text (" + opts.tabular + ") has no \"view as text\" switch");
+    }
+  }
+
+  /* ---- errors ---- */
+  if (opts.error) {
+    var visible = "";
+    texts.forEach(function (n) { if (result && result.contains(n) || n.parentElement.closest("#call-error, #status")) visible += n.nodeValue + "\n"; });
+    var msg = String(opts.error.message || "").trim();
+    var probe = msg.split("\n")[0].trim().slice(0, 80);
+    var count = probe ? visible.split(probe).length - 1 : 0;
+    if (probe && count === 0) add("errors", "the upstream's message is not shown: " + JSON.stringify(probe));
+    if (count > 1) add("errors", "the upstream's message is shown " + count + " times: " + JSON.stringify(probe));
+    if (/(?:^|\n)\s*#{1,6}\s*Error\b/.test(visible)) add("errors", "a markdown \"### Error\" marker is shown");
+    if (/\u001b|\[\d{1,2}m/.test(visible)) add("errors", "ANSI escape codes are shown");
+    // Stacked prefixes: "Error: Error:", protocol noise ("MCP error -32603:"), or a
+    // prefix that repeats the next one ("tools/call query failed: tools/call query:").
+    visible.split("\n").forEach(function (line) {
+      var segs = line.split(/:\s+/).map(function (x) { return x.trim().toLowerCase(); });
+      if (segs.length < 2) return;
+      var core = function (x) { return x.replace(/\b(?:error|failed|failure)\b/g, "").replace(/\s+/g, " ").trim(); };
+      for (var k = 0; k < segs.length - 1; k++) {
+        var a1 = core(segs[k]), a2 = core(segs[k + 1]);
+        if (/^(?:error|mcp error -?\d+)$/.test(segs[k]) && k < segs.length - 1) { add("errors", "a bare error prefix is shown: " + JSON.stringify(line.slice(0, 100))); return; }
+        if (a1 && a2 && (a1 === a2 || (a1.length > 3 && a2.indexOf(a1) === 0) || (a2.length > 3 && a1.indexOf(a2) === 0))) { add("errors", "stacked error prefixes are shown: " + JSON.stringify(line.slice(0, 100))); return; }
+      }
+    });
+    var raw = [].filter.call(d.querySelectorAll("details > summary, button"), function (x) { return shown(x) && /\braw\b/i.test(x.textContent); });
+    if (!raw.length) add("errors", "no way to see the raw error text");
+  }
+  return out;
+}
