@@ -42,9 +42,17 @@
 
   /* A description: folded to two lines when long, with a button to unfold it. */
   function hint(text, cls) {
+    text = tidy(text);
     var h = el("span", cls || "hint", text);
     if (String(text).length > 140 || String(text).split("\n").length > 3) fold(h);
     return h;
+  }
+
+  /* Descriptions often come indented inside their source: trimmed and dedented. */
+  function tidy(text) {
+    var ls = String(text).replace(/\r\n?/g, "\n").replace(/^\s*\n|\s+$/g, "").split("\n"), pad = Infinity;
+    ls.forEach(function (l, i) { if (l.trim() && (i > 0 || /^\s/.test(l))) pad = Math.min(pad, l.match(/^[ \t]*/)[0].length); });
+    return ls.map(function (l, i) { return i === 0 ? l.trim() : l.slice(pad === Infinity ? 0 : pad); }).join("\n");
   }
 
   /* Folds e (a long description) and puts a More/Less button after it once it is in the page. */

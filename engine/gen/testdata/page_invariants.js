@@ -116,8 +116,8 @@ function check(w, d, opts) {
   var seen = new Set();
   texts.forEach(function (n) {
     var p = n.parentElement;
-    // Code and compact JSON (monospace cells) may hold tags and markers.
-    var code = p.closest("pre, code, .code, kbd, samp, .mono");
+    // Code and compact JSON (monospace text) may hold tags and markers.
+    var code = p.closest("pre, code, .code, kbd, samp, .mono") || /mono/i.test(cs(p).fontFamily);
     if (ANSI.test(n.nodeValue)) add("markers", path(p) + ": ANSI escape code shown: " + JSON.stringify(n.nodeValue.slice(0, 60)));
     if (code) return;
     var blockEl = p.closest("p, li, td, th, dd, dt, h1, h2, h3, h4, h5, h6, .text, .error-banner, .note, label, div") || p;
@@ -128,7 +128,7 @@ function check(w, d, opts) {
     var bn;
     while ((bn = bw.nextNode())) {
       var bp = bn.parentElement;
-      if (bp && !bp.closest("pre, code, .code, kbd, samp, .mono, script, style, textarea, select, details.raw") && shown(bp)) bt += bn.nodeValue;
+      if (bp && !bp.closest("pre, code, .code, kbd, samp, .mono, script, style, textarea, select, details.raw") && !/mono/i.test(cs(bp).fontFamily) && shown(bp)) bt += bn.nodeValue;
     }
     var m = bt.match(HTML_TAG);
     if (m) add("markers", path(blockEl) + ": raw HTML shown as text: " + JSON.stringify(m[0].slice(0, 60)));
