@@ -27,6 +27,7 @@
   // Free text a person writes at length (a thought, an explanation): a text area in the page's font.
   var PROSE_NAME = /(?:^|_|-|[a-z](?=[A-Z]))(?:thoughts?|thinking|reasoning|reflection|rationale|explanation|summary|feedback|story|essay|narrative|analysis|hypothesis|observations?|answer|reply|response|review|abstract|bio|biography|justification|transcript|question)$/i;
   var PROSE_DESC = /\b(?:thinking|thoughts?|reasoning|reflection|in detail|detailed|explain|explanation|paragraphs?|free[- ]?form|free text|long(?:er)? text|natural language|full text|step[- ]by[- ]step|your (?:current |own )?(?:analysis|answer|response|thinking|thoughts?))\b/i;
+  var SHORT_DESC = /\b(?:(?:text|string|value|characters?|keys?) to (?:type|search for|wait for|find|look for|match|press|select)|to search for|to wait for|search (?:term|keyword)s?)\b/i;
   var WIDE_NAME = /path|file|dir|folder|url|uri|source|destination|dest|target|query|pattern|command|glob|regex/i;
 
   function el(tag, cls, text) {
@@ -166,6 +167,9 @@
   function isContent(name, s) {
     if (/^(?:textarea|markdown|html|json|yaml|code|text|multiline|multi-line)$/i.test(s.format || "") || s.contentMediaType) return true;
     if (Array.isArray(s.enum) || /^(?:date|date-time|time|email|uri|url|uuid|hostname|ipv4|ipv6)$/.test(s.format || "")) return false;
+    // Short text by its schema or its description ("Text to type", "The text to wait for"): one line.
+    if (typeof s.maxLength === "number" && s.maxLength <= 200) return false;
+    if (SHORT_DESC.test(s.description || "")) return false;
     if (typeof s.maxLength === "number" && s.maxLength > 200) return true;
     if (typeof s.minLength === "number" && s.minLength >= 40) return true;
     if (CONTENT_NAME.test(name) || PROSE_NAME.test(name)) return true;
@@ -541,6 +545,8 @@
       kids.forEach(function (k) { k.set(isObj(v) ? v[k.name] : undefined); if (!isObj(v) || !(k.name in v)) k.dirty = false; });
     };
     f.get = function () {
+      // An optional object nobody filled in stays unset: its own required fields do not block the call.
+      if (!ctx.required && !ctx.top && !touched(f)) return { omit: true };
       var o = {}, bad = false, any = false;
       kids.forEach(function (k) {
         var r = k.get();
@@ -552,6 +558,11 @@
       return { value: o };
     };
     return f;
+  }
+
+  /* touched: the user (or a prefilled value) set something in the editor ed or below it. */
+  function touched(ed) {
+    return !!(ed && (ed.dirty || (ed.fields || []).some(touched)));
   }
 
   /*

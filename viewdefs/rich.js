@@ -745,6 +745,13 @@
     if (!ys.length) return { reason: "no numeric field for the y axis" };
     var series = x.type === "date" || x.type === "month" || x.type === "number";
     if (!forced && !(series && monotonic(records, x))) return { reason: "not a series" };
+    // Rows with their own ids are records (orders, events), not measurements over x:
+    // a line through them is a sawtooth, so no chart unless asked for.
+    if (!forced && cols.all.some(function (c) {
+      if (c === x || !ID_RE.test(c.key)) return false;
+      var seen = new Set(records.map((r) => isObj(r) ? cellText(r[c.key]) : ""));
+      return seen.size === records.length;
+    })) return { reason: "the rows are records with ids, not a series" };
     var kind = cfg.chart || (forced && !series ? "bar" : "line");
     if (kind === "bar" && records.length > 120) kind = "line";
     return { x: x, ys: ys, kind: kind };

@@ -331,7 +331,7 @@
     });
     var dataLike = views.some((v) => v.view.kind === "data" || v.view.kind === "log" || v.view.kind === "parts" || v.view.kind === "commits");
     if (!dataLike) return null;
-    return { kind: "sections", headed: true, sections: views.filter((v) => v.title || v.view.kind !== "empty") };
+    return { kind: "sections", headed: true, text: t, sections: views.filter((v) => v.title || v.view.kind !== "empty") };
   }
 
   /*
