@@ -187,3 +187,57 @@ func TestTextDataReaders(t *testing.T) {
 		t.Errorf("markdown: %+v", md)
 	}
 }
+
+// TestCorpusRefinementsApplied: the plain-word refinements the outside
+// grading found silently ignored on these servers now apply: the result
+// shows as a table, with no warning and no "Not in this result" note.
+func TestCorpusRefinementsApplied(t *testing.T) {
+	servers, err := uicorpus.Load(uicorpus.Dir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := newCorpusEnv(t)
+	for _, c := range []struct{ server, tool, refinement string }{
+		{"desktop-commander", "list_processes", "show the processes as a table"},
+		{"excel", "excel_read_sheet", "render the sheet as a grid"},
+	} {
+		var srv uicorpus.Server
+		for _, s := range servers {
+			if s.Name == c.server {
+				srv = s
+			}
+		}
+		tools, pages := corpusPages(srv)
+		var page *corpusPage
+		for _, p := range pages {
+			if p.tool == c.tool && p.call != nil && page == nil {
+				page = p
+			}
+		}
+		res, err := NewOffline().Generate(t.Context(), Request{Tool: tools[c.tool], Refinements: []string{c.refinement}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res.Warnings) != 0 {
+			t.Errorf("%q: warnings %q", c.refinement, res.Warnings)
+		}
+		if err := env.open(c.server+"-refined", res.HTML); err != nil {
+			t.Fatal(err)
+		}
+		if err := env.show(page); err != nil {
+			t.Fatal(err)
+		}
+		raw, err := env.frame(`(w, d) => ({Tables: [...d.querySelectorAll("#result table")].filter((x) => x.checkVisibility()).length, Note: (d.querySelector(".config-note") || {}).textContent || ""})`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got struct {
+			Tables int
+			Note   string
+		}
+		_ = json.Unmarshal(raw, &got)
+		if got.Tables == 0 || got.Note != "" {
+			t.Errorf("%s after %q: %d tables, note %q; want a table and no note", c.tool, c.refinement, got.Tables, got.Note)
+		}
+	}
+}
