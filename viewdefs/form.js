@@ -161,6 +161,8 @@
     if (typeof s.maxLength === "number" && s.maxLength > 200) return true;
     if (typeof s.minLength === "number" && s.minLength >= 40) return true;
     if (CONTENT_NAME.test(name) || PROSE_NAME.test(name)) return true;
+    // A path, name or id is one line, whatever its description says about contents.
+    if (/(?:path|file|dir|folder|url|uri|id|name|ref|branch|tag|hash|sha|key|email)s?$/i.test(name)) return false;
     return CONTENT_DESC.test(s.description || "") || PROSE_DESC.test(s.description || "");
   }
 
@@ -430,7 +432,9 @@
         }
       }
     }
-    var min = typeof s.minimum === "number" ? s.minimum : s.exclusiveMinimum, max = typeof s.maximum === "number" ? s.maximum : s.exclusiveMaximum;
+    // Bounds a schema library adds for any integer (2^53 - 1) say nothing.
+    var real = (x) => typeof x === "number" && Math.abs(x) < 1e15 ? x : undefined;
+    var min = real(typeof s.minimum === "number" ? s.minimum : s.exclusiveMinimum), max = real(typeof s.maximum === "number" ? s.maximum : s.exclusiveMaximum);
     var n = (x) => x.toLocaleString("en-US");
     if (typeof min === "number" && typeof max === "number") parts.push("From " + n(min) + " to " + n(max));
     else if (typeof min === "number") parts.push("At least " + n(min));

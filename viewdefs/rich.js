@@ -389,6 +389,9 @@
     if (isHash(v)) { e.appendChild(hashValue(v)); return; }
     if (Array.isArray(v)) { e.appendChild(listValue(v)); return; }
     if (isObj(v)) { e.appendChild(objectValue(v)); return; }
+    // "Name <address>" (a commit author, a mail sender): the name, the address on hover.
+    var who = typeof v === "string" && v.length < 200 && v.match(/^([^<>@]+?)\s*<([^<>\s]+@[^<>\s]+)>$/);
+    if (who) { e.textContent = who[1]; e.title = v; return; }
     var text = cellText(v);
     if (text.length > LONG_TEXT) e.appendChild(expandable(text, typeof v === "string" ? v : null));
     else e.textContent = text;
@@ -969,7 +972,7 @@
     var table = el("table", "data");
     var tr = el("tr");
     this.ths = this.cols.shown.map(function (c) {
-      var th = el("th", c.type === "number" ? "num" : "");
+      var th = el("th", c.type === "number" || c.type === "quantity" ? "num" : "");
       th.dataset.key = c.key;
       th.dataset.type = c.type;
       var b = el("button", "sort", c.key);
