@@ -412,8 +412,8 @@
 
   /*
    * facts shows what the schema knows beyond the description: the default
-   * (the field starts with it), examples (the first one as the placeholder,
-   * all of them as suggestions) and the allowed range.
+   * (the field starts with it), examples (the first one also as the
+   * placeholder) and the allowed range.
    */
   function facts(s, input, wrap) {
     var parts = [];
@@ -421,16 +421,7 @@
     if (s.default !== undefined && s.default !== null && typeof s.default !== "object") parts.push("Default: " + short(s.default));
     if (ex.length) {
       parts.push((ex.length === 1 ? "Example: " : "Examples: ") + ex.slice(0, 5).map(short).join(", "));
-      if ((input.tagName === "INPUT" && input.type !== "checkbox") || input.tagName === "TEXTAREA") {
-        if (!input.placeholder) input.placeholder = "e.g. " + short(ex[0]);
-        if (input.tagName === "INPUT" && ex.length > 1 && input.id) {
-          var dl = el("datalist");
-          dl.id = input.id + "-examples";
-          ex.slice(0, 20).forEach(function (x) { var o = el("option"); o.value = String(x); dl.appendChild(o); });
-          wrap.appendChild(dl);
-          input.setAttribute("list", dl.id);
-        }
-      }
+      if (((input.tagName === "INPUT" && input.type !== "checkbox") || input.tagName === "TEXTAREA") && !input.placeholder) input.placeholder = "e.g. " + short(ex[0]);
     }
     // Bounds a schema library adds for any integer (2^53 - 1) say nothing.
     var real = (x) => typeof x === "number" && Math.abs(x) < 1e15 ? x : undefined;

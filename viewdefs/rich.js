@@ -1221,8 +1221,9 @@
       if (a.readOnlyHint === true) return false;
       if (a.readOnlyHint === false || a.destructiveHint === true) return true;
       var verb = String(tool.name || "").replace(/([a-z])([A-Z])/g, "$1_$2").toLowerCase().split(/[_\-.\s\/]+/).filter(Boolean)[0] || "";
-      if (WRITE_VERB_RE.test(verb)) return true;
-      if (/^\s*(?:creates?|updates?|deletes?|removes?|inserts?|writes?|adds?|sets?|saves?|modif(?:y|ies)|edits?|renames?|moves?|applies|apply|drops?|appends?|uploads?|sends?|commits?|pushes|push|merges?|resets?|clears?)\b/i.test(String(tool.description || ""))) return true;
+      // The description's first word as a verb: "Creates" -> create, "Applies" -> apply, "Pushes" -> push.
+      var said = (String(tool.description || "").match(/^\s*([a-z]+)/i) || ["", ""])[1].toLowerCase().replace(/ies$/, "y").replace(/(sh|ch|x)es$/, "$1").replace(/s$/, "");
+      if (WRITE_VERB_RE.test(verb) || WRITE_VERB_RE.test(said)) return true;
       return isObj(args) && Object.keys(args).some((k) => typeof args[k] === "string" && /^\s*(?:insert|update|delete|create|drop|alter|replace|merge|truncate|upsert|grant|revoke)\s/i.test(args[k]));
     }
 
