@@ -141,11 +141,22 @@ func (e *corpusEnv) frame(fn string) (json.RawMessage, error) {
 	return browsertest.FrameEval(ctx, "#ui", fn)
 }
 
-// waitFrame polls cond in the UI frame until it is true (bounded).
+// waitFrame waits until cond, a function expression (w, d) => boolean or a
+// promise of one, is true in the UI frame (bounded). The frame polls itself;
+// the test retries only while the frame is not there yet.
 func (e *corpusEnv) waitFrame(cond string, timeout time.Duration) error {
 	deadline := time.Now().Add(timeout)
+	poll := fmt.Sprintf(`(w, d) => new Promise((resolve) => {
+		const end = Date.now() + %d;
+		const step = async () => {
+			let ok = false;
+			try { ok = await (%s)(w, d); } catch (e) { ok = false; }
+			if (ok === true || Date.now() > end) resolve(ok === true); else setTimeout(step, 15);
+		};
+		step();
+	})`, timeout.Milliseconds(), cond)
 	for {
-		b, err := e.frame(cond)
+		b, err := e.frame(poll)
 		if err == nil && string(b) == "true" {
 			return nil
 		}
@@ -155,7 +166,7 @@ func (e *corpusEnv) waitFrame(cond string, timeout time.Duration) error {
 			}
 			return fmt.Errorf("waiting for %s", cond)
 		}
-		time.Sleep(25 * time.Millisecond)
+		time.Sleep(50 * time.Millisecond)
 	}
 }
 
@@ -191,13 +202,33 @@ func (e *corpusEnv) checkPage(p *corpusPage) (map[string][]string, error) {
 		opts["error"] = map[string]any{"message": *p.errMsg}
 	}
 	o, _ := json.Marshal(opts)
-	raw, err := e.frame("(w, d) => (" + pageInvariantsJS + ")(w, d, " + string(o) + ")")
+	raw, err := e.frame(invariantsCall(string(o)))
 	if err != nil {
 		return nil, err
 	}
-	var out map[string][]string
-	if err := json.Unmarshal(raw, &out); err != nil {
+	return decodeInvariants(raw)
+}
+
+// invariantsCall is the function expression that checks a page: the
+// invariants of page_invariants.js and browsertest's contrast walker.
+func invariantsCall(opts string) string {
+	return "(w, d) => ({found: (" + pageInvariantsJS + ")(w, d, " + opts + "), contrast: (" + browsertest.ContrastJS + ")(w, d, 4.5)})"
+}
+
+func decodeInvariants(raw json.RawMessage) (map[string][]string, error) {
+	var got struct {
+		Found    map[string][]string         `json:"found"`
+		Contrast []browsertest.ContrastIssue `json:"contrast"`
+	}
+	if err := json.Unmarshal(raw, &got); err != nil {
 		return nil, fmt.Errorf("invariants answered %s: %w", raw, err)
+	}
+	out := got.Found
+	if out == nil {
+		out = map[string][]string{}
+	}
+	for _, c := range got.Contrast {
+		out["contrast"] = append(out["contrast"], c.String())
 	}
 	return out, nil
 }
@@ -293,14 +324,16 @@ func corpusPages(s uicorpus.Server) (map[string]Tool, []*corpusPage) {
 var (
 	ansiRE       = regexp.MustCompile(`\x1b\[[0-9;?]*[A-Za-z]`)
 	errHeadingRE = regexp.MustCompile(`(?m)\A\s*#{1,6}\s*(?:Error|Errors|Failed)\s*\n`)
-	noisePrefix  = regexp.MustCompile(`(?i)^(?:error|mcp error -?\d+|error executing tool [\w.-]+)$`)
+	// Prefixes that say nothing to a person: "Error", "MCP error -32603", and
+	// code locations such as "browserBackend.callTool".
+	noisePrefix = regexp.MustCompile(`(?i)^(?:error|mcp error -?\d+|error executing tool [\w.-]+|[a-z_$][\w$]*(?:\.[\w$]+)+)$`)
 )
 
 // cleanErrorMessage is what an error page must show of the upstream's
 // message text (its first line, at least): ANSI codes and a markdown
-// "### Error" heading removed, bare prefixes ("Error:", "MCP error -32603:")
-// dropped, and a prefix that the next one repeats ("tools/call q failed:
-// tools/call q:") said once.
+// "### Error" heading removed, bare prefixes ("Error:", "MCP error -32603:",
+// "browserBackend.callTool:") dropped, and a prefix that the next one
+// repeats ("tools/call q failed: tools/call q:") said once.
 func cleanErrorMessage(s string) string {
 	s = ansiRE.ReplaceAllString(s, "")
 	s = errHeadingRE.ReplaceAllString(s, "")

@@ -68,13 +68,13 @@ var invariantPages = []invariantPage{
 		good: `<div id="result"><table><tr><th>a</th></tr><tr><td>1</td></tr></table><button>View as text</button></div>`},
 	{inv: "errors", name: "raw upstream error", also: []string{"markers"}, opts: map[string]any{"error": map[string]any{"message": "Debugger is not paused"}},
 		bad:  `<div id="result"><div class="error-banner">### Error` + "\n" + `Error: browserBackend.callTool: Debugger is not paused` + "\n\x1b[2mlog\x1b[22m" + `</div></div>`,
-		good: `<div id="result"><div class="error-banner">browserBackend.callTool: Debugger is not paused</div><details class="raw"><summary>Raw error text</summary></details></div>`},
+		good: `<div id="result"><div class="error-banner">Debugger is not paused</div><details class="raw"><summary>Raw error text</summary></details></div>`},
 	{inv: "errors", name: "message shown twice", opts: map[string]any{"error": map[string]any{"message": "column \"total\" does not exist"}},
 		bad:  `<div id="result"><div class="error-banner">column "total" does not exist</div><p>column "total" does not exist</p><details class="raw"><summary>Raw</summary></details></div>`,
 		good: `<div id="result"><div class="error-banner">column "total" does not exist</div><details class="raw"><summary>Raw</summary></details></div>`},
 	{inv: "errors", name: "stacked prefixes", opts: map[string]any{"error": map[string]any{"message": "relation does not exist"}},
 		bad:  `<div id="result"><div class="error-banner">the call failed: tools/call query failed: tools/call query: relation does not exist</div><details class="raw"><summary>Raw</summary></details></div>`,
-		good: `<div id="result"><div class="error-banner">tools/call query: relation does not exist</div><details class="raw"><summary>Raw</summary></details></div>`},
+		good: `<div id="result"><div class="error-banner">relation does not exist</div><details class="raw"><summary>Raw</summary></details></div>`},
 	{inv: "errors", name: "no way to the raw text", opts: map[string]any{"error": map[string]any{"message": "no such file"}},
 		bad:  `<div id="result"><div class="error-banner">no such file</div></div>`,
 		good: `<div id="result"><div class="error-banner">no such file</div><details class="raw"><summary>Raw JSON</summary></details></div>`},
@@ -98,12 +98,12 @@ func TestPageInvariantsCatchBreaks(t *testing.T) {
 		if err := chromedp.Do(c, chromedp.Navigate(q)); err != nil {
 			t.Fatal(err)
 		}
-		raw, err := chromedp.Run(c, chromedp.Evaluate[string]("JSON.stringify(("+pageInvariantsJS+")(window, document, "+string(o)+"))"))
+		raw, err := chromedp.Run(c, chromedp.Evaluate[string]("JSON.stringify(("+invariantsCall(string(o))+")(window, document))"))
 		if err != nil {
 			t.Fatal(err)
 		}
-		var out map[string][]string
-		if err := json.Unmarshal([]byte(raw), &out); err != nil {
+		out, err := decodeInvariants(json.RawMessage(raw))
+		if err != nil {
 			t.Fatal(err)
 		}
 		return out
@@ -152,6 +152,7 @@ func TestCleanErrorMessage(t *testing.T) {
 		"Error executing get operation: MCP error -32603: Failed to get indexes: Query failed: column \"tablename\" does not exist": "Error executing get operation: Failed to get indexes: Query failed: column \"tablename\" does not exist",
 		"the call failed: tools/call query failed: tools/call query: relation \"invoices\" does not exist":                          "the call failed: tools/call query: relation \"invoices\" does not exist",
 		"\x1b[31mboom\x1b[0m": "boom",
+		"### Error\nError: browserBackend.callTool: Debugger is not paused": "Debugger is not paused",
 		"Error: Git commit failed: Exit Code: 128\nStderr: x": "Git commit failed: Exit Code: 128\nStderr: x",
 	} {
 		if got := cleanErrorMessage(in); got != want {

@@ -16,7 +16,8 @@
  *   links:    every link has a target (an href)
  *   markers:  no raw HTML tags, ANSI escape codes or markdown markers shown
  *             as text (code blocks may hold tags and markers, never ANSI)
- *   contrast: every visible text reaches 4.5:1 against its background
+ *   (contrast, every visible text at 4.5:1 against its background, is checked
+ *   by internal/browsertest's ContrastJS beside this function)
  *   tabular:  tabular text is a table with a "view as text" switch
  *   errors:   an error shows the upstream's message once, cleaned, with the
  *             raw text one click away
@@ -92,7 +93,7 @@ function check(w, d, opts) {
     if (!href || !href.trim()) add("links", "link \"" + ln.textContent.trim().slice(0, 60) + "\" has no target");
   }
 
-  /* ---- markers and contrast: every visible text node ---- */
+  /* ---- markers: every visible text node ---- */
   var HTML_TAG = /<\/?(?:table|thead|tbody|tr|td|th|div|span|p|br|b|i|em|strong|a|img|ul|ol|li|h[1-6]|script|style|html|body|head|pre|code|font|center|section|article|nav)\b[^<>]*>/i;
   var MD = [
     [/(?:^|\n)\s{0,3}#{1,6}\s+\S/, "a markdown heading marker (#)"],
@@ -115,7 +116,8 @@ function check(w, d, opts) {
   var seen = new Set();
   texts.forEach(function (n) {
     var p = n.parentElement;
-    var code = p.closest("pre, code, .code, kbd, samp");
+    // Code and compact JSON (monospace cells) may hold tags and markers.
+    var code = p.closest("pre, code, .code, kbd, samp, .mono");
     if (ANSI.test(n.nodeValue)) add("markers", path(p) + ": ANSI escape code shown: " + JSON.stringify(n.nodeValue.slice(0, 60)));
     if (code) return;
     var blockEl = p.closest("p, li, td, th, dd, dt, h1, h2, h3, h4, h5, h6, .text, .error-banner, .note, label, div") || p;
@@ -126,7 +128,7 @@ function check(w, d, opts) {
     var bn;
     while ((bn = bw.nextNode())) {
       var bp = bn.parentElement;
-      if (bp && !bp.closest("pre, code, .code, kbd, samp, script, style, textarea, select, details.raw") && shown(bp)) bt += bn.nodeValue;
+      if (bp && !bp.closest("pre, code, .code, kbd, samp, .mono, script, style, textarea, select, details.raw") && shown(bp)) bt += bn.nodeValue;
     }
     var m = bt.match(HTML_TAG);
     if (m) add("markers", path(blockEl) + ": raw HTML shown as text: " + JSON.stringify(m[0].slice(0, 60)));
@@ -134,51 +136,6 @@ function check(w, d, opts) {
       var mm = bt.match(r[0]);
       if (mm) add("markers", path(blockEl) + ": " + r[1] + " shown as text: " + JSON.stringify(mm[0].trim().slice(0, 60)));
     });
-  });
-
-  function rgba(c) {
-    var m = /rgba?\(\s*([\d.]+)[,\s]+([\d.]+)[,\s]+([\d.]+)(?:\s*[,/]\s*([\d.]+%?))?\s*\)/.exec(c || "");
-    if (!m) return null;
-    var al = m[4] === undefined ? 1 : parseFloat(m[4]) / (m[4].slice(-1) === "%" ? 100 : 1);
-    return [+m[1], +m[2], +m[3], al];
-  }
-  function over(top, under) { return [0, 1, 2].map(function (k) { return top[k] * top[3] + under[k] * (1 - top[3]); }).concat(1); }
-  function lum(c) {
-    var f = function (v) { v /= 255; return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); };
-    return 0.2126 * f(c[0]) + 0.7152 * f(c[1]) + 0.0722 * f(c[2]);
-  }
-  function background(e) {
-    var layers = [];
-    for (var n = e; n; n = n.parentElement) {
-      var bg = rgba(cs(n).backgroundColor);
-      if (bg && bg[3] > 0) { layers.push(bg); if (bg[3] >= 1) break; }
-    }
-    var base = [255, 255, 255, 1];
-    if (!layers.length || layers[layers.length - 1][3] < 1) {
-      // The host page behind a transparent frame: white in light, black in dark.
-      base = d.documentElement.dataset.theme === "dark" ? [0, 0, 0, 1] : [255, 255, 255, 1];
-    }
-    for (var k = layers.length - 1; k >= 0; k--) base = over(layers[k], base);
-    return base;
-  }
-  var checked = new Set();
-  texts.forEach(function (n) {
-    var p = n.parentElement;
-    if (checked.has(p)) return;
-    checked.add(p);
-    if (p.closest("button:disabled, [aria-disabled=true]")) return;
-    var s = cs(p);
-    var inSvg = p.closest("svg");
-    var fg = rgba(inSvg ? s.fill : s.color);
-    if (!fg) return;
-    var opacity = 1;
-    for (var q = p; q && q !== d.documentElement; q = q.parentElement) opacity *= Number(cs(q).opacity);
-    fg[3] *= opacity;
-    var bg = background(inSvg ? inSvg : p);
-    var f = over(fg, bg);
-    var la = lum(f), lb = lum(bg);
-    var ratio = (Math.max(la, lb) + 0.05) / (Math.min(la, lb) + 0.05);
-    if (ratio < 4.5) add("contrast", path(p) + ": \"" + n.nodeValue.trim().slice(0, 40) + "\" " + ratio.toFixed(2) + ":1 (" + s.color + " on rgb(" + bg.slice(0, 3).map(Math.round).join(", ") + "))");
   });
 
   /* ---- tabular ---- */
@@ -194,27 +151,25 @@ function check(w, d, opts) {
 
   /* ---- errors ---- */
   if (opts.error) {
-    var visible = "";
-    texts.forEach(function (n) { if (result && result.contains(n) || n.parentElement.closest("#call-error, #status")) visible += n.nodeValue + "\n"; });
+    var region = [].filter.call(d.querySelectorAll("#result, #call-error, #status"), shown);
+    var lines = [];
+    texts.forEach(function (n) {
+      if (region.some(function (r) { return r.contains(n); })) lines = lines.concat(n.nodeValue.split("\n"));
+    });
+    var visible = lines.join("\n");
     var msg = String(opts.error.message || "").trim();
     var probe = msg.split("\n")[0].trim().slice(0, 80);
     var count = probe ? visible.split(probe).length - 1 : 0;
     if (probe && count === 0) add("errors", "the upstream's message is not shown: " + JSON.stringify(probe));
     if (count > 1) add("errors", "the upstream's message is shown " + count + " times: " + JSON.stringify(probe));
+    // The message stands on its own line: no "Error:", "MCP error -32603:" or
+    // repeated prefixes before it.
+    lines.forEach(function (line) {
+      var at = probe ? line.indexOf(probe) : -1;
+      if (at > 0 && line.slice(0, at).trim()) add("errors", "prefixes before the message: " + JSON.stringify(line.slice(0, at + 20).trim().slice(0, 100)));
+    });
     if (/(?:^|\n)\s*#{1,6}\s*Error\b/.test(visible)) add("errors", "a markdown \"### Error\" marker is shown");
     if (/\u001b|\[\d{1,2}m/.test(visible)) add("errors", "ANSI escape codes are shown");
-    // Stacked prefixes: "Error: Error:", protocol noise ("MCP error -32603:"), or a
-    // prefix that repeats the next one ("tools/call query failed: tools/call query:").
-    visible.split("\n").forEach(function (line) {
-      var segs = line.split(/:\s+/).map(function (x) { return x.trim().toLowerCase(); });
-      if (segs.length < 2) return;
-      var core = function (x) { return x.replace(/\b(?:error|failed|failure)\b/g, "").replace(/\s+/g, " ").trim(); };
-      for (var k = 0; k < segs.length - 1; k++) {
-        var a1 = core(segs[k]), a2 = core(segs[k + 1]);
-        if (/^(?:error|mcp error -?\d+)$/.test(segs[k]) && k < segs.length - 1) { add("errors", "a bare error prefix is shown: " + JSON.stringify(line.slice(0, 100))); return; }
-        if (a1 && a2 && (a1 === a2 || (a1.length > 3 && a2.indexOf(a1) === 0) || (a2.length > 3 && a1.indexOf(a2) === 0))) { add("errors", "stacked error prefixes are shown: " + JSON.stringify(line.slice(0, 100))); return; }
-      }
-    });
     var raw = [].filter.call(d.querySelectorAll("details > summary, button"), function (x) { return shown(x) && /\braw\b/i.test(x.textContent); });
     if (!raw.length) add("errors", "no way to see the raw error text");
   }
