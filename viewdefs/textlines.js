@@ -388,7 +388,8 @@
         bar.push(b);
       });
     }
-    var label = (v.lead ? v.lead + " \u00b7 " : "") + (sameDate ? sameDate + " \u00b7 " : "") + v.entries.length + " entries";
+    // Entries are counted when some span several lines (the box counts lines).
+    var label = [v.lead, sameDate, v.entries.length !== lines(v.text).length ? v.entries.length + " entries" : ""].filter(Boolean).join(" \u00b7 ");
     return T().box(grid, v.text, label, bar);
   }
 
