@@ -27,6 +27,7 @@
   // Free text a person writes at length (a thought, an explanation): a text area in the page's font.
   var PROSE_NAME = /(?:^|_|-|[a-z](?=[A-Z]))(?:thoughts?|thinking|reasoning|reflection|rationale|explanation|summary|feedback|story|essay|narrative|analysis|hypothesis|observations?|answer|reply|response|review|abstract|bio|biography|justification|transcript|question)$/i;
   var PROSE_DESC = /\b(?:thinking|thoughts?|reasoning|reflection|in detail|detailed|explain|explanation|paragraphs?|free[- ]?form|free text|long(?:er)? text|natural language|full text|step[- ]by[- ]step|your (?:current |own )?(?:analysis|answer|response|thinking|thoughts?))\b/i;
+  var SHORT_DESC = /\b(?:(?:text|string|value|characters?|keys?) to (?:type|search for|wait for|find|look for|match|press|select)|to search for|to wait for|search (?:term|keyword)s?)\b/i;
   var WIDE_NAME = /path|file|dir|folder|url|uri|source|destination|dest|target|query|pattern|command|glob|regex/i;
 
   function el(tag, cls, text) {
@@ -42,9 +43,17 @@
 
   /* A description: folded to two lines when long, with a button to unfold it. */
   function hint(text, cls) {
+    text = tidy(text);
     var h = el("span", cls || "hint", text);
     if (String(text).length > 140 || String(text).split("\n").length > 3) fold(h);
     return h;
+  }
+
+  /* Descriptions often come indented inside their source: trimmed and dedented. */
+  function tidy(text) {
+    var ls = String(text).replace(/\r\n?/g, "\n").replace(/^\s*\n|\s+$/g, "").split("\n"), pad = Infinity;
+    ls.forEach(function (l, i) { if (l.trim() && (i > 0 || /^\s/.test(l))) pad = Math.min(pad, l.match(/^[ \t]*/)[0].length); });
+    return ls.map(function (l, i) { return i === 0 ? l.trim() : l.slice(pad === Infinity ? 0 : pad); }).join("\n");
   }
 
   /* Folds e (a long description) and puts a More/Less button after it once it is in the page. */
@@ -158,6 +167,9 @@
   function isContent(name, s) {
     if (/^(?:textarea|markdown|html|json|yaml|code|text|multiline|multi-line)$/i.test(s.format || "") || s.contentMediaType) return true;
     if (Array.isArray(s.enum) || /^(?:date|date-time|time|email|uri|url|uuid|hostname|ipv4|ipv6)$/.test(s.format || "")) return false;
+    // Short text by its schema or its description ("Text to type", "The text to wait for"): one line.
+    if (typeof s.maxLength === "number" && s.maxLength <= 200) return false;
+    if (SHORT_DESC.test(s.description || "")) return false;
     if (typeof s.maxLength === "number" && s.maxLength > 200) return true;
     if (typeof s.minLength === "number" && s.minLength >= 40) return true;
     if (CONTENT_NAME.test(name) || PROSE_NAME.test(name)) return true;
@@ -528,6 +540,8 @@
       kids.forEach(function (k) { k.set(isObj(v) ? v[k.name] : undefined); if (!isObj(v) || !(k.name in v)) k.dirty = false; });
     };
     f.get = function () {
+      // An optional object nobody filled in stays unset: its own required fields do not block the call.
+      if (!ctx.required && !ctx.top && !touched(f)) return { omit: true };
       var o = {}, bad = false, any = false;
       kids.forEach(function (k) {
         var r = k.get();
@@ -539,6 +553,11 @@
       return { value: o };
     };
     return f;
+  }
+
+  /* touched: the user (or a prefilled value) set something in the editor ed or below it. */
+  function touched(ed) {
+    return !!(ed && (ed.dirty || (ed.fields || []).some(touched)));
   }
 
   /*

@@ -335,7 +335,36 @@
    * number of decimals for the whole column (up to 3, so values line up),
    * digit grouping except for ids, years and codes; raw text beyond that.
    */
+  /*
+   * epochFormat returns the display function of a column of Unix times (a
+   * time-like name, every value milliseconds or seconds between 2000 and
+   * 2100): "2026-11-30 10:45:10.816 UTC", the number itself in the title.
+   */
+  var EPOCH_KEY_RE = /(?:^|[_\-.\s])(?:time|timestamp|ts|date|created|updated|modified|deleted|started|ended|expires?|at|epoch|used|seen)$|(?:At|Time|Date|Timestamp|Used|Seen|Ms|Millis)$|^(?:ts|time|timestamp|date|when|created|updated|modified|epoch)$/i;
+  function epochFormat(records, key) {
+    if (!EPOCH_KEY_RE.test(key)) return null;
+    var unit = 0, n = 0;
+    for (var i = 0; i < records.length && n < KEY_SAMPLE; i++) {
+      var v = isObj(records[i]) ? records[i][key] : undefined;
+      if (v === null || v === undefined) continue;
+      if (typeof v !== "number" || !isFinite(v)) return null;
+      var u = v >= 946684800000 && v < 4102444800000 ? 1 : v >= 946684800 && v < 4102444800 && Math.floor(v) === v ? 1000 : 0;
+      if (!u || (unit && u !== unit)) return null;
+      unit = u;
+      n++;
+    }
+    if (!n) return null;
+    var f = function (v) {
+      var iso = new Date(v * unit).toISOString();
+      return iso.replace("T", " ").replace(/\.000Z$|Z$/, "").replace(/:00$/, "") + " UTC";
+    };
+    f.epoch = true;
+    return f;
+  }
+
   function numberFormat(records, key) {
+    var ef = epochFormat(records, key);
+    if (ef) return ef;
     var plain = ID_RE.test(key) || PLAIN_NUM_RE.test(key), decimals = 0, n = 0;
     for (var i = 0; i < records.length && n < KEY_SAMPLE; i++) {
       var v = isObj(records[i]) ? records[i][key] : undefined;
@@ -362,7 +391,8 @@
     }
     if (typeof v === "number") {
       e.textContent = fmt && isFinite(v) ? fmt(v) : String(v);
-      e.classList.add("num");
+      if (fmt && fmt.epoch) e.title = String(v) + " (Unix time)";
+      else e.classList.add("num");
       return;
     }
     if (typeof v === "boolean") {
@@ -718,6 +748,13 @@
     if (!ys.length) return { reason: "no numeric field for the y axis" };
     var series = x.type === "date" || x.type === "month" || x.type === "number";
     if (!forced && !(series && monotonic(records, x))) return { reason: "not a series" };
+    // Rows with their own ids are records (orders, events), not measurements over x:
+    // a line through them is a sawtooth, so no chart unless asked for.
+    if (!forced && cols.all.some(function (c) {
+      if (c === x || !ID_RE.test(c.key)) return false;
+      var seen = new Set(records.map((r) => isObj(r) ? cellText(r[c.key]) : ""));
+      return seen.size === records.length;
+    })) return { reason: "the rows are records with ids, not a series" };
     var kind = cfg.chart || (forced && !series ? "bar" : "line");
     if (kind === "bar" && records.length > 120) kind = "line";
     return { x: x, ys: ys, kind: kind };
@@ -1534,7 +1571,11 @@
 
     /* Draws a classified text view; data kinds go to dataView. */
     function drawView(v, args) {
-      if (v.kind === "data") return dataView(v.data, args, v.from);
+      if (v.kind === "data") {
+        var dv = dataView(v.data, args, v.from);
+        // Data read from text keeps the text one click away.
+        return v.text && global.GenuiTextData ? global.GenuiTextData.textSwitch(dv, v.text, Array.isArray(v.data) ? "table" : "card") : dv;
+      }
       if (v.kind === "parts") {
         var wrap = el("div", "parts");
         v.parts.forEach(function (p) { wrap.appendChild(drawView(p, args)); });

@@ -191,7 +191,9 @@
    * hint is the tool's name (a file reader's text is code, not prose).
    */
   function classify(text, hint, mime) {
-    var s = String(text), t = s.trim();
+    var D = global.GenuiTextData;
+    // ANSI colour codes are never shown (search and build tools colour their output).
+    var s = D ? D.stripANSI(text) : String(text), t = s.trim();
     if (!t) return { kind: "empty" };
     mime = String(mime || "").toLowerCase();
     var j = parseJSON(t);
@@ -200,7 +202,10 @@
     var at = t.search(/\n[ \t]*[\[{]/);
     if (at > 0 && at < 500) {
       j = parseJSON(t.slice(at));
-      if (j !== undefined) return { kind: "parts", parts: [{ kind: "prose", text: t.slice(0, at).trim() }, { kind: "data", data: j, from: "json" }] };
+      if (j !== undefined) {
+        var leadIn = t.slice(0, at).trim();
+        return { kind: "parts", parts: [{ kind: looksMarkdown(leadIn) ? "markdown" : "prose", text: leadIn }, { kind: "data", data: j, from: "json" }] };
+      }
     }
     var fence = t.match(/^(`{3,}|~{3,})[ \t]*([\w+.#-]*)[^\n]*\n([\s\S]*?)\n?\1[ \t]*$/);
     if (fence && fence[3].indexOf(fence[1]) < 0) {
@@ -210,14 +215,17 @@
       return { kind: "code", text: body, lang: lang === "patch" || looksDiff(lines(body)) ? "diff" : lang };
     }
     var ls = lines(t), L = global.GenuiLines;
-    if (mime.indexOf("markdown") >= 0) return { kind: "markdown", text: t };
-    if (mime === "text/csv") { var c = delimited(ls, ","); if (c) return { kind: "data", data: c, from: "csv" }; }
+    if (mime.indexOf("markdown") >= 0) return (D && D.readMarkdown(t, classify, hint)) || { kind: "markdown", text: t };
+    if (mime === "text/csv") { var c = delimited(ls, ","); if (c) return { kind: "data", data: c, from: "csv", text: t }; }
+    // HTML tables, record lines, search output, console lines (textdata.js).
+    var dr = D ? D.read(t, classify, hint) : null;
+    if (dr) return dr;
     // Version-control logs, commits with patches, numbered lines, logs (textlines.js).
     var lr = L ? L.read(t) : null;
     if (lr) return lr;
     if (looksDiff(ls)) return { kind: "code", text: s, lang: "diff" };
     var d = delimited(ls, "\t") || delimited(ls, ",");
-    if (d && d.length) return { kind: "data", data: d, from: "table" };
+    if (d && d.length) return { kind: "data", data: d, from: "table", text: t };
     var sec = sections(lines(s));
     if (sec) return { kind: "sections", sections: sec.map(function (x) { return { title: x.title, view: classify(x.text, x.title + " " + (hint || "")) }; }) };
     var paras = t.replace(/\r\n?/g, "\n").split(/\n[ \t]*\n/);
@@ -227,7 +235,7 @@
     }
     var st = structured(ls);
     if (st) return st;
-    if (looksMarkdown(t)) return { kind: "markdown", text: t };
+    if (looksMarkdown(t)) return (D && D.readMarkdown(t, classify, hint)) || { kind: "markdown", text: t };
     var out = looksCode(ls, hint) ? { kind: "code", text: s, lang: "" } : { kind: "prose", text: s };
     // Most lines read as data but not all: text, with the data one click away.
     var alt = L ? L.weak(ls) : null;
@@ -332,14 +340,56 @@
   function safeHref(u) { return /^(?:https?:|mailto:)/i.test(String(u).trim()) ? String(u).trim() : null; }
 
   /*
+   * finishLink gives a markdown link its target once the parser closed it:
+   * a web or mail address as is; a relative one resolved against base (a web
+   * address the text names); anything else (a file path, a script URL) is
+   * shown as its text and its target, which a click copies. Brackets with no
+   * target (`[selected]`, `[LOG]`) were never a link: they stay text.
+   */
+  function finishLink(a, base) {
+    var target = a.dataset.target;
+    delete a.dataset.target;
+    var u = target === undefined ? null : safeHref(target);
+    if (!u && target && base && !/^[a-z][\w+.-]*:/i.test(target.trim())) {
+      try { var abs = new URL(target.trim(), base).href; u = safeHref(abs); } catch (e) { u = null; }
+    }
+    if (u) {
+      a.href = u;
+      a.rel = "noopener noreferrer";
+      a.target = "_blank";
+      a.title = u;
+      return;
+    }
+    var span = el("span", target === undefined ? "md-brackets" : "md-link-text");
+    if (target === undefined) span.appendChild(DOC.createTextNode("["));
+    while (a.firstChild) span.appendChild(a.firstChild);
+    if (target === undefined) span.appendChild(DOC.createTextNode("]"));
+    else if (target.trim() && span.textContent.trim() !== target.trim()) {
+      var b = el("button", "md-link-target", target.trim());
+      b.type = "button";
+      b.title = "Copy " + target.trim();
+      b.addEventListener("click", function (ev) {
+        ev.stopPropagation();
+        copy(target.trim(), function (ok) { b.dataset.copied = ok ? "1" : "0"; b.title = ok ? "Copied" : "Select and copy"; });
+      });
+      span.appendChild(DOC.createTextNode(" "));
+      span.appendChild(b);
+    }
+    a.replaceWith(span);
+  }
+
+  /*
    * Renders markdown into DOM nodes with the vendored streaming-markdown
    * parser and our own renderer: elements are created one by one, text is
    * only ever text nodes, links keep web and mail addresses only, and images
    * only data: URLs (the CSP blocks the rest anyway; their alt text shows).
    */
   function markdown(text, app) {
-    var M = global.GenuiMarkdown, root = el("div", "md");
+    var M = global.GenuiMarkdown, root = el("div", "md"), D = global.GenuiTextData;
     if (!M) { root.appendChild(el("div", "text", text)); return root; }
+    if (D) text = D.prepMarkdown(text);
+    // Relative links resolve against the web address the text names, if any.
+    var baseM = text.match(/https?:\/\/[^\s)<>"'`\]]+/), base = baseM ? baseM[0] : null;
     var stack = [root];
     var top = () => stack[stack.length - 1];
     var TAGS = {};
@@ -373,6 +423,7 @@
       },
       end_token: function () {
         var n = stack.pop();
+        if (n.tagName === "A") { finishLink(n, base); return; }
         if (n.tagName === "CODE" && n.parentElement && n.parentElement.tagName === "PRE" && (n.dataset.lang === "diff" || n.dataset.lang === "patch")) {
           var t = n.textContent;
           n.textContent = "";
@@ -382,15 +433,8 @@
       add_text: function (_, s) { top().appendChild(DOC.createTextNode(s)); },
       set_attr: function (_, type, value) {
         var n = top();
-        if (type === M.HREF) {
-          var u = safeHref(value);
-          if (u) {
-            n.href = u;
-            n.rel = "noopener noreferrer";
-            n.target = "_blank";
-            n.title = u;
-          }
-        } else if (type === M.SRC) {
+        if (type === M.HREF) n.dataset.target = String(value);
+        else if (type === M.SRC) {
           if (/^data:image\/(?:png|jpeg|gif|webp);base64,/i.test(value)) { var img = el("img"); img.src = value; img.alt = ""; n.appendChild(img); }
           else n.title = "image not loaded: " + value;
         } else if (type === M.LANG) n.dataset.lang = String(value).toLowerCase();
@@ -452,14 +496,18 @@
         var md = markdown(view.text, o.app);
         return view.text.length > 900 || lines(view.text).length > 24 ? box(md, view.text, "markdown") : md;
       }
+      case "heading": return el("h3", "tsec-title md-heading", view.text);
       case "sections": {
-        var wrap = el("div", "sections");
+        var wrap = el("div", "sections" + (view.headed ? " headed" : ""));
         view.sections.forEach(function (s) {
           var sec = el("section", "tsec");
-          sec.appendChild(el("h3", "tsec-title", s.title));
+          // Markdown headings read as headings; file sections by their path.
+          if (s.title) sec.appendChild(el("h3", view.headed ? "tsec-title md-heading" : "tsec-title", s.title));
           sec.appendChild(o.drawView ? o.drawView(s.view) : draw(s.view, o));
           wrap.appendChild(sec);
         });
+        // A long markdown document read in sections scrolls in its box, with all of it to copy.
+        if (view.headed && view.text && (view.text.length > 1500 || lines(view.text).length > 40)) return box(wrap, view.text, "markdown");
         return wrap;
       }
       default: {

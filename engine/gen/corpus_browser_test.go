@@ -369,15 +369,17 @@ func cleanErrorMessage(s string) string {
 
 var (
 	htmlTableRE  = regexp.MustCompile(`(?is)<table\b.*?<t[dh]\b`)
+	webPageRE    = regexp.MustCompile(`(?i)^\s*(?:<!doctype|<html\b)`)
 	recordLineRE = regexp.MustCompile(`^\s*[A-Za-z][\w ./()%-]{0,30}:\s*[^,:]{1,80}(?:,\s*[A-Za-z][\w ./()%-]{0,30}:\s*[^,]{1,80}){2,}\s*$`)
 	fileLineRE   = regexp.MustCompile(`^(?:\./)?[\w./@+-]+\.[\w]+[:-]\d+[:-]`)
 )
 
 // tabularKind says which kind of tabular text t holds: "html table",
 // "record lines", "csv", "file:line", or "" for none. Each reading must
-// explain most of the text.
+// explain most of the text. A whole web page (doctype, <html>) is a page's
+// source, not tabular text, even when it holds a table.
 func tabularKind(t string) string {
-	if htmlTableRE.MatchString(t) {
+	if htmlTableRE.MatchString(t) && !webPageRE.MatchString(t) {
 		return "html table"
 	}
 	var lines []string

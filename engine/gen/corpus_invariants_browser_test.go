@@ -42,6 +42,9 @@ var invariantPages = []invariantPage{
 	{inv: "tall", name: "text block taller than its bound",
 		bad:  `<div id="result"><div class="text" style="white-space:pre">` + strings.Repeat("line\n", 200) + `</div></div>`,
 		good: `<div id="result"><div style="max-height:360px;overflow:auto"><div class="text" style="white-space:pre">` + strings.Repeat("line\n", 200) + `</div></div></div>`},
+	{inv: "tall", name: "card of text taller than its bound, beside a scrolling box",
+		bad:  `<div id="result"><dl class="card"><dt>a</dt><dd style="white-space:pre">` + strings.Repeat("line\n", 100) + `</dd><dt>b</dt><dd><div style="max-height:300px;overflow:auto">` + strings.Repeat("x<br>", 100) + `</div></dd></dl></div>`,
+		good: `<div id="result"><dl class="card"><dt>a</dt><dd style="white-space:pre">` + strings.Repeat("line\n", 10) + `</dd><dt>b</dt><dd><div style="max-height:300px;overflow:auto">` + strings.Repeat("x<br>", 100) + `</div></dd><dt>c</dt><dd><div style="max-height:300px;overflow:auto">` + strings.Repeat("y<br>", 100) + `</div></dd></dl></div>`},
 	{inv: "links", name: "link without a target",
 		bad:  `<div id="result"><p>See <a>page-1.yml</a></p></div>`,
 		good: `<div id="result"><p>See <a href="https://example.com/page-1.yml">page-1.yml</a></p></div>`},
@@ -153,7 +156,7 @@ func TestCleanErrorMessage(t *testing.T) {
 		"the call failed: tools/call query failed: tools/call query: relation \"invoices\" does not exist":                          "the call failed: tools/call query: relation \"invoices\" does not exist",
 		"\x1b[31mboom\x1b[0m": "boom",
 		"### Error\nError: browserBackend.callTool: Debugger is not paused": "Debugger is not paused",
-		"Error: Git commit failed: Exit Code: 128\nStderr: x": "Git commit failed: Exit Code: 128\nStderr: x",
+		"Error: Git commit failed: Exit Code: 128\nStderr: x":               "Git commit failed: Exit Code: 128\nStderr: x",
 	} {
 		if got := cleanErrorMessage(in); got != want {
 			t.Errorf("cleanErrorMessage(%q) = %q, want %q", in, got, want)

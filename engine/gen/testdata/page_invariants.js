@@ -13,6 +13,7 @@
  *   overflow: the page does not scroll sideways; nothing is cut off by a box
  *             that neither scrolls nor offers a way to see the rest
  *   tall:     no text block taller than the bound unless it scrolls in its box
+ *             (scrolling boxes inside a block count as their own blocks)
  *   links:    every link has a target (an href)
  *   markers:  no raw HTML tags, ANSI escape codes or markdown markers shown
  *             as text (code blocks may hold tags and markers, never ANSI)
@@ -68,19 +69,33 @@ function check(w, d, opts) {
 
   /* ---- tall ---- */
   var blocks = root.querySelectorAll("#result pre, #result .text, #result .md, #result dl.card, #result ul.values, #result ul.tree, #result .sections, #result .log-view, #result blockquote");
+  // A scrolling box within its bound holds its own text; a block is as tall as what is left.
+  function scrollsWithin(a) { var as = cs(a); return (as.overflowY === "auto" || as.overflowY === "scroll") && a.clientHeight <= BOUND; }
+  function unboundedHeight(blk) {
+    var h = blk.getBoundingClientRect().height;
+    var inner = blk.querySelectorAll("*");
+    for (var k = 0; k < inner.length; k++) {
+      var x = inner[k];
+      if (!scrollsWithin(x) || !shown(x)) continue;
+      var outer = x.parentElement && x.parentElement.closest("*");
+      var nested = false;
+      for (var q = x.parentElement; q && q !== blk; q = q.parentElement) if (scrollsWithin(q)) { nested = true; break; }
+      if (!nested) h -= x.getBoundingClientRect().height;
+    }
+    return h;
+  }
   for (var b = 0; b < blocks.length; b++) {
     var blk = blocks[b];
     if (!shown(blk) || inRaw(blk)) continue;
-    var h = blk.getBoundingClientRect().height;
+    var h = unboundedHeight(blk);
     if (h <= BOUND) continue;
     var bounded = false;
     for (var a = blk; a && a !== root; a = a.parentElement) {
-      var as = cs(a);
-      if ((as.overflowY === "auto" || as.overflowY === "scroll") && a.clientHeight <= BOUND) { bounded = true; break; }
+      if (scrollsWithin(a)) { bounded = true; break; }
     }
     // Nested blocks are reported once, at the outermost.
     if (!bounded && !(blk.parentElement && blk.parentElement.closest("#result pre, #result .text, #result .md, #result dl.card, #result ul.values, #result ul.tree, #result .sections"))) {
-      add("tall", path(blk) + ": " + Math.round(h) + " px tall with no scrolling box (bound " + BOUND + " px)");
+      add("tall", path(blk) + ": " + Math.round(h) + " px of text outside any scrolling box (bound " + BOUND + " px)");
     }
   }
 
@@ -116,8 +131,8 @@ function check(w, d, opts) {
   var seen = new Set();
   texts.forEach(function (n) {
     var p = n.parentElement;
-    // Code and compact JSON (monospace cells) may hold tags and markers.
-    var code = p.closest("pre, code, .code, kbd, samp, .mono");
+    // Code and compact JSON (monospace text) may hold tags and markers.
+    var code = p.closest("pre, code, .code, kbd, samp, .mono") || /mono/i.test(cs(p).fontFamily);
     if (ANSI.test(n.nodeValue)) add("markers", path(p) + ": ANSI escape code shown: " + JSON.stringify(n.nodeValue.slice(0, 60)));
     if (code) return;
     var blockEl = p.closest("p, li, td, th, dd, dt, h1, h2, h3, h4, h5, h6, .text, .error-banner, .note, label, div") || p;
@@ -128,7 +143,7 @@ function check(w, d, opts) {
     var bn;
     while ((bn = bw.nextNode())) {
       var bp = bn.parentElement;
-      if (bp && !bp.closest("pre, code, .code, kbd, samp, .mono, script, style, textarea, select, details.raw") && shown(bp)) bt += bn.nodeValue;
+      if (bp && !bp.closest("pre, code, .code, kbd, samp, .mono, script, style, textarea, select, details.raw") && !/mono/i.test(cs(bp).fontFamily) && shown(bp)) bt += bn.nodeValue;
     }
     var m = bt.match(HTML_TAG);
     if (m) add("markers", path(blockEl) + ": raw HTML shown as text: " + JSON.stringify(m[0].slice(0, 60)));
