@@ -33,6 +33,8 @@ func TestLineOrientedTextUI(t *testing.T) {
 		// At 400 px nothing is cut: the rows stack, every field in sight.
 		f.openTool("vcs_log", 400, "light")
 		f.deliver("vcs_log", `{}`)
+		// The rows stack once the table is laid out in its box (a ResizeObserver).
+		f.waitFrame(`(w, d) => !!d.querySelector("#result .collection.stacked")`)
 		n := js[struct {
 			Stacked  bool
 			Labels   []string
