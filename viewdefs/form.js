@@ -173,6 +173,8 @@
     if (typeof s.maxLength === "number" && s.maxLength > 200) return true;
     if (typeof s.minLength === "number" && s.minLength >= 40) return true;
     if (CONTENT_NAME.test(name) || PROSE_NAME.test(name)) return true;
+    // A path, name or id is one line, whatever its description says about contents.
+    if (/(?:path|file|dir|folder|url|uri|id|name|ref|branch|tag|hash|sha|key|email)s?$/i.test(name)) return false;
     return CONTENT_DESC.test(s.description || "") || PROSE_DESC.test(s.description || "");
   }
 
@@ -422,8 +424,8 @@
 
   /*
    * facts shows what the schema knows beyond the description: the default
-   * (the field starts with it), examples (the first one as the placeholder,
-   * all of them as suggestions) and the allowed range.
+   * (the field starts with it), examples (the first one also as the
+   * placeholder) and the allowed range.
    */
   function facts(s, input, wrap) {
     var parts = [];
@@ -431,18 +433,11 @@
     if (s.default !== undefined && s.default !== null && typeof s.default !== "object") parts.push("Default: " + short(s.default));
     if (ex.length) {
       parts.push((ex.length === 1 ? "Example: " : "Examples: ") + ex.slice(0, 5).map(short).join(", "));
-      if ((input.tagName === "INPUT" && input.type !== "checkbox") || input.tagName === "TEXTAREA") {
-        if (!input.placeholder) input.placeholder = "e.g. " + short(ex[0]);
-        if (input.tagName === "INPUT" && ex.length > 1 && input.id) {
-          var dl = el("datalist");
-          dl.id = input.id + "-examples";
-          ex.slice(0, 20).forEach(function (x) { var o = el("option"); o.value = String(x); dl.appendChild(o); });
-          wrap.appendChild(dl);
-          input.setAttribute("list", dl.id);
-        }
-      }
+      if (((input.tagName === "INPUT" && input.type !== "checkbox") || input.tagName === "TEXTAREA") && !input.placeholder) input.placeholder = "e.g. " + short(ex[0]);
     }
-    var min = typeof s.minimum === "number" ? s.minimum : s.exclusiveMinimum, max = typeof s.maximum === "number" ? s.maximum : s.exclusiveMaximum;
+    // Bounds a schema library adds for any integer (2^53 - 1) say nothing.
+    var real = (x) => typeof x === "number" && Math.abs(x) < 1e15 ? x : undefined;
+    var min = real(typeof s.minimum === "number" ? s.minimum : s.exclusiveMinimum), max = real(typeof s.maximum === "number" ? s.maximum : s.exclusiveMaximum);
     var n = (x) => x.toLocaleString("en-US");
     if (typeof min === "number" && typeof max === "number") parts.push("From " + n(min) + " to " + n(max));
     else if (typeof min === "number") parts.push("At least " + n(min));

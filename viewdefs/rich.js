@@ -419,6 +419,9 @@
     if (isHash(v)) { e.appendChild(hashValue(v)); return; }
     if (Array.isArray(v)) { e.appendChild(listValue(v)); return; }
     if (isObj(v)) { e.appendChild(objectValue(v)); return; }
+    // "Name <address>" (a commit author, a mail sender): the name, the address on hover.
+    var who = typeof v === "string" && v.length < 200 && v.match(/^([^<>@]+?)\s*<([^<>\s]+@[^<>\s]+)>$/);
+    if (who) { e.textContent = who[1]; e.title = v; return; }
     var text = cellText(v);
     if (text.length > LONG_TEXT) e.appendChild(expandable(text, typeof v === "string" ? v : null));
     else e.textContent = text;
@@ -1006,7 +1009,7 @@
     var table = el("table", "data");
     var tr = el("tr");
     this.ths = this.cols.shown.map(function (c) {
-      var th = el("th", c.type === "number" ? "num" : "");
+      var th = el("th", c.type === "number" || c.type === "quantity" ? "num" : "");
       th.dataset.key = c.key;
       th.dataset.type = c.type;
       var b = el("button", "sort", c.key);
@@ -1255,8 +1258,9 @@
       if (a.readOnlyHint === true) return false;
       if (a.readOnlyHint === false || a.destructiveHint === true) return true;
       var verb = String(tool.name || "").replace(/([a-z])([A-Z])/g, "$1_$2").toLowerCase().split(/[_\-.\s\/]+/).filter(Boolean)[0] || "";
-      if (WRITE_VERB_RE.test(verb)) return true;
-      if (/^\s*(?:creates?|updates?|deletes?|removes?|inserts?|writes?|adds?|sets?|saves?|modif(?:y|ies)|edits?|renames?|moves?|applies|apply|drops?|appends?|uploads?|sends?|commits?|pushes|push|merges?|resets?|clears?)\b/i.test(String(tool.description || ""))) return true;
+      // The description's first word as a verb: "Creates" -> create, "Applies" -> apply, "Pushes" -> push.
+      var said = (String(tool.description || "").match(/^\s*([a-z]+)/i) || ["", ""])[1].toLowerCase().replace(/ies$/, "y").replace(/(sh|ch|x)es$/, "$1").replace(/s$/, "");
+      if (WRITE_VERB_RE.test(verb) || WRITE_VERB_RE.test(said)) return true;
       return isObj(args) && Object.keys(args).some((k) => typeof args[k] === "string" && /^\s*(?:insert|update|delete|create|drop|alter|replace|merge|truncate|upsert|grant|revoke)\s/i.test(args[k]));
     }
 

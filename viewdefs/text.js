@@ -144,15 +144,17 @@
   function looksCode(ls, hint) {
     var ne = nonEmpty(ls);
     if (ne.length < 2) return false;
-    var code = 0, sentences = 0, len = 0;
+    var code = 0, sentences = 0, len = 0, output = 0;
     ne.forEach(function (l) {
       len += l.length;
+      // Program output: ls -l lines, columns aligned by runs of spaces, key=value pairs.
+      if (/^[-dlcbps][rwxsStT-]{9}[.+@]?\s/.test(l) || (/\S {2,}\S.* {2,}\S/.test(l.trim()) && !/[.!?] {2}[A-Z]/.test(l)) || /^\S+=\S/.test(l)) output++;
       if (/^(?:\t| {2,})\S/.test(l) || /[;{}]\s*$/.test(l) || /^\s*(?:\$|>>>|#!|\/\/|import |func |def |class |package |const |let |var |return )/.test(l) ||
         /^\[?\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}/.test(l) || /^\[?(?:INFO|WARN|WARNING|ERROR|DEBUG|TRACE)\b/.test(l) || /\x1b\[/.test(l) || /^\S+\/\S+$/.test(l.trim())) code++;
       if (/[.!?]["')]?\s*$/.test(l) && l.split(/\s+/).length > 5) sentences++;
     });
-    if (code > 0) return true;
-    if (/(?:read|file|log|diff|git|shell|exec|run|cat|tail|head|command|terminal|source|code)/i.test(hint || "")) return sentences < ne.length / 2;
+    if (code > 0 || output >= Math.max(2, ne.length * 0.3)) return true;
+    if (/(?:read|file|log|diff|git|shell|exec|run|cat|tail|head|command|terminal|source|code|process|output|bash|script|build)/i.test(hint || "")) return sentences < ne.length / 2;
     // Short lines that never end a sentence (file contents, names, numbers); two lines could be either.
     return ne.length >= 3 && !ne.some((l) => /[.!?]["')]?\s*$/.test(l)) && len / ne.length < 60;
   }

@@ -92,18 +92,10 @@
     return m[4] + "-" + p2(MON.split("|").indexOf(m[1]) + 1) + "-" + p2(m[2]) + "T" + m[3] + (m[5] ? m[5] + m[6] + ":" + m[7] : "");
   }
 
-  /*
-   * Records with commit, message, author, date (then email, refs, merge)
-   * keys in that order, only the keys some record has; "Name <email>"
-   * authors split so the name reads in the table.
-   */
+  /* Records with commit, message, author, date (then refs, merge) keys in that order, only the keys some record has. */
   function ordered(recs) {
-    recs.forEach(function (r) {
-      var a = typeof r.author === "string" && r.author.match(/^(.*?)\s*<([^<>\s]+@[^<>\s]+)>$/);
-      if (a && a[1]) { r.author = a[1]; r.email = a[2]; }
-      if (r.date) r.date = isoDate(r.date);
-    });
-    var keys = ["commit", "message", "author", "date", "email", "refs", "merge"].filter((k) => recs.some((r) => r[k] !== undefined && r[k] !== ""));
+    recs.forEach(function (r) { if (r.date) r.date = isoDate(r.date); });
+    var keys = ["commit", "message", "author", "date", "refs", "merge"].filter((k) => recs.some((r) => r[k] !== undefined && r[k] !== ""));
     return recs.map(function (r) { var o = {}; keys.forEach(function (k) { o[k] = r[k] === undefined ? null : r[k]; }); return o; });
   }
 
@@ -396,7 +388,8 @@
         bar.push(b);
       });
     }
-    var label = (v.lead ? v.lead + " \u00b7 " : "") + (sameDate ? sameDate + " \u00b7 " : "") + v.entries.length + " entries";
+    // Entries are counted when some span several lines (the box counts lines).
+    var label = [v.lead, sameDate, v.entries.length !== lines(v.text).length ? v.entries.length + " entries" : ""].filter(Boolean).join(" \u00b7 ");
     return T().box(grid, v.text, label, bar);
   }
 
@@ -407,7 +400,10 @@
     Object.keys(c).forEach(function (k) { if (k !== "message" && k !== "patch") head[k] = c[k]; });
     wrap.appendChild(o.card ? o.card(head) : plainCard(head));
     if (c.message) {
-      var msg = el("div", "commit-msg text", c.message);
+      // The subject line stands out; the body reads as text.
+      var nl = c.message.indexOf("\n"), msg = el("div", "commit-msg text");
+      msg.appendChild(el("strong", "commit-subject", nl < 0 ? c.message : c.message.slice(0, nl)));
+      if (nl >= 0) msg.appendChild(DOC.createTextNode(c.message.slice(nl)));
       wrap.appendChild(c.message.length > 600 ? T().box(msg, c.message, "message") : msg);
     }
     if (c.patch) wrap.appendChild(T().box(T().codeBlock(c.patch, "diff"), c.patch, "patch"));

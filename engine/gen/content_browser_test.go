@@ -57,6 +57,7 @@ func TestContentNeverHiddenUI(t *testing.T) {
 		f := f.sub(t)
 		f.openTool("list_instances", 400, "light")
 		f.deliver("list_instances", `{}`)
+		f.waitFrame(`(w, d) => !!d.querySelector("#result .collection.stacked")`)
 		r := js[struct {
 			Stacked, Overflow bool
 			Labels            []string

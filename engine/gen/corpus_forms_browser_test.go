@@ -150,7 +150,7 @@ func TestTextDataReaders(t *testing.T) {
 			console: one("[LOG] page ready @ http://x/:25\n[WARNING] Deprecated @ http://x/:27\n[ERROR] Failed to load @ http://x/:28"),
 			devtools: one("Showing 1-3 of 3 (Page 1 of 1).\nmsgid=1 [log] page ready (1 args)\nmsgid=3 [warn] Deprecated (1 args)\nmsgid=4 [error] Failed (1 args)"),
 			prose: one("The export failed, again.\nWe retried: twice, then gave up."),
-			sections: one("### Result\n{\"a\": 1}\n### Ran Playwright code\n` + "```js\\nawait page.goto('x');\\n```" + `"),
+			sections: one("### Result\n{\"a\": 1}\n### Ran Playwright code\n`+"```js\\nawait page.goto('x');\\n```"+`"),
 		};
 	}`, &got)
 	want := map[string]string{
