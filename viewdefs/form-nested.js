@@ -295,6 +295,9 @@
       thead.appendChild(head);
       table.appendChild(thead);
       var tbody = el("tbody");
+      // Each column as wide as its longest value (7 to 24 characters).
+      var widths = [];
+      for (var w = 0; w < cols; w++) widths.push(Math.min(24, Math.max(7, data.reduce((m, row) => Math.max(m, String(row[w] || "").length + 2), 0))));
       data.forEach(function (row, r) {
         var tr = el("tr");
         tr.appendChild(el("th", "", String(r + 1)));
@@ -302,6 +305,7 @@
           var td = el("td"), input = el("input");
           input.type = "text";
           input.value = row[c] === undefined ? "" : row[c];
+          input.style.width = widths[c] + "ch";
           input.id = ctx.id + "-r" + r + "c" + c;
           input.setAttribute("aria-label", (ctx.label || ctx.name) + " " + colName(c) + (r + 1));
           (function (r, c) {

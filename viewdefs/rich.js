@@ -35,7 +35,7 @@
   var TREE_KEYS = ["children", "nodes", "subitems", "subtasks", "replies"];
   var NUM_RE = /^-?(?:\d+|\d*\.\d+)(?:[eE][+-]?\d+)?$/;
   var ID_RE = /^(?:id|_id|uuid|key|.*[_-]id|.*Id)$/;
-  var PLAIN_NUM_RE = /year|^yr$|zip|postal|port|code|phone|version/i; // numbers shown without digit grouping
+  var PLAIN_NUM_RE = /year|^yr$|zip|postal|port|code|phone|version|^p?pid$|^[ug]id$/i; // numbers shown without digit grouping
   var DATA_IMAGE_RE = /^data:image\/(?:png|jpeg|gif|webp|svg\+xml);base64,[A-Za-z0-9+\/=]+$/;
   var LONG_TEXT = 48;            // characters above which a cell wraps (clamped to 3 lines)
   var EMPTY = "\u2014";          // em dash: what null and missing values show

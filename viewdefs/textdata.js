@@ -287,7 +287,7 @@
     });
     secs.push(cur);
     secs = secs.filter((s) => s.title || s.lines.join("").trim());
-    if (secs.length < 2 || secs.length > 40) return null;
+    if (!secs.some((s) => s.title) || secs.length > 40) return null;
     return secs.map((s) => ({ title: s.title, text: s.lines.join("\n").replace(/^\n+|\n+$/g, "") }));
   }
 
