@@ -3,7 +3,8 @@
 #   1. installs what the corpus servers need when missing: Debian's chromium,
 #      postgresql, redis-server and ripgrep, and the npm packages pinned in
 #      scripts/uicorpus-packages.txt into ${GENUI_TEST_CACHE:-$HOME/.cache/genui-test}/uicorpus/npm
-#      (--ignore-scripts: nothing downloads a browser; the repository is never touched);
+#      (--ignore-scripts: nothing downloads a browser; the repository is never touched),
+#      and pngquant for the gallery's screenshots;
 #   2. records every server (go run ./internal/uicorpus/record): tool definitions and the
 #      raw answers to realistic calls and one error case, into testdata/uicorpus/NAME.json;
 #   3. renders every corpus page through the invariant test with screenshots and writes
@@ -26,6 +27,7 @@ command -v redis-server >/dev/null 2>&1 || need+=(redis-server)
 command -v rg >/dev/null 2>&1 || need+=(ripgrep)
 command -v git >/dev/null 2>&1 || need+=(git)
 command -v unshare >/dev/null 2>&1 || need+=(util-linux)
+command -v pngquant >/dev/null 2>&1 || need+=(pngquant)
 if ((${#need[@]} > 0)); then
 	sudo=()
 	if [[ "$(id -u)" -ne 0 ]]; then
@@ -66,6 +68,8 @@ tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
 # The test fails while pages break invariants; the gallery is written either way.
 GENUI_UICORPUS_SHOTS="$tmp" go test -count=1 -timeout 30m -run '^TestUICorpusInvariants$' ./engine/gen/ || log "some pages break invariants (see above); gallery written anyway"
+# Screenshots are quantised to a palette (about a third of the size, text stays sharp).
+find "$tmp" -name '*.png' -print0 | xargs -0 -r -n 50 pngquant --force --ext .png --quality 65-90 --speed 3 --skip-if-larger || true
 rm -rf "$root/docs/gallery/servers"
 mkdir -p "$root/docs/gallery/servers"
 cp -r "$tmp"/. "$root/docs/gallery/servers/"
