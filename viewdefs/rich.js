@@ -1581,6 +1581,10 @@
         v.parts.forEach(function (p) { wrap.appendChild(drawView(p, args)); });
         return wrap;
       }
+      // Asked for a table (or cards, a list): text that reads mostly as data shows as that data.
+      if (v.alt && (cfg.view === "table" || cfg.view === "cards" || cfg.view === "list") && (v.kind === "code" || v.kind === "prose")) {
+        return drawView({ kind: "data", data: v.alt.data, from: v.alt.from, text: v.text }, args);
+      }
       return global.GenuiText.draw(v, { app: app, drawView: (x) => drawView(x, args), card: (o) => renderCard(o, null, 0) });
     }
 

@@ -507,7 +507,7 @@
           wrap.appendChild(sec);
         });
         // A long markdown document read in sections scrolls in its box, with all of it to copy.
-        if (view.headed && view.text && (view.text.length > 1500 || lines(view.text).length > 40)) return box(wrap, view.text, "markdown");
+        if (view.headed && view.text && (view.text.length > 900 || lines(view.text).length > 24)) return box(wrap, view.text, "markdown");
         return wrap;
       }
       default: {

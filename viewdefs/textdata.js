@@ -103,7 +103,8 @@
         if (n.tagName === "TABLE") {
           flush();
           var r = tableRecords(n);
-          if (r) parts.push({ kind: "data", data: r, from: "html", text: n.outerHTML });
+          // Its switch to text shows the HTML as it came (the whole text).
+          if (r) parts.push({ kind: "data", data: r, from: "html", text: t });
         } else if (/^H[1-6]$/.test(n.tagName)) { flush(); parts.push({ kind: "heading", text: n.textContent.trim() }); }
         else if (n.querySelector("table")) walk(n);
         else { var s = blockText(n); if (s) text.push(s); if (/^(?:P|DIV|UL|OL|PRE|SECTION)$/.test(n.tagName)) flush(); }

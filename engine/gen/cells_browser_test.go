@@ -117,8 +117,8 @@ func TestRichCellsInBrowser(t *testing.T) {
 		Banner string
 		Texts  int
 	}
-	f.frameJSON(`(w, d) => ({Banner: d.querySelector("#result .error-banner").textContent, Texts: d.querySelectorAll("#result .text").length})`, &errView)
-	if errView.Banner != "The tool reported an error.warehouse W-9 does not exist" || errView.Texts != 0 {
+	f.frameJSON(`(w, d) => { const b = d.querySelector("#result .error-banner"); return {Banner: b.querySelector(".error-title").textContent + b.querySelector(".error-message").textContent + (b.querySelector("details.error-raw") ? " +raw" : ""), Texts: d.querySelectorAll("#result .text").length}; }`, &errView)
+	if errView.Banner != "The tool reported an error.warehouse W-9 does not exist +raw" || errView.Texts != 0 {
 		t.Errorf("error view = %+v", errView)
 	}
 }

@@ -150,7 +150,7 @@ func TestTextDataReaders(t *testing.T) {
 			console: one("[LOG] page ready @ http://x/:25\n[WARNING] Deprecated @ http://x/:27\n[ERROR] Failed to load @ http://x/:28"),
 			devtools: one("Showing 1-3 of 3 (Page 1 of 1).\nmsgid=1 [log] page ready (1 args)\nmsgid=3 [warn] Deprecated (1 args)\nmsgid=4 [error] Failed (1 args)"),
 			prose: one("The export failed, again.\nWe retried: twice, then gave up."),
-			sections: one("### Result\n{\"a\": 1}\n### Ran Playwright code\n` + "```js\\nawait page.goto('x');\\n```" + `"),
+			sections: one("### Result\n{\"a\": 1}\n### Ran Playwright code\n`+"```js\\nawait page.goto('x');\\n```"+`"),
 		};
 	}`, &got)
 	want := map[string]string{
@@ -185,5 +185,59 @@ func TestTextDataReaders(t *testing.T) {
 	if md.Em != 1 || md.Links != 0 || md.Bare != 0 || !strings.Contains(md.Text, "x86_64") || !strings.Contains(md.Text, "compute_order_total") || !strings.Contains(md.Text, "[selected]") || strings.Join(md.Targets, ",") != "page-1.yml" ||
 		md.Resolved != "https://example.com/app/ https://example.com/app/page-1.yml" {
 		t.Errorf("markdown: %+v", md)
+	}
+}
+
+// TestCorpusRefinementsApplied: the plain-word refinements the outside
+// grading found silently ignored on these servers now apply: the result
+// shows as a table, with no warning and no "Not in this result" note.
+func TestCorpusRefinementsApplied(t *testing.T) {
+	servers, err := uicorpus.Load(uicorpus.Dir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := newCorpusEnv(t)
+	for _, c := range []struct{ server, tool, refinement string }{
+		{"desktop-commander", "list_processes", "show the processes as a table"},
+		{"excel", "excel_read_sheet", "render the sheet as a grid"},
+	} {
+		var srv uicorpus.Server
+		for _, s := range servers {
+			if s.Name == c.server {
+				srv = s
+			}
+		}
+		tools, pages := corpusPages(srv)
+		var page *corpusPage
+		for _, p := range pages {
+			if p.tool == c.tool && p.call != nil && page == nil {
+				page = p
+			}
+		}
+		res, err := NewOffline().Generate(t.Context(), Request{Tool: tools[c.tool], Refinements: []string{c.refinement}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res.Warnings) != 0 {
+			t.Errorf("%q: warnings %q", c.refinement, res.Warnings)
+		}
+		if err := env.open(c.server+"-refined", res.HTML); err != nil {
+			t.Fatal(err)
+		}
+		if err := env.show(page); err != nil {
+			t.Fatal(err)
+		}
+		raw, err := env.frame(`(w, d) => ({Tables: [...d.querySelectorAll("#result table")].filter((x) => x.checkVisibility()).length, Note: (d.querySelector(".config-note") || {}).textContent || ""})`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got struct {
+			Tables int
+			Note   string
+		}
+		_ = json.Unmarshal(raw, &got)
+		if got.Tables == 0 || got.Note != "" {
+			t.Errorf("%s after %q: %d tables, note %q; want a table and no note", c.tool, c.refinement, got.Tables, got.Note)
+		}
 	}
 }

@@ -66,9 +66,10 @@ func TestFixtureShapesUI(t *testing.T) {
 		if len(md.Code) != 1 || !strings.Contains(md.Code[0], `fmt.Println("hi")`) || strings.Contains(md.Text, "```") {
 			t.Errorf("fenced code = %q (fences shown literally: %v)", md.Code, strings.Contains(md.Text, "```"))
 		}
-		// Links keep web addresses only; raw HTML stays text and runs nothing.
-		if len(md.Links) != 2 || md.Links[0] != [2]string{"Upgrade guide", "https://example.com/upgrade"} || md.Links[1][1] != "" {
-			t.Errorf("links = %q; want the https one kept and the javascript: one without href", md.Links)
+		// Links keep web addresses only (the javascript: one is its text and its
+		// target, never a link); raw HTML stays text and runs nothing.
+		if len(md.Links) != 1 || md.Links[0] != [2]string{"Upgrade guide", "https://example.com/upgrade"} || !strings.Contains(md.Text, "a bad link javascript:alert(1)") {
+			t.Errorf("links = %q, text %q; want the https one kept and the javascript: one shown as text", md.Links, md.Text)
 		}
 		if md.Imgs != 0 || md.Pwned || !strings.Contains(md.Text, "<img src=x") {
 			t.Errorf("raw HTML became markup: imgs %d, pwned %v", md.Imgs, md.Pwned)
@@ -122,7 +123,7 @@ func TestFixtureShapesUI(t *testing.T) {
 		// isError stays an error banner.
 		f.eval(`(bridge.sendToolResult({isError: true, content: [{type: "text", text: "archive offline"}]}), true)`, nil)
 		f.waitFrame(`(w, d) => d.body.dataset.state === "error"`)
-		if got := js[string](f, `(w, d) => d.querySelector("#result .error-banner[role=alert]").textContent`); got != "The tool reported an error.archive offline" {
+		if got := js[string](f, `(w, d) => { const b = d.querySelector("#result .error-banner[role=alert]"); return b.querySelector(".error-title").textContent + b.querySelector(".error-message").textContent; }`); got != "The tool reported an error.archive offline" {
 			t.Errorf("error banner = %q", got)
 		}
 	})
