@@ -629,7 +629,7 @@
       var dd = el("dd");
       dl.appendChild(el("dt", "", k));
       if (isObj(v) && depth < 2 && Object.keys(v).length) dd.appendChild(renderCard(v, null, depth + 1));
-      else if (v === null || v === undefined || typeof v === "number" || typeof v === "boolean" || imageURI(v) || isHash(v)) fillValue(dd, v, typeof v === "number" ? numberFormat([obj], k) : null);
+      else if (v === null || v === undefined || typeof v === "number" || typeof v === "boolean" || imageURI(v) || isHash(v) || (typeof v === "string" && v.length > 10 && DATE_RE.test(v))) fillValue(dd, v, typeof v === "number" ? numberFormat([obj], k) : null);
       else if (Array.isArray(v) && v.every((x) => x === null || typeof x !== "object")) dd.appendChild(listValue(v));
       else if (isRecordArray(v) && depth < 2) dd.appendChild(miniTable(v));
       else if (typeof v === "string" && hooks.text && (v.length > 160 || v.indexOf("\n") >= 0)) dd.appendChild(hooks.text(v, k));
