@@ -13,7 +13,7 @@ LDFLAGS := -s -w -X github.com/genui-dev/genui/engine.Version=$(VERSION) -X gith
 PLATFORMS ?= linux/amd64 linux/arm64 darwin/amd64 darwin/arm64 windows/amd64
 RELEASE_DIR ?= release
 
-.PHONY: build test bench lint release version uicorpus
+.PHONY: build test bench lint release version uicorpus size
 
 ## version: the version builds get, from README.md
 version:
@@ -59,6 +59,12 @@ bench: build
 	$(GO) run ./bench -genui bin/genui
 	$(GO) test -run '^$$' -bench . ./engine/events/ ./engine/cache/ ./engine/host/
 	$(GO) test -run '^$$' -bench . -benchmem ./tui/
+
+## size: the stripped linux/amd64 binary as `make release` builds it, the modules, packages and
+## direct dependencies that make it up, what keeps the linker from dropping unused methods,
+## and the size without that (a measurement build; bench/size)
+size: version
+	$(GO) run ./bench/size -ldflags '$(filter-out -s -w,$(LDFLAGS))' -whatif
 
 ## uicorpus: record the UI corpus (not part of test): install a dozen MCP servers from npm and
 ## what they need from Debian into the test cache, call every tool, write testdata/uicorpus/ and
