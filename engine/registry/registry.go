@@ -246,7 +246,6 @@ type arena struct{ block []byte }
 
 const arenaBlock = 1 << 20
 
-
 // copy returns a copy of raw in the arena.
 func (a *arena) copy(raw []byte) []byte {
 	if len(raw) > cap(a.block)-len(a.block) {

@@ -37,7 +37,7 @@ type Tool struct {
 	Visibility []string
 
 	title, description, inputSchema, outputSchema, annotations, meta span
-	hash                                                              atomic.Pointer[string]
+	hash                                                             atomic.Pointer[string]
 }
 
 // span locates a member's value in Raw (end 0: absent).
