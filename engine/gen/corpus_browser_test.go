@@ -1,6 +1,7 @@
 package gen
 
 import (
+	"bytes"
 	"context"
 	_ "embed"
 	"encoding/json"
@@ -667,9 +668,13 @@ func writeCorpusGallery(dir string, servers []uicorpus.Server, only map[string]b
 		for _, p := range pages {
 			what := p.label
 			if p.call != nil {
+				var cb bytes.Buffer
 				a := string(p.call.Arguments)
-				if len(a) > 120 {
-					a = a[:117] + "..."
+				if json.Compact(&cb, p.call.Arguments) == nil {
+					a = cb.String()
+				}
+				if r := []rune(a); len(r) > 120 {
+					a = string(r[:117]) + "..."
 				}
 				what += " `" + strings.ReplaceAll(a, "|", "\\|") + "`"
 				if p.errMsg != nil {
