@@ -60,6 +60,43 @@ func TestCLIVersionMatchesREADME(t *testing.T) {
 	}
 }
 
+// TestREADMEInstallLines: the README's Install section names the README's
+// own version everywhere (npx genui@X.Y.Z, the release URL vX.Y.Z, go
+// install @vX.Y.Z), its install script URL is the release's default
+// location (GitHub releases of go.mod's module), and the Claude Code line
+// runs genui through npx.
+func TestREADMEInstallLines(t *testing.T) {
+	root, err := testenv.ModuleRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(filepath.Join(root, "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	gomod, err := os.ReadFile(filepath.Join(root, "go.mod"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	readme, version := string(b), readmeVersion(t)
+	module := regexp.MustCompile(`(?m)^module (\S+)$`).FindStringSubmatch(string(gomod))[1]
+	for _, m := range regexp.MustCompile(`genui@v?(\d+\.\d+\.\d+)|/v(\d+\.\d+\.\d+)/|genui-v(\d+\.\d+\.\d+)-`).FindAllStringSubmatch(readme, -1) {
+		if v := m[1] + m[2] + m[3]; v != version {
+			t.Errorf("README.md says %q, but its version is %s", m[0], version)
+		}
+	}
+	for _, want := range []string{
+		"claude mcp add genui -- npx -y genui@" + version + " mcp -- node my-server.js",
+		"curl -fsSL https://" + module + "/releases/download/v" + version + "/install.sh | sh\n",
+		"go install " + module + "/cmd/genui@v" + version,
+		"brew install ",
+	} {
+		if !strings.Contains(readme, want) {
+			t.Errorf("README.md's Install section lacks %q", want)
+		}
+	}
+}
+
 // TestReleaseBuild checks `make release` end to end, cheaply: the
 // Makefile's default PLATFORMS are the five release targets, and one
 // release for this machine's platform (linux/amd64 in CI), through the same
