@@ -46,12 +46,14 @@ function findBinary() {
 }
 
 const binary = findBinary();
-const child = spawn(binary, process.argv.slice(2), { stdio: 'inherit' });
 
 // A signal sent to this launcher (a host stopping its MCP server, `kill`)
 // goes on to genui, which shuts down cleanly; the launcher stays until
-// genui has exited.
+// genui has exited. The handlers are in place before genui starts (a
+// signal is delivered to them once this script has run, when child is
+// set), so none falls between genui's start and theirs.
 const forwarded = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+let child;
 const relay = (signal) => {
   try {
     child.kill(signal);
@@ -61,6 +63,7 @@ const relay = (signal) => {
 };
 for (const signal of forwarded) process.on(signal, relay);
 
+child = spawn(binary, process.argv.slice(2), { stdio: 'inherit' });
 child.on('error', (err) => fail(`cannot run ${binary}: ${err.message}`));
 child.on('exit', (code, signal) => {
   for (const s of forwarded) process.removeListener(s, relay);
