@@ -21,7 +21,7 @@ RELEASE_DOWNLOAD_URL ?= $(RELEASE_HOMEPAGE)/releases/download
 # archive entries carry the commit's time, so the same commit gives the same archives
 SOURCE_DATE_EPOCH ?= $(shell git log -1 --format=%ct 2>/dev/null)
 
-.PHONY: build test bench lint release release-test version
+.PHONY: build test bench lint release version
 
 ## version: the version builds get, from README.md
 version:
@@ -52,13 +52,14 @@ release: version
 	else echo "npm not found: the npm packages are folders under $(RELEASE_DIR)/npm, not packed"; fi
 
 ## release-test: the release checks alone (`make test` runs them too): a one-platform release
-## for this machine, its archive, SHA256SUMS and formula, the npm packages packed and installed
-## offline (`npx genui version`, `npx genui mcp` answering initialize), install.sh over HTTP
-## and file://, a corrupted archive refused
+## for this machine, its archive, SHA256SUMS and formula, the npm tarballs installed without the
+## registry (`npx genui version`, `npx genui mcp` answering initialize), install.sh over HTTP
+## and file://, a corrupted archive refused; the README's Install lines
+.PHONY: release-test
 release-test:
 	scripts/test-deps.sh
 	$(GO) test -count=1 -timeout 10m ./internal/release/
-	$(GO) test -count=1 -timeout 10m -run '^TestRelease' ./e2e/
+	$(GO) test -count=1 -timeout 10m -run '^(TestReleaseBuild|TestREADMEInstallLines)$$' ./e2e/
 
 ## test: install test dependencies when missing, then every test with the race detector, then
 ## a short fuzz run of the host's frame handling (its corpus is checked in under testdata/fuzz)
