@@ -21,7 +21,7 @@ RELEASE_DOWNLOAD_URL ?= $(RELEASE_HOMEPAGE)/releases/download
 # archive entries carry the commit's time, so the same commit gives the same archives
 SOURCE_DATE_EPOCH ?= $(shell git log -1 --format=%ct 2>/dev/null)
 
-.PHONY: build test bench lint release version
+.PHONY: build test bench lint release version uicorpus
 
 ## version: the version builds get, from README.md
 version:
@@ -80,6 +80,12 @@ bench: build
 	$(GO) run ./bench -genui bin/genui
 	$(GO) test -run '^$$' -bench . ./engine/events/ ./engine/cache/ ./engine/host/
 	$(GO) test -run '^$$' -bench . -benchmem ./tui/
+
+## uicorpus: record the UI corpus (not part of test): install a dozen MCP servers from npm and
+## what they need from Debian into the test cache, call every tool, write testdata/uicorpus/ and
+## the per-server gallery pages under docs/gallery/servers/ (scripts/uicorpus.sh)
+uicorpus:
+	scripts/uicorpus.sh
 
 ## lint: gofmt must report nothing; go vet must pass
 lint:
