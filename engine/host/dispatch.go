@@ -10,13 +10,16 @@ import (
 	"strings"
 	"time"
 
-	"github.com/genui-dev/genui/engine"
 	"github.com/genui-dev/genui/engine/contract"
 	"github.com/genui-dev/genui/engine/jsonrpc"
 )
 
 // defaultReadyTimeout is the default of Options.ReadyTimeout.
 const defaultReadyTimeout = 30 * time.Second
+
+// defaultToolsPageSize is the default of Options.ToolsPageSize: ordinary
+// servers' tools fit one page.
+const defaultToolsPageSize = 1000
 
 func (sess *Session) dispatch(ctx context.Context, msg *jsonrpc.Message, reply Sender, log *reqLog) (json.RawMessage, error) {
 	s := sess.srv
@@ -29,7 +32,7 @@ func (sess *Session) dispatch(ctx context.Context, msg *jsonrpc.Message, reply S
 	}
 	switch msg.Method {
 	case "tools/list":
-		return sess.listTools(ctx)
+		return sess.listTools(ctx, msg.Params)
 	case "tools/call":
 		var p struct {
 			Name      string          `json:"name"`
@@ -66,7 +69,7 @@ func (sess *Session) dispatch(ctx context.Context, msg *jsonrpc.Message, reply S
 			sess.mu.Unlock()
 			return json.RawMessage("{}"), nil
 		}
-		return sess.forward(ctx, msg, reply)
+		return sess.holdUpstream(ctx, msg.Method == "resources/subscribe", p.URI)
 	case "resources/templates/list":
 		return sess.listResourceTemplates(ctx, msg, reply)
 	default:
@@ -76,33 +79,53 @@ func (sess *Session) dispatch(ctx context.Context, msg *jsonrpc.Message, reply S
 	}
 }
 
+// holdUpstream serves a legacy session's resources/subscribe (or
+// unsubscribe) of an upstream resource: the session takes (or lets go of)
+// a hold on genui's one upstream subscription to it.
+func (sess *Session) holdUpstream(ctx context.Context, subscribe bool, uri string) (json.RawMessage, error) {
+	s := sess.srv
+	if uri == "" {
+		return nil, errorf(jsonrpc.CodeInvalidParams, "resources/subscribe: params need a uri")
+	}
+	sess.mu.Lock()
+	held := sess.upHeld[uri]
+	sess.mu.Unlock()
+	switch {
+	case subscribe && !held:
+		if err := s.waitUpstream(ctx); err != nil {
+			return nil, err
+		}
+		markProxied(ctx)
+		if err := s.acquireUpstream(ctx, uri); err != nil {
+			return nil, rpcError(err)
+		}
+		sess.mu.Lock()
+		if sess.closed || sess.upHeld[uri] {
+			sess.mu.Unlock()
+			s.releaseUpstreamAll([]string{uri}) // closed meanwhile, or held twice
+			return json.RawMessage("{}"), nil
+		}
+		if sess.upHeld == nil {
+			sess.upHeld = map[string]bool{}
+		}
+		sess.upHeld[uri] = true
+		sess.mu.Unlock()
+	case !subscribe && held:
+		sess.mu.Lock()
+		delete(sess.upHeld, uri)
+		sess.mu.Unlock()
+		s.releaseUpstream(uri)
+	}
+	return json.RawMessage("{}"), nil
+}
+
 func (s *Server) waitReady(ctx context.Context) error {
 	ctx, cancel := context.WithTimeout(ctx, s.opts.ReadyTimeout)
 	defer cancel()
-	if err := s.e.WaitReady(ctx); err != nil {
+	if err := s.tools.WaitReady(ctx); err != nil {
 		return &jsonrpc.Error{Code: jsonrpc.CodeUpstreamUnavailable, Message: err.Error()}
 	}
 	return nil
-}
-
-func (sess *Session) listTools(ctx context.Context) (json.RawMessage, error) {
-	s := sess.srv
-	if err := s.waitReady(ctx); err != nil {
-		return nil, err
-	}
-	var tools []json.RawMessage
-	if sess.showUIFor(ctx) {
-		tools = s.e.ToolsWithUI()
-	} else {
-		tools = s.e.ToolsRaw()
-	}
-	if !s.opts.NoWrappers {
-		tools = append(tools, wrapperTools()...)
-	}
-	if tools == nil {
-		tools = []json.RawMessage{}
-	}
-	return json.Marshal(map[string]any{"tools": tools})
 }
 
 // forward sends a host request upstream verbatim and returns the upstream's
@@ -151,7 +174,7 @@ func (sess *Session) forward(ctx context.Context, msg *jsonrpc.Message, reply Se
 	if err := s.waitUpstream(ctx); err != nil {
 		return nil, err
 	}
-	return s.e.Forward(ctx, msg.Method, params)
+	return s.up.Forward(ctx, msg.Method, params)
 }
 
 // setProgressToken returns params with _meta.progressToken set to tok,
@@ -193,7 +216,7 @@ func marshalRaw(v any) (json.RawMessage, error) {
 // restarting wait for it, bounded (engine.WaitUpstream); requests already in
 // flight when it dies fail at once (the upstream client does that).
 func (s *Server) waitUpstream(ctx context.Context) error {
-	if err := s.e.WaitUpstream(ctx); err != nil {
+	if err := s.up.Wait(ctx); err != nil {
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
@@ -237,7 +260,7 @@ func (s *Server) upstreamHas(capability string) bool {
 	var init struct {
 		Capabilities map[string]json.RawMessage `json:"capabilities"`
 	}
-	if raw := s.e.UpstreamInit(); len(raw) > 0 {
+	if raw := s.up.InitializeResult(); len(raw) > 0 {
 		_ = json.Unmarshal(raw, &init)
 	}
 	_, ok := init.Capabilities[capability]
@@ -251,7 +274,7 @@ func (s *Server) ownsURI(uri string) bool {
 	if !ok {
 		return false
 	}
-	t, ok := s.e.Tool(name)
+	t, ok := s.tools.Get(name)
 	return ok && t.HasGeneratedUI()
 }
 
@@ -280,7 +303,7 @@ func (sess *Session) listResources(ctx context.Context, msg *jsonrpc.Message, re
 	var ours []json.RawMessage
 	if p.Cursor == "" && s.opts.UIMetadata != UIMetaNever {
 		if err := s.waitReady(ctx); err == nil {
-			for _, t := range s.e.UpstreamTools() {
+			for _, t := range s.tools.List() {
 				if !t.HasGeneratedUI() {
 					continue
 				}
@@ -324,7 +347,7 @@ func (sess *Session) readResource(ctx context.Context, msg *jsonrpc.Message, rep
 	}
 	if s.ownsURI(p.URI) {
 		name, _ := contract.ToolFromURI(p.URI)
-		ui, err := s.e.ReadUI(ctx, name)
+		ui, err := s.e.UI(ctx, name)
 		if err != nil {
 			if errors.Is(err, contract.ErrUnknownTool) {
 				return nil, resourceNotFound(p.URI)
@@ -360,14 +383,14 @@ func resourceNotFound(uri string) error {
 // result is compact, ASCII only (non-ASCII characters escaped as \uXXXX,
 // so a Node client's decoder stays on its fast path) and never modified,
 // so it is written to a host without a copy.
-func (s *Server) uiReadResult(uri string, ui engine.UI) (json.RawMessage, error) {
+func (s *Server) uiReadResult(uri string, ui contract.UIView) (json.RawMessage, error) {
 	type memo struct {
 		key  string
 		html string
 		res  json.RawMessage
 	}
 	if v, ok := s.readMemo.Load(uri); ok {
-		if m := v.(memo); m.key == string(ui.Key) && m.html == ui.HTML {
+		if m := v.(memo); m.key == ui.CacheKey && m.html == ui.HTML {
 			return m.res, nil
 		}
 	}
@@ -383,8 +406,8 @@ func (s *Server) uiReadResult(uri string, ui engine.UI) (json.RawMessage, error)
 		return nil, err
 	}
 	res := json.RawMessage(jsonrpc.ASCII(bytes.TrimSpace(buf.Bytes())))
-	if ui.FromCache || ui.Key != "" {
-		s.readMemo.Store(uri, memo{key: string(ui.Key), html: ui.HTML, res: res})
+	if ui.FromCache || ui.CacheKey != "" {
+		s.readMemo.Store(uri, memo{key: ui.CacheKey, html: ui.HTML, res: res})
 	}
 	return res, nil
 }

@@ -9,7 +9,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/genui-dev/genui/engine"
 	"github.com/genui-dev/genui/engine/jsonrpc"
 )
 
@@ -51,7 +50,7 @@ const mrtrKeep = 5 * time.Minute
 type modernState struct {
 	mu      sync.Mutex
 	calls   map[string]*mrtrCall // requestState -> the upstream call waiting for input
-	upSubs  map[string]bool      // upstream resources genui subscribed to for listeners
+	listens int                  // open subscriptions/listen requests
 	closing chan struct{}        // closed by Shutdown: listen streams end gracefully
 	once    sync.Once
 }
@@ -59,9 +58,27 @@ type modernState struct {
 func (m *modernState) init() {
 	m.once.Do(func() {
 		m.calls = map[string]*mrtrCall{}
-		m.upSubs = map[string]bool{}
 		m.closing = make(chan struct{})
 	})
+}
+
+// openListen counts a new listen, or refuses it at limit.
+func (m *modernState) openListen(limit int) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.listens >= limit {
+		return jsonrpc.Errorf(jsonrpc.CodeInvalidRequest,
+			"too many open subscriptions/listen streams (%d, mcp.listen.maxStreams): end one or retry later", m.listens)
+	}
+	m.listens++
+	return nil
+}
+
+// closeListen uncounts a listen openListen counted.
+func (m *modernState) closeListen() {
+	m.mu.Lock()
+	m.listens--
+	m.mu.Unlock()
 }
 
 // Shutdown ends every subscriptions/listen stream with its graceful result
@@ -209,7 +226,7 @@ func (sess *Session) handleModern(ctx context.Context, msg *jsonrpc.Message, rep
 		}
 		return nil, err
 	}
-	return modernResult(msg.Method, res)
+	return sess.srv.modernResult(msg.Method, res)
 }
 
 // stripModernMeta returns msg with the revision's reserved _meta keys
@@ -251,7 +268,7 @@ var cacheable = map[string]bool{"tools/list": true, "prompts/list": true, "resou
 // ("complete" unless set), ttlMs and cacheScope on cacheable results (0:
 // genui's lists and UIs can change at any time; private: they may depend on
 // the client's capabilities), and genui's serverInfo in _meta.
-func modernResult(method string, res json.RawMessage) (json.RawMessage, error) {
+func (s *Server) modernResult(method string, res json.RawMessage) (json.RawMessage, error) {
 	var m map[string]json.RawMessage
 	if err := json.Unmarshal(res, &m); err != nil || m == nil {
 		return nil, jsonrpc.Errorf(jsonrpc.CodeInternalError, "%s: the result is not an object", method)
@@ -273,7 +290,7 @@ func modernResult(method string, res json.RawMessage) (json.RawMessage, error) {
 		meta = map[string]json.RawMessage{}
 	}
 	if _, ok := meta[metaServerInfo]; !ok {
-		meta[metaServerInfo], _ = json.Marshal(serverInfo())
+		meta[metaServerInfo], _ = json.Marshal(s.serverInfo())
 	}
 	var err error
 	if m["_meta"], err = marshalRaw(meta); err != nil {
@@ -282,8 +299,8 @@ func modernResult(method string, res json.RawMessage) (json.RawMessage, error) {
 	return marshalRaw(m)
 }
 
-func serverInfo() map[string]any {
-	return map[string]any{"name": "genui", "title": "genui (MCP Apps proxy)", "version": engine.Version}
+func (s *Server) serverInfo() map[string]any {
+	return map[string]any{"name": "genui", "title": "genui (MCP Apps proxy)", "version": s.opts.Version}
 }
 
 // modernCapabilities are the capabilities for modern clients: the legacy

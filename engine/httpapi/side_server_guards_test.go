@@ -156,7 +156,7 @@ func TestPreviewDeepLinkCallOnlyFromTrustedNavigation(t *testing.T) {
 // starts with _ui_ is still an upstream tool; its visibility is enforced.
 func TestPreviewVisibilityOfUIPrefixedUpstreamTool(t *testing.T) {
 	p := startPreview(t, testUpstreamConfig())
-	if _, ok := p.e.Tool("_ui_secret"); !ok {
+	if _, ok := p.e.Registry().Get("_ui_secret"); !ok {
 		t.Fatal("test upstream lacks _ui_secret")
 	}
 	code, out := p.post(t, "/api/preview/hostile/call", `{"name":"_ui_secret","arguments":{},"from":"ui"}`)
@@ -187,7 +187,7 @@ func TestToolCallBoundedWhenUpstreamNeverReady(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { _ = e.Run(ctx); close(done) }()
-	s := New(Options{Engine: e, Host: host.New(host.Options{Engine: e})})
+	s := New(Options{Engine: e, Host: host.New(host.Options{Engine: e, Upstream: e.Relay(), Tools: e.Registry()})})
 	ts := httptest.NewServer(s.Handler())
 	s.SetBases("http://127.0.0.1:1", ts.URL)
 	t.Cleanup(func() {
@@ -243,7 +243,9 @@ func TestEventsDropsClientThatStopsReading(t *testing.T) {
 	sseWriteTimeout = 300 * time.Millisecond
 	t.Cleanup(func() { sseWriteTimeout = old })
 	p := startPreview(t, demoConfig())
-	base := p.e.Watchers()
+	if p.e.Streaming() {
+		t.Fatal("someone watches events before the /events client connects")
+	}
 	conn, err := net.DialTimeout("tcp", strings.TrimPrefix(p.apiTS.URL, "http://"), 5*time.Second)
 	if err != nil {
 		t.Fatal(err)
@@ -258,14 +260,18 @@ func TestEventsDropsClientThatStopsReading(t *testing.T) {
 	if line, err := br.ReadString('\n'); err != nil || !strings.Contains(line, "200") {
 		t.Fatalf("GET /events: %q %v", line, err)
 	}
-	// Now never read again, and publish far more than the socket buffers.
-	big := strings.Repeat("x", 64<<10)
+	if !p.e.Streaming() {
+		t.Fatal("the /events client is not subscribed after its 200")
+	}
+	// Now never read again, and publish far more than the socket buffers
+	// (each traffic event carries a frame cut to contract.MaxTrafficFrame).
+	big := []byte(strconv.Quote(strings.Repeat("x", 64<<10)))
 	deadline := time.Now().Add(15 * time.Second)
-	for p.e.Watchers() > base {
+	for p.e.Streaming() {
 		if time.Now().After(deadline) {
 			t.Fatalf("the /events handler of a client that stopped reading is still subscribed after 15 s")
 		}
-		p.e.PublishTraffic(contract.Traffic{Direction: contract.HostToGenui, Kind: "notification", Frame: json.RawMessage(strconv.Quote(big))})
+		p.e.TraceFrame(contract.HostToGenui, "", big, 0)
 		time.Sleep(5 * time.Millisecond)
 	}
 }
@@ -304,7 +310,8 @@ func serveWith(t *testing.T, dir string, yield bool) (*Server, func()) {
 	done := make(chan error, 1)
 	go func() { done <- s.Serve(ctx, uiLn, apiLn) }()
 	deadline := time.Now().Add(10 * time.Second)
-	for s.APIBase() == "" || !fileWritten(dir) {
+	// Serving: the port files name this server, or it reports why not.
+	for s.APIBase() == "" || !namesPort(dir, portOf(s.APIBase())) && s.PortConflict() == nil && s.PortFilesError() == nil {
 		if time.Now().After(deadline) {
 			break
 		}
@@ -321,6 +328,12 @@ func serveWith(t *testing.T, dir string, yield bool) (*Server, func()) {
 			t.Fatal("Serve did not return within 10 s")
 		}
 	}
+}
+
+// namesPort reports whether DIR/mcp-port holds port.
+func namesPort(dir, port string) bool {
+	b, err := os.ReadFile(filepath.Join(dir, "mcp-port"))
+	return err == nil && strings.TrimSpace(string(b)) == port
 }
 
 func fileWritten(dir string) bool {
