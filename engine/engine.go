@@ -37,7 +37,7 @@ import (
 // Versions of what goes into a UI, part of every cache key.
 const (
 	PromptVersion   = "1"
-	TemplateVersion = "4" // 4: offline pages pack their code (viewdefs.Pack)
+	TemplateVersion = "5" // 4: offline pages pack their code (viewdefs.Pack); 5: pages carry a CSP meta tag (engine/pagecsp)
 )
 
 // Options configure an Engine.

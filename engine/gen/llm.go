@@ -21,6 +21,7 @@ import (
 	"golang.org/x/sync/semaphore"
 	"golang.org/x/sync/singleflight"
 
+	"github.com/genui-dev/genui/engine/pagecsp"
 	"github.com/genui-dev/genui/mcpshim"
 )
 
@@ -262,7 +263,7 @@ func (l *LLM) run(parent context.Context, req Request) (Result, error) {
 	if rep.OK() {
 		page := mcpshim.Inject(comp.Text)
 		if final := Check(page, req.Tool); final.OK() {
-			res.HTML, res.UIType = page, UITypeLLM
+			res.HTML, res.UIType = pagecsp.Apply(page), UITypeLLM
 			res.Warnings = append(res.Warnings, rep.Warnings...)
 			res.Chain = []Step{{Stage: StageGenerated, OK: true}}
 			res.Duration = time.Since(start)
@@ -277,7 +278,7 @@ func (l *LLM) run(parent context.Context, req Request) (Result, error) {
 	repaired, did := Repair(comp.Text)
 	rep2 := Check(repaired, req.Tool)
 	if rep2.OK() {
-		res.HTML, res.UIType = repaired, UITypeLLM
+		res.HTML, res.UIType = pagecsp.Apply(repaired), UITypeLLM
 		res.Warnings = append(res.Warnings, rep2.Warnings...)
 		res.Chain = append(chain, Step{Stage: StageRepaired, OK: true, Reason: strings.Join(did, "; ")})
 		res.Duration = time.Since(start)

@@ -15,6 +15,7 @@ import (
 	"strings"
 	"text/template"
 
+	"github.com/genui-dev/genui/engine/pagecsp"
 	"github.com/genui-dev/genui/mcpshim"
 	"github.com/genui-dev/genui/viewdefs"
 )
@@ -227,8 +228,9 @@ func fence(html, marker string) string {
 var reShimElement = regexp.MustCompile(`(?is)<script\s+` + mcpshim.ShimAttr + `\b[^>]*>.*?</script\s*>`)
 
 // stripShim removes genui's inlined App bridge (30 KB the model need not
-// see; repair puts it back).
-func stripShim(html string) string { return reShimElement.ReplaceAllString(html, "") }
+// see; repair puts it back) and the page's CSP meta tag (written again for
+// the new page's scripts).
+func stripShim(html string) string { return pagecsp.Strip(reShimElement.ReplaceAllString(html, "")) }
 
 var rePackedElements = regexp.MustCompile(`(?s)<style ` + viewdefs.PackAttr + `-hide>.*?</style>|<script type="application/octet-stream" ` +
 	viewdefs.PackAttr + `>.*?</script>|<script ` + viewdefs.PackAttr + `-loader[^>]*>.*?</script>`)

@@ -21,6 +21,7 @@ import (
 	"github.com/genui-dev/genui/engine"
 	"github.com/genui-dev/genui/engine/host"
 	"github.com/genui-dev/genui/engine/jsonrpc"
+	"github.com/genui-dev/genui/engine/pagecsp"
 	"github.com/genui-dev/genui/mcpshim"
 	"github.com/genui-dev/genui/viewdefs"
 )
@@ -73,7 +74,7 @@ func (s *Server) handleFrame(w http.ResponseWriter, r *http.Request) {
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), frameTimeout)
 	defer cancel()
-	html, csp, err := s.frameHTML(ctx, t)
+	html, csp, own, err := s.frameHTML(ctx, t)
 	if err != nil {
 		s.log.Error("preview frame", "tool", name, "err", err)
 		http.Error(w, fmt.Sprintf("UI of %s: %v", name, err), http.StatusBadGateway)
@@ -89,18 +90,23 @@ func (s *Server) handleFrame(w http.ResponseWriter, r *http.Request) {
 	h.Set("Cache-Control", "no-store")
 	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("Referrer-Policy", "no-referrer")
-	_, _ = io.WriteString(w, InjectCSPReporter(html))
+	page := InjectCSPReporter(html)
+	if !own {
+		// genui's page: its CSP meta tag now covers the reporter too.
+		page = pagecsp.Apply(page)
+	}
+	_, _ = io.WriteString(w, page)
 }
 
 // frameHTML returns a tool's UI HTML and its declared CSP (nil: none): the
-// upstream's own UI resource when the tool ships one, else genui's.
-func (s *Server) frameHTML(ctx context.Context, t *engine.Tool) (string, *UICSP, error) {
+// upstream's own UI resource when the tool ships one (own), else genui's.
+func (s *Server) frameHTML(ctx context.Context, t *engine.Tool) (html string, csp *UICSP, own bool, err error) {
 	v, err := s.e.UI(ctx, t.Name)
 	if err != nil {
-		return "", nil, err
+		return "", nil, false, err
 	}
 	if !v.OwnUI || len(v.ResourceMeta) == 0 {
-		return v.HTML, nil, nil
+		return v.HTML, nil, v.OwnUI, nil
 	}
 	var meta struct {
 		UI struct {
@@ -108,7 +114,7 @@ func (s *Server) frameHTML(ctx context.Context, t *engine.Tool) (string, *UICSP,
 		} `json:"ui"`
 	}
 	_ = json.Unmarshal(v.ResourceMeta, &meta) // a malformed _meta declares no CSP
-	return v.HTML, meta.UI.CSP, nil
+	return v.HTML, meta.UI.CSP, true, nil
 }
 
 // UICSP is a UI resource's declared _meta.ui.csp.
@@ -119,19 +125,23 @@ type UICSP struct {
 	BaseURIDomains  []string `json:"baseUriDomains,omitempty"`
 }
 
-// DefaultCSP is the MCP Apps default policy for a UI that declares none.
+// DefaultCSP is the MCP Apps default policy for a UI that declares none,
+// with base-uri and form-action closed (a page that sets <base> or submits
+// a form could send its data away; no UI needs either). genui's own pages
+// also carry a stricter meta policy (engine/pagecsp).
 const DefaultCSP = "default-src 'none'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; " +
-	"img-src 'self' data:; media-src 'self' data:; connect-src 'none'; frame-src 'none'; object-src 'none'; base-uri 'self'"
+	"img-src 'self' data:; media-src 'self' data:; connect-src 'none'; frame-src 'none'; object-src 'none'; base-uri 'none'; form-action 'none'"
 
 // cspSource accepts origins like https://api.example.com, wss://x.example:8443,
 // https://*.example.com/path or a bare host; nothing that could end a
 // directive or add a keyword (quotes, ';', ',', spaces, a lone '*').
 var cspSource = regexp.MustCompile(`^(?:(?:https?|wss?)://)?(?:\*\.)?[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*(?::(?:[0-9]{1,5}|\*))?(?:/[A-Za-z0-9._~%!$&()*+=:@/-]*)?$`)
 
-// BuildCSP turns a declared CSP into the header value: the spec default with
+// BuildCSP turns a declared CSP into the header value: DefaultCSP with
 // the declared domains added (connectDomains -> connect-src,
 // resourceDomains -> script/style/img/font/media-src, frameDomains ->
-// frame-src, baseUriDomains -> base-uri). It never loosens anything else.
+// frame-src, baseUriDomains -> base-uri, else 'none'); form-action is
+// always 'none'. It never loosens anything else.
 // Sources that are not plain origins are dropped and returned.
 func BuildCSP(c *UICSP) (policy string, dropped []string) {
 	if c == nil {
@@ -179,7 +189,8 @@ func BuildCSP(c *UICSP) (policy string, dropped []string) {
 		"connect-src "+orNone(conn),
 		"frame-src "+orNone(frame),
 		"object-src 'none'",
-		join("base-uri 'self'", base),
+		"base-uri "+orNone(base),
+		"form-action 'none'",
 	)
 	return strings.Join(d, "; "), dropped
 }

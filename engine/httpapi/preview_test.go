@@ -149,9 +149,9 @@ func TestBuildCSP(t *testing.T) {
 		{"resources", &UICSP{ResourceDomains: []string{"https://cdn.example.com"}},
 			"default-src 'none'; script-src 'self' 'unsafe-inline' https://cdn.example.com; style-src 'self' 'unsafe-inline' https://cdn.example.com; " +
 				"img-src 'self' data: https://cdn.example.com; font-src 'self' data: https://cdn.example.com; media-src 'self' data: https://cdn.example.com; " +
-				"connect-src 'none'; frame-src 'none'; object-src 'none'; base-uri 'self'", nil},
+				"connect-src 'none'; frame-src 'none'; object-src 'none'; base-uri 'none'; form-action 'none'", nil},
 		{"frames and base", &UICSP{FrameDomains: []string{"https://*.youtube.com"}, BaseURIDomains: []string{"https://base.example.com/app/"}},
-			strings.NewReplacer("frame-src 'none'", "frame-src https://*.youtube.com", "base-uri 'self'", "base-uri 'self' https://base.example.com/app/").Replace(DefaultCSP), nil},
+			strings.NewReplacer("frame-src 'none'", "frame-src https://*.youtube.com", "base-uri 'none'", "base-uri https://base.example.com/app/").Replace(DefaultCSP), nil},
 		{"injection attempts are dropped", &UICSP{ConnectDomains: []string{"https://ok.example.com", "https://x.com; script-src *", "*", "'unsafe-eval'", "https://a.com https://b.com", "data:"}},
 			strings.Replace(DefaultCSP, "connect-src 'none'", "connect-src https://ok.example.com", 1),
 			[]string{"https://x.com; script-src *", "*", "'unsafe-eval'", "https://a.com https://b.com", "data:"}},

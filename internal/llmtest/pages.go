@@ -72,3 +72,32 @@ document.body.dataset.connected = "yes";
 </body>
 </html>
 `
+
+// InnerHTMLPage is what a careless model writes: tool data concatenated
+// into markup and put in with innerHTML (an entity named
+// <img src=x onerror="..."> becomes an element whose handler would run).
+// Otherwise a working page. genui rejects it; its CSP meta tag keeps the
+// handler from running even where the page is served anyway.
+const InnerHTMLPage = `<!doctype html>
+<html lang="en">
+<head><meta charset="utf-8"><title>Entities</title></head>
+<body>
+<ul id="list"></ul>
+<script type="module">
+const { App } = window.McpApps;
+const app = new App({ name: "entities", version: "1.0.0" }, {}, { autoResize: true });
+app.ontoolresult = (result) => {
+  const data = result.structuredContent || {};
+  const list = document.getElementById("list");
+  for (const e of data.entities || []) {
+    const h = document.createElement("li");
+    h.innerHTML = "<span class=\"name\">" + e.name + "</span>";
+    list.appendChild(h);
+  }
+  document.body.dataset.state = "result";
+};
+await app.connect();
+</script>
+</body>
+</html>
+`
