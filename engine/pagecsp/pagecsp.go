@@ -146,4 +146,3 @@ func Strip(page string) string { return reMeta.ReplaceAllLiteralString(page, "")
 
 // Has reports whether page carries genui's CSP meta element.
 func Has(page string) bool { return reMeta.MatchString(page) }
-
