@@ -24,6 +24,7 @@ import (
 	"golang.org/x/sync/singleflight"
 
 	"github.com/genui-dev/genui/engine/cache"
+	"github.com/genui-dev/genui/engine/contract"
 	"github.com/genui-dev/genui/engine/events"
 	"github.com/genui-dev/genui/engine/gen"
 	"github.com/genui-dev/genui/engine/jsonrpc"
@@ -96,7 +97,7 @@ type UI struct {
 	Tool string
 	HTML string
 	Key  cache.Key
-	Meta cache.Meta
+	Meta contract.UIMeta
 	// FromCache is true when the read was served from the cache.
 	FromCache bool
 }
@@ -111,7 +112,7 @@ type Engine struct {
 	gen    gen.Generator
 	cache  *cache.Cache
 	refine *refine.Store
-	broker *events.Broker[Event]
+	broker *events.Broker[contract.Event]
 	queue  *events.Queue
 	// seqMu orders events: Seq is assigned and the event handed to the
 	// broker under it.
@@ -120,9 +121,9 @@ type Engine struct {
 
 	// Registered by front ends (see SetURLs, SetSessionSource).
 	feMu         sync.RWMutex
-	urls         URLs
+	urls         contract.URLs
 	portConflict string
-	sessions     func() []SessionInfo
+	sessions     func() []contract.SessionInfo
 	sf           singleflight.Group
 	sem          *semaphore.Weighted
 
@@ -138,7 +139,7 @@ type Engine struct {
 	loadFailed chan struct{}
 	loaded     chan struct{} // closed after the first successful tools load
 	loadOnce   sync.Once
-	listeners  []func(Event)
+	listeners  []func(contract.Event)
 
 	// refreshSem serialises RefreshTools, so the last refresh applied is
 	// the last one fetched; refreshQueued coalesces tools/list_changed.
@@ -194,8 +195,8 @@ func New(opts Options) (*Engine, error) {
 		clog: opts.Logger.With("component", "cache"),
 		met:  opts.Metrics,
 		gen:  opts.Generator,
-		broker: events.NewBroker(256, events.WithLagEvent(func(pending int) (string, Event) {
-			return string(EventLagged), Event{Time: time.Now(), Kind: EventLagged, Detail: &Lagged{Pending: pending}}
+		broker: events.NewBroker(256, events.WithLagEvent(func(pending int) (string, contract.Event) {
+			return string(contract.EventLagged), contract.Event{Time: time.Now(), Kind: contract.EventLagged, Detail: &contract.Lagged{Pending: pending}}
 		})),
 		queue:  events.NewQueue(1000),
 		sem:    semaphore.NewWeighted(int64(opts.MaxConcurrentGenerations)),
@@ -210,9 +211,9 @@ func New(opts Options) (*Engine, error) {
 	}
 	tee.sink.Store(e)
 	e.queue.SetObserver(events.QueueObserver{
-		Pushed: func(ev events.QueuedEvent) { e.publish(EventQueued, ev.Tool, &Queued{Event: ev}) },
-		Drained: func(batch []events.QueuedEvent, pending int) {
-			e.publish(EventQueueDrained, "", &QueueDrained{Count: len(batch), LastSeq: batch[len(batch)-1].Seq, Pending: pending})
+		Pushed: func(ev contract.QueuedEvent) { e.publish(contract.EventQueued, ev.Tool, &contract.Queued{Event: ev}) },
+		Drained: func(batch []contract.QueuedEvent, pending int) {
+			e.publish(contract.EventQueueDrained, "", &contract.QueueDrained{Count: len(batch), LastSeq: batch[len(batch)-1].Seq, Pending: pending})
 		},
 	})
 	cacheDir, refinePath := "", ""
@@ -257,15 +258,15 @@ func (e *Engine) observeMetrics() {
 	if e.met == nil {
 		return
 	}
-	stats := func(f func(cache.Stats) int64) func() float64 {
+	stats := func(f func(contract.CacheStats) int64) func() float64 {
 		return func() float64 { return float64(f(e.cache.Stats())) }
 	}
 	e.met.Observe(metrics.Sources{
-		CacheHits:        stats(func(s cache.Stats) int64 { return s.Hits }),
-		CacheMisses:      stats(func(s cache.Stats) int64 { return s.Misses }),
-		CacheEvictions:   stats(func(s cache.Stats) int64 { return s.Evictions }),
-		CacheEntries:     stats(func(s cache.Stats) int64 { return int64(s.Entries) }),
-		CacheBytes:       stats(func(s cache.Stats) int64 { return s.Bytes }),
+		CacheHits:        stats(func(s contract.CacheStats) int64 { return s.Hits }),
+		CacheMisses:      stats(func(s contract.CacheStats) int64 { return s.Misses }),
+		CacheEvictions:   stats(func(s contract.CacheStats) int64 { return s.Evictions }),
+		CacheEntries:     stats(func(s contract.CacheStats) int64 { return int64(s.Entries) }),
+		CacheBytes:       stats(func(s contract.CacheStats) int64 { return s.Bytes }),
 		UpstreamRestarts: func() float64 { return float64(e.up.State().Restarts) },
 		UpstreamConnected: func() float64 {
 			if e.up.State().Connected {
@@ -365,7 +366,7 @@ func answeredFailure(err error) bool {
 	if errors.As(err, &je) {
 		return je.Code != jsonrpc.CodeUpstreamUnavailable
 	}
-	return AsError(err).Code != CodeUpstreamUnavailable
+	return contract.AsError(err).Code != contract.CodeUpstreamUnavailable
 }
 
 // Options returns the engine's options.
@@ -373,7 +374,7 @@ func (e *Engine) Options() Options { return e.opts }
 
 // OnEvent registers a listener that receives every event synchronously and
 // reliably (the MCP host uses it to notify sessions). Listeners must not block.
-func (e *Engine) OnEvent(f func(Event)) {
+func (e *Engine) OnEvent(f func(contract.Event)) {
 	e.mu.Lock()
 	e.listeners = append(e.listeners, f)
 	e.mu.Unlock()
@@ -405,10 +406,10 @@ func (e *Engine) SetClientCapabilities(f func(ctx context.Context) json.RawMessa
 // publish numbers an event, tells the synchronous listeners and hands it to
 // the broker (streaming kinds may be dropped for slow subscribers, final
 // ones never). Engine events agents care about also go to the /wait queue.
-func (e *Engine) publish(kind EventKind, tool string, d EventDetail) {
+func (e *Engine) publish(kind contract.EventKind, tool string, d contract.EventDetail) {
 	e.seqMu.Lock()
 	e.seq++
-	ev := Event{Seq: e.seq, Time: time.Now(), Kind: kind, Tool: tool, Detail: d}
+	ev := contract.Event{Seq: e.seq, Time: time.Now(), Kind: kind, Tool: tool, Detail: d}
 	if kind.IsStreaming() {
 		e.broker.Publish(string(kind), ev)
 	} else {
@@ -416,14 +417,14 @@ func (e *Engine) publish(kind EventKind, tool string, d EventDetail) {
 	}
 	e.seqMu.Unlock()
 	e.mu.RLock()
-	ls := append([]func(Event){}, e.listeners...)
+	ls := append([]func(contract.Event){}, e.listeners...)
 	e.mu.RUnlock()
 	for _, l := range ls {
 		l(ev)
 	}
 	switch kind {
-	case EventGenerationFinished, EventGenerationFailed, EventToolsChanged, EventUpstreamUp, EventUpstreamDown:
-		e.queue.Push(SourceEngine, string(kind), tool, d)
+	case contract.EventGenerationFinished, contract.EventGenerationFailed, contract.EventToolsChanged, contract.EventUpstreamUp, contract.EventUpstreamDown:
+		e.queue.Push(contract.SourceEngine, string(kind), tool, d)
 	}
 }
 
@@ -433,14 +434,14 @@ func (e *Engine) Streaming() bool { return e.broker.HasSubscribers() }
 
 // PublishTraffic reports one JSON-RPC message seen by a front end or the
 // upstream connection (a streaming event; cheap when nobody watches).
-func (e *Engine) PublishTraffic(t Traffic) {
+func (e *Engine) PublishTraffic(t contract.Traffic) {
 	if !e.broker.HasSubscribers() {
 		return
 	}
-	e.publish(EventTraffic, "", &t)
+	e.publish(contract.EventTraffic, "", &t)
 }
 
-func (e *Engine) onUpstreamState(s upstream.State) {
+func (e *Engine) onUpstreamState(s contract.UpstreamState) {
 	if !s.Connected && s.LastError != "" {
 		e.met.UpstreamError("connection")
 	}
@@ -452,10 +453,10 @@ func (e *Engine) onUpstreamState(s upstream.State) {
 				e.log.Warn("tools/list after connect failed", "err", err)
 			}
 		}()
-		e.publish(EventUpstreamUp, "", &UpstreamChanged{Upstream: s})
+		e.publish(contract.EventUpstreamUp, "", &contract.UpstreamChanged{Upstream: s})
 		return
 	}
-	e.publish(EventUpstreamDown, "", &UpstreamChanged{Upstream: s})
+	e.publish(contract.EventUpstreamDown, "", &contract.UpstreamChanged{Upstream: s})
 }
 
 func (e *Engine) onUpstreamNotification(method string, params json.RawMessage) {
@@ -544,11 +545,11 @@ func (e *Engine) ToolsRaw() []json.RawMessage {
 // RefreshTools fetches the upstream's tools (all pages), replaces the
 // registry and reports what changed. Removed tools lose their cache entries
 // and refinements.
-func (e *Engine) RefreshTools(ctx context.Context) (ToolDiff, error) {
+func (e *Engine) RefreshTools(ctx context.Context) (contract.ToolDiff, error) {
 	select {
 	case e.refreshSem <- struct{}{}:
 	case <-ctx.Done():
-		return ToolDiff{}, fmt.Errorf("tools refresh: %w", ctx.Err())
+		return contract.ToolDiff{}, fmt.Errorf("tools refresh: %w", ctx.Err())
 	}
 	defer func() { <-e.refreshSem }()
 	e.refreshQueued.Store(false) // changes announced from now on need another refresh
@@ -561,7 +562,7 @@ func (e *Engine) RefreshTools(ctx context.Context) (ToolDiff, error) {
 			e.loadFailed = make(chan struct{})
 		}
 		e.mu.Unlock()
-		return ToolDiff{}, err
+		return contract.ToolDiff{}, err
 	}
 	var next []*Tool
 	nextBy := map[string]*Tool{}
@@ -582,7 +583,7 @@ func (e *Engine) RefreshTools(ctx context.Context) (ToolDiff, error) {
 		nextBy[t.Name] = t
 	}
 	e.mu.Lock()
-	var diff ToolDiff
+	var diff contract.ToolDiff
 	for _, t := range next {
 		old, ok := e.byName[t.Name]
 		switch {
@@ -618,7 +619,7 @@ func (e *Engine) RefreshTools(ctx context.Context) (ToolDiff, error) {
 	e.loadOnce.Do(func() { close(e.loaded) })
 	e.prewarm(next)
 	if !first && !diff.Empty() {
-		e.publish(EventToolsChanged, "", &ToolsChanged{Diff: diff})
+		e.publish(contract.EventToolsChanged, "", &contract.ToolsChanged{Diff: diff})
 	}
 	return diff, nil
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"time"
 
+	"github.com/genui-dev/genui/engine/contract"
 	"github.com/genui-dev/genui/engine/events"
 	"github.com/genui-dev/genui/engine/jsonrpc"
 	"github.com/genui-dev/genui/engine/upstream"
@@ -64,13 +65,13 @@ func (e *Engine) WantsExamples() bool { return e.llm() != nil }
 // NotifyUpstream sends a notification to the upstream verbatim.
 func (e *Engine) NotifyUpstream(ctx context.Context, method string, params json.RawMessage) error {
 	if e.Streaming() {
-		e.PublishTraffic(trafficOf(GenuiToUpstream, "", "notification", method, nil, 0, jsonrpc.NewNotification(method, params)))
+		e.PublishTraffic(trafficOf(contract.GenuiToUpstream, "", "notification", method, nil, 0, jsonrpc.NewNotification(method, params)))
 	}
 	return e.up.Notify(ctx, method, params)
 }
 
 // UpstreamState is the upstream connection's state.
-func (e *Engine) UpstreamState() UpstreamState { return e.up.State() }
+func (e *Engine) UpstreamState() contract.UpstreamState { return e.up.State() }
 
 // UpstreamInit is the upstream's initialize result (capabilities,
 // instructions, serverInfo) verbatim, or nil before its first handshake.

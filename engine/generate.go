@@ -9,16 +9,10 @@ import (
 	"time"
 
 	"github.com/genui-dev/genui/engine/cache"
+	"github.com/genui-dev/genui/engine/contract"
 	"github.com/genui-dev/genui/engine/gen"
 	"github.com/genui-dev/genui/engine/metrics"
 	"github.com/genui-dev/genui/viewdefs"
-)
-
-// Generation states in GenerationStatus.State.
-const (
-	GenRunning = "running"
-	GenDone    = "done"
-	GenFailed  = "failed"
 )
 
 // failedRetryAfter is how long a key whose LLM generation failed with a
@@ -30,25 +24,10 @@ const failedRetryAfter = 5 * time.Minute
 // (--no-cache ignores the latter in LLM mode).
 var processStart = time.Now()
 
-// GenerationStatus is the latest LLM generation of one tool, for /state,
-// _ui_status, _ui_inspect and the TUI.
-type GenerationStatus struct {
-	Key      cache.Key `json:"key"`
-	State    string    `json:"state"` // GenRunning, GenDone, GenFailed
-	Provider string    `json:"provider"`
-	Started  time.Time `json:"started"`
-	// Bytes streamed so far (running) or of the answer (done).
-	Bytes     int   `json:"bytes"`
-	ElapsedMS int64 `json:"elapsedMs"`
-	Attempts  int   `json:"attempts,omitempty"`
-	// Error is the provider error when the model gave no usable page.
-	Error          *gen.Error `json:"error,omitempty"`
-	Chain          []gen.Step `json:"chain,omitempty"`
-	FallbackReason string     `json:"fallbackReason,omitempty"`
-	// RetryAt is when a read may try a failed key again (zero: only after
-	// a change).
-	RetryAt time.Time `json:"retryAt,omitempty"`
-
+// genStatus is the latest LLM generation of one tool (what /state,
+// _ui_status, _ui_inspect and the TUI show) and how to stop it.
+type genStatus struct {
+	contract.GenerationStatus
 	cancel context.CancelFunc // stops a running generation
 }
 
@@ -56,9 +35,9 @@ type GenerationStatus struct {
 // is ready to use.
 type genState struct {
 	mu       sync.Mutex
-	status   map[string]*GenerationStatus // tool -> latest generation
-	lastLLM  map[string]cache.Key         // tool -> key of its newest LLM page
-	examples map[string]json.RawMessage   // tool -> one real result
+	status   map[string]*genStatus      // tool -> latest generation
+	lastLLM  map[string]cache.Key       // tool -> key of its newest LLM page
+	examples map[string]json.RawMessage // tool -> one real result
 	sample   gen.SampleFunc
 	ctx      context.Context // background generations; ended by stopGenerations
 	cancel   context.CancelFunc
@@ -211,13 +190,13 @@ func (e *Engine) ObserveResult(tool string, result json.RawMessage) {
 }
 
 // Generations returns the latest LLM generation of every tool that had one.
-func (e *Engine) Generations() map[string]GenerationStatus {
+func (e *Engine) Generations() map[string]contract.GenerationStatus {
 	e.gs.mu.Lock()
 	defer e.gs.mu.Unlock()
-	out := make(map[string]GenerationStatus, len(e.gs.status))
+	out := make(map[string]contract.GenerationStatus, len(e.gs.status))
 	for k, v := range e.gs.status {
-		s := *v
-		if s.State == GenRunning {
+		s := v.GenerationStatus
+		if s.State == contract.GenRunning {
 			s.ElapsedMS = time.Since(s.Started).Milliseconds()
 		}
 		out[k] = s
@@ -230,7 +209,7 @@ func (e *Engine) Generations() map[string]GenerationStatus {
 func (e *Engine) forgetGeneration(tool string) {
 	e.gs.mu.Lock()
 	defer e.gs.mu.Unlock()
-	if st := e.gs.status[tool]; st != nil && st.State != GenRunning {
+	if st := e.gs.status[tool]; st != nil && st.State != contract.GenRunning {
 		delete(e.gs.status, tool)
 	}
 }
@@ -249,7 +228,7 @@ func (e *Engine) ReadUI(ctx context.Context, name string) (UI, error) {
 		return UI{}, e.unknownTool(name)
 	}
 	if t.UIDisabled {
-		return UI{}, Errorf(CodeInvalidArgument, "%s gets no generated UI (generation.enabledTools / disabledTools)", name)
+		return UI{}, contract.Errorf(contract.CodeInvalidArgument, "%s gets no generated UI (generation.enabledTools / disabledTools)", name)
 	}
 	l := e.llm()
 	if l == nil {
@@ -324,11 +303,11 @@ func (e *Engine) pendingReason(tool string, key cache.Key, l *gen.LLM) string {
 	defer e.gs.mu.Unlock()
 	st := e.gs.status[tool]
 	switch {
-	case st == nil || st.Key != key:
+	case st == nil || st.Key != string(key):
 		return ""
-	case st.State == GenRunning:
+	case st.State == contract.GenRunning:
 		return fmt.Sprintf("the %s UI is being generated; this offline UI stands in until it is ready", l.Name())
-	case st.State == GenFailed:
+	case st.State == contract.GenFailed:
 		return st.FallbackReason
 	}
 	return ""
@@ -341,28 +320,29 @@ func (e *Engine) startUpgrade(l *gen.LLM, t *Tool, key cache.Key, rid string, wa
 	now := time.Now()
 	e.gs.mu.Lock()
 	if e.gs.status == nil {
-		e.gs.status = map[string]*GenerationStatus{}
+		e.gs.status = map[string]*genStatus{}
 	}
 	st := e.gs.status[t.Name]
 	switch {
-	case st != nil && st.Key == key && st.State == GenRunning:
+	case st != nil && st.Key == string(key) && st.State == contract.GenRunning:
 		e.gs.mu.Unlock()
 		return e.trackOutcome(func() <-chan gen.Outcome {
 			return l.Start(e.gs.lifetime(), gen.Request{Tool: t.Info, Key: string(key)}, nil)
 		}), true
-	case st != nil && st.Key == key && st.State == GenFailed && (st.RetryAt.IsZero() || now.Before(st.RetryAt)):
+	case st != nil && st.Key == string(key) && st.State == contract.GenFailed && (st.RetryAt.IsZero() || now.Before(st.RetryAt)):
 		e.gs.mu.Unlock()
 		return nil, false
-	case st != nil && st.Key == key && st.State == GenDone:
+	case st != nil && st.Key == string(key) && st.State == contract.GenDone:
 		// Done but not in the cache (evicted, --no-cache, too large): try again.
 	}
-	if st != nil && st.State == GenRunning && st.cancel != nil {
+	if st != nil && st.State == contract.GenRunning && st.cancel != nil {
 		// One generation per tool: the tool changed (a refinement, a new
 		// definition) while the old one ran; it is superseded.
 		st.cancel()
 	}
 	gctx, cancel := context.WithCancel(e.gs.lifetimeLocked())
-	e.gs.status[t.Name] = &GenerationStatus{Key: key, State: GenRunning, Provider: l.Name(), Started: now, cancel: cancel}
+	e.gs.status[t.Name] = &genStatus{GenerationStatus: contract.GenerationStatus{Key: string(key), State: contract.GenRunning,
+		Provider: l.Name(), Started: now}, cancel: cancel}
 	req := gen.Request{Tool: t.Info, Key: string(key), Wait: wait, Sample: e.gs.sample, RequestID: rid,
 		Example: e.gs.examples[t.Name]}
 	if prev, ok := e.gs.lastLLM[t.Name]; ok && prev != key {
@@ -374,7 +354,7 @@ func (e *Engine) startUpgrade(l *gen.LLM, t *Tool, key cache.Key, rid string, wa
 	req.Refinements = e.refinements(t.Name)
 	req.OnProgress = func(p gen.Progress) {
 		e.gs.mu.Lock()
-		if st := e.gs.status[t.Name]; st != nil && st.Key == key && st.State == GenRunning {
+		if st := e.gs.status[t.Name]; st != nil && st.Key == string(key) && st.State == contract.GenRunning {
 			st.Bytes, st.ElapsedMS, st.Attempts = p.Bytes, p.Elapsed.Milliseconds(), p.Attempt
 		}
 		e.gs.mu.Unlock()
@@ -412,17 +392,17 @@ func (e *Engine) finishUpgrade(t *Tool, key cache.Key, rid string, o gen.Outcome
 	log := e.log.With("rid", rid, "tool", t.Name)
 	res := o.Result
 	e.met.Generation(e.gen.Name(), outcomeOf(o), res.Duration)
-	st := GenerationStatus{Key: key, Provider: res.Provider, Bytes: len(res.HTML), ElapsedMS: res.Duration.Milliseconds(),
-		Attempts: res.Attempts, Error: res.Error, Chain: res.Chain, FallbackReason: res.FallbackReason}
+	st := contract.GenerationStatus{Key: string(key), Provider: res.Provider, Bytes: len(res.HTML), ElapsedMS: res.Duration.Milliseconds(),
+		Attempts: res.Attempts, Error: generationError(res.Error), Chain: chainOf(res.Chain), FallbackReason: res.FallbackReason}
 	switch {
 	case o.Err != nil:
-		st.State, st.FallbackReason = GenFailed, o.Err.Error()
+		st.State, st.FallbackReason = contract.GenFailed, o.Err.Error()
 		log.Error("UI generation failed", "err", o.Err)
 	case res.UIType == gen.UITypeLLM:
-		st.State = GenDone
+		st.State = contract.GenDone
 		meta := resultMeta(res, rid)
 		if err := e.cache.Put(cache.Entry{Key: key, Tool: t.Name, HTML: res.HTML, Meta: meta}); err != nil {
-			st.State, st.FallbackReason = GenFailed, "the LLM UI could not be cached: "+err.Error()
+			st.State, st.FallbackReason = contract.GenFailed, "the LLM UI could not be cached: "+err.Error()
 			log.Warn("LLM UI not cached; the offline UI stays", "err", err)
 			break
 		}
@@ -434,7 +414,7 @@ func (e *Engine) finishUpgrade(t *Tool, key cache.Key, rid string, o gen.Outcome
 		e.gs.lastLLM[t.Name] = key
 		e.gs.mu.Unlock()
 	default:
-		st.State = GenFailed
+		st.State = contract.GenFailed
 		if res.Error != nil && res.Error.Retryable {
 			st.RetryAt = time.Now().Add(failedRetryAfter)
 		}
@@ -442,21 +422,21 @@ func (e *Engine) finishUpgrade(t *Tool, key cache.Key, rid string, o gen.Outcome
 	}
 	e.gs.mu.Lock()
 	cur := e.gs.status[t.Name]
-	superseded := cur == nil || cur.Key != key
+	superseded := cur == nil || cur.Key != string(key)
 	if !superseded {
 		st.Started = cur.Started
-		e.gs.status[t.Name] = &st
+		e.gs.status[t.Name] = &genStatus{GenerationStatus: st}
 	}
 	e.gs.mu.Unlock()
 	if superseded {
 		log.Info("a superseded LLM generation ended", "state", st.State)
 		return
 	}
-	if st.State == GenDone {
-		e.publish(EventGenerationFinished, t.Name, &GenerationFinished{UIType: res.UIType, Generator: res.Provider,
+	if st.State == contract.GenDone {
+		e.publish(contract.EventGenerationFinished, t.Name, &contract.GenerationFinished{UIType: res.UIType, Generator: res.Provider,
 			Duration: res.Duration, CacheKey: string(key), Warnings: res.Warnings, RequestID: rid,
 			InputTokens: res.InputTokens, OutputTokens: res.OutputTokens, Chain: chainOf(res.Chain)})
-		e.publish(EventUIUpdated, t.Name, &UIUpdated{Reason: "upgrade", CacheKey: string(key), UIType: res.UIType})
+		e.publish(contract.EventUIUpdated, t.Name, &contract.UIUpdated{Reason: "upgrade", CacheKey: string(key), UIType: res.UIType})
 		return
 	}
 	e.emitGenerationFailed(t.Name, rid, st.FallbackReason, res.Error, res.Chain)
@@ -473,12 +453,12 @@ func (e *Engine) noteLLMPage(tool string, key cache.Key) {
 	e.gs.lastLLM[tool] = key
 }
 
-func resultMeta(res gen.Result, rid string) cache.Meta {
-	m := cache.Meta{GeneratedAt: time.Now().Add(-res.Duration), Duration: res.Duration, Provider: res.Provider,
+func resultMeta(res gen.Result, rid string) contract.UIMeta {
+	m := contract.UIMeta{GeneratedAt: time.Now().Add(-res.Duration), Duration: res.Duration, Provider: res.Provider,
 		Model: res.Model, InputTokens: res.InputTokens, OutputTokens: res.OutputTokens, UIType: res.UIType,
 		FallbackReason: res.FallbackReason, Warnings: res.Warnings, RequestID: rid, CacheVersion: 1}
 	for _, s := range res.Chain {
-		m.Chain = append(m.Chain, cache.ChainStep{Stage: s.Stage, OK: s.OK, Reason: s.Reason})
+		m.Chain = append(m.Chain, contract.ChainStep{Stage: s.Stage, OK: s.OK, Reason: s.Reason})
 	}
 	return m
 }
@@ -537,7 +517,7 @@ func (e *Engine) generate(g gen.Generator, t *Tool, key cache.Key, rid string, a
 	start := time.Now()
 	log.Debug("generating UI", "generator", g.Name(), "key", string(key))
 	res, err := g.Generate(ctx, gen.Request{Tool: t.Info, Refinements: e.refinements(t.Name), RequestID: rid})
-	meta := cache.Meta{GeneratedAt: start, Duration: time.Since(start), Provider: res.Provider,
+	meta := contract.UIMeta{GeneratedAt: start, Duration: time.Since(start), Provider: res.Provider,
 		Model: res.Model, UIType: res.UIType, Warnings: res.Warnings, RequestID: rid, CacheVersion: 1}
 	if err == nil && g.Name() != gen.ProviderOffline { // the offline generator validates its own output
 		problems := gen.Validate(res.HTML)
@@ -569,7 +549,7 @@ func (e *Engine) generate(g gen.Generator, t *Tool, key cache.Key, rid string, a
 	log.Info("UI generated", "uiType", meta.UIType, "ms", meta.Duration.Milliseconds(), "bytes", len(res.HTML),
 		"warnings", len(meta.Warnings))
 	if announce {
-		e.publish(EventGenerationFinished, t.Name, &GenerationFinished{UIType: meta.UIType, Generator: meta.Provider,
+		e.publish(contract.EventGenerationFinished, t.Name, &contract.GenerationFinished{UIType: meta.UIType, Generator: meta.Provider,
 			Duration: meta.Duration, CacheKey: string(key), FallbackReason: meta.FallbackReason, Warnings: meta.Warnings,
 			RequestID: rid})
 	}
@@ -603,7 +583,7 @@ func (e *Engine) logLookup(rid, tool string, key cache.Key, hit bool) {
 	e.clog.Debug("cache lookup", "rid", rid, "tool", tool, "key", string(key), "hit", hit)
 }
 
-func (e *Engine) logStore(rid, tool string, key cache.Key, meta cache.Meta) {
+func (e *Engine) logStore(rid, tool string, key cache.Key, meta contract.UIMeta) {
 	e.clog.Info("cache store", "rid", rid, "tool", tool, "key", string(key), "uiType", meta.UIType,
 		"generator", meta.Provider, "requestId", meta.RequestID)
 }
@@ -643,25 +623,34 @@ func chainText(chain []gen.Step) string {
 // The engine's generation events, in one place.
 
 func (e *Engine) emitGenerationStarted(tool, provider, rid string) {
-	e.publish(EventGenerationStarted, tool, &GenerationStarted{RequestID: rid, Generator: provider})
+	e.publish(contract.EventGenerationStarted, tool, &contract.GenerationStarted{RequestID: rid, Generator: provider})
 }
 
 func (e *Engine) emitGenerationProgress(tool string, bytes int, elapsed time.Duration) {
-	e.publish(EventGenerationProgress, tool, &GenerationProgress{Bytes: bytes, Elapsed: elapsed})
+	e.publish(contract.EventGenerationProgress, tool, &contract.GenerationProgress{Bytes: bytes, Elapsed: elapsed})
 }
 
 func (e *Engine) emitGenerationFailed(tool, rid, reason string, gerr *gen.Error, chain []gen.Step) {
-	d := &GenerationFailed{Error: reason, RequestID: rid, Chain: chainOf(chain)}
+	d := &contract.GenerationFailed{Error: reason, RequestID: rid, Chain: chainOf(chain)}
 	if gerr != nil {
 		d.Class, d.Retryable = string(gerr.Class), gerr.Retryable
 	}
-	e.publish(EventGenerationFailed, tool, d)
+	e.publish(contract.EventGenerationFailed, tool, d)
 }
 
-func chainOf(steps []gen.Step) []ChainStep {
-	var out []ChainStep
+// generationError is a provider error as the API reports it.
+func generationError(e *gen.Error) *contract.GenerationError {
+	if e == nil {
+		return nil
+	}
+	return &contract.GenerationError{Class: string(e.Class), Retryable: e.Retryable, Status: e.Status,
+		RetryAfter: e.RetryAfter, Message: e.Message}
+}
+
+func chainOf(steps []gen.Step) []contract.ChainStep {
+	var out []contract.ChainStep
 	for _, s := range steps {
-		out = append(out, ChainStep{Stage: s.Stage, OK: s.OK, Reason: s.Reason})
+		out = append(out, contract.ChainStep{Stage: s.Stage, OK: s.OK, Reason: s.Reason})
 	}
 	return out
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/genui-dev/genui/engine/contract"
 	"github.com/genui-dev/genui/engine/metrics"
 	"github.com/genui-dev/genui/engine/upstream"
 )
@@ -75,14 +76,14 @@ func TestEnabledAndDisabledTools(t *testing.T) {
 			st, _ := e.State(context.Background())
 			for _, ts := range st.Tools {
 				want := !strings.Contains(","+strings.Join(tc.withUI, ",")+",", ","+ts.Name+",")
-				if (ts.UI.State == UIStateDisabled) != want {
+				if (ts.UI.State == contract.UIStateDisabled) != want {
 					t.Errorf("%s: state %s", ts.Name, ts.UI.State)
 				}
 			}
 			for _, name := range []string{"get_forecast", "debug_dump", "list_items"} {
 				_, err := e.ReadUI(context.Background(), name)
-				var ee *Error
-				disabled := errors.As(err, &ee) && ee.Code == CodeInvalidArgument
+				var ee *contract.Error
+				disabled := errors.As(err, &ee) && ee.Code == contract.CodeInvalidArgument
 				if disabled == strings.Contains(","+strings.Join(tc.withUI, ",")+",", ","+name+",") {
 					t.Errorf("ReadUI(%s): %v", name, err)
 				}
@@ -116,7 +117,7 @@ func TestDefaultTheme(t *testing.T) {
 	if p.Key == d.Key {
 		t.Error("the default theme does not change the cache key")
 	}
-	if _, err := dark.Refine(ctx, RefineRequest{Tool: "get_forecast", Feedback: "light theme"}); err != nil {
+	if _, err := dark.Refine(ctx, contract.RefineRequest{Tool: "get_forecast", Feedback: "light theme"}); err != nil {
 		t.Fatal(err)
 	}
 	r, _ := dark.ReadUI(ctx, "get_forecast")

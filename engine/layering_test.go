@@ -11,10 +11,10 @@ import (
 	"testing"
 )
 
-// The layering rules of ../shared/docs/architecture.md and style.md, checked
-// on the source: front ends reach the engine through engine.API (and the
-// host through the engine's pass-through methods), never through its
-// internals.
+// The layering rules (docs/architecture.md), checked on the source: front
+// ends reach the engine through contract.API (and the host through the
+// interface it declares), never through its internals; the contract itself
+// is a leaf.
 
 const module = "github.com/genui-dev/genui/"
 
@@ -127,6 +127,30 @@ func TestFrontEndsSeeOnlyTheInterface(t *testing.T) {
 		for _, imp := range imports(f) {
 			if imp == module+"engine/host" || imp == module+"engine/httpapi" || imp == module+"engine/upstream" {
 				t.Errorf("tui imports %s", imp)
+			}
+		}
+	}
+}
+
+// TestContractIsALeaf: engine/contract imports the standard library only,
+// so whoever holds a contract.API compiles nothing of the engine.
+func TestContractIsALeaf(t *testing.T) {
+	for _, f := range parseDir(t, "contract") {
+		for _, imp := range imports(f) {
+			if first, _, _ := strings.Cut(imp, "/"); strings.Contains(first, ".") {
+				t.Errorf("engine/contract imports %s: only the standard library is allowed", imp)
+			}
+		}
+	}
+}
+
+// TestClientSeesOnlyTheContract: the HTTP client of the side server needs
+// the contract and nothing else of genui.
+func TestClientSeesOnlyTheContract(t *testing.T) {
+	for _, f := range parseDir(t, "apiclient") {
+		for _, imp := range imports(f) {
+			if strings.HasPrefix(imp, module) && imp != module+"engine/contract" {
+				t.Errorf("engine/apiclient imports %s", imp)
 			}
 		}
 	}

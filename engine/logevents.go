@@ -7,6 +7,8 @@ import (
 	"log/slog"
 	"sync/atomic"
 	"time"
+
+	"github.com/genui-dev/genui/engine/contract"
 )
 
 // Watchers see genui's log as EventLog events: the engine wraps the logger
@@ -95,8 +97,8 @@ const maxLogAttr = 4 << 10
 
 // record turns a slog record into a LogRecord whose attributes always
 // encode as JSON (errors and other values become strings).
-func (t *logTee) record(r slog.Record) *LogRecord {
-	lr := &LogRecord{Level: r.Level.String(), Message: r.Message}
+func (t *logTee) record(r slog.Record) *contract.LogRecord {
+	lr := &contract.LogRecord{Level: r.Level.String(), Message: r.Message}
 	add := func(a slog.Attr) {
 		if a.Key == "component" {
 			lr.Component = a.Value.Resolve().String()
@@ -161,10 +163,10 @@ func clipText(s string) string {
 // publishLog hands a log record to watchers. It does not go through
 // publish: listeners (the MCP host) may log, and a log line must never
 // cause another.
-func (e *Engine) publishLog(lr *LogRecord) {
+func (e *Engine) publishLog(lr *contract.LogRecord) {
 	e.seqMu.Lock()
 	e.seq++
-	ev := Event{Seq: e.seq, Time: time.Now(), Kind: EventLog, Detail: lr}
-	e.broker.Publish(string(EventLog), ev)
+	ev := contract.Event{Seq: e.seq, Time: time.Now(), Kind: contract.EventLog, Detail: lr}
+	e.broker.Publish(string(contract.EventLog), ev)
 	e.seqMu.Unlock()
 }

@@ -4,49 +4,19 @@ import (
 	"context"
 	"sort"
 
-	"github.com/genui-dev/genui/engine/cache"
+	"github.com/genui-dev/genui/engine/contract"
 	"github.com/genui-dev/genui/engine/gen"
 )
 
-// State is a snapshot of the engine: what /state serves, what
-// ui://genui/state embeds, what _ui_status and _ui_list report and what the
-// TUI's header and tool list show. It carries no secrets.
-type State struct {
-	Version   string        `json:"version"`
-	Commit    string        `json:"commit,omitempty"`
-	Dir       string        `json:"dir"`
-	Generator string        `json:"generator"`
-	Upstream  UpstreamState `json:"upstream"`
-	// URLs are where this genui listens (set by the HTTP side server).
-	URLs URLs `json:"urls"`
-	// PortConflict says another live genui owns DIR's port files.
-	PortConflict string                  `json:"portConflict,omitempty"`
-	Sessions     []SessionInfo           `json:"sessions"`
-	Tools        []ToolStatus            `json:"tools"`
-	Cache        cache.Stats             `json:"cache"`
-	Generation   GenerationState         `json:"generation"`
-	Refinements  map[string][]Refinement `json:"refinements"`
-	// Events is the /wait queue: pending events and whether an agent polls.
-	Events QueueStats `json:"events"`
-}
-
-// GenerationState describes the generation queue.
-type GenerationState struct {
-	Running []string `json:"running"`
-	Limit   int      `json:"limit"`
-	// LLM is the latest LLM generation per tool (progress, chain, errors).
-	LLM map[string]GenerationStatus `json:"llm,omitempty"`
-}
-
 // State returns a snapshot of the engine.
-func (e *Engine) State(ctx context.Context) (State, error) {
+func (e *Engine) State(ctx context.Context) (contract.State, error) {
 	if err := ctx.Err(); err != nil {
-		return State{}, AsError(err)
+		return contract.State{}, contract.AsError(err)
 	}
 	e.feMu.RLock()
 	urls, conflict, sessions := e.urls, e.portConflict, e.sessions
 	e.feMu.RUnlock()
-	st := State{
+	st := contract.State{
 		Version:      Version,
 		Commit:       BuildCommit(),
 		Dir:          e.opts.Dir,
@@ -54,12 +24,12 @@ func (e *Engine) State(ctx context.Context) (State, error) {
 		Upstream:     e.up.State(),
 		URLs:         urls,
 		PortConflict: conflict,
-		Sessions:     []SessionInfo{},
-		Tools:        []ToolStatus{},
+		Sessions:     []contract.SessionInfo{},
+		Tools:        []contract.ToolStatus{},
 		Cache:        e.cache.Stats(),
 		Refinements:  e.refine.All(),
 		Events:       e.queue.Stats(),
-		Generation:   GenerationState{Running: e.running(), Limit: e.opts.MaxConcurrentGenerations, LLM: e.Generations()},
+		Generation:   contract.GenerationState{Running: e.running(), Limit: e.opts.MaxConcurrentGenerations, LLM: e.Generations()},
 	}
 	if sessions != nil {
 		st.Sessions = append(st.Sessions, sessions()...)
@@ -75,37 +45,37 @@ func (e *Engine) State(ctx context.Context) (State, error) {
 }
 
 // toolStatus is a tool's identity and UI status.
-func (e *Engine) toolStatus(t *Tool, generating bool) ToolStatus {
-	ts := ToolStatus{Name: t.Name, ResourceURI: t.ResourceURI(), OwnUI: t.OwnUI != "", Visibility: t.Visibility,
+func (e *Engine) toolStatus(t *Tool, generating bool) contract.ToolStatus {
+	ts := contract.ToolStatus{Name: t.Name, ResourceURI: t.ResourceURI(), OwnUI: t.OwnUI != "", Visibility: t.Visibility,
 		Hash: t.Hash, Refinements: len(e.refine.History(t.Name))}
-	ts.UI = UIStatus{State: UIStateNone, Generating: generating}
+	ts.UI = contract.UIStatus{State: contract.UIStateNone, Generating: generating}
 	switch {
 	case t.OwnUI != "":
-		ts.UI.State = UIStateOwn
+		ts.UI.State = contract.UIStateOwn
 	case t.UIDisabled:
-		ts.UI.State = UIStateDisabled
+		ts.UI.State = contract.UIStateDisabled
 	default:
 		key := e.UIKey(t)
 		ts.UI.CacheKey = string(key)
 		if ent, ok := e.cache.Peek(key); ok {
-			ts.UI.State, ts.UI.Kind = UIStateCached, ent.Meta.UIType
+			ts.UI.State, ts.UI.Kind = contract.UIStateCached, ent.Meta.UIType
 			ts.UI.Generator, ts.UI.GeneratedAt = ent.Meta.Provider, ent.Meta.GeneratedAt
 			if ent.Meta.FallbackReason != "" {
-				ts.UI.State, ts.UI.FallbackReason = UIStateFallback, ent.Meta.FallbackReason
+				ts.UI.State, ts.UI.FallbackReason = contract.UIStateFallback, ent.Meta.FallbackReason
 			}
 		} else if generating {
-			ts.UI.State = UIStateGenerating
+			ts.UI.State = contract.UIStateGenerating
 		}
 		// An LLM generation behind the served UI (background upgrade).
 		if gs, ok := e.generationOf(t.Name); ok {
 			switch {
-			case gs.State == GenRunning:
+			case gs.State == contract.GenRunning:
 				ts.UI.Generating = true
-				if ts.UI.State == UIStateNone {
-					ts.UI.State = UIStateGenerating
+				if ts.UI.State == contract.UIStateNone {
+					ts.UI.State = contract.UIStateGenerating
 				}
-			case gs.State == GenFailed && gs.FallbackReason != "" && ts.UI.State == UIStateCached && ts.UI.Kind != gen.UITypeLLM:
-				ts.UI.State, ts.UI.FallbackReason = UIStateFallback, gs.FallbackReason
+			case gs.State == contract.GenFailed && gs.FallbackReason != "" && ts.UI.State == contract.UIStateCached && ts.UI.Kind != gen.UITypeLLM:
+				ts.UI.State, ts.UI.FallbackReason = contract.UIStateFallback, gs.FallbackReason
 			}
 		}
 	}
@@ -113,14 +83,14 @@ func (e *Engine) toolStatus(t *Tool, generating bool) ToolStatus {
 }
 
 // generationOf is the latest LLM generation of a tool, if any.
-func (e *Engine) generationOf(tool string) (GenerationStatus, bool) {
+func (e *Engine) generationOf(tool string) (contract.GenerationStatus, bool) {
 	e.gs.mu.Lock()
 	defer e.gs.mu.Unlock()
 	st := e.gs.status[tool]
 	if st == nil {
-		return GenerationStatus{}, false
+		return contract.GenerationStatus{}, false
 	}
-	return *st, true
+	return st.GenerationStatus, true
 }
 
 func (e *Engine) running() []string {

@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/genui-dev/genui/engine/contract"
 	"github.com/genui-dev/genui/engine/gen"
 	"github.com/genui-dev/genui/engine/jsonrpc"
 	"github.com/genui-dev/genui/engine/upstream"
@@ -291,7 +292,7 @@ func TestUIMetaEdgeCases(t *testing.T) {
 		if !strings.Contains(string(raw), `"resourceUri":"`+tc.wantURI+`"`) {
 			t.Errorf("%s: got %s, want resourceUri %s", tc.raw, raw, tc.wantURI)
 		}
-		if name, ok := ToolFromURI(tc.wantURI); !ok || name != tool.Name {
+		if name, ok := contract.ToolFromURI(tc.wantURI); !ok || name != tool.Name {
 			t.Errorf("ToolFromURI(%s) = %q, %v; want %q", tc.wantURI, name, ok, tool.Name)
 		}
 	}

@@ -3,16 +3,13 @@ package engine
 import (
 	"encoding/json"
 	"fmt"
-	"net/url"
 	"path"
 	"strings"
 
 	"github.com/genui-dev/genui/engine/cache"
+	"github.com/genui-dev/genui/engine/contract"
 	"github.com/genui-dev/genui/engine/gen"
 )
-
-// MIMEApp is the only MIME type hosts recognise for MCP App HTML.
-const MIMEApp = "text/html;profile=mcp-app"
 
 // legacyResourceURIKey is the deprecated flat _meta key older hosts read.
 const legacyResourceURIKey = "ui/resourceUri"
@@ -46,7 +43,7 @@ func (t *Tool) ResourceURI() string {
 	if t.UIDisabled {
 		return ""
 	}
-	return UIURI(t.Name)
+	return contract.UIURI(t.Name)
 }
 
 // VisibleToApps reports whether a UI may call this tool (spec: visibility
@@ -82,22 +79,6 @@ func (e *Engine) uiEnabled(name string) bool {
 		return false
 	}
 	return !match(e.opts.DisabledTools)
-}
-
-// UIURI is genui's resource URI for a tool's UI.
-func UIURI(tool string) string { return "ui://" + url.PathEscape(tool) }
-
-// ToolFromURI returns the tool name a genui ui:// URI names.
-func ToolFromURI(uri string) (string, bool) {
-	rest, ok := strings.CutPrefix(uri, "ui://")
-	if !ok || rest == "" {
-		return "", false
-	}
-	name, err := url.PathUnescape(rest)
-	if err != nil {
-		return "", false
-	}
-	return name, true
 }
 
 // parseTool decodes one raw upstream tool. Unknown fields stay in Raw.
@@ -175,7 +156,7 @@ func withUIMeta(t *Tool) (json.RawMessage, error) {
 			ui = map[string]json.RawMessage{}
 		}
 	}
-	uri, _ := json.Marshal(UIURI(t.Name))
+	uri, _ := json.Marshal(contract.UIURI(t.Name))
 	ui["resourceUri"] = uri
 	meta["ui"], _ = json.Marshal(ui)
 	meta[legacyResourceURIKey] = uri

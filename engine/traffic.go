@@ -7,6 +7,7 @@ import (
 	"errors"
 	"time"
 
+	"github.com/genui-dev/genui/engine/contract"
 	"github.com/genui-dev/genui/engine/jsonrpc"
 )
 
@@ -21,7 +22,7 @@ func (e *Engine) request(ctx context.Context, method string, params json.RawMess
 		e.countUpstreamError(err)
 		return res, err
 	}
-	e.PublishTraffic(trafficOf(GenuiToUpstream, "", "request", method, nil, 0,
+	e.PublishTraffic(trafficOf(contract.GenuiToUpstream, "", "request", method, nil, 0,
 		jsonrpc.NewNotification(method, params)))
 	start := time.Now()
 	res, err := e.up.Request(ctx, method, params)
@@ -29,17 +30,17 @@ func (e *Engine) request(ctx context.Context, method string, params json.RawMess
 	if err != nil {
 		je := jsonrpc.AsError(err)
 		frame := jsonrpc.NewErrorResponse(nil, je)
-		e.PublishTraffic(trafficOf(UpstreamToGenui, "", "error", method, nil, time.Since(start), frame))
+		e.PublishTraffic(trafficOf(contract.UpstreamToGenui, "", "error", method, nil, time.Since(start), frame))
 		return nil, err
 	}
-	e.PublishTraffic(trafficOf(UpstreamToGenui, "", "response", method, nil, time.Since(start), jsonrpc.NewResult(nil, res)))
+	e.PublishTraffic(trafficOf(contract.UpstreamToGenui, "", "response", method, nil, time.Since(start), jsonrpc.NewResult(nil, res)))
 	return res, nil
 }
 
 // traceUpstreamMessage reports a notification or request the upstream sent.
 func (e *Engine) traceUpstreamMessage(kind, method string, params json.RawMessage) {
 	if e.Streaming() {
-		e.PublishTraffic(trafficOf(UpstreamToGenui, "", kind, method, nil, 0, jsonrpc.NewNotification(method, params)))
+		e.PublishTraffic(trafficOf(contract.UpstreamToGenui, "", kind, method, nil, 0, jsonrpc.NewNotification(method, params)))
 	}
 }
 
@@ -70,11 +71,11 @@ func (e *Engine) TraceFrame(direction, session string, frame []byte, latency tim
 	e.PublishTraffic(trafficOf(direction, session, kind, method, id, latency, frame))
 }
 
-func trafficOf(direction, session, kind, method string, id json.RawMessage, latency time.Duration, frame []byte) Traffic {
-	t := Traffic{Direction: direction, Session: session, Kind: kind, Method: method, ID: id, Latency: latency, Size: len(frame)}
-	if len(frame) > MaxTrafficFrame {
+func trafficOf(direction, session, kind, method string, id json.RawMessage, latency time.Duration, frame []byte) contract.Traffic {
+	t := contract.Traffic{Direction: direction, Session: session, Kind: kind, Method: method, ID: id, Latency: latency, Size: len(frame)}
+	if len(frame) > contract.MaxTrafficFrame {
 		// A cut frame is not JSON: carry it as a JSON string.
-		b, _ := json.Marshal(string(bytes.ToValidUTF8(frame[:MaxTrafficFrame], nil)))
+		b, _ := json.Marshal(string(bytes.ToValidUTF8(frame[:contract.MaxTrafficFrame], nil)))
 		t.Frame, t.Truncated = b, true
 	} else if json.Valid(frame) {
 		t.Frame = bytes.Clone(frame)

@@ -10,8 +10,7 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
-
-	"github.com/genui-dev/genui/engine"
+	"github.com/genui-dev/genui/engine/contract"
 )
 
 // Finding a live genui in DIR: DIR/mcp-port names its API port (the port on
@@ -41,7 +40,7 @@ func PortFileURL(dir string) (string, error) {
 
 // Discover returns the base URL and engine of the live genui DIR/mcp-port
 // names, or an error saying why there is none.
-func Discover(ctx context.Context, dir string, dial func(base string) engine.API) (string, engine.API, error) {
+func Discover(ctx context.Context, dir string, dial func(base string) contract.API) (string, contract.API, error) {
 	base, err := PortFileURL(dir)
 	if err != nil {
 		return "", nil, err
@@ -118,7 +117,7 @@ func (m *Model) handleAttached(msg attachedMsg) tea.Cmd {
 	m.other = ""
 	m.keys.Attach.SetEnabled(false)
 	m.docs = map[string]*uiDoc{}
-	m.inspect = map[string]engine.Inspection{}
+	m.inspect = map[string]contract.Inspection{}
 	m.changes = map[string]*changeView{}
 	m.results = map[string]*callResult{}
 	m.seenQueue = map[int64]int{}

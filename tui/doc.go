@@ -1,5 +1,5 @@
 // Package tui is genui's terminal workbench (`genui tui`): a bubbletea
-// program that shows one engine through engine.API, in-process or attached
+// program that shows one engine through contract.API, in-process or attached
 // to a running genui over HTTP. One root model (Model) with one switch in
 // Update and a handleX method per message; engine calls are commands; engine
 // events become messages in one place (readEvents, events.go); keys live in

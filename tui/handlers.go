@@ -7,8 +7,7 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
-
-	"github.com/genui-dev/genui/engine"
+	"github.com/genui-dev/genui/engine/contract"
 )
 
 // The handlers of Update: each returns the commands its message needs and
@@ -235,7 +234,7 @@ func (m *Model) ensureUI(tool string) tea.Cmd {
 		return nil
 	}
 	switch t.UI.State {
-	case engine.UIStateCached, engine.UIStateFallback, engine.UIStateOwn:
+	case contract.UIStateCached, contract.UIStateFallback, contract.UIStateOwn:
 		m.busy[tool] = "loading"
 		return tea.Batch(m.fetchUI(tool, false), m.spinTick())
 	}
@@ -575,34 +574,34 @@ func (m *Model) handleEvents(msg eventsMsg) tea.Cmd {
 	inspectAgain := map[string]bool{}
 	for _, ev := range msg.evs {
 		switch d := ev.Detail.(type) {
-		case *engine.Traffic:
+		case *contract.Traffic:
 			m.traffic.Push(newTrafficRow(ev, d))
 			continue
-		case *engine.LogRecord:
+		case *contract.LogRecord:
 			m.logs.Push(newLogRow(ev, d))
 			continue
-		case *engine.GenerationProgress:
+		case *contract.GenerationProgress:
 			continue
-		case *engine.Queued:
+		case *contract.Queued:
 			m.addQueued(d.Event)
 			continue
-		case *engine.QueueDrained:
+		case *contract.QueueDrained:
 			m.markTaken(d.LastSeq)
-		case *engine.Lagged:
+		case *contract.Lagged:
 			lagged = true
-		case *engine.UIUpdated:
+		case *contract.UIUpdated:
 			// A UI changed (here, by an agent, or by a preview): what the
 			// panes hold of it is stale.
 			if doc := m.docs[ev.Tool]; doc != nil && doc.view.CacheKey != d.CacheKey && m.busy[ev.Tool] == "" {
 				delete(m.docs, ev.Tool)
 			}
 			inspectAgain[ev.Tool] = true
-		case *engine.ToolsChanged:
+		case *contract.ToolsChanged:
 			cmds = append(cmds, m.fetchTools())
 		}
 		refetch = true
 		m.events.Push(engineRow(ev))
-		if ev.Kind == engine.EventGenerationFinished || ev.Kind == engine.EventGenerationFailed {
+		if ev.Kind == contract.EventGenerationFinished || ev.Kind == contract.EventGenerationFailed {
 			inspectAgain[ev.Tool] = true
 		}
 	}
@@ -633,7 +632,7 @@ func (m *Model) handleEvents(msg eventsMsg) tea.Cmd {
 
 // addQueued adds a /wait queue event once (PendingEvents and EventQueued
 // may both report it).
-func (m *Model) addQueued(q engine.QueuedEvent) {
+func (m *Model) addQueued(q contract.QueuedEvent) {
 	if q.Seq != 0 {
 		if _, dup := m.seenQueue[q.Seq]; dup {
 			return
@@ -732,7 +731,7 @@ func (m *Model) handleSubscribed(msg subscribedMsg) tea.Cmd {
 		m.lost, m.retry, m.lostErr = false, 0, ""
 		m.setStatus("reconnected to "+m.base, false)
 		m.docs = map[string]*uiDoc{}
-		m.inspect = map[string]engine.Inspection{}
+		m.inspect = map[string]contract.Inspection{}
 		// It may be another process (a restarted genui numbers its queue
 		// from 1 again): take its pending events as new.
 		m.seenQueue, m.lastTaken = map[int64]int{}, 0
@@ -777,7 +776,7 @@ func (m *Model) handleTools(msg toolsMsg) tea.Cmd {
 		}
 		return nil
 	}
-	infos := make(map[string]engine.ToolInfo, len(msg.tools))
+	infos := make(map[string]contract.ToolInfo, len(msg.tools))
 	for _, t := range msg.tools {
 		infos[t.Name] = t
 	}

@@ -10,9 +10,8 @@ import (
 	"charm.land/bubbles/v2/spinner"
 	"charm.land/bubbles/v2/textarea"
 	tea "charm.land/bubbletea/v2"
+	"github.com/genui-dev/genui/engine/contract"
 	"github.com/pkg/browser"
-
-	"github.com/genui-dev/genui/engine"
 )
 
 // Mode says where the engine the TUI shows runs.
@@ -38,7 +37,7 @@ func (m Mode) String() string {
 type Options struct {
 	// API is the engine: *engine.Engine in-process, an apiclient.Client
 	// attached.
-	API  engine.API
+	API  contract.API
 	Mode Mode
 	// Base is the side server's URL: the attached genui's, or the one this
 	// process runs. Dir is genui's folder (DIR): an in-process TUI polls
@@ -50,7 +49,7 @@ type Options struct {
 	Upstream string
 	// Dial returns the engine of the genui at base (an HTTP client). It is
 	// required to attach later (key a) and to follow a restarted server.
-	Dial func(base string) engine.API
+	Dial func(base string) contract.API
 	// Release stops the in-process engine once the TUI has attached to
 	// another genui (key a). It runs in a command and may block, bounded.
 	Release func()
@@ -112,7 +111,7 @@ const (
 type Model struct {
 	opts   Options
 	ctx    context.Context
-	api    engine.API
+	api    contract.API
 	mode   Mode
 	base   string
 	keys   KeyMap
@@ -124,10 +123,10 @@ type Model struct {
 	darkKnown     bool
 
 	// Engine data.
-	state     engine.State
+	state     contract.State
 	haveState bool
-	infos     map[string]engine.ToolInfo
-	inspect   map[string]engine.Inspection
+	infos     map[string]contract.ToolInfo
+	inspect   map[string]contract.Inspection
 	docs      map[string]*uiDoc
 	changes   map[string]*changeView
 	showDiff  map[string]bool
@@ -143,7 +142,7 @@ type Model struct {
 	// Subscription and connection.
 	subGen     int
 	subCancel  context.CancelFunc
-	currentCh  <-chan engine.Event
+	currentCh  <-chan contract.Event
 	lost       bool // attached and the server is gone
 	lostErr    string
 	retry      int
@@ -185,7 +184,7 @@ type scroller struct {
 // callResult is the last call of a tool through the Call tab.
 type callResult struct {
 	args    string
-	res     engine.CallResult
+	res     contract.CallResult
 	err     string
 	lines   []string
 	running bool
@@ -236,7 +235,7 @@ func New(opts Options) *Model {
 		opts: opts, ctx: opts.Context, api: opts.API, mode: opts.Mode, base: opts.Base,
 		keys: DefaultKeyMap(), styles: NewStyles(dark, opts.NoColor), help: help.New(), now: opts.Now,
 		darkKnown: opts.Dark != nil,
-		infos:     map[string]engine.ToolInfo{}, inspect: map[string]engine.Inspection{},
+		infos:     map[string]contract.ToolInfo{}, inspect: map[string]contract.Inspection{},
 		docs: map[string]*uiDoc{}, changes: map[string]*changeView{}, showDiff: map[string]bool{},
 		results: map[string]*callResult{}, forms: map[string]*callForm{},
 		vars:   newVarTree(),
@@ -351,7 +350,7 @@ func (m *Model) isBusy() bool {
 		return true
 	}
 	for _, t := range m.list.tools {
-		if t.UI.Generating || t.UI.State == engine.UIStateGenerating {
+		if t.UI.Generating || t.UI.State == contract.UIStateGenerating {
 			return true
 		}
 	}

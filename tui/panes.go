@@ -6,8 +6,7 @@ import (
 
 	"charm.land/bubbles/v2/textarea"
 	"charm.land/bubbles/v2/textinput"
-
-	"github.com/genui-dev/genui/engine"
+	"github.com/genui-dev/genui/engine/contract"
 )
 
 // textLines is the content of the Detail, UI and Call panes at width w.
@@ -126,7 +125,7 @@ func (m *Model) detailLines(tool string, w int) []string {
 	return out
 }
 
-func uiStateText(u engine.UIStatus) string {
+func uiStateText(u contract.UIStatus) string {
 	s := u.State
 	if u.Kind != "" {
 		s += " · " + u.Kind

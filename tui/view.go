@@ -8,8 +8,7 @@ import (
 	"time"
 
 	"github.com/charmbracelet/x/ansi"
-
-	"github.com/genui-dev/genui/engine"
+	"github.com/genui-dev/genui/engine/contract"
 )
 
 // The screen, top to bottom: header (2 lines, plus a banner line when
@@ -185,7 +184,7 @@ func (m *Model) banner() string {
 	return ""
 }
 
-func serverName(u engine.UpstreamState) string {
+func serverName(u contract.UpstreamState) string {
 	var info struct {
 		Name    string `json:"name"`
 		Version string `json:"version"`
@@ -344,11 +343,11 @@ func (m *Model) eventLine(i, w int, _ bool) string {
 		mark, ks = st.Muted.Render("✓ "), st.Muted
 	case r.kind == "queued":
 		mark, ks = st.Accent.Render("⧗ "), st.Accent
-	case r.kind == string(engine.EventGenerationFailed) || r.kind == string(engine.EventUpstreamDown) || r.kind == string(engine.EventLagged):
+	case r.kind == string(contract.EventGenerationFailed) || r.kind == string(contract.EventUpstreamDown) || r.kind == string(contract.EventLagged):
 		ks = st.Err
-	case r.kind == string(engine.EventUIUpdated) || r.kind == string(engine.EventGenerationFinished) || r.kind == string(engine.EventUpstreamUp):
+	case r.kind == string(contract.EventUIUpdated) || r.kind == string(contract.EventGenerationFinished) || r.kind == string(contract.EventUpstreamUp):
 		ks = st.OK
-	case r.kind == string(engine.EventGenerationStarted):
+	case r.kind == string(contract.EventGenerationStarted):
 		ks = st.Info
 	}
 	kind := shortEventKind(r.kind)
@@ -365,13 +364,13 @@ func (m *Model) eventLine(i, w int, _ bool) string {
 
 func shortEventKind(k string) string {
 	switch k {
-	case string(engine.EventGenerationStarted):
+	case string(contract.EventGenerationStarted):
 		return "gen-started"
-	case string(engine.EventGenerationFinished):
+	case string(contract.EventGenerationFinished):
 		return "gen-finished"
-	case string(engine.EventGenerationFailed):
+	case string(contract.EventGenerationFailed):
 		return "gen-failed"
-	case string(engine.EventSessionsChanged):
+	case string(contract.EventSessionsChanged):
 		return "sessions"
 	}
 	return k
@@ -391,7 +390,7 @@ func (m *Model) eventDetail(i, w int) []string {
 }
 
 var dirLabels = map[string]string{
-	engine.HostToGenui: "host→", engine.GenuiToHost: "→host", engine.GenuiToUpstream: "→up", engine.UpstreamToGenui: "up→",
+	contract.HostToGenui: "host→", contract.GenuiToHost: "→host", contract.GenuiToUpstream: "→up", contract.UpstreamToGenui: "up→",
 }
 
 func (m *Model) trafficLine(i, w int, _ bool) string {
@@ -434,7 +433,7 @@ func (m *Model) trafficDetail(i, w int) []string {
 	r := m.traffic.At(i)
 	head := m.styles.Key.Render(r.dir+" "+r.kind+" "+clean(r.method)) + m.styles.Muted.Render(fmt.Sprintf("  %s  %s", size(r.size), r.time.Format(time.RFC3339Nano)))
 	if r.truncated {
-		head += m.styles.Warn.Render(fmt.Sprintf("  (first %s shown)", size(engine.MaxTrafficFrame)))
+		head += m.styles.Warn.Render(fmt.Sprintf("  (first %s shown)", size(contract.MaxTrafficFrame)))
 	}
 	return append([]string{head}, wrapAll(prettyJSON(r.frame), w)...)
 }

@@ -1,4 +1,4 @@
-// Package apitest is the conformance suite of engine.API and the harness it
+// Package apitest is the conformance suite of contract.API and the harness it
 // runs on: a real engine over the built-in demo upstream (in-process), its
 // MCP host and its HTTP side server on httptest servers. Run the suite
 // against any implementation; the in-process engine and apiclient must pass

@@ -19,6 +19,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/genui-dev/genui/engine"
+	"github.com/genui-dev/genui/engine/contract"
 	"github.com/genui-dev/genui/engine/host"
 	"github.com/genui-dev/genui/engine/httpapi"
 	"github.com/genui-dev/genui/engine/install"
@@ -51,7 +52,7 @@ type Options struct {
 type App struct {
 	opts Options
 	log  *slog.Logger
-	// Engine is the core; front ends use it through engine.API.
+	// Engine is the core; front ends use it through contract.API.
 	Engine *engine.Engine
 	Host   *host.Server
 	Side   *httpapi.Server
@@ -89,7 +90,7 @@ func New(opts Options) (*App, error) {
 }
 
 // API is the engine's front door.
-func (a *App) API() engine.API { return a.Engine }
+func (a *App) API() contract.API { return a.Engine }
 
 // autoInstall writes DIR's helper files on first start.
 func (a *App) autoInstall() {

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/genui-dev/genui/engine"
+	"github.com/genui-dev/genui/engine/contract"
 	"github.com/genui-dev/genui/engine/host"
 	"github.com/genui-dev/genui/engine/jsonrpc"
 )
@@ -102,7 +103,7 @@ func TestFastPathTakesPlainRequestsOnly(t *testing.T) {
 	for seen := false; !seen; {
 		select {
 		case ev := <-events:
-			if tr, ok := ev.Detail.(*engine.Traffic); ok && tr.Direction == engine.GenuiToUpstream && tr.Method == "tools/call" {
+			if tr, ok := ev.Detail.(*contract.Traffic); ok && tr.Direction == contract.GenuiToUpstream && tr.Method == "tools/call" {
 				seen = true
 			}
 		case <-deadline:

@@ -25,6 +25,7 @@ import (
 	"github.com/pkg/browser"
 
 	"github.com/genui-dev/genui/engine"
+	"github.com/genui-dev/genui/engine/contract"
 	"github.com/genui-dev/genui/engine/jsonrpc"
 )
 
@@ -333,17 +334,17 @@ func (sess *Session) removeStream(st Sender) {
 }
 
 // Sessions lists connected sessions.
-func (s *Server) Sessions() []engine.SessionInfo {
+func (s *Server) Sessions() []contract.SessionInfo {
 	s.mu.Lock()
 	list := make([]*Session, 0, len(s.sessions))
 	for _, sess := range s.sessions {
 		list = append(list, sess)
 	}
 	s.mu.Unlock()
-	out := make([]engine.SessionInfo, 0, len(list))
+	out := make([]contract.SessionInfo, 0, len(list))
 	for _, sess := range list {
 		sess.mu.Lock()
-		out = append(out, engine.SessionInfo{ID: sess.ID, Protocol: sess.protocol, ClientInfo: sess.clientInfo,
+		out = append(out, contract.SessionInfo{ID: sess.ID, Protocol: sess.protocol, ClientInfo: sess.clientInfo,
 			UICapable: sess.uiCapable, InFlight: len(sess.inflight) + len(sess.fast)})
 		sess.mu.Unlock()
 	}
@@ -399,7 +400,7 @@ func (sess *Session) send(frame []byte) {
 	if out == nil {
 		return
 	}
-	sess.srv.e.TraceFrame(engine.GenuiToHost, sess.ID, frame, 0)
+	sess.srv.e.TraceFrame(contract.GenuiToHost, sess.ID, frame, 0)
 	if err := out.Send(frame); err != nil {
 		sess.srv.log.Debug("send to host failed", "session", sess.ID, "err", err)
 	}
@@ -416,7 +417,7 @@ func (sess *Session) HandleFrame(ctx context.Context, raw []byte, reply Sender) 
 	defer sess.recoverFrame(raw, reply)
 	s := sess.srv
 	if s.e.Streaming() {
-		s.e.TraceFrame(engine.HostToGenui, sess.ID, raw, 0)
+		s.e.TraceFrame(contract.HostToGenui, sess.ID, raw, 0)
 		reply = sess.traced(reply, time.Now())
 	}
 	msg, perr := jsonrpc.Parse(raw)
@@ -540,7 +541,7 @@ func markReady(ctx context.Context) {
 // the time since start (when the request arrived).
 func (sess *Session) traced(reply Sender, start time.Time) Sender {
 	return SenderFunc(func(frame []byte) error {
-		sess.srv.e.TraceFrame(engine.GenuiToHost, sess.ID, frame, time.Since(start))
+		sess.srv.e.TraceFrame(contract.GenuiToHost, sess.ID, frame, time.Since(start))
 		return reply.Send(frame)
 	})
 }
@@ -758,7 +759,7 @@ func (s *Server) capabilities() map[string]json.RawMessage {
 	caps["tools"] = mergeObject(caps["tools"], map[string]any{"listChanged": true})
 	caps["resources"] = mergeObject(caps["resources"], map[string]any{"listChanged": true, "subscribe": true})
 	caps["extensions"] = mergeObject(caps["extensions"], map[string]any{
-		ExtensionID: map[string]any{"mimeTypes": []string{engine.MIMEApp}}})
+		ExtensionID: map[string]any{"mimeTypes": []string{contract.MIMEApp}}})
 	return caps
 }
 

@@ -16,6 +16,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/genui-dev/genui/engine"
+	"github.com/genui-dev/genui/engine/contract"
 	"github.com/genui-dev/genui/engine/host"
 )
 
@@ -76,7 +77,7 @@ func exercise(t *testing.T, c *client.Client, wantProtocol string) {
 		t.Fatalf("resources/read: %v", err)
 	}
 	txt, ok := read.Contents[0].(mcp.TextResourceContents)
-	if len(read.Contents) != 1 || !ok || txt.MIMEType != engine.MIMEApp || !strings.Contains(txt.Text, "<html") {
+	if len(read.Contents) != 1 || !ok || txt.MIMEType != contract.MIMEApp || !strings.Contains(txt.Text, "<html") {
 		t.Fatalf("ui:// read: %+v", read.Contents)
 	}
 }

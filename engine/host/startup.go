@@ -3,7 +3,7 @@ package host
 import (
 	"context"
 
-	"github.com/genui-dev/genui/engine"
+	"github.com/genui-dev/genui/engine/contract"
 	"github.com/genui-dev/genui/engine/jsonrpc"
 )
 
@@ -58,8 +58,8 @@ func (s *Server) announceLateUpstream() {
 
 // onUpstreamUp is the engine event hook for start-up ordering. Listeners
 // run on the upstream's goroutine and must not block: sending may.
-func (s *Server) onUpstreamUp(ev engine.Event) {
-	if ev.Kind == engine.EventUpstreamUp {
+func (s *Server) onUpstreamUp(ev contract.Event) {
+	if ev.Kind == contract.EventUpstreamUp {
 		go s.announceLateUpstream()
 	}
 }

@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/genui-dev/genui/engine"
+	"github.com/genui-dev/genui/engine/contract"
 	"github.com/genui-dev/genui/engine/host"
 	"github.com/genui-dev/genui/engine/jsonrpc"
 	"github.com/genui-dev/genui/engine/pagecsp"
@@ -61,7 +62,7 @@ func (s *Server) lookupTool(ctx context.Context, name string) (*engine.Tool, err
 }
 
 // httpStatus is the status for an engine error.
-func httpStatus(err error) int { return StatusOf(engine.AsError(err).Code) }
+func httpStatus(err error) int { return contract.HTTPStatus(contract.AsError(err).Code) }
 
 // ---- UI origin: /frame/{tool} ----
 
@@ -484,19 +485,19 @@ func (s *Server) handlePreviewCall(w http.ResponseWriter, r *http.Request) {
 	if _, upstreamHasIt := s.e.Tool(c.Name); !upstreamHasIt && host.IsWrapper(c.Name) {
 		res, err = s.h.CallWrapper(ctx, c.Name, args)
 	} else {
-		var cr engine.CallResult
+		var cr contract.CallResult
 		// The preview queues the view's calls itself (above), with the
 		// name; the engine queues nothing for this source.
-		cr, err = s.e.CallTool(ctx, engine.CallRequest{Name: c.Name, Arguments: args, Source: engine.SourcePreview})
+		cr, err = s.e.CallTool(ctx, contract.CallRequest{Name: c.Name, Arguments: args, Source: contract.SourcePreview})
 		res = cr.Result
 	}
 	if err != nil {
 		code, msg := jsonrpc.CodeInternalError, errorText(err)
 		if je := jsonrpc.AsError(err); je != nil {
 			code, msg = je.Code, je.Message
-		} else if ee := engine.AsError(err); ee.Code == engine.CodeUpstreamUnavailable {
+		} else if ee := contract.AsError(err); ee.Code == contract.CodeUpstreamUnavailable {
 			code = jsonrpc.CodeUpstreamUnavailable
-		} else if ee.Code == engine.CodeInvalidArgument || ee.Code == engine.CodeUnknownTool {
+		} else if ee.Code == contract.CodeInvalidArgument || ee.Code == contract.CodeUnknownTool {
 			code = jsonrpc.CodeInvalidParams
 		}
 		fail(http.StatusBadGateway, code, fmt.Sprintf("tools/call %s failed: %s", c.Name, msg))
@@ -545,7 +546,7 @@ func (s *Server) previewToolKnown(w http.ResponseWriter, r *http.Request, tool s
 	switch {
 	case err == nil:
 		return true
-	case errors.Is(err, engine.ErrUnknownTool) || engine.AsError(err).Code == engine.CodeInvalidArgument:
+	case errors.Is(err, contract.ErrUnknownTool) || contract.AsError(err).Code == contract.CodeInvalidArgument:
 		writePreviewError(w, httpStatus(err), jsonrpc.CodeInvalidParams, err.Error())
 	default:
 		writePreviewError(w, http.StatusServiceUnavailable, jsonrpc.CodeInternalError, "the upstream is not ready: "+err.Error())
@@ -571,7 +572,7 @@ func (s *Server) handlePreviewRefine(w http.ResponseWriter, r *http.Request) {
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), frameTimeout)
 	defer cancel()
-	res, err := s.e.Refine(ctx, engine.RefineRequest{Tool: tool, Feedback: fb, Source: engine.SourcePreview})
+	res, err := s.e.Refine(ctx, contract.RefineRequest{Tool: tool, Feedback: fb, Source: contract.SourcePreview})
 	if err != nil {
 		// The agent hears about it and may retry with _ui_refine.
 		s.e.Push("preview", "refine-request", tool, map[string]any{"feedback": fb, "applied": false, "error": err.Error()})
@@ -599,7 +600,7 @@ func (s *Server) handlePreviewResource(w http.ResponseWriter, r *http.Request) {
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), frameTimeout)
 	defer cancel()
-	if name, ok := engine.ToolFromURI(p.URI); ok {
+	if name, ok := contract.ToolFromURI(p.URI); ok {
 		if t, ok := s.e.Tool(name); ok && t.OwnUI == "" {
 			ui, err := s.e.ReadUI(ctx, name)
 			if err != nil {
@@ -607,7 +608,7 @@ func (s *Server) handlePreviewResource(w http.ResponseWriter, r *http.Request) {
 				return
 			}
 			writeJSON(w, http.StatusOK, map[string]any{"result": map[string]any{"contents": []any{map[string]any{
-				"uri": p.URI, "mimeType": engine.MIMEApp, "text": ui.HTML}}}})
+				"uri": p.URI, "mimeType": contract.MIMEApp, "text": ui.HTML}}}})
 			return
 		}
 	}

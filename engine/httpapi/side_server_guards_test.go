@@ -26,7 +26,7 @@ import (
 	"time"
 
 	"github.com/genui-dev/genui/engine"
-	"github.com/genui-dev/genui/engine/events"
+	"github.com/genui-dev/genui/engine/contract"
 	"github.com/genui-dev/genui/engine/host"
 	"github.com/genui-dev/genui/engine/upstream"
 )
@@ -265,7 +265,7 @@ func TestEventsDropsClientThatStopsReading(t *testing.T) {
 		if time.Now().After(deadline) {
 			t.Fatalf("the /events handler of a client that stopped reading is still subscribed after 15 s")
 		}
-		p.e.PublishTraffic(engine.Traffic{Direction: engine.HostToGenui, Kind: "notification", Frame: json.RawMessage(strconv.Quote(big))})
+		p.e.PublishTraffic(contract.Traffic{Direction: contract.HostToGenui, Kind: "notification", Frame: json.RawMessage(strconv.Quote(big))})
 		time.Sleep(5 * time.Millisecond)
 	}
 }
@@ -442,4 +442,4 @@ func TestUnwritablePortFileKeepsServing(t *testing.T) {
 
 // keep imports used when tests are trimmed.
 var _ = url.QueryEscape
-var _ events.QueuedEvent
+var _ contract.QueuedEvent

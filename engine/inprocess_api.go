@@ -10,11 +10,12 @@ import (
 	"strings"
 	"time"
 
+	"github.com/genui-dev/genui/engine/contract"
 	"github.com/genui-dev/genui/engine/jsonrpc"
 )
 
 // *Engine is the in-process implementation of API.
-var _ API = (*Engine)(nil)
+var _ contract.API = (*Engine)(nil)
 
 // Defaults of the front-door waits.
 const (
@@ -27,7 +28,7 @@ const (
 
 // SetURLs records where the HTTP side server listens (it calls this once
 // listening); State, Preview and _ui_status report them.
-func (e *Engine) SetURLs(u URLs, portConflict string) {
+func (e *Engine) SetURLs(u contract.URLs, portConflict string) {
 	e.feMu.Lock()
 	e.urls, e.portConflict = u, portConflict
 	e.feMu.Unlock()
@@ -35,32 +36,32 @@ func (e *Engine) SetURLs(u URLs, portConflict string) {
 
 // SetSessionSource registers the MCP host's list of connected sessions for
 // State. The host calls it once; it must be cheap and must not block.
-func (e *Engine) SetSessionSource(f func() []SessionInfo) {
+func (e *Engine) SetSessionSource(f func() []contract.SessionInfo) {
 	e.feMu.Lock()
 	e.sessions = f
 	e.feMu.Unlock()
 }
 
 // SessionsChanged tells watchers that MCP sessions came or went.
-func (e *Engine) SessionsChanged(list []SessionInfo) {
-	e.publish(EventSessionsChanged, "", &SessionsChanged{Sessions: list})
+func (e *Engine) SessionsChanged(list []contract.SessionInfo) {
+	e.publish(contract.EventSessionsChanged, "", &contract.SessionsChanged{Sessions: list})
 }
 
 // Tools lists the upstream tools with their schemas and UI status.
-func (e *Engine) Tools(ctx context.Context) ([]ToolInfo, error) {
+func (e *Engine) Tools(ctx context.Context) ([]contract.ToolInfo, error) {
 	if err := ctx.Err(); err != nil {
-		return nil, AsError(err)
+		return nil, contract.AsError(err)
 	}
 	tools := e.upstreamTools()
-	out := make([]ToolInfo, 0, len(tools))
+	out := make([]contract.ToolInfo, 0, len(tools))
 	for _, t := range tools {
 		out = append(out, e.toolInfo(t))
 	}
 	return out, nil
 }
 
-func (e *Engine) toolInfo(t *Tool) ToolInfo {
-	return ToolInfo{ToolStatus: e.toolStatus(t, e.isGenerating(t.Name)), Title: t.Info.Title,
+func (e *Engine) toolInfo(t *Tool) contract.ToolInfo {
+	return contract.ToolInfo{ToolStatus: e.toolStatus(t, e.isGenerating(t.Name)), Title: t.Info.Title,
 		Description: t.Info.Description, InputSchema: t.Info.InputSchema, OutputSchema: t.Info.OutputSchema,
 		Annotations: t.Info.Annotations}
 }
@@ -69,7 +70,7 @@ func (e *Engine) toolInfo(t *Tool) ToolInfo {
 // tools/list; an unknown name gets close-match suggestions.
 func (e *Engine) LookupTool(ctx context.Context, name string) (*Tool, error) {
 	if name == "" {
-		return nil, Errorf(CodeInvalidArgument, "a tool name is required")
+		return nil, contract.Errorf(contract.CodeInvalidArgument, "a tool name is required")
 	}
 	if t, ok := e.Tool(name); ok {
 		return t, nil
@@ -78,9 +79,9 @@ func (e *Engine) LookupTool(ctx context.Context, name string) (*Tool, error) {
 	defer cancel()
 	if err := e.WaitReady(wctx); err != nil {
 		if ctx.Err() != nil {
-			return nil, AsError(ctx.Err())
+			return nil, contract.AsError(ctx.Err())
 		}
-		return nil, Errorf(CodeUpstreamUnavailable, "tool %q: the upstream is not ready (no tools/list within %s): %v",
+		return nil, contract.Errorf(contract.CodeUpstreamUnavailable, "tool %q: the upstream is not ready (no tools/list within %s): %v",
 			clipName(name), e.opts.ToolLookupWait, err)
 	}
 	if t, ok := e.Tool(name); ok {
@@ -99,13 +100,13 @@ func clipName(name string) string {
 }
 
 // unknownTool is the error for a name the upstream does not list.
-func (e *Engine) unknownTool(name string) *Error {
+func (e *Engine) unknownTool(name string) *contract.Error {
 	var names []string
 	for _, t := range e.upstreamTools() {
 		names = append(names, t.Name)
 	}
 	shown := clipName(name)
-	err := &Error{Code: CodeUnknownTool, Suggestions: closeMatches(name, names)}
+	err := &contract.Error{Code: contract.CodeUnknownTool, Suggestions: closeMatches(name, names)}
 	switch {
 	case len(err.Suggestions) > 0:
 		err.Message = fmt.Sprintf("unknown tool %q; did you mean %s?", shown, strings.Join(err.Suggestions, ", "))
@@ -118,31 +119,31 @@ func (e *Engine) unknownTool(name string) *Error {
 }
 
 // UI returns a tool's UI as hosts read it.
-func (e *Engine) UI(ctx context.Context, name string) (UIView, error) {
+func (e *Engine) UI(ctx context.Context, name string) (contract.UIView, error) {
 	t, err := e.LookupTool(ctx, name)
 	if err != nil {
-		return UIView{}, err
+		return contract.UIView{}, err
 	}
 	if t.OwnUI != "" {
 		return e.ownUI(ctx, t)
 	}
 	ui, err := e.ReadUI(ctx, name)
 	if err != nil {
-		return UIView{}, AsError(err)
+		return contract.UIView{}, contract.AsError(err)
 	}
-	return UIView{Tool: name, URI: t.ResourceURI(), MIMEType: MIMEApp, HTML: ui.HTML, CacheKey: string(ui.Key),
+	return contract.UIView{Tool: name, URI: t.ResourceURI(), MIMEType: contract.MIMEApp, HTML: ui.HTML, CacheKey: string(ui.Key),
 		FromCache: ui.FromCache, Meta: ui.Meta}, nil
 }
 
 // ownUI reads the upstream's own UI resource of a tool.
-func (e *Engine) ownUI(ctx context.Context, t *Tool) (UIView, error) {
+func (e *Engine) ownUI(ctx context.Context, t *Tool) (contract.UIView, error) {
 	if err := e.WaitUpstream(ctx); err != nil {
-		return UIView{}, err
+		return contract.UIView{}, err
 	}
 	params, _ := json.Marshal(map[string]string{"uri": t.OwnUI})
 	res, err := e.request(ctx, "resources/read", params)
 	if err != nil {
-		return UIView{}, upstreamError(fmt.Sprintf("reading the upstream's UI resource %s", t.OwnUI), err)
+		return contract.UIView{}, upstreamError(fmt.Sprintf("reading the upstream's UI resource %s", t.OwnUI), err)
 	}
 	var rr struct {
 		Contents []struct {
@@ -153,38 +154,38 @@ func (e *Engine) ownUI(ctx context.Context, t *Tool) (UIView, error) {
 		} `json:"contents"`
 	}
 	if err := json.Unmarshal(res, &rr); err != nil {
-		return UIView{}, Errorf(CodeUpstreamError, "upstream resources/read %s: malformed result: %v", t.OwnUI, err)
+		return contract.UIView{}, contract.Errorf(contract.CodeUpstreamError, "upstream resources/read %s: malformed result: %v", t.OwnUI, err)
 	}
 	if len(rr.Contents) == 0 {
-		return UIView{}, Errorf(CodeUpstreamError, "upstream resources/read %s returned no contents", t.OwnUI)
+		return contract.UIView{}, contract.Errorf(contract.CodeUpstreamError, "upstream resources/read %s returned no contents", t.OwnUI)
 	}
 	c := rr.Contents[0]
-	v := UIView{Tool: t.Name, URI: t.OwnUI, MIMEType: c.MIMEType, OwnUI: true, ResourceMeta: c.Meta}
+	v := contract.UIView{Tool: t.Name, URI: t.OwnUI, MIMEType: c.MIMEType, OwnUI: true, ResourceMeta: c.Meta}
 	switch {
 	case c.Text != nil:
 		v.HTML = *c.Text
 	case c.Blob != "":
 		b, err := base64.StdEncoding.DecodeString(c.Blob)
 		if err != nil {
-			return UIView{}, Errorf(CodeUpstreamError, "upstream resources/read %s: blob is not base64: %v", t.OwnUI, err)
+			return contract.UIView{}, contract.Errorf(contract.CodeUpstreamError, "upstream resources/read %s: blob is not base64: %v", t.OwnUI, err)
 		}
 		v.HTML = string(b)
 	default:
-		return UIView{}, Errorf(CodeUpstreamError, "upstream resources/read %s: contents[0] has neither text nor blob", t.OwnUI)
+		return contract.UIView{}, contract.Errorf(contract.CodeUpstreamError, "upstream resources/read %s: contents[0] has neither text nor blob", t.OwnUI)
 	}
 	return v, nil
 }
 
 // Inspect describes a tool's UI state without generating anything.
-func (e *Engine) Inspect(ctx context.Context, name string) (Inspection, error) {
+func (e *Engine) Inspect(ctx context.Context, name string) (contract.Inspection, error) {
 	t, err := e.LookupTool(ctx, name)
 	if err != nil {
-		return Inspection{}, err
+		return contract.Inspection{}, err
 	}
 	key := e.UIKey(t)
-	in := Inspection{Tool: e.toolInfo(t), CacheKey: string(key), History: e.refine.History(name)}
+	in := contract.Inspection{Tool: e.toolInfo(t), CacheKey: string(key), History: e.refine.History(name)}
 	if in.History == nil {
-		in.History = []Refinement{}
+		in.History = []contract.Refinement{}
 	}
 	if ent, ok := e.cache.Peek(key); ok {
 		m := ent.Meta
@@ -197,57 +198,57 @@ func (e *Engine) Inspect(ctx context.Context, name string) (Inspection, error) {
 }
 
 // Refine appends feedback to a tool's history and regenerates its UI now.
-func (e *Engine) Refine(ctx context.Context, req RefineRequest) (UIChange, error) {
+func (e *Engine) Refine(ctx context.Context, req contract.RefineRequest) (contract.UIChange, error) {
 	if strings.TrimSpace(req.Feedback) == "" {
-		return UIChange{}, Errorf(CodeInvalidArgument, "feedback is empty")
+		return contract.UIChange{}, contract.Errorf(contract.CodeInvalidArgument, "feedback is empty")
 	}
 	t, err := e.LookupTool(ctx, req.Tool)
 	if err != nil {
-		return UIChange{}, err
+		return contract.UIChange{}, err
 	}
 	if t.OwnUI != "" {
-		return UIChange{}, Errorf(CodeInvalidArgument, "%s ships its own UI (%s); genui does not refine it", t.Name, t.OwnUI)
+		return contract.UIChange{}, contract.Errorf(contract.CodeInvalidArgument, "%s ships its own UI (%s); genui does not refine it", t.Name, t.OwnUI)
 	}
 	if t.UIDisabled {
-		return UIChange{}, Errorf(CodeInvalidArgument, "%s gets no generated UI (generation.enabledTools / disabledTools)", t.Name)
+		return contract.UIChange{}, contract.Errorf(contract.CodeInvalidArgument, "%s gets no generated UI (generation.enabledTools / disabledTools)", t.Name)
 	}
 	source := req.Source
 	if source == "" {
-		source = SourceAPI
+		source = contract.SourceAPI
 	}
 	oldKey, oldHTML := e.cachedHTML(t)
 	hist, err := e.refine.Add(t.Name, req.Feedback, source)
 	if err != nil {
-		return UIChange{}, Errorf(CodeInternal, "saving refinement: %v", err)
+		return contract.UIChange{}, contract.Errorf(contract.CodeInternal, "saving refinement: %v", err)
 	}
 	start := time.Now()
 	ui, err := e.ReadUI(ctx, t.Name)
 	if err != nil {
-		return UIChange{}, AsError(err)
+		return contract.UIChange{}, contract.AsError(err)
 	}
-	e.publish(EventUIUpdated, t.Name, &UIUpdated{Reason: "refine", CacheKey: string(ui.Key), UIType: ui.Meta.UIType})
-	return UIChange{Tool: t.Name, Reason: "refine", Feedback: req.Feedback, Notes: ui.Meta.Warnings,
+	e.publish(contract.EventUIUpdated, t.Name, &contract.UIUpdated{Reason: "refine", CacheKey: string(ui.Key), UIType: ui.Meta.UIType})
+	return contract.UIChange{Tool: t.Name, Reason: "refine", Feedback: req.Feedback, Notes: ui.Meta.Warnings,
 		Refinements: len(hist), OldCacheKey: oldKey, CacheKey: string(ui.Key), OldHTML: oldHTML, HTML: ui.HTML,
 		Meta: ui.Meta, Duration: time.Since(start)}, nil
 }
 
 // Regenerate drops a tool's cached UI (and optionally its refinements) and
 // generates it again.
-func (e *Engine) Regenerate(ctx context.Context, req RegenerateRequest) (UIChange, error) {
+func (e *Engine) Regenerate(ctx context.Context, req contract.RegenerateRequest) (contract.UIChange, error) {
 	t, err := e.LookupTool(ctx, req.Tool)
 	if err != nil {
-		return UIChange{}, err
+		return contract.UIChange{}, err
 	}
 	if t.OwnUI != "" {
-		return UIChange{}, Errorf(CodeInvalidArgument, "%s ships its own UI (%s); genui does not regenerate it", t.Name, t.OwnUI)
+		return contract.UIChange{}, contract.Errorf(contract.CodeInvalidArgument, "%s ships its own UI (%s); genui does not regenerate it", t.Name, t.OwnUI)
 	}
 	if t.UIDisabled {
-		return UIChange{}, Errorf(CodeInvalidArgument, "%s gets no generated UI (generation.enabledTools / disabledTools)", t.Name)
+		return contract.UIChange{}, contract.Errorf(contract.CodeInvalidArgument, "%s gets no generated UI (generation.enabledTools / disabledTools)", t.Name)
 	}
 	oldKey, oldHTML := e.cachedHTML(t)
 	if req.ClearRefinements {
 		if err := e.refine.Clear(t.Name); err != nil {
-			return UIChange{}, Errorf(CodeInternal, "clearing refinements: %v", err)
+			return contract.UIChange{}, contract.Errorf(contract.CodeInternal, "clearing refinements: %v", err)
 		}
 	}
 	e.forgetGeneration(t.Name) // a failed LLM generation may be tried again at once
@@ -255,10 +256,10 @@ func (e *Engine) Regenerate(ctx context.Context, req RegenerateRequest) (UIChang
 	start := time.Now()
 	ui, err := e.ReadUI(ctx, t.Name)
 	if err != nil {
-		return UIChange{}, AsError(err)
+		return contract.UIChange{}, contract.AsError(err)
 	}
-	e.publish(EventUIUpdated, t.Name, &UIUpdated{Reason: "regenerate", CacheKey: string(ui.Key), UIType: ui.Meta.UIType})
-	return UIChange{Tool: t.Name, Reason: "regenerate", Notes: ui.Meta.Warnings,
+	e.publish(contract.EventUIUpdated, t.Name, &contract.UIUpdated{Reason: "regenerate", CacheKey: string(ui.Key), UIType: ui.Meta.UIType})
+	return contract.UIChange{Tool: t.Name, Reason: "regenerate", Notes: ui.Meta.Warnings,
 		Refinements: len(e.refine.History(t.Name)), RefinementsCleared: req.ClearRefinements,
 		OldCacheKey: oldKey, CacheKey: string(ui.Key), OldHTML: oldHTML, HTML: ui.HTML, Meta: ui.Meta,
 		Duration: time.Since(start)}, nil
@@ -274,81 +275,90 @@ func (e *Engine) cachedHTML(t *Tool) (key, html string) {
 }
 
 // CallTool calls an upstream tool and returns its result verbatim.
-func (e *Engine) CallTool(ctx context.Context, req CallRequest) (CallResult, error) {
+func (e *Engine) CallTool(ctx context.Context, req contract.CallRequest) (contract.CallResult, error) {
 	args := json.RawMessage(strings.TrimSpace(string(req.Arguments)))
 	if len(args) == 0 || string(args) == "null" {
 		args = json.RawMessage("{}")
 	}
 	var obj map[string]json.RawMessage
 	if err := json.Unmarshal(args, &obj); err != nil || obj == nil {
-		return CallResult{}, Errorf(CodeInvalidArgument, "arguments must be a JSON object")
+		return contract.CallResult{}, contract.Errorf(contract.CodeInvalidArgument, "arguments must be a JSON object")
 	}
 	if _, err := e.LookupTool(ctx, req.Name); err != nil {
-		return CallResult{}, err
+		return contract.CallResult{}, err
 	}
-	if req.Source == SourceAPI || req.Source == SourceTUI {
+	if req.Source == contract.SourceAPI || req.Source == contract.SourceTUI {
 		e.Push(req.Source, "tools/call", req.Name, map[string]any{"arguments": args})
 	}
 	if err := e.WaitUpstream(ctx); err != nil {
-		return CallResult{}, err
+		return contract.CallResult{}, err
 	}
 	params, err := json.Marshal(map[string]any{"name": req.Name, "arguments": args})
 	if err != nil {
-		return CallResult{}, Errorf(CodeInvalidArgument, "arguments: %v", err)
+		return contract.CallResult{}, contract.Errorf(contract.CodeInvalidArgument, "arguments: %v", err)
 	}
 	start := time.Now()
 	res, err := e.request(ctx, "tools/call", params)
 	if err != nil {
-		return CallResult{}, upstreamError("tools/call "+req.Name, err)
+		return contract.CallResult{}, upstreamError("tools/call "+req.Name, err)
 	}
 	var r struct {
 		IsError bool `json:"isError"`
 	}
 	_ = json.Unmarshal(res, &r)
 	e.ObserveResult(req.Name, res) // one real result shows an LLM the data's shape
-	return CallResult{Result: res, IsError: r.IsError, Duration: time.Since(start)}, nil
+	return contract.CallResult{Result: res, IsError: r.IsError, Duration: time.Since(start)}, nil
 }
 
 // upstreamError classifies a failed upstream request.
-func upstreamError(what string, err error) *Error {
+func upstreamError(what string, err error) *contract.Error {
 	var je *jsonrpc.Error
 	switch {
 	case errors.Is(err, context.DeadlineExceeded):
-		return Errorf(CodeTimeout, "%s: %v", what, err)
+		return contract.Errorf(contract.CodeTimeout, "%s: %v", what, err)
 	case errors.Is(err, context.Canceled):
-		return Errorf(CodeTimeout, "%s: cancelled", what)
+		return contract.Errorf(contract.CodeTimeout, "%s: cancelled", what)
 	case errors.As(err, &je) && je.Code == jsonrpc.CodeUpstreamUnavailable:
-		return Errorf(CodeUpstreamUnavailable, "%s", je.Message)
+		return contract.Errorf(contract.CodeUpstreamUnavailable, "%s", je.Message)
 	case errors.As(err, &je) && (je.Code == jsonrpc.CodeInvalidParams || je.Code == jsonrpc.CodeInvalidRequest):
-		return Errorf(CodeInvalidArgument, "%s: %s", what, je.Message)
+		return contract.Errorf(contract.CodeInvalidArgument, "%s: %s", what, je.Message)
 	case errors.As(err, &je):
-		return Errorf(CodeUpstreamError, "%s: %s", what, je.Message)
+		return contract.Errorf(contract.CodeUpstreamError, "%s: %s", what, je.Message)
 	}
-	return Errorf(CodeUpstreamError, "%s: %v", what, err)
+	return contract.Errorf(contract.CodeUpstreamError, "%s: %v", what, err)
 }
 
 // Preview returns the browser preview URL of a tool.
-func (e *Engine) Preview(ctx context.Context, name string) (PreviewInfo, error) {
+func (e *Engine) Preview(ctx context.Context, name string) (contract.PreviewInfo, error) {
 	t, err := e.LookupTool(ctx, name)
 	if err != nil {
-		return PreviewInfo{}, err
+		return contract.PreviewInfo{}, err
 	}
 	e.feMu.RLock()
 	api := e.urls.API
 	e.feMu.RUnlock()
 	if api == "" {
-		return PreviewInfo{}, Errorf(CodeUnavailable, "this genui runs no HTTP side server, so there is no preview")
+		return contract.PreviewInfo{}, contract.Errorf(contract.CodeUnavailable, "this genui runs no HTTP side server, so there is no preview")
 	}
-	return PreviewInfo{Tool: t.Name, URL: api + "/preview/" + url.PathEscape(t.Name)}, nil
+	return contract.PreviewInfo{Tool: t.Name, URL: api + "/preview/" + url.PathEscape(t.Name)}, nil
+}
+
+// PendingEvents implements API: the /wait queue's pending events, oldest
+// first, left in the queue for agents.
+func (e *Engine) PendingEvents(ctx context.Context) ([]contract.QueuedEvent, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, contract.AsError(err)
+	}
+	return e.queue.Peek(), nil
 }
 
 // Subscribe streams engine events until ctx ends or the engine stops.
-func (e *Engine) Subscribe(ctx context.Context) (<-chan Event, error) {
+func (e *Engine) Subscribe(ctx context.Context) (<-chan contract.Event, error) {
 	if err := ctx.Err(); err != nil {
-		return nil, AsError(err)
+		return nil, contract.AsError(err)
 	}
 	in := e.broker.Subscribe(ctx)
-	out := make(chan Event)
+	out := make(chan contract.Event)
 	go func() {
 		defer close(out)
 		for ev := range in {
@@ -364,7 +374,7 @@ func (e *Engine) Subscribe(ctx context.Context) (<-chan Event, error) {
 
 // Push queues an event for agents (GET /wait); watchers see it as an
 // EventQueued without draining it.
-func (e *Engine) Push(source, typ, tool string, payload any) QueuedEvent {
+func (e *Engine) Push(source, typ, tool string, payload any) contract.QueuedEvent {
 	return e.queue.Push(source, typ, tool, payload)
 }
 
@@ -386,10 +396,10 @@ func (e *Engine) WaitUpstream(ctx context.Context) error {
 	defer cancel()
 	if err := e.up.WaitReady(wctx); err != nil {
 		if ctx.Err() != nil {
-			return AsError(ctx.Err())
+			return contract.AsError(ctx.Err())
 		}
 		st := e.up.State()
-		return Errorf(CodeUpstreamUnavailable, "upstream %s is not connected after %s (last error: %s)",
+		return contract.Errorf(contract.CodeUpstreamUnavailable, "upstream %s is not connected after %s (last error: %s)",
 			st.Target, wait, st.LastError)
 	}
 	return nil
