@@ -25,7 +25,7 @@ func TestPromptsEmbedded(t *testing.T) {
 			t.Errorf("system prompt lacks %q", want)
 		}
 	}
-	if !strings.Contains(p.Version, "system=1.") || !strings.Contains(p.Version, "generate=1.") || !strings.Contains(p.Version, "refine=1.") {
+	if !strings.Contains(p.Version, "system=2.") || !strings.Contains(p.Version, "generate=2.") || !strings.Contains(p.Version, "refine=2.") || !strings.Contains(p.Version, "reask=1.") {
 		t.Errorf("version = %q", p.Version)
 	}
 	for _, src := range p.Sources {
@@ -107,7 +107,14 @@ func TestPromptRefineLeavesOutPackedRenderers(t *testing.T) {
 
 func TestPromptsOverrideDirectory(t *testing.T) {
 	dir := t.TempDir()
+	// A system prompt that leaves out the rules genui enforces is refused.
 	if err := os.WriteFile(filepath.Join(dir, "system.tmpl"), []byte("{{/* genui prompt: system, version 7 */ -}}\nBe brief."), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := LoadPrompts(dir); err == nil || !strings.Contains(err.Error(), "leaves out rule 1 (document)") {
+		t.Fatalf("a system prompt without the rules: %v", err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "system.tmpl"), []byte("{{/* genui prompt: system, version 7 */ -}}\nBe brief.\n{{.Rules}}"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	p, err := LoadPrompts(dir)
@@ -115,14 +122,14 @@ func TestPromptsOverrideDirectory(t *testing.T) {
 		t.Fatal(err)
 	}
 	def, _ := LoadPrompts("")
-	if p.System() != "Be brief." || !strings.Contains(p.Version, "system=7.") || p.Version == def.Version {
+	if p.System() != "Be brief.\n"+RulesText() || !strings.Contains(p.Version, "system=7.") || p.Version == def.Version {
 		t.Fatalf("override: system %q version %q", p.System(), p.Version)
 	}
 	if p.Sources["system.tmpl"] != filepath.Join(dir, "system.tmpl") || p.Sources["generate.tmpl"] != "embedded" {
 		t.Errorf("sources = %v", p.Sources)
 	}
 	// Editing the file without bumping the declared version still changes the key.
-	_ = os.WriteFile(filepath.Join(dir, "system.tmpl"), []byte("{{/* genui prompt: system, version 7 */ -}}\nBe briefer."), 0o644)
+	_ = os.WriteFile(filepath.Join(dir, "system.tmpl"), []byte("{{/* genui prompt: system, version 7 */ -}}\nBe briefer.\n{{.Rules}}"), 0o644)
 	p2, _ := LoadPrompts(dir)
 	if p2.Version == p.Version {
 		t.Error("an edited template kept its version")
