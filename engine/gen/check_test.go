@@ -133,4 +133,3 @@ func BenchmarkRepair(b *testing.B) {
 		Repair(answer)
 	}
 }
-
