@@ -37,7 +37,10 @@ type genState struct {
 	mu       sync.Mutex
 	status   map[string]*genStatus      // tool -> latest generation
 	lastLLM  map[string]cache.Key       // tool -> key of its newest LLM page
-	examples map[string]json.RawMessage // tool -> one real result
+	examples map[string]example // tool -> one real result
+	// previous holds a tool's last good LLM page across a regeneration
+	// (which drops the cache): kept when the new answer is unusable.
+	previous map[string]string
 	sample   gen.SampleFunc
 	ctx      context.Context // background generations; ended by stopGenerations
 	cancel   context.CancelFunc
@@ -168,12 +171,23 @@ func (e *Engine) SetSampler(f gen.SampleFunc) {
 	e.gs.mu.Unlock()
 }
 
+// example is one real tools/call result with the arguments that produced
+// it and how long it took.
+type example struct {
+	result, args json.RawMessage
+	took         time.Duration
+}
+
 // ObserveResult records a real tools/call result of tool (the newest that
-// is not an error), which the LLM prompt shows so the model knows the
-// data's shape.
-func (e *Engine) ObserveResult(tool string, result json.RawMessage) {
+// is not an error), the call's arguments and how long it took, which the
+// LLM prompt shows so the model knows the data's shape (and whether the
+// tool runs long).
+func (e *Engine) ObserveResult(tool string, args, result json.RawMessage, took time.Duration) {
 	if len(result) == 0 || len(result) > 256<<10 {
 		return
+	}
+	if len(args) > 16<<10 {
+		args = nil // the prompt shows 1,000 characters of them at most
 	}
 	var r struct {
 		IsError bool `json:"isError"`
@@ -184,9 +198,9 @@ func (e *Engine) ObserveResult(tool string, result json.RawMessage) {
 	e.gs.mu.Lock()
 	defer e.gs.mu.Unlock()
 	if e.gs.examples == nil {
-		e.gs.examples = map[string]json.RawMessage{}
+		e.gs.examples = map[string]example{}
 	}
-	e.gs.examples[tool] = append(json.RawMessage(nil), result...)
+	e.gs.examples[tool] = example{result: append(json.RawMessage(nil), result...), args: append(json.RawMessage(nil), args...), took: took}
 }
 
 // Generations returns the latest LLM generation of every tool that had one.
@@ -343,12 +357,21 @@ func (e *Engine) startUpgrade(l *gen.LLM, t *Tool, key cache.Key, rid string, wa
 	gctx, cancel := context.WithCancel(e.gs.lifetimeLocked())
 	e.gs.status[t.Name] = &genStatus{GenerationStatus: contract.GenerationStatus{Key: string(key), State: contract.GenRunning,
 		Provider: l.Name(), Started: now}, cancel: cancel}
+	ex := e.gs.examples[t.Name]
 	req := gen.Request{Tool: t.Info, Key: string(key), Wait: wait, Sample: e.gs.sample, RequestID: rid,
-		Example: e.gs.examples[t.Name]}
-	if prev, ok := e.gs.lastLLM[t.Name]; ok && prev != key {
+		Example: ex.result, ExampleArgs: ex.args, ExampleDuration: ex.took}
+	if prev, ok := e.gs.lastLLM[t.Name]; ok {
 		if ent, ok := e.cache.Peek(prev); ok && ent.Meta.UIType == gen.UITypeLLM {
-			req.CurrentHTML = ent.HTML
+			// A refinement edits the current page; a new answer that is
+			// unusable keeps it.
+			req.PreviousHTML = ent.HTML
+			if prev != key {
+				req.CurrentHTML = ent.HTML
+			}
 		}
+	}
+	if req.PreviousHTML == "" {
+		req.PreviousHTML = e.gs.previous[t.Name] // a regeneration dropped it from the cache
 	}
 	e.gs.mu.Unlock()
 	req.Refinements = e.refinements(t.Name)
@@ -412,6 +435,7 @@ func (e *Engine) finishUpgrade(t *Tool, key cache.Key, rid string, o gen.Outcome
 			e.gs.lastLLM = map[string]cache.Key{}
 		}
 		e.gs.lastLLM[t.Name] = key
+		delete(e.gs.previous, t.Name)
 		e.gs.mu.Unlock()
 	default:
 		st.State = contract.GenFailed
@@ -440,6 +464,23 @@ func (e *Engine) finishUpgrade(t *Tool, key cache.Key, rid string, o gen.Outcome
 		return
 	}
 	e.emitGenerationFailed(t.Name, rid, st.FallbackReason, res.Error, res.Chain)
+}
+
+// keepPreviousLLM holds the tool's current LLM page across a regeneration
+// (which drops the cache), so an unusable new answer keeps it.
+func (e *Engine) keepPreviousLLM(t *Tool) {
+	e.gs.mu.Lock()
+	defer e.gs.mu.Unlock()
+	key, ok := e.gs.lastLLM[t.Name]
+	if !ok {
+		return
+	}
+	if ent, ok := e.cache.Peek(key); ok && ent.Meta.UIType == gen.UITypeLLM {
+		if e.gs.previous == nil {
+			e.gs.previous = map[string]string{}
+		}
+		e.gs.previous[t.Name] = ent.HTML
+	}
 }
 
 // noteLLMPage remembers the newest LLM page of a tool (a refinement edits
