@@ -35,9 +35,9 @@ type genStatus struct {
 // is ready to use.
 type genState struct {
 	mu       sync.Mutex
-	status   map[string]*genStatus      // tool -> latest generation
-	lastLLM  map[string]cache.Key       // tool -> key of its newest LLM page
-	examples map[string]example // tool -> one real result
+	status   map[string]*genStatus // tool -> latest generation
+	lastLLM  map[string]cache.Key  // tool -> key of its newest LLM page
+	examples map[string]example    // tool -> one real result
 	// previous holds a tool's last good LLM page across a regeneration
 	// (which drops the cache): kept when the new answer is unusable.
 	previous map[string]string
