@@ -1,7 +1,7 @@
 package engine
 
 import (
-	"github.com/genui-dev/genui/engine/pagecsp"
+	"github.com/genui-dev/genui/pagecsp"
 	"github.com/genui-dev/genui/mcpshim"
 )
 

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/genui-dev/genui/engine/pagecsp"
+	"github.com/genui-dev/genui/pagecsp"
 	"github.com/genui-dev/genui/internal/llmtest"
 )
 

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/genui-dev/genui/engine/pagecsp"
+	"github.com/genui-dev/genui/pagecsp"
 	"github.com/genui-dev/genui/mcpshim"
 	"github.com/genui-dev/genui/viewdefs"
 )

@@ -16,7 +16,7 @@ import (
 	"text/template"
 	"time"
 
-	"github.com/genui-dev/genui/engine/pagecsp"
+	"github.com/genui-dev/genui/pagecsp"
 	"github.com/genui-dev/genui/mcpshim"
 	"github.com/genui-dev/genui/viewdefs"
 )

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/genui-dev/genui/engine/pagecsp"
+	"github.com/genui-dev/genui/pagecsp"
 	"github.com/genui-dev/genui/internal/llmtest"
 	"github.com/genui-dev/genui/mcpshim"
 )
