@@ -107,7 +107,7 @@ func runsAsScript(n *html.Node) bool {
 }
 
 var (
-	reMeta    = regexp.MustCompile(`<meta http-equiv="Content-Security-Policy" ` + Attr + ` content="[^"]*">`)
+	reMeta    = regexp.MustCompile(`\n?<meta http-equiv="Content-Security-Policy" ` + Attr + ` content="[^"]*">`)
 	reHead    = regexp.MustCompile(`(?i)<head(?:\s[^>]*)?>`)
 	reHTML    = regexp.MustCompile(`(?i)<html(?:\s[^>]*)?>`)
 	reDoctype = regexp.MustCompile(`(?i)^\s*<!doctype[^>]*>`)
@@ -128,7 +128,7 @@ func Meta(page string) string {
 // whole document.
 func Apply(page string) string {
 	page = Strip(page)
-	meta := Meta(page)
+	meta := "\n" + Meta(page) // a line of its own: diffs of a page stay readable
 	if loc := reHead.FindStringIndex(page); loc != nil && rePrelude.MatchString(page[:loc[0]]) {
 		return page[:loc[1]] + meta + page[loc[1]:]
 	}

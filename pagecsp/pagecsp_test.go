@@ -26,7 +26,7 @@ func TestApplyHashesEveryScriptTheBrowserRuns(t *testing.T) {
 	if strings.Contains(out, Hash(`{"a": 1}`)) || strings.Contains(out, Hash("")) {
 		t.Errorf("a data block or an external script got a hash:\n%s", out)
 	}
-	if !strings.HasPrefix(out, `<!doctype html>`+"\n"+`<html><head><meta http-equiv="Content-Security-Policy" `+Attr) {
+	if !strings.HasPrefix(out, `<!doctype html>`+"\n"+`<html><head>`+"\n"+`<meta http-equiv="Content-Security-Policy" `+Attr) {
 		t.Errorf("the meta tag is not the head's first element:\n%s", out[:200])
 	}
 	for _, want := range []string{"'strict-dynamic'", "base-uri 'none'", "form-action 'none'", "connect-src 'none'", "default-src 'none'"} {
@@ -52,12 +52,12 @@ func TestApplyHashesEveryScriptTheBrowserRuns(t *testing.T) {
 
 func TestApplyPlacesTheMetaTagBeforeAnythingThatRuns(t *testing.T) {
 	for name, tc := range map[string]struct{ in, prefix string }{
-		"head":                {"<!doctype html><html lang=en><head><script>x()</script></head></html>", `<!doctype html><html lang=en><head><meta http-equiv`},
-		"no head":             {"<!doctype html><html><body><script>x()</script></body></html>", `<!doctype html><html><meta http-equiv`},
-		"script before head":  {"<!doctype html><html><script>x()</script><head></head></html>", `<!doctype html><html><meta http-equiv`},
-		"no html":             {"<!DOCTYPE html><p>hi</p>", `<!DOCTYPE html><meta http-equiv`},
-		"fragment":            {"<p>hi</p>", `<meta http-equiv`},
-		"comment before head": {"<!doctype html><!-- c --><html><head></head></html>", `<!doctype html><!-- c --><html><head><meta http-equiv`},
+		"head":                {"<!doctype html><html lang=en><head><script>x()</script></head></html>", `<!doctype html><html lang=en><head>` + "\n" + `<meta http-equiv`},
+		"no head":             {"<!doctype html><html><body><script>x()</script></body></html>", `<!doctype html><html>` + "\n" + `<meta http-equiv`},
+		"script before head":  {"<!doctype html><html><script>x()</script><head></head></html>", `<!doctype html><html>` + "\n" + `<meta http-equiv`},
+		"no html":             {"<!DOCTYPE html><p>hi</p>", `<!DOCTYPE html>` + "\n" + `<meta http-equiv`},
+		"fragment":            {"<p>hi</p>", "\n" + `<meta http-equiv`},
+		"comment before head": {"<!doctype html><!-- c --><html><head></head></html>", `<!doctype html><!-- c --><html><head>` + "\n" + `<meta http-equiv`},
 	} {
 		if got := Apply(tc.in); !strings.HasPrefix(got, tc.prefix) {
 			t.Errorf("%s: %s", name, got)

@@ -22,9 +22,9 @@ import (
 	"github.com/genui-dev/genui/engine/contract"
 	"github.com/genui-dev/genui/engine/host"
 	"github.com/genui-dev/genui/engine/jsonrpc"
-	"github.com/genui-dev/genui/pagecsp"
 	"github.com/genui-dev/genui/engine/registry"
 	"github.com/genui-dev/genui/mcpshim"
+	"github.com/genui-dev/genui/pagecsp"
 	"github.com/genui-dev/genui/viewdefs"
 )
 
@@ -36,6 +36,7 @@ func init() {
 		s.api.HandleFunc("POST /api/preview/{tool}/refine", s.handlePreviewRefine)
 		s.api.HandleFunc("POST /api/preview/{tool}/resource", s.handlePreviewResource)
 		s.api.HandleFunc("POST /api/preview/{tool}/resources", s.handlePreviewResources)
+		s.api.HandleFunc("POST /api/preview/{tool}/security", s.handlePreviewSecurity)
 		s.ui.HandleFunc("GET /frame/{tool}", s.handleFrame)
 	})
 }
@@ -201,8 +202,11 @@ func BuildCSP(c *UICSP) (policy string, dropped []string) {
 const CSPReporterAttr = "data-genui-csp-reporter"
 
 // cspReporter forwards CSP violations inside the frame to the host page as
-// an MCP logging notification (the event never reaches the parent itself).
-const cspReporter = `<script ` + CSPReporterAttr + `>document.addEventListener("securitypolicyviolation",function(e){try{window.parent.postMessage({jsonrpc:"2.0",method:"notifications/message",params:{level:"error",logger:"csp",data:{blockedURI:String(e.blockedURI||""),violatedDirective:String(e.violatedDirective||""),effectiveDirective:String(e.effectiveDirective||""),sourceFile:String(e.sourceFile||""),lineNumber:e.lineNumber||0}}},"*")}catch(_){}});</script>`
+// an MCP logging notification (the event never reaches the parent itself),
+// and tells it when the app document goes away (pagehide: the frame
+// navigated), logger "genui/frame".
+const cspReporter = `<script ` + CSPReporterAttr + `>document.addEventListener("securitypolicyviolation",function(e){try{window.parent.postMessage({jsonrpc:"2.0",method:"notifications/message",params:{level:"error",logger:"csp",data:{blockedURI:String(e.blockedURI||""),violatedDirective:String(e.violatedDirective||""),effectiveDirective:String(e.effectiveDirective||""),sourceFile:String(e.sourceFile||""),lineNumber:e.lineNumber||0}}},"*")}catch(_){}});` +
+	`window.addEventListener("pagehide",function(){try{window.parent.postMessage({jsonrpc:"2.0",method:"notifications/message",params:{level:"error",logger:"genui/frame",data:{event:"pagehide"}}},"*")}catch(_){}});</script>`
 
 var (
 	reHeadOpen = regexp.MustCompile(`(?i)<head(?:\s[^>]*)?>`)
@@ -501,6 +505,27 @@ func (s *Server) handlePreviewCall(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	writeJSON(w, http.StatusOK, map[string]json.RawMessage{"result": res})
+}
+
+// handlePreviewSecurity records what the preview saw the tool's UI do that
+// a page must never do (navigate its frame away): engine.ReportSecurity.
+func (s *Server) handlePreviewSecurity(w http.ResponseWriter, r *http.Request) {
+	var body struct {
+		Kind   string `json:"kind"`
+		URL    string `json:"url"`
+		Detail string `json:"detail"`
+	}
+	if !readPreviewBody(w, r, &body) {
+		return
+	}
+	ev, err := s.e.ReportSecurity(r.Context(), r.PathValue("tool"), contract.Security{Kind: body.Kind, URL: body.URL,
+		Detail: body.Detail, Source: contract.SourcePreview})
+	if err != nil {
+		ce := contract.AsError(err)
+		writePreviewError(w, contract.HTTPStatus(ce.Code), jsonrpc.CodeInvalidParams, ce.Error())
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"result": ev})
 }
 
 // previewEvent is the body of POST /api/preview/{tool}/event.
