@@ -1,8 +1,8 @@
 package engine
 
 import (
-	"github.com/genui-dev/genui/pagecsp"
 	"github.com/genui-dev/genui/mcpshim"
+	"github.com/genui-dev/genui/pagecsp"
 )
 
 // injectShim inlines genui's App implementation into a page (idempotent)

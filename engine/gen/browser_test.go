@@ -13,9 +13,9 @@ import (
 
 	"github.com/chromedp/chromedp"
 
-	"github.com/genui-dev/genui/pagecsp"
 	"github.com/genui-dev/genui/internal/browsertest"
 	"github.com/genui-dev/genui/mcpshim"
+	"github.com/genui-dev/genui/pagecsp"
 	"github.com/genui-dev/genui/viewdefs"
 )
 

@@ -20,11 +20,11 @@ import (
 
 	"github.com/chromedp/chromedp"
 
-	"github.com/genui-dev/genui/pagecsp"
 	"github.com/genui-dev/genui/internal/browsertest"
 	"github.com/genui-dev/genui/internal/mcptest"
 	"github.com/genui-dev/genui/internal/testenv"
 	"github.com/genui-dev/genui/mcpshim"
+	"github.com/genui-dev/genui/pagecsp"
 )
 
 // galleryHostPage is a chat-like MCP Apps host: the UI sits in a sandboxed,

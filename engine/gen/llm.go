@@ -21,8 +21,8 @@ import (
 	"golang.org/x/sync/semaphore"
 	"golang.org/x/sync/singleflight"
 
-	"github.com/genui-dev/genui/pagecsp"
 	"github.com/genui-dev/genui/mcpshim"
+	"github.com/genui-dev/genui/pagecsp"
 )
 
 // UITypeLLM is the UIType of a page written by a model (possibly repaired).

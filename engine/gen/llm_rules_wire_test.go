@@ -6,8 +6,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/genui-dev/genui/pagecsp"
 	"github.com/genui-dev/genui/internal/llmtest"
+	"github.com/genui-dev/genui/pagecsp"
 )
 
 // sinkURL is where the leaking pages send results (nothing listens: no

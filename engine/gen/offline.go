@@ -6,8 +6,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/genui-dev/genui/pagecsp"
 	"github.com/genui-dev/genui/mcpshim"
+	"github.com/genui-dev/genui/pagecsp"
 	"github.com/genui-dev/genui/viewdefs"
 )
 

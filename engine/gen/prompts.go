@@ -16,8 +16,8 @@ import (
 	"text/template"
 	"time"
 
-	"github.com/genui-dev/genui/pagecsp"
 	"github.com/genui-dev/genui/mcpshim"
+	"github.com/genui-dev/genui/pagecsp"
 	"github.com/genui-dev/genui/viewdefs"
 )
 

@@ -5,9 +5,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/genui-dev/genui/pagecsp"
 	"github.com/genui-dev/genui/internal/llmtest"
 	"github.com/genui-dev/genui/mcpshim"
+	"github.com/genui-dev/genui/pagecsp"
 )
 
 // TestPageCSPStopsInjectedMarkup: a page that puts tool data in with

@@ -7,8 +7,8 @@ import (
 
 	"github.com/genui-dev/genui/engine/contract"
 	"github.com/genui-dev/genui/engine/jsonrpc"
-	"github.com/genui-dev/genui/pagecsp"
 	"github.com/genui-dev/genui/mcpshim"
+	"github.com/genui-dev/genui/pagecsp"
 	"github.com/genui-dev/genui/viewdefs"
 )
 
