@@ -171,3 +171,74 @@ window.parent.postMessage({ jsonrpc: "2.0", id: 1, method: "ui/initialize",
 // OnclickPage is ForecastPage with one harmless inline handler, the kind
 // that used to throw a whole good page away.
 var OnclickPage = strings.Replace(ForecastPage, `<button id="go" type="submit">`, `<button id="go" type="submit" onclick="this.blur()">`, 1)
+
+// LongCallPage is what a model writes for server-everything's
+// trigger-long-running-operation following the system prompt's "calls that
+// take long": each button calls the tool with the documented options and
+// records the outcome in window.longOp (results, errors, progress values,
+// by button) for tests to read.
+const LongCallPage = `<!doctype html>
+<html lang="en">
+<head><meta charset="utf-8"><title>Long operation</title>
+<style>body { font-family: var(--font-sans, system-ui); color: var(--color-text-primary, #1b1f24); } progress { width: 100%; }</style>
+</head>
+<body>
+<form id="f">
+  <label>Duration (s) <input id="duration" type="number" value="10"></label>
+  <label>Steps <input id="steps" type="number" value="5"></label>
+  <button id="run" type="submit">Run</button> <button id="cancel" type="button" disabled>Cancel</button>
+</form>
+<button id="long" type="button">Run 70 s (timeout 2 min)</button>
+<button id="plain" type="button">Run 70 s (default timeout)</button>
+<button id="progress" type="button">Run 3 s with progress</button>
+<progress id="bar" value="0" max="1" hidden></progress>
+<pre id="out"></pre>
+<script type="module">
+const { App } = window.McpApps;
+const app = new App({ name: "long-operation", version: "1.0.0" }, {}, { autoResize: true });
+const state = (window.longOp = { results: {}, errors: {}, progress: {} });
+const out = document.getElementById("out");
+const bar = document.getElementById("bar");
+function textOf(result) {
+  const block = (result.content || []).find((b) => b.type === "text");
+  return block ? block.text : "";
+}
+app.ontoolresult = (result) => { out.textContent = textOf(result); };
+async function run(key, args, options) {
+  const started = Date.now();
+  state.progress[key] = [];
+  const opts = Object.assign({}, options);
+  if (opts.onprogress) {
+    opts.onprogress = (p) => {
+      state.progress[key].push(p.progress);
+      if (p.total) { bar.hidden = false; bar.max = p.total; bar.value = p.progress; }
+    };
+  }
+  try {
+    const result = await app.callServerTool({ name: "trigger-long-running-operation", arguments: args }, opts);
+    state.results[key] = { text: textOf(result), ms: Date.now() - started };
+    out.textContent = textOf(result);
+  } catch (e) {
+    state.errors[key] = { message: String((e && e.message) || e), ms: Date.now() - started };
+    out.textContent = "Failed: " + state.errors[key].message;
+  }
+}
+let ctl = null;
+document.getElementById("f").addEventListener("submit", async (ev) => {
+  ev.preventDefault();
+  ctl = new AbortController();
+  document.getElementById("cancel").disabled = false;
+  await run("form", { duration: Number(document.getElementById("duration").value), steps: Number(document.getElementById("steps").value) },
+    { timeout: 10 * 60 * 1000, signal: ctl.signal, onprogress: true });
+  document.getElementById("cancel").disabled = true;
+});
+document.getElementById("cancel").addEventListener("click", () => { if (ctl) ctl.abort(); });
+document.getElementById("long").addEventListener("click", () => run("long", { duration: 70, steps: 1 }, { timeout: 2 * 60 * 1000 }));
+document.getElementById("plain").addEventListener("click", () => run("plain", { duration: 70, steps: 1 }));
+document.getElementById("progress").addEventListener("click", () => run("progress", { duration: 3, steps: 5 }, { onprogress: true }));
+await app.connect();
+document.body.dataset.connected = "yes";
+</script>
+</body>
+</html>
+`
