@@ -13,6 +13,7 @@ import (
 	"github.com/genui-dev/genui/engine/app"
 	"github.com/genui-dev/genui/engine/demo"
 	"github.com/genui-dev/genui/engine/gen"
+	"github.com/genui-dev/genui/engine/host"
 	"github.com/genui-dev/genui/engine/install"
 	"github.com/genui-dev/genui/engine/upstream"
 )
@@ -201,8 +202,13 @@ func (r *Resolved) AppOptions() (app.Options, error) {
 	if err != nil {
 		return app.Options{}, err
 	}
-	return app.Options{Engine: eo, UIMetadata: r.Config.UIMetadata, UIPort: r.Config.HTTP.UIPort,
-		APIPort: r.Config.HTTP.MCPPort, AutoInstall: true, Notices: r.Notices}, nil
+	c := r.Config
+	return app.Options{Engine: eo, UIMetadata: c.UIMetadata, UIPort: c.HTTP.UIPort,
+		APIPort: c.HTTP.MCPPort, AutoInstall: true, Notices: r.Notices,
+		Host: host.Options{AllowedOrigins: c.HTTP.AllowedOrigins, ToolsPageSize: c.MCP.ToolsPageSize,
+			MaxSessions: c.MCP.Sessions.Max, SessionEvictIdle: c.MCP.Sessions.EvictIdle.D(),
+			MaxListens: c.MCP.Listen.MaxStreams, MaxListenSubscriptions: c.MCP.Listen.MaxSubscriptions,
+			ListenStallTimeout: c.MCP.Listen.StallTimeout.D()}}, nil
 }
 
 // NewApp builds the engine, its MCP host and the side server. A stdio
