@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/genui-dev/genui/mcpshim"
+	"github.com/genui-dev/genui/pagecsp"
 	"github.com/genui-dev/genui/viewdefs"
 )
 
@@ -55,6 +56,7 @@ func (offline) Generate(ctx context.Context, req Request) (Result, error) {
 	if html, err = viewdefs.Pack(html); err != nil {
 		return Result{}, fmt.Errorf("offline generator: %w", err)
 	}
+	html = pagecsp.Apply(html)
 	res := Result{HTML: html, UIType: UITypeOfflineRich, Provider: "offline", Warnings: warnings, Duration: time.Since(start)}
 	return res, nil
 }
