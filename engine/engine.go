@@ -87,6 +87,18 @@ type Options struct {
 	// a page in a browser's developer tools). Process-wide; it enters the
 	// cache key.
 	ReadableAssets bool
+	// AnswerTimeout bounds how long a request from the upstream waits for
+	// an answer from genui's own surfaces (elicitation, sampling; default
+	// 5 min); then the upstream gets an error.
+	AnswerTimeout time.Duration
+	// Roots answer the upstream's roots/list when no host does (nil: the
+	// working directory; empty: none).
+	Roots []contract.Root
+	// Surfaces says genui's own surfaces (TUI, preview, HTTP API) run
+	// beside the engine and may answer the upstream's elicitation and
+	// sampling requests: the upstream is told genui supports them even
+	// when the stdio host does not.
+	Surfaces bool
 	// Metrics receives genui's Prometheus metrics (nil = none).
 	Metrics *metrics.Metrics
 	Logger  *slog.Logger
@@ -153,6 +165,11 @@ type Engine struct {
 	notifMu      sync.RWMutex
 	notifHandler func(method string, params json.RawMessage)
 	reqHandler   func(ctx context.Context, method string, params json.RawMessage) (json.RawMessage, error)
+	hostCalls    func() int64 // the MCP host's newest call in flight (calls.go)
+
+	calls   callRegistry // calls from genui's surfaces in flight (calls.go)
+	callSeq atomic.Int64
+	pending pendingSet // requests awaiting an answer (requests.go)
 }
 
 // New builds an engine; it does not connect yet.
@@ -179,6 +196,12 @@ func New(opts Options) (*Engine, error) {
 	}
 	if opts.ReconnectWait <= 0 {
 		opts.ReconnectWait = defaultReconnectWait
+	}
+	if opts.AnswerTimeout <= 0 {
+		opts.AnswerTimeout = defaultAnswerTimeout
+	}
+	if opts.Roots == nil {
+		opts.Roots = DefaultRoots()
 	}
 	if opts.ReadableAssets {
 		viewdefs.UseReadableSources(true)
@@ -477,26 +500,15 @@ func (e *Engine) onUpstreamNotification(method string, params json.RawMessage) {
 		// The host re-announces list changes itself after the refresh.
 		return
 	}
+	if e.interceptNotification(method, params) {
+		return // progress or status of a call of genui's own surfaces
+	}
 	e.notifMu.RLock()
 	h := e.notifHandler
 	e.notifMu.RUnlock()
 	if h != nil {
 		h(method, params)
 	}
-}
-
-func (e *Engine) onUpstreamRequest(ctx context.Context, method string, params json.RawMessage) (json.RawMessage, error) {
-	e.traceUpstreamMessage("request", method, params)
-	e.notifMu.RLock()
-	h := e.reqHandler
-	e.notifMu.RUnlock()
-	if h == nil {
-		if method == "ping" {
-			return json.RawMessage("{}"), nil
-		}
-		return nil, jsonrpc.Errorf(jsonrpc.CodeMethodNotFound, "no host connected to answer %s", method)
-	}
-	return h(ctx, method, params)
 }
 
 // UpstreamTools returns the upstream tools in upstream order.

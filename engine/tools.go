@@ -31,7 +31,9 @@ type Tool struct {
 	UIDisabled bool
 	// Visibility is _meta.ui.visibility (nil = default: model and app).
 	Visibility []string
-	Info       gen.Tool
+	// TaskSupport is execution.taskSupport ("" when absent: forbidden).
+	TaskSupport string
+	Info        gen.Tool
 }
 
 // ResourceURI is the ui:// URI genui serves this tool's UI at (or the
@@ -91,6 +93,7 @@ func parseTool(raw json.RawMessage) (*Tool, error) {
 		OutputSchema json.RawMessage `json:"outputSchema"`
 		Annotations  json.RawMessage `json:"annotations"`
 		Meta         json.RawMessage `json:"_meta"`
+		Execution    json.RawMessage `json:"execution"`
 	}
 	if err := json.Unmarshal(raw, &t); err != nil {
 		return nil, fmt.Errorf("tool is not a JSON object: %w", err)
@@ -104,6 +107,12 @@ func parseTool(raw json.RawMessage) (*Tool, error) {
 		Info: gen.Tool{Name: t.Name, Title: t.Title, Description: t.Description,
 			InputSchema: t.InputSchema, OutputSchema: t.OutputSchema,
 			Annotations: t.Annotations, Meta: t.Meta},
+	}
+	var exec struct {
+		TaskSupport string `json:"taskSupport"`
+	}
+	if json.Unmarshal(t.Execution, &exec) == nil {
+		tool.TaskSupport = exec.TaskSupport
 	}
 	tool.Hash = cache.ToolHash(cache.ToolIdentity{Name: t.Name, Description: t.Description,
 		InputSchema: t.InputSchema, OutputSchema: t.OutputSchema})

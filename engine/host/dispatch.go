@@ -111,7 +111,7 @@ func (sess *Session) listTools(ctx context.Context) (json.RawMessage, error) {
 func (sess *Session) forward(ctx context.Context, msg *jsonrpc.Message, reply Sender) (json.RawMessage, error) {
 	s := sess.srv
 	markProxied(ctx)
-	r := &route{sess: sess, reply: reply, ask: askFrom(ctx)}
+	r := &route{sess: sess, reply: reply, ask: askFrom(ctx), seq: s.e.NextCallSeq()}
 	if m, ok := metaFrom(ctx); ok {
 		r.logLevel = m.logLevel
 	}

@@ -120,6 +120,10 @@ type Server struct {
 type route struct {
 	sess  *Session
 	reply Sender
+	// seq orders the request among all calls in flight, the host's and
+	// genui's own surfaces' (engine.NextCallSeq): a server-to-client request
+	// belongs to the newest.
+	seq   int64
 	token json.RawMessage // the host's own progress token, if any
 	// Modern (2026-07-28) requests: server-to-client requests go through
 	// ask (multi round-trip), log messages only at logLevel or above.
@@ -167,6 +171,7 @@ func New(opts Options) *Server {
 	s.modern.init()
 	s.e.SetNotificationHandler(s.onUpstreamNotification)
 	s.e.SetRequestHandler(s.onUpstreamRequest)
+	s.e.SetHostCalls(s.newestCall)
 	s.e.OnEvent(s.onEngineEvent)
 	s.e.OnEvent(s.onUpstreamUp)
 	s.e.SetSampler(s.sample)
