@@ -93,6 +93,9 @@ var settings = []setting{
 	{Path: "http.uiPort", Kind: kInt, Flag: "port", Default: 0},
 	{Path: "http.mcpPort", Kind: kInt, Flag: "mcp-port", Default: 0},
 	{Path: "http.host", Kind: kString, NoEnv: true, Default: "127.0.0.1"},
+
+	{Path: "roots", Kind: kList},
+	{Path: "answerTimeout", Kind: kDuration, Default: "5m"},
 }
 
 // lookupSetting returns the setting at path.
