@@ -38,7 +38,7 @@ import (
 // Versions of what goes into a UI, part of every cache key.
 const (
 	PromptVersion   = "1"
-	TemplateVersion = "4" // 4: offline pages pack their code (viewdefs.Pack)
+	TemplateVersion = "5" // 4: offline pages pack their code (viewdefs.Pack); 5: Cancel, resource links, downloads, annotation badges
 )
 
 // Options configure an Engine.
