@@ -375,4 +375,3 @@ func (e *Engine) requestOwner(params json.RawMessage) *surfaceCall {
 func jsonrpcCancelled(method string) error {
 	return jsonrpc.Errorf(jsonrpc.CodeInternalError, "%s: the call it belongs to was cancelled", method)
 }
-

@@ -273,7 +273,9 @@ func (e *Engine) PendingRequests(ctx context.Context) ([]contract.PendingRequest
 		}
 	}
 	e.pending.mu.Unlock()
-	sort.Slice(out, func(i, j int) bool { return out[i].Received.Before(out[j].Received) || out[i].Received.Equal(out[j].Received) && out[i].ID < out[j].ID })
+	sort.Slice(out, func(i, j int) bool {
+		return out[i].Received.Before(out[j].Received) || out[i].Received.Equal(out[j].Received) && out[i].ID < out[j].ID
+	})
 	return out, nil
 }
 

@@ -134,4 +134,3 @@ func pollInterval(t contract.Task) time.Duration {
 	}
 	return min(max(d, taskPollMin), taskPollMax)
 }
-

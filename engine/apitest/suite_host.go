@@ -650,7 +650,9 @@ func testResources(t *testing.T, _ *HostRig, api contract.API, _ Everything) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	i := slices.IndexFunc(tpls, func(tp contract.ResourceTemplate) bool { return strings.HasSuffix(tp.URITemplate, "/blob/{resourceId}") })
+	i := slices.IndexFunc(tpls, func(tp contract.ResourceTemplate) bool {
+		return strings.HasSuffix(tp.URITemplate, "/blob/{resourceId}")
+	})
 	if i < 0 || !slices.Equal(tpls[i].Arguments, []string{"resourceId"}) {
 		t.Fatalf("templates %+v: want the blob template with argument resourceId", tpls)
 	}
@@ -727,4 +729,3 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 		time.Sleep(20 * time.Millisecond)
 	}
 }
-
