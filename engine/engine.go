@@ -32,7 +32,7 @@ import (
 // Versions of what goes into a UI, part of every cache key.
 const (
 	PromptVersion   = "1"
-	TemplateVersion = "4" // 4: offline pages pack their code (viewdefs.Pack)
+	TemplateVersion = "4" // 4: offline pages pack their code (pagepack.Pack)
 )
 
 // Options configure an Engine.
