@@ -134,19 +134,6 @@ func (r *callRegistry) newest() *surfaceCall {
 	return busy
 }
 
-// NextCallSeq numbers a request sent upstream for a caller (genui's
-// surfaces and the MCP host's sessions share the sequence), so a
-// server-to-client request can be matched to the newest call in flight.
-func (e *Engine) NextCallSeq() int64 { return e.callSeq.Add(1) }
-
-// SetHostCalls registers the MCP host's newest call in flight: f returns
-// its NextCallSeq number, 0 when the host has none. It must be cheap.
-func (e *Engine) SetHostCalls(f func() int64) {
-	e.notifMu.Lock()
-	e.hostCalls = f
-	e.notifMu.Unlock()
-}
-
 func newCallID() string {
 	var b [8]byte
 	_, _ = rand.Read(b[:])
@@ -182,7 +169,7 @@ func (e *Engine) CallTool(ctx context.Context, req contract.CallRequest) (contra
 	if req.Source == contract.SourceAPI || req.Source == contract.SourceTUI {
 		e.Push(req.Source, "tools/call", req.Name, map[string]any{"arguments": args})
 	}
-	if err := e.WaitUpstream(ctx); err != nil {
+	if err := e.relay.Wait(ctx); err != nil {
 		return contract.CallResult{}, err
 	}
 	id := req.CallID
@@ -195,7 +182,7 @@ func (e *Engine) CallTool(ctx context.Context, req contract.CallRequest) (contra
 	}
 	cctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
-	c := &surfaceCall{id: id, tool: t.Name, source: source, seq: e.NextCallSeq(), token: progressTokenPrefix + id, ctx: cctx, cancel: cancel}
+	c := &surfaceCall{id: id, tool: t.Name, source: source, seq: e.relay.NextCallSeq(), token: progressTokenPrefix + id, ctx: cctx, cancel: cancel}
 	if !e.calls.add(c) {
 		return contract.CallResult{}, contract.Errorf(contract.CodeInvalidArgument, "a call with id %q is already in flight", id)
 	}
@@ -208,19 +195,19 @@ func (e *Engine) CallTool(ctx context.Context, req contract.CallRequest) (contra
 	if err != nil {
 		return contract.CallResult{}, contract.Errorf(contract.CodeInvalidArgument, "arguments: %v", err)
 	}
-	e.publish(contract.EventCallStarted, t.Name, &contract.CallStarted{CallID: id, Source: source, Task: asTask})
+	e.hub.publish(contract.EventCallStarted, t.Name, &contract.CallStarted{CallID: id, Source: source, Task: asTask})
 	start := time.Now()
 	var res json.RawMessage
 	var task *contract.Task
 	if asTask {
 		res, task, err = e.callAsTask(cctx, c, params)
 	} else {
-		res, err = e.request(cctx, "tools/call", params)
+		res, err = e.relay.request(cctx, "tools/call", params)
 	}
 	d := time.Since(start)
 	if err != nil {
 		ce := e.callError(cctx, c, err, d)
-		e.publish(contract.EventCallFinished, t.Name, &contract.CallFinished{CallID: id, Error: ce.Message,
+		e.hub.publish(contract.EventCallFinished, t.Name, &contract.CallFinished{CallID: id, Error: ce.Message,
 			Cancelled: ce.Code == contract.CodeCancelled, Duration: d})
 		return contract.CallResult{}, ce
 	}
@@ -229,7 +216,7 @@ func (e *Engine) CallTool(ctx context.Context, req contract.CallRequest) (contra
 	}
 	_ = json.Unmarshal(res, &r)
 	e.ObserveResult(req.Name, res) // one real result shows an LLM the data's shape
-	e.publish(contract.EventCallFinished, t.Name, &contract.CallFinished{CallID: id, IsError: r.IsError, Duration: d})
+	e.hub.publish(contract.EventCallFinished, t.Name, &contract.CallFinished{CallID: id, IsError: r.IsError, Duration: d})
 	return contract.CallResult{Result: res, IsError: r.IsError, Duration: d, CallID: id, Task: task}, nil
 }
 
@@ -311,7 +298,7 @@ func (e *Engine) interceptNotification(method string, params json.RawMessage) bo
 		if c == nil {
 			return true // a call of ours that ended: nobody else owns the token
 		}
-		e.publish(contract.EventCallProgress, c.tool, &contract.CallProgress{CallID: c.id, Progress: p.Progress, Total: p.Total, Message: p.Message})
+		e.hub.publish(contract.EventCallProgress, c.tool, &contract.CallProgress{CallID: c.id, Progress: p.Progress, Total: p.Total, Message: p.Message})
 		return true
 	case "notifications/tasks/status":
 		var t contract.Task
@@ -322,19 +309,19 @@ func (e *Engine) interceptNotification(method string, params json.RawMessage) bo
 		if c == nil {
 			return false // a host's task
 		}
-		e.publish(contract.EventTaskStatus, c.tool, &contract.TaskStatus{CallID: c.id, Task: t})
+		e.hub.publish(contract.EventTaskStatus, c.tool, &contract.TaskStatus{CallID: c.id, Task: t})
 		return true
 	case "notifications/resources/updated":
 		var p struct {
 			URI string `json:"uri"`
 		}
 		if json.Unmarshal(params, &p) == nil && p.URI != "" {
-			e.publish(contract.EventResourceUpdated, "", &contract.ResourceUpdated{URI: p.URI})
+			e.hub.publish(contract.EventResourceUpdated, "", &contract.ResourceUpdated{URI: p.URI})
 		}
 	case "notifications/resources/list_changed":
-		e.publish(contract.EventListChanged, "", &contract.ListChanged{List: "resources"})
+		e.hub.publish(contract.EventListChanged, "", &contract.ListChanged{List: "resources"})
 	case "notifications/prompts/list_changed":
-		e.publish(contract.EventListChanged, "", &contract.ListChanged{List: "prompts"})
+		e.hub.publish(contract.EventListChanged, "", &contract.ListChanged{List: "prompts"})
 	}
 	return false
 }
@@ -358,13 +345,7 @@ func (e *Engine) requestOwner(params json.RawMessage) *surfaceCall {
 		return nil // a host's task
 	}
 	c := e.calls.newest()
-	if c == nil {
-		return nil
-	}
-	e.notifMu.RLock()
-	hc := e.hostCalls
-	e.notifMu.RUnlock()
-	if hc != nil && hc() > c.seq {
+	if c == nil || e.relay.newestHostCall() > c.seq {
 		return nil
 	}
 	return c

@@ -16,6 +16,7 @@ import (
 	"github.com/genui-dev/genui/engine/contract"
 	"github.com/genui-dev/genui/engine/gen"
 	"github.com/genui-dev/genui/engine/jsonrpc"
+	"github.com/genui-dev/genui/engine/registry"
 	"github.com/genui-dev/genui/engine/upstream"
 	"github.com/genui-dev/genui/internal/llmtest"
 	"github.com/genui-dev/genui/viewdefs"
@@ -115,7 +116,7 @@ func newLLMRig(t *testing.T, def llmtest.Reply, mod func(*gen.Config), tools ...
 	})
 	wctx, wcancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer wcancel()
-	if err := e.WaitReady(wctx); err != nil {
+	if err := e.tools.WaitReady(wctx); err != nil {
 		t.Fatal(err)
 	}
 	r.e = e
@@ -153,11 +154,11 @@ func waitFor(t *testing.T, what string, d time.Duration, cond func() bool) {
 	}
 }
 
-func read(t *testing.T, e *Engine, tool string) UI {
+func read(t *testing.T, e *Engine, tool string) page {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	ui, err := e.ReadUI(ctx, tool)
+	ui, err := e.readUI(ctx, tool)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -175,7 +176,7 @@ func TestBackgroundUpgrade(t *testing.T) {
 	if d := time.Since(start); d > 1500*time.Millisecond {
 		t.Errorf("first read took %v; it must not wait for the LLM (2 s)", d)
 	}
-	if st := r.e.Generations()["get_forecast"]; st.State != contract.GenRunning {
+	if st := r.e.ui.generations()["get_forecast"]; st.State != contract.GenRunning {
 		t.Errorf("generation %q after the first read, want running", st.State)
 	}
 	if first.Meta.UIType != gen.UITypeOfflineRich || !strings.Contains(first.Meta.FallbackReason, "being generated") {
@@ -198,7 +199,7 @@ func TestBackgroundUpgrade(t *testing.T) {
 		len(m.Chain) != 1 || m.Chain[0].Stage != gen.StageGenerated {
 		t.Fatalf("cache meta = %+v", m)
 	}
-	if st := r.e.Generations()["get_forecast"]; st.State != contract.GenDone || st.Attempts != 1 {
+	if st := r.e.ui.generations()["get_forecast"]; st.State != contract.GenDone || st.Attempts != 1 {
 		t.Fatalf("generation status %+v", st)
 	}
 	var kinds []string
@@ -232,7 +233,7 @@ func TestConcurrentReadsOneProviderRequest(t *testing.T) {
 	}
 	wg.Wait()
 	waitFor(t, "the LLM page", 10*time.Second, func() bool {
-		return r.e.Generations()["get_forecast"].State == contract.GenDone
+		return r.e.ui.generations()["get_forecast"].State == contract.GenDone
 	})
 	for range 10 {
 		read(t, r.e, "get_forecast")
@@ -302,7 +303,7 @@ func TestRejectedPageKeepsOfflineAndSaysWhy(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitFor(t, "the LLM page after regenerate", 10*time.Second, func() bool {
-		return r.e.Generations()["get_forecast"].State == contract.GenDone
+		return r.e.ui.generations()["get_forecast"].State == contract.GenDone
 	})
 	if n := r.srv.Count(); n != 2 {
 		t.Errorf("%d provider requests, want 2", n)
@@ -316,13 +317,13 @@ func TestRefineEditsCurrentPage(t *testing.T) {
 	r := newLLMRig(t, llmtest.Reply{Text: llmtest.ForecastPage}, nil)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	res, err := r.e.Forward(ctx, "tools/call", json.RawMessage(`{"name":"get_forecast","arguments":{"location":"Oslo"}}`))
+	res, err := r.e.relay.Forward(ctx, "tools/call", json.RawMessage(`{"name":"get_forecast","arguments":{"location":"Oslo"}}`))
 	if err != nil {
 		t.Fatal(err)
 	}
 	r.e.ObserveResult("get_forecast", res)
 	read(t, r.e, "get_forecast")
-	waitFor(t, "the first LLM page", 10*time.Second, func() bool { return r.e.Generations()["get_forecast"].State == contract.GenDone })
+	waitFor(t, "the first LLM page", 10*time.Second, func() bool { return r.e.ui.generations()["get_forecast"].State == contract.GenDone })
 	read(t, r.e, "get_forecast") // cache hit: the page the refinement will edit
 
 	edited := strings.Replace(llmtest.ForecastPage, "Waiting for a forecast", "Pick a city", 1)
@@ -335,8 +336,8 @@ func TestRefineEditsCurrentPage(t *testing.T) {
 		t.Errorf("refine answered %v; the offline UI with the refinement stands in while the LLM edits", out)
 	}
 	waitFor(t, "the edited page", 10*time.Second, func() bool {
-		g := r.e.Generations()["get_forecast"]
-		return g.State == contract.GenDone && g.Key == string(r.e.UIKey(mustTool(t, r.e, "get_forecast")))
+		g := r.e.ui.generations()["get_forecast"]
+		return g.State == contract.GenDone && g.Key == string(r.e.ui.key(mustTool(t, r.e, "get_forecast")))
 	})
 	if ui := read(t, r.e, "get_forecast"); !strings.Contains(ui.HTML, "Pick a city") {
 		t.Fatal("the edited page is not served")
@@ -355,8 +356,8 @@ func TestRefineEditsCurrentPage(t *testing.T) {
 	}
 }
 
-func mustTool(t *testing.T, e *Engine, name string) *Tool {
-	tool, ok := e.Tool(name)
+func mustTool(t *testing.T, e *Engine, name string) *registry.Tool {
+	tool, ok := e.tools.Get(name)
 	if !ok {
 		t.Fatalf("no tool %s", name)
 	}
@@ -383,7 +384,7 @@ func TestPromptInjectionNeverServed(t *testing.T) {
 		}
 	}
 	check("the first read", read(t, r.e, "get_forecast").HTML)
-	waitFor(t, "the generation to end", 10*time.Second, func() bool { return r.e.Generations()["get_forecast"].State == contract.GenFailed })
+	waitFor(t, "the generation to end", 10*time.Second, func() bool { return r.e.ui.generations()["get_forecast"].State == contract.GenFailed })
 	ui := read(t, r.e, "get_forecast")
 	check("the read after the generation", ui.HTML)
 	if !strings.Contains(ui.Meta.FallbackReason, "copied from the tool definition") && !strings.Contains(ui.Meta.FallbackReason, "prompt-injection") {
@@ -400,7 +401,7 @@ func TestPromptInjectionNeverServed(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitFor(t, "the second generation", 10*time.Second, func() bool {
-		g := r.e.Generations()["get_forecast"]
+		g := r.e.ui.generations()["get_forecast"]
 		return g.State == contract.GenFailed && strings.Contains(g.FallbackReason, "residue")
 	})
 	// The emergency page escapes too.
@@ -422,7 +423,7 @@ func TestProgressEvents(t *testing.T) {
 		g := state.Generation.LLM["get_forecast"]
 		return g.State == contract.GenRunning && g.Bytes > 0
 	})
-	waitFor(t, "done", 20*time.Second, func() bool { return r.e.Generations()["get_forecast"].State == contract.GenDone })
+	waitFor(t, "done", 20*time.Second, func() bool { return r.e.ui.generations()["get_forecast"].State == contract.GenDone })
 	evs := progress()
 	if len(evs) < 3 {
 		t.Fatalf("%d progress events", len(evs))
@@ -433,9 +434,9 @@ func TestProgressEvents(t *testing.T) {
 	}
 }
 
-func emergencyHTML(t *Tool, reason string) (string, error) {
-	return viewdefs.Emergency(viewdefs.ToolData{Name: t.Name, Title: t.Info.Title, Description: t.Info.Description,
-		InputSchema: t.Info.InputSchema}, reason)
+func emergencyHTML(t *registry.Tool, reason string) (string, error) {
+	return viewdefs.Emergency(viewdefs.ToolData{Name: t.Name, Title: t.Title, Description: t.Description,
+		InputSchema: t.InputSchema}, reason)
 }
 
 // TestOneGenerationPerTool: a refinement while the LLM writes the page
@@ -450,8 +451,8 @@ func TestOneGenerationPerTool(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitFor(t, "the refined page", 10*time.Second, func() bool {
-		g := r.e.Generations()["get_forecast"]
-		return g.State == contract.GenDone && g.Key == string(r.e.UIKey(mustTool(t, r.e, "get_forecast")))
+		g := r.e.ui.generations()["get_forecast"]
+		return g.State == contract.GenDone && g.Key == string(r.e.ui.key(mustTool(t, r.e, "get_forecast")))
 	})
 	// The first request was cancelled (its connection closed), not left to run.
 	reqs := r.srv.Requests()
@@ -459,7 +460,7 @@ func TestOneGenerationPerTool(t *testing.T) {
 		t.Fatalf("%d requests, want 2", len(reqs))
 	}
 	// Cancelled, it ends well before its 30 s answer.
-	waitFor(t, "the superseded generation to end", 5*time.Second, func() bool { return len(r.e.running()) == 0 })
+	waitFor(t, "the superseded generation to end", 5*time.Second, func() bool { return len(r.e.ui.running()) == 0 })
 	for _, ev := range failed() {
 		if ev.Kind == contract.EventGenerationFailed {
 			t.Errorf("the superseded generation reported a failure: %v", ev.Detail)

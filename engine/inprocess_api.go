@@ -11,10 +11,12 @@ import (
 	"time"
 
 	"github.com/genui-dev/genui/engine/contract"
+	"github.com/genui-dev/genui/engine/events"
 	"github.com/genui-dev/genui/engine/jsonrpc"
+	"github.com/genui-dev/genui/engine/registry"
 )
 
-// *Engine is the in-process implementation of API.
+// *Engine is the in-process implementation of contract.API.
 var _ contract.API = (*Engine)(nil)
 
 // Defaults of the front-door waits.
@@ -29,22 +31,22 @@ const (
 // SetURLs records where the HTTP side server listens (it calls this once
 // listening); State, Preview and _ui_status report them.
 func (e *Engine) SetURLs(u contract.URLs, portConflict string) {
-	e.feMu.Lock()
-	e.urls, e.portConflict = u, portConflict
-	e.feMu.Unlock()
+	e.fronts.mu.Lock()
+	e.fronts.urls, e.fronts.portConflict = u, portConflict
+	e.fronts.mu.Unlock()
 }
 
 // SetSessionSource registers the MCP host's list of connected sessions for
 // State. The host calls it once; it must be cheap and must not block.
 func (e *Engine) SetSessionSource(f func() []contract.SessionInfo) {
-	e.feMu.Lock()
-	e.sessions = f
-	e.feMu.Unlock()
+	e.fronts.mu.Lock()
+	e.fronts.sessions = f
+	e.fronts.mu.Unlock()
 }
 
 // SessionsChanged tells watchers that MCP sessions came or went.
 func (e *Engine) SessionsChanged(list []contract.SessionInfo) {
-	e.publish(contract.EventSessionsChanged, "", &contract.SessionsChanged{Sessions: list})
+	e.hub.publish(contract.EventSessionsChanged, "", &contract.SessionsChanged{Sessions: list})
 }
 
 // Tools lists the upstream tools with their schemas and UI status.
@@ -52,7 +54,7 @@ func (e *Engine) Tools(ctx context.Context) ([]contract.ToolInfo, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, contract.AsError(err)
 	}
-	tools := e.upstreamTools()
+	tools := e.tools.List()
 	out := make([]contract.ToolInfo, 0, len(tools))
 	for _, t := range tools {
 		out = append(out, e.toolInfo(t))
@@ -60,31 +62,31 @@ func (e *Engine) Tools(ctx context.Context) ([]contract.ToolInfo, error) {
 	return out, nil
 }
 
-func (e *Engine) toolInfo(t *Tool) contract.ToolInfo {
-	return contract.ToolInfo{ToolStatus: e.toolStatus(t, e.isGenerating(t.Name)), Title: t.Info.Title,
-		Description: t.Info.Description, InputSchema: t.Info.InputSchema, OutputSchema: t.Info.OutputSchema,
-		Annotations: t.Info.Annotations, TaskSupport: t.TaskSupport}
+func (e *Engine) toolInfo(t *registry.Tool) contract.ToolInfo {
+	return contract.ToolInfo{ToolStatus: e.ui.status(t, e.ui.isGenerating(t.Name)), Title: t.Title,
+		Description: t.Description, InputSchema: t.InputSchema, OutputSchema: t.OutputSchema,
+		Annotations: t.Annotations, TaskSupport: t.TaskSupport}
 }
 
 // LookupTool finds a tool, waiting (bounded) for the upstream's first
 // tools/list; an unknown name gets close-match suggestions.
-func (e *Engine) LookupTool(ctx context.Context, name string) (*Tool, error) {
+func (e *Engine) LookupTool(ctx context.Context, name string) (*registry.Tool, error) {
 	if name == "" {
 		return nil, contract.Errorf(contract.CodeInvalidArgument, "a tool name is required")
 	}
-	if t, ok := e.Tool(name); ok {
+	if t, ok := e.tools.Get(name); ok {
 		return t, nil
 	}
 	wctx, cancel := context.WithTimeout(ctx, e.opts.ToolLookupWait)
 	defer cancel()
-	if err := e.WaitReady(wctx); err != nil {
+	if err := e.tools.WaitReady(wctx); err != nil {
 		if ctx.Err() != nil {
 			return nil, contract.AsError(ctx.Err())
 		}
 		return nil, contract.Errorf(contract.CodeUpstreamUnavailable, "tool %q: the upstream is not ready (no tools/list within %s): %v",
 			clipName(name), e.opts.ToolLookupWait, err)
 	}
-	if t, ok := e.Tool(name); ok {
+	if t, ok := e.tools.Get(name); ok {
 		return t, nil
 	}
 	return nil, e.unknownTool(name)
@@ -102,7 +104,7 @@ func clipName(name string) string {
 // unknownTool is the error for a name the upstream does not list.
 func (e *Engine) unknownTool(name string) *contract.Error {
 	var names []string
-	for _, t := range e.upstreamTools() {
+	for _, t := range e.tools.List() {
 		names = append(names, t.Name)
 	}
 	shown := clipName(name)
@@ -127,7 +129,7 @@ func (e *Engine) UI(ctx context.Context, name string) (contract.UIView, error) {
 	if t.OwnUI != "" {
 		return e.ownUI(ctx, t)
 	}
-	ui, err := e.ReadUI(ctx, name)
+	ui, err := e.readUI(ctx, name)
 	if err != nil {
 		return contract.UIView{}, contract.AsError(err)
 	}
@@ -136,12 +138,12 @@ func (e *Engine) UI(ctx context.Context, name string) (contract.UIView, error) {
 }
 
 // ownUI reads the upstream's own UI resource of a tool.
-func (e *Engine) ownUI(ctx context.Context, t *Tool) (contract.UIView, error) {
-	if err := e.WaitUpstream(ctx); err != nil {
+func (e *Engine) ownUI(ctx context.Context, t *registry.Tool) (contract.UIView, error) {
+	if err := e.relay.Wait(ctx); err != nil {
 		return contract.UIView{}, err
 	}
 	params, _ := json.Marshal(map[string]string{"uri": t.OwnUI})
-	res, err := e.request(ctx, "resources/read", params)
+	res, err := e.relay.request(ctx, "resources/read", params)
 	if err != nil {
 		return contract.UIView{}, upstreamError(fmt.Sprintf("reading the upstream's UI resource %s", t.OwnUI), err)
 	}
@@ -182,16 +184,16 @@ func (e *Engine) Inspect(ctx context.Context, name string) (contract.Inspection,
 	if err != nil {
 		return contract.Inspection{}, err
 	}
-	key := e.UIKey(t)
-	in := contract.Inspection{Tool: e.toolInfo(t), CacheKey: string(key), History: e.refine.History(name)}
+	key := e.ui.key(t)
+	in := contract.Inspection{Tool: e.toolInfo(t), CacheKey: string(key), History: e.ui.refine.History(name)}
 	if in.History == nil {
 		in.History = []contract.Refinement{}
 	}
-	if ent, ok := e.cache.Peek(key); ok {
+	if ent, ok := e.ui.cache.Peek(key); ok {
 		m := ent.Meta
 		in.Cached, in.Meta = true, &m
 	}
-	if g, ok := e.generationOf(name); ok {
+	if g, ok := e.ui.generationOf(name); ok {
 		in.Generation = &g
 	}
 	return in, nil
@@ -216,17 +218,17 @@ func (e *Engine) Refine(ctx context.Context, req contract.RefineRequest) (contra
 	if source == "" {
 		source = contract.SourceAPI
 	}
-	oldKey, oldHTML := e.cachedHTML(t)
-	hist, err := e.refine.Add(t.Name, req.Feedback, source)
+	oldKey, oldHTML := e.ui.cachedHTML(t)
+	hist, err := e.ui.refine.Add(t.Name, req.Feedback, source)
 	if err != nil {
 		return contract.UIChange{}, contract.Errorf(contract.CodeInternal, "saving refinement: %v", err)
 	}
 	start := time.Now()
-	ui, err := e.ReadUI(ctx, t.Name)
+	ui, err := e.readUI(ctx, t.Name)
 	if err != nil {
 		return contract.UIChange{}, contract.AsError(err)
 	}
-	e.publish(contract.EventUIUpdated, t.Name, &contract.UIUpdated{Reason: "refine", CacheKey: string(ui.Key), UIType: ui.Meta.UIType})
+	e.hub.publish(contract.EventUIUpdated, t.Name, &contract.UIUpdated{Reason: "refine", CacheKey: string(ui.Key), UIType: ui.Meta.UIType})
 	return contract.UIChange{Tool: t.Name, Reason: "refine", Feedback: req.Feedback, Notes: ui.Meta.Warnings,
 		Refinements: len(hist), OldCacheKey: oldKey, CacheKey: string(ui.Key), OldHTML: oldHTML, HTML: ui.HTML,
 		Meta: ui.Meta, Duration: time.Since(start)}, nil
@@ -245,33 +247,33 @@ func (e *Engine) Regenerate(ctx context.Context, req contract.RegenerateRequest)
 	if t.UIDisabled {
 		return contract.UIChange{}, contract.Errorf(contract.CodeInvalidArgument, "%s gets no generated UI (generation.enabledTools / disabledTools)", t.Name)
 	}
-	oldKey, oldHTML := e.cachedHTML(t)
+	oldKey, oldHTML := e.ui.cachedHTML(t)
 	if req.ClearRefinements {
-		if err := e.refine.Clear(t.Name); err != nil {
+		if err := e.ui.refine.Clear(t.Name); err != nil {
 			return contract.UIChange{}, contract.Errorf(contract.CodeInternal, "clearing refinements: %v", err)
 		}
 	}
-	e.forgetGeneration(t.Name) // a failed LLM generation may be tried again at once
-	e.cache.DeleteTool(t.Name)
+	e.ui.forgetGeneration(t.Name) // a failed LLM generation may be tried again at once
+	e.ui.cache.DeleteTool(t.Name)
 	start := time.Now()
-	ui, err := e.ReadUI(ctx, t.Name)
+	ui, err := e.readUI(ctx, t.Name)
 	if err != nil {
 		return contract.UIChange{}, contract.AsError(err)
 	}
-	e.publish(contract.EventUIUpdated, t.Name, &contract.UIUpdated{Reason: "regenerate", CacheKey: string(ui.Key), UIType: ui.Meta.UIType})
+	e.hub.publish(contract.EventUIUpdated, t.Name, &contract.UIUpdated{Reason: "regenerate", CacheKey: string(ui.Key), UIType: ui.Meta.UIType})
 	return contract.UIChange{Tool: t.Name, Reason: "regenerate", Notes: ui.Meta.Warnings,
-		Refinements: len(e.refine.History(t.Name)), RefinementsCleared: req.ClearRefinements,
+		Refinements: len(e.ui.refine.History(t.Name)), RefinementsCleared: req.ClearRefinements,
 		OldCacheKey: oldKey, CacheKey: string(ui.Key), OldHTML: oldHTML, HTML: ui.HTML, Meta: ui.Meta,
 		Duration: time.Since(start)}, nil
 }
 
-// cachedHTML is the tool's currently cached UI, if any.
-func (e *Engine) cachedHTML(t *Tool) (key, html string) {
-	k := e.UIKey(t)
-	if ent, ok := e.cache.Peek(k); ok {
-		return string(k), ent.HTML
+// readUI returns a tool's UI from the UI service.
+func (e *Engine) readUI(ctx context.Context, name string) (page, error) {
+	t, ok := e.tools.Get(name)
+	if !ok {
+		return page{}, e.unknownTool(name)
 	}
-	return "", ""
+	return e.ui.read(ctx, t)
 }
 
 // upstreamError classifies a failed upstream request.
@@ -298,9 +300,8 @@ func (e *Engine) Preview(ctx context.Context, name string) (contract.PreviewInfo
 	if err != nil {
 		return contract.PreviewInfo{}, err
 	}
-	e.feMu.RLock()
-	api := e.urls.API
-	e.feMu.RUnlock()
+	urls, _, _ := e.fronts.get()
+	api := urls.API
 	if api == "" {
 		return contract.PreviewInfo{}, contract.Errorf(contract.CodeUnavailable, "this genui runs no HTTP side server, so there is no preview")
 	}
@@ -313,7 +314,7 @@ func (e *Engine) PendingEvents(ctx context.Context) ([]contract.QueuedEvent, err
 	if err := ctx.Err(); err != nil {
 		return nil, contract.AsError(err)
 	}
-	return e.queue.Peek(), nil
+	return e.hub.queue.Peek(), nil
 }
 
 // Subscribe streams engine events until ctx ends or the engine stops.
@@ -321,50 +322,15 @@ func (e *Engine) Subscribe(ctx context.Context) (<-chan contract.Event, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, contract.AsError(err)
 	}
-	in := e.broker.Subscribe(ctx)
-	out := make(chan contract.Event)
-	go func() {
-		defer close(out)
-		for ev := range in {
-			select {
-			case out <- ev.Payload:
-			case <-ctx.Done():
-				return
-			}
-		}
-	}()
-	return out, nil
+	return e.hub.subscribe(ctx), nil
 }
+
+// AgentQueue is the /wait queue the side server serves to agents. Pushing
+// goes through Push; watchers see pushes and drains as events.
+func (e *Engine) AgentQueue() *events.Queue { return e.hub.queue }
 
 // Push queues an event for agents (GET /wait); watchers see it as an
 // EventQueued without draining it.
 func (e *Engine) Push(source, typ, tool string, payload any) contract.QueuedEvent {
-	return e.queue.Push(source, typ, tool, payload)
-}
-
-// WaitUpstream lets a request that arrives while the upstream is starting
-// or restarting wait for it, bounded (Options.UpstreamWait, or
-// Options.ReconnectWait once it has been up); requests already in flight
-// when it dies fail at once.
-func (e *Engine) WaitUpstream(ctx context.Context) error {
-	if e.up.State().Connected {
-		return nil
-	}
-	wait := e.opts.UpstreamWait
-	if len(e.up.InitializeResult()) > 0 {
-		// It was up before and is reconnecting: a quick restart (stdio
-		// backoff starts at 1 s) is worth waiting for, a long outage is not.
-		wait = min(wait, e.opts.ReconnectWait)
-	}
-	wctx, cancel := context.WithTimeout(ctx, wait)
-	defer cancel()
-	if err := e.up.WaitReady(wctx); err != nil {
-		if ctx.Err() != nil {
-			return contract.AsError(ctx.Err())
-		}
-		st := e.up.State()
-		return contract.Errorf(contract.CodeUpstreamUnavailable, "upstream %s is not connected after %s (last error: %s)",
-			st.Target, wait, st.LastError)
-	}
-	return nil
+	return e.hub.queue.Push(source, typ, tool, payload)
 }

@@ -33,17 +33,24 @@ const defaultAnswerTimeout = 5 * time.Minute
 // maxPendingRequests bounds the requests waiting at once; more fail at once.
 const maxPendingRequests = 64
 
-// NoHostAnswer is the error the MCP host's request handler returns for a
-// request no connected host can answer: no host session, or the one the
-// call belongs to did not declare the capability. The engine then offers
-// the request to genui's own surfaces; with none open the upstream hears
-// Err.
+// NoHostAnswer is the error for a request no connected host can answer:
+// no host session, or the one the call belongs to did not declare the
+// capability. Any error with a NoHost method that reports true means the
+// same (the MCP host's own, engine/host, declares it without importing
+// this package). The engine then offers the request to genui's own
+// surfaces; with none open the upstream hears the JSON-RPC error wrapped.
 type NoHostAnswer struct{ Err *jsonrpc.Error }
 
 func (n *NoHostAnswer) Error() string { return n.Err.Error() }
 
 // Unwrap lets jsonrpc.AsError find the JSON-RPC error.
 func (n *NoHostAnswer) Unwrap() error { return n.Err }
+
+// NoHost marks the request as one no host can answer.
+func (n *NoHostAnswer) NoHost() bool { return true }
+
+// noHoster is an error that says no host can answer the request.
+type noHoster interface{ NoHost() bool }
 
 // capabilityOf is the client capability a server-to-client request needs
 // ("" for ping and methods genui does not answer itself).
@@ -97,10 +104,10 @@ func (ps *pendingSet) remember(id, by string) {
 
 // onUpstreamRequest answers a server-to-client request from the upstream.
 func (e *Engine) onUpstreamRequest(ctx context.Context, method string, params json.RawMessage) (json.RawMessage, error) {
-	e.traceUpstreamMessage("request", method, params)
+	e.relay.traceUpstreamMessage("request", method, params)
 	kind := capabilityOf(method)
 	if kind == "" {
-		return e.askHost(ctx, method, params)
+		return e.relay.askHost(ctx, method, params)
 	}
 	if owner := e.requestOwner(params); owner != nil {
 		if kind == "roots" {
@@ -108,29 +115,19 @@ func (e *Engine) onUpstreamRequest(ctx context.Context, method string, params js
 		}
 		return e.askSurfaces(ctx, owner, kind, method, params, nil)
 	}
-	res, err := e.askHost(ctx, method, params)
-	var nh *NoHostAnswer
-	if err == nil || !errors.As(err, &nh) {
+	res, err := e.relay.askHost(ctx, method, params)
+	var nh noHoster
+	if err == nil || !errors.As(err, &nh) || !nh.NoHost() {
 		return res, err
 	}
 	if kind == "roots" {
 		return e.rootsResult(), nil
 	}
-	return e.askSurfaces(ctx, nil, kind, method, params, nh.Err)
-}
-
-// askHost hands a request to the MCP host's handler.
-func (e *Engine) askHost(ctx context.Context, method string, params json.RawMessage) (json.RawMessage, error) {
-	e.notifMu.RLock()
-	h := e.reqHandler
-	e.notifMu.RUnlock()
-	if h == nil {
-		if method == "ping" {
-			return json.RawMessage("{}"), nil
-		}
-		return nil, &NoHostAnswer{Err: jsonrpc.Errorf(jsonrpc.CodeMethodNotFound, "no host connected to answer %s", method)}
+	var je *jsonrpc.Error
+	if !errors.As(err, &je) {
+		je = jsonrpc.AsError(err)
 	}
-	return h(ctx, method, params)
+	return e.askSurfaces(ctx, nil, kind, method, params, je)
 }
 
 // OwnCapabilities are the client capabilities genui answers itself: roots
@@ -146,7 +143,7 @@ func (e *Engine) OwnCapabilities() json.RawMessage {
 // SurfacesOpen reports whether a genui surface may answer requests: some
 // front end watches the engine's events (a TUI, a preview page, an API
 // client following /events).
-func (e *Engine) SurfacesOpen() bool { return e.broker.SubscriberCount() > 0 }
+func (e *Engine) SurfacesOpen() bool { return e.hub.broker.SubscriberCount() > 0 }
 
 // askSurfaces makes a request pending for genui's surfaces and waits for
 // the first answer, the bound, the end of the call it belongs to, or the
@@ -191,7 +188,7 @@ func (e *Engine) askSurfaces(ctx context.Context, owner *surfaceCall, kind, meth
 	e.pending.byID[p.info.ID] = p
 	e.pending.mu.Unlock()
 	info := p.info
-	e.publish(contract.EventRequestPending, info.Tool, &info)
+	e.hub.publish(contract.EventRequestPending, info.Tool, &info)
 
 	var ownerDone <-chan struct{}
 	if owner != nil {
@@ -207,20 +204,20 @@ func (e *Engine) askSurfaces(ctx context.Context, owner *surfaceCall, kind, meth
 			return e.answered(p, a)
 		}
 		msg := fmt.Sprintf("%s: no answer from genui's surfaces within %s (answerTimeout)", method, timeout)
-		e.publish(contract.EventRequestAnswered, info.Tool, &contract.RequestAnswered{ID: info.ID, Kind: kind, Outcome: contract.OutcomeTimedOut, Error: msg})
+		e.hub.publish(contract.EventRequestAnswered, info.Tool, &contract.RequestAnswered{ID: info.ID, Kind: kind, Outcome: contract.OutcomeTimedOut, Error: msg})
 		return nil, jsonrpc.Errorf(jsonrpc.CodeInternalError, "%s", msg)
 	case <-ownerDone:
 		if a, ok := e.settle(p); ok {
 			return e.answered(p, a)
 		}
-		e.publish(contract.EventRequestAnswered, info.Tool, &contract.RequestAnswered{ID: info.ID, Kind: kind, Outcome: contract.OutcomeWithdrawn,
+		e.hub.publish(contract.EventRequestAnswered, info.Tool, &contract.RequestAnswered{ID: info.ID, Kind: kind, Outcome: contract.OutcomeWithdrawn,
 			Error: "the call it belongs to ended"})
 		return nil, jsonrpcCancelled(method)
 	case <-ctx.Done():
 		if a, ok := e.settle(p); ok {
 			return e.answered(p, a)
 		}
-		e.publish(contract.EventRequestAnswered, info.Tool, &contract.RequestAnswered{ID: info.ID, Kind: kind, Outcome: contract.OutcomeWithdrawn,
+		e.hub.publish(contract.EventRequestAnswered, info.Tool, &contract.RequestAnswered{ID: info.ID, Kind: kind, Outcome: contract.OutcomeWithdrawn,
 			Error: "the upstream stopped waiting"})
 		return nil, ctx.Err()
 	}
@@ -245,7 +242,7 @@ func (e *Engine) answered(p *pendingRequest, a contract.Answer) (json.RawMessage
 	ev := &contract.RequestAnswered{ID: p.info.ID, Kind: p.info.Kind, By: a.Source}
 	if a.Reject != "" {
 		ev.Outcome, ev.Error = contract.OutcomeRejected, a.Reject
-		e.publish(contract.EventRequestAnswered, p.info.Tool, ev)
+		e.hub.publish(contract.EventRequestAnswered, p.info.Tool, ev)
 		// -1 is what the spec's examples use for a refused sampling request.
 		return nil, &jsonrpc.Error{Code: -1, Message: a.Reject}
 	}
@@ -256,7 +253,7 @@ func (e *Engine) answered(p *pendingRequest, a contract.Answer) (json.RawMessage
 	if json.Unmarshal(a.Result, &r) == nil {
 		ev.Action = r.Action
 	}
-	e.publish(contract.EventRequestAnswered, p.info.Tool, ev)
+	e.hub.publish(contract.EventRequestAnswered, p.info.Tool, ev)
 	return a.Result, nil
 }
 
@@ -334,7 +331,7 @@ func (e *Engine) DraftSamplingAnswer(ctx context.Context, id string) (contract.S
 	if p.info.Kind != contract.RequestSampling {
 		return contract.SamplingDraft{}, contract.Errorf(contract.CodeInvalidArgument, "request %s is %s, not sampling: only sampling requests can be drafted by the LLM", id, p.info.Kind)
 	}
-	l := e.llm()
+	l := e.ui.llm()
 	if l == nil {
 		return contract.SamplingDraft{}, contract.Errorf(contract.CodeUnavailable,
 			"genui has no LLM provider configured (it generates offline): start it with --llm and a key to draft sampling answers")

@@ -19,7 +19,7 @@ const maxListPages = 1000
 // listAll fetches every page of a list method and returns the items under
 // key, verbatim.
 func (e *Engine) listAll(ctx context.Context, method, key string) ([]json.RawMessage, error) {
-	if err := e.WaitUpstream(ctx); err != nil {
+	if err := e.relay.Wait(ctx); err != nil {
 		return nil, err
 	}
 	var all []json.RawMessage
@@ -29,7 +29,7 @@ func (e *Engine) listAll(ctx context.Context, method, key string) ([]json.RawMes
 		if cursor != "" {
 			params, _ = json.Marshal(map[string]string{"cursor": cursor})
 		}
-		res, err := e.request(ctx, method, params)
+		res, err := e.relay.request(ctx, method, params)
 		if err != nil {
 			return nil, upstreamError(method, err)
 		}
@@ -60,7 +60,7 @@ func (e *Engine) capable(name string) bool {
 	var r struct {
 		Capabilities map[string]json.RawMessage `json:"capabilities"`
 	}
-	if json.Unmarshal(e.up.InitializeResult(), &r) != nil {
+	if json.Unmarshal(e.relay.InitializeResult(), &r) != nil {
 		return true // not known yet: ask
 	}
 	v, ok := r.Capabilities[name]
@@ -80,7 +80,7 @@ func (e *Engine) Resources(ctx context.Context) ([]contract.Resource, error) {
 	for _, raw := range raws {
 		var r contract.Resource
 		if json.Unmarshal(raw, &r) != nil || r.URI == "" {
-			e.log.Warn("skipping a malformed resource from the upstream", "resource", string(truncate(raw, 200)))
+			e.log.Warn("skipping a malformed resource from the upstream", "resource", clipText(string(raw)))
 			continue
 		}
 		r.Raw = raw
@@ -102,7 +102,7 @@ func (e *Engine) ResourceTemplates(ctx context.Context) ([]contract.ResourceTemp
 	for _, raw := range raws {
 		var t contract.ResourceTemplate
 		if json.Unmarshal(raw, &t) != nil || t.URITemplate == "" {
-			e.log.Warn("skipping a malformed resource template from the upstream", "template", string(truncate(raw, 200)))
+			e.log.Warn("skipping a malformed resource template from the upstream", "template", clipText(string(raw)))
 			continue
 		}
 		t.Arguments = contract.TemplateVariables(t.URITemplate)
@@ -119,8 +119,8 @@ func (e *Engine) ReadResource(ctx context.Context, uri string) (contract.Resourc
 		return contract.ResourceContents{}, contract.Errorf(contract.CodeInvalidArgument, "a resource URI is required")
 	}
 	if name, ok := contract.ToolFromURI(uri); ok {
-		if t, ok := e.Tool(name); ok && t.HasGeneratedUI() {
-			ui, err := e.ReadUI(ctx, name)
+		if t, ok := e.tools.Get(name); ok && t.HasGeneratedUI() {
+			ui, err := e.ui.read(ctx, t)
 			if err != nil {
 				return contract.ResourceContents{}, contract.AsError(err)
 			}
@@ -130,11 +130,11 @@ func (e *Engine) ReadResource(ctx context.Context, uri string) (contract.Resourc
 			return c, nil
 		}
 	}
-	if err := e.WaitUpstream(ctx); err != nil {
+	if err := e.relay.Wait(ctx); err != nil {
 		return contract.ResourceContents{}, err
 	}
 	params, _ := json.Marshal(map[string]string{"uri": uri})
-	res, err := e.request(ctx, "resources/read", params)
+	res, err := e.relay.request(ctx, "resources/read", params)
 	if err != nil {
 		return contract.ResourceContents{}, upstreamError("resources/read "+clipName(uri), err)
 	}
@@ -164,7 +164,7 @@ func (e *Engine) subscription(ctx context.Context, method, uri string) error {
 	if strings.TrimSpace(uri) == "" {
 		return contract.Errorf(contract.CodeInvalidArgument, "a resource URI is required")
 	}
-	if err := e.WaitUpstream(ctx); err != nil {
+	if err := e.relay.Wait(ctx); err != nil {
 		return err
 	}
 	var r struct {
@@ -174,11 +174,11 @@ func (e *Engine) subscription(ctx context.Context, method, uri string) error {
 			} `json:"resources"`
 		} `json:"capabilities"`
 	}
-	if json.Unmarshal(e.up.InitializeResult(), &r) == nil && !r.Capabilities.Resources.Subscribe {
+	if json.Unmarshal(e.relay.InitializeResult(), &r) == nil && !r.Capabilities.Resources.Subscribe {
 		return contract.Errorf(contract.CodeUnavailable, "the upstream does not support resource subscriptions (capabilities.resources.subscribe)")
 	}
 	params, _ := json.Marshal(map[string]string{"uri": uri})
-	if _, err := e.request(ctx, method, params); err != nil {
+	if _, err := e.relay.request(ctx, method, params); err != nil {
 		return upstreamError(method+" "+clipName(uri), err)
 	}
 	return nil
@@ -197,7 +197,7 @@ func (e *Engine) Prompts(ctx context.Context) ([]contract.Prompt, error) {
 	for _, raw := range raws {
 		var p contract.Prompt
 		if json.Unmarshal(raw, &p) != nil || p.Name == "" {
-			e.log.Warn("skipping a malformed prompt from the upstream", "prompt", string(truncate(raw, 200)))
+			e.log.Warn("skipping a malformed prompt from the upstream", "prompt", clipText(string(raw)))
 			continue
 		}
 		if p.Arguments == nil {
@@ -214,7 +214,7 @@ func (e *Engine) GetPrompt(ctx context.Context, req contract.GetPromptRequest) (
 	if req.Name == "" {
 		return contract.PromptResult{}, contract.Errorf(contract.CodeInvalidArgument, "a prompt name is required")
 	}
-	if err := e.WaitUpstream(ctx); err != nil {
+	if err := e.relay.Wait(ctx); err != nil {
 		return contract.PromptResult{}, err
 	}
 	p := map[string]any{"name": req.Name}
@@ -222,7 +222,7 @@ func (e *Engine) GetPrompt(ctx context.Context, req contract.GetPromptRequest) (
 		p["arguments"] = req.Arguments
 	}
 	params, _ := json.Marshal(p)
-	res, err := e.request(ctx, "prompts/get", params)
+	res, err := e.relay.request(ctx, "prompts/get", params)
 	if err != nil {
 		return contract.PromptResult{}, upstreamError("prompts/get "+clipName(req.Name), err)
 	}

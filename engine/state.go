@@ -6,6 +6,7 @@ import (
 
 	"github.com/genui-dev/genui/engine/contract"
 	"github.com/genui-dev/genui/engine/gen"
+	"github.com/genui-dev/genui/engine/registry"
 )
 
 // State returns a snapshot of the engine.
@@ -13,23 +14,22 @@ func (e *Engine) State(ctx context.Context) (contract.State, error) {
 	if err := ctx.Err(); err != nil {
 		return contract.State{}, contract.AsError(err)
 	}
-	e.feMu.RLock()
-	urls, conflict, sessions := e.urls, e.portConflict, e.sessions
-	e.feMu.RUnlock()
+	urls, conflict, sessions := e.fronts.get()
 	st := contract.State{
 		Version:      Version,
 		Commit:       BuildCommit(),
 		Dir:          e.opts.Dir,
-		Generator:    e.gen.Name(),
-		Upstream:     e.up.State(),
+		Generator:    e.ui.gen.Name(),
+		Upstream:     e.relay.up.State(),
 		URLs:         urls,
 		PortConflict: conflict,
 		Sessions:     []contract.SessionInfo{},
 		Tools:        []contract.ToolStatus{},
-		Cache:        e.cache.Stats(),
-		Refinements:  e.refine.All(),
-		Events:       e.queue.Stats(),
-		Generation:   contract.GenerationState{Running: e.running(), Limit: e.opts.MaxConcurrentGenerations, LLM: e.Generations()},
+		Cache:        e.ui.cache.Stats(),
+		Refinements:  e.ui.refine.All(),
+		Events:       e.hub.queue.Stats(),
+		Generation: contract.GenerationState{Running: e.ui.running(), Limit: e.opts.MaxConcurrentGenerations,
+			LLM: e.ui.generations()},
 	}
 	if sessions != nil {
 		st.Sessions = append(st.Sessions, sessions()...)
@@ -38,16 +38,16 @@ func (e *Engine) State(ctx context.Context) (contract.State, error) {
 	for _, n := range st.Generation.Running {
 		running[n] = true
 	}
-	for _, t := range e.upstreamTools() {
-		st.Tools = append(st.Tools, e.toolStatus(t, running[t.Name]))
+	for _, t := range e.tools.List() {
+		st.Tools = append(st.Tools, e.ui.status(t, running[t.Name]))
 	}
 	return st, nil
 }
 
-// toolStatus is a tool's identity and UI status.
-func (e *Engine) toolStatus(t *Tool, generating bool) contract.ToolStatus {
+// status is a tool's identity and UI status.
+func (u *uiService) status(t *registry.Tool, generating bool) contract.ToolStatus {
 	ts := contract.ToolStatus{Name: t.Name, ResourceURI: t.ResourceURI(), OwnUI: t.OwnUI != "", Visibility: t.Visibility,
-		Hash: t.Hash, Refinements: len(e.refine.History(t.Name))}
+		Hash: t.Hash, Refinements: len(u.refine.History(t.Name))}
 	ts.UI = contract.UIStatus{State: contract.UIStateNone, Generating: generating}
 	switch {
 	case t.OwnUI != "":
@@ -55,9 +55,9 @@ func (e *Engine) toolStatus(t *Tool, generating bool) contract.ToolStatus {
 	case t.UIDisabled:
 		ts.UI.State = contract.UIStateDisabled
 	default:
-		key := e.UIKey(t)
+		key := u.key(t)
 		ts.UI.CacheKey = string(key)
-		if ent, ok := e.cache.Peek(key); ok {
+		if ent, ok := u.cache.Peek(key); ok {
 			ts.UI.State, ts.UI.Kind = contract.UIStateCached, ent.Meta.UIType
 			ts.UI.Generator, ts.UI.GeneratedAt = ent.Meta.Provider, ent.Meta.GeneratedAt
 			if ent.Meta.FallbackReason != "" {
@@ -67,7 +67,7 @@ func (e *Engine) toolStatus(t *Tool, generating bool) contract.ToolStatus {
 			ts.UI.State = contract.UIStateGenerating
 		}
 		// An LLM generation behind the served UI (background upgrade).
-		if gs, ok := e.generationOf(t.Name); ok {
+		if gs, ok := u.generationOf(t.Name); ok {
 			switch {
 			case gs.State == contract.GenRunning:
 				ts.UI.Generating = true
@@ -83,29 +83,30 @@ func (e *Engine) toolStatus(t *Tool, generating bool) contract.ToolStatus {
 }
 
 // generationOf is the latest LLM generation of a tool, if any.
-func (e *Engine) generationOf(tool string) (contract.GenerationStatus, bool) {
-	e.gs.mu.Lock()
-	defer e.gs.mu.Unlock()
-	st := e.gs.status[tool]
+func (u *uiService) generationOf(tool string) (contract.GenerationStatus, bool) {
+	u.gs.mu.Lock()
+	defer u.gs.mu.Unlock()
+	st := u.gs.status[tool]
 	if st == nil {
 		return contract.GenerationStatus{}, false
 	}
 	return st.GenerationStatus, true
 }
 
-func (e *Engine) running() []string {
-	e.genMu.Lock()
-	defer e.genMu.Unlock()
-	out := make([]string, 0, len(e.generating))
-	for n := range e.generating {
+// running lists the tools with a generation running, sorted.
+func (u *uiService) running() []string {
+	u.genMu.Lock()
+	defer u.genMu.Unlock()
+	out := make([]string, 0, len(u.generating))
+	for n := range u.generating {
 		out = append(out, n)
 	}
 	sort.Strings(out)
 	return out
 }
 
-func (e *Engine) isGenerating(tool string) bool {
-	e.genMu.Lock()
-	defer e.genMu.Unlock()
-	return e.generating[tool] > 0
+func (u *uiService) isGenerating(tool string) bool {
+	u.genMu.Lock()
+	defer u.genMu.Unlock()
+	return u.generating[tool] > 0
 }

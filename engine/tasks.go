@@ -32,7 +32,7 @@ var (
 // callAsTask runs a task-augmented tools/call (params carry the task
 // field) and returns the task's result and its last status.
 func (e *Engine) callAsTask(ctx context.Context, c *surfaceCall, params json.RawMessage) (json.RawMessage, *contract.Task, error) {
-	created, err := e.request(ctx, "tools/call", params)
+	created, err := e.relay.request(ctx, "tools/call", params)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -45,7 +45,7 @@ func (e *Engine) callAsTask(ctx context.Context, c *surfaceCall, params json.Raw
 	}
 	task := *ct.Task
 	e.calls.setTask(c, task.TaskID)
-	e.publish(contract.EventTaskStatus, c.tool, &contract.TaskStatus{CallID: c.id, Task: task})
+	e.hub.publish(contract.EventTaskStatus, c.tool, &contract.TaskStatus{CallID: c.id, Task: task})
 	idParams, _ := json.Marshal(map[string]string{"taskId": task.TaskID})
 
 	type answer struct {
@@ -54,7 +54,7 @@ func (e *Engine) callAsTask(ctx context.Context, c *surfaceCall, params json.Raw
 	}
 	got := make(chan answer, 1)
 	go func() {
-		res, err := e.request(ctx, "tasks/result", idParams)
+		res, err := e.relay.request(ctx, "tasks/result", idParams)
 		got <- answer{res, err}
 	}()
 	poll := time.NewTimer(pollInterval(task))
@@ -87,7 +87,7 @@ func (e *Engine) callAsTask(ctx context.Context, c *surfaceCall, params json.Raw
 // noteTask publishes a task status that differs from the last one.
 func (e *Engine) noteTask(c *surfaceCall, last, now contract.Task) contract.Task {
 	if now.Status != last.Status || now.StatusMessage != last.StatusMessage {
-		e.publish(contract.EventTaskStatus, c.tool, &contract.TaskStatus{CallID: c.id, Task: now})
+		e.hub.publish(contract.EventTaskStatus, c.tool, &contract.TaskStatus{CallID: c.id, Task: now})
 	}
 	return now
 }
@@ -96,7 +96,7 @@ func (e *Engine) noteTask(c *surfaceCall, last, now contract.Task) contract.Task
 func (e *Engine) taskGet(ctx context.Context, idParams json.RawMessage) (contract.Task, bool) {
 	gctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
-	res, err := e.request(gctx, "tasks/get", idParams)
+	res, err := e.relay.request(gctx, "tasks/get", idParams)
 	if err != nil {
 		return contract.Task{}, false
 	}
@@ -112,7 +112,7 @@ func (e *Engine) taskGet(ctx context.Context, idParams json.RawMessage) (contrac
 func (e *Engine) cancelTask(c *surfaceCall, idParams json.RawMessage, task *contract.Task, err error) error {
 	cctx, cancel := context.WithTimeout(context.Background(), taskCancelWait)
 	defer cancel()
-	res, cerr := e.request(cctx, "tasks/cancel", idParams)
+	res, cerr := e.relay.request(cctx, "tasks/cancel", idParams)
 	if cerr != nil {
 		if je := jsonrpc.AsError(cerr); je != nil {
 			e.log.Info("tasks/cancel refused", "task", task.TaskID, "err", je.Message)

@@ -62,7 +62,7 @@ func Start(t testing.TB, opts ...Option) *Harness {
 		t.Fatal(err)
 	}
 	h := &Harness{E: e}
-	h.Host = host.New(host.Options{Engine: e, Logger: log, OpenBrowser: func(string) error { return nil }})
+	h.Host = host.New(host.Options{Engine: e, Upstream: e.Relay(), Tools: e.Registry(), Logger: log, OpenBrowser: func(string) error { return nil }})
 	h.Side = httpapi.New(httpapi.Options{Engine: e, Host: h.Host, Logger: log})
 	h.api = httptest.NewServer(h.Side.Handler())
 	h.ui = httptest.NewServer(h.Side.UIHandler())
@@ -86,7 +86,7 @@ func Start(t testing.TB, opts ...Option) *Harness {
 	})
 	wctx, wcancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer wcancel()
-	if err := e.WaitReady(wctx); err != nil {
+	if err := e.Registry().WaitReady(wctx); err != nil {
 		t.Fatal(err)
 	}
 	return h

@@ -12,8 +12,9 @@ import (
 	"log/slog"
 	"net/url"
 	"os"
-	"path/filepath"
+	"os/signal"
 	"strings"
+	"syscall"
 	"time"
 
 	"golang.org/x/sync/errgroup"
@@ -22,7 +23,6 @@ import (
 	"github.com/genui-dev/genui/engine/contract"
 	"github.com/genui-dev/genui/engine/host"
 	"github.com/genui-dev/genui/engine/httpapi"
-	"github.com/genui-dev/genui/engine/install"
 	"github.com/genui-dev/genui/engine/metrics"
 	"github.com/genui-dev/genui/engine/upstream"
 )
@@ -85,7 +85,7 @@ func New(opts Options) (*App, error) {
 	if opts.AutoInstall {
 		a.autoInstall()
 	}
-	a.Host = host.New(host.Options{Engine: e, UIMetadata: opts.UIMetadata, Logger: log.With("component", "host"),
+	a.Host = host.New(host.Options{Engine: e, Upstream: e.Relay(), Tools: e.Registry(), Version: engine.Version, UIMetadata: opts.UIMetadata, Logger: log.With("component", "host"),
 		ObserveRequest: opts.Metrics.ObserveRequest})
 	a.Side = httpapi.New(httpapi.Options{Engine: e, Host: a.Host, Dir: opts.Engine.Dir, Logger: log.With("component", "httpapi"),
 		Metrics: opts.Metrics.Handler(), YieldPortFiles: opts.YieldPortFiles})
@@ -94,23 +94,6 @@ func New(opts Options) (*App, error) {
 
 // API is the engine's front door.
 func (a *App) API() contract.API { return a.Engine }
-
-// autoInstall writes DIR's helper files on first start.
-func (a *App) autoInstall() {
-	dir := a.opts.Engine.Dir
-	if dir == "" {
-		return
-	}
-	if _, err := os.Stat(filepath.Join(dir, "README.md")); err == nil {
-		return
-	}
-	rep, err := install.Install(install.Options{Dir: dir, Version: engine.Version})
-	if err != nil {
-		a.log.Warn("auto-install failed", "err", err)
-		return
-	}
-	a.log.Info("auto-installed helper files", "dir", dir, "files", len(rep.Files))
-}
 
 // FrontEnd runs beside the engine; api is the side server's base URL.
 type FrontEnd func(ctx context.Context, api string) error
@@ -191,14 +174,19 @@ func (a *App) ServeBanner(w io.Writer, logPath string) FrontEnd {
 			engine.VersionLine(), api, api, api, api, api, api, DescribeUpstream(a.opts.Engine.Upstream), logPath)
 		wctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 		defer cancel()
-		if err := a.Engine.WaitReady(wctx); err != nil {
+		if err := a.Engine.Registry().WaitReady(wctx); err != nil {
 			fmt.Fprintf(w, "  upstream not ready yet: %v\n", err)
 			return nil
 		}
 		fmt.Fprintln(w, "  previews:")
-		for _, t := range a.Engine.UpstreamTools() {
+		for _, t := range a.Engine.Registry().List() {
 			fmt.Fprintf(w, "    %s/preview/%s\n", api, url.PathEscape(t.Name))
 		}
 		return nil
 	}
+}
+
+// SignalContext ends on SIGINT or SIGTERM.
+func SignalContext() (context.Context, context.CancelFunc) {
+	return signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 }

@@ -112,6 +112,12 @@ var ErrUpstreamUnavailable error = &Error{Code: CodeUpstreamUnavailable}
 // ErrCancelled matches errors of cancelled calls.
 var ErrCancelled error = &Error{Code: CodeCancelled}
 
+// ErrNoSampler is what a front end's sampler (the function the MCP host
+// gives the engine for `--llm sampling`) returns, wrapped, when no connected
+// host session declared the sampling capability.
+var ErrNoSampler = errors.New("no connected host session advertised the sampling capability, so --llm sampling cannot ask the host's model; " +
+	"connect a host that supports MCP sampling or choose another --llm")
+
 // Errorf returns an *Error with code and a formatted message.
 func Errorf(code ErrorCode, format string, args ...any) *Error {
 	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}

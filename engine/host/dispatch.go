@@ -10,7 +10,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/genui-dev/genui/engine"
 	"github.com/genui-dev/genui/engine/contract"
 	"github.com/genui-dev/genui/engine/jsonrpc"
 )
@@ -79,7 +78,7 @@ func (sess *Session) dispatch(ctx context.Context, msg *jsonrpc.Message, reply S
 func (s *Server) waitReady(ctx context.Context) error {
 	ctx, cancel := context.WithTimeout(ctx, s.opts.ReadyTimeout)
 	defer cancel()
-	if err := s.e.WaitReady(ctx); err != nil {
+	if err := s.tools.WaitReady(ctx); err != nil {
 		return &jsonrpc.Error{Code: jsonrpc.CodeUpstreamUnavailable, Message: err.Error()}
 	}
 	return nil
@@ -92,9 +91,9 @@ func (sess *Session) listTools(ctx context.Context) (json.RawMessage, error) {
 	}
 	var tools []json.RawMessage
 	if sess.showUIFor(ctx) {
-		tools = s.e.ToolsWithUI()
+		tools = s.tools.WithUI()
 	} else {
-		tools = s.e.ToolsRaw()
+		tools = s.tools.Raw()
 	}
 	if !s.opts.NoWrappers {
 		tools = append(tools, wrapperTools()...)
@@ -111,7 +110,7 @@ func (sess *Session) listTools(ctx context.Context) (json.RawMessage, error) {
 func (sess *Session) forward(ctx context.Context, msg *jsonrpc.Message, reply Sender) (json.RawMessage, error) {
 	s := sess.srv
 	markProxied(ctx)
-	r := &route{sess: sess, reply: reply, ask: askFrom(ctx), seq: s.e.NextCallSeq()}
+	r := &route{sess: sess, reply: reply, ask: askFrom(ctx), seq: s.up.NextCallSeq()}
 	if m, ok := metaFrom(ctx); ok {
 		r.logLevel = m.logLevel
 	}
@@ -151,7 +150,7 @@ func (sess *Session) forward(ctx context.Context, msg *jsonrpc.Message, reply Se
 	if err := s.waitUpstream(ctx); err != nil {
 		return nil, err
 	}
-	return s.e.Forward(ctx, msg.Method, params)
+	return s.up.Forward(ctx, msg.Method, params)
 }
 
 // setProgressToken returns params with _meta.progressToken set to tok,
@@ -193,7 +192,7 @@ func marshalRaw(v any) (json.RawMessage, error) {
 // restarting wait for it, bounded (engine.WaitUpstream); requests already in
 // flight when it dies fail at once (the upstream client does that).
 func (s *Server) waitUpstream(ctx context.Context) error {
-	if err := s.e.WaitUpstream(ctx); err != nil {
+	if err := s.up.Wait(ctx); err != nil {
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
@@ -237,7 +236,7 @@ func (s *Server) upstreamHas(capability string) bool {
 	var init struct {
 		Capabilities map[string]json.RawMessage `json:"capabilities"`
 	}
-	if raw := s.e.UpstreamInit(); len(raw) > 0 {
+	if raw := s.up.InitializeResult(); len(raw) > 0 {
 		_ = json.Unmarshal(raw, &init)
 	}
 	_, ok := init.Capabilities[capability]
@@ -251,7 +250,7 @@ func (s *Server) ownsURI(uri string) bool {
 	if !ok {
 		return false
 	}
-	t, ok := s.e.Tool(name)
+	t, ok := s.tools.Get(name)
 	return ok && t.HasGeneratedUI()
 }
 
@@ -280,7 +279,7 @@ func (sess *Session) listResources(ctx context.Context, msg *jsonrpc.Message, re
 	var ours []json.RawMessage
 	if p.Cursor == "" && s.opts.UIMetadata != UIMetaNever {
 		if err := s.waitReady(ctx); err == nil {
-			for _, t := range s.e.UpstreamTools() {
+			for _, t := range s.tools.List() {
 				if !t.HasGeneratedUI() {
 					continue
 				}
@@ -324,7 +323,7 @@ func (sess *Session) readResource(ctx context.Context, msg *jsonrpc.Message, rep
 	}
 	if s.ownsURI(p.URI) {
 		name, _ := contract.ToolFromURI(p.URI)
-		ui, err := s.e.ReadUI(ctx, name)
+		ui, err := s.e.UI(ctx, name)
 		if err != nil {
 			if errors.Is(err, contract.ErrUnknownTool) {
 				return nil, resourceNotFound(p.URI)
@@ -360,14 +359,14 @@ func resourceNotFound(uri string) error {
 // result is compact, ASCII only (non-ASCII characters escaped as \uXXXX,
 // so a Node client's decoder stays on its fast path) and never modified,
 // so it is written to a host without a copy.
-func (s *Server) uiReadResult(uri string, ui engine.UI) (json.RawMessage, error) {
+func (s *Server) uiReadResult(uri string, ui contract.UIView) (json.RawMessage, error) {
 	type memo struct {
 		key  string
 		html string
 		res  json.RawMessage
 	}
 	if v, ok := s.readMemo.Load(uri); ok {
-		if m := v.(memo); m.key == string(ui.Key) && m.html == ui.HTML {
+		if m := v.(memo); m.key == ui.CacheKey && m.html == ui.HTML {
 			return m.res, nil
 		}
 	}
@@ -383,8 +382,8 @@ func (s *Server) uiReadResult(uri string, ui engine.UI) (json.RawMessage, error)
 		return nil, err
 	}
 	res := json.RawMessage(jsonrpc.ASCII(bytes.TrimSpace(buf.Bytes())))
-	if ui.FromCache || ui.Key != "" {
-		s.readMemo.Store(uri, memo{key: string(ui.Key), html: ui.HTML, res: res})
+	if ui.FromCache || ui.CacheKey != "" {
+		s.readMemo.Store(uri, memo{key: ui.CacheKey, html: ui.HTML, res: res})
 	}
 	return res, nil
 }

@@ -127,7 +127,7 @@ func TestFastPathHostThatStopsReading(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := host.New(host.Options{Engine: e, Logger: log, StdoutQueueLimit: 32 << 10})
+	srv := host.New(host.Options{Engine: e, Upstream: e.Relay(), Tools: e.Registry(), Logger: log, StdoutQueueLimit: 32 << 10})
 	inR, inW := io.Pipe()
 	outR, outW, err := os.Pipe()
 	if err != nil {
@@ -146,7 +146,7 @@ func TestFastPathHostThatStopsReading(t *testing.T) {
 	})
 	wctx, wcancel := context.WithTimeout(ctx, 10*time.Second)
 	defer wcancel()
-	if err := e.WaitReady(wctx); err != nil {
+	if err := e.Registry().WaitReady(wctx); err != nil {
 		t.Fatal(err)
 	}
 	// 3,000 calls whose answers (about 250 bytes each) fill the pipe and
@@ -167,7 +167,7 @@ func TestFastPathHostThatStopsReading(t *testing.T) {
 	// The upstream connection still works.
 	fctx, fcancel := context.WithTimeout(ctx, 5*time.Second)
 	defer fcancel()
-	if _, err := e.Forward(fctx, "tools/call", json.RawMessage(`{"name":"custom"}`)); err != nil {
+	if _, err := e.Relay().Forward(fctx, "tools/call", json.RawMessage(`{"name":"custom"}`)); err != nil {
 		t.Fatalf("the upstream connection stalled behind a host that does not read: %v", err)
 	}
 	// What reached the pipe is whole frames.

@@ -24,7 +24,6 @@ import (
 
 	"github.com/pkg/browser"
 
-	"github.com/genui-dev/genui/engine"
 	"github.com/genui-dev/genui/engine/contract"
 	"github.com/genui-dev/genui/engine/jsonrpc"
 )
@@ -57,7 +56,13 @@ const metaProtocolVersion = "io.modelcontextprotocol/protocolVersion"
 
 // Options configure a Server.
 type Options struct {
-	Engine     *engine.Engine
+	// Engine, Upstream and Tools are the engine (see engine.go):
+	// *engine.Engine, its Relay() and its Registry(). All three are required.
+	Engine   Engine
+	Upstream Upstream
+	Tools    Tools
+	// Version is genui's version, for serverInfo.
+	Version    string
 	UIMetadata string // always (default) | auto | never
 	Logger     *slog.Logger
 	// NoWrappers leaves genui's own _ui_* tools out.
@@ -89,9 +94,11 @@ type Options struct {
 
 // Server serves MCP to any number of host sessions.
 type Server struct {
-	e    *engine.Engine
-	opts Options
-	log  *slog.Logger
+	e     Engine
+	up    Upstream
+	tools Tools
+	opts  Options
+	log   *slog.Logger
 
 	mu       sync.Mutex
 	sessions map[string]*Session
@@ -121,9 +128,9 @@ type route struct {
 	sess  *Session
 	reply Sender
 	// seq orders the request among all calls in flight, the host's and
-	// genui's own surfaces' (engine.NextCallSeq): a server-to-client request
-	// belongs to the newest.
-	seq   int64
+	// genui's own surfaces' (Upstream.NextCallSeq): a server-to-client
+	// request belongs to the newest.
+	seq int64
 	token json.RawMessage // the host's own progress token, if any
 	// Modern (2026-07-28) requests: server-to-client requests go through
 	// ask (multi round-trip), log messages only at logLevel or above.
@@ -150,6 +157,9 @@ func New(opts Options) *Server {
 	if opts.UIMetadata == "" {
 		opts.UIMetadata = UIMetaAlways
 	}
+	if opts.Version == "" {
+		opts.Version = "dev"
+	}
 	if opts.ClientRequestTimeout <= 0 {
 		opts.ClientRequestTimeout = 10 * time.Minute
 	}
@@ -165,17 +175,17 @@ func New(opts Options) *Server {
 	if opts.OpenBrowser == nil {
 		opts.OpenBrowser = browser.OpenURL
 	}
-	s := &Server{e: opts.Engine, opts: opts, log: opts.Logger,
+	s := &Server{e: opts.Engine, up: opts.Upstream, tools: opts.Tools, opts: opts, log: opts.Logger,
 		sessions: map[string]*Session{}, progress: map[string]*route{}}
 	s.stdio.known = make(chan struct{})
 	s.modern.init()
-	s.e.SetNotificationHandler(s.onUpstreamNotification)
-	s.e.SetRequestHandler(s.onUpstreamRequest)
-	s.e.SetHostCalls(s.newestCall)
+	s.up.SetNotificationHandler(s.onUpstreamNotification)
+	s.up.SetRequestHandler(s.onUpstreamRequest)
+	s.up.SetHostCalls(s.newestCall)
 	s.e.OnEvent(s.onEngineEvent)
 	s.e.OnEvent(s.onUpstreamUp)
 	s.e.SetSampler(s.sample)
-	s.e.SetClientCapabilities(s.upstreamCapabilities)
+	s.up.SetClientCapabilities(s.upstreamCapabilities)
 	s.e.SetSessionSource(s.Sessions)
 	s.addOwnResources()
 	return s
@@ -450,7 +460,7 @@ func (sess *Session) HandleFrame(ctx context.Context, raw []byte, reply Sender) 
 		sess.handleNotification(ctx, msg)
 	default:
 		reqID := newRequestID()
-		ctx = engine.WithRequestID(ctx, reqID)
+		ctx = jsonrpc.WithRequestID(ctx, reqID)
 		log := &reqLog{base: s.log, rid: reqID, session: sess.ID, method: msg.Method}
 		log.Debug("request")
 		start := time.Now()
@@ -592,7 +602,7 @@ func (sess *Session) handleNotification(ctx context.Context, msg *jsonrpc.Messag
 		// roots/list_changed and anything else the host says goes upstream.
 		nctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 		defer cancel()
-		if err := s.e.NotifyUpstream(nctx, msg.Method, msg.Params); err != nil {
+		if err := s.up.Notify(nctx, msg.Method, msg.Params); err != nil {
 			s.log.Debug("forwarding host notification failed", "method", msg.Method, "err", err)
 		}
 	}
@@ -721,7 +731,7 @@ func (sess *Session) initialize(ctx context.Context, params json.RawMessage) (js
 	res := map[string]any{
 		"protocolVersion": version,
 		"capabilities":    s.capabilities(),
-		"serverInfo":      map[string]any{"name": "genui", "title": "genui (MCP Apps proxy)", "version": engine.Version},
+		"serverInfo":      map[string]any{"name": "genui", "title": "genui (MCP Apps proxy)", "version": s.opts.Version},
 	}
 	if instr := s.upstreamInstructions(); instr != "" {
 		res["instructions"] = instr
@@ -739,7 +749,7 @@ func (s *Server) discover() json.RawMessage {
 		"capabilities":      s.modernCapabilities(),
 		"ttlMs":             0,
 		"cacheScope":        "private",
-		"_meta":             map[string]any{metaServerInfo: serverInfo()},
+		"_meta":             map[string]any{metaServerInfo: s.serverInfo()},
 	}
 	if instr := s.upstreamInstructions(); instr != "" {
 		res["instructions"] = instr
@@ -755,7 +765,7 @@ func (s *Server) capabilities() map[string]json.RawMessage {
 	var init struct {
 		Capabilities map[string]json.RawMessage `json:"capabilities"`
 	}
-	if raw := s.e.UpstreamInit(); len(raw) > 0 {
+	if raw := s.up.InitializeResult(); len(raw) > 0 {
 		_ = json.Unmarshal(raw, &init)
 	}
 	for k, v := range init.Capabilities {
@@ -785,7 +795,7 @@ func (s *Server) upstreamInstructions() string {
 	var init struct {
 		Instructions string `json:"instructions"`
 	}
-	if raw := s.e.UpstreamInit(); len(raw) > 0 {
+	if raw := s.up.InitializeResult(); len(raw) > 0 {
 		_ = json.Unmarshal(raw, &init)
 	}
 	return init.Instructions

@@ -117,7 +117,7 @@ func TestStdioNewestProtocol(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := host.New(host.Options{Engine: e, Logger: log})
+	srv := host.New(host.Options{Engine: e, Upstream: e.Relay(), Tools: e.Registry(), Logger: log})
 	go func() { _ = e.Run(ctx) }()
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
@@ -173,7 +173,7 @@ func startHTTPOpts(t *testing.T, hopts host.Options) (*httptest.Server, *host.Se
 	if err != nil {
 		t.Fatal(err)
 	}
-	hopts.Engine, hopts.Logger = e, log
+	hopts.Engine, hopts.Upstream, hopts.Tools, hopts.Logger = e, e.Relay(), e.Registry(), log
 	srv := host.New(hopts)
 	done := make(chan struct{})
 	go func() { _ = e.Run(ctx); close(done) }()

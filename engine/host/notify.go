@@ -8,7 +8,6 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/genui-dev/genui/engine"
 	"github.com/genui-dev/genui/engine/contract"
 	"github.com/genui-dev/genui/engine/jsonrpc"
 )
@@ -128,10 +127,20 @@ func (s *Server) newestCall() int64 {
 	return 0
 }
 
-// noHost is the error for a request no connected host can answer; the
-// engine then offers it to genui's own surfaces (engine.NoHostAnswer).
+// noHostError is the error for a request no connected host can answer
+// (none connected, or the capability not declared): its NoHost method
+// tells the engine to offer the request to genui's own surfaces; with none
+// open the upstream hears the JSON-RPC error it wraps.
+type noHostError struct{ err *jsonrpc.Error }
+
+func (n *noHostError) Error() string { return n.err.Error() }
+func (n *noHostError) Unwrap() error { return n.err }
+
+// NoHost marks the request as one no host can answer.
+func (n *noHostError) NoHost() bool { return true }
+
 func noHost(code int, format string, args ...any) error {
-	return &engine.NoHostAnswer{Err: jsonrpc.Errorf(code, format, args...)}
+	return &noHostError{err: jsonrpc.Errorf(code, format, args...)}
 }
 
 // onUpstreamRequest relays a server-to-client request (sampling,
@@ -141,7 +150,7 @@ func noHost(code int, format string, args ...any) error {
 // to a host's call (or to none it knows): a call of genui's own surfaces
 // is answered by them. A host that did not declare the capability the
 // request needs (for a URL-mode elicitation: elicitation.url) never gets
-// it: the engine hears engine.NoHostAnswer and offers it to genui's
+// it: the engine hears a noHostError and offers it to genui's
 // surfaces, and with none open the upstream hears -32601 at once.
 // roots/list is answered only when its session is certain (one session
 // with calls in flight, or with none in flight only one connected): a

@@ -20,7 +20,7 @@ import (
 // initialize (bounded by the engine's UpstreamWait; early when the first
 // attempt fails) and reports whether it has.
 func (s *Server) waitHandshake(ctx context.Context) bool {
-	ok, reason := s.e.WaitHandshake(ctx)
+	ok, reason := s.up.WaitHandshake(ctx)
 	if !ok && reason != "" {
 		s.log.Info("answering before the upstream's handshake", "reason", reason)
 	}

@@ -29,23 +29,6 @@ import (
 // draftTimeout bounds an LLM draft of a sampling answer.
 const draftTimeout = 3 * time.Minute
 
-func init() {
-	extraRoutes = append(extraRoutes, func(s *Server) {
-		s.api.HandleFunc("POST /api/calls/{id}/cancel", s.handleCancelCall)
-		s.api.HandleFunc("GET /api/requests", s.handlePendingRequests)
-		s.api.HandleFunc("POST /api/requests/{id}/answer", s.handleAnswerRequest)
-		s.api.HandleFunc("POST /api/requests/{id}/draft", s.handleDraftSampling)
-		s.api.HandleFunc("GET /api/roots", s.handleRoots)
-		s.api.HandleFunc("GET /api/upstream/resources", s.handleResources)
-		s.api.HandleFunc("GET /api/upstream/resource-templates", s.handleResourceTemplates)
-		s.api.HandleFunc("POST /api/upstream/resources/read", s.handleReadResource)
-		s.api.HandleFunc("POST /api/upstream/resources/subscribe", s.handleResourceSubscription(true))
-		s.api.HandleFunc("POST /api/upstream/resources/unsubscribe", s.handleResourceSubscription(false))
-		s.api.HandleFunc("GET /api/upstream/prompts", s.handlePrompts)
-		s.api.HandleFunc("POST /api/upstream/prompts/get", s.handleGetPrompt)
-	})
-}
-
 // answer writes v, or the error body.
 func answer[T any](w http.ResponseWriter, v T, err error) {
 	if err != nil {

@@ -22,21 +22,10 @@ import (
 	"github.com/genui-dev/genui/engine/contract"
 	"github.com/genui-dev/genui/engine/host"
 	"github.com/genui-dev/genui/engine/jsonrpc"
+	"github.com/genui-dev/genui/engine/registry"
 	"github.com/genui-dev/genui/mcpshim"
 	"github.com/genui-dev/genui/viewdefs"
 )
-
-func init() {
-	extraRoutes = append(extraRoutes, func(s *Server) {
-		s.api.HandleFunc("GET /preview/{tool}", s.handlePreview)
-		s.api.HandleFunc("POST /api/preview/{tool}/call", s.handlePreviewCall)
-		s.api.HandleFunc("POST /api/preview/{tool}/event", s.handlePreviewEvent)
-		s.api.HandleFunc("POST /api/preview/{tool}/refine", s.handlePreviewRefine)
-		s.api.HandleFunc("POST /api/preview/{tool}/resource", s.handlePreviewResource)
-		s.api.HandleFunc("POST /api/preview/{tool}/resources", s.handlePreviewResources)
-		s.ui.HandleFunc("GET /frame/{tool}", s.handleFrame)
-	})
-}
 
 // Bounds of the preview's work.
 const (
@@ -56,7 +45,7 @@ func (s *Server) PreviewURL(tool string) string {
 }
 
 // lookupTool finds a tool, waiting a bounded time for the first tools/list.
-func (s *Server) lookupTool(ctx context.Context, name string) (*engine.Tool, error) {
+func (s *Server) lookupTool(ctx context.Context, name string) (*registry.Tool, error) {
 	return s.e.LookupTool(ctx, name)
 }
 
@@ -95,7 +84,7 @@ func (s *Server) handleFrame(w http.ResponseWriter, r *http.Request) {
 
 // frameHTML returns a tool's UI HTML and its declared CSP (nil: none): the
 // upstream's own UI resource when the tool ships one, else genui's.
-func (s *Server) frameHTML(ctx context.Context, t *engine.Tool) (string, *UICSP, error) {
+func (s *Server) frameHTML(ctx context.Context, t *registry.Tool) (string, *UICSP, error) {
 	v, err := s.e.UI(ctx, t.Name)
 	if err != nil {
 		return "", nil, err
@@ -225,8 +214,8 @@ func (s *Server) handlePreview(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	d := viewdefs.PreviewData{
-		Tool: viewdefs.ToolData{Name: t.Name, Title: t.Info.Title, Description: t.Info.Description,
-			InputSchema: t.Info.InputSchema, OutputSchema: t.Info.OutputSchema},
+		Tool: viewdefs.ToolData{Name: t.Name, Title: t.Title, Description: t.Description,
+			InputSchema: t.InputSchema, OutputSchema: t.OutputSchema},
 		ToolJSON:    s.toolJSON(t),
 		Visibility:  t.Visibility,
 		OwnUI:       t.OwnUI,
@@ -248,9 +237,9 @@ func (s *Server) handlePreview(w http.ResponseWriter, r *http.Request) {
 			d.Args = obj
 		}
 	} else {
-		d.Args = SchemaDefaults(t.Info.InputSchema)
+		d.Args = SchemaDefaults(t.InputSchema)
 	}
-	for _, tt := range s.e.UpstreamTools() {
+	for _, tt := range s.e.Registry().List() {
 		d.Tools = append(d.Tools, tt.Name)
 	}
 	page, err := viewdefs.Preview(d)
@@ -283,16 +272,12 @@ func trustedNavigation(r *http.Request) bool {
 }
 
 // toolJSON is the tool definition as hosts see it (with genui's UI link).
-func (s *Server) toolJSON(t *engine.Tool) json.RawMessage {
-	for _, raw := range s.e.ToolsWithUI() {
-		var n struct {
-			Name string `json:"name"`
-		}
-		if json.Unmarshal(raw, &n) == nil && n.Name == t.Name {
-			return raw
-		}
+func (s *Server) toolJSON(t *registry.Tool) json.RawMessage {
+	raw, err := t.WithUIMeta()
+	if err != nil {
+		return t.Raw
 	}
-	return t.Raw
+	return raw
 }
 
 // ParseArgs checks that text is a JSON object and returns it indented.
@@ -459,7 +444,7 @@ func (s *Server) handlePreviewCall(w http.ResponseWriter, r *http.Request) {
 	}
 	// Visibility is the upstream's: an upstream tool is checked even when
 	// its name starts with _ui_; only genui's own wrapper tools skip it.
-	if _, known := s.e.Tool(c.Name); known || !strings.HasPrefix(c.Name, "_ui_") {
+	if _, known := s.e.Registry().Get(c.Name); known || !strings.HasPrefix(c.Name, "_ui_") {
 		t, err := s.lookupTool(r.Context(), c.Name)
 		if err != nil {
 			fail(httpStatus(err), jsonrpc.CodeInvalidParams, err.Error())
@@ -481,7 +466,7 @@ func (s *Server) handlePreviewCall(w http.ResponseWriter, r *http.Request) {
 	defer cancel()
 	var res json.RawMessage
 	var err error
-	if _, upstreamHasIt := s.e.Tool(c.Name); !upstreamHasIt && host.IsWrapper(c.Name) {
+	if _, upstreamHasIt := s.e.Registry().Get(c.Name); !upstreamHasIt && host.IsWrapper(c.Name) {
 		res, err = s.h.CallWrapper(ctx, c.Name, args)
 	} else {
 		var cr contract.CallResult
@@ -605,8 +590,8 @@ func (s *Server) handlePreviewResource(w http.ResponseWriter, r *http.Request) {
 	ctx, cancel := context.WithTimeout(r.Context(), frameTimeout)
 	defer cancel()
 	if name, ok := contract.ToolFromURI(p.URI); ok {
-		if t, ok := s.e.Tool(name); ok && t.OwnUI == "" {
-			ui, err := s.e.ReadUI(ctx, name)
+		if t, ok := s.e.Registry().Get(name); ok && t.OwnUI == "" {
+			ui, err := s.e.UI(ctx, name)
 			if err != nil {
 				writePreviewError(w, http.StatusBadGateway, jsonrpc.CodeInternalError, fmt.Sprintf("UI of %s: %v", name, err))
 				return
@@ -637,11 +622,11 @@ func (s *Server) handlePreviewResources(w http.ResponseWriter, r *http.Request) 
 }
 
 func (s *Server) upstreamPassthrough(w http.ResponseWriter, ctx context.Context, method string, params json.RawMessage) {
-	if err := s.e.WaitUpstream(ctx); err != nil {
+	if err := s.e.Relay().Wait(ctx); err != nil {
 		writePreviewError(w, http.StatusServiceUnavailable, jsonrpc.CodeUpstreamUnavailable, method+": "+errorText(err))
 		return
 	}
-	res, err := s.e.Forward(ctx, method, params)
+	res, err := s.e.Relay().Forward(ctx, method, params)
 	if err != nil {
 		code, msg := jsonrpc.CodeInternalError, err.Error()
 		if je := jsonrpc.AsError(err); je != nil {

@@ -107,7 +107,7 @@ func argsQuery(args string) string { return "&args=" + url.QueryEscape(args) }
 func TestPreviewBrowserEveryDemoTool(t *testing.T) {
 	p := startPreview(t, demoConfig())
 	b := p.tab(t, browsertest.Start(t))
-	tools := p.e.UpstreamTools()
+	tools := p.e.Registry().List()
 	if len(tools) < 8 {
 		t.Fatalf("demo lists %d tools, want 8", len(tools))
 	}

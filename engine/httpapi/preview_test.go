@@ -44,7 +44,7 @@ func startPreview(t *testing.T, up upstream.Config) *previewEnv {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- e.Run(ctx) }()
-	h := host.New(host.Options{Engine: e})
+	h := host.New(host.Options{Engine: e, Upstream: e.Relay(), Tools: e.Registry()})
 	s := New(Options{Engine: e, Host: h})
 	p := &previewEnv{e: e, h: h, s: s, uiTS: httptest.NewServer(s.UIHandler()), apiTS: httptest.NewServer(s.Handler())}
 	s.SetBases(p.uiTS.URL, p.apiTS.URL)
@@ -63,7 +63,7 @@ func startPreview(t *testing.T, up upstream.Config) *previewEnv {
 	})
 	wctx, wcancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer wcancel()
-	if err := e.WaitReady(wctx); err != nil {
+	if err := e.Registry().WaitReady(wctx); err != nil {
 		t.Fatal(err)
 	}
 	return p

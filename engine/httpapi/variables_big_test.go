@@ -48,7 +48,7 @@ func manyToolsUpstream(n int) upstream.Config {
 // tools (JSON and the server-rendered page).
 func TestVariablesThousandTools(t *testing.T) {
 	p := startPreview(t, manyToolsUpstream(1000))
-	if n := len(p.e.UpstreamTools()); n != 1000 {
+	if n := len(p.e.Registry().List()); n != 1000 {
 		t.Fatalf("%d tools, want 1000", n)
 	}
 	// Generous, for -race on a loaded machine; it measures ~0.3 s without.

@@ -41,7 +41,7 @@ func startAgentEnv(t *testing.T) *agentEnv {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h := host.New(host.Options{Engine: e, Logger: log})
+	h := host.New(host.Options{Engine: e, Upstream: e.Relay(), Tools: e.Registry(), Logger: log})
 	srv := httpapi.New(httpapi.Options{Engine: e, Host: h, Dir: dir, Logger: log})
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
@@ -60,7 +60,7 @@ func startAgentEnv(t *testing.T) *agentEnv {
 	})
 	wctx, wcancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer wcancel()
-	if err := e.WaitReady(wctx); err != nil {
+	if err := e.Registry().WaitReady(wctx); err != nil {
 		t.Fatalf("demo upstream not ready: %v", err)
 	}
 	return &agentEnv{e: e, srv: srv, ts: ts, dir: dir}

@@ -1,14 +1,14 @@
-package engine
+package registry
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
-	"path"
+	"slices"
 	"strings"
 
 	"github.com/genui-dev/genui/engine/cache"
 	"github.com/genui-dev/genui/engine/contract"
-	"github.com/genui-dev/genui/engine/gen"
 )
 
 // legacyResourceURIKey is the deprecated flat _meta key older hosts read.
@@ -33,7 +33,13 @@ type Tool struct {
 	Visibility []string
 	// TaskSupport is execution.taskSupport ("" when absent: forbidden).
 	TaskSupport string
-	Info        gen.Tool
+	// The definition's fields genui reads (Raw keeps everything).
+	Title        string
+	Description  string
+	InputSchema  json.RawMessage
+	OutputSchema json.RawMessage
+	Annotations  json.RawMessage
+	Meta         json.RawMessage
 }
 
 // ResourceURI is the ui:// URI genui serves this tool's UI at (or the
@@ -51,15 +57,7 @@ func (t *Tool) ResourceURI() string {
 // VisibleToApps reports whether a UI may call this tool (spec: visibility
 // must include "app"; absent visibility means both).
 func (t *Tool) VisibleToApps() bool {
-	if t.Visibility == nil {
-		return true
-	}
-	for _, v := range t.Visibility {
-		if v == "app" {
-			return true
-		}
-	}
-	return false
+	return t.Visibility == nil || slices.Contains(t.Visibility, "app")
 }
 
 // HasGeneratedUI reports whether genui serves a generated UI for the tool
@@ -67,24 +65,8 @@ func (t *Tool) VisibleToApps() bool {
 // disabledTools).
 func (t *Tool) HasGeneratedUI() bool { return t.OwnUI == "" && !t.UIDisabled }
 
-// uiEnabled applies Options.EnabledTools and DisabledTools to a tool name.
-func (e *Engine) uiEnabled(name string) bool {
-	match := func(patterns []string) bool {
-		for _, p := range patterns {
-			if ok, _ := path.Match(p, name); ok || p == name {
-				return true
-			}
-		}
-		return false
-	}
-	if len(e.opts.EnabledTools) > 0 && !match(e.opts.EnabledTools) {
-		return false
-	}
-	return !match(e.opts.DisabledTools)
-}
-
-// parseTool decodes one raw upstream tool. Unknown fields stay in Raw.
-func parseTool(raw json.RawMessage) (*Tool, error) {
+// Parse decodes one raw upstream tool. Unknown fields stay in Raw.
+func Parse(raw json.RawMessage) (*Tool, error) {
 	var t struct {
 		Name         string          `json:"name"`
 		Title        string          `json:"title"`
@@ -99,14 +81,13 @@ func parseTool(raw json.RawMessage) (*Tool, error) {
 		return nil, fmt.Errorf("tool is not a JSON object: %w", err)
 	}
 	if t.Name == "" {
-		return nil, fmt.Errorf("tool without a name")
+		return nil, errors.New("tool without a name")
 	}
 	tool := &Tool{
-		Name: t.Name,
-		Raw:  append(json.RawMessage(nil), raw...),
-		Info: gen.Tool{Name: t.Name, Title: t.Title, Description: t.Description,
-			InputSchema: t.InputSchema, OutputSchema: t.OutputSchema,
-			Annotations: t.Annotations, Meta: t.Meta},
+		Name:  t.Name,
+		Raw:   append(json.RawMessage(nil), raw...),
+		Title: t.Title, Description: t.Description, InputSchema: t.InputSchema,
+		OutputSchema: t.OutputSchema, Annotations: t.Annotations, Meta: t.Meta,
 	}
 	var exec struct {
 		TaskSupport string `json:"taskSupport"`
@@ -138,10 +119,11 @@ func parseTool(raw json.RawMessage) (*Tool, error) {
 	return tool, nil
 }
 
-// withUIMeta returns the tool JSON with genui's UI linkage added: every field
-// the upstream sent is kept (only key order may change), existing _meta keys
-// are preserved, and a tool that already has a UI is returned unchanged.
-func withUIMeta(t *Tool) (json.RawMessage, error) {
+// WithUIMeta returns the tool JSON with genui's UI linkage added: every
+// field the upstream sent is kept (only key order may change), existing
+// _meta keys are preserved, and a tool that already has a UI (or gets none)
+// is returned unchanged.
+func (t *Tool) WithUIMeta() (json.RawMessage, error) {
 	if t.OwnUI != "" || t.UIDisabled {
 		return t.Raw, nil
 	}

@@ -1,9 +1,11 @@
-package config
+package app
 
 import (
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/genui-dev/genui/config"
 )
 
 // TestRootsAndAnswerTimeout: "roots" (folders and file:// URIs) and
@@ -23,15 +25,15 @@ func TestRootsAndAnswerTimeout(t *testing.T) {
 		{`{"dir": "` + filepath.ToSlash(dir) + `", "roots": []}`, []string{}, "", 5 * time.Minute},
 		{`{"dir": "` + filepath.ToSlash(dir) + `"}`, nil, "", 5 * time.Minute},
 	} {
-		r, err := ResolveInput(nil, Input{File: writeConfig(t, c.file), LookupEnv: env{}.lookup})
+		s, err := ConfigureInput(nil, config.Input{File: writeConfig(t, c.file), LookupEnv: env{}.lookup})
 		if err != nil {
 			t.Fatal(err)
 		}
-		eo, err := r.EngineOptions()
+		eo, err := s.EngineOptions()
 		if err != nil {
 			t.Fatal(err)
 		}
-		r.Close()
+		s.Close()
 		if (c.want == nil) != (eo.Roots == nil) || len(eo.Roots) != len(c.want) {
 			t.Fatalf("%s: roots %+v, want %v", c.file, eo.Roots, c.want)
 		}
