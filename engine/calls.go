@@ -215,7 +215,7 @@ func (e *Engine) CallTool(ctx context.Context, req contract.CallRequest) (contra
 		IsError bool `json:"isError"`
 	}
 	_ = json.Unmarshal(res, &r)
-	e.ObserveResult(req.Name, res) // one real result shows an LLM the data's shape
+	e.ObserveResult(req.Name, args, res, d) // one real result shows an LLM the data's shape
 	e.hub.publish(contract.EventCallFinished, t.Name, &contract.CallFinished{CallID: id, IsError: r.IsError, Duration: d})
 	return contract.CallResult{Result: res, IsError: r.IsError, Duration: d, CallID: id, Task: task}, nil
 }

@@ -248,6 +248,9 @@ func (e *Engine) Regenerate(ctx context.Context, req contract.RegenerateRequest)
 		return contract.UIChange{}, contract.Errorf(contract.CodeInvalidArgument, "%s gets no generated UI (generation.enabledTools / disabledTools)", t.Name)
 	}
 	oldKey, oldHTML := e.ui.cachedHTML(t)
+	if !req.ClearRefinements {
+		e.ui.keepPreviousLLM(t) // an unusable new answer keeps the current LLM page
+	}
 	if req.ClearRefinements {
 		if err := e.ui.refine.Clear(t.Name); err != nil {
 			return contract.UIChange{}, contract.Errorf(contract.CodeInternal, "clearing refinements: %v", err)
