@@ -79,6 +79,7 @@ func RunHost(t *testing.T, ev Everything, newAPI func(t *testing.T, h *Harness) 
 		{"CancelUnknownCall", nil, testCancelUnknown},
 		{"TaskRequiredRunsToItsResult", nil, testTaskRequired},
 		{"TaskCancelled", nil, testTaskCancelled},
+		{"TaskInputRequired", nil, testTaskInputRequired},
 		{"ElicitationAnswered", nil, testElicitationAnswered},
 		{"URLElicitation", nil, testURLElicitation},
 		{"SamplingAnsweredByHand", nil, testSamplingByHand},
@@ -435,6 +436,32 @@ func testTaskCancelled(t *testing.T, r *HostRig, api contract.API, _ Everything)
 		ts, ok := ev.Detail.(*contract.TaskStatus)
 		return ok && ts.CallID == "task-2" && ts.Task.Status == contract.TaskCancelled
 	})
+}
+
+// testTaskInputRequired: a task that needs input (input_required) sends
+// its elicitation on tasks/result with related-task metadata; it is the
+// call's pending request, names the task, and the answer reaches the task.
+func testTaskInputRequired(t *testing.T, _ *HostRig, api contract.API, _ Everything) {
+	w := watchEvents(t, api)
+	ctx := ctxOf(t)
+	done := callAsync(ctx, api, contract.CallRequest{Name: "simulate-research-query", CallID: "task-3",
+		Arguments: json.RawMessage(`{"topic": "python", "ambiguous": true}`)})
+	p := pendingFor(t, w, api, "task-3", contract.RequestElicitation)
+	if p.TaskID == "" || !strings.Contains(string(p.Elicitation.RequestedSchema), "interpretation") {
+		t.Fatalf("the task's elicitation %+v: want its task id and the interpretation form", p)
+	}
+	w.until(t, "task-status input_required", func(ev contract.Event) bool {
+		ts, ok := ev.Detail.(*contract.TaskStatus)
+		return ok && ts.CallID == "task-3" && ts.Task.Status == contract.TaskInputRequired
+	})
+	if err := api.AnswerRequest(ctx, contract.Answer{ID: p.ID, Result: contract.ElicitResult(contract.ElicitAccept,
+		map[string]any{"interpretation": "snake"})}); err != nil {
+		t.Fatal(err)
+	}
+	o := waitCall(t, done)
+	if o.err != nil || !strings.Contains(resultText(o.res.Result), "Research Report: python (snake)") {
+		t.Fatalf("task result after the answer: %s %v", o.res.Result, o.err)
+	}
 }
 
 // pendingFor waits for the request of a call and checks PendingRequests
