@@ -1,17 +1,22 @@
 // ESLint for the browser scripts genui inlines into pages (viewdefs/*.js,
 // mcpshim/*.js): `make lint` runs it with eslint, @eslint/js and globals from
 // the test cache (scripts/test-deps.sh installs them; NODE_PATH points there).
-// The recommended rules, with the browser's globals. Several files are parts
-// of one script: render.js, then render-plain.js, then page.js or
-// emergency.js become one module (viewdefs/assets.go), so the later parts
-// read the earlier parts' top-level names, declared here per file.
+// The recommended rules, with the browser's globals. Some files are parts of
+// one script: render.js and then page.js or emergency.js become one module
+// (viewdefs/assets.go), so the later part reads render.js's top-level names,
+// which are read from render.js itself here.
 "use strict";
+const fs = require("node:fs");
+const path = require("node:path");
 const js = require("@eslint/js");
 const globals = require("globals");
 
-// render.js's top-level names, which the module parts after it use.
-const renderJS = Object.fromEntries(["LIMIT", "MEDIA_LIMIT", "el", "clip", "pretty", "block", "parseJSONText", "renderText",
-  "renderMedia", "renderLink", "renderResource", "renderItem", "errorBanner"].map((n) => [n, "readonly"]));
+// render.js's top-level declarations, which the module parts after it use.
+const renderJS = Object.fromEntries(
+  [...fs.readFileSync(path.join(__dirname, "viewdefs", "render.js"), "utf8")
+    .matchAll(/^(?:async\s+)?(?:function\*?|const|let|var|class)\s+([A-Za-z_$][\w$]*)/gm)]
+    .map((m) => [m[1], "readonly"]),
+);
 
 module.exports = [
   js.configs.recommended,
@@ -32,10 +37,6 @@ module.exports = [
   },
   {
     files: ["viewdefs/page.js", "viewdefs/emergency.js"],
-    languageOptions: { sourceType: "module", globals: { ...renderJS, renderResult: "readonly" } },
-  },
-  {
-    files: ["viewdefs/render-plain.js"],
-    languageOptions: { globals: renderJS },
+    languageOptions: { sourceType: "module", globals: renderJS },
   },
 ];
