@@ -56,6 +56,7 @@ func TestCLIVersionMatchesREADME(t *testing.T) {
 // version with the commit. (`make release` builds all five; see the
 // README's Development section.)
 func TestReleaseBuild(t *testing.T) {
+	testenv.SkipShort(t, "a release build")
 	root, err := testenv.ModuleRoot()
 	if err != nil {
 		t.Fatal(err)

@@ -1,5 +1,5 @@
 /* genui offline UI: the page's module script (after render.js). Reads the tool from #tool-data, builds
-   the form (form.js), connects the App and shows results (rich.js when present, else render-plain.js). */
+   the form (form.js), connects the App and shows results (rich.js). */
 import { App } from "@modelcontextprotocol/ext-apps";
 
 const data = JSON.parse(document.getElementById("tool-data").textContent);
@@ -23,13 +23,40 @@ function showError(msg) {
   callError.hidden = !msg;
 }
 
+/* A failed call (a JSON-RPC error): its message cleaned, once, with the raw text one click away. */
+function showCallError(message) {
+  errorMessage(callError, "The call failed.", [message]);
+  callError.hidden = false;
+}
+
+/* Tool descriptions often come indented inside their source: trimmed and dedented. */
+function tidy(text) {
+  const ls = String(text).replace(/\r\n?/g, "\n").replace(/^\s*\n|\s+$/g, "").split("\n");
+  let pad = Infinity;
+  ls.forEach(function (l, i) { if (l.trim() && (i > 0 || /^\s/.test(l))) pad = Math.min(pad, l.match(/^[ \t]*/)[0].length); });
+  return ls.map(function (l, i) { return i === 0 ? l.trim() : l.slice(pad === Infinity ? 0 : pad); }).join("\n");
+}
+
 /* ---- schema -> form (form.js) ---- */
 
 const formApi = window.GenuiForm.create(tool.inputSchema, fieldsEl);
 const collect = formApi.collect;
 const prefill = formApi.prefill;
-const descEl = document.getElementById("tool-description");
-if (descEl && (descEl.textContent.length > 280 || descEl.textContent.split("\n").length > 4)) window.GenuiForm.fold(descEl);
+let descEl = document.getElementById("tool-description");
+if (descEl) {
+  const desc = tidy(descEl.textContent);
+  descEl.textContent = desc;
+  /* A description written in markdown is drawn as markdown (its links open through the host). */
+  const T = window.GenuiText;
+  if (T && T.classify(desc, "").kind === "markdown") {
+    const md = T.markdown(desc, { openLink: function (x) { return window.genuiApp ? window.genuiApp.openLink(x) : Promise.resolve(); } });
+    md.id = "tool-description";
+    md.classList.add("description", "md-description");
+    descEl.replaceWith(md);
+    descEl = md;
+  }
+  if (desc.length > 280 || desc.split("\n").length > 4) window.GenuiForm.fold(descEl);
+}
 
 function isPlainObject(v) { return v !== null && typeof v === "object" && !Array.isArray(v); }
 
@@ -37,13 +64,13 @@ function isPlainObject(v) { return v !== null && typeof v === "object" && !Array
 
 const app = new App({ name: "genui-minimal-" + tool.name, version: "1.0.0" }, {}, { autoResize: true });
 window.genuiApp = app;
-/* The rich renderers (rich.js) when the page includes them; the arguments of
-   the call whose result is shown let them page through the tool. */
-const rich = window.GenuiRich ? window.GenuiRich.create({ app: app, tool: tool, helpers: { renderItem: renderItem, block: block, pretty: pretty, errorBanner: errorBanner, badges: annotationBadges, downloadButton: downloadButton } }) : null;
+/* The rich renderers (rich.js); the arguments of the call whose result is
+   shown let them page through the tool. */
+const rich = window.GenuiRich.create({ app: app, tool: tool, helpers: { renderItem: renderItem, block: block, pretty: pretty, errorBanner: errorBanner,
+  badges: annotationBadges, downloadButton: downloadButton } });
 let lastArgs = {};
 function showResult(result) {
-  if (rich) rich.render(result, resultEl, lastArgs);
-  else renderResult(result, resultEl);
+  rich.render(result, resultEl, lastArgs);
 }
 app.ontoolinput = function (p) {
   prefill(p && p.arguments);
@@ -165,7 +192,7 @@ form.addEventListener("submit", async function (ev) {
       setState("ready", "Cancelled.");
     } else {
       resultEl.replaceChildren();
-      showError("Call failed: " + (e && e.message ? e.message : String(e)));
+      showCallError(e && e.message ? e.message : String(e));
       setState("error", "");
     }
   } finally {

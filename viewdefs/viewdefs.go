@@ -132,6 +132,10 @@ type ToolData struct {
 	// tool UIs may not call (no "app") gets no Run button: conforming hosts
 	// refuse such calls.
 	Visibility []string
+	// Annotations are the tool's MCP annotations (readOnlyHint,
+	// destructiveHint, ...): an empty result of a tool that changes things
+	// reads "Done, nothing returned", not "No rows.".
+	Annotations json.RawMessage
 }
 
 // ModelOnly reports whether UIs may not call the tool.
@@ -156,36 +160,29 @@ type pageTool struct {
 	OutputSchema json.RawMessage `json:"outputSchema,omitempty"`
 	// ModelOnly: the page must not call the tool (visibility lacks "app").
 	ModelOnly bool `json:"modelOnly,omitempty"`
+	// Annotations: the tool's readOnlyHint and destructiveHint.
+	Annotations *pageAnnotations `json:"annotations,omitempty"`
+}
+
+// pageAnnotations are the tool annotations the page reads (the hints only:
+// titles and unknown fields stay out of the page).
+type pageAnnotations struct {
+	ReadOnlyHint    *bool `json:"readOnlyHint,omitempty"`
+	DestructiveHint *bool `json:"destructiveHint,omitempty"`
+}
+
+// annotationsFor decodes the hints the page uses; nil when there are none
+// or the annotations are not an object.
+func annotationsFor(raw json.RawMessage) *pageAnnotations {
+	var a pageAnnotations
+	if len(raw) == 0 || json.Unmarshal(raw, &a) != nil || (a.ReadOnlyHint == nil && a.DestructiveHint == nil) {
+		return nil
+	}
+	return &a
 }
 
 type pageData struct {
 	Tool pageTool `json:"tool"`
-}
-
-// Minimal returns the offline minimal UI for t as a full HTML document (not
-// yet shim-injected). It fails on an empty name or a schema that is not JSON.
-func Minimal(t ToolData) (string, error) {
-	if strings.TrimSpace(t.Name) == "" {
-		return "", errors.New("viewdefs: tool name is empty")
-	}
-	in, err := schemaJSON(t.InputSchema)
-	if err != nil {
-		return "", fmt.Errorf("viewdefs: tool %q: inputSchema: %w", t.Name, err)
-	}
-	out, err := schemaJSON(t.OutputSchema)
-	if err != nil {
-		return "", fmt.Errorf("viewdefs: tool %q: outputSchema: %w", t.Name, err)
-	}
-	if len(out) > 0 && bytes.Equal(out, []byte("null")) {
-		out = nil
-	}
-	data := pageData{Tool: pageTool{Name: t.Name, Title: t.Title, Description: t.Description, InputSchema: in, OutputSchema: out,
-		ModelOnly: t.ModelOnly()}}
-	a := cur()
-	return render("minimal.html.tmpl", map[string]any{
-		"Name": t.Name, "Title": t.Title, "Description": t.Description, "Data": data, "ModelOnly": t.ModelOnly(),
-		"FormJS": formScripts(in), "CSS": template.CSS(a.pageCSS), "PageJS": template.JS(a.pagePlain),
-	})
 }
 
 // Emergency returns the page shown when generation failed: the tool name,

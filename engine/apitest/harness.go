@@ -39,9 +39,6 @@ type Harness struct {
 // Option changes the engine's options before it starts.
 type Option func(*engine.Options)
 
-// WithUpstream wraps up instead of the in-process demo.
-func WithUpstream(up upstream.Config) Option { return func(o *engine.Options) { o.Upstream = up } }
-
 // Start runs an engine over the demo upstream (unless an option says
 // otherwise) with its host and side server, waits for the upstream's tools
 // and stops everything when the test ends.

@@ -59,7 +59,8 @@ func StartEverything(t testing.TB, ev Everything, opts ...Option) *HostRig {
 		Args:       []string{"-c", `tee -a "$GENUI_TEST_SENT" | exec "$@"`, "sh", ev.Node, ev.Script, "stdio"},
 		Env:        []string{"GENUI_TEST_SENT=" + sent},
 		BackoffMin: 50 * time.Millisecond, BackoffMax: 500 * time.Millisecond}
-	all := append([]Option{WithUpstream(up), func(o *engine.Options) {
+	all := append([]Option{func(o *engine.Options) {
+		o.Upstream = up
 		o.Surfaces = true
 		o.Roots = []contract.Root{{URI: "file:///work/project-under-test", Name: "project-under-test"}}
 	}}, opts...)

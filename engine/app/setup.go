@@ -125,7 +125,7 @@ func (s *Setup) Logger() (*slog.Logger, error) {
 		if s.logErr != nil {
 			return
 		}
-		s.Gen.Logger = s.logger.With("component", config.ComponentGen)
+		s.Gen.Logger = s.logger // the generator adds component=gen
 		for _, w := range s.Warnings {
 			s.logger.Warn("config", "warning", w)
 			if s.Notices != nil {

@@ -12,11 +12,6 @@ import (
 	"github.com/genui-dev/genui/viewdefs"
 )
 
-// UITypeMinimal is the UIType of a page with only the minimal form and
-// content renderers. The offline generator no longer produces it (it always
-// includes the rich renderers); it stays for callers that name the type.
-const UITypeMinimal = "minimal"
-
 // UITypeOfflineRich is the UIType of the offline generator's output: the
 // minimal form plus the rich result renderers (table, chart, card), with the
 // refinements it understood applied as view configuration. It is used for
@@ -44,7 +39,7 @@ func (offline) Generate(ctx context.Context, req Request) (Result, error) {
 	cfg, warnings := ParseIntents(req.Refinements)
 	html, err := viewdefs.Rich(viewdefs.ToolData{
 		Name: t.Name, Title: t.Title, Description: t.Description,
-		InputSchema: t.InputSchema, OutputSchema: t.OutputSchema, Visibility: t.Visibility(),
+		InputSchema: t.InputSchema, OutputSchema: t.OutputSchema, Visibility: t.Visibility(), Annotations: t.Annotations,
 	}, cfg)
 	if err != nil {
 		return Result{}, fmt.Errorf("offline generator: %w", err)

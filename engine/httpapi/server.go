@@ -487,21 +487,6 @@ func (s *Server) handleIndex(w http.ResponseWriter, r *http.Request) {
 		"GET /preview/{tool}", "GET /events", "POST /mcp", "GET /sse"}})
 }
 
-// callErrorStatus maps a failed tool call to an HTTP status: the upstream
-// being down is 503, a timeout 504, bad arguments 400, anything else 502.
-func callErrorStatus(err error) int {
-	var je *jsonrpc.Error
-	switch {
-	case errors.Is(err, context.DeadlineExceeded):
-		return http.StatusGatewayTimeout
-	case errors.As(err, &je) && je.Code == jsonrpc.CodeUpstreamUnavailable:
-		return http.StatusServiceUnavailable
-	case errors.As(err, &je) && (je.Code == jsonrpc.CodeInvalidParams || je.Code == jsonrpc.CodeInvalidRequest):
-		return http.StatusBadRequest
-	}
-	return http.StatusBadGateway
-}
-
 // errorText is an error's message without the "jsonrpc error N:" prefix.
 func errorText(err error) string {
 	var je *jsonrpc.Error

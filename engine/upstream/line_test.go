@@ -4,6 +4,7 @@ package upstream
 // both directions, large lines, the line limit, malformed lines.
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -375,4 +376,16 @@ func TestDrainWriterNeverFails(t *testing.T) {
 	if strings.Count(logs.String(), "upstream stderr writer failed") != 1 {
 		t.Errorf("log = %s", logs.String())
 	}
+}
+
+// readLine returns the next non-blank frame, in memory the caller owns. A
+// line longer than the limit gives *lineTooLongError without reading (or
+// buffering) the rest of it. A last line without a newline is returned
+// before io.EOF.
+func readLine(fr *jsonrpc.FrameReader) ([]byte, error) {
+	b, err := fr.ReadFrame()
+	if err != nil {
+		return nil, lineError(err)
+	}
+	return bytes.Clone(b), nil
 }

@@ -9,6 +9,7 @@ import (
 // Debian package tmux); see Missing for when it is absent.
 func RequireTmux(t testing.TB) string {
 	t.Helper()
+	SkipShort(t, "tmux")
 	for _, name := range []string{"/usr/bin/tmux", "tmux"} {
 		if p, err := exec.LookPath(name); err == nil {
 			return p
