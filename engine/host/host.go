@@ -130,7 +130,7 @@ type route struct {
 	// seq orders the request among all calls in flight, the host's and
 	// genui's own surfaces' (Upstream.NextCallSeq): a server-to-client
 	// request belongs to the newest.
-	seq int64
+	seq   int64
 	token json.RawMessage // the host's own progress token, if any
 	// Modern (2026-07-28) requests: server-to-client requests go through
 	// ask (multi round-trip), log messages only at logLevel or above.
