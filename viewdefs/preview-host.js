@@ -261,7 +261,7 @@
       var decline = button("Decline", "secondary", "req-decline", function () { answer(p, { result: { action: "decline" } }); });
       var cancelB = button("Cancel", "secondary", "req-cancel", function () { answer(p, { result: { action: "cancel" } }); });
       if (e.mode === "url") {
-        var u = String(e.url || ""), host = "";
+        var u = String(e.url || ""), host;
         try { host = new URL(u).host; } catch (x) { host = "(not a valid URL)"; }
         var box = el("div", "request-url");
         box.appendChild(el("div", "muted", "Opens " + host));
