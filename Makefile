@@ -62,8 +62,9 @@ test-short:
 ## resources/read vs ping, UI sizes, startup vs the demo alone; then the Go benchmarks (/wait
 ## push-to-delivery vs a channel, 10k events, cache hits vs a map, a proxied tools/call vs a
 ## byte relay vs the demo directly with genui's allocations per call, cached UI reads vs ping over
-## OS pipes, a TUI frame with 1,000 tools and 10,000 events vs an empty one). Every figure comes
-## with its same-run baseline.
+## OS pipes, 100,000 upstream tools: bytes genui holds per tool vs the tool's JSON and a paged
+## tools/list vs compacting the JSON, a TUI frame with 1,000 tools and 10,000 events vs an empty
+## one). Every figure comes with its same-run baseline.
 bench: build
 	scripts/test-deps.sh
 	$(GO) run ./bench -genui bin/genui

@@ -43,8 +43,9 @@ func startPreview(t *testing.T, up upstream.Config) *previewEnv {
 	return startPreviewWith(t, engine.Options{Upstream: up, Dir: t.TempDir()})
 }
 
-// startPreviewWith runs an engine with opts behind the side server.
-func startPreviewWith(t *testing.T, opts engine.Options) *previewEnv {
+// startPreviewWith runs an engine with opts behind the side server, its
+// MCP host with hopts when given (their Engine is set here).
+func startPreviewWith(t *testing.T, opts engine.Options, hopts ...host.Options) *previewEnv {
 	t.Helper()
 	e, err := engine.New(opts)
 	if err != nil {
@@ -53,7 +54,12 @@ func startPreviewWith(t *testing.T, opts engine.Options) *previewEnv {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- e.Run(ctx) }()
-	h := host.New(host.Options{Engine: e, Upstream: e.Relay(), Tools: e.Registry()})
+	var ho host.Options
+	if len(hopts) > 0 {
+		ho = hopts[0]
+	}
+	ho.Engine, ho.Upstream, ho.Tools = e, e.Relay(), e.Registry()
+	h := host.New(ho)
 	s := New(Options{Engine: e, Host: h})
 	p := &previewEnv{e: e, h: h, s: s, uiTS: httptest.NewServer(s.UIHandler()), apiTS: httptest.NewServer(s.Handler())}
 	s.SetBases(p.uiTS.URL, p.apiTS.URL)
