@@ -8,25 +8,22 @@ import (
 	"time"
 )
 
-// TestHostSettingsReachTheHost: the MCP server's limits (mcp.*) and the
+// TestHostSettingsResolve: the MCP server's limits (mcp.*) and the
 // allowed origins (http.allowedOrigins, --allowed-origins,
-// GENUI_HTTP_ALLOWED_ORIGINS) reach host.Options, with defaults large
-// enough for ordinary use.
-func TestHostSettingsReachTheHost(t *testing.T) {
+// GENUI_HTTP_ALLOWED_ORIGINS) resolve through every layer, with defaults
+// large enough for ordinary use (engine/app's TestHostSettingsReachTheHost
+// checks they reach host.Options).
+func TestHostSettingsResolve(t *testing.T) {
 	r, err := ResolveInput(nil, Input{File: writeConfig(t, `{"dir": "`+t.TempDir()+`"}`), LookupEnv: env{}.lookup})
 	if err != nil {
 		t.Fatal(err)
 	}
-	ao, err := r.AppOptions()
-	if err != nil {
-		t.Fatal(err)
+	m := r.Config.MCP
+	if m.ToolsPageSize != 1000 || m.Sessions.Max != 1000 || m.Sessions.EvictIdle.D() != 5*time.Minute ||
+		m.Listen.MaxStreams != 256 || m.Listen.MaxSubscriptions != 1000 || m.Listen.StallTimeout.D() != 10*time.Second ||
+		len(r.Config.HTTP.AllowedOrigins) != 0 {
+		t.Errorf("defaults: %+v %v", m, r.Config.HTTP.AllowedOrigins)
 	}
-	h := ao.Host
-	if h.ToolsPageSize != 1000 || h.MaxSessions != 1000 || h.SessionEvictIdle != 5*time.Minute ||
-		h.MaxListens != 256 || h.MaxListenSubscriptions != 1000 || h.ListenStallTimeout != 10*time.Second || len(h.AllowedOrigins) != 0 {
-		t.Errorf("defaults: %+v", h)
-	}
-	_ = r.Close()
 
 	f := flagsFor(t, "--allowed-origins", "vscode-webview://*", "--allowed-origins", "app://shell,null")
 	r, err = ResolveInput(f, Input{Flags: f.fs, File: writeConfig(t, `{"dir": "`+t.TempDir()+`",
@@ -37,18 +34,13 @@ func TestHostSettingsReachTheHost(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer r.Close()
-	ao, err = r.AppOptions()
-	if err != nil {
-		t.Fatal(err)
+	m = r.Config.MCP
+	if m.ToolsPageSize != 50 || m.Sessions.Max != 9 || m.Sessions.EvictIdle.D() != 90*time.Second ||
+		m.Listen.MaxStreams != 3 || m.Listen.MaxSubscriptions != 4 || m.Listen.StallTimeout.D() != 2*time.Second {
+		t.Errorf("set: %+v", m)
 	}
-	h = ao.Host
-	if h.ToolsPageSize != 50 || h.MaxSessions != 9 || h.SessionEvictIdle != 90*time.Second ||
-		h.MaxListens != 3 || h.MaxListenSubscriptions != 4 || h.ListenStallTimeout != 2*time.Second {
-		t.Errorf("set: %+v", h)
-	}
-	if want := []string{"vscode-webview://*", "app://shell", "null"}; !slices.Equal(h.AllowedOrigins, want) {
-		t.Errorf("allowed origins %q, want the flag's %q", h.AllowedOrigins, want)
+	if want := []string{"vscode-webview://*", "app://shell", "null"}; !slices.Equal(r.Config.HTTP.AllowedOrigins, want) {
+		t.Errorf("allowed origins %q, want the flag's %q", r.Config.HTTP.AllowedOrigins, want)
 	}
 	if src := r.Sources["http.allowedOrigins"]; src.Layer != LayerFlag || src.Name != "--allowed-origins" {
 		t.Errorf("source of http.allowedOrigins: %v", src)
