@@ -62,7 +62,7 @@ func TestReleaseBuild(t *testing.T) {
 		t.Fatal(err)
 	}
 	if _, err := exec.LookPath("make"); err != nil {
-		testenv.Missing(t, "make is not installed")
+		testenv.Missingf(t, "make is not installed")
 	}
 	mk, err := os.ReadFile(filepath.Join(root, "Makefile"))
 	if err != nil {

@@ -45,7 +45,7 @@ func startWebHostWith(t *testing.T, mcpURL, mode string, extra map[string]any) *
 	nm := filepath.Join(testenv.NPMDir(), "node_modules")
 	for _, f := range []string{clientEntry, browsertest.ExtAppsBridge} {
 		if _, err := os.Stat(filepath.Join(nm, filepath.FromSlash(f))); err != nil {
-			testenv.Missing(t, "npm file %s: %v", f, err)
+			testenv.Missingf(t, "npm file %s: %v", f, err)
 		}
 	}
 	imports := map[string]string{

@@ -96,7 +96,11 @@ func Start(t testing.TB, opts ...Option) *Harness {
 // returns the status and body.
 func (h *Harness) Wait(t testing.TB, timeout string) (int, []byte) {
 	t.Helper()
-	resp, err := http.Get(h.APIURL + "/wait?timeout=" + timeout)
+	req, err := http.NewRequestWithContext(context.Background(), http.MethodGet, h.APIURL+"/wait?timeout="+timeout, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -401,11 +401,12 @@ type Ports struct{ UI, API int }
 
 // Listen opens both loopback listeners (0 = a random free port).
 func Listen(uiPort, apiPort int) (ui, api net.Listener, err error) {
-	ui, err = net.Listen("tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(uiPort)))
+	var lc net.ListenConfig
+	ui, err = lc.Listen(context.Background(), "tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(uiPort)))
 	if err != nil {
 		return nil, nil, fmt.Errorf("listen on ui port %d: %w", uiPort, err)
 	}
-	api, err = net.Listen("tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(apiPort)))
+	api, err = lc.Listen(context.Background(), "tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(apiPort)))
 	if err != nil {
 		ui.Close()
 		return nil, nil, fmt.Errorf("listen on mcp port %d: %w", apiPort, err)

@@ -45,6 +45,7 @@ func rawClient(t *testing.T, kind string, report io.Writer) *Client {
 }
 
 func TestLineExactPassthrough(t *testing.T) {
+	t.Parallel()
 	for _, kind := range lineKinds {
 		t.Run(kind, func(t *testing.T) {
 			t.Parallel()
@@ -121,6 +122,7 @@ func TestLineExactPassthrough(t *testing.T) {
 }
 
 func TestLineTenMiBNotification(t *testing.T) {
+	t.Parallel()
 	for _, kind := range lineKinds {
 		t.Run(kind, func(t *testing.T) {
 			t.Parallel()
@@ -150,6 +152,7 @@ func TestLineTenMiBNotification(t *testing.T) {
 }
 
 func TestLineOverLimitFailsAndReconnects(t *testing.T) {
+	t.Parallel()
 	for _, kind := range lineKinds {
 		t.Run(kind, func(t *testing.T) {
 			t.Parallel()
@@ -233,6 +236,7 @@ func TestLineUnusableReplyFailsTheCallAtOnce(t *testing.T) {
 	t.Parallel()
 	for _, kind := range lineKinds {
 		t.Run(kind, func(t *testing.T) {
+			t.Parallel()
 			c := rawClient(t, kind, &syncBuffer{})
 			runClient(t, c)
 			waitReady(t, c, 10*time.Second)
@@ -328,6 +332,7 @@ func TestRequestFrame(t *testing.T) {
 }
 
 func TestLineOutputClosedRestarts(t *testing.T) {
+	t.Parallel()
 	for _, kind := range lineKinds {
 		t.Run(kind, func(t *testing.T) {
 			t.Parallel()

@@ -32,7 +32,7 @@ func Start(t testing.TB, extra ...chromedp.ExecAllocatorOption) context.Context 
 		path = p
 	}
 	if _, err := exec.LookPath(path); err != nil {
-		testenv.Missing(t, "headless Chromium not found at %s: %v (Debian package chromium)", path, err)
+		testenv.Missingf(t, "headless Chromium not found at %s: %v (Debian package chromium)", path, err)
 	}
 	opts := []chromedp.ExecAllocatorOption{
 		chromedp.ExecPath(path),

@@ -33,9 +33,9 @@ func SkipShort(t testing.TB, what string) {
 // InCI reports whether the environment variable CI is "true".
 func InCI() bool { return os.Getenv("CI") == "true" }
 
-// Missing reports that a tool the test needs is absent: t.Skip normally
+// Missingf reports that a tool the test needs is absent: t.Skip normally
 // and under -short, t.Fatal under CI=true.
-func Missing(t testing.TB, format string, args ...any) {
+func Missingf(t testing.TB, format string, args ...any) {
 	t.Helper()
 	msg := fmt.Sprintf(format, args...) + " (run scripts/test-deps.sh)"
 	SkipShort(t, msg)
@@ -160,7 +160,7 @@ func NodePath(t testing.TB) string {
 	SkipShort(t, "node")
 	p, err := exec.LookPath("node")
 	if err != nil {
-		Missing(t, "node not found on PATH")
+		Missingf(t, "node not found on PATH")
 	}
 	return p
 }
@@ -173,7 +173,7 @@ func NPMBin(t testing.TB, pkg, bin string) string {
 	SkipShort(t, "npm package "+pkg)
 	p, err := npmBin(NPMDir(), pkg, bin)
 	if err != nil {
-		Missing(t, "npm package %s: %v", pkg, err)
+		Missingf(t, "npm package %s: %v", pkg, err)
 	}
 	return p
 }
@@ -229,7 +229,7 @@ func RequireChromium(t testing.TB) string {
 			return p
 		}
 	}
-	Missing(t, "chromium not found (Debian package chromium)")
+	Missingf(t, "chromium not found (Debian package chromium)")
 	return ""
 }
 

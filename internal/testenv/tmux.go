@@ -15,6 +15,6 @@ func RequireTmux(t testing.TB) string {
 			return p
 		}
 	}
-	Missing(t, "tmux not found (Debian package tmux)")
+	Missingf(t, "tmux not found (Debian package tmux)")
 	return ""
 }
