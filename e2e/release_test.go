@@ -335,7 +335,7 @@ func (r builtRelease) checkNPM(t *testing.T) {
 	testenv.NodePath(t)
 	for _, tool := range []string{"npm", "npx"} {
 		if _, err := exec.LookPath(tool); err != nil {
-			testenv.Missing(t, "%s not found on PATH", tool)
+			testenv.Missingf(t, "%s not found on PATH", tool)
 		}
 	}
 	mainTgz := r.path("npm/genui-" + r.version + ".tgz")
@@ -456,7 +456,7 @@ func fileSHA256(t *testing.T, path string) string {
 func (r builtRelease) checkInstallScript(t *testing.T) {
 	curl, err := exec.LookPath("curl")
 	if err != nil {
-		testenv.Missing(t, "curl not found on PATH")
+		testenv.Missingf(t, "curl not found on PATH")
 	}
 	published := func(t *testing.T) string {
 		dir := t.TempDir()
