@@ -107,7 +107,6 @@ func runsAsScript(n *html.Node) bool {
 }
 
 var (
-	reMeta    = regexp.MustCompile(`\n?<meta http-equiv="Content-Security-Policy" ` + Attr + ` content="[^"]*">`)
 	reHead    = regexp.MustCompile(`(?i)<head(?:\s[^>]*)?>`)
 	reHTML    = regexp.MustCompile(`(?i)<html(?:\s[^>]*)?>`)
 	reDoctype = regexp.MustCompile(`(?i)^\s*<!doctype[^>]*>`)
@@ -140,9 +139,28 @@ func Apply(page string) string {
 	return meta + page
 }
 
-// Strip removes the meta element Apply wrote (refine prompts show the
+// metaOpen starts the meta element Apply writes.
+const metaOpen = `<meta http-equiv="Content-Security-Policy" ` + Attr + ` content="`
+
+// Strip removes the meta elements Apply wrote (refine prompts show the
 // page without it; Apply replaces it).
-func Strip(page string) string { return reMeta.ReplaceAllLiteralString(page, "") }
+func Strip(page string) string {
+	for {
+		i := strings.Index(page, metaOpen)
+		if i < 0 {
+			return page
+		}
+		end := strings.Index(page[i+len(metaOpen):], `">`)
+		if end < 0 {
+			return page
+		}
+		j := i + len(metaOpen) + end + len(`">`)
+		if i > 0 && page[i-1] == '\n' {
+			i--
+		}
+		page = page[:i] + page[j:]
+	}
+}
 
 // Has reports whether page carries genui's CSP meta element.
-func Has(page string) bool { return reMeta.MatchString(page) }
+func Has(page string) bool { return strings.Contains(page, metaOpen) }

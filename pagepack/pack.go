@@ -227,21 +227,28 @@ func Unpack(page string) (string, error) {
 // inserts (the shim, classic and module scripts, in order), for the page's
 // CSP hashes; nil for a page that is not packed. Memoized by block.
 func PackedScripts(page string) ([]string, error) {
-	m := rePackBlock.FindStringSubmatch(page)
-	if m == nil {
+	const open = `<script type="application/octet-stream" ` + PackAttr + `>`
+	i := strings.Index(page, open)
+	if i < 0 {
 		if IsPacked(page) {
 			return nil, errors.New("packed page: its block is damaged")
 		}
 		return nil, nil
 	}
-	key := sha256.Sum256([]byte(m[1]))
+	block := page[i+len(open):]
+	end := strings.IndexByte(block, '<')
+	if end < 0 || !strings.HasPrefix(block[end:], "</script>") {
+		return nil, errors.New("packed page: its block is damaged")
+	}
+	block = block[:end]
+	key := sha256.Sum256([]byte(block))
 	scriptMemo.Lock()
 	s, ok := scriptMemo.m[key]
 	scriptMemo.Unlock()
 	if ok {
 		return s, nil
 	}
-	parts, err := unpackBlock(m[1])
+	parts, err := unpackBlock(block)
 	if err != nil {
 		return nil, err
 	}

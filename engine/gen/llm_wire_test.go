@@ -316,9 +316,15 @@ func TestLLMWireSlowerThanBudget(t *testing.T) {
 	}
 }
 
+// TestLLMWireSlowStreamCancelledAtBudget: a stream slower than the budget
+// (10 bytes every 50 ms: 11 s for the page) reports progress while it runs
+// and is cut at the budget. Progress is throttled to one report per 250 ms,
+// so the budget leaves room for several reports even when the first chunk
+// is late on a loaded machine (with 400 ms, a first chunk after 150 ms left
+// room for one).
 func TestLLMWireSlowStreamCancelledAtBudget(t *testing.T) {
 	r := newWireRig(t, llmtest.Anthropic, llmtest.Reply{Text: llmtest.ForecastPage, ChunkSize: 10, ChunkDelay: 50 * time.Millisecond},
-		func(c *Config) { c.Budget = 400 * time.Millisecond })
+		func(c *Config) { c.Budget = 1200 * time.Millisecond })
 	var mu sync.Mutex
 	var seen []Progress
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)

@@ -5,7 +5,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/genui-dev/genui/engine"
 	"github.com/genui-dev/genui/engine/host"
 )
 
@@ -17,7 +16,7 @@ import (
 // state through the API routes (those take genui's own pages and programs
 // only).
 func TestAllowedOriginsJoinTheLoopbackRule(t *testing.T) {
-	p := startPreviewWith(t, engine.Options{Upstream: demoConfig(), Dir: t.TempDir()}, host.Options{AllowedOrigins: []string{"vscode-webview://x", "app://*"}})
+	p := startPreviewWith(t, demoConfig(), host.Options{AllowedOrigins: []string{"vscode-webview://x", "app://*"}})
 	api := p.apiTS.URL
 	init := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"webview","version":"1"}}}`
 	preflight := []string{"Access-Control-Request-Method", "POST", "Access-Control-Request-Headers", "content-type,mcp-session-id"}

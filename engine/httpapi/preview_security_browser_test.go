@@ -18,6 +18,7 @@ import (
 	"github.com/genui-dev/genui/engine"
 	"github.com/genui-dev/genui/engine/contract"
 	"github.com/genui-dev/genui/engine/gen"
+	"github.com/genui-dev/genui/engine/host"
 	"github.com/genui-dev/genui/internal/browsertest"
 	"github.com/genui-dev/genui/internal/llmtest"
 	"github.com/genui-dev/genui/mcpshim"
@@ -62,7 +63,7 @@ func TestPreviewReplacesAPageThatNavigatesAway(t *testing.T) {
 	}
 
 	// A first genui generates the LLM pages (good ones) and persists them.
-	first := startPreviewWith(t, opts())
+	first := startPreviewEngine(t, opts(), host.Options{})
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	for tool := range pages {
@@ -112,7 +113,7 @@ func TestPreviewReplacesAPageThatNavigatesAway(t *testing.T) {
 		t.Fatalf("poisoned %d cache entries, want %d", poisoned, len(pages))
 	}
 
-	p := startPreviewWith(t, opts())
+	p := startPreviewEngine(t, opts(), host.Options{})
 	var secMu = make(chan contract.Event, 16)
 	p.e.OnEvent(func(ev contract.Event) {
 		if ev.Kind == contract.EventSecurity {

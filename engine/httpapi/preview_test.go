@@ -40,12 +40,18 @@ func demoConfig() upstream.Config {
 
 func startPreview(t *testing.T, up upstream.Config) *previewEnv {
 	t.Helper()
-	return startPreviewWith(t, engine.Options{Upstream: up, Dir: t.TempDir()})
+	return startPreviewWith(t, up, host.Options{})
 }
 
-// startPreviewWith runs an engine with opts behind the side server, its
-// MCP host with hopts when given (their Engine is set here).
-func startPreviewWith(t *testing.T, opts engine.Options, hopts ...host.Options) *previewEnv {
+// startPreviewWith is startPreview with the MCP host's options (its Engine
+// is set here).
+func startPreviewWith(t *testing.T, up upstream.Config, hopts host.Options) *previewEnv {
+	t.Helper()
+	return startPreviewEngine(t, engine.Options{Upstream: up, Dir: t.TempDir()}, hopts)
+}
+
+// startPreviewEngine runs an engine with opts behind the side server.
+func startPreviewEngine(t *testing.T, opts engine.Options, hopts host.Options) *previewEnv {
 	t.Helper()
 	e, err := engine.New(opts)
 	if err != nil {
@@ -54,12 +60,8 @@ func startPreviewWith(t *testing.T, opts engine.Options, hopts ...host.Options) 
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- e.Run(ctx) }()
-	var ho host.Options
-	if len(hopts) > 0 {
-		ho = hopts[0]
-	}
-	ho.Engine, ho.Upstream, ho.Tools = e, e.Relay(), e.Registry()
-	h := host.New(ho)
+	hopts.Engine, hopts.Upstream, hopts.Tools = e, e.Relay(), e.Registry()
+	h := host.New(hopts)
 	s := New(Options{Engine: e, Host: h})
 	p := &previewEnv{e: e, h: h, s: s, uiTS: httptest.NewServer(s.UIHandler()), apiTS: httptest.NewServer(s.Handler())}
 	s.SetBases(p.uiTS.URL, p.apiTS.URL)
