@@ -150,6 +150,13 @@ func (u *revUpstream) handle(ctx context.Context, m *jsonrpc.Message, out func([
 // startHTTPUp serves up through genui's HTTP transports behind LoopbackOnly.
 func startHTTPUp(t *testing.T, up upstream.Config) (*httptest.Server, *host.Server) {
 	t.Helper()
+	return startHTTPUpOpts(t, up, host.Options{}, nil)
+}
+
+// startHTTPUpOpts is startHTTPUp with host options (Engine and Logger are
+// set here) and, when wrap is not nil, the test server's listener wrapped.
+func startHTTPUpOpts(t *testing.T, up upstream.Config, hopts host.Options, wrap func(net.Listener) net.Listener) (*httptest.Server, *host.Server) {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	if os.Getenv("GENUI_TEST_LOG") != "" {
@@ -160,12 +167,17 @@ func startHTTPUp(t *testing.T, up upstream.Config) (*httptest.Server, *host.Serv
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := host.New(host.Options{Engine: e, Upstream: e.Relay(), Tools: e.Registry(), Logger: log})
+	hopts.Engine, hopts.Upstream, hopts.Tools, hopts.Logger = e, e.Relay(), e.Registry(), log
+	srv := host.New(hopts)
 	done := make(chan struct{})
 	go func() { _ = e.Run(ctx); close(done) }()
 	mux := http.NewServeMux()
 	srv.RegisterHTTP(mux)
-	ts := httptest.NewServer(host.LoopbackOnly(mux))
+	ts := httptest.NewUnstartedServer(host.LoopbackOnly(mux))
+	if wrap != nil {
+		ts.Listener = wrap(ts.Listener)
+	}
+	ts.Start()
 	t.Cleanup(func() {
 		ts.CloseClientConnections()
 		ts.Close()

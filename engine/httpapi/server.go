@@ -228,7 +228,11 @@ func (s *Server) middleware(next http.Handler) http.Handler {
 		next.ServeHTTP(sw, r.WithContext(engine.WithRequestID(r.Context(), rid)))
 		s.log.Debug("http", "rid", rid, "method", r.Method, "path", r.URL.Path, "status", sw.status, "ms", time.Since(start).Milliseconds())
 	})
-	guarded := host.LoopbackOnly(logged)
+	var origins *host.Origins // loopback only
+	if s.h != nil {
+		origins = s.h.Origins()
+	}
+	guarded := origins.Guard(logged)
 	recovered := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		defer func() {
 			if v := recover(); v != nil {
