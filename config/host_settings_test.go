@@ -2,50 +2,9 @@ package config
 
 import (
 	"errors"
-	"slices"
 	"strings"
 	"testing"
-	"time"
 )
-
-// TestHostSettingsResolve: the MCP server's limits (mcp.*) and the
-// allowed origins (http.allowedOrigins, --allowed-origins,
-// GENUI_HTTP_ALLOWED_ORIGINS) resolve through every layer, with defaults
-// large enough for ordinary use (engine/app's TestHostSettingsReachTheHost
-// checks they reach host.Options).
-func TestHostSettingsResolve(t *testing.T) {
-	r, err := ResolveInput(nil, Input{File: writeConfig(t, `{"dir": "`+t.TempDir()+`"}`), LookupEnv: env{}.lookup})
-	if err != nil {
-		t.Fatal(err)
-	}
-	m := r.Config.MCP
-	if m.ToolsPageSize != 1000 || m.Sessions.Max != 1000 || m.Sessions.EvictIdle.D() != 5*time.Minute ||
-		m.Listen.MaxStreams != 256 || m.Listen.MaxSubscriptions != 1000 || m.Listen.StallTimeout.D() != 10*time.Second ||
-		len(r.Config.HTTP.AllowedOrigins) != 0 {
-		t.Errorf("defaults: %+v %v", m, r.Config.HTTP.AllowedOrigins)
-	}
-
-	f := flagsFor(t, "--allowed-origins", "vscode-webview://*", "--allowed-origins", "app://shell,null")
-	r, err = ResolveInput(f, Input{Flags: f.fs, File: writeConfig(t, `{"dir": "`+t.TempDir()+`",
-	  "http": {"allowedOrigins": ["http://devbox.lan:3000"]},
-	  "mcp": {"toolsPageSize": 50, "sessions": {"max": 7, "evictIdle": "90s"},
-	          "listen": {"maxStreams": 3, "maxSubscriptions": 4, "stallTimeout": "2s"}}}`),
-		LookupEnv: env{"GENUI_MCP_SESSIONS_MAX": "9"}.lookup})
-	if err != nil {
-		t.Fatal(err)
-	}
-	m = r.Config.MCP
-	if m.ToolsPageSize != 50 || m.Sessions.Max != 9 || m.Sessions.EvictIdle.D() != 90*time.Second ||
-		m.Listen.MaxStreams != 3 || m.Listen.MaxSubscriptions != 4 || m.Listen.StallTimeout.D() != 2*time.Second {
-		t.Errorf("set: %+v", m)
-	}
-	if want := []string{"vscode-webview://*", "app://shell", "null"}; !slices.Equal(r.Config.HTTP.AllowedOrigins, want) {
-		t.Errorf("allowed origins %q, want the flag's %q", r.Config.HTTP.AllowedOrigins, want)
-	}
-	if src := r.Sources["http.allowedOrigins"]; src.Layer != LayerFlag || src.Name != "--allowed-origins" {
-		t.Errorf("source of http.allowedOrigins: %v", src)
-	}
-}
 
 // TestAllowedOriginsValidated: entries that are no origin, or that would
 // let any web site in, are refused with the path and the rule.
