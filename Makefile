@@ -9,6 +9,11 @@ GIT_REV := $(shell git rev-parse --short=12 HEAD 2>/dev/null)
 COMMIT  := $(if $(GIT_REV),$(GIT_REV)$(shell git diff --quiet HEAD -- 2>/dev/null || echo -dirty),unknown)
 LDFLAGS := -s -w -X github.com/genui-dev/genui/engine.Version=$(VERSION) -X github.com/genui-dev/genui/engine.Commit=$(COMMIT)
 
+# make lint's tools: golangci-lint, pinned and built into the test cache; ESLint from npm
+GOLANGCI_LINT_VERSION := v2.15.0
+GOLANGCI_LINT := $(GENUI_TEST_CACHE)/bin/golangci-lint-$(GOLANGCI_LINT_VERSION)
+NPM_BIN := $(GENUI_TEST_CACHE)/npm/node_modules/.bin
+
 # release targets (GOOS/GOARCH) and where they go
 PLATFORMS ?= linux/amd64 linux/arm64 darwin/amd64 darwin/arm64 windows/amd64
 RELEASE_DIR ?= release
@@ -21,7 +26,7 @@ RELEASE_DOWNLOAD_URL ?= $(RELEASE_HOMEPAGE)/releases/download
 # archive entries carry the commit's time, so the same commit gives the same archives
 SOURCE_DATE_EPOCH ?= $(shell git log -1 --format=%ct 2>/dev/null)
 
-.PHONY: build test bench lint release version uicorpus
+.PHONY: build test test-short bench lint release version uicorpus
 
 ## version: the version builds get, from README.md
 version:
@@ -68,6 +73,12 @@ test:
 	$(GO) test -race -count=1 -timeout 20m ./...
 	$(GO) test -run '^$$' -fuzz FuzzHandleFrame -fuzztime 20s ./engine/host/
 
+## test-short: the fast tier, for a machine without chromium, tmux, node or the npm packages:
+## `go test -short`, in which tests that need those, the genui binary or minutes skip
+## (internal/testenv.SkipShort; under CI=true too, since -short is asked for)
+test-short:
+	$(GO) test -short -count=1 -timeout 5m ./...
+
 ## bench: with the TypeScript SDK client, tools/call round trips direct vs through a byte relay
 ## vs through `genui mcp`, alternating call by call (added latency, genui/relay ratio), warm
 ## resources/read vs ping, UI sizes, startup vs the demo alone; then the Go benchmarks (/wait
@@ -88,8 +99,18 @@ bench: build
 uicorpus:
 	scripts/uicorpus.sh
 
-## lint: gofmt must report nothing; go vet must pass
-lint:
-	@out="$$(find . -name '*.go' -not -path './.git/*' -not -path './bin/*' -not -path '*/node_modules/*' | xargs gofmt -l)"; \
-	if [ -n "$$out" ]; then echo "gofmt needed on:"; echo "$$out"; exit 1; fi
+## lint: golangci-lint (.golangci.yml: charm crush's linter set with staticcheck, gofmt and
+## goimports; built once into the test cache), go vet, `go mod tidy` changing nothing, and
+## ESLint over the scripts genui inlines into pages (eslint.config.cjs; scripts/test-deps.sh
+## installs ESLint into the test cache)
+lint: $(GOLANGCI_LINT)
+	$(GOLANGCI_LINT) run ./...
 	$(GO) vet ./...
+	@$(GO) mod tidy -diff || { echo "go.mod/go.sum are not tidy: run go mod tidy" >&2; exit 1; }
+	@test -x $(NPM_BIN)/eslint || { echo "ESLint is not installed in $(NPM_BIN): run scripts/test-deps.sh" >&2; exit 1; }
+	NODE_PATH=$(GENUI_TEST_CACHE)/npm/node_modules $(NPM_BIN)/eslint -c eslint.config.cjs viewdefs/*.js mcpshim/*.js
+
+$(GOLANGCI_LINT):
+	@mkdir -p $(@D)/.build
+	GOBIN=$(abspath $(@D))/.build $(GO) install github.com/golangci/golangci-lint/v2/cmd/golangci-lint@$(GOLANGCI_LINT_VERSION)
+	mv $(@D)/.build/golangci-lint $@

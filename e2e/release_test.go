@@ -109,12 +109,13 @@ func TestREADMEInstallLines(t *testing.T) {
 // installs a working binary over HTTP and from file:// and refuses a
 // corrupted archive. (`make release` builds all five; see the README.)
 func TestReleaseBuild(t *testing.T) {
+	testenv.SkipShort(t, "a release build")
 	root, err := testenv.ModuleRoot()
 	if err != nil {
 		t.Fatal(err)
 	}
 	if _, err := exec.LookPath("make"); err != nil {
-		testenv.Missing(t, "make is not installed")
+		testenv.Missingf(t, "make is not installed")
 	}
 	mk, err := os.ReadFile(filepath.Join(root, "Makefile"))
 	if err != nil {
@@ -334,7 +335,7 @@ func (r builtRelease) checkNPM(t *testing.T) {
 	testenv.NodePath(t)
 	for _, tool := range []string{"npm", "npx"} {
 		if _, err := exec.LookPath(tool); err != nil {
-			testenv.Missing(t, "%s not found on PATH", tool)
+			testenv.Missingf(t, "%s not found on PATH", tool)
 		}
 	}
 	mainTgz := r.path("npm/genui-" + r.version + ".tgz")
@@ -455,7 +456,7 @@ func fileSHA256(t *testing.T, path string) string {
 func (r builtRelease) checkInstallScript(t *testing.T) {
 	curl, err := exec.LookPath("curl")
 	if err != nil {
-		testenv.Missing(t, "curl not found on PATH")
+		testenv.Missingf(t, "curl not found on PATH")
 	}
 	published := func(t *testing.T) string {
 		dir := t.TempDir()

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/genui-dev/genui/mcpshim"
+	"github.com/genui-dev/genui/pagepack"
 	"github.com/genui-dev/genui/viewdefs"
 )
 
@@ -14,7 +15,7 @@ func BenchmarkApplyOfflinePage(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	page, err = viewdefs.Pack(mcpshim.Inject(page))
+	page, err = pagepack.Pack(mcpshim.Inject(page))
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -16,7 +16,7 @@ import (
 
 	"golang.org/x/net/html"
 
-	"github.com/genui-dev/genui/viewdefs"
+	"github.com/genui-dev/genui/pagepack"
 )
 
 // Attr marks the meta element Apply writes (and replaces on the next Apply).
@@ -47,7 +47,7 @@ func Hash(script string) string {
 
 // ScriptHashes returns the hash sources of every inline script the page
 // runs: the scripts in its markup (as a browser parses them, foreign SVG
-// content included) and the parts of a packed page (viewdefs.Pack), which
+// content included) and the parts of a packed page (pagepack.Pack), which
 // its loader inserts. Sorted, without duplicates.
 func ScriptHashes(page string) []string {
 	seen := map[string]bool{}
@@ -66,7 +66,7 @@ func ScriptHashes(page string) []string {
 			add(b.String())
 		}
 	}
-	if parts, err := viewdefs.PackedScripts(page); err == nil {
+	if parts, err := pagepack.PackedScripts(page); err == nil {
 		for _, p := range parts {
 			add(p)
 		}

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/genui-dev/genui/viewdefs"
+	"github.com/genui-dev/genui/pagepack"
 )
 
 func TestApplyHashesEveryScriptTheBrowserRuns(t *testing.T) {
@@ -66,11 +66,11 @@ func TestApplyPlacesTheMetaTagBeforeAnythingThatRuns(t *testing.T) {
 }
 
 func TestApplyHashesPackedParts(t *testing.T) {
-	page, err := viewdefs.Pack("<!doctype html><html><head><style>p{}</style></head><body><main></main><script>one()</script><script type=\"module\">two()</script></body></html>")
+	page, err := pagepack.Pack("<!doctype html><html><head><style>p{}</style></head><body><main></main><script>one()</script><script type=\"module\">two()</script></body></html>")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !viewdefs.IsPacked(page) {
+	if !pagepack.IsPacked(page) {
 		t.Fatal("not packed")
 	}
 	out := Apply(page)

@@ -18,7 +18,7 @@ import (
 
 	"github.com/genui-dev/genui/mcpshim"
 	"github.com/genui-dev/genui/pagecsp"
-	"github.com/genui-dev/genui/viewdefs"
+	"github.com/genui-dev/genui/pagepack"
 )
 
 //go:embed prompts/*.tmpl
@@ -426,21 +426,8 @@ var reShimElement = regexp.MustCompile(`(?is)<script\s+` + mcpshim.ShimAttr + `\
 // the new page's scripts).
 func stripShim(html string) string { return pagecsp.Strip(reShimElement.ReplaceAllString(html, "")) }
 
-var rePackedElements = regexp.MustCompile(`(?s)<style ` + viewdefs.PackAttr + `-hide>.*?</style>|<script type="application/octet-stream" ` +
-	viewdefs.PackAttr + `>.*?</script>|<script ` + viewdefs.PackAttr + `-loader[^>]*>.*?</script>`)
-
 // stripPacked replaces the packed renderers of an offline page (tens of KB
 // of base64 a model can neither read nor keep) with a note.
 func stripPacked(html string) string {
-	if !viewdefs.IsPacked(html) {
-		return html
-	}
-	first := true
-	return rePackedElements.ReplaceAllStringFunc(html, func(string) string {
-		if !first {
-			return ""
-		}
-		first = false
-		return "<!-- genui's offline renderers and styles were here (packed, left out): write the page's own code and styles -->"
-	})
+	return pagepack.Strip(html, "<!-- genui's offline renderers and styles were here (packed, left out): write the page's own code and styles -->")
 }

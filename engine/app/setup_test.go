@@ -1,4 +1,4 @@
-package config
+package app
 
 import (
 	"os"
@@ -8,13 +8,29 @@ import (
 	"testing"
 	"time"
 
+	"github.com/genui-dev/genui/config"
 	"github.com/genui-dev/genui/engine/gen"
+	"github.com/spf13/pflag"
 )
 
-// TestResolveWiresSettings: every section of genui.json reaches the part
+type env map[string]string
+
+func (e env) lookup(k string) (string, bool) { v, ok := e[k]; return v, ok }
+
+// writeConfig writes body as a config file in a temp dir.
+func writeConfig(t *testing.T, body string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "genui.json")
+	if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// TestSetupWiresSettings: every section of genui.json reaches the part
 // it configures (gen.Config, upstream.Config, engine.Options,
 // app.Options).
-func TestResolveWiresSettings(t *testing.T) {
+func TestSetupWiresSettings(t *testing.T) {
 	dir := t.TempDir()
 	file := writeConfig(t, `{
 	  "dir": "`+filepath.ToSlash(dir)+`", "uiMetadata": "auto",
@@ -28,7 +44,7 @@ func TestResolveWiresSettings(t *testing.T) {
 	  "logging": {"level": "warn", "format": "text", "file": "`+filepath.ToSlash(filepath.Join(dir, "x.log"))+`", "maxSizeMB": 2, "maxBackups": 1},
 	  "toolRefresh": {"interval": "5m", "backoff": "30m"},
 	  "http": {"uiPort": 7101, "mcpPort": 7102}}`)
-	r, err := ResolveInput(nil, Input{File: file, LookupEnv: env{}.lookup})
+	r, err := ConfigureInput(nil, config.Input{File: file, LookupEnv: env{}.lookup})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -71,7 +87,7 @@ func TestResolveWiresSettings(t *testing.T) {
 // TestDebugInlinesReadableSources: --debug makes generated pages carry the
 // readable JavaScript and CSS instead of the minified build.
 func TestDebugInlinesReadableSources(t *testing.T) {
-	r, err := ResolveInput(&Flags{Debug: true}, Input{File: writeConfig(t, `{"dir": "`+filepath.ToSlash(t.TempDir())+`"}`), LookupEnv: env{}.lookup})
+	r, err := ConfigureInput(&config.Flags{Debug: true}, config.Input{File: writeConfig(t, `{"dir": "`+filepath.ToSlash(t.TempDir())+`"}`), LookupEnv: env{}.lookup})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -86,17 +102,17 @@ func TestDebugInlinesReadableSources(t *testing.T) {
 	}
 }
 
-// TestResolveDoesNotTouchDiskUntilBuilt: resolving (config show, preview
+// TestSetupDoesNotTouchDiskUntilBuilt: resolving (config show, preview
 // reusing a running genui) creates nothing; the log opens when an engine is
 // built.
-func TestResolveDoesNotTouchDiskUntilBuilt(t *testing.T) {
+func TestSetupDoesNotTouchDiskUntilBuilt(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "ui")
-	r, err := ResolveInput(nil, Input{File: writeConfig(t, `{"dir": "`+filepath.ToSlash(dir)+`"}`), LookupEnv: env{}.lookup})
+	r, err := ConfigureInput(nil, config.Input{File: writeConfig(t, `{"dir": "`+filepath.ToSlash(dir)+`"}`), LookupEnv: env{}.lookup})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(dir); err == nil {
-		t.Fatal("Resolve created DIR")
+		t.Fatal("Configure created DIR")
 	}
 	if _, err := r.Logger(); err != nil {
 		t.Fatal(err)
@@ -104,5 +120,60 @@ func TestResolveDoesNotTouchDiskUntilBuilt(t *testing.T) {
 	defer r.Close()
 	if _, err := os.Stat(filepath.Join(dir, "log", "genui.log")); err != nil {
 		t.Errorf("the log was not opened: %v", err)
+	}
+}
+
+// TestHostSettingsReachTheHost: the MCP server's limits (mcp.*) and the
+// allowed origins (http.allowedOrigins, --allowed-origins,
+// GENUI_HTTP_ALLOWED_ORIGINS) reach host.Options, with defaults large
+// enough for ordinary use.
+func TestHostSettingsReachTheHost(t *testing.T) {
+	r, err := ConfigureInput(nil, config.Input{File: writeConfig(t, `{"dir": "`+t.TempDir()+`"}`), LookupEnv: env{}.lookup})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ao, err := r.AppOptions()
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := ao.Host
+	if h.ToolsPageSize != 1000 || h.MaxSessions != 1000 || h.SessionEvictIdle != 5*time.Minute ||
+		h.MaxListens != 256 || h.MaxListenSubscriptions != 1000 || h.ListenStallTimeout != 10*time.Second || len(h.AllowedOrigins) != 0 {
+		t.Errorf("defaults: %+v", h)
+	}
+	_ = r.Close()
+
+	f := &config.Flags{}
+	fs := pflag.NewFlagSet("test", pflag.ContinueOnError)
+	f.Register(fs)
+	f.RegisterPorts(fs)
+	if err := fs.Parse([]string{"--allowed-origins", "vscode-webview://*", "--allowed-origins", "app://shell,null"}); err != nil {
+		t.Fatal(err)
+	}
+	in := f.Input(nil)
+	in.File = writeConfig(t, `{"dir": "`+t.TempDir()+`",
+	  "http": {"allowedOrigins": ["http://devbox.lan:3000"]},
+	  "mcp": {"toolsPageSize": 50, "sessions": {"max": 7, "evictIdle": "90s"},
+	          "listen": {"maxStreams": 3, "maxSubscriptions": 4, "stallTimeout": "2s"}}}`)
+	in.LookupEnv = env{"GENUI_MCP_SESSIONS_MAX": "9"}.lookup
+	r, err = ConfigureInput(f, in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	ao, err = r.AppOptions()
+	if err != nil {
+		t.Fatal(err)
+	}
+	h = ao.Host
+	if h.ToolsPageSize != 50 || h.MaxSessions != 9 || h.SessionEvictIdle != 90*time.Second ||
+		h.MaxListens != 3 || h.MaxListenSubscriptions != 4 || h.ListenStallTimeout != 2*time.Second {
+		t.Errorf("set: %+v", h)
+	}
+	if want := []string{"vscode-webview://*", "app://shell", "null"}; !slices.Equal(h.AllowedOrigins, want) {
+		t.Errorf("allowed origins %q, want the flag's %q", h.AllowedOrigins, want)
+	}
+	if src := r.Sources["http.allowedOrigins"]; src.Layer != config.LayerFlag || src.Name != "--allowed-origins" {
+		t.Errorf("source of http.allowedOrigins: %v", src)
 	}
 }
