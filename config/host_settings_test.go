@@ -2,58 +2,9 @@ package config
 
 import (
 	"errors"
-	"slices"
 	"strings"
 	"testing"
-	"time"
 )
-
-// TestHostSettingsReachTheHost: the MCP server's limits (mcp.*) and the
-// allowed origins (http.allowedOrigins, --allowed-origins,
-// GENUI_HTTP_ALLOWED_ORIGINS) reach host.Options, with defaults large
-// enough for ordinary use.
-func TestHostSettingsReachTheHost(t *testing.T) {
-	r, err := ResolveInput(nil, Input{File: writeConfig(t, `{"dir": "`+t.TempDir()+`"}`), LookupEnv: env{}.lookup})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ao, err := r.AppOptions()
-	if err != nil {
-		t.Fatal(err)
-	}
-	h := ao.Host
-	if h.ToolsPageSize != 1000 || h.MaxSessions != 1000 || h.SessionEvictIdle != 5*time.Minute ||
-		h.MaxListens != 256 || h.MaxListenSubscriptions != 1000 || h.ListenStallTimeout != 10*time.Second || len(h.AllowedOrigins) != 0 {
-		t.Errorf("defaults: %+v", h)
-	}
-	_ = r.Close()
-
-	f := flagsFor(t, "--allowed-origins", "vscode-webview://*", "--allowed-origins", "app://shell,null")
-	r, err = ResolveInput(f, Input{Flags: f.fs, File: writeConfig(t, `{"dir": "`+t.TempDir()+`",
-	  "http": {"allowedOrigins": ["http://devbox.lan:3000"]},
-	  "mcp": {"toolsPageSize": 50, "sessions": {"max": 7, "evictIdle": "90s"},
-	          "listen": {"maxStreams": 3, "maxSubscriptions": 4, "stallTimeout": "2s"}}}`),
-		LookupEnv: env{"GENUI_MCP_SESSIONS_MAX": "9"}.lookup})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
-	ao, err = r.AppOptions()
-	if err != nil {
-		t.Fatal(err)
-	}
-	h = ao.Host
-	if h.ToolsPageSize != 50 || h.MaxSessions != 9 || h.SessionEvictIdle != 90*time.Second ||
-		h.MaxListens != 3 || h.MaxListenSubscriptions != 4 || h.ListenStallTimeout != 2*time.Second {
-		t.Errorf("set: %+v", h)
-	}
-	if want := []string{"vscode-webview://*", "app://shell", "null"}; !slices.Equal(h.AllowedOrigins, want) {
-		t.Errorf("allowed origins %q, want the flag's %q", h.AllowedOrigins, want)
-	}
-	if src := r.Sources["http.allowedOrigins"]; src.Layer != LayerFlag || src.Name != "--allowed-origins" {
-		t.Errorf("source of http.allowedOrigins: %v", src)
-	}
-}
 
 // TestAllowedOriginsValidated: entries that are no origin, or that would
 // let any web site in, are refused with the path and the rule.

@@ -612,11 +612,11 @@ func flagLayer(fs *pflag.FlagSet, command []string) (map[string]any, map[string]
 			source := Source{Layer: LayerFlag, Name: "--" + s.Flag}
 			var v any
 			var err error
-			switch {
-			case s.Kind == kMap:
+			switch s.Kind {
+			case kMap:
 				vals, _ := fs.GetStringArray(s.Flag)
 				v, err = parseHeaders(vals)
-			case s.Kind == kList:
+			case kList:
 				vals, _ := fs.GetStringSlice(s.Flag)
 				list := []any{}
 				for _, x := range vals {

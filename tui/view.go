@@ -343,7 +343,8 @@ func (m *Model) eventLine(i, w int, _ bool) string {
 		mark, ks = st.Muted.Render("✓ "), st.Muted
 	case r.kind == "queued":
 		mark, ks = st.Accent.Render("⧗ "), st.Accent
-	case r.kind == string(contract.EventGenerationFailed) || r.kind == string(contract.EventUpstreamDown) || r.kind == string(contract.EventLagged):
+	case r.kind == string(contract.EventGenerationFailed) || r.kind == string(contract.EventUpstreamDown) || r.kind == string(contract.EventLagged) ||
+		r.kind == string(contract.EventSecurity):
 		ks = st.Err
 	case r.kind == string(contract.EventUIUpdated) || r.kind == string(contract.EventGenerationFinished) || r.kind == string(contract.EventUpstreamUp):
 		ks = st.OK

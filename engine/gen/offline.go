@@ -7,13 +7,10 @@ import (
 	"time"
 
 	"github.com/genui-dev/genui/mcpshim"
+	"github.com/genui-dev/genui/pagecsp"
+	"github.com/genui-dev/genui/pagepack"
 	"github.com/genui-dev/genui/viewdefs"
 )
-
-// UITypeMinimal is the UIType of a page with only the minimal form and
-// content renderers. The offline generator no longer produces it (it always
-// includes the rich renderers); it stays for callers that name the type.
-const UITypeMinimal = "minimal"
 
 // UITypeOfflineRich is the UIType of the offline generator's output: the
 // minimal form plus the rich result renderers (table, chart, card), with the
@@ -52,9 +49,12 @@ func (offline) Generate(ctx context.Context, req Request) (Result, error) {
 		// Our own template produced this: a bug, not bad input.
 		return Result{}, fmt.Errorf("offline generator: output for %q is not self-contained: %s", t.Name, strings.Join(problems, "; "))
 	}
-	if html, err = viewdefs.Pack(html); err != nil {
-		return Result{}, fmt.Errorf("offline generator: %w", err)
+	if !viewdefs.ReadableSources() { // --debug serves pages unpacked
+		if html, err = pagepack.Pack(html); err != nil {
+			return Result{}, fmt.Errorf("offline generator: %w", err)
+		}
 	}
+	html = pagecsp.Apply(html)
 	res := Result{HTML: html, UIType: UITypeOfflineRich, Provider: "offline", Warnings: warnings, Duration: time.Since(start)}
 	return res, nil
 }

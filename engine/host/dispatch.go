@@ -45,9 +45,10 @@ func (sess *Session) dispatch(ctx context.Context, msg *jsonrpc.Message, reply S
 			log.Info("wrapper tool call", "tool", p.Name)
 			return s.callWrapper(ctx, p.Name, p.Arguments)
 		}
+		start := time.Now()
 		res, err := sess.forward(ctx, msg, reply)
 		if err == nil {
-			s.e.ObserveResult(p.Name, res) // one real result shows the LLM the data's shape
+			s.e.ObserveResult(p.Name, p.Arguments, res, time.Since(start)) // one real result shows the LLM the data's shape
 		}
 		return res, err
 	case "resources/list":
@@ -134,7 +135,7 @@ func (s *Server) waitReady(ctx context.Context) error {
 func (sess *Session) forward(ctx context.Context, msg *jsonrpc.Message, reply Sender) (json.RawMessage, error) {
 	s := sess.srv
 	markProxied(ctx)
-	r := &route{sess: sess, reply: reply, ask: askFrom(ctx)}
+	r := &route{sess: sess, reply: reply, ask: askFrom(ctx), seq: s.up.NextCallSeq()}
 	if m, ok := metaFrom(ctx); ok {
 		r.logLevel = m.logLevel
 	}

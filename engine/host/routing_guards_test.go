@@ -29,6 +29,7 @@ import (
 	"github.com/genui-dev/genui/engine/host"
 	"github.com/genui-dev/genui/engine/jsonrpc"
 	"github.com/genui-dev/genui/engine/upstream"
+	"github.com/genui-dev/genui/internal/testenv"
 )
 
 // revUpstream is a raw JSON-RPC upstream with the behaviours the review
@@ -430,6 +431,7 @@ func sessionsInFlight(srv *host.Server) int {
 // "goroutine stack exceeds limit". The scenario runs in a child process so
 // the crash fails this test instead of killing the test binary.
 func TestPlainJSONPostSurvivesNotifications(t *testing.T) {
+	testenv.SkipShort(t, "a child test process and seconds")
 	if os.Getenv("GENUI_REVIEW_CHILD") == "plainjson" {
 		debug.SetMaxStack(64 << 20) // crash fast instead of growing to 1 GB
 		up := newRevUpstream(1)
@@ -543,6 +545,7 @@ func TestLoopbackOnlyTable(t *testing.T) {
 // stops receiving notifications, and every upstream request waits the 1 s
 // notification drain on top.
 func TestStalledStreamDoesNotBlockOthers(t *testing.T) {
+	testenv.SkipShort(t, "a 16 MiB notification flood")
 	up := newRevUpstream(1)
 	ts, _ := startHTTPUp(t, upstream.Config{Transport: "inprocess", InProcess: up.serve})
 	stalled, good := httpInit(t, ts.URL), httpInit(t, ts.URL)

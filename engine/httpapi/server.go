@@ -85,26 +85,66 @@ var ridCounter atomic.Int64
 
 func newRequestID() string { return "h" + strconv.FormatInt(ridCounter.Add(1), 36) }
 
+// routes is every route of the two origins in one table. The API origin
+// also serves MCP (/mcp, /sse, /message: the host registers those) and, when
+// set, /metrics.
 func (s *Server) routes() {
+	api := []struct {
+		pattern string
+		handler http.Handler
+	}{
+		{"GET /{$}", http.HandlerFunc(s.handleIndex)},
+		// contract.API, one route per method (api.go; engine/apiclient is the client).
+		{"GET /state", http.HandlerFunc(s.handleState)},
+		{"GET /variables", http.HandlerFunc(s.handleVariables)}, // JSON; browsers get a page (variables.go)
+		{"GET /api/tools", http.HandlerFunc(s.handleTools)},
+		{"GET /api/tools/{name}", http.HandlerFunc(s.handleInspect)},
+		{"GET /api/tools/{name}/ui", http.HandlerFunc(s.handleUI)},
+		{"GET /api/tools/{name}/preview", http.HandlerFunc(s.handlePreviewInfo)},
+		{"POST /api/tools/{name}/refine", s.handleUIChange(false)},
+		{"POST /api/tools/{name}/regenerate", s.handleUIChange(true)},
+		{"POST /api/tool/{name}", http.HandlerFunc(s.handleToolCall)},
+		{"POST /api/refresh", http.HandlerFunc(s.handleRefresh)},
+		{"GET /api/queue", http.HandlerFunc(s.handlePendingEvents)}, // PendingEvents (queue.go)
+		{"GET /events", http.HandlerFunc(s.handleEvents)},           // Subscribe
+		// The host side of contract.API (api_host.go): calls cancelled, the
+		// upstream's requests answered, roots, resources, prompts.
+		{"POST /api/calls/{id}/cancel", http.HandlerFunc(s.handleCancelCall)},
+		{"GET /api/requests", http.HandlerFunc(s.handlePendingRequests)},
+		{"POST /api/requests/{id}/answer", http.HandlerFunc(s.handleAnswerRequest)},
+		{"POST /api/requests/{id}/draft", http.HandlerFunc(s.handleDraftSampling)},
+		{"GET /api/roots", http.HandlerFunc(s.handleRoots)},
+		{"GET /api/upstream/resources", http.HandlerFunc(s.handleResources)},
+		{"GET /api/upstream/resource-templates", http.HandlerFunc(s.handleResourceTemplates)},
+		{"POST /api/upstream/resources/read", http.HandlerFunc(s.handleReadResource)},
+		{"POST /api/upstream/resources/subscribe", s.handleResourceSubscription(true)},
+		{"POST /api/upstream/resources/unsubscribe", s.handleResourceSubscription(false)},
+		{"GET /api/upstream/prompts", http.HandlerFunc(s.handlePrompts)},
+		{"POST /api/upstream/prompts/get", http.HandlerFunc(s.handleGetPrompt)},
+		// The agents' queue, long-polled.
+		{"GET /wait", events.WaitHandler(s.e.AgentQueue(), s.log)},
+		// DIR/resources (resource.go).
+		{"GET /api/resource/{path...}", http.HandlerFunc(s.handleResource)},
+		// The browser preview host page and what its view asks of it (preview.go).
+		{"GET /preview/{tool}", http.HandlerFunc(s.handlePreview)},
+		{"POST /api/preview/{tool}/call", http.HandlerFunc(s.handlePreviewCall)},
+		{"POST /api/preview/{tool}/event", http.HandlerFunc(s.handlePreviewEvent)},
+		{"POST /api/preview/{tool}/refine", http.HandlerFunc(s.handlePreviewRefine)},
+		{"POST /api/preview/{tool}/resource", http.HandlerFunc(s.handlePreviewResource)},
+		{"POST /api/preview/{tool}/resources", http.HandlerFunc(s.handlePreviewResources)},
+		{"POST /api/preview/{tool}/security", http.HandlerFunc(s.handlePreviewSecurity)},
+	}
+	for _, rt := range api {
+		s.api.Handle(rt.pattern, rt.handler)
+	}
 	if s.opts.Metrics != nil {
 		s.api.Handle("GET /metrics", s.opts.Metrics)
 	}
-	s.api.Handle("GET /wait", events.WaitHandler(s.e.AgentQueue(), s.log))
-	s.api.HandleFunc("GET /{$}", s.handleIndex)
 	if s.h != nil {
 		s.h.RegisterHTTP(s.api)
 	}
-	s.registerExtra()
-}
-
-// extraRoutes lets other files of this package add routes (preview,
-// variables, resources) without touching routes().
-var extraRoutes []func(s *Server)
-
-func (s *Server) registerExtra() {
-	for _, f := range extraRoutes {
-		f(s)
-	}
+	// The UI origin serves the generated pages only.
+	s.ui.HandleFunc("GET /frame/{tool}", s.handleFrame)
 }
 
 // Handler is the API origin's handler: recover(log(loopback(mux))), where
@@ -361,11 +401,12 @@ type Ports struct{ UI, API int }
 
 // Listen opens both loopback listeners (0 = a random free port).
 func Listen(uiPort, apiPort int) (ui, api net.Listener, err error) {
-	ui, err = net.Listen("tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(uiPort)))
+	var lc net.ListenConfig
+	ui, err = lc.Listen(context.Background(), "tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(uiPort)))
 	if err != nil {
 		return nil, nil, fmt.Errorf("listen on ui port %d: %w", uiPort, err)
 	}
-	api, err = net.Listen("tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(apiPort)))
+	api, err = lc.Listen(context.Background(), "tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(apiPort)))
 	if err != nil {
 		ui.Close()
 		return nil, nil, fmt.Errorf("listen on mcp port %d: %w", apiPort, err)
@@ -449,21 +490,6 @@ func (s *Server) handleIndex(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, map[string]any{"genui": engine.Version, "endpoints": []string{
 		"GET /wait?timeout=N", "GET /state", "GET /variables", "GET /api/resource/", "POST /api/tool/{name}",
 		"GET /preview/{tool}", "GET /events", "POST /mcp", "GET /sse"}})
-}
-
-// callErrorStatus maps a failed tool call to an HTTP status: the upstream
-// being down is 503, a timeout 504, bad arguments 400, anything else 502.
-func callErrorStatus(err error) int {
-	var je *jsonrpc.Error
-	switch {
-	case errors.Is(err, context.DeadlineExceeded):
-		return http.StatusGatewayTimeout
-	case errors.As(err, &je) && je.Code == jsonrpc.CodeUpstreamUnavailable:
-		return http.StatusServiceUnavailable
-	case errors.As(err, &je) && (je.Code == jsonrpc.CodeInvalidParams || je.Code == jsonrpc.CodeInvalidRequest):
-		return http.StatusBadRequest
-	}
-	return http.StatusBadGateway
 }
 
 // errorText is an error's message without the "jsonrpc error N:" prefix.

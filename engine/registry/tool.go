@@ -35,6 +35,8 @@ type Tool struct {
 	UIDisabled bool
 	// Visibility is _meta.ui.visibility (nil = default: model and app).
 	Visibility []string
+	// TaskSupport is execution.taskSupport ("" when absent: forbidden).
+	TaskSupport string
 
 	title, description, inputSchema, outputSchema, annotations, meta span
 	hash                                                             atomic.Pointer[string]
@@ -169,6 +171,14 @@ func (tool *Tool) parse(raw json.RawMessage) error {
 			tool.annotations = at
 		case "_meta":
 			tool.meta = at
+		case "execution":
+			var exec struct {
+				TaskSupport string `json:"taskSupport"`
+			}
+			tool.TaskSupport = ""
+			if json.Unmarshal(v, &exec) == nil {
+				tool.TaskSupport = exec.TaskSupport
+			}
 		}
 		return true
 	})

@@ -1,0 +1,338 @@
+// Package pagepack owns genui's packed-page format: Pack, Unpack and the
+// questions other packages ask of a page (IsPacked, CarriesShim) or the
+// change they make to one (Strip). No other package matches its tags.
+package pagepack
+
+import (
+	"bytes"
+	"compress/flate"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"regexp"
+	"strings"
+	"sync"
+)
+
+// Packing. Nine tenths of an offline page is the same on every page: the
+// renderers, the form compiler, the markdown parser and the styles. Pack
+// moves them into one deflate-compressed, base64 block that a small loader
+// expands in the browser (DecompressionStream, then one element per part,
+// in the original order), which takes a rich page from ~100 KB to about
+// half. What differs between tools stays readable in the page: the markup,
+// the tool data and the view configuration, so a diff between two
+// generations of a tool's UI shows what changed. The mcpshim element is not
+// packed (Inject replaces it; pages other than ours need it synchronously),
+// nor are JSON data blocks. Packing only uses what the default MCP Apps CSP
+// allows: the parts become inline elements ('unsafe-inline'); no eval, no
+// fetch.
+//
+// genui --debug (viewdefs.UseReadableSources) serves pages unpacked: the
+// offline generator then does not call Pack.
+
+// PackAttr marks the script element that holds a packed page's parts.
+const PackAttr = "data-genui-pack"
+
+// ShimAttr marks the script element of the App shim (mcpshim.Inject writes
+// <script data-genui-shim>; ShimAttr is this constant). Pack carries
+// that element as a part of its own kind, so the packed page carries the
+// shim: CarriesShim says so.
+const ShimAttr = "data-genui-shim"
+
+// PackedShimAttr marks the loader of a page that carries the shim inside its
+// packed block: the shim was injected before packing and the page's module
+// scripts rewritten, so mcpshim.Inject leaves such a page as it is.
+const PackedShimAttr = "data-genui-packed-shim"
+
+// loaderStart is the loader's start tag exactly as Pack writes it for a page
+// that carries the shim.
+const loaderStart = "<script " + PackAttr + "-loader " + PackedShimAttr + ">"
+
+// packable is one style or classic/module script element exactly as
+// genui's templates write them (no attributes but type="module"), or the
+// shim element as mcpshim.Inject writes it.
+var packable = regexp.MustCompile(`(?s)<style>(.*?)</style>|<script( type="module")?>(.*?)</script>|<script ` + ShimAttr + `>(.*?)</script>`)
+
+// packed finds a packed page's parts, hide style and loader.
+var (
+	rePackBlock  = regexp.MustCompile(`(?s)<script type="application/octet-stream" ` + PackAttr + `>([^<]*)</script>`)
+	rePackHide   = regexp.MustCompile(`<style ` + PackAttr + `-hide>[^<]*</style>`)
+	rePackLoader = regexp.MustCompile(`(?s)<script ` + PackAttr + `-loader[^>]*>.*?</script>`)
+)
+
+// packHide keeps the page's content invisible until its styles are in, so
+// it never flashes unstyled. The loader removes it whatever happens.
+const packHide = `<style ` + PackAttr + `-hide>main{visibility:hidden}</style>`
+
+// packLoader expands the parts. On failure (a browser without
+// DecompressionStream, a damaged block) it says so in the page instead of
+// leaving it blank.
+const packLoader = `(async () => {
+  const hide = document.querySelector("style[` + PackAttr + `-hide]");
+  try {
+    const s = atob(document.querySelector("script[` + PackAttr + `]").textContent);
+    const b = new Uint8Array(s.length);
+    for (let i = 0; i < s.length; i++) b[i] = s.charCodeAt(i);
+    const text = await new Response(new Blob([b]).stream().pipeThrough(new DecompressionStream("deflate-raw"))).text();
+    for (const [kind, src] of JSON.parse(text)) {
+      const el = document.createElement(kind === "style" ? "style" : "script");
+      if (kind === "module") el.type = "module";
+      if (kind === "shim") el.setAttribute("` + ShimAttr + `", "");
+      el.textContent = src;
+      (kind === "script" || kind === "module" ? document.body : document.head).appendChild(el);
+    }
+  } catch (err) {
+    document.body.dataset.state = "error";
+    const p = document.createElement("p");
+    p.setAttribute("role", "alert");
+    p.textContent = "This view could not unpack its scripts (" + err + "). A browser with DecompressionStream is needed.";
+    document.body.prepend(p);
+  } finally {
+    if (hide) hide.remove();
+  }
+})();`
+
+// packPart is one packed element: kind "style", "shim", "script" or "module".
+type packPart [2]string
+
+// Pack returns page with its packable elements (see above) replaced by a
+// packed block and its loader, or page unchanged when there is nothing to
+// pack or it is packed already.
+func Pack(page string) (string, error) {
+	if IsPacked(page) {
+		return page, nil
+	}
+	locs := packable.FindAllStringSubmatchIndex(page, -1)
+	if len(locs) == 0 {
+		return page, nil
+	}
+	parts := make([]packPart, 0, len(locs))
+	var out strings.Builder
+	out.Grow(len(page) / 2)
+	last, hid, shim := 0, false, false
+	for _, m := range locs {
+		out.WriteString(page[last:m[0]])
+		last = m[1]
+		switch {
+		case m[2] >= 0:
+			parts = append(parts, packPart{"style", page[m[2]:m[3]]})
+			if !hid {
+				out.WriteString(packHide)
+				hid = true
+			}
+		case m[8] >= 0:
+			parts = append(parts, packPart{"shim", page[m[8]:m[9]]})
+			shim = true
+		case m[4] >= 0:
+			parts = append(parts, packPart{"module", page[m[6]:m[7]]})
+		default:
+			parts = append(parts, packPart{"script", page[m[6]:m[7]]})
+		}
+	}
+	block, err := packBlock(parts)
+	if err != nil {
+		return "", err
+	}
+	if !hid {
+		// No style was packed: nothing to hide, but the loader looks.
+		out.WriteString(packHide)
+	}
+	out.WriteString(`<script type="application/octet-stream" ` + PackAttr + `>`)
+	out.WriteString(block)
+	out.WriteString(`</script><script ` + PackAttr + `-loader`)
+	if shim {
+		out.WriteString(" " + PackedShimAttr)
+	}
+	out.WriteString(">" + packLoader + "</script>")
+	out.WriteString(page[last:])
+	return out.String(), nil
+}
+
+// IsPacked reports whether page holds a packed block.
+func IsPacked(page string) bool { return strings.Contains(page, PackAttr+">") }
+
+// CarriesShim reports whether page carries the App shim inside its packed
+// block: its loader's start tag is exactly the one Pack writes then (a page
+// that merely mentions the mark, a quoted tool description, does not).
+func CarriesShim(page string) bool { return strings.Contains(page, loaderStart) }
+
+// rePacked finds what Pack adds to a page: the hide style, the block and
+// the loader.
+var rePacked = regexp.MustCompile(`(?s)<style ` + PackAttr + `-hide>.*?</style>|<script type="application/octet-stream" ` +
+	PackAttr + `>.*?</script>|<script ` + PackAttr + `-loader[^>]*>.*?</script>`)
+
+// Strip returns a packed page with what packing added (its hide style,
+// block and loader) replaced by note, once, where the first of them was; a
+// page that is not packed comes back unchanged. For showing a page's own
+// markup without kilobytes of base64 (an LLM refining the page).
+func Strip(page, note string) string {
+	if !IsPacked(page) {
+		return page
+	}
+	first := true
+	return rePacked.ReplaceAllStringFunc(page, func(string) string {
+		if !first {
+			return ""
+		}
+		first = false
+		return note
+	})
+}
+
+// Unpack returns a packed page as Pack found it, give or take where the
+// elements sit: styles where the hide style was, scripts where the block
+// was (the order among them kept). A page that is not packed comes back
+// unchanged. For tests and tools that read a page's code.
+func Unpack(page string) (string, error) {
+	m := rePackBlock.FindStringSubmatchIndex(page)
+	if m == nil {
+		if IsPacked(page) {
+			return "", errors.New("packed page: its block is damaged")
+		}
+		return page, nil
+	}
+	parts, err := unpackBlock(page[m[2]:m[3]])
+	if err != nil {
+		return "", err
+	}
+	var styles, scripts strings.Builder
+	for _, p := range parts {
+		switch p[0] {
+		case "style":
+			styles.WriteString("<style>" + p[1] + "</style>")
+		case "shim":
+			styles.WriteString("<script " + ShimAttr + ">" + p[1] + "</script>")
+		case "module":
+			scripts.WriteString(`<script type="module">` + p[1] + "</script>")
+		case "script":
+			scripts.WriteString("<script>" + p[1] + "</script>")
+		default:
+			return "", fmt.Errorf("packed page: unknown part kind %q", p[0])
+		}
+	}
+	out := page[:m[0]] + scripts.String() + page[m[1]:]
+	out = rePackLoader.ReplaceAllLiteralString(out, "")
+	if h := rePackHide.FindStringIndex(out); h != nil {
+		out = out[:h[0]] + styles.String() + out[h[1]:]
+	} else if styles.Len() > 0 {
+		return "", errors.New("packed page: styles but no place for them")
+	}
+	return out, nil
+}
+
+// PackedScripts returns the texts of the scripts a packed page's loader
+// inserts (the shim, classic and module scripts, in order), for the page's
+// CSP hashes; nil for a page that is not packed. Memoized by block.
+func PackedScripts(page string) ([]string, error) {
+	const open = `<script type="application/octet-stream" ` + PackAttr + `>`
+	i := strings.Index(page, open)
+	if i < 0 {
+		if IsPacked(page) {
+			return nil, errors.New("packed page: its block is damaged")
+		}
+		return nil, nil
+	}
+	block := page[i+len(open):]
+	end := strings.IndexByte(block, '<')
+	if end < 0 || !strings.HasPrefix(block[end:], "</script>") {
+		return nil, errors.New("packed page: its block is damaged")
+	}
+	block = block[:end]
+	key := sha256.Sum256([]byte(block))
+	scriptMemo.Lock()
+	s, ok := scriptMemo.m[key]
+	scriptMemo.Unlock()
+	if ok {
+		return s, nil
+	}
+	parts, err := unpackBlock(block)
+	if err != nil {
+		return nil, err
+	}
+	for _, p := range parts {
+		if p[0] != "style" {
+			s = append(s, p[1])
+		}
+	}
+	scriptMemo.Lock()
+	if len(scriptMemo.m) >= packMemoMax {
+		clear(scriptMemo.m)
+	}
+	scriptMemo.m[key] = s
+	scriptMemo.Unlock()
+	return s, nil
+}
+
+// scriptMemo holds the script texts of recent blocks (PackedScripts).
+var scriptMemo = struct {
+	sync.Mutex
+	m map[[32]byte][]string
+}{m: map[[32]byte][]string{}}
+
+// packMemo holds recent blocks by the hash of their parts: pages of tools
+// with the same needs share every part, and deflate at level 9 costs
+// milliseconds. Bounded; cleared when full.
+var packMemo = struct {
+	sync.Mutex
+	m map[[32]byte]string
+}{m: map[[32]byte]string{}}
+
+const packMemoMax = 64
+
+func packBlock(parts []packPart) (string, error) {
+	raw, err := json.Marshal(parts)
+	if err != nil {
+		return "", err
+	}
+	key := sha256.Sum256(raw)
+	packMemo.Lock()
+	b, ok := packMemo.m[key]
+	packMemo.Unlock()
+	if ok {
+		return b, nil
+	}
+	var z bytes.Buffer
+	w, err := flate.NewWriter(&z, flate.BestCompression)
+	if err != nil {
+		return "", err
+	}
+	if _, err := w.Write(raw); err != nil {
+		return "", err
+	}
+	if err := w.Close(); err != nil {
+		return "", err
+	}
+	b = base64.StdEncoding.EncodeToString(z.Bytes())
+	packMemo.Lock()
+	if len(packMemo.m) >= packMemoMax {
+		clear(packMemo.m)
+	}
+	packMemo.m[key] = b
+	packMemo.Unlock()
+	return b, nil
+}
+
+// maxUnpacked bounds what a block may expand to (a page's parts are ~150 KB).
+const maxUnpacked = 8 << 20
+
+func unpackBlock(b64 string) ([]packPart, error) {
+	z, err := base64.StdEncoding.DecodeString(b64)
+	if err != nil {
+		return nil, fmt.Errorf("packed page: %w", err)
+	}
+	raw, err := io.ReadAll(io.LimitReader(flate.NewReader(bytes.NewReader(z)), maxUnpacked+1))
+	if err != nil {
+		return nil, fmt.Errorf("packed page: %w", err)
+	}
+	if len(raw) > maxUnpacked {
+		return nil, fmt.Errorf("packed page: expands beyond %d bytes", maxUnpacked)
+	}
+	var parts []packPart
+	if err := json.Unmarshal(raw, &parts); err != nil {
+		return nil, fmt.Errorf("packed page: %w", err)
+	}
+	return parts, nil
+}

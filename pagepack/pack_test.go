@@ -1,0 +1,162 @@
+package pagepack_test
+
+import (
+	"encoding/json"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/genui-dev/genui/mcpshim"
+	. "github.com/genui-dev/genui/pagepack"
+	"github.com/genui-dev/genui/viewdefs"
+)
+
+// elements lists a page's style and script elements (data blocks too) in
+// document order, each as its tag plus body.
+var reElement = regexp.MustCompile(`(?s)<(style|script)([^>]*)>(.*?)</(?:style|script)>`)
+
+func codeElements(page string) (styles, scripts []string) {
+	for _, m := range reElement.FindAllStringSubmatch(page, -1) {
+		if m[1] == "style" {
+			styles = append(styles, m[3])
+		} else if !strings.Contains(m[2], "application/json") {
+			scripts = append(scripts, m[2]+">"+m[3])
+		}
+	}
+	return styles, scripts
+}
+
+func richPage(t *testing.T, schema string) string {
+	t.Helper()
+	page, err := viewdefs.Rich(viewdefs.ToolData{Name: "t", Title: "T", Description: "d <b>x</b>",
+		InputSchema: json.RawMessage(schema), OutputSchema: json.RawMessage(`{"type":"object","properties":{"md":{"type":"string","format":"markdown"}}}`)}, viewdefs.ViewConfig{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return page
+}
+
+// TestPackRoundTrip: Unpack gives back every style and script of the page
+// in its order, the data blocks and markup untouched, and the packed page
+// is less than 60% of the page.
+func TestPackRoundTrip(t *testing.T) {
+	for _, schema := range []string{`{"type":"object"}`, `{"type":"object","properties":{"q":{"type":"string"}}}`,
+		`{"type":"object","properties":{"xs":{"type":"array","items":{"type":"string"}}}}`} {
+		page := richPage(t, schema)
+		packed, err := Pack(page)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !IsPacked(packed) || strings.Contains(packed, "<script>") || strings.Contains(packed, "<style>") {
+			t.Fatalf("%s: code left unpacked", schema)
+		}
+		if len(packed)*10 >= len(page)*6 {
+			t.Errorf("%s: packed %d bytes of %d, want < 60%%", schema, len(packed), len(page))
+		}
+		for _, keep := range []string{`id="tool-data"`, `id="view-config"`, `<template id="svg-ns">`, `d &lt;b&gt;x&lt;/b&gt;`, `<form id="tool-form"`} {
+			if strings.Contains(page, keep) && !strings.Contains(packed, keep) {
+				t.Errorf("%s: %s lost", schema, keep)
+			}
+		}
+		again, err := Pack(packed)
+		if err != nil || again != packed {
+			t.Fatalf("packing a packed page changed it (err %v)", err)
+		}
+		back, err := Unpack(packed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ws, wj := codeElements(page)
+		gs, gj := codeElements(back)
+		if strings.Join(ws, "\x00") != strings.Join(gs, "\x00") || strings.Join(wj, "\x00") != strings.Join(gj, "\x00") {
+			t.Fatalf("%s: unpacked elements differ: %d/%d styles, %d/%d scripts", schema, len(gs), len(ws), len(gj), len(wj))
+		}
+		if IsPacked(back) || strings.Contains(back, PackAttr) {
+			t.Fatalf("%s: unpacked page still has packing", schema)
+		}
+	}
+}
+
+// TestPackLeavesOthersAlone: JSON blocks and scripts with attributes are
+// not ours to pack; a page with nothing to pack comes back as it was.
+func TestPackLeavesOthersAlone(t *testing.T) {
+	page := `<!doctype html><html><head></head><body>` +
+		`<script type="application/json" id="d">{"a":1}</script><script src="x.js"></script><script id="mine">keep()</script></body></html>`
+	got, err := Pack(page)
+	if err != nil || got != page {
+		t.Fatalf("Pack changed a page with nothing of ours: %v\n%s", err, got)
+	}
+}
+
+// TestUnpackRefusesDamage: a damaged block is an error, never a panic or a
+// page with half its code.
+func TestUnpackRefusesDamage(t *testing.T) {
+	packed, err := Pack(richPage(t, `{"type":"object"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := strings.Index(packed, PackAttr+">") + len(PackAttr+">")
+	end := start + strings.Index(packed[start:], "</script>")
+	b64 := packed[start:end]
+	for name, bad := range map[string]string{
+		"truncated":   b64[:len(b64)/2],
+		"not base64":  "!!!" + b64[3:],
+		"not deflate": "AAAA" + b64[4:],
+	} {
+		if _, err := Unpack(packed[:start] + bad + packed[end:]); err == nil {
+			t.Errorf("%s block: no error", name)
+		}
+	}
+}
+
+// TestPackCarriesTheShim: the shim Inject put in is packed with the rest;
+// the page is marked so that Inject (which the engine runs on every page
+// it serves) leaves it as it is, and Unpack gives the shim back, once.
+func TestPackCarriesTheShim(t *testing.T) {
+	page := mcpshim.Inject(richPage(t, `{"type":"object","properties":{"q":{"type":"string"}}}`))
+	packed, err := Pack(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(packed, "<script "+mcpshim.ShimAttr+">") || !strings.Contains(packed, PackedShimAttr) {
+		t.Fatal("the shim was not packed, or the page not marked")
+	}
+	if !CarriesShim(packed) || CarriesShim(page) {
+		t.Fatal("CarriesShim does not tell the packed page from the injected one")
+	}
+	if again := mcpshim.Inject(packed); again != packed {
+		t.Fatal("Inject changed a packed page")
+	}
+	back, err := Unpack(packed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Count(back, "<script "+mcpshim.ShimAttr+">"+mcpshim.AppJS()+"</script>") != 1 {
+		t.Fatal("Unpack did not give the shim back once")
+	}
+	if strings.Index(back, mcpshim.ShimAttr) > strings.Index(back, "</head>") {
+		t.Fatal("the unpacked shim is not in the head")
+	}
+	if len(packed)*2 >= len(page) {
+		t.Errorf("packed %d bytes of %d, want under half", len(packed), len(page))
+	}
+}
+
+// TestStripLeavesTheMarkup: Strip takes out what packing added (hide
+// style, block, loader) for one note, keeps the page's markup and data, and
+// leaves other pages alone.
+func TestStripLeavesTheMarkup(t *testing.T) {
+	packed, err := Pack(mcpshim.Inject(richPage(t, `{"type":"object"}`)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := Strip(packed, "<!-- note -->")
+	if strings.Contains(got, PackAttr) || strings.Count(got, "<!-- note -->") != 1 ||
+		!strings.Contains(got, `id="tool-data"`) || len(got)*3 > len(packed) {
+		t.Fatalf("Strip left packing, lost the markup or kept too much (%d of %d bytes)", len(got), len(packed))
+	}
+	plain := "<!doctype html><p>mentions " + PackAttr + " and " + PackedShimAttr + "</p>"
+	if Strip(plain, "x") != plain || IsPacked(plain) || CarriesShim(plain) {
+		t.Fatal("a page that only mentions the marks was taken for a packed one")
+	}
+}
