@@ -91,6 +91,7 @@ bench: build
 	scripts/test-deps.sh
 	$(GO) run ./bench -genui bin/genui
 	$(GO) test -run '^$$' -bench . ./engine/events/ ./engine/cache/ ./engine/host/
+	$(GO) test -run '^$$' -bench . -benchtime 1x ./bench/pagerender/
 	$(GO) test -run '^$$' -bench . -benchmem ./tui/
 
 ## size: the stripped linux/amd64 binary as `make release` builds it, the modules, packages and
