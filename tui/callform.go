@@ -59,24 +59,24 @@ type callForm struct {
 
 // formFor returns the tool's form, building it from the input schema the
 // first time (nil until the schema is known).
-func (m *Model) formFor(tool string) *callForm {
+func (s *shared) formFor(tool string) *callForm {
 	if tool == "" {
 		return nil
 	}
-	if f := m.forms[tool]; f != nil {
-		return f
+	t := s.tool(tool)
+	if t.form != nil {
+		return t.form
 	}
-	info, ok := m.infos[tool]
-	if !ok {
-		in, ok2 := m.inspect[tool]
-		if !ok2 {
+	info := t.info
+	if !t.hasInfo {
+		if !t.hasInspect {
 			return nil
 		}
-		info = in.Tool
+		info = t.inspect.Tool
 	}
 	f := newCallForm(tool, info.InputSchema)
-	f.setStyles(m.styles)
-	m.forms[tool] = f
+	f.setStyles(s.styles)
+	t.form = f
 	return f
 }
 

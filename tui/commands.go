@@ -98,11 +98,11 @@ const (
 )
 
 // call runs f with a bounded context derived from the model's.
-func (m *Model) callCtx(d time.Duration) (context.Context, context.CancelFunc) {
+func (m *shared) callCtx(d time.Duration) (context.Context, context.CancelFunc) {
 	return context.WithTimeout(m.ctx, d)
 }
 
-func (m *Model) fetchState() tea.Cmd {
+func (m *shared) fetchState() tea.Cmd {
 	if m.statePend {
 		m.stateAgain = true
 		return nil
@@ -117,7 +117,7 @@ func (m *Model) fetchState() tea.Cmd {
 	}
 }
 
-func (m *Model) fetchTools() tea.Cmd {
+func (m *shared) fetchTools() tea.Cmd {
 	api, gen := m.api, m.subGen
 	ctx, cancel := m.callCtx(toolsCall)
 	return func() tea.Msg {
@@ -127,7 +127,7 @@ func (m *Model) fetchTools() tea.Cmd {
 	}
 }
 
-func (m *Model) fetchPending() tea.Cmd {
+func (m *shared) fetchPending() tea.Cmd {
 	api, gen := m.api, m.subGen
 	ctx, cancel := m.callCtx(quickCall)
 	return func() tea.Msg {
@@ -137,7 +137,7 @@ func (m *Model) fetchPending() tea.Cmd {
 	}
 }
 
-func (m *Model) fetchInspect(tool string) tea.Cmd {
+func (m *shared) fetchInspect(tool string) tea.Cmd {
 	if tool == "" {
 		return nil
 	}
@@ -150,7 +150,7 @@ func (m *Model) fetchInspect(tool string) tea.Cmd {
 	}
 }
 
-func (m *Model) fetchVars() tea.Cmd {
+func (m *shared) fetchVars() tea.Cmd {
 	api := m.api
 	ctx, cancel := m.callCtx(quickCall)
 	return func() tea.Msg {
@@ -161,7 +161,7 @@ func (m *Model) fetchVars() tea.Cmd {
 }
 
 // fetchUI reads a tool's UI (generating it when nothing is cached).
-func (m *Model) fetchUI(tool string, explicit bool) tea.Cmd {
+func (m *shared) fetchUI(tool string, explicit bool) tea.Cmd {
 	api := m.api
 	ctx, cancel := m.callCtx(generateCall)
 	return func() tea.Msg {
@@ -174,7 +174,7 @@ func (m *Model) fetchUI(tool string, explicit bool) tea.Cmd {
 	}
 }
 
-func (m *Model) doRefine(tool, feedback string) tea.Cmd {
+func (m *shared) doRefine(tool, feedback string) tea.Cmd {
 	api := m.api
 	ctx, cancel := m.callCtx(generateCall)
 	return func() tea.Msg {
@@ -184,7 +184,7 @@ func (m *Model) doRefine(tool, feedback string) tea.Cmd {
 	}
 }
 
-func (m *Model) doRegenerate(tool string, clear bool) tea.Cmd {
+func (m *shared) doRegenerate(tool string, clear bool) tea.Cmd {
 	api := m.api
 	ctx, cancel := m.callCtx(generateCall)
 	return func() tea.Msg {
@@ -204,7 +204,7 @@ func newChangeMsg(tool string, ch engine.UIChange, err error) changeMsg {
 	return changeMsg{tool: tool, cv: newChangeView(ch), doc: plainDoc(v)}
 }
 
-func (m *Model) doCall(tool string, args json.RawMessage) tea.Cmd {
+func (m *shared) doCall(tool string, args json.RawMessage) tea.Cmd {
 	api := m.api
 	ctx, cancel := m.callCtx(generateCall)
 	return func() tea.Msg {
@@ -217,7 +217,7 @@ func (m *Model) doCall(tool string, args json.RawMessage) tea.Cmd {
 	}
 }
 
-func (m *Model) doRefresh() tea.Cmd {
+func (m *shared) doRefresh() tea.Cmd {
 	api := m.api
 	ctx, cancel := m.callCtx(toolsCall * 2)
 	return func() tea.Msg {
@@ -228,7 +228,7 @@ func (m *Model) doRefresh() tea.Cmd {
 }
 
 // doPreview asks for the preview URL, then opens it (or copies it).
-func (m *Model) doPreview(tool string, copyIt bool) tea.Cmd {
+func (m *shared) doPreview(tool string, copyIt bool) tea.Cmd {
 	api, open := m.api, m.opts.OpenURL
 	ctx, cancel := m.callCtx(toolsCall)
 	return func() tea.Msg {
@@ -248,7 +248,7 @@ func (m *Model) doPreview(tool string, copyIt bool) tea.Cmd {
 
 // doExport writes a tool's UI to ExportDir/<tool>.html (atomically: a
 // temporary file renamed into place).
-func (m *Model) doExport(tool string) tea.Cmd {
+func (m *shared) doExport(tool string) tea.Cmd {
 	api, dir := m.api, m.opts.ExportDir
 	ctx, cancel := m.callCtx(generateCall)
 	return func() tea.Msg {
@@ -275,14 +275,15 @@ func (m *Model) doExport(tool string) tea.Cmd {
 // the current palette, in the background: a UI shows at once in plain text
 // and in color when this returns (chroma takes a few hundred ms on a
 // 100 KB page).
-func (m *Model) highlight(tools ...string) tea.Cmd {
+func (m *shared) highlight(tools ...string) tea.Cmd {
 	style := m.styles.chroma
 	if style == "" {
 		return nil
 	}
 	docs := map[string]*uiDoc{}
-	for k, d := range m.docs {
-		if d.style == style {
+	for k, t := range m.tools {
+		d := t.doc
+		if d == nil || d.style == style {
 			continue
 		}
 		if len(tools) == 0 || slices.Contains(tools, k) {
@@ -303,18 +304,6 @@ func (m *Model) highlight(tools ...string) tea.Cmd {
 
 // plainDoc is a UI's HTML as plain lines, until highlighted.
 func plainDoc(v engine.UIView) *uiDoc { return &uiDoc{view: v, lines: cleanLines(v.HTML)} }
-
-func (m *Model) pollTick() tea.Cmd {
-	return m.tick(m.opts.PollInterval, func(time.Time) tea.Msg { return pollMsg{} })
-}
-
-func (m *Model) spinTick() tea.Cmd {
-	if m.opts.Static || m.spinning {
-		return nil
-	}
-	m.spinning = true
-	return m.tick(100*time.Millisecond, func(time.Time) tea.Msg { return spinMsg{} })
-}
 
 // safeFileName turns a tool name into a file name.
 func safeFileName(name string) string {

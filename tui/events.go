@@ -235,3 +235,103 @@ func payloadSummary(p json.RawMessage) string {
 	}
 	return s
 }
+
+func (m *Model) handleEvents(msg eventsMsg) tea.Cmd {
+	if msg.gen != m.subGen {
+		return nil // an old subscription's last words
+	}
+	var cmds []tea.Cmd
+	refetch, lagged := false, false
+	inspectAgain := map[string]bool{}
+	for _, ev := range msg.evs {
+		switch d := ev.Detail.(type) {
+		case *engine.Traffic:
+			m.traffic.Push(newTrafficRow(ev, d))
+			continue
+		case *engine.LogRecord:
+			m.logs.Push(newLogRow(ev, d))
+			continue
+		case *engine.GenerationProgress:
+			continue
+		case *engine.Queued:
+			m.addQueued(d.Event)
+			continue
+		case *engine.QueueDrained:
+			m.markTaken(d.LastSeq)
+		case *engine.Lagged:
+			lagged = true
+		case *engine.UIUpdated:
+			// A UI changed (here, by an agent, or by a preview): what the
+			// panes hold of it is stale.
+			if t := m.peek(ev.Tool); t != nil && t.doc != nil && t.doc.view.CacheKey != d.CacheKey && t.busy == "" {
+				t.doc = nil
+			}
+			inspectAgain[ev.Tool] = true
+		case *engine.ToolsChanged:
+			cmds = append(cmds, m.fetchTools())
+		}
+		refetch = true
+		m.events.Push(engineRow(ev))
+		if ev.Kind == engine.EventGenerationFinished || ev.Kind == engine.EventGenerationFailed {
+			inspectAgain[ev.Tool] = true
+		}
+	}
+	if refetch {
+		cmds = append(cmds, m.fetchState())
+	}
+	for t := range inspectAgain {
+		if t != "" {
+			if d := m.peek(t); (d != nil && d.hasInspect) || t == m.selected() {
+				cmds = append(cmds, m.fetchInspect(t))
+			}
+		}
+	}
+	if sel := m.selected(); inspectAgain[sel] && m.showing(paneUI) {
+		cmds = append(cmds, m.ensureUI(sel))
+	}
+	switch {
+	case lagged:
+		m.setStatus("the event stream fell behind; resubscribed (some traffic or log lines were skipped)", false)
+		cmds = append(cmds, m.subscribe(), m.fetchPending())
+	case msg.closed:
+		cmds = append(cmds, m.streamEnded("the event stream ended"))
+	default:
+		cmds = append(cmds, readEvents(msg.gen, m.currentCh))
+	}
+	return tea.Batch(cmds...)
+}
+
+// addQueued adds a /wait queue event once (PendingEvents and EventQueued
+// may both report it).
+func (s *shared) addQueued(q engine.QueuedEvent) {
+	if q.Seq != 0 {
+		if _, dup := s.seenQueue[q.Seq]; dup {
+			return
+		}
+		s.seenQueue[q.Seq] = 1
+		if len(s.seenQueue) > 4*maxEvents {
+			s.seenQueue = map[int64]int{q.Seq: 1}
+		}
+	}
+	row := queuedRow(q)
+	row.taken = q.Seq != 0 && q.Seq <= s.lastTaken
+	s.events.Push(row)
+}
+
+// markTaken marks queued rows up to seq as delivered to an agent.
+func (s *shared) markTaken(seq int64) {
+	if seq <= s.lastTaken {
+		return
+	}
+	s.lastTaken = seq
+	for i := s.events.Len() - 1; i >= 0; i-- {
+		r := s.events.Ptr(i)
+		if r.kind != "queued" || r.qseq > seq {
+			continue
+		}
+		if r.taken {
+			break
+		}
+		r.taken = true
+	}
+}

@@ -392,3 +392,24 @@ func inBubble(t *testing.T, tweak func(*Options), f func(t *testing.T, d *driver
 		f(t, d)
 	})
 }
+
+// The driver's view of the components.
+
+func (d *driver) detailPane() *detailPane { return d.m.pane(paneDetail).(*detailPane) }
+func (d *driver) callPane() *callPane     { return d.m.pane(paneCall).(*callPane) }
+func (d *driver) eventsPane() *eventsPane { return d.m.pane(paneEvents).(*eventsPane) }
+
+func (d *driver) refineBox() *refineDialog {
+	r, _ := find[*refineDialog](&d.m.overlay)
+	return r
+}
+
+func (d *driver) confirmBox() *confirmDialog {
+	c, _ := find[*confirmDialog](&d.m.overlay)
+	return c
+}
+
+func (d *driver) helpOpen() bool {
+	_, ok := find[*helpDialog](&d.m.overlay)
+	return ok
+}

@@ -92,8 +92,8 @@ func TestFocusKeys(t *testing.T) {
 		// With the pane focused, up/down scroll the pane, not the list.
 		d.key("l")
 		d.key("down")
-		if d.m.selected() != "alpha" || d.m.panes[tabDetail].offset != 1 {
-			t.Fatalf("down in the pane: selected %s, detail offset %d", d.m.selected(), d.m.panes[tabDetail].offset)
+		if d.m.selected() != "alpha" || d.detailPane().text.offset != 1 {
+			t.Fatalf("down in the pane: selected %s, detail offset %d", d.m.selected(), d.detailPane().text.offset)
 		}
 	})
 }
@@ -132,18 +132,18 @@ func TestFilterKey(t *testing.T) {
 
 func TestTabKeys(t *testing.T) {
 	inBubble(t, nil, func(t *testing.T, d *driver) {
-		for i := range numTabs {
+		for i := range len(paneTable) {
 			d.key(string(rune('1' + i)))
 			if d.m.tab != i {
 				t.Fatalf("key %d: tab %d", i+1, d.m.tab)
 			}
 		}
 		d.key("tab")
-		if d.m.tab != tabDetail {
+		if !d.m.showing(paneDetail) {
 			t.Fatalf("tab from Log: %d, want Detail", d.m.tab)
 		}
 		d.key("shift+tab")
-		if d.m.tab != tabLog {
+		if !d.m.showing(paneLog) {
 			t.Fatalf("shift+tab from Detail: %d, want Log", d.m.tab)
 		}
 		if len(d.stub.called("Variables")) == 0 {
@@ -168,7 +168,7 @@ func TestTabKeys(t *testing.T) {
 func TestGenerateKey(t *testing.T) {
 	inBubble(t, nil, func(t *testing.T, d *driver) {
 		d.key("g")
-		if len(d.stub.called("UI alpha")) != 1 || d.m.tab != tabUI {
+		if len(d.stub.called("UI alpha")) != 1 || !d.m.showing(paneUI) {
 			t.Fatalf("g: UI calls %v, tab %d", d.stub.called("UI"), d.m.tab)
 		}
 		mustContain(t, d.screen(), "UI of alpha: offline-rich, generated", "<title>alpha</title>", "● rich")
@@ -179,7 +179,7 @@ func TestRefineKey(t *testing.T) {
 	inBubble(t, nil, func(t *testing.T, d *driver) {
 		d.key("j") // beta has a cached UI
 		d.key("r")
-		if d.m.refine == nil {
+		if d.refineBox() == nil {
 			t.Fatal("r did not open the refine box")
 		}
 		mustContain(t, d.screen(), "Refine beta — enter sends · esc cancels")
@@ -201,15 +201,15 @@ func TestRefineKey(t *testing.T) {
 		// Earlier feedback comes back with up; esc cancels.
 		d.key("r")
 		d.key("up")
-		if got := d.m.refine.area.Value(); got != "dark theme" {
+		if got := d.refineBox().area.Value(); got != "dark theme" {
 			t.Fatalf("up in the refine box: %q, want the earlier feedback", got)
 		}
 		d.key("down")
-		if got := d.m.refine.area.Value(); got != "" {
+		if got := d.refineBox().area.Value(); got != "" {
 			t.Fatalf("down back to the draft: %q", got)
 		}
 		d.key("esc")
-		if d.m.refine != nil || len(d.stub.called("Refine")) != 1 {
+		if d.refineBox() != nil || len(d.stub.called("Refine")) != 1 {
 			t.Fatal("esc did not cancel the refine box")
 		}
 	})
@@ -225,7 +225,7 @@ func TestRegenerateKeys(t *testing.T) {
 		d.key("ctrl+r")
 		mustContain(t, d.screen(), "Regenerate alpha and clear its 0 refinement(s)? y/n")
 		d.key("n")
-		if len(d.stub.called("Regenerate")) != 1 || d.m.confirm != nil {
+		if len(d.stub.called("Regenerate")) != 1 || d.confirmBox() != nil {
 			t.Fatal("n still regenerated")
 		}
 		d.key("ctrl+r")
@@ -262,8 +262,8 @@ func TestPreviewAndCopyKeys(t *testing.T) {
 func TestCallKeyAndForm(t *testing.T) {
 	inBubble(t, nil, func(t *testing.T, d *driver) {
 		d.key("c")
-		if d.m.tab != tabCall || !d.m.formActive {
-			t.Fatalf("c: tab %d, form active %v", d.m.tab, d.m.formActive)
+		if !d.m.showing(paneCall) || !d.callPane().active {
+			t.Fatalf("c: tab %d, form active %v", d.m.tab, d.callPane().active)
 		}
 		s := d.screen()
 		mustContain(t, s, "Arguments", "location*", "days", "units", "‹ unset ›", "verbose", "[ ] unset", "filters")
@@ -281,13 +281,13 @@ func TestCallKeyAndForm(t *testing.T) {
 		d.key("right")
 		d.key("left")
 		d.key("left") // metric -> imperial -> metric -> unset
-		if f := d.m.forms["alpha"]; f.fields[2].name != "units" || f.fields[2].pick != -1 {
+		if f := d.m.tool("alpha").form; f.fields[2].name != "units" || f.fields[2].pick != -1 {
 			t.Fatalf("units after space, right, left, left: pick %d", f.fields[2].pick)
 		}
 		d.key("space")
 		d.key("shift+tab") // back to days
 		d.key("up")        // and to location
-		if f := d.m.forms["alpha"]; f.cur != 0 {
+		if f := d.m.tool("alpha").form; f.cur != 0 {
 			t.Fatalf("shift+tab and up: field %d, want 0", f.cur)
 		}
 		d.key("tab")
@@ -299,8 +299,8 @@ func TestCallKeyAndForm(t *testing.T) {
 		d.key("enter")
 		mustContain(t, d.screen(), "must be a JSON object")
 		d.key("left") // the cursor, not a choice: this is a text field
-		if v := d.m.forms["alpha"].fields[4].input.Value(); v != "[1]" || d.m.forms["alpha"].fields[2].pick != 0 {
-			t.Fatalf("left in a text field: value %q, units pick %d", v, d.m.forms["alpha"].fields[2].pick)
+		if v := d.m.tool("alpha").form.fields[4].input.Value(); v != "[1]" || d.m.tool("alpha").form.fields[2].pick != 0 {
+			t.Fatalf("left in a text field: value %q, units pick %d", v, d.m.tool("alpha").form.fields[2].pick)
 		}
 		d.key("end")
 		d.key("ctrl+u")
@@ -316,7 +316,7 @@ func TestCallKeyAndForm(t *testing.T) {
 		}
 		mustContain(t, d.screen(), "Result", "content[0] text", "called alpha", "structuredContent", `"location": "Paris"`, "called alpha in 2ms")
 		d.key("esc")
-		if d.m.formActive {
+		if d.callPane().active {
 			t.Fatal("esc did not leave the form")
 		}
 		d.key("q")
@@ -351,8 +351,8 @@ func TestHelpAndQuitKeys(t *testing.T) {
 		s := d.screen()
 		mustContain(t, s, "Keys — any key closes", "regenerate, clear refinements", "copy preview URL", "export UI", "refresh tools")
 		d.key("j") // closes help, does nothing else
-		if d.m.showHelp || d.m.selected() != "alpha" {
-			t.Fatalf("a key in help: help %v, selected %s", d.m.showHelp, d.m.selected())
+		if d.helpOpen() || d.m.selected() != "alpha" {
+			t.Fatalf("a key in help: help %v, selected %s", d.helpOpen(), d.m.selected())
 		}
 		// The help bar comes from the key map.
 		mustContain(t, d.screen(), "/ filter", "1-7 panes", "g generate UI", "r refine", "? help")
@@ -419,11 +419,11 @@ func TestEventsPane(t *testing.T) {
 		synctest_wait(d)
 		mustContain(t, d.screen(), "✓ ui/message", "taken by an agent through /wait")
 		d.key("esc")
-		if d.m.evOpen {
+		if d.eventsPane().rows.open {
 			t.Fatal("esc did not close the expanded event")
 		}
 		d.key("end")
-		if !d.m.panes[tabEvents].follow {
+		if !d.eventsPane().rows.follow {
 			t.Fatal("end does not follow again")
 		}
 		d.key("6")
@@ -457,8 +457,8 @@ func TestErrorsGoToStatusAndLog(t *testing.T) {
 		mustContain(t, d.screen(), "✗ alpha: upstream stub is not connected")
 		d.key("7")
 		mustContain(t, d.screen(), "ERROR", "tui", "alpha: upstream stub is not connected")
-		if len(d.m.busy) != 0 {
-			t.Fatalf("busy after a failure: %v", d.m.busy)
+		if d.m.anyBusy() {
+			t.Fatal("busy after a failure")
 		}
 	})
 }
@@ -472,15 +472,15 @@ func TestMouse(t *testing.T) {
 			t.Fatalf("click on a tool: selected %s focus %v", d.m.selected(), d.m.focus)
 		}
 		// Click the Events tab.
-		x := l.listW + (l.tabX[tabEvents][0]+l.tabX[tabEvents][1])/2
+		x := l.listW + (l.tabX[d.m.paneIndex(paneEvents)][0]+l.tabX[d.m.paneIndex(paneEvents)][1])/2
 		d.send(tea.MouseClickMsg{X: x, Y: l.bodyY, Button: tea.MouseLeft})
-		if d.m.tab != tabEvents {
+		if !d.m.showing(paneEvents) {
 			t.Fatalf("click on the Events tab: tab %d", d.m.tab)
 		}
 		d.key("1")
 		d.send(tea.MouseWheelMsg{X: l.listW + 5, Y: l.bodyY + 5, Button: tea.MouseWheelDown})
-		if d.m.panes[tabDetail].offset != 3 {
-			t.Fatalf("wheel over the pane: offset %d, want 3", d.m.panes[tabDetail].offset)
+		if d.detailPane().text.offset != 3 {
+			t.Fatalf("wheel over the pane: offset %d, want 3", d.detailPane().text.offset)
 		}
 		d.send(tea.MouseWheelMsg{X: 2, Y: l.bodyY + 2, Button: tea.MouseWheelDown})
 		if d.m.list.offset != 0 { // 5 tools fit: nothing to scroll

@@ -1,12 +1,6 @@
 package tui
 
-import (
-	"encoding/json"
-	"fmt"
-	"strings"
-
-	"github.com/genui-dev/genui/engine"
-)
+import "github.com/genui-dev/genui/engine"
 
 // varTree is the Variables tab: the engine state as the same tree
 // /variables serves, expandable node by node. Expansion is kept by path, so
@@ -62,34 +56,4 @@ func (t *varTree) rebuild() {
 		}
 	}
 	walk(t.vars.RootID, -1)
-}
-
-func (m *Model) varLine(i, w int, _ bool) string {
-	st, t := m.styles, m.vars
-	n := t.vars.Variables[t.visible[i]]
-	pad := strings.Repeat("  ", max(t.depth[i], 0))
-	name := st.Text.Render(clean(n.Name))
-	switch n.Type {
-	case "object", "array":
-		mark := "▸ "
-		if t.expanded[n.Path] {
-			mark = "▾ "
-		}
-		open, close := "{", "}"
-		if n.Type == "array" {
-			open, close = "[", "]"
-		}
-		return pad + st.Accent.Render(mark) + name + st.Muted.Render(fmt.Sprintf(" %s%d%s", open, n.Size, close))
-	}
-	b, _ := json.Marshal(n.Value)
-	vs := st.Text
-	switch n.Type {
-	case "string":
-		vs = st.OK
-	case "number":
-		vs = st.Info
-	case "boolean", "null":
-		vs = st.Accent
-	}
-	return pad + "  " + name + st.Muted.Render(": ") + vs.Render(clean(string(b)))
 }

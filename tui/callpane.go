@@ -1,0 +1,181 @@
+package tui
+
+import (
+	"fmt"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/genui-dev/genui/engine"
+)
+
+var callPaneSpec = paneSpec{id: paneCall, name: "Call", short: "Call",
+	about: "call the tool through a form built from its input schema; the result below", new: newCallPane}
+
+// callPane is the selected tool's call form (built from its input schema)
+// and its last result. While the form is active it takes every key.
+type callPane struct {
+	s      *shared
+	text   textView
+	active bool // the form has the keys
+	shown  bool
+}
+
+// callFormOpenMsg asks the Call pane to activate its form (c).
+type callFormOpenMsg struct{}
+
+func newCallPane(s *shared) pane { return &callPane{s: s} }
+
+func (p *callPane) capturing() bool { return p.active }
+
+func (p *callPane) Keys() []key.Binding {
+	if p.active {
+		k := p.s.keys
+		return []key.Binding{k.CallSend, k.NextField, k.PrevField, k.Toggle, k.Cancel}
+	}
+	return nil
+}
+
+func (p *callPane) Update(msg tea.Msg) (tea.Cmd, bool) {
+	s := p.s
+	switch msg := msg.(type) {
+	case toolSelectedMsg:
+		if p.shown {
+			s.formFor(msg.tool)
+			p.active = false
+		}
+	case paneShownMsg:
+		p.shown = true
+		s.formFor(s.selected())
+	case paneHiddenMsg:
+		p.shown, p.active = false, false
+	case callFormOpenMsg:
+		return p.open(), true
+	case scrollMsg:
+		p.text.scroll(msg)
+		return nil, true
+	case tea.PasteMsg:
+		if f := s.formFor(s.selected()); f != nil && p.active {
+			return f.update(msg), true
+		}
+	case tea.KeyPressMsg:
+		if p.active {
+			return p.formKey(msg), true
+		}
+		if key.Matches(msg, s.keys.Enter) {
+			return p.open(), true
+		}
+		return textKeys(s.keys, &p.text, msg)
+	}
+	return nil, false
+}
+
+// open activates the form.
+func (p *callPane) open() tea.Cmd {
+	f := p.s.formFor(p.s.selected())
+	if f == nil {
+		return nil
+	}
+	p.active = true
+	return f.focus()
+}
+
+func (p *callPane) formKey(msg tea.KeyPressMsg) tea.Cmd {
+	s := p.s
+	tool := s.selected()
+	f := s.formFor(tool)
+	if f == nil {
+		p.active = false
+		return nil
+	}
+	k := s.keys
+	switch {
+	case key.Matches(msg, k.CallSend):
+		args, err := f.arguments()
+		if err != nil {
+			s.setStatus(err.Error(), true)
+			return nil
+		}
+		s.setBusy(tool, "calling")
+		s.tool(tool).result = &callResult{args: string(args), running: true}
+		p.text = textView{}
+		return tea.Batch(s.doCall(tool, args), s.spinTick())
+	case key.Matches(msg, k.Cancel):
+		p.active = false
+		f.blur()
+		return nil
+	case key.Matches(msg, k.NextField):
+		return f.move(1)
+	case key.Matches(msg, k.PrevField):
+		return f.move(-1)
+	case key.Matches(msg, k.Toggle) && f.choosing():
+		f.toggle(msg.String() == "left")
+		return nil
+	}
+	return f.update(msg)
+}
+
+func (p *callPane) View(w, h int, focused bool) paneView {
+	tool := p.s.selected()
+	title := "Call"
+	if tool != "" {
+		title = tool + " · " + title
+	}
+	lines, sc := p.text.render(p.callLines(tool, w), h)
+	return paneView{title: title, lines: lines, sc: sc}
+}
+
+// callResult is the last call of a tool through the Call pane.
+type callResult struct {
+	args    string
+	res     engine.CallResult
+	err     string
+	lines   []string
+	running bool
+}
+
+// callLines is the Call pane: the form, then the last result.
+func (p *callPane) callLines(tool string, w int) []string {
+	s := p.s
+	st := s.styles
+	if tool == "" {
+		return []string{st.Muted.Render(" select a tool on the left")}
+	}
+	f := s.formFor(tool)
+	var out []string
+	if f == nil {
+		return []string{st.Muted.Render(" loading the input schema…")}
+	}
+	hint := "enter or c: fill in the arguments"
+	if p.active {
+		hint = "enter calls · esc leaves"
+	}
+	out = append(out, s.section("Arguments")+"  "+st.Muted.Render(hint))
+	out = append(out, f.render(st, w-1, p.active)...)
+	r := s.tool(tool).result
+	if r == nil {
+		return out
+	}
+	out = append(out, "")
+	switch {
+	case r.running:
+		out = append(out, st.Accent.Render(s.spinner()+" calling "+tool+" "+clean(r.args)))
+	case r.err != "":
+		out = append(out, st.Err.Render("✗ call failed: ")+st.Text.Render(clean(r.err)))
+	default:
+		head := st.OK.Render("Result")
+		if r.res.IsError {
+			head = st.Err.Render("Result: isError — the tool reported an error")
+		}
+		out = append(out, head+st.Muted.Render(fmt.Sprintf("  %s · %s · args %s", fmtDur(r.res.Duration),
+			size(len(r.res.Result)), clean(r.args))))
+		ls := wrapAll(r.lines, w-3)
+		if r.res.IsError {
+			for i, l := range ls {
+				ls[i] = st.Err.Render(l)
+			}
+		}
+		out = append(out, indent(ls, "  ")...)
+	}
+	return out
+}

@@ -1,0 +1,205 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/genui-dev/genui/engine"
+)
+
+var detailPaneSpec = paneSpec{id: paneDetail, name: "Detail", short: "Det",
+	about: "description, schemas, UI metadata, refinement history", new: newDetailPane}
+
+// detailPane is the selected tool: description, UI state and metadata,
+// refinement history, schemas and annotations.
+type detailPane struct {
+	s    *shared
+	text textView
+}
+
+func newDetailPane(s *shared) pane { return &detailPane{s: s} }
+
+func (p *detailPane) Keys() []key.Binding { return nil }
+
+func (p *detailPane) Update(msg tea.Msg) (tea.Cmd, bool) {
+	switch msg := msg.(type) {
+	case toolSelectedMsg:
+		p.text = textView{}
+	case paneShownMsg:
+		tool := p.s.selected()
+		if t := p.s.peek(tool); t == nil || !t.hasInspect {
+			return p.s.fetchInspect(tool), false
+		}
+	case scrollMsg:
+		p.text.scroll(msg)
+		return nil, true
+	case tea.KeyPressMsg:
+		return textKeys(p.s.keys, &p.text, msg)
+	}
+	return nil, false
+}
+
+func (p *detailPane) View(w, h int, focused bool) paneView {
+	tool := p.s.selected()
+	title := "Detail"
+	if tool != "" {
+		title = tool + " · " + title
+	}
+	lines, sc := p.text.render(p.s.detailLines(tool, w), h)
+	return paneView{title: title, lines: lines, sc: sc}
+}
+
+// textKeys moves a text pane: up/down a line, PgUp/PgDn a page, home/end.
+func textKeys(k KeyMap, t *textView, msg tea.KeyPressMsg) (tea.Cmd, bool) {
+	switch {
+	case key.Matches(msg, k.Up):
+		t.scroll(scrollMsg{lines: -1})
+	case key.Matches(msg, k.Down):
+		t.scroll(scrollMsg{lines: 1})
+	case key.Matches(msg, k.PageUp):
+		t.scroll(scrollMsg{lines: -1, page: true})
+	case key.Matches(msg, k.PageDown):
+		t.scroll(scrollMsg{lines: 1, page: true})
+	case key.Matches(msg, k.Top):
+		t.offset = 0
+	case key.Matches(msg, k.Bottom):
+		t.scroll(scrollMsg{lines: 1 << 30})
+	default:
+		return nil, false
+	}
+	return nil, true
+}
+
+// section is a heading line.
+func (s *shared) section(text string) string { return s.styles.Key.Render(text) }
+
+// kv is one "label value" line.
+func (s *shared) kv(label, value string) string {
+	return "  " + s.styles.Label.Render(fmt.Sprintf("%-13s", label)) + " " + s.styles.Text.Render(clean(value))
+}
+
+func (s *shared) detailLines(tool string, w int) []string {
+	st := s.styles
+	if tool == "" {
+		return []string{st.Muted.Render(" select a tool on the left")}
+	}
+	var info engine.ToolInfo
+	var in engine.Inspection
+	haveInfo, haveIn := false, false
+	if t := s.peek(tool); t != nil {
+		info, haveInfo = t.info, t.hasInfo
+		in, haveIn = t.inspect, t.hasInspect
+	}
+	if !haveInfo && haveIn {
+		info, haveInfo = in.Tool, true
+	}
+	ts, _ := s.list.selectedTool()
+	var out []string
+	title := tool
+	if haveInfo && info.Title != "" && info.Title != tool {
+		title += " — " + info.Title
+	}
+	out = append(out, st.Title.Render(clean(title)))
+	if haveInfo && info.Description != "" {
+		out = append(out, wrap(info.Description, w-1)...)
+	} else if !haveInfo {
+		out = append(out, st.Muted.Render("loading…"))
+	}
+	vis := "model and app (default)"
+	if len(ts.Visibility) > 0 {
+		vis = strings.Join(ts.Visibility, ", ")
+		if ts.AppOnly() {
+			vis += "  (app-only: hidden from the model)"
+		} else if ts.ModelOnly() {
+			vis += "  (model-only: UIs may not call it)"
+		}
+	}
+	out = append(out, "", s.section("UI"))
+	out = append(out, s.kv("state", uiStateText(ts.UI)), s.kv("resource", ts.ResourceURI), s.kv("visibility", vis))
+	if haveIn {
+		out = append(out, s.kv("cache key", orDash(in.CacheKey)))
+		if in.Meta != nil {
+			md := in.Meta
+			gen := orDash(md.Provider)
+			if md.Model != "" {
+				gen += " · " + md.Model
+			}
+			out = append(out, s.kv("generator", gen), s.kv("kind", orDash(md.UIType)),
+				s.kv("generated at", md.GeneratedAt.Local().Format("2006-01-02 15:04:05")),
+				s.kv("duration", fmtDur(md.Duration)))
+			if md.InputTokens+md.OutputTokens > 0 {
+				out = append(out, s.kv("tokens", fmt.Sprintf("%d in, %d out", md.InputTokens, md.OutputTokens)))
+			}
+			if md.FallbackReason != "" {
+				out = append(out, "  "+st.Warn.Render("fallback: "+clean(md.FallbackReason)))
+			}
+			for _, wn := range md.Warnings {
+				out = append(out, "  "+st.Warn.Render("▲ "+clean(wn)))
+			}
+			for _, c := range md.Chain {
+				mark := st.OK.Render("✓")
+				if !c.OK {
+					mark = st.Err.Render("✗")
+				}
+				out = append(out, "  "+mark+" "+st.Text.Render(c.Stage)+" "+st.Muted.Render(clean(c.Reason)))
+			}
+		} else {
+			out = append(out, "  "+st.Muted.Render("nothing cached yet: g generates it"))
+		}
+		if g := in.Generation; g != nil {
+			line := fmt.Sprintf("LLM %s · %s · %d bytes · %dms", g.State, g.Provider, g.Bytes, g.ElapsedMS)
+			if g.Error != nil {
+				line += " · " + g.Error.Error()
+			}
+			out = append(out, s.kv("generation", line))
+		}
+		out = append(out, "", s.section(fmt.Sprintf("Refinements (%d)", len(in.History))))
+		if len(in.History) == 0 {
+			out = append(out, "  "+st.Muted.Render("none: r refines the UI"))
+		}
+		for i, r := range in.History {
+			out = append(out, fmt.Sprintf("  %s %s %s", st.Muted.Render(fmt.Sprintf("%d.", i+1)),
+				st.Muted.Render(r.Time.Local().Format("01-02 15:04")+" "+orDash(r.Source)), st.Text.Render("“"+clean(r.Feedback)+"”")))
+		}
+	}
+	if haveInfo {
+		out = append(out, "", s.section("Input schema"))
+		out = append(out, indent(wrapAll(prettyJSON(info.InputSchema), w-3), "  ")...)
+		if len(info.OutputSchema) > 0 {
+			out = append(out, "", s.section("Output schema"))
+			out = append(out, indent(wrapAll(prettyJSON(info.OutputSchema), w-3), "  ")...)
+		}
+		if len(info.Annotations) > 0 {
+			out = append(out, "", s.section("Annotations"))
+			out = append(out, indent(wrapAll(prettyJSON(info.Annotations), w-3), "  ")...)
+		}
+	}
+	return out
+}
+
+func uiStateText(u engine.UIStatus) string {
+	s := u.State
+	if u.Kind != "" {
+		s += " · " + u.Kind
+	}
+	if u.Generator != "" {
+		s += " · by " + u.Generator
+	}
+	if u.FallbackReason != "" {
+		s += " · fallback: " + u.FallbackReason
+	}
+	if u.Generating {
+		s += " · generating"
+	}
+	return s
+}
+
+func indent(lines []string, p string) []string {
+	for i, l := range lines {
+		lines[i] = p + l
+	}
+	return lines
+}

@@ -1,0 +1,84 @@
+package tui
+
+import (
+	"fmt"
+	"time"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/genui-dev/genui/engine"
+)
+
+var trafficPaneSpec = paneSpec{id: paneTraffic, name: "Traffic", short: "Trfc",
+	about: "every JSON-RPC message between the host, genui and the upstream", new: newTrafficPane}
+
+// trafficPane lists the JSON-RPC messages genui saw; enter opens one.
+type trafficPane struct {
+	s    *shared
+	rows rowList
+}
+
+func newTrafficPane(s *shared) pane {
+	return &trafficPane{s: s, rows: rowList{follow: true, followable: true}}
+}
+
+func (p *trafficPane) Keys() []key.Binding { return nil }
+
+func (p *trafficPane) Update(msg tea.Msg) (tea.Cmd, bool) {
+	return rowKeys(p.s.keys, &p.rows, p.s.traffic.Len(), msg, nil)
+}
+
+func (p *trafficPane) View(w, h int, focused bool) paneView {
+	lines, sc := p.rows.render(p.s.styles, w, h, p.s.traffic.Len(), focused, p.s.trafficLine, p.s.trafficDetail)
+	return paneView{title: fmt.Sprintf("Traffic %d · JSON-RPC", p.s.traffic.Len()), lines: lines, sc: sc}
+}
+
+var dirLabels = map[string]string{
+	engine.HostToGenui: "host→", engine.GenuiToHost: "→host", engine.GenuiToUpstream: "→up", engine.UpstreamToGenui: "up→",
+}
+
+func (s *shared) trafficLine(i, w int) string {
+	st, r := s.styles, s.traffic.At(i)
+	dir := dirLabels[r.dir]
+	if dir == "" {
+		dir = r.dir
+	}
+	kind, ks := r.kind, st.Muted
+	switch r.kind {
+	case "request":
+		kind, ks = "req", st.Info
+	case "response":
+		kind, ks = "resp", st.OK
+	case "notification":
+		kind = "note"
+	case "error":
+		kind, ks = "err", st.Err
+	}
+	lat := ""
+	if r.latency > 0 {
+		lat = fmtDur(r.latency)
+	}
+	id := r.id
+	if id == "null" {
+		id = ""
+	}
+	ts := ""
+	fixed := 5 + 1 + 4 + 1 + 1 + 8 + 1 + 7 + 1 + 7
+	if w >= 70 {
+		ts = st.Muted.Render(r.time.Format("15:04:05")) + " "
+		fixed += 9
+	}
+	return ts + fmt.Sprintf("%-5s", dir) + " " + ks.Render(fmt.Sprintf("%-4s", kind)) + " " +
+		st.Text.Render(fit(clean(orDash(r.method)), max(w-fixed, 8))) + " " +
+		st.Muted.Render(fmt.Sprintf("%-8s %7s %7s", fit(clean(id), 8), lat, size(r.size)))
+}
+
+func (s *shared) trafficDetail(i, w int) []string {
+	r := s.traffic.At(i)
+	head := s.styles.Key.Render(r.dir+" "+r.kind+" "+clean(r.method)) + s.styles.Muted.Render(fmt.Sprintf("  %s  %s", size(r.size), r.time.Format(time.RFC3339Nano)))
+	if r.truncated {
+		head += s.styles.Warn.Render(fmt.Sprintf("  (first %s shown)", size(engine.MaxTrafficFrame)))
+	}
+	return append([]string{head}, wrapAll(prettyJSON(r.frame), w)...)
+}

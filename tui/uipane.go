@@ -1,0 +1,185 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/genui-dev/genui/engine"
+)
+
+var uiPaneSpec = paneSpec{id: paneUI, name: "UI", short: "UI",
+	about: "the served HTML, highlighted, or what the last change did", new: newUIPane}
+
+// uiPane is the selected tool's UI: the HTML as served, highlighted, or
+// after a refine or regenerate what changed (the refinement as understood
+// and a diff); d switches between the two.
+type uiPane struct {
+	s     *shared
+	text  textView
+	shown bool
+}
+
+func newUIPane(s *shared) pane { return &uiPane{s: s} }
+
+func (p *uiPane) Keys() []key.Binding { return nil }
+
+func (p *uiPane) Update(msg tea.Msg) (tea.Cmd, bool) {
+	switch msg := msg.(type) {
+	case toolSelectedMsg:
+		p.text = textView{}
+		if p.shown {
+			return p.s.ensureUI(msg.tool), false
+		}
+	case paneShownMsg:
+		p.shown = true
+		return p.s.ensureUI(p.s.selected()), false
+	case paneHiddenMsg:
+		p.shown = false
+	case uiResetMsg:
+		p.text = textView{}
+	case scrollMsg:
+		p.text.scroll(msg)
+		return nil, true
+	case tea.KeyPressMsg:
+		return textKeys(p.s.keys, &p.text, msg)
+	}
+	return nil, false
+}
+
+// uiResetMsg: the UI pane starts again at the top (a new change to show).
+type uiResetMsg struct{}
+
+func (p *uiPane) View(w, h int, focused bool) paneView {
+	s := p.s
+	tool := s.selected()
+	title := "UI"
+	if tool != "" {
+		title = tool + " · " + title
+		if t := s.peek(tool); t != nil && t.change != nil && t.showDiff {
+			title += " · what changed"
+		}
+	}
+	lines, sc := p.text.render(s.uiLines(tool, w), h)
+	return paneView{title: title, lines: lines, sc: sc}
+}
+
+// ensureUI fetches a tool's UI for the UI pane when one is cached (it never
+// generates one by itself: that is g).
+func (s *shared) ensureUI(tool string) tea.Cmd {
+	if tool == "" || s.busy(tool) != "" {
+		return nil
+	}
+	if t := s.peek(tool); t != nil && t.doc != nil {
+		return nil
+	}
+	ts, ok := s.list.selectedTool()
+	if !ok || ts.Name != tool {
+		return nil
+	}
+	switch ts.UI.State {
+	case engine.UIStateCached, engine.UIStateFallback, engine.UIStateOwn:
+		s.setBusy(tool, "loading")
+		return tea.Batch(s.fetchUI(tool, false), s.spinTick())
+	}
+	return nil
+}
+
+func (s *shared) uiLines(tool string, w int) []string {
+	st := s.styles
+	if tool == "" {
+		return []string{st.Muted.Render(" select a tool on the left")}
+	}
+	t := s.peek(tool)
+	if t == nil {
+		t = &toolState{}
+	}
+	doc, cv := t.doc, t.change
+	if cv != nil && t.showDiff {
+		return s.changeLines(tool, cv, w)
+	}
+	if doc == nil {
+		if b := t.busy; b != "" {
+			return []string{st.Accent.Render(" " + s.spinner() + " " + b + " the UI of " + tool + "…")}
+		}
+		return []string{st.Muted.Render(" No UI loaded. g generates (or fetches) it; r refines, R regenerates.")}
+	}
+	v := doc.view
+	from := "generated now"
+	if v.FromCache {
+		from = "from the cache"
+	}
+	if v.OwnUI {
+		from = "the upstream's own UI"
+	}
+	head := []string{
+		st.Info.Render(clean(v.URI)) + "  " + st.Muted.Render(v.MIMEType),
+		st.Muted.Render(fmt.Sprintf("%s · %s · %s · key %s", orDash(v.Meta.UIType), size(len(v.HTML)), from, orDash(shortKey(v.CacheKey)))),
+	}
+	if cv != nil {
+		head = append(head, st.Muted.Render("d shows what the last "+cv.ch.Reason+" changed"))
+	}
+	head = append(head, st.Faint.Render(strings.Repeat("─", max(w-1, 1))))
+	return append(head, doc.lines...)
+}
+
+func shortKey(k string) string {
+	if len(k) > 16 {
+		return k[:16] + "…"
+	}
+	return k
+}
+
+// changeLines shows a refine or regenerate: the feedback as understood and
+// the diff.
+func (s *shared) changeLines(tool string, cv *changeView, w int) []string {
+	st, ch := s.styles, cv.ch
+	var out []string
+	if ch.Reason == "refine" {
+		out = append(out, st.Key.Render(fmt.Sprintf("Refinement %d", ch.Refinements))+" "+st.Text.Render("“"+clean(ch.Feedback)+"”"))
+	} else {
+		what := "Regenerated"
+		if ch.RefinementsCleared {
+			what += ", refinements cleared"
+		}
+		out = append(out, st.Key.Render(what)+st.Muted.Render(fmt.Sprintf(" (%d refinement(s) apply)", ch.Refinements)))
+	}
+	if len(ch.Notes) == 0 {
+		out = append(out, "  "+st.OK.Render("✓ understood"))
+	}
+	for _, n := range ch.Notes {
+		out = append(out, "  "+st.Warn.Render("▲ "+clean(n)))
+	}
+	out = append(out, st.Muted.Render(fmt.Sprintf("  %s · %s → %s · %s", orDash(ch.Meta.UIType), orDash(shortKey(ch.OldCacheKey)),
+		shortKey(ch.CacheKey), fmtDur(ch.Duration))))
+	switch {
+	case ch.OldHTML == "":
+		out = append(out, "  "+st.Muted.Render("no UI was cached before: this is the first one"))
+		out = append(out, st.Faint.Render(strings.Repeat("─", max(w-1, 1))))
+		if t := s.peek(tool); t != nil && t.doc != nil {
+			out = append(out, t.doc.lines...)
+		}
+		return out
+	case len(cv.diff) == 0:
+		out = append(out, "  "+st.Muted.Render("the HTML did not change"))
+	default:
+		out = append(out, "  "+st.Added.Render(fmt.Sprintf("+%d", cv.added))+" "+st.Removed.Render(fmt.Sprintf("−%d", cv.gone))+
+			st.Muted.Render(" lines · d shows the HTML"))
+	}
+	out = append(out, st.Faint.Render(strings.Repeat("─", max(w-1, 1))))
+	for _, d := range cv.diff {
+		switch d.op {
+		case '@':
+			out = append(out, st.Hunk.Render(d.text))
+		case '+':
+			out = append(out, st.Added.Render("+"+d.text))
+		case '-':
+			out = append(out, st.Removed.Render("-"+d.text))
+		default:
+			out = append(out, st.Muted.Render(" "+d.text))
+		}
+	}
+	return out
+}

@@ -1,0 +1,78 @@
+package tui
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+)
+
+var varsPaneSpec = paneSpec{id: paneVars, name: "Variables", short: "Vars",
+	about: "the engine's state as a tree (what /variables serves); enter expands", new: newVarsPane}
+
+// varsPane is the engine's state as a tree of variables, refreshed while
+// it is shown; enter expands or collapses a node.
+type varsPane struct {
+	s     *shared
+	rows  rowList
+	shown bool
+}
+
+func newVarsPane(s *shared) pane { return &varsPane{s: s} }
+
+func (p *varsPane) Keys() []key.Binding { return nil }
+
+func (p *varsPane) Update(msg tea.Msg) (tea.Cmd, bool) {
+	switch msg.(type) {
+	case paneShownMsg:
+		p.shown = true
+		return p.s.fetchVars(), false
+	case paneHiddenMsg:
+		p.shown = false
+	case pollMsg:
+		if p.shown {
+			return p.s.fetchVars(), false
+		}
+	}
+	return rowKeys(p.s.keys, &p.rows, p.s.vars.rows(), msg, func(i int) tea.Cmd {
+		p.s.vars.toggle(i)
+		return nil
+	})
+}
+
+func (p *varsPane) View(w, h int, focused bool) paneView {
+	lines, sc := p.rows.render(p.s.styles, w, h, p.s.vars.rows(), focused, p.s.varLine, nil)
+	return paneView{title: fmt.Sprintf("Variables %d", len(p.s.vars.vars.Variables)), lines: lines, sc: sc}
+}
+
+func (s *shared) varLine(i, w int) string {
+	st, t := s.styles, s.vars
+	n := t.vars.Variables[t.visible[i]]
+	pad := strings.Repeat("  ", max(t.depth[i], 0))
+	name := st.Text.Render(clean(n.Name))
+	switch n.Type {
+	case "object", "array":
+		mark := "▸ "
+		if t.expanded[n.Path] {
+			mark = "▾ "
+		}
+		open, close := "{", "}"
+		if n.Type == "array" {
+			open, close = "[", "]"
+		}
+		return pad + st.Accent.Render(mark) + name + st.Muted.Render(fmt.Sprintf(" %s%d%s", open, n.Size, close))
+	}
+	b, _ := json.Marshal(n.Value)
+	vs := st.Text
+	switch n.Type {
+	case "string":
+		vs = st.OK
+	case "number":
+		vs = st.Info
+	case "boolean", "null":
+		vs = st.Accent
+	}
+	return pad + "  " + name + st.Muted.Render(": ") + vs.Render(clean(string(b)))
+}
