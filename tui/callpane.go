@@ -24,16 +24,16 @@ type callPane struct {
 // callFormOpenMsg asks the Call pane to activate its form (c).
 type callFormOpenMsg struct{}
 
-func newCallPane(s *shared) pane { return &callPane{s: s} }
+func newCallPane(s *shared) pane { return &callPane{s: s, text: textView{find: newFinder(s.styles)}} }
 
-func (p *callPane) capturing() bool { return p.active }
+func (p *callPane) capturing() bool { return p.active || p.text.capturing() }
 
 func (p *callPane) Keys() []key.Binding {
 	if p.active {
 		k := p.s.keys
 		return []key.Binding{k.CallSend, k.NextField, k.PrevField, k.Toggle, k.Cancel}
 	}
-	return nil
+	return append([]key.Binding{p.s.keys.Enter}, p.text.keys(p.s.keys)...)
 }
 
 func (p *callPane) Update(msg tea.Msg) (tea.Cmd, bool) {
@@ -51,9 +51,6 @@ func (p *callPane) Update(msg tea.Msg) (tea.Cmd, bool) {
 		p.shown, p.active = false, false
 	case callFormOpenMsg:
 		return p.open(), true
-	case scrollMsg:
-		p.text.scroll(msg)
-		return nil, true
 	case tea.PasteMsg:
 		if f := s.formFor(s.selected()); f != nil && p.active {
 			return f.update(msg), true
@@ -62,12 +59,11 @@ func (p *callPane) Update(msg tea.Msg) (tea.Cmd, bool) {
 		if p.active {
 			return p.formKey(msg), true
 		}
-		if key.Matches(msg, s.keys.Enter) {
+		if key.Matches(msg, s.keys.Enter) && !p.text.capturing() {
 			return p.open(), true
 		}
-		return textKeys(s.keys, &p.text, msg)
 	}
-	return nil, false
+	return p.text.update(s.keys, msg)
 }
 
 // open activates the form.
@@ -98,11 +94,20 @@ func (p *callPane) formKey(msg tea.KeyPressMsg) tea.Cmd {
 		}
 		s.setBusy(tool, "calling")
 		s.tool(tool).result = &callResult{args: string(args), running: true}
-		p.text = textView{}
+		p.text.offset, p.text.xoff = 0, 0
 		return tea.Batch(s.doCall(tool, args), s.spinTick())
 	case key.Matches(msg, k.Cancel):
 		p.active = false
 		f.blur()
+		return nil
+	case msg.String() == "pgup", msg.String() == "pgdown":
+		// PgUp/PgDn scroll the pane under the form (the result below it);
+		// ctrl+u and ctrl+d stay the inputs' own.
+		d := 1
+		if msg.String() == "pgup" {
+			d = -1
+		}
+		p.text.scroll(scrollMsg{lines: d, page: true})
 		return nil
 	case key.Matches(msg, k.NextField):
 		return f.move(1)
@@ -121,8 +126,8 @@ func (p *callPane) View(w, h int, focused bool) paneView {
 	if tool != "" {
 		title = tool + " · " + title
 	}
-	lines, sc := p.text.render(p.callLines(tool, w), h)
-	return paneView{title: title, lines: lines, sc: sc}
+	lines, sc, footer := p.text.render(p.s.styles, p.callLines(tool, w), w, h)
+	return paneView{title: title + p.text.sideNote(), lines: lines, sc: sc, footer: footer}
 }
 
 // callResult is the last call of a tool through the Call pane.

@@ -62,7 +62,8 @@ type (
 	previewMsg struct {
 		tool, url string
 		copy      bool
-		err       error
+		err       error // no URL
+		openErr   error // the URL, but no browser opened
 	}
 	exportMsg struct {
 		tool, path string
@@ -239,7 +240,7 @@ func (m *shared) doPreview(tool string, copyIt bool) tea.Cmd {
 		}
 		if !copyIt {
 			if err := open(p.URL); err != nil {
-				return previewMsg{tool: tool, url: p.URL, err: fmt.Errorf("opening the browser: %w", err)}
+				return previewMsg{tool: tool, url: p.URL, openErr: err}
 			}
 		}
 		return previewMsg{tool: tool, url: p.URL, copy: copyIt}

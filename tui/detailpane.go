@@ -20,26 +20,25 @@ type detailPane struct {
 	text textView
 }
 
-func newDetailPane(s *shared) pane { return &detailPane{s: s} }
+func newDetailPane(s *shared) pane {
+	return &detailPane{s: s, text: textView{find: newFinder(s.styles)}}
+}
 
-func (p *detailPane) Keys() []key.Binding { return nil }
+func (p *detailPane) capturing() bool { return p.text.capturing() }
+
+func (p *detailPane) Keys() []key.Binding { return p.text.keys(p.s.keys) }
 
 func (p *detailPane) Update(msg tea.Msg) (tea.Cmd, bool) {
-	switch msg := msg.(type) {
+	switch msg.(type) {
 	case toolSelectedMsg:
-		p.text = textView{}
+		p.text.offset, p.text.xoff = 0, 0
 	case paneShownMsg:
 		tool := p.s.selected()
 		if t := p.s.peek(tool); t == nil || !t.hasInspect {
 			return p.s.fetchInspect(tool), false
 		}
-	case scrollMsg:
-		p.text.scroll(msg)
-		return nil, true
-	case tea.KeyPressMsg:
-		return textKeys(p.s.keys, &p.text, msg)
 	}
-	return nil, false
+	return p.text.update(p.s.keys, msg)
 }
 
 func (p *detailPane) View(w, h int, focused bool) paneView {
@@ -48,29 +47,8 @@ func (p *detailPane) View(w, h int, focused bool) paneView {
 	if tool != "" {
 		title = tool + " · " + title
 	}
-	lines, sc := p.text.render(p.s.detailLines(tool, w), h)
-	return paneView{title: title, lines: lines, sc: sc}
-}
-
-// textKeys moves a text pane: up/down a line, PgUp/PgDn a page, home/end.
-func textKeys(k KeyMap, t *textView, msg tea.KeyPressMsg) (tea.Cmd, bool) {
-	switch {
-	case key.Matches(msg, k.Up):
-		t.scroll(scrollMsg{lines: -1})
-	case key.Matches(msg, k.Down):
-		t.scroll(scrollMsg{lines: 1})
-	case key.Matches(msg, k.PageUp):
-		t.scroll(scrollMsg{lines: -1, page: true})
-	case key.Matches(msg, k.PageDown):
-		t.scroll(scrollMsg{lines: 1, page: true})
-	case key.Matches(msg, k.Top):
-		t.offset = 0
-	case key.Matches(msg, k.Bottom):
-		t.scroll(scrollMsg{lines: 1 << 30})
-	default:
-		return nil, false
-	}
-	return nil, true
+	lines, sc, footer := p.text.render(p.s.styles, p.s.detailLines(tool, w), w, h)
+	return paneView{title: title + p.text.sideNote(), lines: lines, sc: sc, footer: footer}
 }
 
 // section is a heading line.

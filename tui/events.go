@@ -85,20 +85,22 @@ func (m *Model) subscribe() tea.Cmd {
 	}
 }
 
-// eventRow is one line of the Events tab: a queued /wait event or an
-// engine event.
+// eventRow is one line of the Events pane: an engine event, a /wait queue
+// event, or both (an engine event the engine also queued for agents is one
+// row, marked ⧗ while pending and ✓ once an agent took it).
 type eventRow struct {
-	time   time.Time
-	kind   string // engine event kind, or "queued"
-	label  string // what a queued event is (its type: ui/message, tools/call, ...)
-	tool   string
-	text   string // one-line summary
-	qseq   int64  // queue sequence (queued rows)
-	taken  bool   // an agent took it through /wait
-	detail []byte // JSON shown when expanded
+	time      time.Time
+	kind      string // engine event kind, or the queued event's type (ui/message, tools/call, ...)
+	tool      string
+	text      string // one-line summary
+	queueOnly bool   // a queued event with no engine event of its own
+	qseq      int64  // the queue's sequence number (0: not queued)
+	taken     bool   // an agent took it through /wait
+	detail    []byte // JSON shown when opened
+	queued    []byte // the queued event's JSON (merged rows)
 }
 
-// trafficRow is one JSON-RPC message of the Traffic tab.
+// trafficRow is one JSON-RPC message of the Traffic pane.
 type trafficRow struct {
 	time      time.Time
 	dir       string
@@ -111,13 +113,14 @@ type trafficRow struct {
 	truncated bool
 }
 
-// logRow is one line of the Log tab.
+// logRow is one line of the Log pane.
 type logRow struct {
 	time      time.Time
 	level     string
 	component string
 	msg       string
-	attrs     string
+	attrs     string      // key=value ... on one line
+	attrList  [][2]string // the same, one attribute each (the detail)
 }
 
 // queuedRow turns a /wait queue event into a row.
@@ -127,7 +130,7 @@ func queuedRow(q engine.QueuedEvent) eventRow {
 		text += "  " + p
 	}
 	d, _ := json.Marshal(q)
-	return eventRow{time: q.Time, kind: "queued", label: q.Type, tool: q.Tool, text: clean(text), qseq: q.Seq, detail: d}
+	return eventRow{time: q.Time, kind: q.Type, queueOnly: true, tool: q.Tool, text: clean(text), qseq: q.Seq, detail: d}
 }
 
 // engineRow turns an engine event into a row.
@@ -173,6 +176,7 @@ func newTrafficRow(ev engine.Event, t *engine.Traffic) trafficRow {
 
 func newLogRow(ev engine.Event, l *engine.LogRecord) logRow {
 	var attrs []string
+	var list [][2]string
 	keys := make([]string, 0, len(l.Attrs))
 	for k := range l.Attrs {
 		keys = append(keys, k)
@@ -186,8 +190,9 @@ func newLogRow(ev engine.Event, l *engine.LogRecord) logRow {
 			s = string(b)
 		}
 		attrs = append(attrs, k+"="+s)
+		list = append(list, [2]string{clean(k), clean(s)})
 	}
-	return logRow{time: ev.Time, level: l.Level, component: l.Component, msg: clean(l.Message), attrs: clean(strings.Join(attrs, " "))}
+	return logRow{time: ev.Time, level: l.Level, component: l.Component, msg: clean(l.Message), attrs: clean(strings.Join(attrs, " ")), attrList: list}
 }
 
 // payloadSummary is what a person wants from a queued event's payload:
@@ -271,7 +276,7 @@ func (m *Model) handleEvents(msg eventsMsg) tea.Cmd {
 			cmds = append(cmds, m.fetchTools())
 		}
 		refetch = true
-		m.events.Push(engineRow(ev))
+		m.insertEvent(engineRow(ev))
 		if ev.Kind == engine.EventGenerationFinished || ev.Kind == engine.EventGenerationFailed {
 			inspectAgain[ev.Tool] = true
 		}
@@ -302,7 +307,9 @@ func (m *Model) handleEvents(msg eventsMsg) tea.Cmd {
 }
 
 // addQueued adds a /wait queue event once (PendingEvents and EventQueued
-// may both report it).
+// may both report it, and a re-attached genui reports again what it still
+// holds). An engine event the engine queued for agents (it publishes the
+// event, then queues it) marks the event's row instead of adding one.
 func (s *shared) addQueued(q engine.QueuedEvent) {
 	if q.Seq != 0 {
 		if _, dup := s.seenQueue[q.Seq]; dup {
@@ -313,9 +320,43 @@ func (s *shared) addQueued(q engine.QueuedEvent) {
 			s.seenQueue = map[int64]int{q.Seq: 1}
 		}
 	}
+	id := fmt.Sprintf("%d|%s|%s|%s", q.Time.UnixNano(), q.Source, q.Type, q.Tool)
+	if s.queuedIDs[id] {
+		return
+	}
+	if len(s.queuedIDs) > 4*maxEvents {
+		clear(s.queuedIDs)
+	}
+	s.queuedIDs[id] = true
+	taken := q.Seq != 0 && q.Seq <= s.lastTaken
+	if q.Source == engine.SourceEngine {
+		for i := s.events.Len() - 1; i >= max(0, s.events.Len()-32); i-- {
+			r := s.events.Ptr(i)
+			if !r.queueOnly && r.qseq == 0 && r.kind == q.Type && r.tool == q.Tool {
+				r.qseq, r.taken = q.Seq, taken
+				r.queued, _ = json.Marshal(q)
+				return
+			}
+		}
+	}
 	row := queuedRow(q)
-	row.taken = q.Seq != 0 && q.Seq <= s.lastTaken
+	row.taken = taken
+	s.insertEvent(row)
+}
+
+// insertEvent adds a row in time order: events fetched late (the /wait
+// queue of a genui attached to, or re-attached after a restart) go where
+// their time puts them, not at the end.
+func (s *shared) insertEvent(row eventRow) {
 	s.events.Push(row)
+	for i := s.events.Len() - 1; i > 0; i-- {
+		prev, cur := s.events.Ptr(i-1), s.events.Ptr(i)
+		if !prev.time.After(cur.time) {
+			break
+		}
+		*prev, *cur = *cur, *prev
+		s.eventsReordered++
+	}
 }
 
 // markTaken marks queued rows up to seq as delivered to an agent.
@@ -325,13 +366,8 @@ func (s *shared) markTaken(seq int64) {
 	}
 	s.lastTaken = seq
 	for i := s.events.Len() - 1; i >= 0; i-- {
-		r := s.events.Ptr(i)
-		if r.kind != "queued" || r.qseq > seq {
-			continue
+		if r := s.events.Ptr(i); r.qseq != 0 && r.qseq <= seq {
+			r.taken = true
 		}
-		if r.taken {
-			break
-		}
-		r.taken = true
 	}
 }

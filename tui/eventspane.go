@@ -14,75 +14,60 @@ var eventsPaneSpec = paneSpec{id: paneEvents, name: "Events", short: "Evts",
 	about: "the /wait queue (⧗ pending for agents, ✓ taken) and engine events", new: newEventsPane}
 
 // eventsPane lists the /wait queue's events and the engine's events as
-// they arrive; enter opens the selected one.
+// they arrive, in time order; enter opens the selected one.
 type eventsPane struct {
 	s    *shared
 	rows rowList
 }
 
 func newEventsPane(s *shared) pane {
-	return &eventsPane{s: s, rows: rowList{follow: true, followable: true}}
+	return &eventsPane{s: s, rows: rowList{follow: true, followable: true, find: newFinder(s.styles)}}
 }
 
-func (p *eventsPane) Keys() []key.Binding { return nil }
+func (p *eventsPane) capturing() bool { return p.rows.capturing() }
+
+func (p *eventsPane) Keys() []key.Binding { return p.rows.keys(p.s.keys) }
+
+// src is the Events pane's rows.
+func (p *eventsPane) src(kindW int) rows {
+	s := p.s
+	return rows{dropped: s.events.Dropped(), total: s.events.Len(), key: fmt.Sprint(s.eventsReordered),
+		line: func(ri, w int) string { return s.eventLine(ri, w, kindW) },
+		text: func(ri int) string {
+			r := s.events.At(ri)
+			return r.kind + " " + r.tool + " " + r.text + " " + string(r.detail)
+		},
+		detail: s.eventDetail,
+		title:  func(ri int) string { r := s.events.At(ri); return "Event · " + clean(r.kind) + " " + clean(r.tool) },
+	}
+}
 
 func (p *eventsPane) Update(msg tea.Msg) (tea.Cmd, bool) {
-	return rowKeys(p.s.keys, &p.rows, p.s.events.Len(), msg, nil)
+	return p.rows.update(p.s.keys, p.src(12), msg, nil)
 }
 
 func (p *eventsPane) View(w, h int, focused bool) paneView {
-	lines, sc := p.rows.render(p.s.styles, w, h, p.s.events.Len(), focused, p.s.eventLine, p.s.eventDetail)
-	return paneView{title: fmt.Sprintf("Events %d · /wait queue and engine", p.s.events.Len()), lines: lines, sc: sc}
+	kindW := p.s.eventKindWidth(p.rows.offset, p.rows.offset+h)
+	lines, sc, footer := p.rows.render(p.s.styles, w, h, p.src(kindW), focused)
+	return paneView{title: fmt.Sprintf("Events %d · /wait queue and engine", p.s.events.Len()), lines: lines, sc: sc, footer: footer}
 }
 
-// rowKeys is how a pane of rows takes the keys and pane messages: up/down,
-// PgUp/PgDn, home/end move the cursor, enter opens the selected row (or
-// runs enter when given), esc closes it; the wheel and clicks.
-func rowKeys(k KeyMap, r *rowList, n int, msg tea.Msg, enter func(i int) tea.Cmd) (tea.Cmd, bool) {
-	switch msg := msg.(type) {
-	case scrollMsg:
-		r.scroll(msg, n)
-		return nil, true
-	case clickMsg:
-		r.click(msg.row, n)
-		return nil, true
-	case tea.KeyPressMsg:
-		switch {
-		case key.Matches(msg, k.Up):
-			r.move(-1, n)
-		case key.Matches(msg, k.Down):
-			r.move(1, n)
-		case key.Matches(msg, k.PageUp):
-			r.scroll(scrollMsg{lines: -1, page: true}, n)
-		case key.Matches(msg, k.PageDown):
-			r.scroll(scrollMsg{lines: 1, page: true}, n)
-		case key.Matches(msg, k.Top):
-			r.move(-1<<30, n)
-		case key.Matches(msg, k.Bottom):
-			r.move(1<<30, n)
-		case key.Matches(msg, k.Enter):
-			if enter != nil {
-				return enter(r.cursor), true
-			}
-			r.open = !r.open
-		case key.Matches(msg, k.Back) && r.open:
-			r.open = false
-		default:
-			return nil, false
-		}
-		return nil, true
+// eventKindWidth is the kind column's width: the longest kind among the
+// rows shown (enter opens a row in full).
+func (s *shared) eventKindWidth(from, to int) int {
+	w := 6
+	for i := from; i < to && i < s.events.Len(); i++ {
+		w = max(w, len([]rune(shortEventKind(s.events.At(i).kind))))
 	}
-	return nil, false
+	return min(w, 24)
 }
 
-func (s *shared) eventLine(i, w int) string {
+func (s *shared) eventLine(i, w, kindW int) string {
 	st, r := s.styles, s.events.At(i)
 	mark, ks := "  ", st.Muted
 	switch {
-	case r.kind == "queued" && r.taken:
-		mark, ks = st.Muted.Render("✓ "), st.Muted
-	case r.kind == "queued":
-		mark, ks = st.Accent.Render("⧗ "), st.Accent
+	case r.queueOnly:
+		ks = st.Accent
 	case r.kind == string(engine.EventGenerationFailed) || r.kind == string(engine.EventUpstreamDown) || r.kind == string(engine.EventLagged):
 		ks = st.Err
 	case r.kind == string(engine.EventUIUpdated) || r.kind == string(engine.EventGenerationFinished) || r.kind == string(engine.EventUpstreamUp):
@@ -90,15 +75,20 @@ func (s *shared) eventLine(i, w int) string {
 	case r.kind == string(engine.EventGenerationStarted):
 		ks = st.Info
 	}
-	kind := shortEventKind(r.kind)
-	if r.label != "" {
-		kind = shortEventKind(r.label)
+	switch {
+	case r.qseq != 0 && r.taken:
+		mark = st.Muted.Render("✓ ")
+		if r.queueOnly {
+			ks = st.Muted
+		}
+	case r.qseq != 0:
+		mark = st.Accent.Render("⧗ ")
 	}
 	ts := ""
 	if w >= 60 { // narrow panes drop the time (enter shows it)
 		ts = st.Muted.Render(r.time.Format("15:04:05")) + " "
 	}
-	return ts + mark + ks.Render(fit(kind, 12)) + " " +
+	return ts + mark + ks.Render(fit(shortEventKind(r.kind), kindW)) + " " +
 		st.Text.Render(fit(clean(r.tool), min(18, max(w/5, 8)))) + " " + st.Muted.Render(r.text)
 }
 
@@ -110,6 +100,8 @@ func shortEventKind(k string) string {
 		return "gen-finished"
 	case string(engine.EventGenerationFailed):
 		return "gen-failed"
+	case string(engine.EventGenerationProgress):
+		return "gen-progress"
 	case string(engine.EventSessionsChanged):
 		return "sessions"
 	}
@@ -118,13 +110,21 @@ func shortEventKind(k string) string {
 
 func (s *shared) eventDetail(i, w int) []string {
 	r := s.events.At(i)
-	out := []string{s.styles.Key.Render(shortEventKind(r.kind)) + " " + s.styles.Muted.Render(r.time.Format(time.RFC3339))}
-	if r.kind == "queued" {
+	st := s.styles
+	out := []string{st.Key.Render(clean(r.kind)) + " " + st.Muted.Render(r.time.Format(time.RFC3339Nano))}
+	if r.qseq != 0 {
+		note, ns := fmt.Sprintf("⧗ queued for agents (/wait seq %d): the agent's next /wait returns it", r.qseq), st.Accent
 		if r.taken {
-			out = append(out, s.styles.Muted.Render("✓ taken by an agent through /wait"))
-		} else {
-			out = append(out, s.styles.Accent.Render("⧗ pending: the agent's next /wait returns it"))
+			note, ns = fmt.Sprintf("✓ queued for agents (/wait seq %d) and taken by an agent", r.qseq), st.Muted
+		}
+		for _, l := range wrap(note, w) {
+			out = append(out, ns.Render(l))
 		}
 	}
-	return append(out, wrapAll(prettyJSON(r.detail), w)...)
+	out = append(out, wrapAll(prettyJSON(r.detail), w)...)
+	if len(r.queued) > 0 {
+		out = append(out, st.Muted.Render("as queued:"))
+		out = append(out, wrapAll(prettyJSON(r.queued), w)...)
+	}
+	return out
 }

@@ -49,6 +49,16 @@ type KeyMap struct {
 	PrevField   key.Binding
 	Toggle      key.Binding
 	Yes, No     key.Binding
+
+	// In the panes: search, sideways, wrap, the Log's level filter.
+	Search      key.Binding
+	SearchNext  key.Binding
+	SearchPrev  key.Binding
+	Wrap        key.Binding
+	Left, Right key.Binding
+	Level       key.Binding
+	Palette     key.Binding
+	CopyText    key.Binding
 }
 
 // tabKey is the number key of the i-th pane: 1-9, then 0 ("" past ten).
@@ -91,7 +101,7 @@ func DefaultKeyMap(specs []paneSpec) KeyMap {
 		ToggleDiff:      key.NewBinding(key.WithKeys("d"), key.WithHelp("d", "diff/source")),
 		Attach:          key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "attach"), key.WithDisabled()),
 		Help:            key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
-		Quit:            key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
+		Quit:            key.NewBinding(key.WithKeys("q"), key.WithHelp("q", "quit")),
 		Interrupt:       key.NewBinding(key.WithKeys("ctrl+c"), key.WithHelp("ctrl+c", "back out / quit")),
 
 		Send:        key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "send")),
@@ -104,6 +114,16 @@ func DefaultKeyMap(specs []paneSpec) KeyMap {
 		Toggle:      key.NewBinding(key.WithKeys("space", "left", "right"), key.WithHelp("space/←/→", "toggle/choose")),
 		Yes:         key.NewBinding(key.WithKeys("y", "Y"), key.WithHelp("y", "yes")),
 		No:          key.NewBinding(key.WithKeys("n", "N", "esc"), key.WithHelp("n/esc", "no")),
+
+		Search:     key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "search")),
+		SearchNext: key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "next match")),
+		SearchPrev: key.NewBinding(key.WithKeys("N"), key.WithHelp("N", "previous match")),
+		Wrap:       key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "wrap long lines")),
+		Left:       key.NewBinding(key.WithKeys("<", "shift+left"), key.WithHelp("</>", "scroll sideways")),
+		Right:      key.NewBinding(key.WithKeys(">", "shift+right"), key.WithHelp(">", "scroll right")),
+		Level:      key.NewBinding(key.WithKeys("f"), key.WithHelp("f", "level filter")),
+		Palette:    key.NewBinding(key.WithKeys(":", "ctrl+p"), key.WithHelp(":", "palette")),
+		CopyText:   key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "copy")),
 	}
 	for i, sp := range specs {
 		if d := tabKey(i); d != "" {
@@ -138,7 +158,7 @@ func (k KeyMap) tabsBinding() key.Binding {
 // browseHelp is the help of the normal mode.
 func (k KeyMap) browseHelp() helpKeys {
 	return helpKeys{
-		short: []key.Binding{k.Filter, k.tabsBinding(), k.Generate, k.Refine, k.Regenerate, k.Call, k.Preview, k.Attach, k.Help, k.Quit},
+		short: []key.Binding{k.Filter, k.tabsBinding(), k.Palette, k.Attach, k.Generate, k.Refine, k.Regenerate, k.Call, k.Preview, k.Help, k.Quit},
 		full: [][]key.Binding{
 			{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.FocusList, k.FocusPane, k.Enter, k.Back},
 			append([]key.Binding{k.Filter, k.NextTab, k.PrevTab}, k.Tabs...),

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"time"
 
 	"charm.land/bubbles/v2/help"
@@ -56,8 +58,8 @@ type Options struct {
 	// another genui (key a). It runs in a command and may block, bounded.
 	Release func()
 	// OpenURL opens the browser (default github.com/pkg/browser); Copy puts
-	// text on the clipboard (default OSC 52 through the terminal). Tests
-	// inject both.
+	// text on the clipboard (default OSC 52 through the terminal, and
+	// tmux's paste buffer inside tmux). Tests inject both.
 	OpenURL func(url string) error
 	Copy    func(text string) tea.Cmd
 	// ExportDir is where `e` writes UIs (default DIR/export).
@@ -135,7 +137,7 @@ func newModel(opts Options, specs []paneSpec) *Model {
 		opts.OpenURL = browser.OpenURL
 	}
 	if opts.Copy == nil {
-		opts.Copy = func(s string) tea.Cmd { return tea.SetClipboard(s) }
+		opts.Copy = copyToClipboard
 	}
 	if opts.Now == nil {
 		opts.Now = time.Now
@@ -159,8 +161,8 @@ func newModel(opts Options, specs []paneSpec) *Model {
 		tools:  map[string]*toolState{},
 		vars:   newVarTree(),
 		events: newRing[eventRow](maxEvents), traffic: newRing[trafficRow](maxTraffic), logs: newRing[logRow](maxLogs),
-		seenQueue: map[int64]int{},
-		list:      newToolList(),
+		seenQueue: map[int64]int{}, queuedIDs: map[string]bool{},
+		list: newToolList(),
 	}
 	m := &Model{shared: s, help: help.New(), width: 80, height: 24, darkKnown: opts.Dark != nil, specs: specs}
 	for _, sp := range specs {
@@ -236,6 +238,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.handleSpin(msg)
 	case rehighlightMsg:
 		return m, m.handleRehighlight(msg)
+	case openViewerMsg:
+		m.overlay.push(newViewerDialog(m.shared, msg.title, msg.lines))
+		return m, nil
 	}
 	return m, m.toComponents(msg)
 }
@@ -379,20 +384,35 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 }
 
 func (m *Model) routeKey(msg tea.KeyPressMsg) tea.Cmd {
-	if m.overlay.front() != nil {
-		return m.overlay.update(msg)
+	interrupt := key.Matches(msg, m.keys.Interrupt)
+	if d := m.overlay.front(); d != nil {
+		if !interrupt {
+			return m.overlay.update(msg)
+		}
+		// ctrl+c backs out of any dialog: as esc, and closed if it stays.
+		cmd := m.overlay.update(escKey)
+		m.overlay.remove(d)
+		return cmd
 	}
 	if m.list.filtering {
+		if interrupt {
+			msg = escKey
+		}
 		return m.filterKey(msg)
 	}
 	p := m.current()
 	if m.focus == focusPane {
 		if c, ok := p.(capturer); ok && c.capturing() {
+			if interrupt {
+				msg = escKey
+			}
 			cmd, _ := p.Update(msg)
 			return cmd
 		}
-		if cmd, ok := p.Update(msg); ok {
-			return cmd
+		if !interrupt {
+			if cmd, ok := p.Update(msg); ok {
+				return cmd
+			}
 		}
 	} else if cmd, ok := m.listKey(msg); ok {
 		return cmd
@@ -404,6 +424,27 @@ func (m *Model) routeKey(msg tea.KeyPressMsg) tea.Cmd {
 		cmd, _ := p.Update(msg)
 		return cmd
 	}
+	return nil
+}
+
+// escKey is esc, as ctrl+c is read inside an input.
+var escKey = tea.KeyPressMsg{Code: tea.KeyEscape}
+
+// askQuit quits, or asks first when a tool call is running (quitting
+// would cancel it).
+func (m *Model) askQuit() tea.Cmd {
+	var running []string
+	for name, t := range m.tools {
+		if t.busy == "calling" {
+			running = append(running, name)
+		}
+	}
+	if len(running) == 0 {
+		return m.quit()
+	}
+	slices.Sort(running)
+	m.overlay.push(newConfirmDialog(m.shared, fmt.Sprintf("A call of %s is still running: quit anyway (the call is cancelled)? y/n",
+		strings.Join(running, ", ")), m.quit))
 	return nil
 }
 
@@ -451,10 +492,14 @@ func (m *Model) globalKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		return f(), true
 	}
 	switch {
-	case key.Matches(msg, k.Quit):
-		return m.quit(), true
+	case key.Matches(msg, k.Quit), key.Matches(msg, k.Interrupt):
+		return m.askQuit(), true
 	case key.Matches(msg, k.Help):
-		m.overlay.push(&helpDialog{m: m})
+		m.overlay.push(newHelpDialog(m))
+	case key.Matches(msg, k.Palette):
+		d, cmd := newPaletteDialog(m)
+		m.overlay.push(d)
+		return cmd, true
 	case key.Matches(msg, k.Filter):
 		m.list.filtering = true
 		m.list.filter.SetValue(m.list.query)

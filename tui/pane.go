@@ -89,34 +89,3 @@ var paneTable = []paneSpec{
 	trafficPaneSpec,
 	logPaneSpec,
 }
-
-// textView is the scroll position of a pane of text lines (Detail, UI,
-// Call): the first line shown, kept within the content at the last draw.
-type textView struct {
-	offset int
-	n      int // lines at the last draw
-	h      int // height at the last draw
-}
-
-// scroll moves the first line by d (a page of the last height when page).
-func (t *textView) scroll(msg scrollMsg) {
-	d := msg.lines
-	if msg.page {
-		d *= max(t.h-1, 1)
-	}
-	hi := t.offset + d
-	if t.n > 0 {
-		hi = min(hi, max(0, t.n-1))
-	}
-	t.offset = max(hi, 0)
-}
-
-// render cuts all to h lines from the offset, clamped so the last line is
-// at the bottom at most.
-func (t *textView) render(all []string, h int) ([]string, scroll) {
-	t.n, t.h = len(all), h
-	t.offset = clamp(t.offset, 0, max(0, len(all)-h))
-	end := min(len(all), t.offset+h)
-	lines := append([]string(nil), all[t.offset:end]...)
-	return lines, scroll{total: len(all), first: t.offset, visible: h, rows: h}
-}

@@ -169,8 +169,15 @@ func (m *Model) handlePreview(msg previewMsg) tea.Cmd {
 		m.setStatus("preview of "+msg.tool+": "+errText(msg.err), true)
 		return nil
 	}
-	if msg.copy {
+	switch {
+	case msg.copy:
 		m.setStatus("copied "+msg.url, false)
+		return m.opts.Copy(msg.url)
+	case msg.openErr != nil:
+		// No browser here (a server, a container, ssh): the URL is what the
+		// developer needs, on screen and on the clipboard.
+		m.logs.Push(logRow{time: m.now(), level: "WARN", component: "tui", msg: "no browser opened: " + clean(errText(msg.openErr))})
+		m.setStatus("no browser opened ("+errText(msg.openErr)+"); copied the URL: "+msg.url, false)
 		return m.opts.Copy(msg.url)
 	}
 	m.setStatus("opened "+msg.url, false)

@@ -35,8 +35,12 @@ type shared struct {
 	events    *ring[eventRow]
 	traffic   *ring[trafficRow]
 	logs      *ring[logRow]
-	seenQueue map[int64]int // queue seq -> index hint (dedupe PendingEvents vs EventQueued)
-	lastTaken int64         // highest queue seq an agent took
+	seenQueue map[int64]int   // queue seq -> index hint (dedupe PendingEvents vs EventQueued)
+	queuedIDs map[string]bool // time|source|type|tool of queued events shown (dedupe across re-attaches)
+	// eventsReordered counts rows moved before newer ones (a search over
+	// the events starts over).
+	eventsReordered int
+	lastTaken       int64 // highest queue seq an agent took
 
 	// Subscription generation: results of an older one are ignored.
 	subGen     int

@@ -236,6 +236,11 @@ type driver struct {
 }
 
 func newDriver(t *testing.T, stub *stubAPI, tweak func(*Options)) *driver {
+	return newDriverWith(t, stub, tweak, paneTable)
+}
+
+// newDriverWith is newDriver with the panes of specs.
+func newDriverWith(t *testing.T, stub *stubAPI, tweak func(*Options), specs []paneSpec) *driver {
 	d := &driver{t: t, stub: stub, out: make(chan tea.Msg, 4096)}
 	// NoColor: syntax highlighting (chroma, through regexp2) starts a clock
 	// goroutine that would outlive the bubble; highlighting is tested on
@@ -251,7 +256,7 @@ func newDriver(t *testing.T, stub *stubAPI, tweak func(*Options)) *driver {
 	if tweak != nil {
 		tweak(&opts)
 	}
-	d.m = New(opts)
+	d.m = newModel(opts, specs)
 	d.m.tick = func(dur time.Duration, fn func(time.Time) tea.Msg) tea.Cmd {
 		d.ticks = append(d.ticks, dur)
 		return nil
@@ -326,52 +331,7 @@ func (d *driver) typeText(s string) {
 	}
 }
 
-func keyPress(k string) tea.KeyPressMsg {
-	switch k {
-	case "enter":
-		return tea.KeyPressMsg{Code: tea.KeyEnter}
-	case "esc":
-		return tea.KeyPressMsg{Code: tea.KeyEscape}
-	case "tab":
-		return tea.KeyPressMsg{Code: tea.KeyTab}
-	case "shift+tab":
-		return tea.KeyPressMsg{Code: tea.KeyTab, Mod: tea.ModShift}
-	case "up":
-		return tea.KeyPressMsg{Code: tea.KeyUp}
-	case "down":
-		return tea.KeyPressMsg{Code: tea.KeyDown}
-	case "left":
-		return tea.KeyPressMsg{Code: tea.KeyLeft}
-	case "right":
-		return tea.KeyPressMsg{Code: tea.KeyRight}
-	case "pgup":
-		return tea.KeyPressMsg{Code: tea.KeyPgUp}
-	case "pgdown":
-		return tea.KeyPressMsg{Code: tea.KeyPgDown}
-	case "home":
-		return tea.KeyPressMsg{Code: tea.KeyHome}
-	case "end":
-		return tea.KeyPressMsg{Code: tea.KeyEnd}
-	case "space":
-		return tea.KeyPressMsg{Code: tea.KeySpace, Text: " "}
-	case "ctrl+r":
-		return tea.KeyPressMsg{Code: 'r', Mod: tea.ModCtrl}
-	case "ctrl+c":
-		return tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl}
-	case "ctrl+u":
-		return tea.KeyPressMsg{Code: 'u', Mod: tea.ModCtrl}
-	case "ctrl+d":
-		return tea.KeyPressMsg{Code: 'd', Mod: tea.ModCtrl}
-	}
-	r := []rune(k)
-	if len(r) != 1 {
-		panic("keyPress: unknown key " + k)
-	}
-	if r[0] >= 'A' && r[0] <= 'Z' {
-		return tea.KeyPressMsg{Code: r[0] + 32, ShiftedCode: r[0], Mod: tea.ModShift, Text: k}
-	}
-	return tea.KeyPressMsg{Code: r[0], Text: k}
-}
+func keyPress(k string) tea.KeyPressMsg { return keyMsgOf(k) }
 
 // screen is the current view as plain text.
 func (d *driver) screen() string { return stripANSI(d.m.View().Content) }

@@ -13,6 +13,7 @@ type palette struct {
 	ok, warn, err, info                color.Color
 	added, removed                     color.Color
 	bannerBg, bannerFg                 color.Color
+	matchBg, matchFg                   color.Color
 }
 
 func newPalette(dark bool) palette {
@@ -34,6 +35,8 @@ func newPalette(dark bool) palette {
 		removed:  ld(c("#cf222e"), c("#ff7b72")),
 		bannerBg: ld(c("#fff8c5"), c("#3b2e00")),
 		bannerFg: ld(c("#4d2d00"), c("#f2cc60")),
+		matchBg:  ld(c("#fae17d"), c("#bb8009")),
+		matchFg:  ld(c("#1f2328"), c("#0d1117")),
 	}
 }
 
@@ -55,6 +58,7 @@ type Styles struct {
 	Key, Label                        lipgloss.Style
 	HelpKey, HelpDesc, HelpSep        lipgloss.Style
 	Input                             lipgloss.Style
+	Match                             lipgloss.Style // a search match
 
 	// chroma is the syntax highlighting style name for this background.
 	chroma string
@@ -81,6 +85,7 @@ func NewStyles(dark, noColor bool) Styles {
 		s.Key, s.Label = n().Bold(true), n()
 		s.HelpKey, s.HelpDesc, s.HelpSep = n().Bold(true), n(), n()
 		s.Input = n()
+		s.Match = n().Bold(true).Underline(true)
 		s.chroma = ""
 		return s
 	}
@@ -113,5 +118,6 @@ func NewStyles(dark, noColor bool) Styles {
 	s.HelpDesc = n().Foreground(p.muted)
 	s.HelpSep = n().Foreground(p.subtle)
 	s.Input = n().Foreground(p.text)
+	s.Match = n().Foreground(p.matchFg).Background(p.matchBg).Bold(true)
 	return s
 }

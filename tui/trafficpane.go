@@ -20,18 +20,36 @@ type trafficPane struct {
 }
 
 func newTrafficPane(s *shared) pane {
-	return &trafficPane{s: s, rows: rowList{follow: true, followable: true}}
+	return &trafficPane{s: s, rows: rowList{follow: true, followable: true, find: newFinder(s.styles)}}
 }
 
-func (p *trafficPane) Keys() []key.Binding { return nil }
+func (p *trafficPane) capturing() bool { return p.rows.capturing() }
+
+func (p *trafficPane) Keys() []key.Binding { return p.rows.keys(p.s.keys) }
+
+// src is the Traffic pane's rows.
+func (p *trafficPane) src() rows {
+	s := p.s
+	return rows{dropped: s.traffic.Dropped(), total: s.traffic.Len(), line: s.trafficLine,
+		text: func(ri int) string {
+			r := s.traffic.At(ri)
+			return r.dir + " " + r.kind + " " + r.method + " " + r.id + " " + string(r.frame)
+		},
+		detail: s.trafficDetail,
+		title: func(ri int) string {
+			r := s.traffic.At(ri)
+			return "Traffic · " + r.dir + " " + r.kind + " " + clean(r.method)
+		},
+	}
+}
 
 func (p *trafficPane) Update(msg tea.Msg) (tea.Cmd, bool) {
-	return rowKeys(p.s.keys, &p.rows, p.s.traffic.Len(), msg, nil)
+	return p.rows.update(p.s.keys, p.src(), msg, nil)
 }
 
 func (p *trafficPane) View(w, h int, focused bool) paneView {
-	lines, sc := p.rows.render(p.s.styles, w, h, p.s.traffic.Len(), focused, p.s.trafficLine, p.s.trafficDetail)
-	return paneView{title: fmt.Sprintf("Traffic %d · JSON-RPC", p.s.traffic.Len()), lines: lines, sc: sc}
+	lines, sc, footer := p.rows.render(p.s.styles, w, h, p.src(), focused)
+	return paneView{title: fmt.Sprintf("Traffic %d · JSON-RPC", p.s.traffic.Len()), lines: lines, sc: sc, footer: footer}
 }
 
 var dirLabels = map[string]string{

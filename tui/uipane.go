@@ -22,14 +22,18 @@ type uiPane struct {
 	shown bool
 }
 
-func newUIPane(s *shared) pane { return &uiPane{s: s} }
+func newUIPane(s *shared) pane { return &uiPane{s: s, text: textView{find: newFinder(s.styles)}} }
 
-func (p *uiPane) Keys() []key.Binding { return nil }
+func (p *uiPane) capturing() bool { return p.text.capturing() }
+
+func (p *uiPane) Keys() []key.Binding {
+	return append([]key.Binding{p.s.keys.ToggleDiff}, p.text.keys(p.s.keys)...)
+}
 
 func (p *uiPane) Update(msg tea.Msg) (tea.Cmd, bool) {
 	switch msg := msg.(type) {
 	case toolSelectedMsg:
-		p.text = textView{}
+		p.text.offset, p.text.xoff = 0, 0
 		if p.shown {
 			return p.s.ensureUI(msg.tool), false
 		}
@@ -39,14 +43,9 @@ func (p *uiPane) Update(msg tea.Msg) (tea.Cmd, bool) {
 	case paneHiddenMsg:
 		p.shown = false
 	case uiResetMsg:
-		p.text = textView{}
-	case scrollMsg:
-		p.text.scroll(msg)
-		return nil, true
-	case tea.KeyPressMsg:
-		return textKeys(p.s.keys, &p.text, msg)
+		p.text.offset, p.text.xoff = 0, 0
 	}
-	return nil, false
+	return p.text.update(p.s.keys, msg)
 }
 
 // uiResetMsg: the UI pane starts again at the top (a new change to show).
@@ -62,8 +61,8 @@ func (p *uiPane) View(w, h int, focused bool) paneView {
 			title += " · what changed"
 		}
 	}
-	lines, sc := p.text.render(s.uiLines(tool, w), h)
-	return paneView{title: title, lines: lines, sc: sc}
+	lines, sc, footer := p.text.render(s.styles, s.uiLines(tool, w), w, h)
+	return paneView{title: title + p.text.sideNote(), lines: lines, sc: sc, footer: footer}
 }
 
 // ensureUI fetches a tool's UI for the UI pane when one is cached (it never

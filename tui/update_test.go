@@ -252,10 +252,14 @@ func TestPreviewAndCopyKeys(t *testing.T) {
 			t.Fatal("y opened a browser")
 		}
 		mustContain(t, d.screen(), "copied http://127.0.0.1:50001/preview/alpha")
-		// A failing browser is an error in the status line, not a crash.
-		d.stub.failNext("OpenURL", errors.New("no display"))
+		// No browser (exit status 3 from xdg-open on a server): the URL is
+		// shown and copied instead.
+		d.stub.failNext("OpenURL", errors.New("exit status 3"))
 		d.key("p")
-		mustContain(t, d.screen(), "✗ preview of alpha: opening the browser: no display")
+		mustContain(t, d.screen(), "no browser opened (exit status 3); copied the URL: http://127.0.0.1:50001/preview/alpha")
+		if c := d.stub.called("Copy"); len(c) != 2 || c[1] != "Copy http://127.0.0.1:50001/preview/alpha" {
+			t.Fatalf("p without a browser copied %v", c)
+		}
 	})
 }
 
@@ -349,8 +353,12 @@ func TestHelpAndQuitKeys(t *testing.T) {
 	inBubble(t, nil, func(t *testing.T, d *driver) {
 		d.key("?")
 		s := d.screen()
-		mustContain(t, s, "Keys — any key closes", "regenerate, clear refinements", "copy preview URL", "export UI", "refresh tools")
-		d.key("j") // closes help, does nothing else
+		mustContain(t, s, "Keys — any key closes", "This pane: 1 Detail", "search", "next match", "Everywhere", "palette")
+		d.key("pgdown") // the rest: the global keys, panes, badges
+		mustContain(t, d.screen(), "regenerate, clear refinements", "copy preview URL", "export UI", "refresh tools")
+		d.key("pgdown")
+		mustContain(t, d.screen(), "Tool list badges", "○ none", "✎2", "two refinements apply")
+		d.key("x") // closes help, does nothing else
 		if d.helpOpen() || d.m.selected() != "alpha" {
 			t.Fatalf("a key in help: help %v, selected %s", d.helpOpen(), d.m.selected())
 		}
@@ -401,7 +409,7 @@ func TestEventsPane(t *testing.T) {
 		q := engine.QueuedEvent{Seq: 7, Time: time.Date(2026, 1, 2, 3, 4, 6, 0, time.UTC), Source: engine.SourcePreview,
 			Type: "ui/message", Tool: "beta", Payload: json.RawMessage(`{"text":"hi from the UI"}`)}
 		d.stub.events <- engine.Event{Seq: 1, Kind: engine.EventQueued, Tool: "beta", Detail: &engine.Queued{Event: q}}
-		d.stub.events <- engine.Event{Seq: 2, Kind: engine.EventGenerationFinished, Tool: "beta",
+		d.stub.events <- engine.Event{Seq: 2, Time: q.Time.Add(time.Second), Kind: engine.EventGenerationFinished, Tool: "beta",
 			Detail: &engine.GenerationFinished{UIType: "offline-rich", Generator: "offline", Duration: time.Millisecond}}
 		d.stub.events <- engine.Event{Seq: 3, Kind: engine.EventTraffic, Detail: &engine.Traffic{Direction: engine.GenuiToUpstream,
 			Kind: "request", Method: "tools/call", ID: json.RawMessage(`5`), Size: 40, Frame: json.RawMessage(`{"jsonrpc":"2.0","id":5,"method":"tools/call"}`)}}
@@ -413,11 +421,11 @@ func TestEventsPane(t *testing.T) {
 		d.key("l")
 		d.key("up")
 		d.key("enter")
-		mustContain(t, d.screen(), "pending: the agent's next /wait returns it", `"text": "hi from the UI"`)
+		mustContain(t, d.screen(), "queued for agents (/wait seq 7)", "returns it", `"text": "hi from the UI"`)
 		// Watching never drains; an agent taking it marks it.
-		d.stub.events <- engine.Event{Seq: 5, Kind: engine.EventQueueDrained, Detail: &engine.QueueDrained{Count: 1, LastSeq: 7}}
+		d.stub.events <- engine.Event{Seq: 5, Time: q.Time.Add(2 * time.Second), Kind: engine.EventQueueDrained, Detail: &engine.QueueDrained{Count: 1, LastSeq: 7}}
 		synctest_wait(d)
-		mustContain(t, d.screen(), "✓ ui/message", "taken by an agent through /wait")
+		mustContain(t, d.screen(), "✓ ui/message", "taken by an agent")
 		d.key("esc")
 		if d.eventsPane().rows.open {
 			t.Fatal("esc did not close the expanded event")

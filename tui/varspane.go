@@ -7,6 +7,7 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 )
 
 var varsPaneSpec = paneSpec{id: paneVars, name: "Variables", short: "Vars",
@@ -20,9 +21,19 @@ type varsPane struct {
 	shown bool
 }
 
-func newVarsPane(s *shared) pane { return &varsPane{s: s} }
+func newVarsPane(s *shared) pane { return &varsPane{s: s, rows: rowList{find: newFinder(s.styles)}} }
 
-func (p *varsPane) Keys() []key.Binding { return nil }
+func (p *varsPane) capturing() bool { return p.rows.capturing() }
+
+func (p *varsPane) Keys() []key.Binding { return p.rows.keys(p.s.keys) }
+
+// src is the Variables pane's rows (the tree as shown: a search finds what
+// is expanded).
+func (p *varsPane) src() rows {
+	s := p.s
+	return rows{total: s.vars.rows(), key: fmt.Sprint(s.vars.version), line: s.varLine,
+		text: func(ri int) string { return ansi.Strip(s.varLine(ri, 1<<20)) }}
+}
 
 func (p *varsPane) Update(msg tea.Msg) (tea.Cmd, bool) {
 	switch msg.(type) {
@@ -36,15 +47,15 @@ func (p *varsPane) Update(msg tea.Msg) (tea.Cmd, bool) {
 			return p.s.fetchVars(), false
 		}
 	}
-	return rowKeys(p.s.keys, &p.rows, p.s.vars.rows(), msg, func(i int) tea.Cmd {
-		p.s.vars.toggle(i)
+	return p.rows.update(p.s.keys, p.src(), msg, func(ri int) tea.Cmd {
+		p.s.vars.toggle(ri)
 		return nil
 	})
 }
 
 func (p *varsPane) View(w, h int, focused bool) paneView {
-	lines, sc := p.rows.render(p.s.styles, w, h, p.s.vars.rows(), focused, p.s.varLine, nil)
-	return paneView{title: fmt.Sprintf("Variables %d", len(p.s.vars.vars.Variables)), lines: lines, sc: sc}
+	lines, sc, footer := p.rows.render(p.s.styles, w, h, p.src(), focused)
+	return paneView{title: fmt.Sprintf("Variables %d", len(p.s.vars.vars.Variables)), lines: lines, sc: sc, footer: footer}
 }
 
 func (s *shared) varLine(i, w int) string {
@@ -61,6 +72,9 @@ func (s *shared) varLine(i, w int) string {
 		open, close := "{", "}"
 		if n.Type == "array" {
 			open, close = "[", "]"
+		}
+		if item := t.itemName(t.visible[i]); item != "" {
+			name = st.Text.Render(clean(item)) + " " + st.Muted.Render(clean(n.Name))
 		}
 		return pad + st.Accent.Render(mark) + name + st.Muted.Render(fmt.Sprintf(" %s%d%s", open, n.Size, close))
 	}

@@ -10,6 +10,7 @@ type varTree struct {
 	expanded map[string]bool
 	visible  []int // node ids in display order
 	depth    []int
+	version  int // counts rebuilds (a search over the rows starts over)
 }
 
 func newVarTree() *varTree { return &varTree{expanded: map[string]bool{"": true}} }
@@ -20,6 +21,30 @@ func (t *varTree) set(v engine.Variables) {
 }
 
 func (t *varTree) rows() int { return len(t.visible) }
+
+// itemName is what names an array's element: the string member "name"
+// (or "id", "uri", "tool", "key") of an object, so lists of tools, sessions
+// or resources read by name instead of [0], [1], ... ("" when it has none).
+func (t *varTree) itemName(id int) string {
+	vs := t.vars.Variables
+	n := vs[id]
+	if n.Type != "object" || n.ParentID == nil || *n.ParentID < 0 || *n.ParentID >= len(vs) || vs[*n.ParentID].Type != "array" {
+		return ""
+	}
+	for _, want := range []string{"name", "id", "uri", "tool", "key"} {
+		for _, c := range n.ChildIDs {
+			if c < 0 || c >= len(vs) {
+				continue
+			}
+			if ch := vs[c]; ch.Name == want && ch.Type == "string" {
+				if v, ok := ch.Value.(string); ok && v != "" {
+					return v
+				}
+			}
+		}
+	}
+	return ""
+}
 
 // toggle expands or collapses the node on row i.
 func (t *varTree) toggle(i int) {
@@ -35,6 +60,7 @@ func (t *varTree) toggle(i int) {
 }
 
 func (t *varTree) rebuild() {
+	t.version++
 	t.visible, t.depth = t.visible[:0], t.depth[:0]
 	vs := t.vars.Variables
 	if len(vs) == 0 || t.vars.RootID < 0 || t.vars.RootID >= len(vs) {

@@ -116,14 +116,24 @@ func (m *Model) renderHeader(l screenLayout) []string {
 		parts = append(parts, st.Label.Render("MCP ")+st.Info.Render(s.URLs.MCP))
 	}
 	parts = append(parts, m.agentLine())
+	line2 := strings.Join(parts, sep)
 	if s.URLs.API != "" || m.base != "" {
+		// The preview's full URL when it fits, else its path.
 		p := "/preview/"
 		if t := m.selected(); t != "" {
 			p += url.PathEscape(t)
 		}
-		parts = append(parts, st.Label.Render("preview ")+st.Info.Render(p))
+		base := s.URLs.API
+		if base == "" {
+			base = m.base
+		}
+		full := line2 + sep + st.Label.Render("preview ") + st.Info.Render(base+p)
+		line2 += sep + st.Label.Render("preview ") + st.Info.Render(p)
+		if ansi.StringWidth(full) <= m.width {
+			line2 = full
+		}
 	}
-	out := []string{line1, strings.Join(parts, sep)}
+	out := []string{line1, line2}
 	if b := m.banner(); b != "" {
 		out = append(out, st.Banner.Render(fit(" "+b, m.width)))
 	}
@@ -293,27 +303,73 @@ func (m *Model) helpKeys() helpKeys {
 		b := m.current().Keys()
 		return helpKeys{short: b, full: [][]key.Binding{b}}
 	}
-	return m.keys.browseHelp()
-}
-
-func (m *Model) renderHelpBar(w int) string {
-	m.help.SetWidth(w - 1)
-	return " " + m.help.ShortHelpView(m.helpKeys().ShortHelp())
-}
-
-func (m *Model) fullHelpLines(w int) []string {
-	m.help.SetWidth(w)
-	lines := strings.Split(m.help.FullHelpView(m.keys.browseHelp().FullHelp()), "\n")
-	lines = append(lines, "")
-	for _, t := range []string{
-		"Refine box: enter sends, esc cancels, ↑/↓ earlier feedback.",
-		"Call form: tab/↓ next field, shift+tab/↑ previous, space/←/→ booleans and choices, enter calls, esc leaves.",
-		"Mouse: the wheel scrolls what is under it; a click selects a tool, a tab or a row.",
-		"Logs go to DIR/log/genui.log (the Log pane shows them), never to this terminal.",
-	} {
-		for _, l := range wrap(t, w) {
-			lines = append(lines, m.styles.Muted.Render(l))
-		}
+	hk := m.keys.browseHelp()
+	if m.focus == focusPane {
+		hk.short[0] = m.keys.Search // / searches the focused pane
 	}
-	return lines
+	return hk
+}
+
+// renderHelpBar is the keys of the current mode on one line; in the
+// normal mode "? help" and "q quit" always show, at the right end, however
+// narrow the terminal (the other keys give way, cut with an ellipsis).
+func (m *Model) renderHelpBar(w int) string {
+	short := m.helpKeys().ShortHelp()
+	var tail []key.Binding
+	if n := len(short); n >= 2 && short[n-2].Help().Key == m.keys.Help.Help().Key && short[n-1].Help().Key == m.keys.Quit.Help().Key {
+		short, tail = short[:n-2], short[n-2:]
+	}
+	t := m.helpItems(tail, w)
+	sep := m.help.Styles.ShortSeparator.Render(m.help.ShortSeparator)
+	room := w - 1
+	if t != "" {
+		room -= ansi.StringWidth(t) + ansi.StringWidth(sep)
+	}
+	left := m.helpItems(short, room)
+	switch {
+	case t == "":
+		return " " + left
+	case left == "":
+		return " " + t
+	}
+	return " " + left + sep + t
+}
+
+// helpItems is "key desc • key desc ..." in at most w cells: the items
+// that fit, then an ellipsis when some do not. (bubbles' help overflows
+// when not even its ellipsis fits.)
+func (m *Model) helpItems(bs []key.Binding, w int) string {
+	st := m.help.Styles
+	sep := st.ShortSeparator.Render(m.help.ShortSeparator)
+	var items []string
+	total := 0
+	for _, kb := range bs {
+		if !kb.Enabled() {
+			continue
+		}
+		item := st.ShortKey.Render(kb.Help().Key) + " " + st.ShortDesc.Render(kb.Help().Desc)
+		if len(items) > 0 {
+			item = sep + item
+		}
+		items = append(items, item)
+		total += ansi.StringWidth(item)
+	}
+	if total <= w {
+		return strings.Join(items, "")
+	}
+	ell := " " + st.Ellipsis.Render(m.help.Ellipsis)
+	var b strings.Builder
+	used := 0
+	for _, item := range items {
+		iw := ansi.StringWidth(item)
+		if used+iw+ansi.StringWidth(ell) > w {
+			break
+		}
+		b.WriteString(item)
+		used += iw
+	}
+	if used > 0 {
+		b.WriteString(ell)
+	}
+	return b.String()
 }
