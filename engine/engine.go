@@ -9,26 +9,21 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"os"
-	"path"
 	"path/filepath"
-	"sort"
-	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"golang.org/x/sync/semaphore"
-	"golang.org/x/sync/singleflight"
 
 	"github.com/genui-dev/genui/engine/cache"
-	"github.com/genui-dev/genui/engine/events"
+	"github.com/genui-dev/genui/engine/contract"
 	"github.com/genui-dev/genui/engine/gen"
 	"github.com/genui-dev/genui/engine/jsonrpc"
 	"github.com/genui-dev/genui/engine/metrics"
 	"github.com/genui-dev/genui/engine/refine"
+	"github.com/genui-dev/genui/engine/registry"
 	"github.com/genui-dev/genui/engine/upstream"
 	"github.com/genui-dev/genui/mcpshim"
 	"github.com/genui-dev/genui/viewdefs"
@@ -91,73 +86,39 @@ type Options struct {
 	Logger  *slog.Logger
 }
 
-// UI is one generated UI as served.
-type UI struct {
-	Tool string
-	HTML string
-	Key  cache.Key
-	Meta cache.Meta
-	// FromCache is true when the read was served from the cache.
-	FromCache bool
-}
-
-// Engine is genui's core. Create with New, then Run.
+// Engine is genui's core, composed of services that each keep their own
+// lock: the event hub, the Relay (the pass-through to the upstream), the
+// tool registry and the UI service (cache, refinements, generation
+// scheduler). Front ends use it through contract.API; the MCP host also
+// through Relay, Registry and a few hooks. Create with New, then Run.
 type Engine struct {
 	opts   Options
 	log    *slog.Logger
-	clog   *slog.Logger // component=cache: lookups and stores, by request id
-	met    *metrics.Metrics
-	up     *upstream.Client
-	gen    gen.Generator
-	cache  *cache.Cache
-	refine *refine.Store
-	broker *events.Broker[Event]
-	queue  *events.Queue
-	// seqMu orders events: Seq is assigned and the event handed to the
-	// broker under it.
-	seqMu sync.Mutex
-	seq   int64
+	hub    *eventHub
+	relay  *Relay
+	tools  *registry.Registry
+	ui     *uiService
+	fronts frontEnds
+}
 
-	// Registered by front ends (see SetURLs, SetSessionSource).
-	feMu         sync.RWMutex
-	urls         URLs
+// frontEnds is what front ends registered (see SetURLs, SetSessionSource).
+type frontEnds struct {
+	mu           sync.RWMutex
+	urls         contract.URLs
 	portConflict string
-	sessions     func() []SessionInfo
-	sf           singleflight.Group
-	sem          *semaphore.Weighted
+	sessions     func() []contract.SessionInfo
+}
 
-	mu       sync.RWMutex
-	tools    []*Tool // upstream order
-	byName   map[string]*Tool
-	toolsErr error
-	// toolsFatal: toolsErr is an answer from the upstream that no wait
-	// will change (an error, an unusable result), not a lost connection.
-	toolsFatal bool
-	// loadFailed is closed and replaced when a tools load fails that way,
-	// waking WaitReady.
-	loadFailed chan struct{}
-	loaded     chan struct{} // closed after the first successful tools load
-	loadOnce   sync.Once
-	listeners  []func(Event)
-
-	// refreshSem serialises RefreshTools, so the last refresh applied is
-	// the last one fetched; refreshQueued coalesces tools/list_changed.
-	refreshSem    chan struct{}
-	refreshQueued atomic.Bool
-
-	genMu      sync.Mutex
-	generating map[string]int // tool -> generations running
-	gs         genState       // LLM generations (generate.go)
-
-	notifMu      sync.RWMutex
-	notifHandler func(method string, params json.RawMessage)
-	reqHandler   func(ctx context.Context, method string, params json.RawMessage) (json.RawMessage, error)
+func (f *frontEnds) get() (contract.URLs, string, func() []contract.SessionInfo) {
+	f.mu.RLock()
+	defer f.mu.RUnlock()
+	return f.urls, f.portConflict, f.sessions
 }
 
 // New builds an engine; it does not connect yet.
 func New(opts Options) (*Engine, error) {
 	if opts.Logger == nil {
-		opts.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+		opts.Logger = slog.New(slog.DiscardHandler)
 	}
 	tee := newLogTee(opts.Logger.Handler()) // watchers see the log (logevents.go)
 	opts.Logger = slog.New(tee)
@@ -183,38 +144,8 @@ func New(opts Options) (*Engine, error) {
 		viewdefs.UseReadableSources(true)
 		mcpshim.UseReadableSources(true)
 	}
-	for _, p := range append(append([]string(nil), opts.EnabledTools...), opts.DisabledTools...) {
-		if _, err := path.Match(p, ""); err != nil {
-			return nil, fmt.Errorf("tool pattern %q: %w", p, err)
-		}
-	}
-	e := &Engine{
-		opts: opts,
-		log:  opts.Logger.With("component", "engine"),
-		clog: opts.Logger.With("component", "cache"),
-		met:  opts.Metrics,
-		gen:  opts.Generator,
-		broker: events.NewBroker(256, events.WithLagEvent(func(pending int) (string, Event) {
-			return string(EventLagged), Event{Time: time.Now(), Kind: EventLagged, Detail: &Lagged{Pending: pending}}
-		})),
-		queue:  events.NewQueue(1000),
-		sem:    semaphore.NewWeighted(int64(opts.MaxConcurrentGenerations)),
-		byName: map[string]*Tool{},
-		loaded: make(chan struct{}),
-
-		loadFailed: make(chan struct{}),
-
-		refreshSem: make(chan struct{}, 1),
-
-		generating: map[string]int{},
-	}
-	tee.sink.Store(e)
-	e.queue.SetObserver(events.QueueObserver{
-		Pushed: func(ev events.QueuedEvent) { e.publish(EventQueued, ev.Tool, &Queued{Event: ev}) },
-		Drained: func(batch []events.QueuedEvent, pending int) {
-			e.publish(EventQueueDrained, "", &QueueDrained{Count: len(batch), LastSeq: batch[len(batch)-1].Seq, Pending: pending})
-		},
-	})
+	e := &Engine{opts: opts, log: opts.Logger.With("component", "engine"), hub: newEventHub()}
+	tee.sink.Store(e.hub)
 	cacheDir, refinePath := "", ""
 	if opts.Dir != "" {
 		if err := os.MkdirAll(opts.Dir, 0o755); err != nil {
@@ -228,14 +159,6 @@ func New(opts Options) (*Engine, error) {
 	if opts.PersistCache && opts.CacheDir != "" {
 		cacheDir = opts.CacheDir
 	}
-	var err error
-	if e.cache, err = cache.New(cache.Options{Dir: cacheDir, Logger: e.clog, MaxEntries: opts.CacheMaxEntries,
-		MaxEntryBytes: opts.CacheMaxEntryBytes, MaxTotalBytes: opts.CacheMaxTotalBytes}); err != nil {
-		return nil, fmt.Errorf("open UI cache: %w", err)
-	}
-	if e.refine, err = refine.Open(refinePath, opts.Logger); err != nil {
-		return nil, fmt.Errorf("open refinements: %w", err)
-	}
 	upCfg := opts.Upstream
 	if upCfg.Logger == nil {
 		upCfg.Logger = opts.Logger // the upstream package adds component=upstream
@@ -243,10 +166,27 @@ func New(opts Options) (*Engine, error) {
 	if upCfg.ClientName == "" {
 		upCfg.ClientName, upCfg.ClientVersion = "genui", Version
 	}
-	e.up = upstream.New(upCfg)
-	e.up.SetNotificationHandler(e.onUpstreamNotification)
-	e.up.SetRequestHandler(e.onUpstreamRequest)
-	e.up.SetStateHandler(e.onUpstreamState)
+	up := upstream.New(upCfg)
+	var err error
+	if e.tools, err = registry.New(registry.Options{EnabledTools: opts.EnabledTools, DisabledTools: opts.DisabledTools,
+		LastError: func() string { return up.State().LastError }, Logger: e.log}); err != nil {
+		return nil, err
+	}
+	e.ui = &uiService{opts: opts, log: e.log, clog: opts.Logger.With("component", "cache"), met: opts.Metrics,
+		hub: e.hub, gen: opts.Generator, sem: semaphore.NewWeighted(int64(opts.MaxConcurrentGenerations)),
+		generating: map[string]int{}}
+	if e.ui.cache, err = cache.New(cache.Options{Dir: cacheDir, Logger: e.ui.clog, MaxEntries: opts.CacheMaxEntries,
+		MaxEntryBytes: opts.CacheMaxEntryBytes, MaxTotalBytes: opts.CacheMaxTotalBytes}); err != nil {
+		return nil, fmt.Errorf("open UI cache: %w", err)
+	}
+	if e.ui.refine, err = refine.Open(refinePath, opts.Logger); err != nil {
+		return nil, fmt.Errorf("open refinements: %w", err)
+	}
+	e.relay = &Relay{up: up, met: opts.Metrics, hub: e.hub, upstreamWait: opts.UpstreamWait,
+		reconnectWait: opts.ReconnectWait, toolsChanged: e.refreshForListChanged}
+	up.SetNotificationHandler(e.relay.upstreamNotification)
+	up.SetRequestHandler(e.relay.upstreamRequest)
+	up.SetStateHandler(e.onUpstreamState)
 	e.observeMetrics()
 	return e, nil
 }
@@ -254,39 +194,40 @@ func New(opts Options) (*Engine, error) {
 // observeMetrics registers what the engine keeps itself (cache counters,
 // upstream restarts, the /wait queue) with the metrics registry.
 func (e *Engine) observeMetrics() {
-	if e.met == nil {
+	if e.opts.Metrics == nil {
 		return
 	}
-	stats := func(f func(cache.Stats) int64) func() float64 {
-		return func() float64 { return float64(f(e.cache.Stats())) }
+	stats := func(f func(contract.CacheStats) int64) func() float64 {
+		return func() float64 { return float64(f(e.ui.cache.Stats())) }
 	}
-	e.met.Observe(metrics.Sources{
-		CacheHits:        stats(func(s cache.Stats) int64 { return s.Hits }),
-		CacheMisses:      stats(func(s cache.Stats) int64 { return s.Misses }),
-		CacheEvictions:   stats(func(s cache.Stats) int64 { return s.Evictions }),
-		CacheEntries:     stats(func(s cache.Stats) int64 { return int64(s.Entries) }),
-		CacheBytes:       stats(func(s cache.Stats) int64 { return s.Bytes }),
-		UpstreamRestarts: func() float64 { return float64(e.up.State().Restarts) },
+	up := e.relay.up
+	e.opts.Metrics.Observe(metrics.Sources{
+		CacheHits:        stats(func(s contract.CacheStats) int64 { return s.Hits }),
+		CacheMisses:      stats(func(s contract.CacheStats) int64 { return s.Misses }),
+		CacheEvictions:   stats(func(s contract.CacheStats) int64 { return s.Evictions }),
+		CacheEntries:     stats(func(s contract.CacheStats) int64 { return int64(s.Entries) }),
+		CacheBytes:       stats(func(s contract.CacheStats) int64 { return s.Bytes }),
+		UpstreamRestarts: func() float64 { return float64(up.State().Restarts) },
 		UpstreamConnected: func() float64 {
-			if e.up.State().Connected {
+			if up.State().Connected {
 				return 1
 			}
 			return 0
 		},
-		WaitPollers: func() float64 { return float64(e.queue.Stats().Pollers) },
-		QueueLength: func() float64 { return float64(e.queue.Stats().Pending) },
+		WaitPollers: func() float64 { return float64(e.hub.queue.Stats().Pollers) },
+		QueueLength: func() float64 { return float64(e.hub.queue.Stats().Pending) },
 	})
 }
 
 // Run keeps the upstream connected (and, with RefreshInterval, its tools
 // fresh) until ctx ends.
 func (e *Engine) Run(ctx context.Context) error {
-	defer e.broker.Shutdown()
-	defer e.stopGenerations()
+	defer e.hub.shutdown()
+	defer e.ui.stopGenerations()
 	if e.opts.RefreshInterval > 0 {
 		go e.refreshLoop(ctx)
 	}
-	return e.up.Run(ctx)
+	return e.relay.up.Run(ctx)
 }
 
 func (e *Engine) refreshLoop(ctx context.Context) {
@@ -321,128 +262,40 @@ func nextRefreshWait(interval, maxWait, last time.Duration, err error) time.Dura
 	return max(min(last*2, maxWait), interval)
 }
 
-// WaitReady blocks until the upstream is connected and its tools are loaded,
-// or ctx ends. When the upstream answered tools/list with an error or an
-// unusable result (and no load succeeded yet) it fails at once with that
-// reason: waiting would not change the answer.
-func (e *Engine) WaitReady(ctx context.Context) error {
-	for {
-		e.mu.RLock()
-		err, fatal, failed := e.toolsErr, e.toolsFatal, e.loadFailed
-		e.mu.RUnlock()
-		select {
-		case <-e.loaded:
-			return nil
-		default:
-		}
-		if fatal && err != nil {
-			return fmt.Errorf("upstream not ready: %w", err)
-		}
-		select {
-		case <-e.loaded:
-			return nil
-		case <-failed:
-		case <-ctx.Done():
-			e.mu.RLock()
-			err := e.toolsErr
-			e.mu.RUnlock()
-			if err != nil {
-				return fmt.Errorf("upstream not ready: %w", err)
-			}
-			return fmt.Errorf("upstream not ready: %w (%s)", ctx.Err(), e.up.State().LastError)
-		}
-	}
-}
+// Relay is the pass-through to the upstream (the MCP host's).
+func (e *Engine) Relay() *Relay { return e.relay }
 
-// answeredFailure reports whether a failed tools load was the upstream's
-// answer (a JSON-RPC error, a result genui cannot use) rather than a lost
-// connection or a timeout, which a retry may fix.
-func answeredFailure(err error) bool {
-	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-		return false
-	}
-	var je *jsonrpc.Error
-	if errors.As(err, &je) {
-		return je.Code != jsonrpc.CodeUpstreamUnavailable
-	}
-	return AsError(err).Code != CodeUpstreamUnavailable
-}
-
-// Options returns the engine's options.
-func (e *Engine) Options() Options { return e.opts }
+// Registry is the upstream's tools.
+func (e *Engine) Registry() *registry.Registry { return e.tools }
 
 // OnEvent registers a listener that receives every event synchronously and
 // reliably (the MCP host uses it to notify sessions). Listeners must not block.
-func (e *Engine) OnEvent(f func(Event)) {
-	e.mu.Lock()
-	e.listeners = append(e.listeners, f)
-	e.mu.Unlock()
-}
-
-// SetNotificationHandler receives upstream notifications (after the engine
-// has acted on tools/list_changed). Set before Run.
-func (e *Engine) SetNotificationHandler(f func(method string, params json.RawMessage)) {
-	e.notifMu.Lock()
-	e.notifHandler = f
-	e.notifMu.Unlock()
-}
-
-// SetRequestHandler receives server-to-client requests from the upstream
-// (sampling, elicitation, roots) to relay to a host.
-func (e *Engine) SetRequestHandler(f func(ctx context.Context, method string, params json.RawMessage) (json.RawMessage, error)) {
-	e.notifMu.Lock()
-	e.reqHandler = f
-	e.notifMu.Unlock()
-}
-
-// SetClientCapabilities sets the function the upstream's handshake asks for
-// the client capabilities to declare (the MCP host mirrors its host's
-// sampling, elicitation and roots); see upstream.Client.SetCapabilities.
-func (e *Engine) SetClientCapabilities(f func(ctx context.Context) json.RawMessage) {
-	e.up.SetCapabilities(f)
-}
-
-// publish numbers an event, tells the synchronous listeners and hands it to
-// the broker (streaming kinds may be dropped for slow subscribers, final
-// ones never). Engine events agents care about also go to the /wait queue.
-func (e *Engine) publish(kind EventKind, tool string, d EventDetail) {
-	e.seqMu.Lock()
-	e.seq++
-	ev := Event{Seq: e.seq, Time: time.Now(), Kind: kind, Tool: tool, Detail: d}
-	if kind.IsStreaming() {
-		e.broker.Publish(string(kind), ev)
-	} else {
-		e.broker.PublishFinal(string(kind), ev)
-	}
-	e.seqMu.Unlock()
-	e.mu.RLock()
-	ls := append([]func(Event){}, e.listeners...)
-	e.mu.RUnlock()
-	for _, l := range ls {
-		l(ev)
-	}
-	switch kind {
-	case EventGenerationFinished, EventGenerationFailed, EventToolsChanged, EventUpstreamUp, EventUpstreamDown:
-		e.queue.Push(SourceEngine, string(kind), tool, d)
-	}
-}
+func (e *Engine) OnEvent(f func(contract.Event)) { e.hub.onEvent(f) }
 
 // Streaming reports whether anyone watches events, so producers of
 // streaming events (traffic, logs) can skip building them.
-func (e *Engine) Streaming() bool { return e.broker.HasSubscribers() }
+func (e *Engine) Streaming() bool { return e.hub.streaming() }
 
-// PublishTraffic reports one JSON-RPC message seen by a front end or the
-// upstream connection (a streaming event; cheap when nobody watches).
-func (e *Engine) PublishTraffic(t Traffic) {
-	if !e.broker.HasSubscribers() {
-		return
-	}
-	e.publish(EventTraffic, "", &t)
+// SetSampler gives the engine the host's MCP sampling
+// (sampling/createMessage; the MCP host registers it): `--llm sampling`
+// generates through it. It fails with contract.ErrNoSampler when no
+// connected host can sample.
+func (e *Engine) SetSampler(f func(ctx context.Context, params json.RawMessage) (json.RawMessage, error)) {
+	e.ui.setSampler(f)
 }
 
-func (e *Engine) onUpstreamState(s upstream.State) {
+// ObserveResult records a real tools/call result of tool (the newest that
+// is not an error), which the LLM prompt shows so the model knows the
+// data's shape.
+func (e *Engine) ObserveResult(tool string, result json.RawMessage) { e.ui.observeResult(tool, result) }
+
+// WantsExamples reports whether ObserveResult has a use: an LLM generator
+// shows it one real result of a tool.
+func (e *Engine) WantsExamples() bool { return e.ui.wantsExamples() }
+
+func (e *Engine) onUpstreamState(s contract.UpstreamState) {
 	if !s.Connected && s.LastError != "" {
-		e.met.UpstreamError("connection")
+		e.opts.Metrics.UpstreamError("connection")
 	}
 	if s.Connected {
 		go func() {
@@ -452,175 +305,52 @@ func (e *Engine) onUpstreamState(s upstream.State) {
 				e.log.Warn("tools/list after connect failed", "err", err)
 			}
 		}()
-		e.publish(EventUpstreamUp, "", &UpstreamChanged{Upstream: s})
+		e.hub.publish(contract.EventUpstreamUp, "", &contract.UpstreamChanged{Upstream: s})
 		return
 	}
-	e.publish(EventUpstreamDown, "", &UpstreamChanged{Upstream: s})
+	e.hub.publish(contract.EventUpstreamDown, "", &contract.UpstreamChanged{Upstream: s})
 }
 
-func (e *Engine) onUpstreamNotification(method string, params json.RawMessage) {
-	e.traceUpstreamMessage("notification", method, params)
-	if method == "notifications/tools/list_changed" {
-		// A refresh that is queued but has not fetched yet covers this
-		// change too: storms cost one running and one queued refresh.
-		if !e.refreshQueued.CompareAndSwap(false, true) {
-			return
-		}
-		go func() {
-			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-			defer cancel()
-			if _, err := e.RefreshTools(ctx); err != nil {
-				e.log.Warn("refresh after tools/list_changed failed", "err", err)
-			}
-		}()
-		// The host re-announces list changes itself after the refresh.
+// refreshForListChanged refreshes the tools after the upstream announced a
+// change; a refresh that is queued but has not fetched yet covers it.
+func (e *Engine) refreshForListChanged() {
+	if !e.tools.QueueRefresh() {
 		return
 	}
-	e.notifMu.RLock()
-	h := e.notifHandler
-	e.notifMu.RUnlock()
-	if h != nil {
-		h(method, params)
-	}
-}
-
-func (e *Engine) onUpstreamRequest(ctx context.Context, method string, params json.RawMessage) (json.RawMessage, error) {
-	e.traceUpstreamMessage("request", method, params)
-	e.notifMu.RLock()
-	h := e.reqHandler
-	e.notifMu.RUnlock()
-	if h == nil {
-		if method == "ping" {
-			return json.RawMessage("{}"), nil
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		if _, err := e.RefreshTools(ctx); err != nil {
+			e.log.Warn("refresh after tools/list_changed failed", "err", err)
 		}
-		return nil, jsonrpc.Errorf(jsonrpc.CodeMethodNotFound, "no host connected to answer %s", method)
-	}
-	return h(ctx, method, params)
-}
-
-// UpstreamTools returns the upstream tools in upstream order.
-func (e *Engine) UpstreamTools() []*Tool {
-	return e.upstreamTools()
-}
-
-func (e *Engine) upstreamTools() []*Tool {
-	e.mu.RLock()
-	defer e.mu.RUnlock()
-	return append([]*Tool(nil), e.tools...)
-}
-
-// Tool looks a tool up by name.
-func (e *Engine) Tool(name string) (*Tool, bool) {
-	e.mu.RLock()
-	defer e.mu.RUnlock()
-	t, ok := e.byName[name]
-	return t, ok
-}
-
-// ToolsWithUI returns each upstream tool's JSON with UI metadata added.
-func (e *Engine) ToolsWithUI() []json.RawMessage {
-	tools := e.upstreamTools()
-	out := make([]json.RawMessage, 0, len(tools))
-	for _, t := range tools {
-		raw, err := withUIMeta(t)
-		if err != nil {
-			raw = t.Raw
-		}
-		out = append(out, raw)
-	}
-	return out
-}
-
-// ToolsRaw returns each upstream tool's JSON verbatim.
-func (e *Engine) ToolsRaw() []json.RawMessage {
-	tools := e.upstreamTools()
-	out := make([]json.RawMessage, 0, len(tools))
-	for _, t := range tools {
-		out = append(out, t.Raw)
-	}
-	return out
+	}()
 }
 
 // RefreshTools fetches the upstream's tools (all pages), replaces the
 // registry and reports what changed. Removed tools lose their cache entries
 // and refinements.
-func (e *Engine) RefreshTools(ctx context.Context) (ToolDiff, error) {
-	select {
-	case e.refreshSem <- struct{}{}:
-	case <-ctx.Done():
-		return ToolDiff{}, fmt.Errorf("tools refresh: %w", ctx.Err())
-	}
-	defer func() { <-e.refreshSem }()
-	e.refreshQueued.Store(false) // changes announced from now on need another refresh
-	raws, err := e.listAllTools(ctx)
+func (e *Engine) RefreshTools(ctx context.Context) (contract.ToolDiff, error) {
+	ch, err := e.tools.Refresh(ctx, e.listAllTools)
 	if err != nil {
-		e.mu.Lock()
-		e.toolsErr, e.toolsFatal = err, answeredFailure(err)
-		if e.toolsFatal {
-			close(e.loadFailed)
-			e.loadFailed = make(chan struct{})
-		}
-		e.mu.Unlock()
-		return ToolDiff{}, err
+		return contract.ToolDiff{}, err
 	}
-	var next []*Tool
-	nextBy := map[string]*Tool{}
-	for _, raw := range raws {
-		t, err := parseTool(raw)
-		if err == nil {
-			t.UIDisabled = !e.uiEnabled(t.Name)
-		}
-		if err != nil {
-			e.log.Warn("skipping malformed upstream tool", "err", err, "tool", string(truncate(raw, 200)))
-			continue
-		}
-		if _, dup := nextBy[t.Name]; dup {
-			e.log.Warn("upstream lists a tool twice; keeping the first", "tool", t.Name)
-			continue
-		}
-		next = append(next, t)
-		nextBy[t.Name] = t
+	for _, name := range ch.Diff.Removed {
+		e.ui.cache.DeleteTool(name)
 	}
-	e.mu.Lock()
-	var diff ToolDiff
-	for _, t := range next {
-		old, ok := e.byName[t.Name]
-		switch {
-		case !ok:
-			diff.Added = append(diff.Added, t.Name)
-		case old.Hash != t.Hash || string(old.Raw) != string(t.Raw):
-			diff.Changed = append(diff.Changed, t.Name)
-		default:
-			diff.Unchanged = append(diff.Unchanged, t.Name)
-		}
-	}
-	for name := range e.byName {
-		if _, ok := nextBy[name]; !ok {
-			diff.Removed = append(diff.Removed, name)
-		}
-	}
-	first := e.tools == nil
-	e.tools, e.byName, e.toolsErr, e.toolsFatal = next, nextBy, nil, false
-	e.mu.Unlock()
-	sort.Strings(diff.Removed)
-	for _, name := range diff.Removed {
-		e.cache.DeleteTool(name)
-	}
-	if len(diff.Removed) > 0 {
-		names := make([]string, 0, len(next))
-		for _, t := range next {
+	if len(ch.Diff.Removed) > 0 {
+		names := make([]string, 0, len(ch.Tools))
+		for _, t := range ch.Tools {
 			names = append(names, t.Name)
 		}
-		if _, err := e.refine.Retain(names); err != nil {
+		if _, err := e.ui.refine.Retain(names); err != nil {
 			e.log.Warn("dropping refinements of removed tools failed", "err", err)
 		}
 	}
-	e.loadOnce.Do(func() { close(e.loaded) })
-	e.prewarm(next)
-	if !first && !diff.Empty() {
-		e.publish(EventToolsChanged, "", &ToolsChanged{Diff: diff})
+	e.ui.prewarm(ch.Tools)
+	if !ch.First && !ch.Diff.Empty() {
+		e.hub.publish(contract.EventToolsChanged, "", &contract.ToolsChanged{Diff: ch.Diff})
 	}
-	return diff, nil
+	return ch.Diff, nil
 }
 
 func (e *Engine) listAllTools(ctx context.Context) ([]json.RawMessage, error) {
@@ -631,7 +361,7 @@ func (e *Engine) listAllTools(ctx context.Context) ([]json.RawMessage, error) {
 		if cursor != "" {
 			params, _ = json.Marshal(map[string]string{"cursor": cursor})
 		}
-		res, err := e.request(ctx, "tools/list", params)
+		res, err := e.relay.request(ctx, "tools/list", params)
 		if err != nil {
 			return nil, fmt.Errorf("tools/list: %w", err)
 		}
@@ -651,20 +381,6 @@ func (e *Engine) listAllTools(ctx context.Context) ([]json.RawMessage, error) {
 	return nil, errors.New("tools/list: more than 1000 pages; giving up")
 }
 
-func (e *Engine) configHash() string {
-	return e.genConfig().Hash()
-}
-
-// UIKey is the cache key of a tool's current UI.
-func (e *Engine) UIKey(t *Tool) cache.Key {
-	h := t.Hash
-	if t.Visibility != nil {
-		// Who may call the tool shapes its UI (no Run button for model-only).
-		h += "|visibility=" + strings.Join(t.Visibility, ",")
-	}
-	return cache.MakeKey(t.Name, h, e.refine.Hash(t.Name), e.configHash())
-}
-
 // WithRequestID returns ctx carrying the id of the MCP/HTTP request whose
 // work it is; the engine's and the upstream's log lines and the cache
 // metadata carry it.
@@ -674,10 +390,3 @@ func WithRequestID(ctx context.Context, id string) context.Context {
 
 // RequestID returns the request id carried by ctx, or "".
 func RequestID(ctx context.Context) string { return jsonrpc.RequestID(ctx) }
-
-func truncate(b []byte, n int) []byte {
-	if len(b) > n {
-		return b[:n]
-	}
-	return b
-}

@@ -50,15 +50,3 @@ func TestCloseMatches(t *testing.T) {
 		t.Errorf("closeMatches of nonsense = %v, want none", got)
 	}
 }
-
-func TestUIURIRoundTrip(t *testing.T) {
-	for _, name := range []string{"get_forecast", "a b", "x/y", "ünï"} {
-		got, ok := ToolFromURI(UIURI(name))
-		if !ok || got != name {
-			t.Errorf("ToolFromURI(UIURI(%q)) = %q, %v", name, got, ok)
-		}
-	}
-	if _, ok := ToolFromURI("file:///x"); ok {
-		t.Error("non-ui URI accepted")
-	}
-}

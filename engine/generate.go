@@ -4,21 +4,20 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"log/slog"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/genui-dev/genui/engine/cache"
+	"github.com/genui-dev/genui/engine/contract"
 	"github.com/genui-dev/genui/engine/gen"
 	"github.com/genui-dev/genui/engine/metrics"
+	"github.com/genui-dev/genui/engine/refine"
+	"github.com/genui-dev/genui/engine/registry"
 	"github.com/genui-dev/genui/viewdefs"
-)
-
-// Generation states in GenerationStatus.State.
-const (
-	GenRunning = "running"
-	GenDone    = "done"
-	GenFailed  = "failed"
+	"golang.org/x/sync/semaphore"
+	"golang.org/x/sync/singleflight"
 )
 
 // failedRetryAfter is how long a key whose LLM generation failed with a
@@ -30,35 +29,80 @@ const failedRetryAfter = 5 * time.Minute
 // (--no-cache ignores the latter in LLM mode).
 var processStart = time.Now()
 
-// GenerationStatus is the latest LLM generation of one tool, for /state,
-// _ui_status, _ui_inspect and the TUI.
-type GenerationStatus struct {
-	Key      cache.Key `json:"key"`
-	State    string    `json:"state"` // GenRunning, GenDone, GenFailed
-	Provider string    `json:"provider"`
-	Started  time.Time `json:"started"`
-	// Bytes streamed so far (running) or of the answer (done).
-	Bytes     int   `json:"bytes"`
-	ElapsedMS int64 `json:"elapsedMs"`
-	Attempts  int   `json:"attempts,omitempty"`
-	// Error is the provider error when the model gave no usable page.
-	Error          *gen.Error `json:"error,omitempty"`
-	Chain          []gen.Step `json:"chain,omitempty"`
-	FallbackReason string     `json:"fallbackReason,omitempty"`
-	// RetryAt is when a read may try a failed key again (zero: only after
-	// a change).
-	RetryAt time.Time `json:"retryAt,omitempty"`
-
+// genStatus is the latest LLM generation of one tool (what /state,
+// _ui_status, _ui_inspect and the TUI show) and how to stop it.
+type genStatus struct {
+	contract.GenerationStatus
 	cancel context.CancelFunc // stops a running generation
+}
+
+// uiService is the engine's UI side: the cache, the refinements, the
+// generators and the generation scheduler (one generation per key at a
+// time, a global limit, background LLM generations). It has its own locks
+// and knows tools only as the registry hands them over.
+type uiService struct {
+	opts   Options
+	log    *slog.Logger
+	clog   *slog.Logger // component=cache: lookups and stores, by request id
+	met    *metrics.Metrics
+	hub    *eventHub
+	gen    gen.Generator
+	cache  *cache.Cache
+	refine *refine.Store
+	sf     singleflight.Group
+	sem    *semaphore.Weighted
+
+	genMu      sync.Mutex
+	generating map[string]int // tool -> generations running
+	gs         genState       // LLM generations
+}
+
+// page is one UI as read: its HTML, cache key and metadata.
+type page struct {
+	Tool string
+	HTML string
+	Key  cache.Key
+	Meta contract.UIMeta
+	// FromCache is true when the read was served from the cache.
+	FromCache bool
+}
+
+// genTool is a tool as the generators see it.
+func genTool(t *registry.Tool) gen.Tool {
+	return gen.Tool{Name: t.Name, Title: t.Title, Description: t.Description, InputSchema: t.InputSchema,
+		OutputSchema: t.OutputSchema, Annotations: t.Annotations, Meta: t.Meta}
+}
+
+// key is the cache key of a tool's current UI.
+func (u *uiService) key(t *registry.Tool) cache.Key {
+	h := t.Hash
+	if t.Visibility != nil {
+		// Who may call the tool shapes its UI (no Run button for model-only).
+		h += "|visibility=" + strings.Join(t.Visibility, ",")
+	}
+	return cache.MakeKey(t.Name, h, u.refine.Hash(t.Name), u.genConfig().Hash())
+}
+
+// wantsExamples reports whether observeResult has a use: an LLM generator
+// shows it one real result of a tool.
+func (u *uiService) wantsExamples() bool { return u.llm() != nil }
+
+// cachedHTML is the tool's currently cached UI, if any.
+func (u *uiService) cachedHTML(t *registry.Tool) (key, html string) {
+	k := u.key(t)
+	if ent, ok := u.cache.Peek(k); ok {
+		return string(k), ent.HTML
+	}
+	return "", ""
 }
 
 // genState is the engine's bookkeeping for LLM generations. Its zero value
 // is ready to use.
 type genState struct {
 	mu       sync.Mutex
-	status   map[string]*GenerationStatus // tool -> latest generation
-	lastLLM  map[string]cache.Key         // tool -> key of its newest LLM page
-	examples map[string]json.RawMessage   // tool -> one real result
+	status   map[string]*genStatus      // tool -> latest generation
+	lastLLM  map[string]cache.Key       // tool -> key of its newest LLM page
+	examples map[string]json.RawMessage // tool -> one real result
 	sample   gen.SampleFunc
 	ctx      context.Context // background generations; ended by stopGenerations
 	cancel   context.CancelFunc
@@ -129,21 +173,21 @@ func (g *genState) lifetimeLocked() context.Context {
 
 // stopGenerations cancels every background generation (engine shutdown)
 // and waits, bounded, until none of them writes anything any more.
-func (e *Engine) stopGenerations() {
-	e.gs.mu.Lock()
-	if e.gs.cancel != nil {
-		e.gs.cancel()
+func (u *uiService) stopGenerations() {
+	u.gs.mu.Lock()
+	if u.gs.cancel != nil {
+		u.gs.cancel()
 	}
-	e.gs.mu.Unlock()
-	if !e.gs.bg.wait(backgroundStopWait) {
-		e.log.Warn("background generations still running at shutdown", "waited", backgroundStopWait)
+	u.gs.mu.Unlock()
+	if !u.gs.bg.wait(backgroundStopWait) {
+		u.log.Warn("background generations still running at shutdown", "waited", backgroundStopWait)
 	}
 }
 
 // llm is the LLM generator, or nil when the engine generates offline (or
 // with a plain Generator).
-func (e *Engine) llm() *gen.LLM {
-	l, _ := e.gen.(*gen.LLM)
+func (u *uiService) llm() *gen.LLM {
+	l, _ := u.gen.(*gen.LLM)
 	return l
 }
 
@@ -157,9 +201,9 @@ func templateVersion() string {
 }
 
 // genConfig is what of the generation setup enters the cache key.
-func (e *Engine) genConfig() cache.Config {
-	c := cache.Config{PromptVersion: PromptVersion, TemplateVersion: templateVersion(), Provider: e.gen.Name(), Theme: e.theme()}
-	if l := e.llm(); l != nil {
+func (u *uiService) genConfig() cache.Config {
+	c := cache.Config{PromptVersion: PromptVersion, TemplateVersion: templateVersion(), Provider: u.gen.Name(), Theme: u.theme()}
+	if l := u.llm(); l != nil {
 		c.PromptVersion += "/" + l.PromptVersion()
 		c.Model, c.Temperature = l.Model(), l.Temperature()
 	}
@@ -168,31 +212,22 @@ func (e *Engine) genConfig() cache.Config {
 
 // offlineKey is the cache key of a tool's offline UI (equal to UIKey when
 // the engine generates offline).
-func (e *Engine) offlineKey(t *Tool) cache.Key {
-	cfg := cache.Config{PromptVersion: PromptVersion, TemplateVersion: templateVersion(), Provider: gen.ProviderOffline, Theme: e.theme()}
-	return cache.MakeKey(t.Name, t.Hash, e.refine.Hash(t.Name), cfg.Hash())
+func (u *uiService) offlineKey(t *registry.Tool) cache.Key {
+	cfg := cache.Config{PromptVersion: PromptVersion, TemplateVersion: templateVersion(), Provider: gen.ProviderOffline, Theme: u.theme()}
+	return cache.MakeKey(t.Name, t.Hash, u.refine.Hash(t.Name), cfg.Hash())
 }
 
-// SampleFunc asks a host's own model (MCP sampling/createMessage); see
-// gen.SampleFunc.
-type SampleFunc = gen.SampleFunc
-
-// ErrNoSampler is returned by a SampleFunc when no connected host declared
-// the sampling capability.
-var ErrNoSampler = gen.ErrNoSampler
-
-// SetSampler gives the engine the host's MCP sampling (the MCP host
-// registers it); `--llm sampling` generates through it.
-func (e *Engine) SetSampler(f gen.SampleFunc) {
-	e.gs.mu.Lock()
-	e.gs.sample = f
-	e.gs.mu.Unlock()
+// setSampler gives the generators the host's MCP sampling.
+func (u *uiService) setSampler(f gen.SampleFunc) {
+	u.gs.mu.Lock()
+	u.gs.sample = f
+	u.gs.mu.Unlock()
 }
 
-// ObserveResult records a real tools/call result of tool (the newest that
+// observeResult records a real tools/call result of tool (the newest that
 // is not an error), which the LLM prompt shows so the model knows the
 // data's shape.
-func (e *Engine) ObserveResult(tool string, result json.RawMessage) {
+func (u *uiService) observeResult(tool string, result json.RawMessage) {
 	if len(result) == 0 || len(result) > 256<<10 {
 		return
 	}
@@ -202,22 +237,22 @@ func (e *Engine) ObserveResult(tool string, result json.RawMessage) {
 	if json.Unmarshal(result, &r) != nil || r.IsError {
 		return
 	}
-	e.gs.mu.Lock()
-	defer e.gs.mu.Unlock()
-	if e.gs.examples == nil {
-		e.gs.examples = map[string]json.RawMessage{}
+	u.gs.mu.Lock()
+	defer u.gs.mu.Unlock()
+	if u.gs.examples == nil {
+		u.gs.examples = map[string]json.RawMessage{}
 	}
-	e.gs.examples[tool] = append(json.RawMessage(nil), result...)
+	u.gs.examples[tool] = append(json.RawMessage(nil), result...)
 }
 
-// Generations returns the latest LLM generation of every tool that had one.
-func (e *Engine) Generations() map[string]GenerationStatus {
-	e.gs.mu.Lock()
-	defer e.gs.mu.Unlock()
-	out := make(map[string]GenerationStatus, len(e.gs.status))
-	for k, v := range e.gs.status {
-		s := *v
-		if s.State == GenRunning {
+// generations returns the latest LLM generation of every tool that had one.
+func (u *uiService) generations() map[string]contract.GenerationStatus {
+	u.gs.mu.Lock()
+	defer u.gs.mu.Unlock()
+	out := make(map[string]contract.GenerationStatus, len(u.gs.status))
+	for k, v := range u.gs.status {
+		s := v.GenerationStatus
+		if s.State == contract.GenRunning {
 			s.ElapsedMS = time.Since(s.Started).Milliseconds()
 		}
 		out[k] = s
@@ -227,15 +262,15 @@ func (e *Engine) Generations() map[string]GenerationStatus {
 
 // forgetGeneration drops a tool's failure memo so the next read tries the
 // LLM again (regenerate).
-func (e *Engine) forgetGeneration(tool string) {
-	e.gs.mu.Lock()
-	defer e.gs.mu.Unlock()
-	if st := e.gs.status[tool]; st != nil && st.State != GenRunning {
-		delete(e.gs.status, tool)
+func (u *uiService) forgetGeneration(tool string) {
+	u.gs.mu.Lock()
+	defer u.gs.mu.Unlock()
+	if st := u.gs.status[tool]; st != nil && st.State != contract.GenRunning {
+		delete(u.gs.status, tool)
 	}
 }
 
-// ReadUI returns the tool's UI. Offline (or with a plain Generator): from
+// read returns a tool's UI. Offline (or with a plain Generator): from
 // the cache, or generated now (one generation per key at a time, a global
 // limit, a time bound; a failed generation falls back to the emergency
 // page). With an LLM: the cached LLM page when there is one; else, by
@@ -243,92 +278,89 @@ func (e *Engine) forgetGeneration(tool string) {
 // background (it then replaces the cache entry and an EventUIUpdated tells
 // hosts); with generation.firstRead "wait", the read blocks up to the wait
 // budget and falls back to the offline UI.
-func (e *Engine) ReadUI(ctx context.Context, name string) (UI, error) {
-	t, ok := e.Tool(name)
-	if !ok {
-		return UI{}, e.unknownTool(name)
-	}
+func (u *uiService) read(ctx context.Context, t *registry.Tool) (page, error) {
+	name := t.Name
 	if t.UIDisabled {
-		return UI{}, Errorf(CodeInvalidArgument, "%s gets no generated UI (generation.enabledTools / disabledTools)", name)
+		return page{}, contract.Errorf(contract.CodeInvalidArgument, "%s gets no generated UI (generation.enabledTools / disabledTools)", name)
 	}
-	l := e.llm()
+	l := u.llm()
 	if l == nil {
-		return e.readGenerated(ctx, t, e.UIKey(t), e.gen, true)
+		return u.readGenerated(ctx, t, u.key(t), u.gen, true)
 	}
-	key := e.UIKey(t)
+	key := u.key(t)
 	rid := RequestID(ctx)
-	ent, ok := e.cache.Get(key)
-	e.logLookup(rid, t.Name, key, ok)
-	if ok && (!e.opts.NoCache || ent.Meta.GeneratedAt.After(processStart)) {
-		e.noteLLMPage(t.Name, key)
-		return UI{Tool: name, HTML: ent.HTML, Key: key, Meta: ent.Meta, FromCache: true}, nil
+	ent, ok := u.cache.Get(key)
+	u.logLookup(rid, t.Name, key, ok)
+	if ok && (!u.opts.NoCache || ent.Meta.GeneratedAt.After(processStart)) {
+		u.noteLLMPage(t.Name, key)
+		return page{Tool: name, HTML: ent.HTML, Key: key, Meta: ent.Meta, FromCache: true}, nil
 	}
 	if l.FirstRead() == gen.FirstReadWait {
-		if ch, started := e.startUpgrade(l, t, key, rid, true); started {
+		if ch, started := u.startUpgrade(l, t, key, rid, true); started {
 			select {
 			case o := <-ch:
 				if o.Err != nil {
-					return UI{}, o.Err
+					return page{}, o.Err
 				}
 				if o.Result.UIType == gen.UITypeLLM {
-					return UI{Tool: name, HTML: o.Result.HTML, Key: key, Meta: resultMeta(o.Result, rid)}, nil
+					return page{Tool: name, HTML: o.Result.HTML, Key: key, Meta: resultMeta(o.Result, rid)}, nil
 				}
 				// The LLM failed: the offline UI, as cached for its own key.
 			case <-ctx.Done():
-				return UI{}, fmt.Errorf("UI for %s: %w", name, ctx.Err())
+				return page{}, fmt.Errorf("UI for %s: %w", name, ctx.Err())
 			}
 		}
 	} else {
-		e.startUpgrade(l, t, key, rid, false)
+		u.startUpgrade(l, t, key, rid, false)
 	}
-	ui, err := e.readGenerated(ctx, t, e.offlineKey(t), l.Offline(), false)
+	ui, err := u.readGenerated(ctx, t, u.offlineKey(t), l.Offline(), false)
 	if err != nil {
 		return ui, err
 	}
-	if ent, ok := e.cache.Peek(key); ok {
+	if ent, ok := u.cache.Peek(key); ok {
 		// The LLM page arrived meanwhile.
-		return UI{Tool: name, HTML: ent.HTML, Key: key, Meta: ent.Meta, FromCache: true}, nil
+		return page{Tool: name, HTML: ent.HTML, Key: key, Meta: ent.Meta, FromCache: true}, nil
 	}
-	ui.Meta.FallbackReason = e.pendingReason(t.Name, key, l)
+	ui.Meta.FallbackReason = u.pendingReason(t.Name, key, l)
 	return ui, nil
 }
 
 // prewarm generates the offline UIs of tools in the background when an LLM
 // is configured, so a first read (which serves the offline UI while the LLM
 // works) is a cache hit.
-func (e *Engine) prewarm(tools []*Tool) {
-	l := e.llm()
-	if l == nil || e.opts.NoCache {
+func (u *uiService) prewarm(tools []*registry.Tool) {
+	l := u.llm()
+	if l == nil || u.opts.NoCache {
 		return
 	}
-	ctx := e.gs.lifetime()
-	if !e.gs.bg.add() {
+	ctx := u.gs.lifetime()
+	if !u.gs.bg.add() {
 		return
 	}
 	go func() {
-		defer e.gs.bg.wg.Done()
+		defer u.gs.bg.wg.Done()
 		for _, t := range tools {
 			if !t.HasGeneratedUI() || ctx.Err() != nil {
 				continue
 			}
-			rctx, cancel := context.WithTimeout(ctx, e.opts.GenerationTimeout)
-			_, _ = e.readGenerated(rctx, t, e.offlineKey(t), l.Offline(), false)
+			rctx, cancel := context.WithTimeout(ctx, u.opts.GenerationTimeout)
+			_, _ = u.readGenerated(rctx, t, u.offlineKey(t), l.Offline(), false)
 			cancel()
 		}
 	}()
 }
 
 // pendingReason says why the offline UI is served in LLM mode.
-func (e *Engine) pendingReason(tool string, key cache.Key, l *gen.LLM) string {
-	e.gs.mu.Lock()
-	defer e.gs.mu.Unlock()
-	st := e.gs.status[tool]
+func (u *uiService) pendingReason(tool string, key cache.Key, l *gen.LLM) string {
+	u.gs.mu.Lock()
+	defer u.gs.mu.Unlock()
+	st := u.gs.status[tool]
 	switch {
-	case st == nil || st.Key != key:
+	case st == nil || st.Key != string(key):
 		return ""
-	case st.State == GenRunning:
+	case st.State == contract.GenRunning:
 		return fmt.Sprintf("the %s UI is being generated; this offline UI stands in until it is ready", l.Name())
-	case st.State == GenFailed:
+	case st.State == contract.GenFailed:
 		return st.FallbackReason
 	}
 	return ""
@@ -337,69 +369,70 @@ func (e *Engine) pendingReason(tool string, key cache.Key, l *gen.LLM) string {
 // startUpgrade starts the LLM generation of key unless it runs already
 // (then it joins) or failed recently (then it does nothing: started is
 // false). Only the call that starts it stores its result.
-func (e *Engine) startUpgrade(l *gen.LLM, t *Tool, key cache.Key, rid string, wait bool) (ch <-chan gen.Outcome, started bool) {
+func (u *uiService) startUpgrade(l *gen.LLM, t *registry.Tool, key cache.Key, rid string, wait bool) (ch <-chan gen.Outcome, started bool) {
 	now := time.Now()
-	e.gs.mu.Lock()
-	if e.gs.status == nil {
-		e.gs.status = map[string]*GenerationStatus{}
+	u.gs.mu.Lock()
+	if u.gs.status == nil {
+		u.gs.status = map[string]*genStatus{}
 	}
-	st := e.gs.status[t.Name]
+	st := u.gs.status[t.Name]
 	switch {
-	case st != nil && st.Key == key && st.State == GenRunning:
-		e.gs.mu.Unlock()
-		return e.trackOutcome(func() <-chan gen.Outcome {
-			return l.Start(e.gs.lifetime(), gen.Request{Tool: t.Info, Key: string(key)}, nil)
+	case st != nil && st.Key == string(key) && st.State == contract.GenRunning:
+		u.gs.mu.Unlock()
+		return u.trackOutcome(func() <-chan gen.Outcome {
+			return l.Start(u.gs.lifetime(), gen.Request{Tool: genTool(t), Key: string(key)}, nil)
 		}), true
-	case st != nil && st.Key == key && st.State == GenFailed && (st.RetryAt.IsZero() || now.Before(st.RetryAt)):
-		e.gs.mu.Unlock()
+	case st != nil && st.Key == string(key) && st.State == contract.GenFailed && (st.RetryAt.IsZero() || now.Before(st.RetryAt)):
+		u.gs.mu.Unlock()
 		return nil, false
-	case st != nil && st.Key == key && st.State == GenDone:
+	case st != nil && st.Key == string(key) && st.State == contract.GenDone:
 		// Done but not in the cache (evicted, --no-cache, too large): try again.
 	}
-	if st != nil && st.State == GenRunning && st.cancel != nil {
+	if st != nil && st.State == contract.GenRunning && st.cancel != nil {
 		// One generation per tool: the tool changed (a refinement, a new
 		// definition) while the old one ran; it is superseded.
 		st.cancel()
 	}
-	gctx, cancel := context.WithCancel(e.gs.lifetimeLocked())
-	e.gs.status[t.Name] = &GenerationStatus{Key: key, State: GenRunning, Provider: l.Name(), Started: now, cancel: cancel}
-	req := gen.Request{Tool: t.Info, Key: string(key), Wait: wait, Sample: e.gs.sample, RequestID: rid,
-		Example: e.gs.examples[t.Name]}
-	if prev, ok := e.gs.lastLLM[t.Name]; ok && prev != key {
-		if ent, ok := e.cache.Peek(prev); ok && ent.Meta.UIType == gen.UITypeLLM {
+	gctx, cancel := context.WithCancel(u.gs.lifetimeLocked())
+	u.gs.status[t.Name] = &genStatus{GenerationStatus: contract.GenerationStatus{Key: string(key), State: contract.GenRunning,
+		Provider: l.Name(), Started: now}, cancel: cancel}
+	req := gen.Request{Tool: genTool(t), Key: string(key), Wait: wait, Sample: u.gs.sample, RequestID: rid,
+		Example: u.gs.examples[t.Name]}
+	if prev, ok := u.gs.lastLLM[t.Name]; ok && prev != key {
+		if ent, ok := u.cache.Peek(prev); ok && ent.Meta.UIType == gen.UITypeLLM {
 			req.CurrentHTML = ent.HTML
 		}
 	}
-	e.gs.mu.Unlock()
-	req.Refinements = e.refinements(t.Name)
+	u.gs.mu.Unlock()
+	req.Refinements = u.refinements(t.Name)
 	req.OnProgress = func(p gen.Progress) {
-		e.gs.mu.Lock()
-		if st := e.gs.status[t.Name]; st != nil && st.Key == key && st.State == GenRunning {
+		u.gs.mu.Lock()
+		if st := u.gs.status[t.Name]; st != nil && st.Key == string(key) && st.State == contract.GenRunning {
 			st.Bytes, st.ElapsedMS, st.Attempts = p.Bytes, p.Elapsed.Milliseconds(), p.Attempt
 		}
-		e.gs.mu.Unlock()
-		e.emitGenerationProgress(t.Name, p.Bytes, p.Elapsed)
+		u.gs.mu.Unlock()
+		u.emitGenerationProgress(t.Name, p.Bytes, p.Elapsed)
 	}
-	e.setGenerating(t.Name, 1)
-	e.emitGenerationStarted(t.Name, l.Name(), rid)
-	return e.trackOutcome(func() <-chan gen.Outcome {
+	u.setGenerating(t.Name, 1)
+	u.emitGenerationStarted(t.Name, l.Name(), rid)
+	return u.trackOutcome(func() <-chan gen.Outcome {
 		return l.Start(gctx, req, func(o gen.Outcome) {
 			defer cancel()
-			e.finishUpgrade(t, key, rid, o)
+			u.finishUpgrade(t, key, rid, o)
 		})
 	}), true
 }
 
 // trackOutcome counts an LLM generation as background work until its
 // outcome arrives (by then its onDone, which writes the cache, has run).
-func (e *Engine) trackOutcome(start func() <-chan gen.Outcome) <-chan gen.Outcome {
-	counted := e.gs.bg.add()
+func (u *uiService) trackOutcome(start func() <-chan gen.Outcome) <-chan gen.Outcome {
+	counted := u.gs.bg.add()
 	ch := start()
 	out := make(chan gen.Outcome, 1)
 	go func() {
 		o := <-ch
 		if counted {
-			e.gs.bg.wg.Done()
+			u.gs.bg.wg.Done()
 		}
 		out <- o
 	}()
@@ -407,137 +440,137 @@ func (e *Engine) trackOutcome(start func() <-chan gen.Outcome) <-chan gen.Outcom
 }
 
 // finishUpgrade stores a finished LLM generation and tells front ends.
-func (e *Engine) finishUpgrade(t *Tool, key cache.Key, rid string, o gen.Outcome) {
-	defer e.setGenerating(t.Name, -1)
-	log := e.log.With("rid", rid, "tool", t.Name)
+func (u *uiService) finishUpgrade(t *registry.Tool, key cache.Key, rid string, o gen.Outcome) {
+	defer u.setGenerating(t.Name, -1)
+	log := u.log.With("rid", rid, "tool", t.Name)
 	res := o.Result
-	e.met.Generation(e.gen.Name(), outcomeOf(o), res.Duration)
-	st := GenerationStatus{Key: key, Provider: res.Provider, Bytes: len(res.HTML), ElapsedMS: res.Duration.Milliseconds(),
-		Attempts: res.Attempts, Error: res.Error, Chain: res.Chain, FallbackReason: res.FallbackReason}
+	u.met.Generation(u.gen.Name(), outcomeOf(o), res.Duration)
+	st := contract.GenerationStatus{Key: string(key), Provider: res.Provider, Bytes: len(res.HTML), ElapsedMS: res.Duration.Milliseconds(),
+		Attempts: res.Attempts, Error: generationError(res.Error), Chain: chainOf(res.Chain), FallbackReason: res.FallbackReason}
 	switch {
 	case o.Err != nil:
-		st.State, st.FallbackReason = GenFailed, o.Err.Error()
+		st.State, st.FallbackReason = contract.GenFailed, o.Err.Error()
 		log.Error("UI generation failed", "err", o.Err)
 	case res.UIType == gen.UITypeLLM:
-		st.State = GenDone
+		st.State = contract.GenDone
 		meta := resultMeta(res, rid)
-		if err := e.cache.Put(cache.Entry{Key: key, Tool: t.Name, HTML: res.HTML, Meta: meta}); err != nil {
-			st.State, st.FallbackReason = GenFailed, "the LLM UI could not be cached: "+err.Error()
+		if err := u.cache.Put(cache.Entry{Key: key, Tool: t.Name, HTML: res.HTML, Meta: meta}); err != nil {
+			st.State, st.FallbackReason = contract.GenFailed, "the LLM UI could not be cached: "+err.Error()
 			log.Warn("LLM UI not cached; the offline UI stays", "err", err)
 			break
 		}
-		e.logStore(rid, t.Name, key, meta)
-		e.gs.mu.Lock()
-		if e.gs.lastLLM == nil {
-			e.gs.lastLLM = map[string]cache.Key{}
+		u.logStore(rid, t.Name, key, meta)
+		u.gs.mu.Lock()
+		if u.gs.lastLLM == nil {
+			u.gs.lastLLM = map[string]cache.Key{}
 		}
-		e.gs.lastLLM[t.Name] = key
-		e.gs.mu.Unlock()
+		u.gs.lastLLM[t.Name] = key
+		u.gs.mu.Unlock()
 	default:
-		st.State = GenFailed
+		st.State = contract.GenFailed
 		if res.Error != nil && res.Error.Retryable {
 			st.RetryAt = time.Now().Add(failedRetryAfter)
 		}
 		log.Warn("the LLM gave no usable UI; the offline UI stays", "reason", res.FallbackReason, "chain", chainText(res.Chain))
 	}
-	e.gs.mu.Lock()
-	cur := e.gs.status[t.Name]
-	superseded := cur == nil || cur.Key != key
+	u.gs.mu.Lock()
+	cur := u.gs.status[t.Name]
+	superseded := cur == nil || cur.Key != string(key)
 	if !superseded {
 		st.Started = cur.Started
-		e.gs.status[t.Name] = &st
+		u.gs.status[t.Name] = &genStatus{GenerationStatus: st}
 	}
-	e.gs.mu.Unlock()
+	u.gs.mu.Unlock()
 	if superseded {
 		log.Info("a superseded LLM generation ended", "state", st.State)
 		return
 	}
-	if st.State == GenDone {
-		e.publish(EventGenerationFinished, t.Name, &GenerationFinished{UIType: res.UIType, Generator: res.Provider,
+	if st.State == contract.GenDone {
+		u.hub.publish(contract.EventGenerationFinished, t.Name, &contract.GenerationFinished{UIType: res.UIType, Generator: res.Provider,
 			Duration: res.Duration, CacheKey: string(key), Warnings: res.Warnings, RequestID: rid,
 			InputTokens: res.InputTokens, OutputTokens: res.OutputTokens, Chain: chainOf(res.Chain)})
-		e.publish(EventUIUpdated, t.Name, &UIUpdated{Reason: "upgrade", CacheKey: string(key), UIType: res.UIType})
+		u.hub.publish(contract.EventUIUpdated, t.Name, &contract.UIUpdated{Reason: "upgrade", CacheKey: string(key), UIType: res.UIType})
 		return
 	}
-	e.emitGenerationFailed(t.Name, rid, st.FallbackReason, res.Error, res.Chain)
+	u.emitGenerationFailed(t.Name, rid, st.FallbackReason, res.Error, res.Chain)
 }
 
 // noteLLMPage remembers the newest LLM page of a tool (a refinement edits
 // it) when key holds one.
-func (e *Engine) noteLLMPage(tool string, key cache.Key) {
-	e.gs.mu.Lock()
-	defer e.gs.mu.Unlock()
-	if e.gs.lastLLM == nil {
-		e.gs.lastLLM = map[string]cache.Key{}
+func (u *uiService) noteLLMPage(tool string, key cache.Key) {
+	u.gs.mu.Lock()
+	defer u.gs.mu.Unlock()
+	if u.gs.lastLLM == nil {
+		u.gs.lastLLM = map[string]cache.Key{}
 	}
-	e.gs.lastLLM[tool] = key
+	u.gs.lastLLM[tool] = key
 }
 
-func resultMeta(res gen.Result, rid string) cache.Meta {
-	m := cache.Meta{GeneratedAt: time.Now().Add(-res.Duration), Duration: res.Duration, Provider: res.Provider,
+func resultMeta(res gen.Result, rid string) contract.UIMeta {
+	m := contract.UIMeta{GeneratedAt: time.Now().Add(-res.Duration), Duration: res.Duration, Provider: res.Provider,
 		Model: res.Model, InputTokens: res.InputTokens, OutputTokens: res.OutputTokens, UIType: res.UIType,
 		FallbackReason: res.FallbackReason, Warnings: res.Warnings, RequestID: rid, CacheVersion: 1}
 	for _, s := range res.Chain {
-		m.Chain = append(m.Chain, cache.ChainStep{Stage: s.Stage, OK: s.OK, Reason: s.Reason})
+		m.Chain = append(m.Chain, contract.ChainStep{Stage: s.Stage, OK: s.OK, Reason: s.Reason})
 	}
 	return m
 }
 
-func (e *Engine) setGenerating(tool string, delta int) {
-	e.genMu.Lock()
-	defer e.genMu.Unlock()
-	if e.generating[tool] += delta; e.generating[tool] <= 0 {
-		delete(e.generating, tool)
+func (u *uiService) setGenerating(tool string, delta int) {
+	u.genMu.Lock()
+	defer u.genMu.Unlock()
+	if u.generating[tool] += delta; u.generating[tool] <= 0 {
+		delete(u.generating, tool)
 	}
 }
 
 // readGenerated serves key from the cache or generates it with g now
 // (announced with generation events when announce is set).
-func (e *Engine) readGenerated(ctx context.Context, t *Tool, key cache.Key, g gen.Generator, announce bool) (UI, error) {
+func (u *uiService) readGenerated(ctx context.Context, t *registry.Tool, key cache.Key, g gen.Generator, announce bool) (page, error) {
 	rid := RequestID(ctx)
-	if !e.opts.NoCache {
-		ent, ok := e.cache.Get(key)
-		e.logLookup(rid, t.Name, key, ok)
+	if !u.opts.NoCache {
+		ent, ok := u.cache.Get(key)
+		u.logLookup(rid, t.Name, key, ok)
 		if ok {
-			return UI{Tool: t.Name, HTML: ent.HTML, Key: key, Meta: ent.Meta, FromCache: true}, nil
+			return page{Tool: t.Name, HTML: ent.HTML, Key: key, Meta: ent.Meta, FromCache: true}, nil
 		}
 	}
 	// The generation runs on its own bounded context (its result is cached
 	// for every reader); this caller stops waiting when its ctx ends.
-	ch := e.sf.DoChan(string(key), func() (ui any, err error) {
-		e.gs.bg.track(func() { ui, err = e.generate(g, t, key, rid, announce) })
+	ch := u.sf.DoChan(string(key), func() (ui any, err error) {
+		u.gs.bg.track(func() { ui, err = u.generate(g, t, key, rid, announce) })
 		return ui, err
 	})
 	select {
 	case r := <-ch:
 		if r.Err != nil {
-			return UI{}, r.Err
+			return page{}, r.Err
 		}
-		return r.Val.(UI), nil
+		return r.Val.(page), nil
 	case <-ctx.Done():
-		return UI{}, fmt.Errorf("UI for %s: %w", t.Name, ctx.Err())
+		return page{}, fmt.Errorf("UI for %s: %w", t.Name, ctx.Err())
 	}
 }
 
-func (e *Engine) generate(g gen.Generator, t *Tool, key cache.Key, rid string, announce bool) (UI, error) {
-	log := e.log.With("rid", rid, "tool", t.Name)
+func (u *uiService) generate(g gen.Generator, t *registry.Tool, key cache.Key, rid string, announce bool) (page, error) {
+	log := u.log.With("rid", rid, "tool", t.Name)
 	// Bounded by the generation timeout and the engine's life: stopping
 	// the engine cancels it (Run then waits for it, bounded).
-	ctx, cancel := context.WithTimeout(e.gs.lifetime(), e.opts.GenerationTimeout)
+	ctx, cancel := context.WithTimeout(u.gs.lifetime(), u.opts.GenerationTimeout)
 	defer cancel()
-	if err := e.sem.Acquire(ctx, 1); err != nil {
-		return UI{}, fmt.Errorf("generation queue full for %s: %w", t.Name, err)
+	if err := u.sem.Acquire(ctx, 1); err != nil {
+		return page{}, fmt.Errorf("generation queue full for %s: %w", t.Name, err)
 	}
-	defer e.sem.Release(1)
-	e.setGenerating(t.Name, 1)
-	defer e.setGenerating(t.Name, -1)
+	defer u.sem.Release(1)
+	u.setGenerating(t.Name, 1)
+	defer u.setGenerating(t.Name, -1)
 	if announce {
-		e.emitGenerationStarted(t.Name, g.Name(), rid)
+		u.emitGenerationStarted(t.Name, g.Name(), rid)
 	}
 	start := time.Now()
 	log.Debug("generating UI", "generator", g.Name(), "key", string(key))
-	res, err := g.Generate(ctx, gen.Request{Tool: t.Info, Refinements: e.refinements(t.Name), RequestID: rid})
-	meta := cache.Meta{GeneratedAt: start, Duration: time.Since(start), Provider: res.Provider,
+	res, err := g.Generate(ctx, gen.Request{Tool: genTool(t), Refinements: u.refinements(t.Name), RequestID: rid})
+	meta := contract.UIMeta{GeneratedAt: start, Duration: time.Since(start), Provider: res.Provider,
 		Model: res.Model, UIType: res.UIType, Warnings: res.Warnings, RequestID: rid, CacheVersion: 1}
 	if err == nil && g.Name() != gen.ProviderOffline { // the offline generator validates its own output
 		problems := gen.Validate(res.HTML)
@@ -548,28 +581,28 @@ func (e *Engine) generate(g gen.Generator, t *Tool, key cache.Key, rid string, a
 	}
 	if err != nil {
 		log.Error("UI generation failed; serving the emergency page", "reason", err.Error())
-		e.met.Generation(g.Name(), metrics.OutcomeFailed, time.Since(start))
-		html, eerr := viewdefs.Emergency(viewdefs.ToolData{Name: t.Name, Title: t.Info.Title,
-			Description: t.Info.Description, InputSchema: t.Info.InputSchema, OutputSchema: t.Info.OutputSchema}, err.Error())
+		u.met.Generation(g.Name(), metrics.OutcomeFailed, time.Since(start))
+		html, eerr := viewdefs.Emergency(viewdefs.ToolData{Name: t.Name, Title: t.Title,
+			Description: t.Description, InputSchema: t.InputSchema, OutputSchema: t.OutputSchema}, err.Error())
 		if eerr != nil {
-			return UI{}, fmt.Errorf("generate UI for %s: %w (emergency page: %v)", t.Name, err, eerr)
+			return page{}, fmt.Errorf("generate UI for %s: %w (emergency page: %v)", t.Name, err, eerr)
 		}
-		e.emitGenerationFailed(t.Name, rid, err.Error(), nil, nil)
+		u.emitGenerationFailed(t.Name, rid, err.Error(), nil, nil)
 		meta.UIType, meta.FallbackReason = "emergency", err.Error()
 		// Not cached: the next read tries again.
-		return UI{Tool: t.Name, HTML: injectShim(html), Key: key, Meta: meta}, nil
+		return page{Tool: t.Name, HTML: injectShim(html), Key: key, Meta: meta}, nil
 	}
-	ui := UI{Tool: t.Name, HTML: res.HTML, Key: key, Meta: meta}
-	e.met.Generation(g.Name(), metrics.OutcomeGenerated, meta.Duration)
-	if perr := e.cache.Put(cache.Entry{Key: key, Tool: t.Name, HTML: res.HTML, Meta: meta}); perr != nil {
+	ui := page{Tool: t.Name, HTML: res.HTML, Key: key, Meta: meta}
+	u.met.Generation(g.Name(), metrics.OutcomeGenerated, meta.Duration)
+	if perr := u.cache.Put(cache.Entry{Key: key, Tool: t.Name, HTML: res.HTML, Meta: meta}); perr != nil {
 		log.Warn("UI not cached", "err", perr)
 	} else {
-		e.logStore(rid, t.Name, key, meta)
+		u.logStore(rid, t.Name, key, meta)
 	}
 	log.Info("UI generated", "uiType", meta.UIType, "ms", meta.Duration.Milliseconds(), "bytes", len(res.HTML),
 		"warnings", len(meta.Warnings))
 	if announce {
-		e.publish(EventGenerationFinished, t.Name, &GenerationFinished{UIType: meta.UIType, Generator: meta.Provider,
+		u.hub.publish(contract.EventGenerationFinished, t.Name, &contract.GenerationFinished{UIType: meta.UIType, Generator: meta.Provider,
 			Duration: meta.Duration, CacheKey: string(key), FallbackReason: meta.FallbackReason, Warnings: meta.Warnings,
 			RequestID: rid})
 	}
@@ -578,33 +611,33 @@ func (e *Engine) generate(g gen.Generator, t *Tool, key cache.Key, rid string, a
 
 // refinements is a tool's refinement history as generators get it, with
 // the configured default theme first (later feedback overrides it).
-func (e *Engine) refinements(tool string) []string {
+func (u *uiService) refinements(tool string) []string {
 	var out []string
-	if th := e.theme(); th != "" {
+	if th := u.theme(); th != "" {
 		out = append(out, th+" theme")
 	}
-	for _, r := range e.refine.History(tool) {
+	for _, r := range u.refine.History(tool) {
 		out = append(out, r.Feedback)
 	}
 	return out
 }
 
 // theme is Options.DefaultTheme ("" for auto).
-func (e *Engine) theme() string {
-	if e.opts.DefaultTheme == "auto" {
+func (u *uiService) theme() string {
+	if u.opts.DefaultTheme == "auto" {
 		return ""
 	}
-	return e.opts.DefaultTheme
+	return u.opts.DefaultTheme
 }
 
 // logLookup and logStore are the cache's lines of a request's work, both
 // carrying its request id.
-func (e *Engine) logLookup(rid, tool string, key cache.Key, hit bool) {
-	e.clog.Debug("cache lookup", "rid", rid, "tool", tool, "key", string(key), "hit", hit)
+func (u *uiService) logLookup(rid, tool string, key cache.Key, hit bool) {
+	u.clog.Debug("cache lookup", "rid", rid, "tool", tool, "key", string(key), "hit", hit)
 }
 
-func (e *Engine) logStore(rid, tool string, key cache.Key, meta cache.Meta) {
-	e.clog.Info("cache store", "rid", rid, "tool", tool, "key", string(key), "uiType", meta.UIType,
+func (u *uiService) logStore(rid, tool string, key cache.Key, meta contract.UIMeta) {
+	u.clog.Info("cache store", "rid", rid, "tool", tool, "key", string(key), "uiType", meta.UIType,
 		"generator", meta.Provider, "requestId", meta.RequestID)
 }
 
@@ -642,26 +675,35 @@ func chainText(chain []gen.Step) string {
 
 // The engine's generation events, in one place.
 
-func (e *Engine) emitGenerationStarted(tool, provider, rid string) {
-	e.publish(EventGenerationStarted, tool, &GenerationStarted{RequestID: rid, Generator: provider})
+func (u *uiService) emitGenerationStarted(tool, provider, rid string) {
+	u.hub.publish(contract.EventGenerationStarted, tool, &contract.GenerationStarted{RequestID: rid, Generator: provider})
 }
 
-func (e *Engine) emitGenerationProgress(tool string, bytes int, elapsed time.Duration) {
-	e.publish(EventGenerationProgress, tool, &GenerationProgress{Bytes: bytes, Elapsed: elapsed})
+func (u *uiService) emitGenerationProgress(tool string, bytes int, elapsed time.Duration) {
+	u.hub.publish(contract.EventGenerationProgress, tool, &contract.GenerationProgress{Bytes: bytes, Elapsed: elapsed})
 }
 
-func (e *Engine) emitGenerationFailed(tool, rid, reason string, gerr *gen.Error, chain []gen.Step) {
-	d := &GenerationFailed{Error: reason, RequestID: rid, Chain: chainOf(chain)}
+func (u *uiService) emitGenerationFailed(tool, rid, reason string, gerr *gen.Error, chain []gen.Step) {
+	d := &contract.GenerationFailed{Error: reason, RequestID: rid, Chain: chainOf(chain)}
 	if gerr != nil {
 		d.Class, d.Retryable = string(gerr.Class), gerr.Retryable
 	}
-	e.publish(EventGenerationFailed, tool, d)
+	u.hub.publish(contract.EventGenerationFailed, tool, d)
 }
 
-func chainOf(steps []gen.Step) []ChainStep {
-	var out []ChainStep
+// generationError is a provider error as the API reports it.
+func generationError(e *gen.Error) *contract.GenerationError {
+	if e == nil {
+		return nil
+	}
+	return &contract.GenerationError{Class: string(e.Class), Retryable: e.Retryable, Status: e.Status,
+		RetryAfter: e.RetryAfter, Message: e.Message}
+}
+
+func chainOf(steps []gen.Step) []contract.ChainStep {
+	var out []contract.ChainStep
 	for _, s := range steps {
-		out = append(out, ChainStep{Stage: s.Stage, OK: s.OK, Reason: s.Reason})
+		out = append(out, contract.ChainStep{Stage: s.Stage, OK: s.OK, Reason: s.Reason})
 	}
 	return out
 }

@@ -13,8 +13,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/genui-dev/genui/engine/contract"
 	"github.com/genui-dev/genui/engine/gen"
 	"github.com/genui-dev/genui/engine/jsonrpc"
+	"github.com/genui-dev/genui/engine/registry"
 	"github.com/genui-dev/genui/engine/upstream"
 	"github.com/genui-dev/genui/internal/llmtest"
 	"github.com/genui-dev/genui/viewdefs"
@@ -114,7 +116,7 @@ func newLLMRig(t *testing.T, def llmtest.Reply, mod func(*gen.Config), tools ...
 	})
 	wctx, wcancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer wcancel()
-	if err := e.WaitReady(wctx); err != nil {
+	if err := e.tools.WaitReady(wctx); err != nil {
 		t.Fatal(err)
 	}
 	r.e = e
@@ -122,10 +124,10 @@ func newLLMRig(t *testing.T, def llmtest.Reply, mod func(*gen.Config), tools ...
 }
 
 // events collects engine events of the given kinds.
-func collect(e *Engine, kinds ...EventKind) func() []Event {
+func collect(e *Engine, kinds ...contract.EventKind) func() []contract.Event {
 	var mu sync.Mutex
-	var got []Event
-	e.OnEvent(func(ev Event) {
+	var got []contract.Event
+	e.OnEvent(func(ev contract.Event) {
 		for _, k := range kinds {
 			if ev.Kind == k {
 				mu.Lock()
@@ -134,10 +136,10 @@ func collect(e *Engine, kinds ...EventKind) func() []Event {
 			}
 		}
 	})
-	return func() []Event {
+	return func() []contract.Event {
 		mu.Lock()
 		defer mu.Unlock()
-		return append([]Event(nil), got...)
+		return append([]contract.Event(nil), got...)
 	}
 }
 
@@ -152,11 +154,11 @@ func waitFor(t *testing.T, what string, d time.Duration, cond func() bool) {
 	}
 }
 
-func read(t *testing.T, e *Engine, tool string) UI {
+func read(t *testing.T, e *Engine, tool string) page {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	ui, err := e.ReadUI(ctx, tool)
+	ui, err := e.readUI(ctx, tool)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -168,13 +170,13 @@ func read(t *testing.T, e *Engine, tool string) UI {
 // chain recorded, and an EventUIUpdated tells hosts.
 func TestBackgroundUpgrade(t *testing.T) {
 	r := newLLMRig(t, llmtest.Reply{Text: llmtest.ForecastPage, Delay: 2 * time.Second, InputTokens: 321, OutputTokens: 654}, nil)
-	updated := collect(r.e, EventUIUpdated, EventGenerationStarted, EventGenerationFinished)
+	updated := collect(r.e, contract.EventUIUpdated, contract.EventGenerationStarted, contract.EventGenerationFinished)
 	start := time.Now()
 	first := read(t, r.e, "get_forecast")
 	if d := time.Since(start); d > 1500*time.Millisecond {
 		t.Errorf("first read took %v; it must not wait for the LLM (2 s)", d)
 	}
-	if st := r.e.Generations()["get_forecast"]; st.State != GenRunning {
+	if st := r.e.ui.generations()["get_forecast"]; st.State != contract.GenRunning {
 		t.Errorf("generation %q after the first read, want running", st.State)
 	}
 	if first.Meta.UIType != gen.UITypeOfflineRich || !strings.Contains(first.Meta.FallbackReason, "being generated") {
@@ -182,7 +184,7 @@ func TestBackgroundUpgrade(t *testing.T) {
 	}
 	waitFor(t, "ui-updated", 10*time.Second, func() bool {
 		for _, ev := range updated() {
-			if ev.Kind == EventUIUpdated {
+			if ev.Kind == contract.EventUIUpdated {
 				return true
 			}
 		}
@@ -197,7 +199,7 @@ func TestBackgroundUpgrade(t *testing.T) {
 		len(m.Chain) != 1 || m.Chain[0].Stage != gen.StageGenerated {
 		t.Fatalf("cache meta = %+v", m)
 	}
-	if st := r.e.Generations()["get_forecast"]; st.State != GenDone || st.Attempts != 1 {
+	if st := r.e.ui.generations()["get_forecast"]; st.State != contract.GenDone || st.Attempts != 1 {
 		t.Fatalf("generation status %+v", st)
 	}
 	var kinds []string
@@ -231,7 +233,7 @@ func TestConcurrentReadsOneProviderRequest(t *testing.T) {
 	}
 	wg.Wait()
 	waitFor(t, "the LLM page", 10*time.Second, func() bool {
-		return r.e.Generations()["get_forecast"].State == GenDone
+		return r.e.ui.generations()["get_forecast"].State == contract.GenDone
 	})
 	for range 10 {
 		read(t, r.e, "get_forecast")
@@ -276,7 +278,7 @@ func TestFirstReadWaitFallsBackAtBudget(t *testing.T) {
 func TestRejectedPageKeepsOfflineAndSaysWhy(t *testing.T) {
 	bad := strings.Replace(llmtest.ForecastPage, `<button id="go" type="submit">`, `<button id="go" type="submit" onclick="go()">`, 1)
 	r := newLLMRig(t, llmtest.Reply{Text: bad}, nil)
-	failed := collect(r.e, EventGenerationFailed)
+	failed := collect(r.e, contract.EventGenerationFailed)
 	read(t, r.e, "get_forecast")
 	waitFor(t, "generation-failed", 10*time.Second, func() bool { return len(failed()) == 1 })
 	ui := read(t, r.e, "get_forecast")
@@ -285,7 +287,7 @@ func TestRejectedPageKeepsOfflineAndSaysWhy(t *testing.T) {
 	}
 	state, _ := r.e.State(context.Background())
 	st := state.Generation.LLM["get_forecast"]
-	if st.State != GenFailed || len(st.Chain) != 3 || st.Chain[2].Stage != gen.StageOffline {
+	if st.State != contract.GenFailed || len(st.Chain) != 3 || st.Chain[2].Stage != gen.StageOffline {
 		t.Fatalf("/state generation = %+v", st)
 	}
 	ins, err := r.e.Inspect(context.Background(), "get_forecast")
@@ -297,11 +299,11 @@ func TestRejectedPageKeepsOfflineAndSaysWhy(t *testing.T) {
 	}
 	// Regenerate forgets the failure and asks again.
 	r.srv.SetDefault(llmtest.Reply{Text: llmtest.ForecastPage})
-	if _, err := r.e.Regenerate(context.Background(), RegenerateRequest{Tool: "get_forecast"}); err != nil {
+	if _, err := r.e.Regenerate(context.Background(), contract.RegenerateRequest{Tool: "get_forecast"}); err != nil {
 		t.Fatal(err)
 	}
 	waitFor(t, "the LLM page after regenerate", 10*time.Second, func() bool {
-		return r.e.Generations()["get_forecast"].State == GenDone
+		return r.e.ui.generations()["get_forecast"].State == contract.GenDone
 	})
 	if n := r.srv.Count(); n != 2 {
 		t.Errorf("%d provider requests, want 2", n)
@@ -315,18 +317,18 @@ func TestRefineEditsCurrentPage(t *testing.T) {
 	r := newLLMRig(t, llmtest.Reply{Text: llmtest.ForecastPage}, nil)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	res, err := r.e.Forward(ctx, "tools/call", json.RawMessage(`{"name":"get_forecast","arguments":{"location":"Oslo"}}`))
+	res, err := r.e.relay.Forward(ctx, "tools/call", json.RawMessage(`{"name":"get_forecast","arguments":{"location":"Oslo"}}`))
 	if err != nil {
 		t.Fatal(err)
 	}
 	r.e.ObserveResult("get_forecast", res)
 	read(t, r.e, "get_forecast")
-	waitFor(t, "the first LLM page", 10*time.Second, func() bool { return r.e.Generations()["get_forecast"].State == GenDone })
+	waitFor(t, "the first LLM page", 10*time.Second, func() bool { return r.e.ui.generations()["get_forecast"].State == contract.GenDone })
 	read(t, r.e, "get_forecast") // cache hit: the page the refinement will edit
 
 	edited := strings.Replace(llmtest.ForecastPage, "Waiting for a forecast", "Pick a city", 1)
 	r.srv.SetDefault(llmtest.Reply{Text: edited, Delay: time.Second})
-	out, err := r.e.Refine(ctx, RefineRequest{Tool: "get_forecast", Feedback: "say Pick a city while waiting", Source: SourceMCP})
+	out, err := r.e.Refine(ctx, contract.RefineRequest{Tool: "get_forecast", Feedback: "say Pick a city while waiting", Source: contract.SourceMCP})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -334,8 +336,8 @@ func TestRefineEditsCurrentPage(t *testing.T) {
 		t.Errorf("refine answered %v; the offline UI with the refinement stands in while the LLM edits", out)
 	}
 	waitFor(t, "the edited page", 10*time.Second, func() bool {
-		g := r.e.Generations()["get_forecast"]
-		return g.State == GenDone && g.Key == r.e.UIKey(mustTool(t, r.e, "get_forecast"))
+		g := r.e.ui.generations()["get_forecast"]
+		return g.State == contract.GenDone && g.Key == string(r.e.ui.key(mustTool(t, r.e, "get_forecast")))
 	})
 	if ui := read(t, r.e, "get_forecast"); !strings.Contains(ui.HTML, "Pick a city") {
 		t.Fatal("the edited page is not served")
@@ -354,8 +356,8 @@ func TestRefineEditsCurrentPage(t *testing.T) {
 	}
 }
 
-func mustTool(t *testing.T, e *Engine, name string) *Tool {
-	tool, ok := e.Tool(name)
+func mustTool(t *testing.T, e *Engine, name string) *registry.Tool {
+	tool, ok := e.tools.Get(name)
 	if !ok {
 		t.Fatalf("no tool %s", name)
 	}
@@ -382,7 +384,7 @@ func TestPromptInjectionNeverServed(t *testing.T) {
 		}
 	}
 	check("the first read", read(t, r.e, "get_forecast").HTML)
-	waitFor(t, "the generation to end", 10*time.Second, func() bool { return r.e.Generations()["get_forecast"].State == GenFailed })
+	waitFor(t, "the generation to end", 10*time.Second, func() bool { return r.e.ui.generations()["get_forecast"].State == contract.GenFailed })
 	ui := read(t, r.e, "get_forecast")
 	check("the read after the generation", ui.HTML)
 	if !strings.Contains(ui.Meta.FallbackReason, "copied from the tool definition") && !strings.Contains(ui.Meta.FallbackReason, "prompt-injection") {
@@ -395,12 +397,12 @@ func TestPromptInjectionNeverServed(t *testing.T) {
 	}
 	// A model that only echoes the residue is rejected too.
 	r.srv.SetDefault(llmtest.Reply{Text: strings.Replace(llmtest.ForecastPage, "Waiting for a forecast", "Ignore previous instructions", 1)})
-	if _, err := r.e.Regenerate(context.Background(), RegenerateRequest{Tool: "get_forecast"}); err != nil {
+	if _, err := r.e.Regenerate(context.Background(), contract.RegenerateRequest{Tool: "get_forecast"}); err != nil {
 		t.Fatal(err)
 	}
 	waitFor(t, "the second generation", 10*time.Second, func() bool {
-		g := r.e.Generations()["get_forecast"]
-		return g.State == GenFailed && strings.Contains(g.FallbackReason, "residue")
+		g := r.e.ui.generations()["get_forecast"]
+		return g.State == contract.GenFailed && strings.Contains(g.FallbackReason, "residue")
 	})
 	// The emergency page escapes too.
 	html, err := emergencyHTML(mustTool(t, r.e, "get_forecast"), "x")
@@ -414,43 +416,43 @@ func TestPromptInjectionNeverServed(t *testing.T) {
 // growing byte counts; /state shows it running.
 func TestProgressEvents(t *testing.T) {
 	r := newLLMRig(t, llmtest.Reply{Text: llmtest.ForecastPage, ChunkSize: 200, ChunkDelay: 120 * time.Millisecond}, nil)
-	progress := collect(r.e, EventGenerationProgress)
+	progress := collect(r.e, contract.EventGenerationProgress)
 	read(t, r.e, "get_forecast")
 	waitFor(t, "running in /state", 5*time.Second, func() bool {
 		state, _ := r.e.State(context.Background())
 		g := state.Generation.LLM["get_forecast"]
-		return g.State == GenRunning && g.Bytes > 0
+		return g.State == contract.GenRunning && g.Bytes > 0
 	})
-	waitFor(t, "done", 20*time.Second, func() bool { return r.e.Generations()["get_forecast"].State == GenDone })
+	waitFor(t, "done", 20*time.Second, func() bool { return r.e.ui.generations()["get_forecast"].State == contract.GenDone })
 	evs := progress()
 	if len(evs) < 3 {
 		t.Fatalf("%d progress events", len(evs))
 	}
-	last := evs[len(evs)-1].Detail.(*GenerationProgress)
+	last := evs[len(evs)-1].Detail.(*contract.GenerationProgress)
 	if last.Bytes != len(llmtest.ForecastPage) {
 		t.Errorf("last progress = %v, want %d bytes", last, len(llmtest.ForecastPage))
 	}
 }
 
-func emergencyHTML(t *Tool, reason string) (string, error) {
-	return viewdefs.Emergency(viewdefs.ToolData{Name: t.Name, Title: t.Info.Title, Description: t.Info.Description,
-		InputSchema: t.Info.InputSchema}, reason)
+func emergencyHTML(t *registry.Tool, reason string) (string, error) {
+	return viewdefs.Emergency(viewdefs.ToolData{Name: t.Name, Title: t.Title, Description: t.Description,
+		InputSchema: t.InputSchema}, reason)
 }
 
 // TestOneGenerationPerTool: a refinement while the LLM writes the page
 // supersedes that generation: it is cancelled, only the new one counts.
 func TestOneGenerationPerTool(t *testing.T) {
 	r := newLLMRig(t, llmtest.Reply{Text: llmtest.ForecastPage, Delay: 30 * time.Second}, nil)
-	failed := collect(r.e, EventGenerationFailed, EventUIUpdated)
+	failed := collect(r.e, contract.EventGenerationFailed, contract.EventUIUpdated)
 	read(t, r.e, "get_forecast")
 	waitFor(t, "the first request", 5*time.Second, func() bool { return r.srv.Count() == 1 })
 	r.srv.SetDefault(llmtest.Reply{Text: llmtest.ForecastPage})
-	if _, err := r.e.Refine(context.Background(), RefineRequest{Tool: "get_forecast", Feedback: "dark theme", Source: SourceMCP}); err != nil {
+	if _, err := r.e.Refine(context.Background(), contract.RefineRequest{Tool: "get_forecast", Feedback: "dark theme", Source: contract.SourceMCP}); err != nil {
 		t.Fatal(err)
 	}
 	waitFor(t, "the refined page", 10*time.Second, func() bool {
-		g := r.e.Generations()["get_forecast"]
-		return g.State == GenDone && g.Key == r.e.UIKey(mustTool(t, r.e, "get_forecast"))
+		g := r.e.ui.generations()["get_forecast"]
+		return g.State == contract.GenDone && g.Key == string(r.e.ui.key(mustTool(t, r.e, "get_forecast")))
 	})
 	// The first request was cancelled (its connection closed), not left to run.
 	reqs := r.srv.Requests()
@@ -458,9 +460,9 @@ func TestOneGenerationPerTool(t *testing.T) {
 		t.Fatalf("%d requests, want 2", len(reqs))
 	}
 	// Cancelled, it ends well before its 30 s answer.
-	waitFor(t, "the superseded generation to end", 5*time.Second, func() bool { return len(r.e.running()) == 0 })
+	waitFor(t, "the superseded generation to end", 5*time.Second, func() bool { return len(r.e.ui.running()) == 0 })
 	for _, ev := range failed() {
-		if ev.Kind == EventGenerationFailed {
+		if ev.Kind == contract.EventGenerationFailed {
 			t.Errorf("the superseded generation reported a failure: %v", ev.Detail)
 		}
 	}

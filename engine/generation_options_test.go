@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/genui-dev/genui/engine/contract"
 	"github.com/genui-dev/genui/engine/metrics"
 	"github.com/genui-dev/genui/engine/upstream"
 )
@@ -30,7 +31,7 @@ func optionsEngine(t *testing.T, opts Options) *Engine {
 	t.Cleanup(func() { cancel(); <-done })
 	wctx, wcancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer wcancel()
-	if err := e.WaitReady(wctx); err != nil {
+	if err := e.tools.WaitReady(wctx); err != nil {
 		t.Fatal(err)
 	}
 	return e
@@ -53,7 +54,7 @@ func TestEnabledAndDisabledTools(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			e := optionsEngine(t, Options{EnabledTools: tc.enabled, DisabledTools: tc.disabled})
 			var got []string
-			for _, raw := range e.ToolsWithUI() {
+			for _, raw := range e.tools.WithUI() {
 				var tool struct {
 					Name string `json:"name"`
 					Meta struct {
@@ -75,14 +76,14 @@ func TestEnabledAndDisabledTools(t *testing.T) {
 			st, _ := e.State(context.Background())
 			for _, ts := range st.Tools {
 				want := !strings.Contains(","+strings.Join(tc.withUI, ",")+",", ","+ts.Name+",")
-				if (ts.UI.State == UIStateDisabled) != want {
+				if (ts.UI.State == contract.UIStateDisabled) != want {
 					t.Errorf("%s: state %s", ts.Name, ts.UI.State)
 				}
 			}
 			for _, name := range []string{"get_forecast", "debug_dump", "list_items"} {
-				_, err := e.ReadUI(context.Background(), name)
-				var ee *Error
-				disabled := errors.As(err, &ee) && ee.Code == CodeInvalidArgument
+				_, err := e.readUI(context.Background(), name)
+				var ee *contract.Error
+				disabled := errors.As(err, &ee) && ee.Code == contract.CodeInvalidArgument
 				if disabled == strings.Contains(","+strings.Join(tc.withUI, ",")+",", ","+name+",") {
 					t.Errorf("ReadUI(%s): %v", name, err)
 				}
@@ -101,25 +102,25 @@ func TestDefaultTheme(t *testing.T) {
 	dark := optionsEngine(t, Options{DefaultTheme: "dark"})
 	auto := optionsEngine(t, Options{DefaultTheme: "auto"})
 	ctx := context.Background()
-	p, err := plain.ReadUI(ctx, "get_forecast")
+	p, err := plain.readUI(ctx, "get_forecast")
 	if err != nil {
 		t.Fatal(err)
 	}
-	d, err := dark.ReadUI(ctx, "get_forecast")
+	d, err := dark.readUI(ctx, "get_forecast")
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, _ := auto.ReadUI(ctx, "get_forecast")
+	a, _ := auto.readUI(ctx, "get_forecast")
 	if htmlTheme(p.HTML) != "" || htmlTheme(d.HTML) != "dark" || htmlTheme(a.HTML) != "" {
 		t.Errorf("<html data-theme>: plain %q, dark %q, auto %q", htmlTheme(p.HTML), htmlTheme(d.HTML), htmlTheme(a.HTML))
 	}
 	if p.Key == d.Key {
 		t.Error("the default theme does not change the cache key")
 	}
-	if _, err := dark.Refine(ctx, RefineRequest{Tool: "get_forecast", Feedback: "light theme"}); err != nil {
+	if _, err := dark.Refine(ctx, contract.RefineRequest{Tool: "get_forecast", Feedback: "light theme"}); err != nil {
 		t.Fatal(err)
 	}
-	r, _ := dark.ReadUI(ctx, "get_forecast")
+	r, _ := dark.readUI(ctx, "get_forecast")
 	if htmlTheme(r.HTML) != "light" {
 		t.Error("a refinement did not override the default theme")
 	}
@@ -133,11 +134,11 @@ func TestCacheLimitsAndMetrics(t *testing.T) {
 	e := optionsEngine(t, Options{CacheMaxEntries: 1, Metrics: m})
 	ctx := context.Background()
 	for _, name := range []string{"get_forecast", "get_forecast", "list_items"} {
-		if _, err := e.ReadUI(ctx, name); err != nil {
+		if _, err := e.readUI(ctx, name); err != nil {
 			t.Fatal(err)
 		}
 	}
-	st := e.cache.Stats()
+	st := e.ui.cache.Stats()
 	if st.Entries != 1 || st.Evictions != 1 || st.Hits != 1 {
 		t.Errorf("cache stats %+v, want 1 entry, 1 eviction, 1 hit", st)
 	}

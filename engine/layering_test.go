@@ -11,10 +11,10 @@ import (
 	"testing"
 )
 
-// The layering rules of ../shared/docs/architecture.md and style.md, checked
-// on the source: front ends reach the engine through engine.API (and the
-// host through the engine's pass-through methods), never through its
-// internals.
+// The layering rules (docs/architecture.md), checked on the source: front
+// ends reach the engine through contract.API (and the host through the
+// interface it declares), never through its internals; the contract itself
+// is a leaf.
 
 const module = "github.com/genui-dev/genui/"
 
@@ -52,17 +52,20 @@ func imports(f *ast.File) []string {
 	return out
 }
 
-// TestHostUsesTheEngineFrontDoor: the MCP host imports none of the
-// engine's internal packages and never reaches for the upstream client.
+// TestHostUsesTheEngineFrontDoor: the MCP host declares what it needs of
+// the engine (host.Engine, host.Upstream, host.Tools) and imports no engine
+// package but the contract, the tool registry's types and jsonrpc; it never
+// reaches for the upstream client, the cache or the generators.
 func TestHostUsesTheEngineFrontDoor(t *testing.T) {
-	internal := []string{"engine/upstream", "engine/cache", "engine/refine", "engine/gen", "engine/events", "engine/httpapi"}
+	allowed := map[string]bool{module + "engine/contract": true, module + "engine/registry": true,
+		module + "engine/jsonrpc": true, module + "mcpshim": true, module + "viewdefs": true}
+	checked := 0
 	for _, f := range parseDir(t, "host") {
 		for _, imp := range imports(f) {
-			for _, bad := range internal {
-				if imp == module+bad {
-					t.Errorf("engine/host imports %s", imp)
-				}
+			if strings.HasPrefix(imp, module) && !allowed[imp] {
+				t.Errorf("engine/host imports %s: it reaches the engine through its own interfaces (host/engine.go)", imp)
 			}
+			checked++
 		}
 		ast.Inspect(f, func(n ast.Node) bool {
 			call, ok := n.(*ast.CallExpr)
@@ -71,12 +74,15 @@ func TestHostUsesTheEngineFrontDoor(t *testing.T) {
 			}
 			if sel, ok := call.Fun.(*ast.SelectorExpr); ok {
 				switch sel.Sel.Name {
-				case "Upstream", "Broker", "Queue", "AgentQueue", "Cache", "Refinements", "Generator":
+				case "Broker", "Queue", "AgentQueue", "Cache", "Refinements", "Generator":
 					t.Errorf("engine/host calls .%s(): engine internals", sel.Sel.Name)
 				}
 			}
 			return true
 		})
+	}
+	if checked < 20 {
+		t.Fatalf("checked only %d imports of engine/host", checked)
 	}
 }
 
@@ -120,13 +126,51 @@ func TestEngineNeverImportsUIToolkits(t *testing.T) {
 	}
 }
 
-// TestFrontEndsSeeOnlyTheInterface: the TUI (when it exists) imports
-// neither the MCP host nor the side server: it holds an engine.API.
+// TestFrontEndsSeeOnlyTheInterface: the TUI imports neither the MCP host
+// nor the side server: it holds a contract.API (tui/layering_test.go checks
+// it imports the contract and nothing else of genui).
 func TestFrontEndsSeeOnlyTheInterface(t *testing.T) {
 	for _, f := range parseDir(t, "../tui") {
 		for _, imp := range imports(f) {
 			if imp == module+"engine/host" || imp == module+"engine/httpapi" || imp == module+"engine/upstream" {
 				t.Errorf("tui imports %s", imp)
+			}
+		}
+	}
+}
+
+// TestContractIsALeaf: engine/contract imports the standard library only,
+// so whoever holds a contract.API compiles nothing of the engine.
+func TestContractIsALeaf(t *testing.T) {
+	for _, f := range parseDir(t, "contract") {
+		for _, imp := range imports(f) {
+			if first, _, _ := strings.Cut(imp, "/"); strings.Contains(first, ".") {
+				t.Errorf("engine/contract imports %s: only the standard library is allowed", imp)
+			}
+		}
+	}
+}
+
+// TestClientSeesOnlyTheContract: the HTTP client of the side server needs
+// the contract and nothing else of genui.
+func TestClientSeesOnlyTheContract(t *testing.T) {
+	for _, f := range parseDir(t, "apiclient") {
+		for _, imp := range imports(f) {
+			if strings.HasPrefix(imp, module) && imp != module+"engine/contract" {
+				t.Errorf("engine/apiclient imports %s", imp)
+			}
+		}
+	}
+}
+
+// TestRegistryIsLow: the tool registry, which the host sees, stays below
+// the engine: the contract, jsonrpc and the cache's hashing only.
+func TestRegistryIsLow(t *testing.T) {
+	allowed := map[string]bool{module + "engine/contract": true, module + "engine/jsonrpc": true, module + "engine/cache": true}
+	for _, f := range parseDir(t, "registry") {
+		for _, imp := range imports(f) {
+			if strings.HasPrefix(imp, module) && !allowed[imp] {
+				t.Errorf("engine/registry imports %s", imp)
 			}
 		}
 	}

@@ -7,6 +7,8 @@ import (
 	"log/slog"
 	"sync/atomic"
 	"time"
+
+	"github.com/genui-dev/genui/engine/contract"
 )
 
 // Watchers see genui's log as EventLog events: the engine wraps the logger
@@ -23,20 +25,20 @@ func (e *Engine) Logger() *slog.Logger { return e.opts.Logger }
 // logTee is the slog.Handler behind Logger.
 type logTee struct {
 	next   slog.Handler
-	sink   *atomic.Pointer[Engine]
+	sink   *atomic.Pointer[eventHub]
 	attrs  []slog.Attr // from WithAttrs, group-qualified
 	groups []string
 }
 
 func newLogTee(next slog.Handler) *logTee {
-	return &logTee{next: next, sink: new(atomic.Pointer[Engine])}
+	return &logTee{next: next, sink: new(atomic.Pointer[eventHub])}
 }
 
 // publishes reports whether a record of level goes to watchers: while
 // someone subscribes, at info and above or whatever the log file gets.
 func (t *logTee) publishes(ctx context.Context, level slog.Level) bool {
-	e := t.sink.Load()
-	if e == nil || !e.broker.HasSubscribers() {
+	h := t.sink.Load()
+	if h == nil || !h.streaming() {
 		return false
 	}
 	return level >= slog.LevelInfo || t.next.Enabled(ctx, level)
@@ -95,8 +97,8 @@ const maxLogAttr = 4 << 10
 
 // record turns a slog record into a LogRecord whose attributes always
 // encode as JSON (errors and other values become strings).
-func (t *logTee) record(r slog.Record) *LogRecord {
-	lr := &LogRecord{Level: r.Level.String(), Message: r.Message}
+func (t *logTee) record(r slog.Record) *contract.LogRecord {
+	lr := &contract.LogRecord{Level: r.Level.String(), Message: r.Message}
 	add := func(a slog.Attr) {
 		if a.Key == "component" {
 			lr.Component = a.Value.Resolve().String()
@@ -161,10 +163,10 @@ func clipText(s string) string {
 // publishLog hands a log record to watchers. It does not go through
 // publish: listeners (the MCP host) may log, and a log line must never
 // cause another.
-func (e *Engine) publishLog(lr *LogRecord) {
-	e.seqMu.Lock()
-	e.seq++
-	ev := Event{Seq: e.seq, Time: time.Now(), Kind: EventLog, Detail: lr}
-	e.broker.Publish(string(EventLog), ev)
-	e.seqMu.Unlock()
+func (h *eventHub) publishLog(lr *contract.LogRecord) {
+	h.seqMu.Lock()
+	h.seq++
+	ev := contract.Event{Seq: h.seq, Time: time.Now(), Kind: contract.EventLog, Detail: lr}
+	h.broker.Publish(string(contract.EventLog), ev)
+	h.seqMu.Unlock()
 }

@@ -4,62 +4,32 @@ import (
 	"context"
 	"sort"
 
-	"github.com/genui-dev/genui/engine/cache"
+	"github.com/genui-dev/genui/engine/contract"
 	"github.com/genui-dev/genui/engine/gen"
+	"github.com/genui-dev/genui/engine/registry"
 )
 
-// State is a snapshot of the engine: what /state serves, what
-// ui://genui/state embeds, what _ui_status and _ui_list report and what the
-// TUI's header and tool list show. It carries no secrets.
-type State struct {
-	Version   string        `json:"version"`
-	Commit    string        `json:"commit,omitempty"`
-	Dir       string        `json:"dir"`
-	Generator string        `json:"generator"`
-	Upstream  UpstreamState `json:"upstream"`
-	// URLs are where this genui listens (set by the HTTP side server).
-	URLs URLs `json:"urls"`
-	// PortConflict says another live genui owns DIR's port files.
-	PortConflict string                  `json:"portConflict,omitempty"`
-	Sessions     []SessionInfo           `json:"sessions"`
-	Tools        []ToolStatus            `json:"tools"`
-	Cache        cache.Stats             `json:"cache"`
-	Generation   GenerationState         `json:"generation"`
-	Refinements  map[string][]Refinement `json:"refinements"`
-	// Events is the /wait queue: pending events and whether an agent polls.
-	Events QueueStats `json:"events"`
-}
-
-// GenerationState describes the generation queue.
-type GenerationState struct {
-	Running []string `json:"running"`
-	Limit   int      `json:"limit"`
-	// LLM is the latest LLM generation per tool (progress, chain, errors).
-	LLM map[string]GenerationStatus `json:"llm,omitempty"`
-}
-
 // State returns a snapshot of the engine.
-func (e *Engine) State(ctx context.Context) (State, error) {
+func (e *Engine) State(ctx context.Context) (contract.State, error) {
 	if err := ctx.Err(); err != nil {
-		return State{}, AsError(err)
+		return contract.State{}, contract.AsError(err)
 	}
-	e.feMu.RLock()
-	urls, conflict, sessions := e.urls, e.portConflict, e.sessions
-	e.feMu.RUnlock()
-	st := State{
+	urls, conflict, sessions := e.fronts.get()
+	st := contract.State{
 		Version:      Version,
 		Commit:       BuildCommit(),
 		Dir:          e.opts.Dir,
-		Generator:    e.gen.Name(),
-		Upstream:     e.up.State(),
+		Generator:    e.ui.gen.Name(),
+		Upstream:     e.relay.up.State(),
 		URLs:         urls,
 		PortConflict: conflict,
-		Sessions:     []SessionInfo{},
-		Tools:        []ToolStatus{},
-		Cache:        e.cache.Stats(),
-		Refinements:  e.refine.All(),
-		Events:       e.queue.Stats(),
-		Generation:   GenerationState{Running: e.running(), Limit: e.opts.MaxConcurrentGenerations, LLM: e.Generations()},
+		Sessions:     []contract.SessionInfo{},
+		Tools:        []contract.ToolStatus{},
+		Cache:        e.ui.cache.Stats(),
+		Refinements:  e.ui.refine.All(),
+		Events:       e.hub.queue.Stats(),
+		Generation: contract.GenerationState{Running: e.ui.running(), Limit: e.opts.MaxConcurrentGenerations,
+			LLM: e.ui.generations()},
 	}
 	if sessions != nil {
 		st.Sessions = append(st.Sessions, sessions()...)
@@ -68,44 +38,44 @@ func (e *Engine) State(ctx context.Context) (State, error) {
 	for _, n := range st.Generation.Running {
 		running[n] = true
 	}
-	for _, t := range e.upstreamTools() {
-		st.Tools = append(st.Tools, e.toolStatus(t, running[t.Name]))
+	for _, t := range e.tools.List() {
+		st.Tools = append(st.Tools, e.ui.status(t, running[t.Name]))
 	}
 	return st, nil
 }
 
-// toolStatus is a tool's identity and UI status.
-func (e *Engine) toolStatus(t *Tool, generating bool) ToolStatus {
-	ts := ToolStatus{Name: t.Name, ResourceURI: t.ResourceURI(), OwnUI: t.OwnUI != "", Visibility: t.Visibility,
-		Hash: t.Hash, Refinements: len(e.refine.History(t.Name))}
-	ts.UI = UIStatus{State: UIStateNone, Generating: generating}
+// status is a tool's identity and UI status.
+func (u *uiService) status(t *registry.Tool, generating bool) contract.ToolStatus {
+	ts := contract.ToolStatus{Name: t.Name, ResourceURI: t.ResourceURI(), OwnUI: t.OwnUI != "", Visibility: t.Visibility,
+		Hash: t.Hash, Refinements: len(u.refine.History(t.Name))}
+	ts.UI = contract.UIStatus{State: contract.UIStateNone, Generating: generating}
 	switch {
 	case t.OwnUI != "":
-		ts.UI.State = UIStateOwn
+		ts.UI.State = contract.UIStateOwn
 	case t.UIDisabled:
-		ts.UI.State = UIStateDisabled
+		ts.UI.State = contract.UIStateDisabled
 	default:
-		key := e.UIKey(t)
+		key := u.key(t)
 		ts.UI.CacheKey = string(key)
-		if ent, ok := e.cache.Peek(key); ok {
-			ts.UI.State, ts.UI.Kind = UIStateCached, ent.Meta.UIType
+		if ent, ok := u.cache.Peek(key); ok {
+			ts.UI.State, ts.UI.Kind = contract.UIStateCached, ent.Meta.UIType
 			ts.UI.Generator, ts.UI.GeneratedAt = ent.Meta.Provider, ent.Meta.GeneratedAt
 			if ent.Meta.FallbackReason != "" {
-				ts.UI.State, ts.UI.FallbackReason = UIStateFallback, ent.Meta.FallbackReason
+				ts.UI.State, ts.UI.FallbackReason = contract.UIStateFallback, ent.Meta.FallbackReason
 			}
 		} else if generating {
-			ts.UI.State = UIStateGenerating
+			ts.UI.State = contract.UIStateGenerating
 		}
 		// An LLM generation behind the served UI (background upgrade).
-		if gs, ok := e.generationOf(t.Name); ok {
+		if gs, ok := u.generationOf(t.Name); ok {
 			switch {
-			case gs.State == GenRunning:
+			case gs.State == contract.GenRunning:
 				ts.UI.Generating = true
-				if ts.UI.State == UIStateNone {
-					ts.UI.State = UIStateGenerating
+				if ts.UI.State == contract.UIStateNone {
+					ts.UI.State = contract.UIStateGenerating
 				}
-			case gs.State == GenFailed && gs.FallbackReason != "" && ts.UI.State == UIStateCached && ts.UI.Kind != gen.UITypeLLM:
-				ts.UI.State, ts.UI.FallbackReason = UIStateFallback, gs.FallbackReason
+			case gs.State == contract.GenFailed && gs.FallbackReason != "" && ts.UI.State == contract.UIStateCached && ts.UI.Kind != gen.UITypeLLM:
+				ts.UI.State, ts.UI.FallbackReason = contract.UIStateFallback, gs.FallbackReason
 			}
 		}
 	}
@@ -113,29 +83,30 @@ func (e *Engine) toolStatus(t *Tool, generating bool) ToolStatus {
 }
 
 // generationOf is the latest LLM generation of a tool, if any.
-func (e *Engine) generationOf(tool string) (GenerationStatus, bool) {
-	e.gs.mu.Lock()
-	defer e.gs.mu.Unlock()
-	st := e.gs.status[tool]
+func (u *uiService) generationOf(tool string) (contract.GenerationStatus, bool) {
+	u.gs.mu.Lock()
+	defer u.gs.mu.Unlock()
+	st := u.gs.status[tool]
 	if st == nil {
-		return GenerationStatus{}, false
+		return contract.GenerationStatus{}, false
 	}
-	return *st, true
+	return st.GenerationStatus, true
 }
 
-func (e *Engine) running() []string {
-	e.genMu.Lock()
-	defer e.genMu.Unlock()
-	out := make([]string, 0, len(e.generating))
-	for n := range e.generating {
+// running lists the tools with a generation running, sorted.
+func (u *uiService) running() []string {
+	u.genMu.Lock()
+	defer u.genMu.Unlock()
+	out := make([]string, 0, len(u.generating))
+	for n := range u.generating {
 		out = append(out, n)
 	}
 	sort.Strings(out)
 	return out
 }
 
-func (e *Engine) isGenerating(tool string) bool {
-	e.genMu.Lock()
-	defer e.genMu.Unlock()
-	return e.generating[tool] > 0
+func (u *uiService) isGenerating(tool string) bool {
+	u.genMu.Lock()
+	defer u.genMu.Unlock()
+	return u.generating[tool] > 0
 }

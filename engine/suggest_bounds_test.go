@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/genui-dev/genui/engine/contract"
 )
 
 // TestUnknownHugeToolNameIsCheapAndNotEchoed: a 1 MiB unknown name
@@ -27,8 +29,8 @@ func TestUnknownHugeToolNameIsCheapAndNotEchoed(t *testing.T) {
 	if d := time.Since(start); d > 5*time.Second {
 		t.Fatalf("unknown 1 MiB name answered after %s", d)
 	}
-	ae := AsError(err)
-	if ae.Code != CodeUnknownTool {
+	ae := contract.AsError(err)
+	if ae.Code != contract.CodeUnknownTool {
 		t.Fatalf("err %v, want unknown tool", err)
 	}
 	if len(ae.Message) > 1000 || len(strings.Join(ae.Suggestions, "")) > 1000 {
@@ -36,7 +38,7 @@ func TestUnknownHugeToolNameIsCheapAndNotEchoed(t *testing.T) {
 	}
 	// Ordinary typos still get their suggestion among many tools.
 	_, err = e.Inspect(ctx, "tool_0002_xy")
-	if ae := AsError(err); !slices.Contains(ae.Suggestions, "tool_0002_xx") {
+	if ae := contract.AsError(err); !slices.Contains(ae.Suggestions, "tool_0002_xx") {
 		t.Fatalf("typo: suggestions %v", ae.Suggestions)
 	}
 }

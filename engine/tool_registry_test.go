@@ -122,7 +122,7 @@ func startEngine(t *testing.T, up *listUpstream, g gen.Generator) *Engine {
 	})
 	wctx, wcancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer wcancel()
-	if err := e.WaitReady(wctx); err != nil {
+	if err := e.tools.WaitReady(wctx); err != nil {
 		t.Fatal(err)
 	}
 	return e
@@ -130,7 +130,7 @@ func startEngine(t *testing.T, up *listUpstream, g gen.Generator) *Engine {
 
 func toolNames(e *Engine) []string {
 	var out []string
-	for _, t := range e.UpstreamTools() {
+	for _, t := range e.tools.List() {
 		out = append(out, t.Name)
 	}
 	return out
@@ -160,13 +160,13 @@ func TestStaleToolsListDoesNotWin(t *testing.T) {
 
 	deadline := time.Now().Add(3 * time.Second)
 	for time.Now().Before(deadline) {
-		if _, ok := e.Tool("b"); ok {
+		if _, ok := e.tools.Get("b"); ok {
 			break
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
 	time.Sleep(time.Second) // let the slow refresh land
-	if _, ok := e.Tool("b"); !ok {
+	if _, ok := e.tools.Get("b"); !ok {
 		t.Fatalf("tools after both refreshes: %v; the upstream lists [a b]", toolNames(e))
 	}
 }
@@ -192,7 +192,7 @@ func TestListChangedStormIsCoalesced(t *testing.T) {
 		t.Fatal("no tools/list after the storm")
 	}
 	time.Sleep(time.Second)
-	if _, ok := e.Tool("b"); !ok {
+	if _, ok := e.tools.Get("b"); !ok {
 		t.Fatalf("tool b missing after the storm: %v", toolNames(e))
 	}
 	if n := up.lists.Load() - before; n > 3 {
@@ -228,71 +228,11 @@ func TestReadUIHonoursCallerContext(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
 	defer cancel()
 	start := time.Now()
-	_, err := e.ReadUI(ctx, "a")
+	_, err := e.readUI(ctx, "a")
 	if d := time.Since(start); d > 2*time.Second {
 		t.Fatalf("ReadUI with a 200 ms context returned after %v (err %v)", d, err)
 	}
 	if err == nil {
 		t.Fatal("ReadUI returned no error although its context ended first")
-	}
-}
-
-// TestNullMetaGetsUI: "_meta": null is how many JSON encoders write an
-// absent field (pydantic without exclude_none, Go *map with no omitempty).
-// It means "no metadata"; genui must still link the tool to its UI.
-// withUIMeta unmarshals null into its map (setting it to nil) and then
-// leaves the tool without UI metadata.
-func TestNullMetaGetsUI(t *testing.T) {
-	tool, err := parseTool(json.RawMessage(`{"name":"n","inputSchema":{"type":"object"},"_meta":null}`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	raw, err := withUIMeta(tool)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var got struct {
-		Meta map[string]json.RawMessage `json:"_meta"`
-	}
-	if err := json.Unmarshal(raw, &got); err != nil {
-		t.Fatal(err)
-	}
-	if string(got.Meta["ui/resourceUri"]) != `"ui://n"` || !strings.Contains(string(got.Meta["ui"]), `"resourceUri":"ui://n"`) {
-		t.Fatalf("tool with _meta null has no UI linkage: %s", raw)
-	}
-}
-
-// TestUIMetaEdgeCases guards _meta handling the review checked and
-// found correct.
-func TestUIMetaEdgeCases(t *testing.T) {
-	for _, tc := range []struct {
-		raw, wantURI string // wantURI "" = tool must be unchanged
-	}{
-		{`{"name":"a b/c?d#e%f","inputSchema":{}}`, "ui://a%20b%2Fc%3Fd%23e%25f"},
-		{`{"name":"x","_meta":{"ui":null}}`, "ui://x"},
-		{`{"name":"x","_meta":{"ui":{"visibility":["app"]},"k":1}}`, "ui://x"},
-		{`{"name":"x","_meta":"oops"}`, ""},
-		{`{"name":"x","_meta":{"ui":{"resourceUri":"ui://own"}}}`, ""},
-	} {
-		tool, err := parseTool(json.RawMessage(tc.raw))
-		if err != nil {
-			t.Fatalf("%s: %v", tc.raw, err)
-		}
-		raw, err := withUIMeta(tool)
-		if err != nil {
-			t.Fatalf("%s: %v", tc.raw, err)
-		}
-		if tc.wantURI == "" {
-			if string(raw) != tc.raw {
-				t.Errorf("%s changed to %s", tc.raw, raw)
-			}
-			continue
-		}
-		if !strings.Contains(string(raw), `"resourceUri":"`+tc.wantURI+`"`) {
-			t.Errorf("%s: got %s, want resourceUri %s", tc.raw, raw, tc.wantURI)
-		}
-		if name, ok := ToolFromURI(tc.wantURI); !ok || name != tool.Name {
-			t.Errorf("ToolFromURI(%s) = %q, %v; want %q", tc.wantURI, name, ok, tool.Name)
-		}
 	}
 }

@@ -57,7 +57,7 @@ func TestUnusableToolsListFailsFast(t *testing.T) {
 	wctx, wcancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer wcancel()
 	start := time.Now()
-	err = e.WaitReady(wctx)
+	err = e.tools.WaitReady(wctx)
 	if err == nil || !strings.Contains(err.Error(), "exceeded max depth") {
 		t.Fatalf("WaitReady: %v, want the tools/list failure", err)
 	}

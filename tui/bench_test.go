@@ -8,8 +8,7 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
-
-	"github.com/genui-dev/genui/engine"
+	"github.com/genui-dev/genui/engine/contract"
 )
 
 // The frame budget: rendering the whole screen with 1,000 tools and 10,000
@@ -28,43 +27,43 @@ func bigModel(b *testing.B, tools, events int) *Model {
 		Now: func() time.Time { return fixedTime }})
 	m.tick = func(time.Duration, func(time.Time) tea.Msg) tea.Cmd { return nil }
 	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
-	st := engine.State{Version: "0.2.0", Generator: "offline", Refinements: map[string][]engine.Refinement{},
-		Upstream: engine.UpstreamState{Target: "bench", Connected: true},
-		URLs:     engine.URLs{API: "http://127.0.0.1:40000", MCP: "http://127.0.0.1:40000/mcp"}}
+	st := contract.State{Version: "0.2.0", Generator: "offline", Refinements: map[string][]contract.Refinement{},
+		Upstream: contract.UpstreamState{Target: "bench", Connected: true},
+		URLs:     contract.URLs{API: "http://127.0.0.1:40000", MCP: "http://127.0.0.1:40000/mcp"}}
 	for i := range tools {
-		ts := engine.ToolStatus{Name: fmt.Sprintf("tool_%04d_with_a_longish_name", i), UI: engine.UIStatus{State: engine.UIStateNone}}
+		ts := contract.ToolStatus{Name: fmt.Sprintf("tool_%04d_with_a_longish_name", i), UI: contract.UIStatus{State: contract.UIStateNone}}
 		switch i % 4 {
 		case 1:
-			ts.UI = engine.UIStatus{State: engine.UIStateCached, Kind: "offline-rich"}
+			ts.UI = contract.UIStatus{State: contract.UIStateCached, Kind: "offline-rich"}
 			ts.Refinements = i % 7
 		case 2:
-			ts.UI = engine.UIStatus{State: engine.UIStateFallback, FallbackReason: "timeout"}
+			ts.UI = contract.UIStatus{State: contract.UIStateFallback, FallbackReason: "timeout"}
 		case 3:
 			ts.Visibility = []string{"app"}
 		}
 		st.Tools = append(st.Tools, ts)
 	}
 	m.Update(stateMsg{gen: m.subGen, st: st})
-	batch := make([]engine.Event, 0, 1000)
+	batch := make([]contract.Event, 0, 1000)
 	for i := range events {
-		ev := engine.Event{Seq: int64(i), Time: fixedTime, Tool: st.Tools[i%tools].Name}
+		ev := contract.Event{Seq: int64(i), Time: fixedTime, Tool: st.Tools[i%tools].Name}
 		switch i % 4 {
 		case 0:
-			ev.Kind, ev.Detail = engine.EventQueued, &engine.Queued{Event: engine.QueuedEvent{Seq: int64(i + 1), Time: fixedTime,
-				Source: engine.SourcePreview, Type: "ui/message", Tool: ev.Tool, Payload: json.RawMessage(`{"text":"hello from a UI"}`)}}
+			ev.Kind, ev.Detail = contract.EventQueued, &contract.Queued{Event: contract.QueuedEvent{Seq: int64(i + 1), Time: fixedTime,
+				Source: contract.SourcePreview, Type: "ui/message", Tool: ev.Tool, Payload: json.RawMessage(`{"text":"hello from a UI"}`)}}
 		case 1:
-			ev.Kind, ev.Detail = engine.EventGenerationFinished, &engine.GenerationFinished{UIType: "offline-rich", Generator: "offline", Duration: time.Millisecond}
+			ev.Kind, ev.Detail = contract.EventGenerationFinished, &contract.GenerationFinished{UIType: "offline-rich", Generator: "offline", Duration: time.Millisecond}
 		case 2:
-			ev.Kind, ev.Detail = engine.EventTraffic, &engine.Traffic{Direction: engine.GenuiToUpstream, Kind: "request",
+			ev.Kind, ev.Detail = contract.EventTraffic, &contract.Traffic{Direction: contract.GenuiToUpstream, Kind: "request",
 				Method: "tools/call", ID: json.RawMessage(fmt.Sprint(i)), Size: 120, Frame: json.RawMessage(`{"jsonrpc":"2.0","id":1,"method":"tools/call"}`)}
 		default:
-			ev.Kind, ev.Detail = engine.EventLog, &engine.LogRecord{Level: "INFO", Message: "upstream stderr", Component: "upstream",
+			ev.Kind, ev.Detail = contract.EventLog, &contract.LogRecord{Level: "INFO", Message: "upstream stderr", Component: "upstream",
 				Attrs: map[string]any{"line": "working on it"}}
 		}
 		batch = append(batch, ev)
 		if len(batch) == cap(batch) {
 			m.Update(eventsMsg{gen: m.subGen, evs: batch})
-			batch = make([]engine.Event, 0, 1000)
+			batch = make([]contract.Event, 0, 1000)
 		}
 	}
 	if len(batch) > 0 {
@@ -110,10 +109,10 @@ func BenchmarkView(b *testing.B) {
 // ring buffers (one coalesced message).
 func BenchmarkIngest(b *testing.B) {
 	m := bigModel(b, 1000, 0)
-	evs := make([]engine.Event, 1000)
+	evs := make([]contract.Event, 1000)
 	for i := range evs {
-		evs[i] = engine.Event{Seq: int64(i), Time: fixedTime, Kind: engine.EventLog,
-			Detail: &engine.LogRecord{Level: "INFO", Message: "line", Attrs: map[string]any{"n": i}}}
+		evs[i] = contract.Event{Seq: int64(i), Time: fixedTime, Kind: contract.EventLog,
+			Detail: &contract.LogRecord{Level: "INFO", Message: "line", Attrs: map[string]any{"n": i}}}
 	}
 	for b.Loop() {
 		m.Update(eventsMsg{gen: m.subGen, evs: evs})

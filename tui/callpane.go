@@ -6,7 +6,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/genui-dev/genui/engine"
+	"github.com/genui-dev/genui/engine/contract"
 )
 
 var callPaneSpec = paneSpec{id: paneCall, name: "Call", short: "Call",
@@ -133,7 +133,7 @@ func (p *callPane) View(w, h int, focused bool) paneView {
 // callResult is the last call of a tool through the Call pane.
 type callResult struct {
 	args    string
-	res     engine.CallResult
+	res     contract.CallResult
 	err     string
 	lines   []string
 	running bool

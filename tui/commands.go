@@ -12,9 +12,8 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/genui-dev/genui/engine/contract"
 	"github.com/google/renameio/v2/maybe"
-
-	"github.com/genui-dev/genui/engine"
 )
 
 // Every engine call is a command returning one of these messages; the
@@ -23,17 +22,17 @@ import (
 type (
 	stateMsg struct {
 		gen int
-		st  engine.State
+		st  contract.State
 		err error
 	}
 	toolsMsg struct {
 		gen   int
-		tools []engine.ToolInfo
+		tools []contract.ToolInfo
 		err   error
 	}
 	inspectMsg struct {
 		tool string
-		in   engine.Inspection
+		in   contract.Inspection
 		err  error
 	}
 	uiMsg struct {
@@ -51,12 +50,12 @@ type (
 	}
 	callMsg struct {
 		tool  string
-		res   engine.CallResult
+		res   contract.CallResult
 		lines []string
 		err   error
 	}
 	refreshMsg struct {
-		diff engine.ToolDiff
+		diff contract.ToolDiff
 		err  error
 	}
 	previewMsg struct {
@@ -72,11 +71,11 @@ type (
 	}
 	pendingMsg struct {
 		gen int
-		evs []engine.QueuedEvent
+		evs []contract.QueuedEvent
 		err error
 	}
 	varsMsg struct {
-		v   engine.Variables
+		v   contract.Variables
 		err error
 	}
 	pollMsg        struct{}
@@ -85,7 +84,7 @@ type (
 	discoverMsg    struct{ base string }
 	reconnectMsg   struct{ gen int }
 	attachedMsg    struct {
-		api  engine.API
+		api  contract.API
 		base string
 		err  error
 	}
@@ -180,7 +179,7 @@ func (m *shared) doRefine(tool, feedback string) tea.Cmd {
 	ctx, cancel := m.callCtx(generateCall)
 	return func() tea.Msg {
 		defer cancel()
-		ch, err := api.Refine(ctx, engine.RefineRequest{Tool: tool, Feedback: feedback, Source: engine.SourceTUI})
+		ch, err := api.Refine(ctx, contract.RefineRequest{Tool: tool, Feedback: feedback, Source: contract.SourceTUI})
 		return newChangeMsg(tool, ch, err)
 	}
 }
@@ -190,17 +189,17 @@ func (m *shared) doRegenerate(tool string, clear bool) tea.Cmd {
 	ctx, cancel := m.callCtx(generateCall)
 	return func() tea.Msg {
 		defer cancel()
-		ch, err := api.Regenerate(ctx, engine.RegenerateRequest{Tool: tool, ClearRefinements: clear, Source: engine.SourceTUI})
+		ch, err := api.Regenerate(ctx, contract.RegenerateRequest{Tool: tool, ClearRefinements: clear, Source: contract.SourceTUI})
 		return newChangeMsg(tool, ch, err)
 	}
 }
 
 // newChangeMsg diffs a change (in the command, not Update).
-func newChangeMsg(tool string, ch engine.UIChange, err error) changeMsg {
+func newChangeMsg(tool string, ch contract.UIChange, err error) changeMsg {
 	if err != nil {
 		return changeMsg{tool: tool, err: err}
 	}
-	v := engine.UIView{Tool: ch.Tool, URI: engine.UIURI(ch.Tool), MIMEType: engine.MIMEApp, HTML: ch.HTML,
+	v := contract.UIView{Tool: ch.Tool, URI: contract.UIURI(ch.Tool), MIMEType: contract.MIMEApp, HTML: ch.HTML,
 		CacheKey: ch.CacheKey, Meta: ch.Meta}
 	return changeMsg{tool: tool, cv: newChangeView(ch), doc: plainDoc(v)}
 }
@@ -210,7 +209,7 @@ func (m *shared) doCall(tool string, args json.RawMessage) tea.Cmd {
 	ctx, cancel := m.callCtx(generateCall)
 	return func() tea.Msg {
 		defer cancel()
-		res, err := api.CallTool(ctx, engine.CallRequest{Name: tool, Arguments: args, Source: engine.SourceTUI})
+		res, err := api.CallTool(ctx, contract.CallRequest{Name: tool, Arguments: args, Source: contract.SourceTUI})
 		if err != nil {
 			return callMsg{tool: tool, err: err}
 		}
@@ -304,7 +303,7 @@ func (m *shared) highlight(tools ...string) tea.Cmd {
 }
 
 // plainDoc is a UI's HTML as plain lines, until highlighted.
-func plainDoc(v engine.UIView) *uiDoc { return &uiDoc{view: v, lines: cleanLines(v.HTML)} }
+func plainDoc(v contract.UIView) *uiDoc { return &uiDoc{view: v, lines: cleanLines(v.HTML)} }
 
 // safeFileName turns a tool name into a file name.
 func safeFileName(name string) string {
@@ -336,7 +335,7 @@ func prettyJSON(b []byte) []string {
 
 // errText is an error for the status line.
 func errText(err error) string {
-	if e, ok := err.(*engine.Error); ok {
+	if e, ok := err.(*contract.Error); ok {
 		return e.Message
 	}
 	return err.Error()

@@ -11,7 +11,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/genui-dev/genui/engine"
+	"github.com/genui-dev/genui/engine/contract"
 )
 
 // Finding a live genui in DIR: DIR/mcp-port names its API port (the port on
@@ -41,7 +41,7 @@ func PortFileURL(dir string) (string, error) {
 
 // Discover returns the base URL and engine of the live genui DIR/mcp-port
 // names, or an error saying why there is none.
-func Discover(ctx context.Context, dir string, dial func(base string) engine.API) (string, engine.API, error) {
+func Discover(ctx context.Context, dir string, dial func(base string) contract.API) (string, contract.API, error) {
 	base, err := PortFileURL(dir)
 	if err != nil {
 		return "", nil, err

@@ -7,7 +7,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/genui-dev/genui/engine"
+	"github.com/genui-dev/genui/engine/contract"
 )
 
 var detailPaneSpec = paneSpec{id: paneDetail, name: "Detail", short: "Det",
@@ -64,8 +64,8 @@ func (s *shared) detailLines(tool string, w int) []string {
 	if tool == "" {
 		return []string{st.Muted.Render(" select a tool on the left")}
 	}
-	var info engine.ToolInfo
-	var in engine.Inspection
+	var info contract.ToolInfo
+	var in contract.Inspection
 	haveInfo, haveIn := false, false
 	if t := s.peek(tool); t != nil {
 		info, haveInfo = t.info, t.hasInfo
@@ -158,7 +158,7 @@ func (s *shared) detailLines(tool string, w int) []string {
 	return out
 }
 
-func uiStateText(u engine.UIStatus) string {
+func uiStateText(u contract.UIStatus) string {
 	s := u.State
 	if u.Kind != "" {
 		s += " · " + u.Kind

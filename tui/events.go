@@ -10,8 +10,7 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
-
-	"github.com/genui-dev/genui/engine"
+	"github.com/genui-dev/genui/engine/contract"
 )
 
 // Engine events become tea messages in exactly one place: readEvents, the
@@ -31,27 +30,27 @@ type (
 	// closed says the subscription ended after them.
 	eventsMsg struct {
 		gen    int
-		evs    []engine.Event
+		evs    []contract.Event
 		closed bool
 	}
 	// subscribedMsg is a new subscription (or the failure to make one).
 	subscribedMsg struct {
 		gen  int
-		ch   <-chan engine.Event
-		api  engine.API
+		ch   <-chan contract.Event
+		api  contract.API
 		base string
 		err  error
 	}
 )
 
 // readEvents waits for the next batch of events on ch.
-func readEvents(gen int, ch <-chan engine.Event) tea.Cmd {
+func readEvents(gen int, ch <-chan contract.Event) tea.Cmd {
 	return func() tea.Msg {
 		ev, ok := <-ch
 		if !ok {
 			return eventsMsg{gen: gen, closed: true}
 		}
-		batch := []engine.Event{ev}
+		batch := []contract.Event{ev}
 		timer := time.NewTimer(coalesceWindow)
 		defer timer.Stop()
 		for len(batch) < maxBatch {
@@ -124,7 +123,7 @@ type logRow struct {
 }
 
 // queuedRow turns a /wait queue event into a row.
-func queuedRow(q engine.QueuedEvent) eventRow {
+func queuedRow(q contract.QueuedEvent) eventRow {
 	text := "from " + q.Source
 	if p := payloadSummary(q.Payload); p != "" {
 		text += "  " + p
@@ -134,47 +133,47 @@ func queuedRow(q engine.QueuedEvent) eventRow {
 }
 
 // engineRow turns an engine event into a row.
-func engineRow(ev engine.Event) eventRow {
+func engineRow(ev contract.Event) eventRow {
 	var text string
 	switch d := ev.Detail.(type) {
-	case *engine.ToolsChanged:
+	case *contract.ToolsChanged:
 		text = fmt.Sprintf("+%d -%d ~%d tools", len(d.Diff.Added), len(d.Diff.Removed), len(d.Diff.Changed))
-	case *engine.UIUpdated:
+	case *contract.UIUpdated:
 		text = fmt.Sprintf("%s → %s", d.Reason, orDash(d.UIType))
-	case *engine.GenerationStarted:
+	case *contract.GenerationStarted:
 		text = orDash(d.Generator)
 		if d.Background {
 			text += " (background)"
 		}
-	case *engine.GenerationFinished:
+	case *contract.GenerationFinished:
 		text = fmt.Sprintf("%s by %s in %s", orDash(d.UIType), orDash(d.Generator), fmtDur(d.Duration))
 		if d.FallbackReason != "" {
 			text += " — fallback: " + d.FallbackReason
 		}
-	case *engine.GenerationFailed:
+	case *contract.GenerationFailed:
 		text = d.Error
-	case *engine.UpstreamChanged:
+	case *contract.UpstreamChanged:
 		text = d.Upstream.Target
 		if d.Upstream.LastError != "" {
 			text += " — " + d.Upstream.LastError
 		}
-	case *engine.QueueDrained:
+	case *contract.QueueDrained:
 		text = fmt.Sprintf("an agent took %d event(s) through /wait, %d pending", d.Count, d.Pending)
-	case *engine.SessionsChanged:
+	case *contract.SessionsChanged:
 		text = fmt.Sprintf("%d MCP session(s)", len(d.Sessions))
-	case *engine.Lagged:
+	case *contract.Lagged:
 		text = fmt.Sprintf("fell behind by %d events; resubscribing", d.Pending)
 	}
 	det, _ := json.Marshal(ev)
 	return eventRow{time: ev.Time, kind: string(ev.Kind), tool: ev.Tool, text: clean(text), detail: det}
 }
 
-func newTrafficRow(ev engine.Event, t *engine.Traffic) trafficRow {
+func newTrafficRow(ev contract.Event, t *contract.Traffic) trafficRow {
 	return trafficRow{time: ev.Time, dir: t.Direction, kind: t.Kind, method: t.Method, id: string(t.ID),
 		latency: t.Latency, size: t.Size, frame: t.Frame, truncated: t.Truncated}
 }
 
-func newLogRow(ev engine.Event, l *engine.LogRecord) logRow {
+func newLogRow(ev contract.Event, l *contract.LogRecord) logRow {
 	var attrs []string
 	var list [][2]string
 	keys := make([]string, 0, len(l.Attrs))
@@ -250,34 +249,34 @@ func (m *Model) handleEvents(msg eventsMsg) tea.Cmd {
 	inspectAgain := map[string]bool{}
 	for _, ev := range msg.evs {
 		switch d := ev.Detail.(type) {
-		case *engine.Traffic:
+		case *contract.Traffic:
 			m.traffic.Push(newTrafficRow(ev, d))
 			continue
-		case *engine.LogRecord:
+		case *contract.LogRecord:
 			m.logs.Push(newLogRow(ev, d))
 			continue
-		case *engine.GenerationProgress:
+		case *contract.GenerationProgress:
 			continue
-		case *engine.Queued:
+		case *contract.Queued:
 			m.addQueued(d.Event)
 			continue
-		case *engine.QueueDrained:
+		case *contract.QueueDrained:
 			m.markTaken(d.LastSeq)
-		case *engine.Lagged:
+		case *contract.Lagged:
 			lagged = true
-		case *engine.UIUpdated:
+		case *contract.UIUpdated:
 			// A UI changed (here, by an agent, or by a preview): what the
 			// panes hold of it is stale.
 			if t := m.peek(ev.Tool); t != nil && t.doc != nil && t.doc.view.CacheKey != d.CacheKey && t.busy == "" {
 				t.doc = nil
 			}
 			inspectAgain[ev.Tool] = true
-		case *engine.ToolsChanged:
+		case *contract.ToolsChanged:
 			cmds = append(cmds, m.fetchTools())
 		}
 		refetch = true
 		m.insertEvent(engineRow(ev))
-		if ev.Kind == engine.EventGenerationFinished || ev.Kind == engine.EventGenerationFailed {
+		if ev.Kind == contract.EventGenerationFinished || ev.Kind == contract.EventGenerationFailed {
 			inspectAgain[ev.Tool] = true
 		}
 	}
@@ -310,7 +309,7 @@ func (m *Model) handleEvents(msg eventsMsg) tea.Cmd {
 // may both report it, and a re-attached genui reports again what it still
 // holds). An engine event the engine queued for agents (it publishes the
 // event, then queues it) marks the event's row instead of adding one.
-func (s *shared) addQueued(q engine.QueuedEvent) {
+func (s *shared) addQueued(q contract.QueuedEvent) {
 	if q.Seq != 0 {
 		if _, dup := s.seenQueue[q.Seq]; dup {
 			return
@@ -329,7 +328,7 @@ func (s *shared) addQueued(q engine.QueuedEvent) {
 	}
 	s.queuedIDs[id] = true
 	taken := q.Seq != 0 && q.Seq <= s.lastTaken
-	if q.Source == engine.SourceEngine {
+	if q.Source == contract.SourceEngine {
 		for i := s.events.Len() - 1; i >= max(0, s.events.Len()-32); i-- {
 			r := s.events.Ptr(i)
 			if !r.queueOnly && r.qseq == 0 && r.kind == q.Type && r.tool == q.Tool {

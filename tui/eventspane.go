@@ -7,7 +7,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/genui-dev/genui/engine"
+	"github.com/genui-dev/genui/engine/contract"
 )
 
 var eventsPaneSpec = paneSpec{id: paneEvents, name: "Events", short: "Evts",
@@ -68,11 +68,11 @@ func (s *shared) eventLine(i, w, kindW int) string {
 	switch {
 	case r.queueOnly:
 		ks = st.Accent
-	case r.kind == string(engine.EventGenerationFailed) || r.kind == string(engine.EventUpstreamDown) || r.kind == string(engine.EventLagged):
+	case r.kind == string(contract.EventGenerationFailed) || r.kind == string(contract.EventUpstreamDown) || r.kind == string(contract.EventLagged):
 		ks = st.Err
-	case r.kind == string(engine.EventUIUpdated) || r.kind == string(engine.EventGenerationFinished) || r.kind == string(engine.EventUpstreamUp):
+	case r.kind == string(contract.EventUIUpdated) || r.kind == string(contract.EventGenerationFinished) || r.kind == string(contract.EventUpstreamUp):
 		ks = st.OK
-	case r.kind == string(engine.EventGenerationStarted):
+	case r.kind == string(contract.EventGenerationStarted):
 		ks = st.Info
 	}
 	switch {
@@ -94,15 +94,15 @@ func (s *shared) eventLine(i, w, kindW int) string {
 
 func shortEventKind(k string) string {
 	switch k {
-	case string(engine.EventGenerationStarted):
+	case string(contract.EventGenerationStarted):
 		return "gen-started"
-	case string(engine.EventGenerationFinished):
+	case string(contract.EventGenerationFinished):
 		return "gen-finished"
-	case string(engine.EventGenerationFailed):
+	case string(contract.EventGenerationFailed):
 		return "gen-failed"
-	case string(engine.EventGenerationProgress):
+	case string(contract.EventGenerationProgress):
 		return "gen-progress"
-	case string(engine.EventSessionsChanged):
+	case string(contract.EventSessionsChanged):
 		return "sessions"
 	}
 	return k

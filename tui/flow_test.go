@@ -16,8 +16,8 @@ import (
 	"github.com/charmbracelet/x/exp/teatest/v2"
 	"github.com/charmbracelet/x/vt"
 
-	"github.com/genui-dev/genui/engine"
 	"github.com/genui-dev/genui/engine/apitest"
+	"github.com/genui-dev/genui/engine/contract"
 )
 
 // The teatest flows run the whole program (tea.Program, renderer, a
@@ -39,17 +39,17 @@ const fixedBase = "http://127.0.0.1:40000"
 // goldenAPI passes every call to a real engine and pins times, durations
 // and URLs in what comes back, so screens are the same on every run.
 type goldenAPI struct {
-	engine.API
+	contract.API
 	base string // the real side server's URL, replaced by fixedBase
 }
 
 func (g goldenAPI) url(s string) string { return strings.ReplaceAll(s, g.base, fixedBase) }
 
-func pinMeta(m *engine.UIMeta) {
+func pinMeta(m *contract.UIMeta) {
 	m.GeneratedAt, m.Duration = fixedTime, 5*time.Millisecond
 }
 
-func (g goldenAPI) State(ctx context.Context) (engine.State, error) {
+func (g goldenAPI) State(ctx context.Context) (contract.State, error) {
 	st, err := g.API.State(ctx)
 	u := &st.URLs
 	u.API, u.UI, u.MCP, u.SSE, u.Wait, u.State = g.url(u.API), g.url(u.UI), g.url(u.MCP), g.url(u.SSE), g.url(u.Wait), g.url(u.State)
@@ -67,13 +67,13 @@ func (g goldenAPI) State(ctx context.Context) (engine.State, error) {
 	return st, err
 }
 
-func (g goldenAPI) UI(ctx context.Context, tool string) (engine.UIView, error) {
+func (g goldenAPI) UI(ctx context.Context, tool string) (contract.UIView, error) {
 	v, err := g.API.UI(ctx, tool)
 	pinMeta(&v.Meta)
 	return v, err
 }
 
-func (g goldenAPI) Inspect(ctx context.Context, tool string) (engine.Inspection, error) {
+func (g goldenAPI) Inspect(ctx context.Context, tool string) (contract.Inspection, error) {
 	in, err := g.API.Inspect(ctx, tool)
 	if in.Meta != nil {
 		pinMeta(in.Meta)
@@ -84,33 +84,33 @@ func (g goldenAPI) Inspect(ctx context.Context, tool string) (engine.Inspection,
 	return in, err
 }
 
-func (g goldenAPI) pinChange(ch engine.UIChange, err error) (engine.UIChange, error) {
+func (g goldenAPI) pinChange(ch contract.UIChange, err error) (contract.UIChange, error) {
 	ch.Duration = 5 * time.Millisecond
 	pinMeta(&ch.Meta)
 	return ch, err
 }
 
-func (g goldenAPI) Refine(ctx context.Context, req engine.RefineRequest) (engine.UIChange, error) {
+func (g goldenAPI) Refine(ctx context.Context, req contract.RefineRequest) (contract.UIChange, error) {
 	return g.pinChange(g.API.Refine(ctx, req))
 }
 
-func (g goldenAPI) Regenerate(ctx context.Context, req engine.RegenerateRequest) (engine.UIChange, error) {
+func (g goldenAPI) Regenerate(ctx context.Context, req contract.RegenerateRequest) (contract.UIChange, error) {
 	return g.pinChange(g.API.Regenerate(ctx, req))
 }
 
-func (g goldenAPI) CallTool(ctx context.Context, req engine.CallRequest) (engine.CallResult, error) {
+func (g goldenAPI) CallTool(ctx context.Context, req contract.CallRequest) (contract.CallResult, error) {
 	r, err := g.API.CallTool(ctx, req)
 	r.Duration = 2 * time.Millisecond
 	return r, err
 }
 
-func (g goldenAPI) Preview(ctx context.Context, tool string) (engine.PreviewInfo, error) {
+func (g goldenAPI) Preview(ctx context.Context, tool string) (contract.PreviewInfo, error) {
 	p, err := g.API.Preview(ctx, tool)
 	p.URL = g.url(p.URL)
 	return p, err
 }
 
-func (g goldenAPI) PendingEvents(ctx context.Context) ([]engine.QueuedEvent, error) {
+func (g goldenAPI) PendingEvents(ctx context.Context) ([]contract.QueuedEvent, error) {
 	evs, err := g.API.PendingEvents(ctx)
 	for i := range evs {
 		evs[i].Time = fixedTime
@@ -118,26 +118,26 @@ func (g goldenAPI) PendingEvents(ctx context.Context) ([]engine.QueuedEvent, err
 	return evs, err
 }
 
-func (g goldenAPI) Subscribe(ctx context.Context) (<-chan engine.Event, error) {
+func (g goldenAPI) Subscribe(ctx context.Context) (<-chan contract.Event, error) {
 	in, err := g.API.Subscribe(ctx)
 	if err != nil {
 		return nil, err
 	}
-	out := make(chan engine.Event)
+	out := make(chan contract.Event)
 	go func() {
 		defer close(out)
 		for ev := range in {
 			ev.Time = fixedTime
 			switch d := ev.Detail.(type) {
-			case *engine.GenerationFinished:
+			case *contract.GenerationFinished:
 				c := *d
 				c.Duration = 5 * time.Millisecond
 				ev.Detail = &c
-			case *engine.Queued:
+			case *contract.Queued:
 				c := *d
 				c.Event.Time = fixedTime
 				ev.Detail = &c
-			case *engine.Traffic, *engine.LogRecord, *engine.GenerationProgress:
+			case *contract.Traffic, *contract.LogRecord, *contract.GenerationProgress:
 				continue // no host here; log lines carry timings
 			}
 			select {
@@ -272,7 +272,7 @@ func flow(t *testing.T, w, h int) {
 	s = term.waitFor(t, "the call's result", has("Result", "called get_forecast", "Lisbon"))
 	snap("5_called", s)
 
-	hs.E.Push(engine.SourcePreview, "ui/message", "get_forecast", map[string]any{"text": "hello from the preview"})
+	hs.E.Push(contract.SourcePreview, "ui/message", "get_forecast", map[string]any{"text": "hello from the preview"})
 	keys("esc")
 	keys("4")
 	s = term.waitFor(t, "the queued event", has("Events", "⧗ ui/message", "from preview"))

@@ -15,7 +15,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/pkg/browser"
 
-	"github.com/genui-dev/genui/engine"
+	"github.com/genui-dev/genui/engine/contract"
 )
 
 // Mode says where the engine the TUI shows runs.
@@ -39,9 +39,9 @@ func (m Mode) String() string {
 
 // Options configure the workbench.
 type Options struct {
-	// API is the engine: *engine.Engine in-process, an apiclient.Client
+	// API is the engine: *contract.Engine in-process, an apiclient.Client
 	// attached.
-	API  engine.API
+	API  contract.API
 	Mode Mode
 	// Base is the side server's URL: the attached genui's, or the one this
 	// process runs. Dir is genui's folder (DIR): an in-process TUI polls
@@ -53,7 +53,7 @@ type Options struct {
 	Upstream string
 	// Dial returns the engine of the genui at base (an HTTP client). It is
 	// required to attach later (key a) and to follow a restarted server.
-	Dial func(base string) engine.API
+	Dial func(base string) contract.API
 	// Release stops the in-process engine once the TUI has attached to
 	// another genui (key a). It runs in a command and may block, bounded.
 	Release func()
@@ -116,7 +116,7 @@ type Model struct {
 
 	// Subscription and connection.
 	subCancel context.CancelFunc
-	currentCh <-chan engine.Event
+	currentCh <-chan contract.Event
 	lost      bool // attached and the server is gone
 	lostErr   string
 	retry     int

@@ -5,7 +5,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/genui-dev/genui/engine"
+	"github.com/genui-dev/genui/engine/contract"
 )
 
 // The results of engine calls (commands.go): each handler puts what came
@@ -44,7 +44,7 @@ func (m *Model) handleTools(msg toolsMsg) tea.Cmd {
 		}
 		return nil
 	}
-	infos := make(map[string]engine.ToolInfo, len(msg.tools))
+	infos := make(map[string]contract.ToolInfo, len(msg.tools))
 	for _, t := range msg.tools {
 		infos[t.Name] = t
 	}

@@ -6,7 +6,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/genui-dev/genui/engine"
+	"github.com/genui-dev/genui/engine/contract"
 )
 
 // shared is what every component reads and the one place engine data is
@@ -17,7 +17,7 @@ import (
 type shared struct {
 	opts   Options
 	ctx    context.Context
-	api    engine.API
+	api    contract.API
 	mode   Mode
 	base   string
 	keys   KeyMap
@@ -27,7 +27,7 @@ type shared struct {
 	tick func(d time.Duration, fn func(time.Time) tea.Msg) tea.Cmd
 
 	// Engine data.
-	state     engine.State
+	state     contract.State
 	haveState bool
 	tools     map[string]*toolState
 	list      toolList // the left column: the tools and the selection
@@ -57,9 +57,9 @@ type shared struct {
 // toolState is everything the workbench holds about one tool: what the
 // engine said about it and what the panes made of it.
 type toolState struct {
-	info       engine.ToolInfo // from Tools (schemas)
+	info       contract.ToolInfo // from Tools (schemas)
 	hasInfo    bool
-	inspect    engine.Inspection // from Inspect (cache, history)
+	inspect    contract.Inspection // from Inspect (cache, history)
 	hasInspect bool
 	doc        *uiDoc      // the UI as the UI pane shows it
 	change     *changeView // the last refine or regenerate
@@ -107,7 +107,7 @@ func (s *shared) anyBusy() bool {
 // and call results too (after attaching to another genui).
 func (s *shared) forgetUIs(alsoChanges bool) {
 	for _, t := range s.tools {
-		t.doc, t.inspect, t.hasInspect = nil, engine.Inspection{}, false
+		t.doc, t.inspect, t.hasInspect = nil, contract.Inspection{}, false
 		if alsoChanges {
 			t.change, t.showDiff, t.result = nil, false, nil
 		}
@@ -132,7 +132,7 @@ func (s *shared) isBusy() bool {
 		return true
 	}
 	for _, t := range s.list.tools {
-		if t.UI.Generating || t.UI.State == engine.UIStateGenerating {
+		if t.UI.Generating || t.UI.State == contract.UIStateGenerating {
 			return true
 		}
 	}

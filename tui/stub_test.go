@@ -11,24 +11,23 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
-
-	"github.com/genui-dev/genui/engine"
+	"github.com/genui-dev/genui/engine/contract"
 )
 
-// stubAPI is an engine.API that answers from fixed data and records every
+// stubAPI is an contract.API that answers from fixed data and records every
 // call, for Update tests. Refine and Regenerate change the HTML so a diff
 // shows; fail makes the next call of a method fail.
 type stubAPI struct {
 	mu      sync.Mutex
 	calls   []string
-	state   engine.State
-	tools   []engine.ToolInfo
+	state   contract.State
+	tools   []contract.ToolInfo
 	html    map[string]string
 	refined map[string]int
 	fail    map[string]error
-	pending []engine.QueuedEvent
-	vars    engine.Variables
-	events  chan engine.Event
+	pending []contract.QueuedEvent
+	vars    contract.Variables
+	events  chan contract.Event
 	subs    int
 	base    string
 }
@@ -37,23 +36,23 @@ var stubTools = []string{"alpha", "beta", "gamma", "get_forecast", "zeta"}
 
 func newStub() *stubAPI {
 	s := &stubAPI{html: map[string]string{}, refined: map[string]int{}, fail: map[string]error{},
-		events: make(chan engine.Event, 64), base: "http://127.0.0.1:50001"}
-	s.state = engine.State{Version: "0.2.0", Dir: ".ui", Generator: "offline",
-		Upstream: engine.UpstreamState{Transport: "stdio", Target: "stub-server", Connected: true},
-		URLs:     engine.URLs{API: s.base, MCP: s.base + "/mcp"}, Refinements: map[string][]engine.Refinement{}}
+		events: make(chan contract.Event, 64), base: "http://127.0.0.1:50001"}
+	s.state = contract.State{Version: "0.2.0", Dir: ".ui", Generator: "offline",
+		Upstream: contract.UpstreamState{Transport: "stdio", Target: "stub-server", Connected: true},
+		URLs:     contract.URLs{API: s.base, MCP: s.base + "/mcp"}, Refinements: map[string][]contract.Refinement{}}
 	for i, n := range stubTools {
-		ts := engine.ToolStatus{Name: n, ResourceURI: "ui://" + n, UI: engine.UIStatus{State: engine.UIStateNone}}
+		ts := contract.ToolStatus{Name: n, ResourceURI: "ui://" + n, UI: contract.UIStatus{State: contract.UIStateNone}}
 		if i == 1 {
-			ts.UI = engine.UIStatus{State: engine.UIStateCached, Kind: "offline-rich"}
+			ts.UI = contract.UIStatus{State: contract.UIStateCached, Kind: "offline-rich"}
 			s.html[n] = htmlOf(n, 0)
 		}
 		s.state.Tools = append(s.state.Tools, ts)
-		s.tools = append(s.tools, engine.ToolInfo{ToolStatus: ts, Description: n + " does things",
+		s.tools = append(s.tools, contract.ToolInfo{ToolStatus: ts, Description: n + " does things",
 			InputSchema: json.RawMessage(`{"type":"object","properties":{"location":{"type":"string","description":"where"},` +
 				`"days":{"type":"integer"},"units":{"type":"string","enum":["metric","imperial"]},"verbose":{"type":"boolean"},` +
 				`"filters":{"type":"object"}},"required":["location"]}`)})
 	}
-	v, _ := engine.VariablesOf(s.state)
+	v, _ := contract.VariablesOf(s.state)
 	s.vars = v
 	return s
 }
@@ -94,7 +93,7 @@ func (s *stubAPI) failNext(method string, err error) {
 	s.mu.Unlock()
 }
 
-func (s *stubAPI) tool(name string) *engine.ToolStatus {
+func (s *stubAPI) tool(name string) *contract.ToolStatus {
 	for i := range s.state.Tools {
 		if s.state.Tools[i].Name == name {
 			return &s.state.Tools[i]
@@ -103,28 +102,28 @@ func (s *stubAPI) tool(name string) *engine.ToolStatus {
 	return nil
 }
 
-func (s *stubAPI) State(ctx context.Context) (engine.State, error) {
+func (s *stubAPI) State(ctx context.Context) (contract.State, error) {
 	if err := s.record("State"); err != nil {
-		return engine.State{}, err
+		return contract.State{}, err
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	st := s.state
-	st.Tools = append([]engine.ToolStatus{}, s.state.Tools...)
+	st.Tools = append([]contract.ToolStatus{}, s.state.Tools...)
 	return st, nil
 }
 
-func (s *stubAPI) Variables(ctx context.Context) (engine.Variables, error) {
+func (s *stubAPI) Variables(ctx context.Context) (contract.Variables, error) {
 	return s.vars, s.record("Variables")
 }
 
-func (s *stubAPI) Tools(ctx context.Context) ([]engine.ToolInfo, error) {
+func (s *stubAPI) Tools(ctx context.Context) ([]contract.ToolInfo, error) {
 	return s.tools, s.record("Tools")
 }
 
-func (s *stubAPI) UI(ctx context.Context, tool string) (engine.UIView, error) {
+func (s *stubAPI) UI(ctx context.Context, tool string) (contract.UIView, error) {
 	if err := s.record("UI %s", tool); err != nil {
-		return engine.UIView{}, err
+		return contract.UIView{}, err
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -133,20 +132,20 @@ func (s *stubAPI) UI(ctx context.Context, tool string) (engine.UIView, error) {
 		h = htmlOf(tool, 0)
 		s.html[tool] = h
 		if t := s.tool(tool); t != nil {
-			t.UI = engine.UIStatus{State: engine.UIStateCached, Kind: "offline-rich"}
+			t.UI = contract.UIStatus{State: contract.UIStateCached, Kind: "offline-rich"}
 		}
 	}
-	return engine.UIView{Tool: tool, URI: "ui://" + tool, MIMEType: engine.MIMEApp, HTML: h, CacheKey: "key-" + tool,
-		FromCache: ok, Meta: engine.UIMeta{UIType: "offline-rich", Provider: "offline"}}, nil
+	return contract.UIView{Tool: tool, URI: "ui://" + tool, MIMEType: contract.MIMEApp, HTML: h, CacheKey: "key-" + tool,
+		FromCache: ok, Meta: contract.UIMeta{UIType: "offline-rich", Provider: "offline"}}, nil
 }
 
-func (s *stubAPI) Inspect(ctx context.Context, tool string) (engine.Inspection, error) {
+func (s *stubAPI) Inspect(ctx context.Context, tool string) (contract.Inspection, error) {
 	if err := s.record("Inspect %s", tool); err != nil {
-		return engine.Inspection{}, err
+		return contract.Inspection{}, err
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	in := engine.Inspection{CacheKey: "key-" + tool, History: s.state.Refinements[tool]}
+	in := contract.Inspection{CacheKey: "key-" + tool, History: s.state.Refinements[tool]}
 	for _, t := range s.tools {
 		if t.Name == tool {
 			in.Tool = t
@@ -155,7 +154,7 @@ func (s *stubAPI) Inspect(ctx context.Context, tool string) (engine.Inspection, 
 	return in, nil
 }
 
-func (s *stubAPI) change(tool, reason, feedback string, clear bool) engine.UIChange {
+func (s *stubAPI) change(tool, reason, feedback string, clear bool) contract.UIChange {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	old := s.html[tool]
@@ -163,54 +162,54 @@ func (s *stubAPI) change(tool, reason, feedback string, clear bool) engine.UICha
 		s.state.Refinements[tool] = nil
 	}
 	if feedback != "" {
-		s.state.Refinements[tool] = append(s.state.Refinements[tool], engine.Refinement{Feedback: feedback, Source: engine.SourceTUI})
+		s.state.Refinements[tool] = append(s.state.Refinements[tool], contract.Refinement{Feedback: feedback, Source: contract.SourceTUI})
 	}
 	s.refined[tool]++
 	s.html[tool] = htmlOf(tool, s.refined[tool])
 	n := len(s.state.Refinements[tool])
 	if t := s.tool(tool); t != nil {
-		t.Refinements, t.UI = n, engine.UIStatus{State: engine.UIStateCached, Kind: "offline-rich"}
+		t.Refinements, t.UI = n, contract.UIStatus{State: contract.UIStateCached, Kind: "offline-rich"}
 	}
-	return engine.UIChange{Tool: tool, Reason: reason, Feedback: feedback, Refinements: n, RefinementsCleared: clear,
+	return contract.UIChange{Tool: tool, Reason: reason, Feedback: feedback, Refinements: n, RefinementsCleared: clear,
 		OldHTML: old, HTML: s.html[tool], CacheKey: fmt.Sprintf("key-%s-%d", tool, s.refined[tool]),
-		Meta: engine.UIMeta{UIType: "offline-rich"}, Duration: 3 * time.Millisecond}
+		Meta: contract.UIMeta{UIType: "offline-rich"}, Duration: 3 * time.Millisecond}
 }
 
-func (s *stubAPI) Refine(ctx context.Context, req engine.RefineRequest) (engine.UIChange, error) {
+func (s *stubAPI) Refine(ctx context.Context, req contract.RefineRequest) (contract.UIChange, error) {
 	if err := s.record("Refine %s %q %s", req.Tool, req.Feedback, req.Source); err != nil {
-		return engine.UIChange{}, err
+		return contract.UIChange{}, err
 	}
 	return s.change(req.Tool, "refine", req.Feedback, false), nil
 }
 
-func (s *stubAPI) Regenerate(ctx context.Context, req engine.RegenerateRequest) (engine.UIChange, error) {
+func (s *stubAPI) Regenerate(ctx context.Context, req contract.RegenerateRequest) (contract.UIChange, error) {
 	if err := s.record("Regenerate %s clear=%v %s", req.Tool, req.ClearRefinements, req.Source); err != nil {
-		return engine.UIChange{}, err
+		return contract.UIChange{}, err
 	}
 	return s.change(req.Tool, "regenerate", "", req.ClearRefinements), nil
 }
 
-func (s *stubAPI) CallTool(ctx context.Context, req engine.CallRequest) (engine.CallResult, error) {
+func (s *stubAPI) CallTool(ctx context.Context, req contract.CallRequest) (contract.CallResult, error) {
 	if err := s.record("CallTool %s %s %s", req.Name, req.Arguments, req.Source); err != nil {
-		return engine.CallResult{}, err
+		return contract.CallResult{}, err
 	}
 	res := fmt.Sprintf(`{"content":[{"type":"text","text":"called %s"}],"structuredContent":{"echo":%s}}`, req.Name, req.Arguments)
-	return engine.CallResult{Result: json.RawMessage(res), Duration: 2 * time.Millisecond}, nil
+	return contract.CallResult{Result: json.RawMessage(res), Duration: 2 * time.Millisecond}, nil
 }
 
-func (s *stubAPI) RefreshTools(ctx context.Context) (engine.ToolDiff, error) {
-	return engine.ToolDiff{Unchanged: stubTools}, s.record("RefreshTools")
+func (s *stubAPI) RefreshTools(ctx context.Context) (contract.ToolDiff, error) {
+	return contract.ToolDiff{Unchanged: stubTools}, s.record("RefreshTools")
 }
 
-func (s *stubAPI) Preview(ctx context.Context, tool string) (engine.PreviewInfo, error) {
-	return engine.PreviewInfo{Tool: tool, URL: s.base + "/preview/" + tool}, s.record("Preview %s", tool)
+func (s *stubAPI) Preview(ctx context.Context, tool string) (contract.PreviewInfo, error) {
+	return contract.PreviewInfo{Tool: tool, URL: s.base + "/preview/" + tool}, s.record("Preview %s", tool)
 }
 
-func (s *stubAPI) PendingEvents(ctx context.Context) ([]engine.QueuedEvent, error) {
+func (s *stubAPI) PendingEvents(ctx context.Context) ([]contract.QueuedEvent, error) {
 	return s.pending, s.record("PendingEvents")
 }
 
-func (s *stubAPI) Subscribe(ctx context.Context) (<-chan engine.Event, error) {
+func (s *stubAPI) Subscribe(ctx context.Context) (<-chan contract.Event, error) {
 	if err := s.record("Subscribe"); err != nil {
 		return nil, err
 	}

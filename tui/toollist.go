@@ -6,14 +6,13 @@ import (
 
 	"charm.land/bubbles/v2/textinput"
 	"github.com/charmbracelet/x/ansi"
-
-	"github.com/genui-dev/genui/engine"
+	"github.com/genui-dev/genui/engine/contract"
 )
 
 // toolList is the left column: the upstream's tools with their UI badges,
 // filtered with /.
 type toolList struct {
-	tools     []engine.ToolStatus
+	tools     []contract.ToolStatus
 	filter    textinput.Model
 	filtering bool // the filter input has the keys
 	query     string
@@ -31,7 +30,7 @@ func newToolList() toolList {
 }
 
 // setTools replaces the tools, keeping the selection on the same name.
-func (l *toolList) setTools(ts []engine.ToolStatus) {
+func (l *toolList) setTools(ts []contract.ToolStatus) {
 	name := l.selectedName()
 	l.tools = ts
 	l.applyFilter()
@@ -82,9 +81,9 @@ func (l *toolList) selectedName() string {
 	return ""
 }
 
-func (l *toolList) selectedTool() (engine.ToolStatus, bool) {
+func (l *toolList) selectedTool() (contract.ToolStatus, bool) {
 	if l.cursor < 0 || l.cursor >= len(l.visible) {
-		return engine.ToolStatus{}, false
+		return contract.ToolStatus{}, false
 	}
 	return l.tools[l.visible[l.cursor]], true
 }
@@ -113,24 +112,24 @@ func (l *toolList) scrollTo(rows int) {
 
 // toolBadge is a tool's UI state at a glance; narrow drops the visibility
 // tag (the Detail pane has it).
-func toolBadge(st Styles, t engine.ToolStatus, busy, spin string, narrow bool) string {
+func toolBadge(st Styles, t contract.ToolStatus, busy, spin string, narrow bool) string {
 	var b string
 	switch {
 	case busy != "":
 		b = st.Accent.Render(spin + " " + busy)
-	case t.UI.State == engine.UIStateGenerating:
+	case t.UI.State == contract.UIStateGenerating:
 		b = st.Accent.Render(spin + " generating")
-	case t.UI.State == engine.UIStateCached:
+	case t.UI.State == contract.UIStateCached:
 		b = st.OK.Render("● " + shortKind(t.UI.Kind))
 		if t.UI.Generating {
 			b += " " + st.Accent.Render(spin)
 		}
-	case t.UI.State == engine.UIStateFallback:
+	case t.UI.State == contract.UIStateFallback:
 		b = st.Warn.Render("▲ fallback")
 		if r := clean(t.UI.FallbackReason); r != "" && !narrow {
 			b = st.Warn.Render("▲ " + ansi.Truncate(r, 14, "…"))
 		}
-	case t.UI.State == engine.UIStateOwn:
+	case t.UI.State == contract.UIStateOwn:
 		b = st.Info.Render("◆ own")
 	default:
 		b = st.Muted.Render("○ none")

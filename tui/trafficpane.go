@@ -7,7 +7,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/genui-dev/genui/engine"
+	"github.com/genui-dev/genui/engine/contract"
 )
 
 var trafficPaneSpec = paneSpec{id: paneTraffic, name: "Traffic", short: "Trfc",
@@ -53,7 +53,7 @@ func (p *trafficPane) View(w, h int, focused bool) paneView {
 }
 
 var dirLabels = map[string]string{
-	engine.HostToGenui: "host→", engine.GenuiToHost: "→host", engine.GenuiToUpstream: "→up", engine.UpstreamToGenui: "up→",
+	contract.HostToGenui: "host→", contract.GenuiToHost: "→host", contract.GenuiToUpstream: "→up", contract.UpstreamToGenui: "up→",
 }
 
 func (s *shared) trafficLine(i, w int) string {
@@ -96,7 +96,7 @@ func (s *shared) trafficDetail(i, w int) []string {
 	r := s.traffic.At(i)
 	head := s.styles.Key.Render(r.dir+" "+r.kind+" "+clean(r.method)) + s.styles.Muted.Render(fmt.Sprintf("  %s  %s", size(r.size), r.time.Format(time.RFC3339Nano)))
 	if r.truncated {
-		head += s.styles.Warn.Render(fmt.Sprintf("  (first %s shown)", size(engine.MaxTrafficFrame)))
+		head += s.styles.Warn.Render(fmt.Sprintf("  (first %s shown)", size(contract.MaxTrafficFrame)))
 	}
 	return append([]string{head}, wrapAll(prettyJSON(r.frame), w)...)
 }

@@ -7,15 +7,14 @@ import (
 	"charm.land/lipgloss/v2"
 	"github.com/alecthomas/chroma/v2"
 	udiff "github.com/aymanbagabas/go-udiff"
-
-	"github.com/genui-dev/genui/engine"
+	"github.com/genui-dev/genui/engine/contract"
 )
 
 // uiDoc is a tool's UI as the UI tab shows it: metadata and the HTML as
 // highlighted lines (highlighting runs in the command that fetched it, never
 // in Update or View).
 type uiDoc struct {
-	view  engine.UIView
+	view  contract.UIView
 	lines []string
 	style string // the chroma style the lines were highlighted with ("" plain)
 }
@@ -93,7 +92,7 @@ type diffLine struct {
 // changeView is what the UI tab shows after a refine or regenerate: the
 // refinement as understood and a line diff of the old and new HTML.
 type changeView struct {
-	ch    engine.UIChange
+	ch    contract.UIChange
 	diff  []diffLine
 	added int
 	gone  int
@@ -101,7 +100,7 @@ type changeView struct {
 
 // newChangeView computes the diff of a change with go-udiff (line-level
 // LCS, unified hunks with 3 lines of context).
-func newChangeView(ch engine.UIChange) *changeView {
+func newChangeView(ch contract.UIChange) *changeView {
 	cv := &changeView{ch: ch}
 	if ch.OldHTML == ch.HTML || ch.OldHTML == "" {
 		return cv

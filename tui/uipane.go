@@ -7,7 +7,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/genui-dev/genui/engine"
+	"github.com/genui-dev/genui/engine/contract"
 )
 
 var uiPaneSpec = paneSpec{id: paneUI, name: "UI", short: "UI",
@@ -79,7 +79,7 @@ func (s *shared) ensureUI(tool string) tea.Cmd {
 		return nil
 	}
 	switch ts.UI.State {
-	case engine.UIStateCached, engine.UIStateFallback, engine.UIStateOwn:
+	case contract.UIStateCached, contract.UIStateFallback, contract.UIStateOwn:
 		s.setBusy(tool, "loading")
 		return tea.Batch(s.fetchUI(tool, false), s.spinTick())
 	}

@@ -17,7 +17,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/genui-dev/genui/engine"
+	"github.com/genui-dev/genui/engine/contract"
 )
 
 // Update is tested key by key against a stub engine (stub_test.go): each
@@ -376,12 +376,12 @@ func TestAttachKey(t *testing.T) {
 		// Everything a bubble's goroutines block on is made inside it.
 		other := newStub()
 		other.base = "http://127.0.0.1:50002"
-		other.state.URLs = engine.URLs{API: other.base, MCP: other.base + "/mcp"}
+		other.state.URLs = contract.URLs{API: other.base, MCP: other.base + "/mcp"}
 		other.state.Upstream.Target = "their-server"
 		released := 0
 		d := newDriver(t, newStub(), func(o *Options) {
 			o.Dir = t.TempDir()
-			o.Dial = func(base string) engine.API { return other }
+			o.Dial = func(base string) contract.API { return other }
 			o.Release = func() { released++ }
 		})
 		defer d.finish()
@@ -406,14 +406,14 @@ func TestAttachKey(t *testing.T) {
 
 func TestEventsPane(t *testing.T) {
 	inBubble(t, nil, func(t *testing.T, d *driver) {
-		q := engine.QueuedEvent{Seq: 7, Time: time.Date(2026, 1, 2, 3, 4, 6, 0, time.UTC), Source: engine.SourcePreview,
+		q := contract.QueuedEvent{Seq: 7, Time: time.Date(2026, 1, 2, 3, 4, 6, 0, time.UTC), Source: contract.SourcePreview,
 			Type: "ui/message", Tool: "beta", Payload: json.RawMessage(`{"text":"hi from the UI"}`)}
-		d.stub.events <- engine.Event{Seq: 1, Kind: engine.EventQueued, Tool: "beta", Detail: &engine.Queued{Event: q}}
-		d.stub.events <- engine.Event{Seq: 2, Time: q.Time.Add(time.Second), Kind: engine.EventGenerationFinished, Tool: "beta",
-			Detail: &engine.GenerationFinished{UIType: "offline-rich", Generator: "offline", Duration: time.Millisecond}}
-		d.stub.events <- engine.Event{Seq: 3, Kind: engine.EventTraffic, Detail: &engine.Traffic{Direction: engine.GenuiToUpstream,
+		d.stub.events <- contract.Event{Seq: 1, Kind: contract.EventQueued, Tool: "beta", Detail: &contract.Queued{Event: q}}
+		d.stub.events <- contract.Event{Seq: 2, Time: q.Time.Add(time.Second), Kind: contract.EventGenerationFinished, Tool: "beta",
+			Detail: &contract.GenerationFinished{UIType: "offline-rich", Generator: "offline", Duration: time.Millisecond}}
+		d.stub.events <- contract.Event{Seq: 3, Kind: contract.EventTraffic, Detail: &contract.Traffic{Direction: contract.GenuiToUpstream,
 			Kind: "request", Method: "tools/call", ID: json.RawMessage(`5`), Size: 40, Frame: json.RawMessage(`{"jsonrpc":"2.0","id":5,"method":"tools/call"}`)}}
-		d.stub.events <- engine.Event{Seq: 4, Kind: engine.EventLog, Detail: &engine.LogRecord{Level: "WARN", Message: "upstream stderr", Component: "upstream",
+		d.stub.events <- contract.Event{Seq: 4, Kind: contract.EventLog, Detail: &contract.LogRecord{Level: "WARN", Message: "upstream stderr", Component: "upstream",
 			Attrs: map[string]any{"line": "boom"}}}
 		synctest_wait(d)
 		d.key("4")
@@ -423,7 +423,7 @@ func TestEventsPane(t *testing.T) {
 		d.key("enter")
 		mustContain(t, d.screen(), "queued for agents (/wait seq 7)", "returns it", `"text": "hi from the UI"`)
 		// Watching never drains; an agent taking it marks it.
-		d.stub.events <- engine.Event{Seq: 5, Time: q.Time.Add(2 * time.Second), Kind: engine.EventQueueDrained, Detail: &engine.QueueDrained{Count: 1, LastSeq: 7}}
+		d.stub.events <- contract.Event{Seq: 5, Time: q.Time.Add(2 * time.Second), Kind: contract.EventQueueDrained, Detail: &contract.QueueDrained{Count: 1, LastSeq: 7}}
 		synctest_wait(d)
 		mustContain(t, d.screen(), "✓ ui/message", "taken by an agent")
 		d.key("esc")
@@ -442,7 +442,7 @@ func TestEventsPane(t *testing.T) {
 		mustContain(t, d.screen(), "WARN", "upstream", "line=boom")
 		// Pending events fetched at start are shown once even when the
 		// subscription reports them too.
-		d.send(pendingMsg{gen: d.m.subGen, evs: []engine.QueuedEvent{q}})
+		d.send(pendingMsg{gen: d.m.subGen, evs: []contract.QueuedEvent{q}})
 		if n := d.m.events.Len(); n != 3 {
 			t.Fatalf("events after a duplicate pending event: %d, want 3", n)
 		}
@@ -458,7 +458,7 @@ func synctest_wait(d *driver) {
 
 func TestErrorsGoToStatusAndLog(t *testing.T) {
 	inBubble(t, nil, func(t *testing.T, d *driver) {
-		d.stub.failNext("Refine", &engine.Error{Code: engine.CodeUpstreamUnavailable, Message: "upstream stub is not connected"})
+		d.stub.failNext("Refine", &contract.Error{Code: contract.CodeUpstreamUnavailable, Message: "upstream stub is not connected"})
 		d.key("r")
 		d.typeText("bigger")
 		d.key("enter")
@@ -515,7 +515,7 @@ func TestAttachedReconnects(t *testing.T) {
 		mustContain(t, d.screen(), "connection refused", "attempt 2")
 		// The server is back.
 		d.stub.mu.Lock()
-		d.stub.events = make(chan engine.Event, 64)
+		d.stub.events = make(chan contract.Event, 64)
 		d.stub.mu.Unlock()
 		d.send(reconnectMsg{gen: d.m.subGen})
 		if d.m.lost {
@@ -538,7 +538,7 @@ func TestAttachedFollowsARestartedServer(t *testing.T) {
 		restarted.base = "http://127.0.0.1:50003"
 		d := newDriver(t, newStub(), func(o *Options) {
 			o.Mode, o.Dir = Attached, dir
-			o.Dial = func(base string) engine.API {
+			o.Dial = func(base string) contract.API {
 				if base == restarted.base {
 					return restarted
 				}
@@ -552,12 +552,12 @@ func TestAttachedFollowsARestartedServer(t *testing.T) {
 			t.Fatal(err)
 		}
 		d.send(reconnectMsg{gen: d.m.subGen})
-		if d.m.lost || d.m.base != restarted.base || d.m.api != engine.API(restarted) {
+		if d.m.lost || d.m.base != restarted.base || d.m.api != contract.API(restarted) {
 			t.Fatalf("after the server moved: lost %v base %s", d.m.lost, d.m.base)
 		}
 		mustContain(t, d.screen(), "reconnected to http://127.0.0.1:50003")
 		d.stub.mu.Lock()
-		d.stub.events = make(chan engine.Event) // finish closes it
+		d.stub.events = make(chan contract.Event) // finish closes it
 		d.stub.mu.Unlock()
 		close(restarted.events)
 		synctest.Wait()
@@ -600,9 +600,9 @@ func (lightColor) RGBA() (r, g, b, a uint32) { return 0xffff, 0xffff, 0xffff, 0x
 
 // TestEventBurstsAreCoalesced: a burst becomes one message (one redraw).
 func TestEventBurstsAreCoalesced(t *testing.T) {
-	ch := make(chan engine.Event, 3000)
+	ch := make(chan contract.Event, 3000)
 	for i := range 3000 {
-		ch <- engine.Event{Seq: int64(i), Kind: engine.EventLog, Detail: &engine.LogRecord{Level: "INFO", Message: "x"}}
+		ch <- contract.Event{Seq: int64(i), Kind: contract.EventLog, Detail: &contract.LogRecord{Level: "INFO", Message: "x"}}
 	}
 	msg := readEvents(1, ch)().(eventsMsg)
 	if len(msg.evs) != 3000 || msg.closed {
@@ -617,9 +617,9 @@ func TestEventBurstsAreCoalesced(t *testing.T) {
 // TestBuffersAreBounded: the panes keep at most their capacity.
 func TestBuffersAreBounded(t *testing.T) {
 	inBubble(t, nil, func(t *testing.T, d *driver) {
-		evs := make([]engine.Event, 0, maxLogs+10)
+		evs := make([]contract.Event, 0, maxLogs+10)
 		for i := range maxLogs + 10 {
-			evs = append(evs, engine.Event{Seq: int64(i), Kind: engine.EventLog, Detail: &engine.LogRecord{Level: "INFO", Message: "x"}})
+			evs = append(evs, contract.Event{Seq: int64(i), Kind: contract.EventLog, Detail: &contract.LogRecord{Level: "INFO", Message: "x"}})
 		}
 		d.send(eventsMsg{gen: d.m.subGen, evs: evs})
 		if d.m.logs.Len() != maxLogs || d.m.logs.Dropped() != 10 {
@@ -660,7 +660,7 @@ func TestHighlightHTML(t *testing.T) {
 // panicky is an engine whose Regenerate panics.
 type panicky struct{ *stubAPI }
 
-func (panicky) Regenerate(context.Context, engine.RegenerateRequest) (engine.UIChange, error) {
+func (panicky) Regenerate(context.Context, contract.RegenerateRequest) (contract.UIChange, error) {
 	panic("boom in a command")
 }
 

@@ -1,12 +1,12 @@
 package tui
 
-import "github.com/genui-dev/genui/engine"
+import "github.com/genui-dev/genui/engine/contract"
 
 // varTree is the Variables tab: the engine state as the same tree
 // /variables serves, expandable node by node. Expansion is kept by path, so
 // it survives refreshes that renumber the nodes.
 type varTree struct {
-	vars     engine.Variables
+	vars     contract.Variables
 	expanded map[string]bool
 	visible  []int // node ids in display order
 	depth    []int
@@ -15,7 +15,7 @@ type varTree struct {
 
 func newVarTree() *varTree { return &varTree{expanded: map[string]bool{"": true}} }
 
-func (t *varTree) set(v engine.Variables) {
+func (t *varTree) set(v contract.Variables) {
 	t.vars = v
 	t.rebuild()
 }

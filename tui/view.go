@@ -10,7 +10,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/genui-dev/genui/engine"
+	"github.com/genui-dev/genui/engine/contract"
 )
 
 // The screen, top to bottom: header (2 lines, plus a banner line when
@@ -181,7 +181,7 @@ func (m *Model) banner() string {
 	return ""
 }
 
-func serverName(u engine.UpstreamState) string {
+func serverName(u contract.UpstreamState) string {
 	var info struct {
 		Name    string `json:"name"`
 		Version string `json:"version"`

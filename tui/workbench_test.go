@@ -11,7 +11,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/genui-dev/genui/engine"
+	"github.com/genui-dev/genui/engine/contract"
 )
 
 // Issue 19's daily-use behaviour, key by key against the stub engine:
@@ -19,26 +19,26 @@ import (
 // Events and Variables panes, opening a cut row whole.
 
 // logEvent is an engine log line at second s.
-func logEvent(s int, level, msg string, attrs map[string]any) engine.Event {
-	return engine.Event{Time: fixedTime.Add(time.Duration(s) * time.Second), Kind: engine.EventLog,
-		Detail: &engine.LogRecord{Level: level, Message: msg, Component: "upstream", Attrs: attrs}}
+func logEvent(s int, level, msg string, attrs map[string]any) contract.Event {
+	return contract.Event{Time: fixedTime.Add(time.Duration(s) * time.Second), Kind: contract.EventLog,
+		Detail: &contract.LogRecord{Level: level, Message: msg, Component: "upstream", Attrs: attrs}}
 }
 
-func trafficEvent(s int, dir, kind, method, id, frame string) engine.Event {
-	return engine.Event{Time: fixedTime.Add(time.Duration(s) * time.Second), Kind: engine.EventTraffic,
-		Detail: &engine.Traffic{Direction: dir, Kind: kind, Method: method, ID: json.RawMessage(id), Size: len(frame), Frame: json.RawMessage(frame)}}
+func trafficEvent(s int, dir, kind, method, id, frame string) contract.Event {
+	return contract.Event{Time: fixedTime.Add(time.Duration(s) * time.Second), Kind: contract.EventTraffic,
+		Detail: &contract.Traffic{Direction: dir, Kind: kind, Method: method, ID: json.RawMessage(id), Size: len(frame), Frame: json.RawMessage(frame)}}
 }
 
 func TestSearchFindsATermInLogAndTraffic(t *testing.T) {
 	inBubble(t, nil, func(t *testing.T, d *driver) {
-		var evs []engine.Event
+		var evs []contract.Event
 		for i := range 40 {
 			evs = append(evs, logEvent(i, "INFO", fmt.Sprintf("line %d", i), nil))
 		}
 		evs[5] = logEvent(5, "WARN", "upstream stderr", map[string]any{"line": "Failed to request initial roots from the client"})
 		evs[30] = logEvent(30, "ERROR", "upstream stderr", map[string]any{"line": "initial ROOTS missing again"})
-		evs = append(evs, trafficEvent(50, engine.GenuiToUpstream, "request", "tools/call", "7", `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"echo","arguments":{"message":"needle in traffic"}}}`),
-			trafficEvent(51, engine.UpstreamToGenui, "response", "tools/call", "7", `{"jsonrpc":"2.0","id":7,"result":{"content":[]}}`))
+		evs = append(evs, trafficEvent(50, contract.GenuiToUpstream, "request", "tools/call", "7", `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"echo","arguments":{"message":"needle in traffic"}}}`),
+			trafficEvent(51, contract.UpstreamToGenui, "response", "tools/call", "7", `{"jsonrpc":"2.0","id":7,"result":{"content":[]}}`))
 		d.send(eventsMsg{gen: d.m.subGen, evs: evs})
 
 		d.key("7")
@@ -94,7 +94,7 @@ func TestSearchFindsATermInLogAndTraffic(t *testing.T) {
 func TestLogLevelFilterWrapAndOpen(t *testing.T) {
 	inBubble(t, nil, func(t *testing.T, d *driver) {
 		long := "Failed to request initial roots from the client: " + strings.Repeat("the rest of a long stderr line ", 8) + "END"
-		d.send(eventsMsg{gen: d.m.subGen, evs: []engine.Event{
+		d.send(eventsMsg{gen: d.m.subGen, evs: []contract.Event{
 			logEvent(1, "INFO", "started", nil), logEvent(2, "WARN", "upstream stderr", map[string]any{"line": long}),
 			logEvent(3, "DEBUG", "noise", nil), logEvent(4, "ERROR", "broken", nil),
 		}})
@@ -228,7 +228,7 @@ func TestCtrlCBacksOutOfInputsAndQuitsFromTheTop(t *testing.T) {
 
 func TestEscBacksOutOneLevel(t *testing.T) {
 	inBubble(t, nil, func(t *testing.T, d *driver) {
-		d.send(eventsMsg{gen: d.m.subGen, evs: []engine.Event{logEvent(1, "INFO", "a", nil), logEvent(2, "INFO", "b", nil)}})
+		d.send(eventsMsg{gen: d.m.subGen, evs: []contract.Event{logEvent(1, "INFO", "a", nil), logEvent(2, "INFO", "b", nil)}})
 		d.key("7")
 		d.key("l")
 		d.key("/")
@@ -276,11 +276,11 @@ func TestHeaderShowsTheFullPreviewURLWhenThereIsRoom(t *testing.T) {
 func TestEventsOneRowPerEventInTimeOrder(t *testing.T) {
 	inBubble(t, nil, func(t *testing.T, d *driver) {
 		at := func(s int) time.Time { return fixedTime.Add(time.Duration(s) * time.Second) }
-		fin := &engine.GenerationFinished{UIType: "offline-rich", Generator: "offline", Duration: time.Millisecond}
-		qfin := engine.QueuedEvent{Seq: 3, Time: at(10), Source: engine.SourceEngine, Type: string(engine.EventGenerationFinished), Tool: "beta"}
-		d.send(eventsMsg{gen: d.m.subGen, evs: []engine.Event{
-			{Seq: 1, Time: at(10), Kind: engine.EventGenerationFinished, Tool: "beta", Detail: fin},
-			{Seq: 2, Time: at(10), Kind: engine.EventQueued, Tool: "beta", Detail: &engine.Queued{Event: qfin}},
+		fin := &contract.GenerationFinished{UIType: "offline-rich", Generator: "offline", Duration: time.Millisecond}
+		qfin := contract.QueuedEvent{Seq: 3, Time: at(10), Source: contract.SourceEngine, Type: string(contract.EventGenerationFinished), Tool: "beta"}
+		d.send(eventsMsg{gen: d.m.subGen, evs: []contract.Event{
+			{Seq: 1, Time: at(10), Kind: contract.EventGenerationFinished, Tool: "beta", Detail: fin},
+			{Seq: 2, Time: at(10), Kind: contract.EventQueued, Tool: "beta", Detail: &contract.Queued{Event: qfin}},
 		}})
 		if n := d.m.events.Len(); n != 1 {
 			t.Fatalf("an engine event the engine also queued is %d rows, want 1", n)
@@ -288,9 +288,9 @@ func TestEventsOneRowPerEventInTimeOrder(t *testing.T) {
 		d.key("4")
 		mustContain(t, d.screen(), "⧗ gen-finished")
 		// A re-attached genui's pending events are older: they go before.
-		old := engine.QueuedEvent{Seq: 1, Time: at(5), Source: engine.SourcePreview, Type: "ui/message", Tool: "alpha",
+		old := contract.QueuedEvent{Seq: 1, Time: at(5), Source: contract.SourcePreview, Type: "ui/message", Tool: "alpha",
 			Payload: json.RawMessage(`{"text":"earlier"}`)}
-		d.send(pendingMsg{gen: d.m.subGen, evs: []engine.QueuedEvent{old, qfin}})
+		d.send(pendingMsg{gen: d.m.subGen, evs: []contract.QueuedEvent{old, qfin}})
 		if n := d.m.events.Len(); n != 2 {
 			t.Fatalf("after the pending events (one already shown): %d rows, want 2", n)
 		}
@@ -303,8 +303,8 @@ func TestEventsOneRowPerEventInTimeOrder(t *testing.T) {
 			t.Fatalf("the older event is not first: %+v", d.m.events.At(0))
 		}
 		// An agent takes both: both marked.
-		d.send(eventsMsg{gen: d.m.subGen, evs: []engine.Event{{Seq: 4, Time: at(11), Kind: engine.EventQueueDrained,
-			Detail: &engine.QueueDrained{Count: 2, LastSeq: 3}}}})
+		d.send(eventsMsg{gen: d.m.subGen, evs: []contract.Event{{Seq: 4, Time: at(11), Kind: contract.EventQueueDrained,
+			Detail: &contract.QueueDrained{Count: 2, LastSeq: 3}}}})
 		mustContain(t, d.screen(), "✓ ui/message", "✓ gen-finished")
 		mustNotContain(t, d.screen(), "⧗")
 	})

@@ -1,4 +1,4 @@
-// Package apiclient is the HTTP implementation of engine.API: a client of a
+// Package apiclient is the HTTP implementation of contract.API: a client of a
 // running genui's side server (genui mcp, serve or an in-process TUI). The
 // TUI uses it when it attaches to a genui started elsewhere (Claude Code
 // running `genui mcp`). It passes the same conformance suite as the
@@ -17,7 +17,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/genui-dev/genui/engine"
+	"github.com/genui-dev/genui/engine/contract"
 )
 
 // DefaultTimeout bounds a call whose context has no deadline (a refine with
@@ -37,7 +37,7 @@ type Client struct {
 	hc   *http.Client
 }
 
-var _ engine.API = (*Client)(nil)
+var _ contract.API = (*Client)(nil)
 
 // New returns a client of the side server at base (e.g.
 // "http://127.0.0.1:7331"). hc nil means a client with no overall timeout:
@@ -57,7 +57,7 @@ func New(base string, hc *http.Client) *Client {
 func (c *Client) Base() string { return c.base }
 
 // do sends a request and decodes a 2xx JSON answer into out, or the error
-// body into an *engine.Error.
+// body into an *contract.Error.
 func (c *Client) do(ctx context.Context, method, path string, body any, out any) error {
 	if _, ok := ctx.Deadline(); !ok {
 		var cancel context.CancelFunc
@@ -68,13 +68,13 @@ func (c *Client) do(ctx context.Context, method, path string, body any, out any)
 	if body != nil {
 		b, err := json.Marshal(body)
 		if err != nil {
-			return engine.Errorf(engine.CodeInvalidArgument, "encoding the request: %v", err)
+			return contract.Errorf(contract.CodeInvalidArgument, "encoding the request: %v", err)
 		}
 		rd = bytes.NewReader(b)
 	}
 	req, err := http.NewRequestWithContext(ctx, method, c.base+path, rd)
 	if err != nil {
-		return engine.Errorf(engine.CodeInvalidArgument, "%v", err)
+		return contract.Errorf(contract.CodeInvalidArgument, "%v", err)
 	}
 	req.Header.Set("Accept", "application/json")
 	if body != nil {
@@ -90,7 +90,7 @@ func (c *Client) do(ctx context.Context, method, path string, body any, out any)
 		return c.transportError(ctx, err)
 	}
 	if len(data) > maxBody {
-		return engine.Errorf(engine.CodeInternal, "%s %s: answer larger than %d bytes", method, path, maxBody)
+		return contract.Errorf(contract.CodeInternal, "%s %s: answer larger than %d bytes", method, path, maxBody)
 	}
 	if resp.StatusCode/100 != 2 {
 		return decodeError(resp.StatusCode, data)
@@ -99,7 +99,7 @@ func (c *Client) do(ctx context.Context, method, path string, body any, out any)
 		return nil
 	}
 	if err := json.Unmarshal(data, out); err != nil {
-		return engine.Errorf(engine.CodeInternal, "%s %s: malformed answer: %v", method, path, err)
+		return contract.Errorf(contract.CodeInternal, "%s %s: malformed answer: %v", method, path, err)
 	}
 	return nil
 }
@@ -107,17 +107,17 @@ func (c *Client) do(ctx context.Context, method, path string, body any, out any)
 // transportError classifies a failure to talk to the server at all.
 func (c *Client) transportError(ctx context.Context, err error) error {
 	if ctx.Err() != nil {
-		return engine.AsError(ctx.Err())
+		return contract.AsError(ctx.Err())
 	}
-	return engine.Errorf(engine.CodeUnavailable, "genui at %s is not reachable: %v", c.base, err)
+	return contract.Errorf(contract.CodeUnavailable, "genui at %s is not reachable: %v", c.base, err)
 }
 
-// decodeError turns an error answer into an *engine.Error.
+// decodeError turns an error answer into an *contract.Error.
 func decodeError(status int, data []byte) error {
-	var e engine.Error
+	var e contract.Error
 	if json.Unmarshal(data, &e) == nil && e.Message != "" {
 		if e.Code == "" {
-			e.Code = codeOf(status)
+			e.Code = contract.CodeOf(status)
 		}
 		return &e
 	}
@@ -125,107 +125,90 @@ func decodeError(status int, data []byte) error {
 	if len(msg) > 300 {
 		msg = msg[:300] + "…"
 	}
-	return &engine.Error{Code: codeOf(status), Message: fmt.Sprintf("HTTP %d: %s", status, msg)}
-}
-
-// codeOf maps an HTTP status to an error code (for answers without one).
-func codeOf(status int) engine.ErrorCode {
-	switch status {
-	case http.StatusNotFound:
-		return engine.CodeUnknownTool
-	case http.StatusBadRequest, http.StatusRequestEntityTooLarge:
-		return engine.CodeInvalidArgument
-	case http.StatusServiceUnavailable:
-		return engine.CodeUpstreamUnavailable
-	case http.StatusGatewayTimeout:
-		return engine.CodeTimeout
-	case http.StatusBadGateway:
-		return engine.CodeUpstreamError
-	}
-	return engine.CodeInternal
+	return &contract.Error{Code: contract.CodeOf(status), Message: fmt.Sprintf("HTTP %d: %s", status, msg)}
 }
 
 func toolPath(name, suffix string) string { return "/api/tools/" + url.PathEscape(name) + suffix }
 
-// State implements engine.API.
-func (c *Client) State(ctx context.Context) (engine.State, error) {
-	var st engine.State
+// State implements contract.API.
+func (c *Client) State(ctx context.Context) (contract.State, error) {
+	var st contract.State
 	return st, c.do(ctx, http.MethodGet, "/state", nil, &st)
 }
 
-// Variables implements engine.API.
-func (c *Client) Variables(ctx context.Context) (engine.Variables, error) {
-	var v engine.Variables
+// Variables implements contract.API.
+func (c *Client) Variables(ctx context.Context) (contract.Variables, error) {
+	var v contract.Variables
 	return v, c.do(ctx, http.MethodGet, "/variables?format=json", nil, &v)
 }
 
-// Tools implements engine.API.
-func (c *Client) Tools(ctx context.Context) ([]engine.ToolInfo, error) {
-	var tools []engine.ToolInfo
+// Tools implements contract.API.
+func (c *Client) Tools(ctx context.Context) ([]contract.ToolInfo, error) {
+	var tools []contract.ToolInfo
 	return tools, c.do(ctx, http.MethodGet, "/api/tools", nil, &tools)
 }
 
-// UI implements engine.API.
-func (c *Client) UI(ctx context.Context, tool string) (engine.UIView, error) {
-	var v engine.UIView
+// UI implements contract.API.
+func (c *Client) UI(ctx context.Context, tool string) (contract.UIView, error) {
+	var v contract.UIView
 	return v, c.do(ctx, http.MethodGet, toolPath(tool, "/ui"), nil, &v)
 }
 
-// Inspect implements engine.API.
-func (c *Client) Inspect(ctx context.Context, tool string) (engine.Inspection, error) {
-	var in engine.Inspection
+// Inspect implements contract.API.
+func (c *Client) Inspect(ctx context.Context, tool string) (contract.Inspection, error) {
+	var in contract.Inspection
 	return in, c.do(ctx, http.MethodGet, toolPath(tool, ""), nil, &in)
 }
 
-// Refine implements engine.API.
-func (c *Client) Refine(ctx context.Context, req engine.RefineRequest) (engine.UIChange, error) {
-	var ch engine.UIChange
+// Refine implements contract.API.
+func (c *Client) Refine(ctx context.Context, req contract.RefineRequest) (contract.UIChange, error) {
+	var ch contract.UIChange
 	return ch, c.do(ctx, http.MethodPost, toolPath(req.Tool, "/refine"), req, &ch)
 }
 
-// Regenerate implements engine.API.
-func (c *Client) Regenerate(ctx context.Context, req engine.RegenerateRequest) (engine.UIChange, error) {
-	var ch engine.UIChange
+// Regenerate implements contract.API.
+func (c *Client) Regenerate(ctx context.Context, req contract.RegenerateRequest) (contract.UIChange, error) {
+	var ch contract.UIChange
 	return ch, c.do(ctx, http.MethodPost, toolPath(req.Tool, "/regenerate"), req, &ch)
 }
 
-// CallTool implements engine.API.
-func (c *Client) CallTool(ctx context.Context, req engine.CallRequest) (engine.CallResult, error) {
+// CallTool implements contract.API.
+func (c *Client) CallTool(ctx context.Context, req contract.CallRequest) (contract.CallResult, error) {
 	args := req.Arguments
 	if len(bytes.TrimSpace(args)) == 0 {
 		args = json.RawMessage("{}")
 	}
 	if !json.Valid(args) {
-		return engine.CallResult{}, engine.Errorf(engine.CodeInvalidArgument, "arguments must be a JSON object")
+		return contract.CallResult{}, contract.Errorf(contract.CodeInvalidArgument, "arguments must be a JSON object")
 	}
 	path := "/api/tool/" + url.PathEscape(req.Name)
 	if req.Source != "" {
 		path += "?source=" + url.QueryEscape(req.Source)
 	}
-	var res engine.CallResult
+	var res contract.CallResult
 	return res, c.do(ctx, http.MethodPost, path, args, &res)
 }
 
-// RefreshTools implements engine.API.
-func (c *Client) RefreshTools(ctx context.Context) (engine.ToolDiff, error) {
-	var d engine.ToolDiff
+// RefreshTools implements contract.API.
+func (c *Client) RefreshTools(ctx context.Context) (contract.ToolDiff, error) {
+	var d contract.ToolDiff
 	return d, c.do(ctx, http.MethodPost, "/api/refresh", struct{}{}, &d)
 }
 
-// Preview implements engine.API.
-func (c *Client) Preview(ctx context.Context, tool string) (engine.PreviewInfo, error) {
-	var p engine.PreviewInfo
+// Preview implements contract.API.
+func (c *Client) Preview(ctx context.Context, tool string) (contract.PreviewInfo, error) {
+	var p contract.PreviewInfo
 	return p, c.do(ctx, http.MethodGet, toolPath(tool, "/preview"), nil, &p)
 }
 
-// Subscribe implements engine.API over GET /events. The stream is open when
+// Subscribe implements contract.API over GET /events. The stream is open when
 // Subscribe returns; the channel closes when ctx ends or the connection is
 // lost (callers that want to survive a restart of the server subscribe
 // again, with backoff).
-func (c *Client) Subscribe(ctx context.Context) (<-chan engine.Event, error) {
+func (c *Client) Subscribe(ctx context.Context) (<-chan contract.Event, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, c.base+"/events", nil)
 	if err != nil {
-		return nil, engine.Errorf(engine.CodeInvalidArgument, "%v", err)
+		return nil, contract.Errorf(contract.CodeInvalidArgument, "%v", err)
 	}
 	req.Header.Set("Accept", "text/event-stream")
 	// Only the connection and the headers are bounded; the stream is not.
@@ -254,16 +237,16 @@ func (c *Client) Subscribe(ctx context.Context) (<-chan engine.Event, error) {
 			}
 		}()
 		if ctx.Err() != nil {
-			return nil, engine.AsError(ctx.Err())
+			return nil, contract.AsError(ctx.Err())
 		}
-		return nil, engine.Errorf(engine.CodeUnavailable, "genui at %s: no answer to GET /events within 30s", c.base)
+		return nil, contract.Errorf(contract.CodeUnavailable, "genui at %s: no answer to GET /events within 30s", c.base)
 	}
 	if resp.StatusCode != http.StatusOK {
 		defer resp.Body.Close()
 		data, _ := io.ReadAll(io.LimitReader(resp.Body, 64<<10))
 		return nil, decodeError(resp.StatusCode, data)
 	}
-	out := make(chan engine.Event, 64)
+	out := make(chan contract.Event, 64)
 	go func() {
 		defer close(out)
 		defer resp.Body.Close()
@@ -276,7 +259,7 @@ func (c *Client) Subscribe(ctx context.Context) (<-chan engine.Event, error) {
 
 // readEvents parses server-sent events ("data:" lines; one JSON envelope
 // per event) into out until the stream ends.
-func readEvents(ctx context.Context, r io.Reader, out chan<- engine.Event) {
+func readEvents(ctx context.Context, r io.Reader, out chan<- contract.Event) {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64<<10), maxEventLine)
 	var data []byte
@@ -287,7 +270,7 @@ func readEvents(ctx context.Context, r io.Reader, out chan<- engine.Event) {
 			if len(data) == 0 {
 				continue
 			}
-			var ev engine.Event
+			var ev contract.Event
 			err := json.Unmarshal(data, &ev)
 			data = data[:0]
 			if err != nil {

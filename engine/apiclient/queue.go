@@ -4,12 +4,12 @@ import (
 	"context"
 	"net/http"
 
-	"github.com/genui-dev/genui/engine"
+	"github.com/genui-dev/genui/engine/contract"
 )
 
-// PendingEvents implements engine.API over GET /api/queue (which, unlike
+// PendingEvents implements contract.API over GET /api/queue (which, unlike
 // /wait, never drains).
-func (c *Client) PendingEvents(ctx context.Context) ([]engine.QueuedEvent, error) {
-	evs := []engine.QueuedEvent{}
+func (c *Client) PendingEvents(ctx context.Context) ([]contract.QueuedEvent, error) {
+	evs := []contract.QueuedEvent{}
 	return evs, c.do(ctx, http.MethodGet, "/api/queue", nil, &evs)
 }

@@ -1,4 +1,4 @@
-// Package apitest is the conformance suite of engine.API and the harness it
+// Package apitest is the conformance suite of contract.API and the harness it
 // runs on: a real engine over the built-in demo upstream (in-process), its
 // MCP host and its HTTP side server on httptest servers. Run the suite
 // against any implementation; the in-process engine and apiclient must pass
@@ -62,7 +62,7 @@ func Start(t testing.TB, opts ...Option) *Harness {
 		t.Fatal(err)
 	}
 	h := &Harness{E: e}
-	h.Host = host.New(host.Options{Engine: e, Logger: log, OpenBrowser: func(string) error { return nil }})
+	h.Host = host.New(host.Options{Engine: e, Upstream: e.Relay(), Tools: e.Registry(), Logger: log, OpenBrowser: func(string) error { return nil }})
 	h.Side = httpapi.New(httpapi.Options{Engine: e, Host: h.Host, Logger: log})
 	h.api = httptest.NewServer(h.Side.Handler())
 	h.ui = httptest.NewServer(h.Side.UIHandler())
@@ -86,7 +86,7 @@ func Start(t testing.TB, opts ...Option) *Harness {
 	})
 	wctx, wcancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer wcancel()
-	if err := e.WaitReady(wctx); err != nil {
+	if err := e.Registry().WaitReady(wctx); err != nil {
 		t.Fatal(err)
 	}
 	return h

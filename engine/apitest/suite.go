@@ -10,19 +10,20 @@ import (
 	"time"
 
 	"github.com/genui-dev/genui/engine"
+	"github.com/genui-dev/genui/engine/contract"
 )
 
 // bound is the longest the suite waits for anything that should be quick.
 const bound = 20 * time.Second
 
-// Run is the conformance suite of engine.API. newAPI returns the
+// Run is the conformance suite of contract.API. newAPI returns the
 // implementation under test for a fresh harness (the engine itself, or a
 // client of h.APIURL). Every subtest gets its own harness, so they are
 // independent.
-func Run(t *testing.T, newAPI func(t *testing.T, h *Harness) engine.API) {
+func Run(t *testing.T, newAPI func(t *testing.T, h *Harness) contract.API) {
 	cases := []struct {
 		name string
-		f    func(t *testing.T, h *Harness, api engine.API)
+		f    func(t *testing.T, h *Harness, api contract.API)
 	}{
 		{"State", testState},
 		{"Variables", testVariables},
@@ -59,7 +60,7 @@ func ctxOf(t *testing.T) context.Context {
 var demoTools = []string{"datastore_search", "get_battery_status", "get_current_weather", "get_forecast",
 	"get_tiny_image", "reset_demo", "run_battery", "set_units"}
 
-func testState(t *testing.T, h *Harness, api engine.API) {
+func testState(t *testing.T, h *Harness, api contract.API) {
 	st, err := api.State(ctxOf(t))
 	if err != nil {
 		t.Fatal(err)
@@ -73,7 +74,7 @@ func testState(t *testing.T, h *Harness, api engine.API) {
 	var names []string
 	for _, ts := range st.Tools {
 		names = append(names, ts.Name)
-		if ts.UI.State != engine.UIStateNone || ts.ResourceURI != engine.UIURI(ts.Name) || ts.Hash == "" {
+		if ts.UI.State != contract.UIStateNone || ts.ResourceURI != contract.UIURI(ts.Name) || ts.Hash == "" {
 			t.Errorf("fresh tool %s: %+v", ts.Name, ts)
 		}
 	}
@@ -85,7 +86,7 @@ func testState(t *testing.T, h *Harness, api engine.API) {
 	}
 }
 
-func testVariables(t *testing.T, h *Harness, api engine.API) {
+func testVariables(t *testing.T, h *Harness, api contract.API) {
 	v, err := api.Variables(ctxOf(t))
 	if err != nil {
 		t.Fatal(err)
@@ -104,13 +105,13 @@ func testVariables(t *testing.T, h *Harness, api engine.API) {
 	}
 }
 
-func testTools(t *testing.T, h *Harness, api engine.API) {
+func testTools(t *testing.T, h *Harness, api contract.API) {
 	tools, err := api.Tools(ctxOf(t))
 	if err != nil {
 		t.Fatal(err)
 	}
 	var names []string
-	byName := map[string]engine.ToolInfo{}
+	byName := map[string]contract.ToolInfo{}
 	for _, ti := range tools {
 		names = append(names, ti.Name)
 		byName[ti.Name] = ti
@@ -131,27 +132,30 @@ func testTools(t *testing.T, h *Harness, api engine.API) {
 	}
 }
 
-func testUnknownTool(t *testing.T, h *Harness, api engine.API) {
+func testUnknownTool(t *testing.T, h *Harness, api contract.API) {
 	ctx := ctxOf(t)
 	checks := map[string]func() error{
 		"UI":      func() error { _, err := api.UI(ctx, "get_forcast"); return err },
 		"Inspect": func() error { _, err := api.Inspect(ctx, "get_forcast"); return err },
 		"Refine": func() error {
-			_, err := api.Refine(ctx, engine.RefineRequest{Tool: "get_forcast", Feedback: "x"})
+			_, err := api.Refine(ctx, contract.RefineRequest{Tool: "get_forcast", Feedback: "x"})
 			return err
 		},
-		"Regenerate": func() error { _, err := api.Regenerate(ctx, engine.RegenerateRequest{Tool: "get_forcast"}); return err },
+		"Regenerate": func() error {
+			_, err := api.Regenerate(ctx, contract.RegenerateRequest{Tool: "get_forcast"})
+			return err
+		},
 		"CallTool": func() error {
-			_, err := api.CallTool(ctx, engine.CallRequest{Name: "get_forcast"})
+			_, err := api.CallTool(ctx, contract.CallRequest{Name: "get_forcast"})
 			return err
 		},
 		"Preview": func() error { _, err := api.Preview(ctx, "get_forcast"); return err },
 	}
 	for name, f := range checks {
 		err := f()
-		var ae *engine.Error
-		if !errors.Is(err, engine.ErrUnknownTool) || !errors.As(err, &ae) {
-			t.Errorf("%s of an unknown tool: %v (%T), want an unknown_tool *engine.Error", name, err, err)
+		var ae *contract.Error
+		if !errors.Is(err, contract.ErrUnknownTool) || !errors.As(err, &ae) {
+			t.Errorf("%s of an unknown tool: %v (%T), want an unknown_tool *contract.Error", name, err, err)
 			continue
 		}
 		if !slices.Contains(ae.Suggestions, "get_forecast") || !strings.Contains(ae.Message, "get_forecast") {
@@ -160,13 +164,13 @@ func testUnknownTool(t *testing.T, h *Harness, api engine.API) {
 	}
 }
 
-func testUI(t *testing.T, h *Harness, api engine.API) {
+func testUI(t *testing.T, h *Harness, api contract.API) {
 	ctx := ctxOf(t)
 	v, err := api.UI(ctx, "get_forecast")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if v.Tool != "get_forecast" || v.URI != "ui://get_forecast" || v.MIMEType != engine.MIMEApp ||
+	if v.Tool != "get_forecast" || v.URI != "ui://get_forecast" || v.MIMEType != contract.MIMEApp ||
 		!strings.Contains(v.HTML, "<html") || v.CacheKey == "" || v.FromCache || v.Meta.UIType == "" {
 		t.Fatalf("first UI read: %+v (html %d bytes)", v.Meta, len(v.HTML))
 	}
@@ -182,13 +186,13 @@ func testUI(t *testing.T, h *Harness, api engine.API) {
 		t.Fatal(err)
 	}
 	for _, ts := range st.Tools {
-		if ts.Name == "get_forecast" && (ts.UI.State != engine.UIStateCached || ts.UI.Kind != v.Meta.UIType || ts.UI.CacheKey != v.CacheKey) {
+		if ts.Name == "get_forecast" && (ts.UI.State != contract.UIStateCached || ts.UI.Kind != v.Meta.UIType || ts.UI.CacheKey != v.CacheKey) {
 			t.Fatalf("state after reading the UI: %+v", ts.UI)
 		}
 	}
 }
 
-func testInspect(t *testing.T, h *Harness, api engine.API) {
+func testInspect(t *testing.T, h *Harness, api contract.API) {
 	ctx := ctxOf(t)
 	in, err := api.Inspect(ctx, "get_current_weather")
 	if err != nil {
@@ -209,16 +213,16 @@ func testInspect(t *testing.T, h *Harness, api engine.API) {
 	}
 }
 
-func testRefineAndRegenerate(t *testing.T, h *Harness, api engine.API) {
+func testRefineAndRegenerate(t *testing.T, h *Harness, api contract.API) {
 	ctx := ctxOf(t)
 	before, err := api.UI(ctx, "datastore_search")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := api.Refine(ctx, engine.RefineRequest{Tool: "datastore_search", Feedback: "  "}); !isCode(err, engine.CodeInvalidArgument) {
+	if _, err := api.Refine(ctx, contract.RefineRequest{Tool: "datastore_search", Feedback: "  "}); !isCode(err, contract.CodeInvalidArgument) {
 		t.Fatalf("empty feedback: %v, want invalid_argument", err)
 	}
-	ch, err := api.Refine(ctx, engine.RefineRequest{Tool: "datastore_search", Feedback: "dark theme, 25 per page", Source: engine.SourceTUI})
+	ch, err := api.Refine(ctx, contract.RefineRequest{Tool: "datastore_search", Feedback: "dark theme, 25 per page", Source: contract.SourceTUI})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -230,14 +234,14 @@ func testRefineAndRegenerate(t *testing.T, h *Harness, api engine.API) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(in.History) != 1 || in.History[0].Feedback != "dark theme, 25 per page" || in.History[0].Source != engine.SourceTUI {
+	if len(in.History) != 1 || in.History[0].Feedback != "dark theme, 25 per page" || in.History[0].Source != contract.SourceTUI {
 		t.Fatalf("history after refine: %+v", in.History)
 	}
 	now, err := api.UI(ctx, "datastore_search")
 	if err != nil || now.HTML != ch.HTML || now.CacheKey != ch.CacheKey {
 		t.Fatalf("UI after refine is not the refined one (%v)", err)
 	}
-	re, err := api.Regenerate(ctx, engine.RegenerateRequest{Tool: "datastore_search", ClearRefinements: true})
+	re, err := api.Regenerate(ctx, contract.RegenerateRequest{Tool: "datastore_search", ClearRefinements: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -247,7 +251,7 @@ func testRefineAndRegenerate(t *testing.T, h *Harness, api engine.API) {
 	}
 }
 
-func summary(ch engine.UIChange) engine.UIChange {
+func summary(ch contract.UIChange) contract.UIChange {
 	ch.HTML, ch.OldHTML = clip(ch.HTML), clip(ch.OldHTML)
 	return ch
 }
@@ -259,14 +263,14 @@ func clip(s string) string {
 	return s
 }
 
-func isCode(err error, code engine.ErrorCode) bool {
-	var e *engine.Error
+func isCode(err error, code contract.ErrorCode) bool {
+	var e *contract.Error
 	return errors.As(err, &e) && e.Code == code
 }
 
-func testCallTool(t *testing.T, h *Harness, api engine.API) {
+func testCallTool(t *testing.T, h *Harness, api contract.API) {
 	ctx := ctxOf(t)
-	res, err := api.CallTool(ctx, engine.CallRequest{Name: "get_current_weather", Arguments: json.RawMessage(`{"location":"Paris"}`)})
+	res, err := api.CallTool(ctx, contract.CallRequest{Name: "get_current_weather", Arguments: json.RawMessage(`{"location":"Paris"}`)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -281,18 +285,18 @@ func testCallTool(t *testing.T, h *Harness, api engine.API) {
 		t.Fatalf("call result: %s (%v)", res.Result, err)
 	}
 	for _, bad := range []string{`[1]`, `"Paris"`, `{`} {
-		if _, err := api.CallTool(ctx, engine.CallRequest{Name: "get_current_weather", Arguments: json.RawMessage(bad)}); !isCode(err, engine.CodeInvalidArgument) {
+		if _, err := api.CallTool(ctx, contract.CallRequest{Name: "get_current_weather", Arguments: json.RawMessage(bad)}); !isCode(err, contract.CodeInvalidArgument) {
 			t.Errorf("arguments %s: %v, want invalid_argument", bad, err)
 		}
 	}
 	// A tool error is a result, not a failure.
-	res, err = api.CallTool(ctx, engine.CallRequest{Name: "get_forecast", Arguments: json.RawMessage(`{"location":"Paris","days":99}`)})
+	res, err = api.CallTool(ctx, contract.CallRequest{Name: "get_forecast", Arguments: json.RawMessage(`{"location":"Paris","days":99}`)})
 	if err != nil || !res.IsError {
 		t.Fatalf("out-of-range days: err %v, isError %v: %s", err, res.IsError, res.Result)
 	}
 }
 
-func testRefreshTools(t *testing.T, h *Harness, api engine.API) {
+func testRefreshTools(t *testing.T, h *Harness, api contract.API) {
 	d, err := api.RefreshTools(ctxOf(t))
 	if err != nil {
 		t.Fatal(err)
@@ -302,7 +306,7 @@ func testRefreshTools(t *testing.T, h *Harness, api engine.API) {
 	}
 }
 
-func testPreview(t *testing.T, h *Harness, api engine.API) {
+func testPreview(t *testing.T, h *Harness, api contract.API) {
 	p, err := api.Preview(ctxOf(t), "get_forecast")
 	if err != nil {
 		t.Fatal(err)
@@ -313,7 +317,7 @@ func testPreview(t *testing.T, h *Harness, api engine.API) {
 }
 
 // next returns the first event of kind for tool, failing after bound.
-func next(t *testing.T, ch <-chan engine.Event, kind engine.EventKind, tool string) engine.Event {
+func next(t *testing.T, ch <-chan contract.Event, kind contract.EventKind, tool string) contract.Event {
 	t.Helper()
 	timeout := time.After(bound)
 	for {
@@ -331,41 +335,41 @@ func next(t *testing.T, ch <-chan engine.Event, kind engine.EventKind, tool stri
 	}
 }
 
-func testSubscribeEngineEvents(t *testing.T, h *Harness, api engine.API) {
+func testSubscribeEngineEvents(t *testing.T, h *Harness, api contract.API) {
 	ctx := ctxOf(t)
 	ch, err := api.Subscribe(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := api.Refine(ctx, engine.RefineRequest{Tool: "get_forecast", Feedback: "dark theme"}); err != nil {
+	if _, err := api.Refine(ctx, contract.RefineRequest{Tool: "get_forecast", Feedback: "dark theme"}); err != nil {
 		t.Fatal(err)
 	}
-	started := next(t, ch, engine.EventGenerationStarted, "get_forecast")
-	if _, ok := started.Detail.(*engine.GenerationStarted); !ok {
+	started := next(t, ch, contract.EventGenerationStarted, "get_forecast")
+	if _, ok := started.Detail.(*contract.GenerationStarted); !ok {
 		t.Fatalf("generation-started detail %T", started.Detail)
 	}
-	fin := next(t, ch, engine.EventGenerationFinished, "get_forecast")
-	fd, ok := fin.Detail.(*engine.GenerationFinished)
+	fin := next(t, ch, contract.EventGenerationFinished, "get_forecast")
+	fd, ok := fin.Detail.(*contract.GenerationFinished)
 	if !ok || fd.UIType == "" || fd.CacheKey == "" || fin.Seq <= started.Seq || fin.Time.IsZero() {
 		t.Fatalf("generation-finished: %+v %T %+v", fin, fin.Detail, fd)
 	}
-	up := next(t, ch, engine.EventUIUpdated, "get_forecast")
-	ud, ok := up.Detail.(*engine.UIUpdated)
+	up := next(t, ch, contract.EventUIUpdated, "get_forecast")
+	ud, ok := up.Detail.(*contract.UIUpdated)
 	if !ok || ud.Reason != "refine" || ud.CacheKey != fd.CacheKey {
 		t.Fatalf("ui-updated: %T %+v", up.Detail, ud)
 	}
 }
 
-func testWatchingNeverConsumes(t *testing.T, h *Harness, api engine.API) {
+func testWatchingNeverConsumes(t *testing.T, h *Harness, api contract.API) {
 	ctx := ctxOf(t)
 	ch, err := api.Subscribe(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
 	// A UI's ui/message as the preview queues it for agents.
-	pushed := h.E.Push(engine.SourcePreview, "ui/message", "get_forecast", map[string]any{"text": "hello from the UI"})
-	ev := next(t, ch, engine.EventQueued, "get_forecast")
-	q, ok := ev.Detail.(*engine.Queued)
+	pushed := h.E.Push(contract.SourcePreview, "ui/message", "get_forecast", map[string]any{"text": "hello from the UI"})
+	ev := next(t, ch, contract.EventQueued, "get_forecast")
+	q, ok := ev.Detail.(*contract.Queued)
 	if !ok || q.Event.Seq != pushed.Seq || q.Event.Type != "ui/message" || !strings.Contains(string(q.Event.Payload), "hello from the UI") {
 		t.Fatalf("queued event: %T %+v", ev.Detail, q)
 	}
@@ -374,13 +378,13 @@ func testWatchingNeverConsumes(t *testing.T, h *Harness, api engine.API) {
 	if code != 200 || !strings.Contains(string(body), "hello from the UI") {
 		t.Fatalf("/wait after a watcher saw the event: %d %s", code, body)
 	}
-	dr := next(t, ch, engine.EventQueueDrained, "")
-	if d, ok := dr.Detail.(*engine.QueueDrained); !ok || d.Count < 1 || d.LastSeq < pushed.Seq {
+	dr := next(t, ch, contract.EventQueueDrained, "")
+	if d, ok := dr.Detail.(*contract.QueueDrained); !ok || d.Count < 1 || d.LastSeq < pushed.Seq {
 		t.Fatalf("queue-drained: %T %+v", dr.Detail, dr.Detail)
 	}
 }
 
-func testSubscribeEnds(t *testing.T, h *Harness, api engine.API) {
+func testSubscribeEnds(t *testing.T, h *Harness, api contract.API) {
 	ctx, cancel := context.WithCancel(context.Background())
 	ch, err := api.Subscribe(ctx)
 	if err != nil {
@@ -400,16 +404,16 @@ func testSubscribeEnds(t *testing.T, h *Harness, api engine.API) {
 	}
 }
 
-func testSubscribeTraffic(t *testing.T, h *Harness, api engine.API) {
+func testSubscribeTraffic(t *testing.T, h *Harness, api contract.API) {
 	ctx := ctxOf(t)
 	ch, err := api.Subscribe(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := api.CallTool(ctx, engine.CallRequest{Name: "get_current_weather", Arguments: json.RawMessage(`{"location":"Oslo"}`)}); err != nil {
+	if _, err := api.CallTool(ctx, contract.CallRequest{Name: "get_current_weather", Arguments: json.RawMessage(`{"location":"Oslo"}`)}); err != nil {
 		t.Fatal(err)
 	}
-	var req, resp *engine.Traffic
+	var req, resp *contract.Traffic
 	timeout := time.After(bound)
 	for req == nil || resp == nil {
 		select {
@@ -417,14 +421,14 @@ func testSubscribeTraffic(t *testing.T, h *Harness, api engine.API) {
 			if !ok {
 				t.Fatal("event stream closed")
 			}
-			tr, isT := ev.Detail.(*engine.Traffic)
-			if ev.Kind != engine.EventTraffic || !isT || tr.Method != "tools/call" {
+			tr, isT := ev.Detail.(*contract.Traffic)
+			if ev.Kind != contract.EventTraffic || !isT || tr.Method != "tools/call" {
 				continue
 			}
 			switch {
-			case tr.Direction == engine.GenuiToUpstream && tr.Kind == "request":
+			case tr.Direction == contract.GenuiToUpstream && tr.Kind == "request":
 				req = tr
-			case tr.Direction == engine.UpstreamToGenui && tr.Kind == "response":
+			case tr.Direction == contract.UpstreamToGenui && tr.Kind == "response":
 				resp = tr
 			}
 		case <-timeout:

@@ -19,6 +19,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/genui-dev/genui/engine"
+	"github.com/genui-dev/genui/engine/contract"
 	"github.com/genui-dev/genui/engine/host"
 	"github.com/genui-dev/genui/engine/httpapi"
 	"github.com/genui-dev/genui/engine/install"
@@ -51,7 +52,7 @@ type Options struct {
 type App struct {
 	opts Options
 	log  *slog.Logger
-	// Engine is the core; front ends use it through engine.API.
+	// Engine is the core; front ends use it through contract.API.
 	Engine *engine.Engine
 	Host   *host.Server
 	Side   *httpapi.Server
@@ -81,7 +82,7 @@ func New(opts Options) (*App, error) {
 	if opts.AutoInstall {
 		a.autoInstall()
 	}
-	a.Host = host.New(host.Options{Engine: e, UIMetadata: opts.UIMetadata, Logger: log.With("component", "host"),
+	a.Host = host.New(host.Options{Engine: e, Upstream: e.Relay(), Tools: e.Registry(), Version: engine.Version, UIMetadata: opts.UIMetadata, Logger: log.With("component", "host"),
 		ObserveRequest: opts.Metrics.ObserveRequest})
 	a.Side = httpapi.New(httpapi.Options{Engine: e, Host: a.Host, Dir: opts.Engine.Dir, Logger: log.With("component", "httpapi"),
 		Metrics: opts.Metrics.Handler(), YieldPortFiles: opts.YieldPortFiles})
@@ -89,7 +90,7 @@ func New(opts Options) (*App, error) {
 }
 
 // API is the engine's front door.
-func (a *App) API() engine.API { return a.Engine }
+func (a *App) API() contract.API { return a.Engine }
 
 // autoInstall writes DIR's helper files on first start.
 func (a *App) autoInstall() {
@@ -187,12 +188,12 @@ func (a *App) ServeBanner(w io.Writer, logPath string) FrontEnd {
 			engine.VersionLine(), api, api, api, api, api, api, DescribeUpstream(a.opts.Engine.Upstream), logPath)
 		wctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 		defer cancel()
-		if err := a.Engine.WaitReady(wctx); err != nil {
+		if err := a.Engine.Registry().WaitReady(wctx); err != nil {
 			fmt.Fprintf(w, "  upstream not ready yet: %v\n", err)
 			return nil
 		}
 		fmt.Fprintln(w, "  previews:")
-		for _, t := range a.Engine.UpstreamTools() {
+		for _, t := range a.Engine.Registry().List() {
 			fmt.Fprintf(w, "    %s/preview/%s\n", api, url.PathEscape(t.Name))
 		}
 		return nil

@@ -29,18 +29,18 @@ func Export(ctx context.Context, opts engine.Options, out string, w io.Writer) e
 		defer cancel()
 		wctx, wcancel := context.WithTimeout(gctx, 30*time.Second)
 		defer wcancel()
-		if err := e.WaitReady(wctx); err != nil {
+		if err := e.Registry().WaitReady(wctx); err != nil {
 			return err
 		}
 		if err := os.MkdirAll(out, 0o755); err != nil {
 			return err
 		}
-		for _, t := range e.UpstreamTools() {
+		for _, t := range e.Registry().List() {
 			if t.OwnUI != "" {
 				fmt.Fprintf(w, "skip %s: it ships its own UI (%s)\n", t.Name, t.OwnUI)
 				continue
 			}
-			ui, err := e.ReadUI(gctx, t.Name)
+			ui, err := e.UI(gctx, t.Name)
 			if err != nil {
 				return fmt.Errorf("%s: %w", t.Name, err)
 			}

@@ -9,8 +9,8 @@ import (
 	"log/slog"
 	"slices"
 	"sync"
-	"time"
 
+	"github.com/genui-dev/genui/engine/contract"
 	"github.com/hashicorp/golang-lru/v2/simplelru"
 )
 
@@ -24,38 +24,12 @@ const (
 // ErrTooLarge is returned (wrapped) by Put for an entry over MaxEntryBytes.
 var ErrTooLarge = errors.New("cache entry too large")
 
-// Meta describes how an entry was generated.
-type Meta struct {
-	GeneratedAt    time.Time     `json:"generatedAt"`
-	Duration       time.Duration `json:"duration"`
-	Provider       string        `json:"provider,omitempty"`
-	Model          string        `json:"model,omitempty"`
-	InputTokens    int           `json:"inputTokens,omitempty"`
-	OutputTokens   int           `json:"outputTokens,omitempty"`
-	UIType         string        `json:"uiType,omitempty"`
-	FallbackReason string        `json:"fallbackReason,omitempty"`
-	Warnings       []string      `json:"warnings,omitempty"`
-	RequestID      string        `json:"requestId,omitempty"`
-	// Chain is how an LLM page came to be: generated, or repaired (with
-	// what was wrong and what was fixed).
-	Chain []ChainStep `json:"chain,omitempty"`
-	// CacheVersion is the cache format version; Put stamps FormatVersion.
-	CacheVersion int `json:"cacheVersion"`
-}
-
-// ChainStep is one step of the generated -> repaired -> offline chain.
-type ChainStep struct {
-	Stage  string `json:"stage"`
-	OK     bool   `json:"ok"`
-	Reason string `json:"reason,omitempty"`
-}
-
 // Entry is one cached UI.
 type Entry struct {
-	Key  Key    `json:"key"`
-	Tool string `json:"tool"`
-	HTML string `json:"html"`
-	Meta Meta   `json:"meta"`
+	Key  Key             `json:"key"`
+	Tool string          `json:"tool"`
+	HTML string          `json:"html"`
+	Meta contract.UIMeta `json:"meta"`
 }
 
 // size is what an entry counts against the byte limits: its strings.
@@ -86,16 +60,6 @@ type Options struct {
 	// Dir persists entries as Dir/<key>.json; "" keeps them in memory only.
 	Dir    string
 	Logger *slog.Logger
-}
-
-// Stats is a snapshot of the cache counters.
-type Stats struct {
-	Entries   int     `json:"entries"`
-	Bytes     int64   `json:"bytes"`
-	Hits      int64   `json:"hits"`
-	Misses    int64   `json:"misses"`
-	HitRate   float64 `json:"hitRate"`
-	Evictions int64   `json:"evictions"`
 }
 
 // Cache is a thread-safe LRU of generated UIs bounded by entry count and
@@ -284,10 +248,10 @@ func (c *Cache) DeleteTool(tool string) int {
 }
 
 // Stats returns a snapshot of the counters.
-func (c *Cache) Stats() Stats {
+func (c *Cache) Stats() contract.CacheStats {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	s := Stats{Entries: c.lru.Len(), Bytes: c.bytes, Hits: c.hits, Misses: c.misses, Evictions: c.evictions}
+	s := contract.CacheStats{Entries: c.lru.Len(), Bytes: c.bytes, Hits: c.hits, Misses: c.misses, Evictions: c.evictions}
 	if total := s.Hits + s.Misses; total > 0 {
 		s.HitRate = float64(s.Hits) / float64(total)
 	}

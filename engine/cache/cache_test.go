@@ -12,6 +12,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/genui-dev/genui/engine/contract"
 )
 
 // testKey returns a deterministic valid key for a small integer.
@@ -45,7 +47,7 @@ func TestGetHitMiss(t *testing.T) {
 	if _, ok := c.Get(k); ok {
 		t.Fatal("hit on empty cache")
 	}
-	want := Entry{Key: k, Tool: "weather", HTML: "<p>hi</p>", Meta: Meta{Model: "m", Warnings: []string{"w"}}}
+	want := Entry{Key: k, Tool: "weather", HTML: "<p>hi</p>", Meta: contract.UIMeta{Model: "m", Warnings: []string{"w"}}}
 	if err := c.Put(want); err != nil {
 		t.Fatal(err)
 	}
@@ -251,7 +253,7 @@ func TestReplaceAndDelete(t *testing.T) {
 func TestPersistRoundTrip(t *testing.T) {
 	dir := t.TempDir()
 	c := newCache(t, Options{Dir: dir})
-	want := Entry{Key: testKey(1), Tool: "weather", HTML: "<script>if (a < b && c > d) {}</script>\n\"é\"", Meta: Meta{
+	want := Entry{Key: testKey(1), Tool: "weather", HTML: "<script>if (a < b && c > d) {}</script>\n\"é\"", Meta: contract.UIMeta{
 		GeneratedAt: time.Date(2026, 1, 2, 3, 4, 5, 6, time.UTC), Duration: 1500 * time.Millisecond,
 		Provider: "offline", Model: "none", InputTokens: 10, OutputTokens: 20, UIType: "form",
 		FallbackReason: "no llm", Warnings: []string{"a", "b"}, RequestID: "r1",
@@ -484,7 +486,7 @@ func BenchmarkGet(b *testing.B) {
 	m := make(map[Key]Entry, n)
 	for i := range keys {
 		keys[i] = testKey(i)
-		e := Entry{Key: keys[i], Tool: "t", HTML: strings.Repeat("x", 4096), Meta: Meta{Warnings: []string{"w"}}}
+		e := Entry{Key: keys[i], Tool: "t", HTML: strings.Repeat("x", 4096), Meta: contract.UIMeta{Warnings: []string{"w"}}}
 		if err := c.Put(e); err != nil {
 			b.Fatal(err)
 		}

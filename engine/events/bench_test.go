@@ -10,6 +10,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/genui-dev/genui/engine/contract"
 )
 
 // percentiles reports p50 and p99 of lat (sorted in place).
@@ -163,7 +165,7 @@ func receiveSeq(b *testing.B, got <-chan delivery, seq int64) time.Time {
 }
 
 // poll does one GET /wait and returns its events (nil for 204).
-func poll(ctx context.Context, c *http.Client, url string) ([]QueuedEvent, error) {
+func poll(ctx context.Context, c *http.Client, url string) ([]contract.QueuedEvent, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
 	if err != nil {
 		return nil, err
@@ -177,7 +179,7 @@ func poll(ctx context.Context, c *http.Client, url string) ([]QueuedEvent, error
 	case http.StatusNoContent:
 		return nil, nil
 	case http.StatusOK:
-		var evs []QueuedEvent
+		var evs []contract.QueuedEvent
 		if err := json.NewDecoder(resp.Body).Decode(&evs); err != nil {
 			return nil, fmt.Errorf("decoding /wait body: %w", err)
 		}

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/genui-dev/genui/engine/contract"
 )
 
 // DefaultQueueCapacity is the Queue bound used when NewQueue gets <= 0.
@@ -34,33 +36,6 @@ const (
 	TypeDropped = "dropped"
 )
 
-// QueuedEvent is one event waiting for (or handed to) a /wait poller.
-type QueuedEvent struct {
-	Seq     int64           `json:"seq"`
-	Time    time.Time       `json:"time"`
-	Source  string          `json:"source"`
-	Type    string          `json:"type"`
-	Tool    string          `json:"tool,omitempty"`
-	Payload json.RawMessage `json:"payload,omitempty"`
-}
-
-// QueueStats is a snapshot of a Queue for /state and the TUI.
-type QueueStats struct {
-	// Pending is what the next Wait would return, the dropped marker included.
-	Pending int `json:"pending"`
-	// Pushed, Delivered and Dropped count pushed events (never the marker):
-	// Pushed == Delivered + Dropped + pending pushed events.
-	Pushed    int64 `json:"pushed"`
-	Delivered int64 `json:"delivered"`
-	Dropped   int64 `json:"dropped"`
-	// Pollers is the number of Wait calls blocked right now.
-	Pollers int `json:"pollers"`
-	// LastPollReturned is when a Wait last returned (zero if never);
-	// SinceLastPoll is the time since then, rounded, or "" if never.
-	LastPollReturned time.Time `json:"lastPollReturned,omitzero"`
-	SinceLastPoll    string    `json:"sinceLastPoll,omitempty"`
-}
-
 // Queue is the bounded event queue behind GET /wait. Wait drains everything
 // queued in one go, so with several concurrent pollers each event reaches
 // exactly one of them. When full, Push drops the oldest event and a single
@@ -75,9 +50,9 @@ type Queue struct {
 	capacity int
 
 	mu      sync.Mutex
-	events  []QueuedEvent // pending pushed events, oldest first, len <= capacity
-	bytes   int           // size of events (payloads + eventOverhead each), <= DefaultQueueBytes
-	marker  dropMarker    // losses since the last drain; count 0 = no marker
+	events  []contract.QueuedEvent // pending pushed events, oldest first, len <= capacity
+	bytes   int                    // size of events (payloads + eventOverhead each), <= DefaultQueueBytes
+	marker  dropMarker             // losses since the last drain; count 0 = no marker
 	nextSeq int64
 	// notify is closed and replaced by a push while pollers wait on it.
 	notify    chan struct{}
@@ -110,13 +85,13 @@ func NewQueue(capacity int) *Queue {
 // is replaced by {"error": "..."} so the event itself is never lost; one
 // over MaxPayloadBytes is cut (see MaxPayloadBytes). The returned event is
 // what pollers and observers get.
-func (q *Queue) Push(source, typ, tool string, payload any) QueuedEvent {
+func (q *Queue) Push(source, typ, tool string, payload any) contract.QueuedEvent {
 	raw := truncatePayload(encodePayload(typ, payload))
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	q.nextSeq++
 	q.pushed++
-	ev := QueuedEvent{Seq: q.nextSeq, Time: time.Now(), Source: source, Type: typ, Tool: tool, Payload: raw}
+	ev := contract.QueuedEvent{Seq: q.nextSeq, Time: time.Now(), Source: source, Type: typ, Tool: tool, Payload: raw}
 	q.events = append(q.events, ev)
 	q.bytes += eventSize(ev)
 	q.trimLocked(ev.Time)
@@ -129,7 +104,7 @@ func (q *Queue) Push(source, typ, tool string, payload any) QueuedEvent {
 // events it removes all of them (marker first, then in push order) and
 // returns them; on timeout or ctx end it returns nil and leaves the queue
 // untouched. A timeout <= 0 only checks once without blocking.
-func (q *Queue) Wait(ctx context.Context, timeout time.Duration) []QueuedEvent {
+func (q *Queue) Wait(ctx context.Context, timeout time.Duration) []contract.QueuedEvent {
 	var expired <-chan time.Time
 	if timeout > 0 {
 		t := time.NewTimer(timeout)
@@ -187,10 +162,10 @@ func (q *Queue) Len() int {
 }
 
 // Stats returns a snapshot of the queue's counters.
-func (q *Queue) Stats() QueueStats {
+func (q *Queue) Stats() contract.QueueStats {
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	s := QueueStats{
+	s := contract.QueueStats{
 		Pending:          q.lenLocked(),
 		Pushed:           q.pushed,
 		Delivered:        q.delivered,
@@ -207,7 +182,7 @@ func (q *Queue) Stats() QueueStats {
 // unread puts a batch that Wait returned back at the head of the queue, for
 // a caller that could not hand it on (the HTTP client went away). Events
 // pushed meanwhile stay behind it; the capacity bound still applies.
-func (q *Queue) unread(batch []QueuedEvent) {
+func (q *Queue) unread(batch []contract.QueuedEvent) {
 	if len(batch) == 0 {
 		return
 	}
@@ -229,7 +204,7 @@ func (q *Queue) unread(batch []QueuedEvent) {
 			q.marker.time = head.time
 		}
 	}
-	q.events = append(append(make([]QueuedEvent, 0, len(batch)+len(q.events)), batch...), q.events...)
+	q.events = append(append(make([]contract.QueuedEvent, 0, len(batch)+len(q.events)), batch...), q.events...)
 	for _, ev := range batch {
 		q.bytes += eventSize(ev)
 	}
@@ -247,7 +222,7 @@ func (q *Queue) trimLocked(now time.Time) {
 	}
 	for len(q.events) > capacity || q.bytes > DefaultQueueBytes && len(q.events) > 0 {
 		q.bytes -= eventSize(q.events[0])
-		q.events[0] = QueuedEvent{} // release the payload
+		q.events[0] = contract.QueuedEvent{} // release the payload
 		q.events = q.events[1:]
 		q.dropped++
 		q.marker.count++
@@ -264,14 +239,14 @@ func (q *Queue) wakeLocked() {
 }
 
 // drainLocked removes and returns everything pending, or nil.
-func (q *Queue) drainLocked() []QueuedEvent {
+func (q *Queue) drainLocked() []contract.QueuedEvent {
 	n := q.lenLocked()
 	if n == 0 {
 		return nil
 	}
-	out := make([]QueuedEvent, 0, n)
+	out := make([]contract.QueuedEvent, 0, n)
 	if q.marker.count > 0 {
-		out = append(out, QueuedEvent{
+		out = append(out, contract.QueuedEvent{
 			Seq:     0,
 			Time:    q.marker.time,
 			Source:  SourceQueue,
@@ -311,7 +286,7 @@ func encodePayload(typ string, payload any) json.RawMessage {
 }
 
 // eventSize is what an event counts against DefaultQueueBytes.
-func eventSize(ev QueuedEvent) int {
+func eventSize(ev contract.QueuedEvent) int {
 	return len(ev.Payload) + len(ev.Source) + len(ev.Type) + len(ev.Tool) + eventOverhead
 }
 

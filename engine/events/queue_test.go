@@ -7,10 +7,12 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/genui-dev/genui/engine/contract"
 )
 
 // seqs lists the Seq of each event, 0 for dropped markers.
-func seqs(evs []QueuedEvent) []int64 {
+func seqs(evs []contract.QueuedEvent) []int64 {
 	out := make([]int64, len(evs))
 	for i, ev := range evs {
 		out[i] = ev.Seq
@@ -71,14 +73,14 @@ func TestQueueWaitZeroTimeoutDoesNotBlock(t *testing.T) {
 
 func TestQueuePushDuringWait(t *testing.T) {
 	q := NewQueue(0)
-	got := make(chan []QueuedEvent, 1)
+	got := make(chan []contract.QueuedEvent, 1)
 	go func() { got <- q.Wait(t.Context(), bound) }()
 	eventually(t, "poller waiting", func() bool { return q.Stats().Pollers == 1 })
 	start := time.Now()
 	q.Push("api", "a", "", nil)
 	q.Push("api", "b", "", nil)
 
-	var all []QueuedEvent
+	var all []contract.QueuedEvent
 	select {
 	case evs := <-got:
 		if el := time.Since(start); el > time.Second {
@@ -99,7 +101,7 @@ func TestQueuePushDuringWait(t *testing.T) {
 func TestQueueWaitContextCancelDoesNotDrain(t *testing.T) {
 	q := NewQueue(0)
 	ctx, cancel := context.WithCancel(t.Context())
-	got := make(chan []QueuedEvent, 1)
+	got := make(chan []contract.QueuedEvent, 1)
 	go func() { got <- q.Wait(ctx, bound) }()
 	eventually(t, "poller waiting", func() bool { return q.Stats().Pollers == 1 })
 	cancel()
@@ -236,7 +238,7 @@ func TestQueuePollerTracking(t *testing.T) {
 		t.Fatalf("fresh stats = %+v", st)
 	}
 	ctx, cancel := context.WithCancel(t.Context())
-	results := make(chan []QueuedEvent, 3)
+	results := make(chan []contract.QueuedEvent, 3)
 	for range 3 {
 		go func() { results <- q.Wait(ctx, bound) }()
 	}

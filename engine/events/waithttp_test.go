@@ -11,6 +11,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/genui-dev/genui/engine/contract"
 )
 
 func TestParseWaitTimeout(t *testing.T) {
@@ -87,7 +89,7 @@ func TestWaitHandlerEvents200(t *testing.T) {
 	if rec.Code != http.StatusOK || rec.Header().Get("Content-Type") != "application/json" {
 		t.Fatalf("got %d %q", rec.Code, rec.Header().Get("Content-Type"))
 	}
-	var evs []QueuedEvent
+	var evs []contract.QueuedEvent
 	if err := json.Unmarshal(rec.Body.Bytes(), &evs); err != nil {
 		t.Fatalf("body %q: %v", rec.Body, err)
 	}

@@ -8,6 +8,7 @@ import (
 
 	"charm.land/fantasy"
 	"charm.land/fantasy/providers/anthropic"
+	"github.com/genui-dev/genui/engine/contract"
 )
 
 // Completion is one model answer.
@@ -105,8 +106,9 @@ func throttle(interval time.Duration, f func(int)) func(int) {
 	}
 }
 
-var errNoSampler = errors.New("no connected host session advertised the sampling capability, so --llm sampling cannot ask the host's model; " +
-	"connect a host that supports MCP sampling or choose another --llm")
+// errNoSampler is what the host's sampler returns (wrapped) when no session
+// can sample.
+var errNoSampler = contract.ErrNoSampler
 
 func wrapf(err error, format string, args ...any) error {
 	return fmt.Errorf(format+": %w", append(args, err)...)

@@ -12,12 +12,9 @@ import (
 
 // SampleFunc sends an MCP sampling/createMessage request (params as JSON)
 // to a connected host that advertised the sampling capability and returns
-// its result. The MCP host (engine/host) provides it.
+// its result, or an error wrapping contract.ErrNoSampler when no session
+// can sample. The MCP host (engine/host) provides it.
 type SampleFunc func(ctx context.Context, params json.RawMessage) (json.RawMessage, error)
-
-// ErrNoSampler is returned (wrapped) by a SampleFunc when no host session
-// declared sampling.
-var ErrNoSampler = errNoSampler
 
 // samplingCompleter asks the host's own model through sampling/createMessage.
 type samplingCompleter struct {

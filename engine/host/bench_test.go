@@ -116,7 +116,7 @@ func genuiHost(tb testing.TB) *rawConn {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	srv := host.New(host.Options{Engine: e, Logger: log})
+	srv := host.New(host.Options{Engine: e, Upstream: e.Relay(), Tools: e.Registry(), Logger: log})
 	inR, inW, err := os.Pipe()
 	if err != nil {
 		tb.Fatal(err)

@@ -49,7 +49,7 @@ func TestUpstreamDeclaresTheStdioHostsCapabilities(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := host.New(host.Options{Engine: e, Logger: log})
+	srv := host.New(host.Options{Engine: e, Upstream: e.Relay(), Tools: e.Registry(), Logger: log})
 	srv.ExpectStdioHost()
 	ctx, cancel := context.WithCancel(context.Background())
 	inR, inW := io.Pipe()

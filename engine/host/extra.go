@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 	"sort"
 
-	"github.com/genui-dev/genui/engine"
+	"github.com/genui-dev/genui/engine/contract"
 	"github.com/genui-dev/genui/engine/jsonrpc"
 	"github.com/genui-dev/genui/mcpshim"
 	"github.com/genui-dev/genui/viewdefs"
@@ -74,7 +74,7 @@ func (s *Server) extraList() []json.RawMessage {
 	defer s.mu.Unlock()
 	var out []json.RawMessage
 	for _, r := range s.extra {
-		b, _ := json.Marshal(map[string]any{"uri": r.URI, "name": r.Name, "description": r.Description, "mimeType": engine.MIMEApp})
+		b, _ := json.Marshal(map[string]any{"uri": r.URI, "name": r.Name, "description": r.Description, "mimeType": contract.MIMEApp})
 		out = append(out, b)
 	}
 	sort.Slice(out, func(i, j int) bool { return string(out[i]) < string(out[j]) })
@@ -91,5 +91,5 @@ func (s *Server) readExtra(ctx context.Context, r ExtraResource) (json.RawMessag
 		return nil, errorf(jsonrpc.CodeInternalError, "%s: %v", r.URI, err)
 	}
 	return json.Marshal(map[string]any{"contents": []any{map[string]any{
-		"uri": r.URI, "mimeType": engine.MIMEApp, "text": mcpshim.Inject(page)}}})
+		"uri": r.URI, "mimeType": contract.MIMEApp, "text": mcpshim.Inject(page)}}})
 }

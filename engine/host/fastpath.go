@@ -10,7 +10,6 @@ import (
 	"time"
 	"unsafe"
 
-	"github.com/genui-dev/genui/engine"
 	"github.com/genui-dev/genui/engine/jsonrpc"
 )
 
@@ -20,7 +19,7 @@ import (
 // initialize/ping/tools/list) is forwarded by the stdin reader itself: one
 // pass over the frame (jsonrpc.ScanValid) checks it is JSON and finds its
 // method, id and params, the upstream gets the
-// bytes as they are (engine.ForwardGo), and the upstream connection's read
+// bytes as they are (Upstream.Go), and the upstream connection's read
 // loop writes the answer to stdout (fastCall.Answered). No goroutine,
 // channel, context or timer per call; the request id and logger are built
 // only when a line is logged. Everything else (and everything while
@@ -41,7 +40,7 @@ type fastCall struct {
 	tool   string // tools/call, when the engine keeps example results
 	start  time.Time
 	rid    int64 // request id, formatted only when logged
-	call   engine.ForwardCall
+	call   int64 // the id the upstream sees (Upstream.Go)
 }
 
 // fastMethod reports whether requests of method may take the fast path:
@@ -130,7 +129,7 @@ func (sess *Session) forwardFast(frame []byte, out *jsonrpc.FrameWriter) bool {
 	sess.mu.Unlock()
 	s.addActive(&fc.route)
 	s.fastForwarded.Add(1) // before the answer can be out
-	call, err := s.e.ForwardGo(fc.method, params, fc)
+	call, err := s.up.Go(fc.method, params, fc)
 	if err != nil {
 		s.fastForwarded.Add(-1)
 		// Nothing was sent: the general path waits for the upstream or
@@ -184,7 +183,7 @@ func fastParams(params []byte) (name []byte, ok bool) {
 // Answered writes the upstream's answer to the host: on the upstream
 // connection's read loop (or its sweeper), without blocking (stdout's
 // FrameWriter queues what the host has not read yet).
-func (fc *fastCall) Answered(a engine.Answer) {
+func (fc *fastCall) Answered(a jsonrpc.Answer) {
 	sess := fc.sess
 	s := sess.srv
 	if !fc.claim() {
@@ -211,7 +210,7 @@ func (fc *fastCall) Answered(a engine.Answer) {
 		}
 	}
 	if je != nil {
-		s.e.CountUpstreamError(je)
+		s.up.CountError(je)
 		if s.log.Enabled(context.Background(), slog.LevelInfo) {
 			fc.logger().Info("request failed", "code", je.Code, "err", je.Message, "ms", time.Since(fc.start).Milliseconds())
 		}
@@ -278,7 +277,7 @@ func (fc *fastCall) cancel(reason string) {
 	fc.sess.mu.Lock()
 	call := fc.call
 	fc.sess.mu.Unlock()
-	s.e.CancelForward(call, reason)
+	s.up.Cancel(call, reason)
 	if s.log.Enabled(context.Background(), slog.LevelInfo) {
 		fc.logger().Info("request "+reason, "ms", time.Since(fc.start).Milliseconds())
 	}

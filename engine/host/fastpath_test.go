@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/genui-dev/genui/engine"
+	"github.com/genui-dev/genui/engine/contract"
 	"github.com/genui-dev/genui/engine/host"
 	"github.com/genui-dev/genui/engine/jsonrpc"
 )
@@ -102,7 +103,7 @@ func TestFastPathTakesPlainRequestsOnly(t *testing.T) {
 	for seen := false; !seen; {
 		select {
 		case ev := <-events:
-			if tr, ok := ev.Detail.(*engine.Traffic); ok && tr.Direction == engine.GenuiToUpstream && tr.Method == "tools/call" {
+			if tr, ok := ev.Detail.(*contract.Traffic); ok && tr.Direction == contract.GenuiToUpstream && tr.Method == "tools/call" {
 				seen = true
 			}
 		case <-deadline:
@@ -126,7 +127,7 @@ func TestFastPathHostThatStopsReading(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := host.New(host.Options{Engine: e, Logger: log, StdoutQueueLimit: 32 << 10})
+	srv := host.New(host.Options{Engine: e, Upstream: e.Relay(), Tools: e.Registry(), Logger: log, StdoutQueueLimit: 32 << 10})
 	inR, inW := io.Pipe()
 	outR, outW, err := os.Pipe()
 	if err != nil {
@@ -145,7 +146,7 @@ func TestFastPathHostThatStopsReading(t *testing.T) {
 	})
 	wctx, wcancel := context.WithTimeout(ctx, 10*time.Second)
 	defer wcancel()
-	if err := e.WaitReady(wctx); err != nil {
+	if err := e.Registry().WaitReady(wctx); err != nil {
 		t.Fatal(err)
 	}
 	// 3,000 calls whose answers (about 250 bytes each) fill the pipe and
@@ -166,7 +167,7 @@ func TestFastPathHostThatStopsReading(t *testing.T) {
 	// The upstream connection still works.
 	fctx, fcancel := context.WithTimeout(ctx, 5*time.Second)
 	defer fcancel()
-	if _, err := e.Forward(fctx, "tools/call", json.RawMessage(`{"name":"custom"}`)); err != nil {
+	if _, err := e.Relay().Forward(fctx, "tools/call", json.RawMessage(`{"name":"custom"}`)); err != nil {
 		t.Fatalf("the upstream connection stalled behind a host that does not read: %v", err)
 	}
 	// What reached the pipe is whole frames.

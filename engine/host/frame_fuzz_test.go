@@ -58,7 +58,7 @@ func FuzzHandleFrame(f *testing.F) {
 	if err != nil {
 		f.Fatal(err)
 	}
-	srv := host.New(host.Options{Engine: e, OpenBrowser: func(string) error { return nil },
+	srv := host.New(host.Options{Engine: e, Upstream: e.Relay(), Tools: e.Registry(), OpenBrowser: func(string) error { return nil },
 		ReadyTimeout: 2 * time.Second, ClientRequestTimeout: time.Second})
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
@@ -69,7 +69,7 @@ func FuzzHandleFrame(f *testing.F) {
 	})
 	wctx, wcancel := context.WithTimeout(ctx, 10*time.Second)
 	defer wcancel()
-	if err := e.WaitReady(wctx); err != nil {
+	if err := e.Registry().WaitReady(wctx); err != nil {
 		f.Fatal(err)
 	}
 	out := &frameSink{}

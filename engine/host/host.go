@@ -24,7 +24,7 @@ import (
 
 	"github.com/pkg/browser"
 
-	"github.com/genui-dev/genui/engine"
+	"github.com/genui-dev/genui/engine/contract"
 	"github.com/genui-dev/genui/engine/jsonrpc"
 )
 
@@ -56,7 +56,13 @@ const metaProtocolVersion = "io.modelcontextprotocol/protocolVersion"
 
 // Options configure a Server.
 type Options struct {
-	Engine     *engine.Engine
+	// Engine, Upstream and Tools are the engine (see engine.go):
+	// *engine.Engine, its Relay() and its Registry(). All three are required.
+	Engine   Engine
+	Upstream Upstream
+	Tools    Tools
+	// Version is genui's version, for serverInfo.
+	Version    string
 	UIMetadata string // always (default) | auto | never
 	Logger     *slog.Logger
 	// NoWrappers leaves genui's own _ui_* tools out.
@@ -88,9 +94,11 @@ type Options struct {
 
 // Server serves MCP to any number of host sessions.
 type Server struct {
-	e    *engine.Engine
-	opts Options
-	log  *slog.Logger
+	e     Engine
+	up    Upstream
+	tools Tools
+	opts  Options
+	log   *slog.Logger
 
 	mu       sync.Mutex
 	sessions map[string]*Session
@@ -145,6 +153,9 @@ func New(opts Options) *Server {
 	if opts.UIMetadata == "" {
 		opts.UIMetadata = UIMetaAlways
 	}
+	if opts.Version == "" {
+		opts.Version = "dev"
+	}
 	if opts.ClientRequestTimeout <= 0 {
 		opts.ClientRequestTimeout = 10 * time.Minute
 	}
@@ -160,16 +171,16 @@ func New(opts Options) *Server {
 	if opts.OpenBrowser == nil {
 		opts.OpenBrowser = browser.OpenURL
 	}
-	s := &Server{e: opts.Engine, opts: opts, log: opts.Logger,
+	s := &Server{e: opts.Engine, up: opts.Upstream, tools: opts.Tools, opts: opts, log: opts.Logger,
 		sessions: map[string]*Session{}, progress: map[string]*route{}}
 	s.stdio.known = make(chan struct{})
 	s.modern.init()
-	s.e.SetNotificationHandler(s.onUpstreamNotification)
-	s.e.SetRequestHandler(s.onUpstreamRequest)
+	s.up.SetNotificationHandler(s.onUpstreamNotification)
+	s.up.SetRequestHandler(s.onUpstreamRequest)
 	s.e.OnEvent(s.onEngineEvent)
 	s.e.OnEvent(s.onUpstreamUp)
 	s.e.SetSampler(s.sample)
-	s.e.SetClientCapabilities(s.upstreamCapabilities)
+	s.up.SetClientCapabilities(s.upstreamCapabilities)
 	s.e.SetSessionSource(s.Sessions)
 	s.addOwnResources()
 	return s
@@ -333,17 +344,17 @@ func (sess *Session) removeStream(st Sender) {
 }
 
 // Sessions lists connected sessions.
-func (s *Server) Sessions() []engine.SessionInfo {
+func (s *Server) Sessions() []contract.SessionInfo {
 	s.mu.Lock()
 	list := make([]*Session, 0, len(s.sessions))
 	for _, sess := range s.sessions {
 		list = append(list, sess)
 	}
 	s.mu.Unlock()
-	out := make([]engine.SessionInfo, 0, len(list))
+	out := make([]contract.SessionInfo, 0, len(list))
 	for _, sess := range list {
 		sess.mu.Lock()
-		out = append(out, engine.SessionInfo{ID: sess.ID, Protocol: sess.protocol, ClientInfo: sess.clientInfo,
+		out = append(out, contract.SessionInfo{ID: sess.ID, Protocol: sess.protocol, ClientInfo: sess.clientInfo,
 			UICapable: sess.uiCapable, InFlight: len(sess.inflight) + len(sess.fast)})
 		sess.mu.Unlock()
 	}
@@ -399,7 +410,7 @@ func (sess *Session) send(frame []byte) {
 	if out == nil {
 		return
 	}
-	sess.srv.e.TraceFrame(engine.GenuiToHost, sess.ID, frame, 0)
+	sess.srv.e.TraceFrame(contract.GenuiToHost, sess.ID, frame, 0)
 	if err := out.Send(frame); err != nil {
 		sess.srv.log.Debug("send to host failed", "session", sess.ID, "err", err)
 	}
@@ -416,7 +427,7 @@ func (sess *Session) HandleFrame(ctx context.Context, raw []byte, reply Sender) 
 	defer sess.recoverFrame(raw, reply)
 	s := sess.srv
 	if s.e.Streaming() {
-		s.e.TraceFrame(engine.HostToGenui, sess.ID, raw, 0)
+		s.e.TraceFrame(contract.HostToGenui, sess.ID, raw, 0)
 		reply = sess.traced(reply, time.Now())
 	}
 	msg, perr := jsonrpc.Parse(raw)
@@ -444,7 +455,7 @@ func (sess *Session) HandleFrame(ctx context.Context, raw []byte, reply Sender) 
 		sess.handleNotification(ctx, msg)
 	default:
 		reqID := newRequestID()
-		ctx = engine.WithRequestID(ctx, reqID)
+		ctx = jsonrpc.WithRequestID(ctx, reqID)
 		log := &reqLog{base: s.log, rid: reqID, session: sess.ID, method: msg.Method}
 		log.Debug("request")
 		start := time.Now()
@@ -540,7 +551,7 @@ func markReady(ctx context.Context) {
 // the time since start (when the request arrived).
 func (sess *Session) traced(reply Sender, start time.Time) Sender {
 	return SenderFunc(func(frame []byte) error {
-		sess.srv.e.TraceFrame(engine.GenuiToHost, sess.ID, frame, time.Since(start))
+		sess.srv.e.TraceFrame(contract.GenuiToHost, sess.ID, frame, time.Since(start))
 		return reply.Send(frame)
 	})
 }
@@ -586,7 +597,7 @@ func (sess *Session) handleNotification(ctx context.Context, msg *jsonrpc.Messag
 		// roots/list_changed and anything else the host says goes upstream.
 		nctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 		defer cancel()
-		if err := s.e.NotifyUpstream(nctx, msg.Method, msg.Params); err != nil {
+		if err := s.up.Notify(nctx, msg.Method, msg.Params); err != nil {
 			s.log.Debug("forwarding host notification failed", "method", msg.Method, "err", err)
 		}
 	}
@@ -715,7 +726,7 @@ func (sess *Session) initialize(ctx context.Context, params json.RawMessage) (js
 	res := map[string]any{
 		"protocolVersion": version,
 		"capabilities":    s.capabilities(),
-		"serverInfo":      map[string]any{"name": "genui", "title": "genui (MCP Apps proxy)", "version": engine.Version},
+		"serverInfo":      map[string]any{"name": "genui", "title": "genui (MCP Apps proxy)", "version": s.opts.Version},
 	}
 	if instr := s.upstreamInstructions(); instr != "" {
 		res["instructions"] = instr
@@ -733,7 +744,7 @@ func (s *Server) discover() json.RawMessage {
 		"capabilities":      s.modernCapabilities(),
 		"ttlMs":             0,
 		"cacheScope":        "private",
-		"_meta":             map[string]any{metaServerInfo: serverInfo()},
+		"_meta":             map[string]any{metaServerInfo: s.serverInfo()},
 	}
 	if instr := s.upstreamInstructions(); instr != "" {
 		res["instructions"] = instr
@@ -749,7 +760,7 @@ func (s *Server) capabilities() map[string]json.RawMessage {
 	var init struct {
 		Capabilities map[string]json.RawMessage `json:"capabilities"`
 	}
-	if raw := s.e.UpstreamInit(); len(raw) > 0 {
+	if raw := s.up.InitializeResult(); len(raw) > 0 {
 		_ = json.Unmarshal(raw, &init)
 	}
 	for k, v := range init.Capabilities {
@@ -758,7 +769,7 @@ func (s *Server) capabilities() map[string]json.RawMessage {
 	caps["tools"] = mergeObject(caps["tools"], map[string]any{"listChanged": true})
 	caps["resources"] = mergeObject(caps["resources"], map[string]any{"listChanged": true, "subscribe": true})
 	caps["extensions"] = mergeObject(caps["extensions"], map[string]any{
-		ExtensionID: map[string]any{"mimeTypes": []string{engine.MIMEApp}}})
+		ExtensionID: map[string]any{"mimeTypes": []string{contract.MIMEApp}}})
 	return caps
 }
 
@@ -779,7 +790,7 @@ func (s *Server) upstreamInstructions() string {
 	var init struct {
 		Instructions string `json:"instructions"`
 	}
-	if raw := s.e.UpstreamInit(); len(raw) > 0 {
+	if raw := s.up.InitializeResult(); len(raw) > 0 {
 		_ = json.Unmarshal(raw, &init)
 	}
 	return init.Instructions

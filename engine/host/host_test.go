@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/genui-dev/genui/engine"
+	"github.com/genui-dev/genui/engine/contract"
 	"github.com/genui-dev/genui/engine/demo"
 	"github.com/genui-dev/genui/engine/host"
 	"github.com/genui-dev/genui/engine/jsonrpc"
@@ -100,7 +101,7 @@ func TestUIMetadataModes(t *testing.T) {
 	}{
 		{host.UIMetaNever, map[string]any{"extensions": map[string]any{host.ExtensionID: map[string]any{}}}, false},
 		{host.UIMetaAuto, map[string]any{}, false},
-		{host.UIMetaAuto, map[string]any{"extensions": map[string]any{host.ExtensionID: map[string]any{"mimeTypes": []string{engine.MIMEApp}}}}, true},
+		{host.UIMetaAuto, map[string]any{"extensions": map[string]any{host.ExtensionID: map[string]any{"mimeTypes": []string{contract.MIMEApp}}}}, true},
 		{host.UIMetaAlways, map[string]any{}, true},
 	} {
 		t.Run(tc.mode, func(t *testing.T) {
@@ -156,7 +157,7 @@ func TestResources(t *testing.T) {
 		Contents []map[string]any `json:"contents"`
 	}
 	h.c.result("resources/read", map[string]any{"uri": "ui://custom"}, &read)
-	if len(read.Contents) != 1 || read.Contents[0]["mimeType"] != engine.MIMEApp || read.Contents[0]["uri"] != "ui://custom" {
+	if len(read.Contents) != 1 || read.Contents[0]["mimeType"] != contract.MIMEApp || read.Contents[0]["uri"] != "ui://custom" {
 		t.Fatalf("ui://custom read: %v", read.Contents)
 	}
 	html, _ := read.Contents[0]["text"].(string)
@@ -322,7 +323,7 @@ func TestExtraResourcesAreApps(t *testing.T) {
 	found := false
 	for _, r := range list.Resources {
 		if r["uri"] == "ui://genui/extra" {
-			found = r["mimeType"] == engine.MIMEApp
+			found = r["mimeType"] == contract.MIMEApp
 		}
 	}
 	if !found {
@@ -332,7 +333,7 @@ func TestExtraResourcesAreApps(t *testing.T) {
 		Contents []map[string]any `json:"contents"`
 	}
 	h.c.result("resources/read", map[string]any{"uri": "ui://genui/extra"}, &read)
-	if len(read.Contents) != 1 || read.Contents[0]["mimeType"] != engine.MIMEApp {
+	if len(read.Contents) != 1 || read.Contents[0]["mimeType"] != contract.MIMEApp {
 		t.Fatalf("ui://genui/extra read: %v", read.Contents)
 	}
 	page := read.Contents[0]["text"].(string)
@@ -349,7 +350,7 @@ func TestRefreshToolsWrapperReportsDiff(t *testing.T) {
 	changedSlow := `{"name":"slow","description":"now documented","inputSchema":{"type":"object"}}`
 	s.setTools(toolCustom, changedSlow, `{"name":"fresh","inputSchema":{"type":"object"}}`)
 	var res struct {
-		StructuredContent engine.ToolDiff `json:"structuredContent"`
+		StructuredContent contract.ToolDiff `json:"structuredContent"`
 	}
 	h.c.result("tools/call", map[string]any{"name": host.ToolRefreshTools, "arguments": map[string]any{}}, &res)
 	d := res.StructuredContent

@@ -16,6 +16,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/genui-dev/genui/engine"
+	"github.com/genui-dev/genui/engine/contract"
 	"github.com/genui-dev/genui/engine/host"
 )
 
@@ -76,7 +77,7 @@ func exercise(t *testing.T, c *client.Client, wantProtocol string) {
 		t.Fatalf("resources/read: %v", err)
 	}
 	txt, ok := read.Contents[0].(mcp.TextResourceContents)
-	if len(read.Contents) != 1 || !ok || txt.MIMEType != engine.MIMEApp || !strings.Contains(txt.Text, "<html") {
+	if len(read.Contents) != 1 || !ok || txt.MIMEType != contract.MIMEApp || !strings.Contains(txt.Text, "<html") {
 		t.Fatalf("ui:// read: %+v", read.Contents)
 	}
 }
@@ -116,7 +117,7 @@ func TestStdioNewestProtocol(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := host.New(host.Options{Engine: e, Logger: log})
+	srv := host.New(host.Options{Engine: e, Upstream: e.Relay(), Tools: e.Registry(), Logger: log})
 	go func() { _ = e.Run(ctx) }()
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
@@ -172,7 +173,7 @@ func startHTTPOpts(t *testing.T, hopts host.Options) (*httptest.Server, *host.Se
 	if err != nil {
 		t.Fatal(err)
 	}
-	hopts.Engine, hopts.Logger = e, log
+	hopts.Engine, hopts.Upstream, hopts.Tools, hopts.Logger = e, e.Relay(), e.Registry(), log
 	srv := host.New(hopts)
 	done := make(chan struct{})
 	go func() { _ = e.Run(ctx); close(done) }()

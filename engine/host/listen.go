@@ -157,7 +157,7 @@ func (s *Server) upstreamPromptsChange() bool {
 			} `json:"prompts"`
 		} `json:"capabilities"`
 	}
-	if raw := s.e.UpstreamInit(); len(raw) > 0 {
+	if raw := s.up.InitializeResult(); len(raw) > 0 {
 		_ = json.Unmarshal(raw, &init)
 	}
 	return init.Capabilities.Prompts.ListChanged
@@ -171,7 +171,7 @@ func (s *Server) upstreamSupportsSubscribe() bool {
 			} `json:"resources"`
 		} `json:"capabilities"`
 	}
-	if raw := s.e.UpstreamInit(); len(raw) > 0 {
+	if raw := s.up.InitializeResult(); len(raw) > 0 {
 		_ = json.Unmarshal(raw, &init)
 	}
 	return init.Capabilities.Resources.Subscribe
@@ -190,7 +190,7 @@ func (s *Server) subscribeUpstream(ctx context.Context, uri string) bool {
 	params, _ := json.Marshal(map[string]string{"uri": uri})
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
-	if _, err := s.e.Forward(ctx, "resources/subscribe", params); err != nil {
+	if _, err := s.up.Forward(ctx, "resources/subscribe", params); err != nil {
 		s.log.Info("upstream refused a resource subscription for a listener", "uri", uri, "err", err)
 		return false
 	}

@@ -9,7 +9,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/genui-dev/genui/engine"
 	"github.com/genui-dev/genui/engine/jsonrpc"
 )
 
@@ -209,7 +208,7 @@ func (sess *Session) handleModern(ctx context.Context, msg *jsonrpc.Message, rep
 		}
 		return nil, err
 	}
-	return modernResult(msg.Method, res)
+	return sess.srv.modernResult(msg.Method, res)
 }
 
 // stripModernMeta returns msg with the revision's reserved _meta keys
@@ -251,7 +250,7 @@ var cacheable = map[string]bool{"tools/list": true, "prompts/list": true, "resou
 // ("complete" unless set), ttlMs and cacheScope on cacheable results (0:
 // genui's lists and UIs can change at any time; private: they may depend on
 // the client's capabilities), and genui's serverInfo in _meta.
-func modernResult(method string, res json.RawMessage) (json.RawMessage, error) {
+func (s *Server) modernResult(method string, res json.RawMessage) (json.RawMessage, error) {
 	var m map[string]json.RawMessage
 	if err := json.Unmarshal(res, &m); err != nil || m == nil {
 		return nil, jsonrpc.Errorf(jsonrpc.CodeInternalError, "%s: the result is not an object", method)
@@ -273,7 +272,7 @@ func modernResult(method string, res json.RawMessage) (json.RawMessage, error) {
 		meta = map[string]json.RawMessage{}
 	}
 	if _, ok := meta[metaServerInfo]; !ok {
-		meta[metaServerInfo], _ = json.Marshal(serverInfo())
+		meta[metaServerInfo], _ = json.Marshal(s.serverInfo())
 	}
 	var err error
 	if m["_meta"], err = marshalRaw(meta); err != nil {
@@ -282,8 +281,8 @@ func modernResult(method string, res json.RawMessage) (json.RawMessage, error) {
 	return marshalRaw(m)
 }
 
-func serverInfo() map[string]any {
-	return map[string]any{"name": "genui", "title": "genui (MCP Apps proxy)", "version": engine.Version}
+func (s *Server) serverInfo() map[string]any {
+	return map[string]any{"name": "genui", "title": "genui (MCP Apps proxy)", "version": s.opts.Version}
 }
 
 // modernCapabilities are the capabilities for modern clients: the legacy

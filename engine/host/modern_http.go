@@ -205,7 +205,7 @@ func decodeHeaderValue(v string) (string, error) {
 // against the arguments at the properties the tool's inputSchema marks with
 // x-mcp-header.
 func (s *Server) checkParamHeaders(r *http.Request, tool string, args map[string]json.RawMessage) *jsonrpc.Error {
-	t, ok := s.e.Tool(tool)
+	t, ok := s.tools.Get(tool)
 	if !ok {
 		return nil // unknown tools fail in dispatch
 	}

@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/genui-dev/genui/engine"
+	"github.com/genui-dev/genui/engine/contract"
 	"github.com/genui-dev/genui/engine/jsonrpc"
 )
 
@@ -221,20 +221,20 @@ func (sess *Session) request(ctx context.Context, via Sender, method string, par
 }
 
 // onEngineEvent tells hosts when tools or UIs change.
-func (s *Server) onEngineEvent(ev engine.Event) {
+func (s *Server) onEngineEvent(ev contract.Event) {
 	switch ev.Kind {
-	case engine.EventToolsChanged:
+	case contract.EventToolsChanged:
 		for _, sess := range s.sessionList() {
 			sess.sendOrActive(jsonrpc.NewNotification("notifications/tools/list_changed", nil))
 			sess.sendOrActive(jsonrpc.NewNotification("notifications/resources/list_changed", nil))
 		}
-		if d, ok := ev.Detail.(*engine.ToolsChanged); ok {
+		if d, ok := ev.Detail.(*contract.ToolsChanged); ok {
 			for _, name := range append(append([]string{}, d.Diff.Changed...), d.Diff.Removed...) {
-				s.resourceUpdated(engine.UIURI(name))
+				s.resourceUpdated(contract.UIURI(name))
 			}
 		}
-	case engine.EventUIUpdated:
-		s.resourceUpdated(engine.UIURI(ev.Tool))
+	case contract.EventUIUpdated:
+		s.resourceUpdated(contract.UIURI(ev.Tool))
 		for _, sess := range s.sessionList() {
 			sess.sendOrActive(jsonrpc.NewNotification("notifications/resources/list_changed", nil))
 		}

@@ -63,7 +63,7 @@ func startHostOpts(t *testing.T, up upstream.Config, hopts host.Options, eopts .
 	if err != nil {
 		t.Fatal(err)
 	}
-	hopts.Engine, hopts.Logger = e, log
+	hopts.Engine, hopts.Upstream, hopts.Tools, hopts.Logger = e, e.Relay(), e.Registry(), log
 	srv := host.New(hopts)
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()

@@ -159,7 +159,7 @@ func startHTTPUp(t *testing.T, up upstream.Config) (*httptest.Server, *host.Serv
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := host.New(host.Options{Engine: e, Logger: log})
+	srv := host.New(host.Options{Engine: e, Upstream: e.Relay(), Tools: e.Registry(), Logger: log})
 	done := make(chan struct{})
 	go func() { _ = e.Run(ctx); close(done) }()
 	mux := http.NewServeMux()
@@ -177,7 +177,7 @@ func startHTTPUp(t *testing.T, up upstream.Config) (*httptest.Server, *host.Serv
 	})
 	wctx, wcancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer wcancel()
-	if err := e.WaitReady(wctx); err != nil {
+	if err := e.Registry().WaitReady(wctx); err != nil {
 		t.Fatal(err)
 	}
 	return ts, srv

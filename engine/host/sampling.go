@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"github.com/genui-dev/genui/engine"
+	"github.com/genui-dev/genui/engine/contract"
 )
 
 // sample is the engine's sampler (`--llm sampling`): it sends
@@ -13,7 +13,7 @@ import (
 // capability and can receive server-to-client requests (a stdio session,
 // an HTTP session with an open GET stream, or one with a request in
 // flight), newest first, and returns the host's answer. With no such
-// session it fails with engine.ErrNoSampler.
+// session it fails with contract.ErrNoSampler.
 func (s *Server) sample(ctx context.Context, params json.RawMessage) (json.RawMessage, error) {
 	var sess *Session
 	var via Sender
@@ -40,7 +40,7 @@ func (s *Server) sample(ctx context.Context, params json.RawMessage) (json.RawMe
 		s.mu.Unlock()
 	}
 	if sess == nil {
-		return nil, fmt.Errorf("%w (%d sessions connected)", engine.ErrNoSampler, len(sessions))
+		return nil, fmt.Errorf("%w (%d sessions connected)", contract.ErrNoSampler, len(sessions))
 	}
 	s.log.Info("asking the host's model for a UI (sampling/createMessage)", "session", sess.ID)
 	return sess.request(ctx, via, "sampling/createMessage", params, s.opts.ClientRequestTimeout)

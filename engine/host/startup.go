@@ -3,7 +3,7 @@ package host
 import (
 	"context"
 
-	"github.com/genui-dev/genui/engine"
+	"github.com/genui-dev/genui/engine/contract"
 	"github.com/genui-dev/genui/engine/jsonrpc"
 )
 
@@ -20,7 +20,7 @@ import (
 // initialize (bounded by the engine's UpstreamWait; early when the first
 // attempt fails) and reports whether it has.
 func (s *Server) waitHandshake(ctx context.Context) bool {
-	ok, reason := s.e.WaitHandshake(ctx)
+	ok, reason := s.up.WaitHandshake(ctx)
 	if !ok && reason != "" {
 		s.log.Info("answering before the upstream's handshake", "reason", reason)
 	}
@@ -58,8 +58,8 @@ func (s *Server) announceLateUpstream() {
 
 // onUpstreamUp is the engine event hook for start-up ordering. Listeners
 // run on the upstream's goroutine and must not block: sending may.
-func (s *Server) onUpstreamUp(ev engine.Event) {
-	if ev.Kind == engine.EventUpstreamUp {
+func (s *Server) onUpstreamUp(ev contract.Event) {
+	if ev.Kind == contract.EventUpstreamUp {
 		go s.announceLateUpstream()
 	}
 }

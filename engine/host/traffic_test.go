@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/genui-dev/genui/engine"
+	"github.com/genui-dev/genui/engine/contract"
 	"github.com/genui-dev/genui/engine/host"
 )
 
@@ -25,18 +25,18 @@ func TestTrafficSeenByWatchers(t *testing.T) {
 	if r.Error != nil {
 		t.Fatal(r.Error)
 	}
-	var in, out *engine.Traffic
+	var in, out *contract.Traffic
 	for in == nil || out == nil {
 		select {
 		case ev := <-ch:
-			tr, ok := ev.Detail.(*engine.Traffic)
+			tr, ok := ev.Detail.(*contract.Traffic)
 			if !ok || tr.Session != "stdio" {
 				continue
 			}
 			switch {
-			case tr.Direction == engine.HostToGenui && tr.Kind == "request" && tr.Method == "tools/call":
+			case tr.Direction == contract.HostToGenui && tr.Kind == "request" && tr.Method == "tools/call":
 				in = tr
-			case tr.Direction == engine.GenuiToHost && tr.Kind == "response" && in != nil && string(tr.ID) == string(in.ID):
+			case tr.Direction == contract.GenuiToHost && tr.Kind == "response" && in != nil && string(tr.ID) == string(in.ID):
 				out = tr
 			}
 		case <-ctx.Done():

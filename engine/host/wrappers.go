@@ -8,11 +8,11 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/genui-dev/genui/engine"
+	"github.com/genui-dev/genui/engine/contract"
 )
 
 // genui's own tools (names fixed by the architecture). They are built here,
-// in MCP shapes, from the engine's typed front door (engine.API).
+// in MCP shapes, from the engine's typed front door (contract.API).
 const (
 	ToolRefine       = "_ui_refine"
 	ToolList         = "_ui_list"
@@ -78,20 +78,20 @@ type ListRow struct {
 	Refinements int    `json:"refinements"`
 }
 
-// Status is _ui_status's result: a projection of engine.State.
+// Status is _ui_status's result: a projection of contract.State.
 type Status struct {
-	Version      string                 `json:"version"`
-	Commit       string                 `json:"commit,omitempty"`
-	Dir          string                 `json:"dir"`
-	LLM          string                 `json:"llm"`
-	Upstream     engine.UpstreamState   `json:"upstream"`
-	Tools        int                    `json:"tools"`
-	URLs         engine.URLs            `json:"urls"`
-	Sessions     []engine.SessionInfo   `json:"sessions"`
-	PortConflict string                 `json:"portConflict,omitempty"`
-	Cache        any                    `json:"cache"`
-	EventQueue   engine.QueueStats      `json:"eventQueue"`
-	Generation   engine.GenerationState `json:"generation"`
+	Version      string                   `json:"version"`
+	Commit       string                   `json:"commit,omitempty"`
+	Dir          string                   `json:"dir"`
+	LLM          string                   `json:"llm"`
+	Upstream     contract.UpstreamState   `json:"upstream"`
+	Tools        int                      `json:"tools"`
+	URLs         contract.URLs            `json:"urls"`
+	Sessions     []contract.SessionInfo   `json:"sessions"`
+	PortConflict string                   `json:"portConflict,omitempty"`
+	Cache        any                      `json:"cache"`
+	EventQueue   contract.QueueStats      `json:"eventQueue"`
+	Generation   contract.GenerationState `json:"generation"`
 }
 
 // callWrapper runs one of genui's own tools and returns a CallToolResult.
@@ -113,23 +113,23 @@ func (s *Server) callWrapper(ctx context.Context, name string, args json.RawMess
 			return nil, err
 		}
 	}
-	var api engine.API = s.e
+	var api contract.API = s.e
 	var v any
 	var err error
 	switch name {
 	case ToolList:
-		var st engine.State
+		var st contract.State
 		if st, err = api.State(ctx); err == nil {
 			rows := []ListRow{}
 			for _, t := range st.Tools {
 				rows = append(rows, ListRow{Tool: t.Name, ResourceURI: t.ResourceURI, OwnUI: t.OwnUI,
-					Cached: t.UI.State == engine.UIStateCached || t.UI.State == engine.UIStateFallback,
+					Cached: t.UI.State == contract.UIStateCached || t.UI.State == contract.UIStateFallback,
 					UIType: t.UI.Kind, UIState: t.UI.State, Refinements: t.Refinements})
 			}
 			v = map[string]any{"tools": rows}
 		}
 	case ToolStatus:
-		var st engine.State
+		var st contract.State
 		if st, err = api.State(ctx); err == nil {
 			v = Status{Version: st.Version, Commit: st.Commit, Dir: st.Dir, LLM: st.Generator, Upstream: st.Upstream,
 				Tools: len(st.Tools), URLs: st.URLs, Sessions: st.Sessions, PortConflict: st.PortConflict,
@@ -144,18 +144,18 @@ func (s *Server) callWrapper(ctx context.Context, name string, args json.RawMess
 			err = errors.New("_ui_refine: feedback is empty")
 			break
 		}
-		var ch engine.UIChange
-		if ch, err = api.Refine(ctx, engine.RefineRequest{Tool: a.ToolName, Feedback: a.Feedback, Source: engine.SourceMCP}); err == nil {
+		var ch contract.UIChange
+		if ch, err = api.Refine(ctx, contract.RefineRequest{Tool: a.ToolName, Feedback: a.Feedback, Source: contract.SourceMCP}); err == nil {
 			v = changeSummary(ch)
 		}
 	case ToolRegenerate:
-		var ch engine.UIChange
-		if ch, err = api.Regenerate(ctx, engine.RegenerateRequest{Tool: a.ToolName, ClearRefinements: a.ClearRefinements,
-			Source: engine.SourceMCP}); err == nil {
+		var ch contract.UIChange
+		if ch, err = api.Regenerate(ctx, contract.RegenerateRequest{Tool: a.ToolName, ClearRefinements: a.ClearRefinements,
+			Source: contract.SourceMCP}); err == nil {
 			v = changeSummary(ch)
 		}
 	case ToolPreview:
-		var p engine.PreviewInfo
+		var p contract.PreviewInfo
 		if p, err = api.Preview(ctx, a.ToolName); err != nil {
 			break
 		}
@@ -190,7 +190,7 @@ type ChangeSummary struct {
 	FallbackReason     string   `json:"fallbackReason,omitempty"`
 }
 
-func changeSummary(ch engine.UIChange) ChangeSummary {
+func changeSummary(ch contract.UIChange) ChangeSummary {
 	return ChangeSummary{Tool: ch.Tool, Reason: ch.Reason, UIType: ch.Meta.UIType, MS: ch.Duration.Milliseconds(),
 		Refinements: ch.Refinements, RefinementsCleared: ch.RefinementsCleared, Warnings: ch.Notes,
 		CacheKey: ch.CacheKey, FallbackReason: ch.Meta.FallbackReason}

@@ -1,6 +1,6 @@
 package httpapi
 
-// The engine's front door (engine.API) over HTTP: one route per method,
+// The engine's front door (contract.API) over HTTP: one route per method,
 // one error body ({"error": "...", "code": "..."}). engine/apiclient is the
 // client; engine/apitest runs the same conformance suite against both.
 //
@@ -27,7 +27,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/genui-dev/genui/engine"
+	"github.com/genui-dev/genui/engine/contract"
 	"github.com/genui-dev/genui/engine/host"
 )
 
@@ -49,27 +49,10 @@ func init() {
 	})
 }
 
-// StatusOf is the HTTP status the side server answers an API error code with.
-func StatusOf(code engine.ErrorCode) int {
-	switch code {
-	case engine.CodeUnknownTool:
-		return http.StatusNotFound
-	case engine.CodeInvalidArgument:
-		return http.StatusBadRequest
-	case engine.CodeUpstreamUnavailable, engine.CodeUnavailable:
-		return http.StatusServiceUnavailable
-	case engine.CodeTimeout:
-		return http.StatusGatewayTimeout
-	case engine.CodeUpstreamError:
-		return http.StatusBadGateway
-	}
-	return http.StatusInternalServerError
-}
-
 // writeAPIError writes the one error body every API route uses.
 func writeAPIError(w http.ResponseWriter, err error) {
-	e := engine.AsError(err)
-	writeJSON(w, StatusOf(e.Code), e)
+	e := contract.AsError(err)
+	writeJSON(w, contract.HTTPStatus(e.Code), e)
 }
 
 // readJSONBody decodes a JSON object body (empty means {}) into v.
@@ -78,17 +61,17 @@ func readJSONBody(w http.ResponseWriter, r *http.Request, v any) bool {
 	if err != nil {
 		var mbe *http.MaxBytesError
 		if errors.As(err, &mbe) {
-			writeJSON(w, http.StatusRequestEntityTooLarge, engine.Errorf(engine.CodeInvalidArgument, "body larger than %d bytes", MaxBodyBytes))
+			writeJSON(w, http.StatusRequestEntityTooLarge, contract.Errorf(contract.CodeInvalidArgument, "body larger than %d bytes", MaxBodyBytes))
 			return false
 		}
-		writeAPIError(w, engine.Errorf(engine.CodeInvalidArgument, "reading body: %v", err))
+		writeAPIError(w, contract.Errorf(contract.CodeInvalidArgument, "reading body: %v", err))
 		return false
 	}
 	if len(strings.TrimSpace(string(body))) == 0 {
 		body = []byte("{}")
 	}
 	if err := json.Unmarshal(body, v); err != nil {
-		writeAPIError(w, engine.Errorf(engine.CodeInvalidArgument, "body must be a JSON object: %v", err))
+		writeAPIError(w, contract.Errorf(contract.CodeInvalidArgument, "body must be a JSON object: %v", err))
 		return false
 	}
 	return true
@@ -142,13 +125,13 @@ func (s *Server) handlePreviewInfo(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) handleRefine(w http.ResponseWriter, r *http.Request) {
-	var req engine.RefineRequest
+	var req contract.RefineRequest
 	if !readJSONBody(w, r, &req) {
 		return
 	}
 	req.Tool = r.PathValue("name")
 	if req.Source == "" {
-		req.Source = engine.SourceAPI
+		req.Source = contract.SourceAPI
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), frameTimeout)
 	defer cancel()
@@ -161,13 +144,13 @@ func (s *Server) handleRefine(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) handleRegenerate(w http.ResponseWriter, r *http.Request) {
-	var req engine.RegenerateRequest
+	var req contract.RegenerateRequest
 	if !readJSONBody(w, r, &req) {
 		return
 	}
 	req.Tool = r.PathValue("name")
 	if req.Source == "" {
-		req.Source = engine.SourceAPI
+		req.Source = contract.SourceAPI
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), frameTimeout)
 	defer cancel()
@@ -184,7 +167,7 @@ func (s *Server) handleRefresh(w http.ResponseWriter, r *http.Request) {
 	defer cancel()
 	d, err := s.e.RefreshTools(ctx)
 	if err != nil {
-		writeAPIError(w, engine.Errorf(engine.CodeUpstreamError, "%v", err))
+		writeAPIError(w, contract.Errorf(contract.CodeUpstreamError, "%v", err))
 		return
 	}
 	writeJSON(w, http.StatusOK, d)
@@ -201,34 +184,34 @@ func (s *Server) handleToolCall(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if args == nil {
-		writeAPIError(w, engine.Errorf(engine.CodeInvalidArgument, "body must be a JSON object of tool arguments"))
+		writeAPIError(w, contract.Errorf(contract.CodeInvalidArgument, "body must be a JSON object of tool arguments"))
 		return
 	}
 	raw, _ := json.Marshal(args)
 	ctx, cancel := context.WithTimeout(r.Context(), apiCallTimeout)
 	defer cancel()
 	if host.IsWrapper(name) && s.h != nil {
-		if _, upstreamHasIt := s.e.Tool(name); !upstreamHasIt {
-			s.e.Push(engine.SourceAPI, "tools/call", name, map[string]any{"arguments": json.RawMessage(raw)})
+		if _, upstreamHasIt := s.e.Registry().Get(name); !upstreamHasIt {
+			s.e.Push(contract.SourceAPI, "tools/call", name, map[string]any{"arguments": json.RawMessage(raw)})
 			start := time.Now()
 			res, err := s.h.CallWrapper(ctx, name, raw)
 			if err != nil {
-				writeAPIError(w, engine.Errorf(engine.CodeInternal, "%s: %s", name, errorText(err)))
+				writeAPIError(w, contract.Errorf(contract.CodeInternal, "%s: %s", name, errorText(err)))
 				return
 			}
 			var r struct {
 				IsError bool `json:"isError"`
 			}
 			_ = json.Unmarshal(res, &r)
-			writeJSON(w, http.StatusOK, engine.CallResult{Result: res, IsError: r.IsError, Duration: time.Since(start)})
+			writeJSON(w, http.StatusOK, contract.CallResult{Result: res, IsError: r.IsError, Duration: time.Since(start)})
 			return
 		}
 	}
 	source := r.URL.Query().Get("source")
 	if source == "" {
-		source = engine.SourceAPI
+		source = contract.SourceAPI
 	}
-	res, err := s.e.CallTool(ctx, engine.CallRequest{Name: name, Arguments: raw, Source: source})
+	res, err := s.e.CallTool(ctx, contract.CallRequest{Name: name, Arguments: raw, Source: source})
 	if err != nil {
 		writeAPIError(w, err)
 		return

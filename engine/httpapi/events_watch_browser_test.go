@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/genui-dev/genui/engine"
 	"github.com/genui-dev/genui/engine/apiclient"
+	"github.com/genui-dev/genui/engine/contract"
 	"github.com/genui-dev/genui/internal/browsertest"
 )
 
@@ -30,14 +30,14 @@ func TestPreviewUIMessageSeenOnEventsStillOnWait(t *testing.T) {
 	b.open("/preview/get_forecast?conserve=0", "ready")
 	b.frame(`async (w) => { await w.genuiApp.sendMessage({role: "user", content: [{type: "text", text: "hello from the UI"}]}); return true; }`)
 
-	var seen engine.QueuedEvent
+	var seen contract.QueuedEvent
 	for seen.Seq == 0 {
 		select {
 		case ev, ok := <-watch:
 			if !ok {
 				t.Fatal("/events closed before the ui/message")
 			}
-			if q, isQ := ev.Detail.(*engine.Queued); isQ && ev.Kind == engine.EventQueued && q.Event.Type == "ui/message" {
+			if q, isQ := ev.Detail.(*contract.Queued); isQ && ev.Kind == contract.EventQueued && q.Event.Type == "ui/message" {
 				seen = q.Event
 			}
 		case <-ctx.Done():
@@ -54,7 +54,7 @@ func TestPreviewUIMessageSeenOnEventsStillOnWait(t *testing.T) {
 	}
 	defer resp.Body.Close()
 	body, _ := io.ReadAll(resp.Body)
-	var got []engine.QueuedEvent
+	var got []contract.QueuedEvent
 	if resp.StatusCode != 200 || json.Unmarshal(body, &got) != nil {
 		t.Fatalf("/wait: %d %s", resp.StatusCode, body)
 	}

@@ -74,11 +74,11 @@ func TestInteropGenuiUIUnderSDKBridge(t *testing.T) {
 	p := startPreview(t, demoConfig())
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	ui, err := p.e.ReadUI(ctx, "get_forecast")
+	ui, err := p.e.UI(ctx, "get_forecast")
 	if err != nil {
 		t.Fatal(err)
 	}
-	tool, ok := p.e.Tool("get_forecast")
+	tool, ok := p.e.Registry().Get("get_forecast")
 	if !ok {
 		t.Fatal("demo has no get_forecast")
 	}

@@ -169,7 +169,7 @@ func TestInteropSDKAppInPreview(t *testing.T) {
 	}
 	up := &sdkUpstream{html: fmt.Sprintf(sdkAppPage, js)}
 	p := startPreview(t, upstream.Config{Transport: "inprocess", InProcess: up.serve})
-	if tool, ok := p.e.Tool("sdk_tool"); !ok || tool.OwnUI != "ui://sdk/app" {
+	if tool, ok := p.e.Registry().Get("sdk_tool"); !ok || tool.OwnUI != "ui://sdk/app" {
 		t.Fatalf("sdk_tool: own UI not recognised: %+v", tool)
 	}
 	b := p.tab(t, browsertest.Start(t))

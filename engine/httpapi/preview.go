@@ -19,8 +19,10 @@ import (
 	"time"
 
 	"github.com/genui-dev/genui/engine"
+	"github.com/genui-dev/genui/engine/contract"
 	"github.com/genui-dev/genui/engine/host"
 	"github.com/genui-dev/genui/engine/jsonrpc"
+	"github.com/genui-dev/genui/engine/registry"
 	"github.com/genui-dev/genui/mcpshim"
 	"github.com/genui-dev/genui/viewdefs"
 )
@@ -55,12 +57,12 @@ func (s *Server) PreviewURL(tool string) string {
 }
 
 // lookupTool finds a tool, waiting a bounded time for the first tools/list.
-func (s *Server) lookupTool(ctx context.Context, name string) (*engine.Tool, error) {
+func (s *Server) lookupTool(ctx context.Context, name string) (*registry.Tool, error) {
 	return s.e.LookupTool(ctx, name)
 }
 
 // httpStatus is the status for an engine error.
-func httpStatus(err error) int { return StatusOf(engine.AsError(err).Code) }
+func httpStatus(err error) int { return contract.HTTPStatus(contract.AsError(err).Code) }
 
 // ---- UI origin: /frame/{tool} ----
 
@@ -94,7 +96,7 @@ func (s *Server) handleFrame(w http.ResponseWriter, r *http.Request) {
 
 // frameHTML returns a tool's UI HTML and its declared CSP (nil: none): the
 // upstream's own UI resource when the tool ships one, else genui's.
-func (s *Server) frameHTML(ctx context.Context, t *engine.Tool) (string, *UICSP, error) {
+func (s *Server) frameHTML(ctx context.Context, t *registry.Tool) (string, *UICSP, error) {
 	v, err := s.e.UI(ctx, t.Name)
 	if err != nil {
 		return "", nil, err
@@ -224,8 +226,8 @@ func (s *Server) handlePreview(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	d := viewdefs.PreviewData{
-		Tool: viewdefs.ToolData{Name: t.Name, Title: t.Info.Title, Description: t.Info.Description,
-			InputSchema: t.Info.InputSchema, OutputSchema: t.Info.OutputSchema},
+		Tool: viewdefs.ToolData{Name: t.Name, Title: t.Title, Description: t.Description,
+			InputSchema: t.InputSchema, OutputSchema: t.OutputSchema},
 		ToolJSON:   s.toolJSON(t),
 		Visibility: t.Visibility,
 		OwnUI:      t.OwnUI,
@@ -246,9 +248,9 @@ func (s *Server) handlePreview(w http.ResponseWriter, r *http.Request) {
 			d.Args = obj
 		}
 	} else {
-		d.Args = SchemaDefaults(t.Info.InputSchema)
+		d.Args = SchemaDefaults(t.InputSchema)
 	}
-	for _, tt := range s.e.UpstreamTools() {
+	for _, tt := range s.e.Registry().List() {
 		d.Tools = append(d.Tools, tt.Name)
 	}
 	page, err := viewdefs.Preview(d)
@@ -281,16 +283,12 @@ func trustedNavigation(r *http.Request) bool {
 }
 
 // toolJSON is the tool definition as hosts see it (with genui's UI link).
-func (s *Server) toolJSON(t *engine.Tool) json.RawMessage {
-	for _, raw := range s.e.ToolsWithUI() {
-		var n struct {
-			Name string `json:"name"`
-		}
-		if json.Unmarshal(raw, &n) == nil && n.Name == t.Name {
-			return raw
-		}
+func (s *Server) toolJSON(t *registry.Tool) json.RawMessage {
+	raw, err := t.WithUIMeta()
+	if err != nil {
+		return t.Raw
 	}
-	return t.Raw
+	return raw
 }
 
 // ParseArgs checks that text is a JSON object and returns it indented.
@@ -448,7 +446,7 @@ func (s *Server) handlePreviewCall(w http.ResponseWriter, r *http.Request) {
 	}
 	// Visibility is the upstream's: an upstream tool is checked even when
 	// its name starts with _ui_; only genui's own wrapper tools skip it.
-	if _, known := s.e.Tool(c.Name); known || !strings.HasPrefix(c.Name, "_ui_") {
+	if _, known := s.e.Registry().Get(c.Name); known || !strings.HasPrefix(c.Name, "_ui_") {
 		t, err := s.lookupTool(r.Context(), c.Name)
 		if err != nil {
 			fail(httpStatus(err), jsonrpc.CodeInvalidParams, err.Error())
@@ -470,22 +468,22 @@ func (s *Server) handlePreviewCall(w http.ResponseWriter, r *http.Request) {
 	defer cancel()
 	var res json.RawMessage
 	var err error
-	if _, upstreamHasIt := s.e.Tool(c.Name); !upstreamHasIt && host.IsWrapper(c.Name) {
+	if _, upstreamHasIt := s.e.Registry().Get(c.Name); !upstreamHasIt && host.IsWrapper(c.Name) {
 		res, err = s.h.CallWrapper(ctx, c.Name, args)
 	} else {
-		var cr engine.CallResult
+		var cr contract.CallResult
 		// The preview queues the view's calls itself (above), with the
 		// name; the engine queues nothing for this source.
-		cr, err = s.e.CallTool(ctx, engine.CallRequest{Name: c.Name, Arguments: args, Source: engine.SourcePreview})
+		cr, err = s.e.CallTool(ctx, contract.CallRequest{Name: c.Name, Arguments: args, Source: contract.SourcePreview})
 		res = cr.Result
 	}
 	if err != nil {
 		code, msg := jsonrpc.CodeInternalError, errorText(err)
 		if je := jsonrpc.AsError(err); je != nil {
 			code, msg = je.Code, je.Message
-		} else if ee := engine.AsError(err); ee.Code == engine.CodeUpstreamUnavailable {
+		} else if ee := contract.AsError(err); ee.Code == contract.CodeUpstreamUnavailable {
 			code = jsonrpc.CodeUpstreamUnavailable
-		} else if ee.Code == engine.CodeInvalidArgument || ee.Code == engine.CodeUnknownTool {
+		} else if ee.Code == contract.CodeInvalidArgument || ee.Code == contract.CodeUnknownTool {
 			code = jsonrpc.CodeInvalidParams
 		}
 		fail(http.StatusBadGateway, code, fmt.Sprintf("tools/call %s failed: %s", c.Name, msg))
@@ -534,7 +532,7 @@ func (s *Server) previewToolKnown(w http.ResponseWriter, r *http.Request, tool s
 	switch {
 	case err == nil:
 		return true
-	case errors.Is(err, engine.ErrUnknownTool) || engine.AsError(err).Code == engine.CodeInvalidArgument:
+	case errors.Is(err, contract.ErrUnknownTool) || contract.AsError(err).Code == contract.CodeInvalidArgument:
 		writePreviewError(w, httpStatus(err), jsonrpc.CodeInvalidParams, err.Error())
 	default:
 		writePreviewError(w, http.StatusServiceUnavailable, jsonrpc.CodeInternalError, "the upstream is not ready: "+err.Error())
@@ -560,7 +558,7 @@ func (s *Server) handlePreviewRefine(w http.ResponseWriter, r *http.Request) {
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), frameTimeout)
 	defer cancel()
-	res, err := s.e.Refine(ctx, engine.RefineRequest{Tool: tool, Feedback: fb, Source: engine.SourcePreview})
+	res, err := s.e.Refine(ctx, contract.RefineRequest{Tool: tool, Feedback: fb, Source: contract.SourcePreview})
 	if err != nil {
 		// The agent hears about it and may retry with _ui_refine.
 		s.e.Push("preview", "refine-request", tool, map[string]any{"feedback": fb, "applied": false, "error": err.Error()})
@@ -588,15 +586,15 @@ func (s *Server) handlePreviewResource(w http.ResponseWriter, r *http.Request) {
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), frameTimeout)
 	defer cancel()
-	if name, ok := engine.ToolFromURI(p.URI); ok {
-		if t, ok := s.e.Tool(name); ok && t.OwnUI == "" {
-			ui, err := s.e.ReadUI(ctx, name)
+	if name, ok := contract.ToolFromURI(p.URI); ok {
+		if t, ok := s.e.Registry().Get(name); ok && t.OwnUI == "" {
+			ui, err := s.e.UI(ctx, name)
 			if err != nil {
 				writePreviewError(w, http.StatusBadGateway, jsonrpc.CodeInternalError, fmt.Sprintf("UI of %s: %v", name, err))
 				return
 			}
 			writeJSON(w, http.StatusOK, map[string]any{"result": map[string]any{"contents": []any{map[string]any{
-				"uri": p.URI, "mimeType": engine.MIMEApp, "text": ui.HTML}}}})
+				"uri": p.URI, "mimeType": contract.MIMEApp, "text": ui.HTML}}}})
 			return
 		}
 	}
@@ -621,11 +619,11 @@ func (s *Server) handlePreviewResources(w http.ResponseWriter, r *http.Request) 
 }
 
 func (s *Server) upstreamPassthrough(w http.ResponseWriter, ctx context.Context, method string, params json.RawMessage) {
-	if err := s.e.WaitUpstream(ctx); err != nil {
+	if err := s.e.Relay().Wait(ctx); err != nil {
 		writePreviewError(w, http.StatusServiceUnavailable, jsonrpc.CodeUpstreamUnavailable, method+": "+errorText(err))
 		return
 	}
-	res, err := s.e.Forward(ctx, method, params)
+	res, err := s.e.Relay().Forward(ctx, method, params)
 	if err != nil {
 		code, msg := jsonrpc.CodeInternalError, err.Error()
 		if je := jsonrpc.AsError(err); je != nil {

@@ -14,7 +14,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
-	"github.com/genui-dev/genui/engine/events"
+	"github.com/genui-dev/genui/engine/contract"
 	"github.com/genui-dev/genui/engine/jsonrpc"
 	"github.com/genui-dev/genui/engine/upstream"
 	"github.com/genui-dev/genui/internal/browsertest"
@@ -107,7 +107,7 @@ func argsQuery(args string) string { return "&args=" + url.QueryEscape(args) }
 func TestPreviewBrowserEveryDemoTool(t *testing.T) {
 	p := startPreview(t, demoConfig())
 	b := p.tab(t, browsertest.Start(t))
-	tools := p.e.UpstreamTools()
+	tools := p.e.Registry().List()
 	if len(tools) < 8 {
 		t.Fatalf("demo lists %d tools, want 8", len(tools))
 	}
@@ -210,10 +210,10 @@ func TestPreviewBrowserVisibility(t *testing.T) {
 	}
 	b.poll(`genuiPreview.log.some(e => e.error && e.method.includes("reset_demo") && e.detail.includes("not callable from an app"))`, 10*time.Second)
 	b.poll(`[...document.querySelectorAll("#log li.error")].some(li => li.textContent.includes("reset_demo"))`, 10*time.Second)
-	p.waitQueue(t, 10*time.Second, func(ev events.QueuedEvent) bool {
+	p.waitQueue(t, 10*time.Second, func(ev contract.QueuedEvent) bool {
 		return ev.Source == "preview" && ev.Type == "tools/call" && strings.Contains(string(ev.Payload), "get_battery_status")
 	})
-	p.waitQueue(t, 10*time.Second, func(ev events.QueuedEvent) bool {
+	p.waitQueue(t, 10*time.Second, func(ev contract.QueuedEvent) bool {
 		return ev.Type == "ui/error" && strings.Contains(string(ev.Payload), "reset_demo")
 	})
 
@@ -230,7 +230,7 @@ func TestPreviewBrowserVisibility(t *testing.T) {
 		return true; }`)
 	for _, typ := range []string{"ui/message", "ui/update-model-context", "ui/open-link"} {
 		b.poll(fmt.Sprintf(`genuiPreview.log.some(e => e.dir === "in" && e.method === %q)`, typ), 10*time.Second)
-		p.waitQueue(t, 10*time.Second, func(ev events.QueuedEvent) bool { return ev.Type == typ && ev.Tool == "reset_demo" })
+		p.waitQueue(t, 10*time.Second, func(ev contract.QueuedEvent) bool { return ev.Type == typ && ev.Tool == "reset_demo" })
 	}
 }
 
@@ -245,7 +245,7 @@ func TestPreviewBrowserRefineReloadsFrame(t *testing.T) {
 		chromedp.SetValue(chromedp.CSS("#feedback"), "title: Hello"),
 		chromedp.Click(chromedp.CSS("#refine")),
 	)
-	p.waitQueue(t, 10*time.Second, func(ev events.QueuedEvent) bool {
+	p.waitQueue(t, 10*time.Second, func(ev contract.QueuedEvent) bool {
 		return ev.Type == "refine-request" && ev.Tool == "get_forecast" && strings.Contains(string(ev.Payload), "title: Hello") && strings.Contains(string(ev.Payload), `"applied":true`)
 	})
 	// A new frame, a second handshake, and the last input and result delivered again.
@@ -408,7 +408,7 @@ func TestPreviewBrowserCSPViolationIsLogged(t *testing.T) {
 	b.waitFrame(`(w, d) => d.body.dataset.fetch === "blocked"`)
 	b.poll(`genuiPreview.log.some(e => e.error && e.method.startsWith("CSP blocked") && e.detail.includes("example.com") && e.detail.includes("connect-src"))`, 10*time.Second)
 	b.poll(`[...document.querySelectorAll("#log li.error")].some(li => li.textContent.includes("CSP blocked"))`, 5*time.Second)
-	p.waitQueue(t, 10*time.Second, func(ev events.QueuedEvent) bool {
+	p.waitQueue(t, 10*time.Second, func(ev contract.QueuedEvent) bool {
 		return ev.Source == "preview" && ev.Type == "ui/error" && ev.Tool == "leaky" && strings.Contains(string(ev.Payload), "example.com")
 	})
 	if got := b.eval(`document.getElementById("own-ui").textContent`); !strings.Contains(got, "ui://leaky/app") {

@@ -13,8 +13,8 @@ import (
 	"time"
 
 	"github.com/genui-dev/genui/engine"
+	"github.com/genui-dev/genui/engine/contract"
 	"github.com/genui-dev/genui/engine/demo"
-	"github.com/genui-dev/genui/engine/events"
 	"github.com/genui-dev/genui/engine/host"
 	"github.com/genui-dev/genui/engine/upstream"
 )
@@ -28,7 +28,7 @@ type previewEnv struct {
 	uiTS    *httptest.Server
 	apiTS   *httptest.Server
 	mu      sync.Mutex
-	drained []events.QueuedEvent
+	drained []contract.QueuedEvent
 }
 
 func demoConfig() upstream.Config {
@@ -44,7 +44,7 @@ func startPreview(t *testing.T, up upstream.Config) *previewEnv {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- e.Run(ctx) }()
-	h := host.New(host.Options{Engine: e})
+	h := host.New(host.Options{Engine: e, Upstream: e.Relay(), Tools: e.Registry()})
 	s := New(Options{Engine: e, Host: h})
 	p := &previewEnv{e: e, h: h, s: s, uiTS: httptest.NewServer(s.UIHandler()), apiTS: httptest.NewServer(s.Handler())}
 	s.SetBases(p.uiTS.URL, p.apiTS.URL)
@@ -63,7 +63,7 @@ func startPreview(t *testing.T, up upstream.Config) *previewEnv {
 	})
 	wctx, wcancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer wcancel()
-	if err := e.WaitReady(wctx); err != nil {
+	if err := e.Registry().WaitReady(wctx); err != nil {
 		t.Fatal(err)
 	}
 	return p
@@ -71,7 +71,7 @@ func startPreview(t *testing.T, up upstream.Config) *previewEnv {
 
 // waitQueue drains the engine's /wait queue until an event matches or the
 // timeout passes; drained events are kept so later waits see them too.
-func (p *previewEnv) waitQueue(t *testing.T, timeout time.Duration, match func(events.QueuedEvent) bool) events.QueuedEvent {
+func (p *previewEnv) waitQueue(t *testing.T, timeout time.Duration, match func(contract.QueuedEvent) bool) contract.QueuedEvent {
 	t.Helper()
 	deadline := time.Now().Add(timeout)
 	for {
@@ -274,7 +274,7 @@ func TestPreviewCallEnforcesVisibility(t *testing.T) {
 	if code != 200 || out["result"] == nil {
 		t.Fatalf("app-only call from a UI: %d %s", code, out["error"])
 	}
-	p.waitQueue(t, 5*time.Second, func(ev events.QueuedEvent) bool {
+	p.waitQueue(t, 5*time.Second, func(ev contract.QueuedEvent) bool {
 		return ev.Source == "preview" && ev.Type == "tools/call" && ev.Tool == "run_battery" && strings.Contains(string(ev.Payload), "get_battery_status")
 	})
 	// ...but not a model-only one; the refusal is queued as a ui/error.
@@ -284,7 +284,7 @@ func TestPreviewCallEnforcesVisibility(t *testing.T) {
 	if code != http.StatusForbidden || !strings.Contains(perr.Message, `"reset_demo" is not callable from an app`) || perr.Code != -32600 {
 		t.Fatalf("model-only call from a UI: %d %s", code, out["error"])
 	}
-	p.waitQueue(t, 5*time.Second, func(ev events.QueuedEvent) bool {
+	p.waitQueue(t, 5*time.Second, func(ev contract.QueuedEvent) bool {
 		return ev.Type == "ui/error" && strings.Contains(string(ev.Payload), "reset_demo")
 	})
 	// The host (the page's Call button) may call it.
@@ -304,7 +304,7 @@ func TestPreviewCallEnforcesVisibility(t *testing.T) {
 	if code, _ := p.post(t, "/api/preview/get_forecast/event", `{"type":"ui/message","payload":{"role":"user","content":[{"type":"text","text":"hi"}]}}`); code != 200 {
 		t.Errorf("ui/message event: %d", code)
 	}
-	p.waitQueue(t, 5*time.Second, func(ev events.QueuedEvent) bool {
+	p.waitQueue(t, 5*time.Second, func(ev contract.QueuedEvent) bool {
 		return ev.Type == "ui/message" && ev.Tool == "get_forecast" && strings.Contains(string(ev.Payload), `"hi"`)
 	})
 	if code, out := p.post(t, "/api/preview/get_forecast/event", `{"type":"rm -rf"}`); code != http.StatusBadRequest || !strings.Contains(string(out["error"]), "unknown event type") {
@@ -336,7 +336,7 @@ func TestPreviewRefusesWrapperToolsFromUI(t *testing.T) {
 }
 
 // mustState is the engine's State or a test failure.
-func mustState(t *testing.T, e *engine.Engine) engine.State {
+func mustState(t *testing.T, e *engine.Engine) contract.State {
 	t.Helper()
 	st, err := e.State(context.Background())
 	if err != nil {

@@ -2,7 +2,7 @@ package httpapi
 
 import "net/http"
 
-// PendingEvents (engine.API) over HTTP:
+// PendingEvents (contract.API) over HTTP:
 //
 //	PendingEvents  GET /api/queue   the /wait queue's pending events, left queued
 //

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/genui-dev/genui/engine"
+	"github.com/genui-dev/genui/engine/contract"
 	"github.com/genui-dev/genui/engine/httpapi"
 	"github.com/genui-dev/genui/engine/upstream"
 )
@@ -181,7 +182,7 @@ func agentClip(s string) string {
 }
 
 // mustState is the engine's State or a test failure.
-func mustState(t *testing.T, e *engine.Engine) engine.State {
+func mustState(t *testing.T, e *engine.Engine) contract.State {
 	t.Helper()
 	st, err := e.State(context.Background())
 	if err != nil {

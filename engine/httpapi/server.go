@@ -25,6 +25,7 @@ import (
 	"time"
 
 	"github.com/genui-dev/genui/engine"
+	"github.com/genui-dev/genui/engine/contract"
 	"github.com/genui-dev/genui/engine/events"
 	"github.com/genui-dev/genui/engine/host"
 	"github.com/genui-dev/genui/engine/jsonrpc"
@@ -131,7 +132,7 @@ func (s *Server) publishURLs() {
 		conflict = s.portConflict.Error()
 	}
 	s.mu.Unlock()
-	u := engine.URLs{API: api, UI: ui}
+	u := contract.URLs{API: api, UI: ui}
 	if api != "" {
 		u.MCP, u.SSE, u.Wait, u.State = api+"/mcp", api+"/sse", api+"/wait", api+"/state"
 	}
@@ -246,7 +247,7 @@ func (s *Server) apiGuard(next http.Handler) http.Handler {
 				return
 			}
 			if !jsonOrEmpty(r) {
-				writeJSON(w, http.StatusUnsupportedMediaType, engine.Errorf(engine.CodeInvalidArgument,
+				writeJSON(w, http.StatusUnsupportedMediaType, contract.Errorf(contract.CodeInvalidArgument,
 					"Content-Type must be application/json (other types let any web page post here without asking)"))
 				return
 			}

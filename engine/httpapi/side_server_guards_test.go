@@ -26,7 +26,7 @@ import (
 	"time"
 
 	"github.com/genui-dev/genui/engine"
-	"github.com/genui-dev/genui/engine/events"
+	"github.com/genui-dev/genui/engine/contract"
 	"github.com/genui-dev/genui/engine/host"
 	"github.com/genui-dev/genui/engine/upstream"
 )
@@ -156,7 +156,7 @@ func TestPreviewDeepLinkCallOnlyFromTrustedNavigation(t *testing.T) {
 // starts with _ui_ is still an upstream tool; its visibility is enforced.
 func TestPreviewVisibilityOfUIPrefixedUpstreamTool(t *testing.T) {
 	p := startPreview(t, testUpstreamConfig())
-	if _, ok := p.e.Tool("_ui_secret"); !ok {
+	if _, ok := p.e.Registry().Get("_ui_secret"); !ok {
 		t.Fatal("test upstream lacks _ui_secret")
 	}
 	code, out := p.post(t, "/api/preview/hostile/call", `{"name":"_ui_secret","arguments":{},"from":"ui"}`)
@@ -187,7 +187,7 @@ func TestToolCallBoundedWhenUpstreamNeverReady(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { _ = e.Run(ctx); close(done) }()
-	s := New(Options{Engine: e, Host: host.New(host.Options{Engine: e})})
+	s := New(Options{Engine: e, Host: host.New(host.Options{Engine: e, Upstream: e.Relay(), Tools: e.Registry()})})
 	ts := httptest.NewServer(s.Handler())
 	s.SetBases("http://127.0.0.1:1", ts.URL)
 	t.Cleanup(func() {
@@ -243,7 +243,9 @@ func TestEventsDropsClientThatStopsReading(t *testing.T) {
 	sseWriteTimeout = 300 * time.Millisecond
 	t.Cleanup(func() { sseWriteTimeout = old })
 	p := startPreview(t, demoConfig())
-	base := p.e.Watchers()
+	if p.e.Streaming() {
+		t.Fatal("someone watches events before the /events client connects")
+	}
 	conn, err := net.DialTimeout("tcp", strings.TrimPrefix(p.apiTS.URL, "http://"), 5*time.Second)
 	if err != nil {
 		t.Fatal(err)
@@ -258,14 +260,18 @@ func TestEventsDropsClientThatStopsReading(t *testing.T) {
 	if line, err := br.ReadString('\n'); err != nil || !strings.Contains(line, "200") {
 		t.Fatalf("GET /events: %q %v", line, err)
 	}
-	// Now never read again, and publish far more than the socket buffers.
-	big := strings.Repeat("x", 64<<10)
+	if !p.e.Streaming() {
+		t.Fatal("the /events client is not subscribed after its 200")
+	}
+	// Now never read again, and publish far more than the socket buffers
+	// (each traffic event carries a frame cut to contract.MaxTrafficFrame).
+	big := []byte(strconv.Quote(strings.Repeat("x", 64<<10)))
 	deadline := time.Now().Add(15 * time.Second)
-	for p.e.Watchers() > base {
+	for p.e.Streaming() {
 		if time.Now().After(deadline) {
 			t.Fatalf("the /events handler of a client that stopped reading is still subscribed after 15 s")
 		}
-		p.e.PublishTraffic(engine.Traffic{Direction: engine.HostToGenui, Kind: "notification", Frame: json.RawMessage(strconv.Quote(big))})
+		p.e.TraceFrame(contract.HostToGenui, "", big, 0)
 		time.Sleep(5 * time.Millisecond)
 	}
 }
@@ -442,4 +448,4 @@ func TestUnwritablePortFileKeepsServing(t *testing.T) {
 
 // keep imports used when tests are trimmed.
 var _ = url.QueryEscape
-var _ events.QueuedEvent
+var _ contract.QueuedEvent

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/genui-dev/genui/engine"
+	"github.com/genui-dev/genui/engine/contract"
 )
 
 // GET /variables shows the engine state (what /state serves) as a tree of
@@ -64,21 +65,21 @@ func (s *Server) handleVariables(w http.ResponseWriter, r *http.Request) {
 
 // liveEventKinds are the /events event names after which the page
 // re-fetches the tree (EventSource only delivers named events it listens to).
-var liveEventKinds = []engine.EventKind{
-	engine.EventToolsChanged, engine.EventUIUpdated, engine.EventGenerationStarted,
-	engine.EventGenerationFinished, engine.EventGenerationFailed, engine.EventUpstreamUp, engine.EventUpstreamDown,
-	engine.EventSessionsChanged, engine.EventQueued, engine.EventQueueDrained,
+var liveEventKinds = []contract.EventKind{
+	contract.EventToolsChanged, contract.EventUIUpdated, contract.EventGenerationStarted,
+	contract.EventGenerationFinished, contract.EventGenerationFailed, contract.EventUpstreamUp, contract.EventUpstreamDown,
+	contract.EventSessionsChanged, contract.EventQueued, contract.EventQueueDrained,
 }
 
 // node is a Variable with its children resolved, for the template.
 type node struct {
-	engine.Variable
+	contract.Variable
 	Label    string
 	Display  string
 	Children []*node
 }
 
-func treeOf(vars []engine.Variable, id int) *node {
+func treeOf(vars []contract.Variable, id int) *node {
 	v := vars[id]
 	n := &node{Variable: v, Label: v.Name}
 	if n.Label == "" {
@@ -109,7 +110,7 @@ func treeOf(vars []engine.Variable, id int) *node {
 type variablesPageData struct {
 	Version string
 	Root    *node
-	Kinds   []engine.EventKind
+	Kinds   []contract.EventKind
 }
 
 // variablesPage renders the tree server-side (it works without scripts);

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/genui-dev/genui/engine"
+	"github.com/genui-dev/genui/engine/contract"
 	"github.com/genui-dev/genui/engine/jsonrpc"
 	"github.com/genui-dev/genui/engine/upstream"
 )
@@ -48,7 +48,7 @@ func manyToolsUpstream(n int) upstream.Config {
 // tools (JSON and the server-rendered page).
 func TestVariablesThousandTools(t *testing.T) {
 	p := startPreview(t, manyToolsUpstream(1000))
-	if n := len(p.e.UpstreamTools()); n != 1000 {
+	if n := len(p.e.Registry().List()); n != 1000 {
 		t.Fatalf("%d tools, want 1000", n)
 	}
 	// Generous, for -race on a loaded machine; it measures ~0.3 s without.
@@ -59,11 +59,11 @@ func TestVariablesThousandTools(t *testing.T) {
 	if code != 200 {
 		t.Fatalf("GET /variables: %d", code)
 	}
-	var vars engine.Variables
+	var vars contract.Variables
 	if err := json.Unmarshal([]byte(body), &vars); err != nil {
 		t.Fatal(err)
 	}
-	byPath := map[string]engine.Variable{}
+	byPath := map[string]contract.Variable{}
 	for i, v := range vars.Variables {
 		if v.ID != i {
 			t.Fatalf("variable %d has id %d", i, v.ID)

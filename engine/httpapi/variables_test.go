@@ -14,6 +14,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/genui-dev/genui/engine"
+	"github.com/genui-dev/genui/engine/contract"
 	"github.com/genui-dev/genui/engine/demo"
 	"github.com/genui-dev/genui/engine/host"
 	"github.com/genui-dev/genui/engine/httpapi"
@@ -40,7 +41,7 @@ func startAgentEnv(t *testing.T) *agentEnv {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h := host.New(host.Options{Engine: e, Logger: log})
+	h := host.New(host.Options{Engine: e, Upstream: e.Relay(), Tools: e.Registry(), Logger: log})
 	srv := httpapi.New(httpapi.Options{Engine: e, Host: h, Dir: dir, Logger: log})
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
@@ -59,7 +60,7 @@ func startAgentEnv(t *testing.T) *agentEnv {
 	})
 	wctx, wcancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer wcancel()
-	if err := e.WaitReady(wctx); err != nil {
+	if err := e.Registry().WaitReady(wctx); err != nil {
 		t.Fatalf("demo upstream not ready: %v", err)
 	}
 	return &agentEnv{e: e, srv: srv, ts: ts, dir: dir}
@@ -107,12 +108,12 @@ func TestVariablesTree(t *testing.T) {
 	if code != 200 || !strings.HasPrefix(hdr.Get("Content-Type"), "application/json") {
 		t.Fatalf("GET /variables: %d %s\n%s", code, hdr.Get("Content-Type"), body)
 	}
-	var vars engine.Variables
+	var vars contract.Variables
 	if err := json.Unmarshal([]byte(body), &vars); err != nil {
 		t.Fatal(err)
 	}
 	checkTree(t, vars)
-	byPath := map[string]engine.Variable{}
+	byPath := map[string]contract.Variable{}
 	for _, v := range vars.Variables {
 		byPath[v.Path] = v
 	}
@@ -147,7 +148,7 @@ func TestVariablesTree(t *testing.T) {
 }
 
 // checkTree verifies ids, parent links, child lists and paths.
-func checkTree(t *testing.T, vars engine.Variables) {
+func checkTree(t *testing.T, vars contract.Variables) {
 	t.Helper()
 	vs := vars.Variables
 	if len(vs) < 10 || vars.RootID != 0 || vs[0].ParentID != nil || vs[0].Type != "object" {

@@ -29,6 +29,7 @@ import (
 	"github.com/gofrs/flock"
 	"github.com/google/renameio/v2/maybe"
 
+	"github.com/genui-dev/genui/engine/contract"
 	"github.com/genui-dev/genui/engine/safefile"
 )
 
@@ -38,18 +39,10 @@ const FormatVersion = 1
 // MaxFeedbackBytes bounds one piece of feedback.
 const MaxFeedbackBytes = 16 << 10
 
-// Refinement is one piece of feedback on a tool's UI.
-type Refinement struct {
-	Feedback string    `json:"feedback"`
-	Time     time.Time `json:"time"`
-	// Source says where it came from (e.g. "tui", "mcp", "preview", "http").
-	Source string `json:"source,omitempty"`
-}
-
 // file is the JSON layout of refinements.json.
 type file struct {
-	Version int                     `json:"version"`
-	Tools   map[string][]Refinement `json:"tools"`
+	Version int                              `json:"version"`
+	Tools   map[string][]contract.Refinement `json:"tools"`
 }
 
 // Store is the refinement history of every tool. It is safe for concurrent
@@ -62,7 +55,7 @@ type Store struct {
 	log  *slog.Logger
 
 	mu    sync.Mutex
-	tools map[string][]Refinement
+	tools map[string][]contract.Refinement
 	// pending are changes not yet in the file, oldest first.
 	pending []change
 	// seen is the file as last read or written; checked is when a reader
@@ -81,13 +74,13 @@ const (
 // change is one modification, applied to memory at once and to the file's
 // content (whatever other processes put there) when saving.
 type change struct {
-	add   *Refinement // append to tool's history (unless already there)
+	add   *contract.Refinement // append to tool's history (unless already there)
 	tool  string
 	clear []string // drop these tools' histories
 }
 
 // apply makes the change to tools.
-func (c change) apply(tools map[string][]Refinement) {
+func (c change) apply(tools map[string][]contract.Refinement) {
 	if c.add != nil {
 		for _, r := range tools[c.tool] {
 			if r.Feedback == c.add.Feedback && r.Source == c.add.Source && r.Time.Equal(c.add.Time) {
@@ -109,7 +102,7 @@ func Open(path string, logger *slog.Logger) (*Store, error) {
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
-	s := &Store{path: path, log: logger.With("component", "refine"), tools: map[string][]Refinement{}}
+	s := &Store{path: path, log: logger.With("component", "refine"), tools: map[string][]contract.Refinement{}}
 	if path == "" {
 		return s, nil
 	}
@@ -155,7 +148,7 @@ func (s *Store) removeStaleTemps() {
 }
 
 // parse decodes and checks refinements.json.
-func parse(data []byte) (map[string][]Refinement, error) {
+func parse(data []byte) (map[string][]contract.Refinement, error) {
 	var f file
 	if err := json.Unmarshal(data, &f); err != nil {
 		return nil, fmt.Errorf("corrupt: %w", err)
@@ -163,7 +156,7 @@ func parse(data []byte) (map[string][]Refinement, error) {
 	if f.Version != FormatVersion {
 		return nil, fmt.Errorf("format version %d, want %d", f.Version, FormatVersion)
 	}
-	tools := make(map[string][]Refinement, len(f.Tools))
+	tools := make(map[string][]contract.Refinement, len(f.Tools))
 	for tool, hist := range f.Tools {
 		if tool != "" && len(hist) > 0 {
 			tools[tool] = hist
@@ -190,7 +183,7 @@ func (s *Store) quarantine(cause error) error {
 }
 
 // Add appends feedback to tool's history and returns the new history.
-func (s *Store) Add(tool, feedback, source string) ([]Refinement, error) {
+func (s *Store) Add(tool, feedback, source string) ([]contract.Refinement, error) {
 	feedback = strings.TrimSpace(feedback)
 	switch {
 	case tool == "":
@@ -202,12 +195,12 @@ func (s *Store) Add(tool, feedback, source string) ([]Refinement, error) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	err := s.commitLocked(change{add: &Refinement{Feedback: feedback, Time: time.Now().UTC().Round(0), Source: source}, tool: tool})
+	err := s.commitLocked(change{add: &contract.Refinement{Feedback: feedback, Time: time.Now().UTC().Round(0), Source: source}, tool: tool})
 	return slices.Clone(s.tools[tool]), err
 }
 
 // History returns tool's refinements, oldest first (nil if none).
-func (s *Store) History(tool string) []Refinement {
+func (s *Store) History(tool string) []contract.Refinement {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.reloadLocked()
@@ -264,11 +257,11 @@ func (s *Store) Hash(tool string) string {
 }
 
 // All returns a copy of every tool's history.
-func (s *Store) All() map[string][]Refinement {
+func (s *Store) All() map[string][]contract.Refinement {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.reloadLocked()
-	out := make(map[string][]Refinement, len(s.tools))
+	out := make(map[string][]contract.Refinement, len(s.tools))
 	for tool, hist := range s.tools {
 		out[tool] = slices.Clone(hist)
 	}
@@ -332,16 +325,16 @@ func (s *Store) saveLocked() error {
 // readForMerge reads the file's content under the lock: empty when there
 // is none; an unreadable file is moved aside (nothing lost) and counts as
 // empty.
-func (s *Store) readForMerge() (map[string][]Refinement, error) {
+func (s *Store) readForMerge() (map[string][]contract.Refinement, error) {
 	data, err := safefile.Read(s.path, MaxFileBytes)
 	if errors.Is(err, fs.ErrNotExist) {
-		return map[string][]Refinement{}, nil
+		return map[string][]contract.Refinement{}, nil
 	}
 	var bad *safefile.BadFileError
 	if err != nil && !errors.As(err, &bad) {
 		return nil, err
 	}
-	var tools map[string][]Refinement
+	var tools map[string][]contract.Refinement
 	if err == nil {
 		tools, err = parse(data)
 	}
@@ -349,7 +342,7 @@ func (s *Store) readForMerge() (map[string][]Refinement, error) {
 		if qerr := s.quarantine(err); qerr != nil {
 			return nil, qerr
 		}
-		return map[string][]Refinement{}, nil
+		return map[string][]contract.Refinement{}, nil
 	}
 	return tools, nil
 }

@@ -11,6 +11,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/genui-dev/genui/engine/contract"
 )
 
 func open(t *testing.T, path string) *Store {
@@ -29,7 +31,7 @@ func mustAdd(t *testing.T, s *Store, tool, feedback string) {
 	}
 }
 
-func feedbacks(h []Refinement) []string {
+func feedbacks(h []contract.Refinement) []string {
 	var out []string
 	for _, r := range h {
 		out = append(out, r.Feedback)

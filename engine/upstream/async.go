@@ -7,6 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
+	"github.com/genui-dev/genui/engine/jsonrpc"
 )
 
 // The forwarding fast path (Go): a request is written to a stdio or
@@ -21,54 +23,51 @@ import (
 // caller uses Request, which waits for a connection and reports why not.
 var ErrNoFastPath = errors.New("upstream: no fast path for this request")
 
-// Call identifies a request sent with Go, for Cancel.
-type Call struct {
-	cn *conn
-	id int64
-}
-
-// ID is the id the upstream sees (0 for the zero Call).
-func (c Call) ID() int64 { return c.id }
-
 // Go sends a request upstream and returns at once; w.Answered gets the
 // answer, exactly once. params must be valid JSON (the caller checked) or
 // empty. Without an error, notifications the upstream sent before its
 // answer have reached the notification handler before w is told. Errors
 // (wrapping ErrNoFastPath when nothing was sent) mean w will not be
 // called: use Request instead.
-func (c *Client) Go(method string, params json.RawMessage, w Waiter) (Call, error) {
+func (c *Client) Go(method string, params json.RawMessage, w jsonrpc.Waiter) (id int64, err error) {
 	c.mu.Lock()
 	cn := c.cur
 	c.mu.Unlock()
 	if cn == nil || cn.isDead() {
-		return Call{}, ErrNoFastPath
+		return 0, ErrNoFastPath
 	}
 	l, ok := cn.link.(*lineLink)
 	if !ok {
-		return Call{}, ErrNoFastPath
+		return 0, ErrNoFastPath
 	}
-	id := c.nextID.Add(1)
+	id = c.nextID.Add(1)
 	deadline := time.Now().Add(c.cfg.RequestTimeout).UnixNano()
 	if err := l.callAsync(id, method, params, deadline, w); err != nil {
-		return Call{}, fmt.Errorf("%w: %w", ErrNoFastPath, err)
+		return 0, fmt.Errorf("%w: %w", ErrNoFastPath, err)
 	}
-	return Call{cn: cn, id: id}, nil
+	return id, nil
 }
 
-// Cancel gives up on a call sent with Go: w is not told, the upstream gets
-// notifications/cancelled with reason. It reports whether the call was
-// still waiting (false: its answer is being or was handed on).
-func (c *Client) Cancel(call Call, reason string) bool {
-	if call.cn == nil {
+// Cancel gives up on the call Go sent as id: its Waiter is not told, the
+// upstream gets notifications/cancelled with reason. It reports whether the
+// call was still waiting (false: its answer is being or was handed on).
+// Ids are unique per Client, so a call of a connection that has since been
+// replaced is not found: its Waiter has been or is being told the
+// connection was lost.
+func (c *Client) Cancel(id int64, reason string) bool {
+	c.mu.Lock()
+	cn := c.cur
+	c.mu.Unlock()
+	if cn == nil || id == 0 {
 		return false
 	}
-	l, ok := call.cn.link.(*lineLink)
+	l, ok := cn.link.(*lineLink)
 	if !ok {
 		return false
 	}
-	pc, ok := l.cancelAsync(call.id)
+	pc, ok := l.cancelAsync(id)
 	if ok {
-		c.sendCancelledReason(call.cn, call.id, pc.method, reason, "")
+		c.sendCancelledReason(cn, id, pc.method, reason, "")
 	}
 	return ok
 }
@@ -85,7 +84,7 @@ func sweepInterval(timeout time.Duration) time.Duration {
 // upstream, and calls left when the link ends fail like Request's would.
 func (c *Client) hookAsync(cn *conn, l *lineLink) {
 	l.sweepEvery = sweepInterval(c.cfg.RequestTimeout)
-	l.onAnswer = func(w Waiter, a Answer, owned bool) {
+	l.onAnswer = func(w jsonrpc.Waiter, a jsonrpc.Answer, owned bool) {
 		if c.queue.idle() {
 			w.Answered(a)
 			return
@@ -108,7 +107,7 @@ func (c *Client) hookAsync(cn *conn, l *lineLink) {
 				cn.fail(fmt.Sprintf("upstream connection broken (%s)", reason))
 			}
 			for _, pc := range calls {
-				pc.w.Answered(Answer{Err: deadError(cn, pc.method)})
+				pc.w.Answered(jsonrpc.Answer{Err: deadError(cn, pc.method)})
 			}
 		}()
 	}

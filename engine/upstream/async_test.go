@@ -23,14 +23,14 @@ import (
 // waiter collects one answer (slices copied, as the contract asks) and
 // what the notification handler had seen when it came.
 type waiter struct {
-	ch    chan Answer
+	ch    chan jsonrpc.Answer
 	notes *notes
 	seen  int
 }
 
-func newWaiter(n *notes) *waiter { return &waiter{ch: make(chan Answer, 1), notes: n} }
+func newWaiter(n *notes) *waiter { return &waiter{ch: make(chan jsonrpc.Answer, 1), notes: n} }
 
-func (w *waiter) Answered(a Answer) {
+func (w *waiter) Answered(a jsonrpc.Answer) {
 	a.Result, a.Error = bytes.Clone(a.Result), bytes.Clone(a.Error)
 	if w.notes != nil {
 		w.notes.mu.Lock()
@@ -40,18 +40,18 @@ func (w *waiter) Answered(a Answer) {
 	w.ch <- a
 }
 
-func (w *waiter) wait(t *testing.T, d time.Duration) Answer {
+func (w *waiter) wait(t *testing.T, d time.Duration) jsonrpc.Answer {
 	t.Helper()
 	select {
 	case a := <-w.ch:
 		return a
 	case <-time.After(d):
 		t.Fatalf("no answer within %s", d)
-		return Answer{}
+		return jsonrpc.Answer{}
 	}
 }
 
-func goTool(t *testing.T, c *Client, name string, w Waiter) Call {
+func goTool(t *testing.T, c *Client, name string, w jsonrpc.Waiter) int64 {
 	t.Helper()
 	b, _ := json.Marshal(map[string]any{"name": name, "arguments": map[string]any{}})
 	call, err := c.Go("tools/call", b, w)
@@ -125,13 +125,13 @@ func TestGoTimeoutAndCancelTellTheUpstream(t *testing.T) {
 	if d := time.Since(start); d < 300*time.Millisecond || d > 2*time.Second {
 		t.Errorf("timed out after %s, want about 300ms", d)
 	}
-	want := fmt.Sprintf(`RAW cancelled {"requestId":%d,"reason":"request timed out"}`, call.ID())
+	want := fmt.Sprintf(`RAW cancelled {"requestId":%d,"reason":"request timed out"}`, call)
 	waitFor(t, 5*time.Second, want, func() bool { return strings.Contains(stderr.String(), want) })
 
 	w = newWaiter(nil)
 	call = goTool(t, c, "hang", w)
 	waitFor(t, 5*time.Second, "the call upstream", func() bool {
-		return strings.Contains(stderr.String(), fmt.Sprintf("RAW call hang id=%d", call.ID()))
+		return strings.Contains(stderr.String(), fmt.Sprintf("RAW call hang id=%d", call))
 	})
 	if !c.Cancel(call, "cancelled by host") {
 		t.Fatal("Cancel: the call was not waiting")
@@ -139,7 +139,7 @@ func TestGoTimeoutAndCancelTellTheUpstream(t *testing.T) {
 	if c.Cancel(call, "again") {
 		t.Error("a second Cancel found the call still waiting")
 	}
-	want = fmt.Sprintf(`RAW cancelled {"requestId":%d,"reason":"cancelled by host"}`, call.ID())
+	want = fmt.Sprintf(`RAW cancelled {"requestId":%d,"reason":"cancelled by host"}`, call)
 	waitFor(t, 5*time.Second, want, func() bool { return strings.Contains(stderr.String(), want) })
 	select {
 	case a := <-w.ch:

@@ -69,7 +69,7 @@ type lineLink struct {
 	// read before it); onTimeout is told of each call the sweeper expired
 	// (the Client tells the upstream); onAsyncEnd gets the calls still
 	// waiting when the link ends, with the read loop's reason.
-	onAnswer   func(w Waiter, a Answer, owned bool)
+	onAnswer   func(w jsonrpc.Waiter, a jsonrpc.Answer, owned bool)
 	onTimeout  func(id int64, method string)
 	onAsyncEnd func(calls []pendingCall, err error)
 	sweepEvery time.Duration
@@ -97,26 +97,8 @@ type pendingCall struct {
 	id       int64
 	method   string
 	ch       chan *jsonrpc.Message // buffered, one answer
-	w        Waiter
+	w        jsonrpc.Waiter
 	deadline int64 // unix ns
-}
-
-// Waiter receives the answer to a request sent with Client.Go.
-type Waiter interface {
-	// Answered is called exactly once, on the connection's read loop or
-	// its sweeper: it must not block. The Answer's slices are valid only
-	// during the call.
-	Answered(a Answer)
-}
-
-// Answer is what came of a request sent with Client.Go: the upstream's
-// result or error object exactly as sent, or Err when no answer came (the
-// call timed out: context.DeadlineExceeded; the connection was lost or the
-// reply was unreadable: a *jsonrpc.Error).
-type Answer struct {
-	Result json.RawMessage
-	Error  json.RawMessage
-	Err    error
 }
 
 // newLineLink builds a link reading frames from r and writing them to w.
@@ -131,7 +113,7 @@ func newLineLink(r io.Reader, w io.Writer, closers []io.Closer, maxLine int, log
 		log:      log,
 		onNotify: func(string, json.RawMessage) {},
 		onEnd:    func(error) {},
-		onAnswer: func(w Waiter, a Answer, _ bool) { w.Answered(a) },
+		onAnswer: func(w jsonrpc.Waiter, a jsonrpc.Answer, _ bool) { w.Answered(a) },
 		pending:  make(map[int64]pendingCall),
 		done:     make(chan struct{}),
 	}
@@ -187,7 +169,7 @@ func (l *lineLink) failAsync() {
 		return
 	}
 	for _, pc := range calls {
-		pc.w.Answered(Answer{Err: jsonrpc.Errorf(jsonrpc.CodeUpstreamUnavailable, "upstream connection closed while handling %s", pc.method)})
+		pc.w.Answered(jsonrpc.Answer{Err: jsonrpc.Errorf(jsonrpc.CodeUpstreamUnavailable, "upstream connection closed while handling %s", pc.method)})
 	}
 }
 
@@ -262,9 +244,9 @@ func (l *lineLink) answerAsync(b []byte) bool {
 	delete(l.pending, id)
 	l.async.Add(-1)
 	l.mu.Unlock()
-	a := Answer{Result: top.Result}
+	a := jsonrpc.Answer{Result: top.Result}
 	if !isNullOrEmpty(top.Error) {
-		a = Answer{Error: top.Error}
+		a = jsonrpc.Answer{Error: top.Error}
 	}
 	l.onAnswer(pc.w, a, false)
 	return true
@@ -335,9 +317,9 @@ func (l *lineLink) deliver(f frame) {
 		return
 	}
 	if pc.w != nil { // line is owned by dispatch: nothing to copy
-		a := Answer{Result: f.Result}
+		a := jsonrpc.Answer{Result: f.Result}
 		if !isNullOrEmpty(f.Error) {
-			a = Answer{Error: f.Error}
+			a = jsonrpc.Answer{Error: f.Error}
 		}
 		l.onAnswer(pc.w, a, true)
 		return
@@ -418,7 +400,7 @@ func (l *lineLink) fail(key int64, msg func(method string) string) (string, bool
 	}
 	e := &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: msg(pc.method)}
 	if pc.w != nil {
-		l.onAnswer(pc.w, Answer{Err: e}, true)
+		l.onAnswer(pc.w, jsonrpc.Answer{Err: e}, true)
 		return pc.method, true
 	}
 	pc.ch <- &jsonrpc.Message{JSONRPC: "2.0", ID: json.RawMessage(strconv.FormatInt(key, 10)), Error: e}
@@ -500,7 +482,7 @@ func (l *lineLink) abandonLocked(id int64) {
 // read loop, or an error from the sweeper (deadline, unix ns, passed) or
 // when the link ends. params must be valid JSON (the caller checked). It
 // fails only when the request was not sent.
-func (l *lineLink) callAsync(id int64, method string, params json.RawMessage, deadline int64, w Waiter) error {
+func (l *lineLink) callAsync(id int64, method string, params json.RawMessage, deadline int64, w jsonrpc.Waiter) error {
 	l.mu.Lock()
 	if l.ended {
 		l.mu.Unlock()
@@ -567,7 +549,7 @@ func (l *lineLink) sweep() {
 				if l.onTimeout != nil {
 					l.onTimeout(pc.id, pc.method)
 				}
-				pc.w.Answered(Answer{Err: context.DeadlineExceeded})
+				pc.w.Answered(jsonrpc.Answer{Err: context.DeadlineExceeded})
 			}
 		}
 	}

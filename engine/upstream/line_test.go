@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/genui-dev/genui/engine/contract"
 	"github.com/genui-dev/genui/engine/jsonrpc"
 )
 
@@ -157,7 +158,7 @@ func TestLineOverLimitFailsAndReconnects(t *testing.T) {
 				sync.Mutex
 				list []string
 			}
-			c.SetStateHandler(func(s State) {
+			c.SetStateHandler(func(s contract.UpstreamState) {
 				errs.Lock()
 				errs.list = append(errs.list, s.LastError)
 				errs.Unlock()

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/genui-dev/genui/engine/contract"
 	"github.com/mark3labs/mcp-go/client/transport"
 )
 
@@ -30,7 +31,7 @@ func (c *Client) Run(ctx context.Context) error {
 
 	stopQueue := c.queue.start()
 	defer stopQueue()
-	defer c.update(func(s *State) {
+	defer c.update(func(s *contract.UpstreamState) {
 		c.stopped = true
 		c.cur = nil
 		s.Connected = false
@@ -56,7 +57,7 @@ func (c *Client) Run(ctx context.Context) error {
 			return nil
 		case <-t.C:
 		}
-		c.update(func(s *State) { s.Restarts++ })
+		c.update(func(s *contract.UpstreamState) { s.Restarts++ })
 	}
 }
 
@@ -73,7 +74,7 @@ func (c *Client) connectOnce(ctx context.Context) time.Duration {
 	if err != nil {
 		if ctx.Err() == nil {
 			c.log.Warn("upstream connect failed", "err", err)
-			c.update(func(s *State) { s.LastError = err.Error() })
+			c.update(func(s *contract.UpstreamState) { s.LastError = err.Error() })
 		}
 		return 0
 	}
@@ -89,7 +90,7 @@ func (c *Client) connectOnce(ctx context.Context) time.Duration {
 	}
 	reason := cn.reason
 	// Detach first so new requests fail fast while we tear down.
-	c.update(func(s *State) {
+	c.update(func(s *contract.UpstreamState) {
 		c.cur = nil
 		s.Connected = false
 		s.PID = 0
@@ -155,7 +156,7 @@ func (c *Client) handshake(cn *conn) error {
 	if cn.isDead() {
 		return errors.New(cn.reason)
 	}
-	c.update(func(s *State) {
+	c.update(func(s *contract.UpstreamState) {
 		c.cur = cn
 		c.initResult = res
 		s.Connected = true

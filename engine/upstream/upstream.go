@@ -25,6 +25,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/genui-dev/genui/engine/contract"
 	"github.com/genui-dev/genui/engine/jsonrpc"
 )
 
@@ -105,23 +106,6 @@ type Config struct {
 	RequestTimeout time.Duration
 }
 
-// State is a snapshot of the connection, for status displays.
-type State struct {
-	Transport string `json:"transport"`
-	// Target is the command line (stdio), the URL (http/sse) or "in-process".
-	Target    string `json:"target"`
-	Connected bool   `json:"connected"`
-	// Restarts counts connection attempts after the first one.
-	Restarts  int    `json:"restarts"`
-	LastError string `json:"lastError,omitempty"`
-	// PID of the stdio child, 0 otherwise.
-	PID             int             `json:"pid,omitempty"`
-	ServerInfo      json.RawMessage `json:"serverInfo,omitempty"`
-	ProtocolVersion string          `json:"protocolVersion,omitempty"`
-	// Since is when Connected last changed.
-	Since time.Time `json:"since"`
-}
-
 // Client is a connection to one upstream MCP server. Create it with New,
 // set handlers, then call Run. Request, Notify, State and WaitReady are safe
 // for concurrent use.
@@ -139,14 +123,14 @@ type Client struct {
 
 	mu         sync.Mutex
 	cur        *conn // nil while disconnected
-	state      State
+	state      contract.UpstreamState
 	changed    chan struct{} // closed and replaced on every state change
 	running    bool
 	stopped    bool
 	initResult json.RawMessage
 	onRequest  func(ctx context.Context, method string, params json.RawMessage) (json.RawMessage, error)
 	capsFunc   func(ctx context.Context) json.RawMessage
-	onState    func(State)
+	onState    func(contract.UpstreamState)
 }
 
 // New returns a Client for cfg with defaults filled in. It does not connect;
@@ -200,7 +184,7 @@ func New(cfg Config) *Client {
 		maxLine:     maxLineBytes,
 		queue:       newNotifyQueue(log),
 		changed:     make(chan struct{}),
-		state: State{
+		state: contract.UpstreamState{
 			Transport: cfg.Transport,
 			Target:    target(cfg),
 			Since:     time.Now(),
@@ -299,14 +283,14 @@ func (c *Client) SetCapabilities(f func(ctx context.Context) json.RawMessage) {
 // SetStateHandler sets the function called with a State snapshot on every
 // connect and disconnect. It is called without locks held, from Run's
 // goroutine, so it should return quickly. Set it before Run.
-func (c *Client) SetStateHandler(h func(State)) {
+func (c *Client) SetStateHandler(h func(contract.UpstreamState)) {
 	c.mu.Lock()
 	c.onState = h
 	c.mu.Unlock()
 }
 
 // State returns a snapshot of the connection state.
-func (c *Client) State() State {
+func (c *Client) State() contract.UpstreamState {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.state
@@ -380,7 +364,7 @@ func (c *Client) unavailable(method string) *jsonrpc.Error {
 
 // update changes the state under the lock, wakes waiters and calls the
 // state handler outside the lock.
-func (c *Client) update(f func(s *State)) {
+func (c *Client) update(f func(s *contract.UpstreamState)) {
 	c.mu.Lock()
 	prev := c.state.Connected
 	f(&c.state)

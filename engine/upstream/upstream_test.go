@@ -21,6 +21,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/genui-dev/genui/engine/contract"
 	"github.com/genui-dev/genui/engine/jsonrpc"
 	"github.com/mark3labs/mcp-go/server"
 )
@@ -256,9 +257,9 @@ func TestStdioRawPassthrough(t *testing.T) {
 	t.Parallel()
 	stderr := &syncBuffer{}
 	c := New(stdioConfig(t, "raw", stderr))
-	var states []State
+	var states []contract.UpstreamState
 	var smu sync.Mutex
-	c.SetStateHandler(func(s State) { smu.Lock(); states = append(states, s); smu.Unlock() })
+	c.SetStateHandler(func(s contract.UpstreamState) { smu.Lock(); states = append(states, s); smu.Unlock() })
 	runClient(t, c)
 	waitReady(t, c, 10*time.Second)
 

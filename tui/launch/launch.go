@@ -1,6 +1,6 @@
 // Package launch is `genui tui` after flag parsing: it attaches the
 // workbench to a running genui or runs one in-process beside it. It is the
-// one place that joins the TUI (which sees only engine.API) to the pieces
+// one place that joins the TUI (which sees only contract.API) to the pieces
 // behind the interface (config, engine/app, the HTTP client).
 package launch
 
@@ -15,9 +15,9 @@ import (
 	"github.com/pkg/browser"
 
 	"github.com/genui-dev/genui/config"
-	"github.com/genui-dev/genui/engine"
 	"github.com/genui-dev/genui/engine/apiclient"
 	"github.com/genui-dev/genui/engine/app"
+	"github.com/genui-dev/genui/engine/contract"
 	"github.com/genui-dev/genui/tui"
 )
 
@@ -55,7 +55,7 @@ func Run(ctx context.Context, r *config.Resolved, o Options) error {
 		return errors.New("--attach shows the running genui with its own upstream: drop the upstream command (or use --no-attach)")
 	}
 	dir := r.Config.Dir
-	dial := func(base string) engine.API { return apiclient.New(base, nil) }
+	dial := func(base string) contract.API { return apiclient.New(base, nil) }
 	if !o.NoAttach && !upstreamGiven {
 		base, api, derr := tui.Discover(ctx, dir, dial)
 		if derr == nil {
@@ -72,7 +72,7 @@ func Run(ctx context.Context, r *config.Resolved, o Options) error {
 // runInProcess runs the engine, its MCP host and side server (yielding
 // port files) beside the TUI. Quitting stops them: the upstream's process
 // group ends and the port files go. Attaching later (key a) stops them too.
-func runInProcess(ctx context.Context, r *config.Resolved, dial func(string) engine.API) error {
+func runInProcess(ctx context.Context, r *config.Resolved, dial func(string) contract.API) error {
 	ao, err := r.AppOptions()
 	if err != nil {
 		return err

@@ -1,18 +1,15 @@
-package engine
+package registry
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
-	"net/url"
-	"path"
+	"slices"
 	"strings"
 
 	"github.com/genui-dev/genui/engine/cache"
-	"github.com/genui-dev/genui/engine/gen"
+	"github.com/genui-dev/genui/engine/contract"
 )
-
-// MIMEApp is the only MIME type hosts recognise for MCP App HTML.
-const MIMEApp = "text/html;profile=mcp-app"
 
 // legacyResourceURIKey is the deprecated flat _meta key older hosts read.
 const legacyResourceURIKey = "ui/resourceUri"
@@ -34,7 +31,13 @@ type Tool struct {
 	UIDisabled bool
 	// Visibility is _meta.ui.visibility (nil = default: model and app).
 	Visibility []string
-	Info       gen.Tool
+	// The definition's fields genui reads (Raw keeps everything).
+	Title        string
+	Description  string
+	InputSchema  json.RawMessage
+	OutputSchema json.RawMessage
+	Annotations  json.RawMessage
+	Meta         json.RawMessage
 }
 
 // ResourceURI is the ui:// URI genui serves this tool's UI at (or the
@@ -46,21 +49,13 @@ func (t *Tool) ResourceURI() string {
 	if t.UIDisabled {
 		return ""
 	}
-	return UIURI(t.Name)
+	return contract.UIURI(t.Name)
 }
 
 // VisibleToApps reports whether a UI may call this tool (spec: visibility
 // must include "app"; absent visibility means both).
 func (t *Tool) VisibleToApps() bool {
-	if t.Visibility == nil {
-		return true
-	}
-	for _, v := range t.Visibility {
-		if v == "app" {
-			return true
-		}
-	}
-	return false
+	return t.Visibility == nil || slices.Contains(t.Visibility, "app")
 }
 
 // HasGeneratedUI reports whether genui serves a generated UI for the tool
@@ -68,40 +63,8 @@ func (t *Tool) VisibleToApps() bool {
 // disabledTools).
 func (t *Tool) HasGeneratedUI() bool { return t.OwnUI == "" && !t.UIDisabled }
 
-// uiEnabled applies Options.EnabledTools and DisabledTools to a tool name.
-func (e *Engine) uiEnabled(name string) bool {
-	match := func(patterns []string) bool {
-		for _, p := range patterns {
-			if ok, _ := path.Match(p, name); ok || p == name {
-				return true
-			}
-		}
-		return false
-	}
-	if len(e.opts.EnabledTools) > 0 && !match(e.opts.EnabledTools) {
-		return false
-	}
-	return !match(e.opts.DisabledTools)
-}
-
-// UIURI is genui's resource URI for a tool's UI.
-func UIURI(tool string) string { return "ui://" + url.PathEscape(tool) }
-
-// ToolFromURI returns the tool name a genui ui:// URI names.
-func ToolFromURI(uri string) (string, bool) {
-	rest, ok := strings.CutPrefix(uri, "ui://")
-	if !ok || rest == "" {
-		return "", false
-	}
-	name, err := url.PathUnescape(rest)
-	if err != nil {
-		return "", false
-	}
-	return name, true
-}
-
-// parseTool decodes one raw upstream tool. Unknown fields stay in Raw.
-func parseTool(raw json.RawMessage) (*Tool, error) {
+// Parse decodes one raw upstream tool. Unknown fields stay in Raw.
+func Parse(raw json.RawMessage) (*Tool, error) {
 	var t struct {
 		Name         string          `json:"name"`
 		Title        string          `json:"title"`
@@ -115,14 +78,13 @@ func parseTool(raw json.RawMessage) (*Tool, error) {
 		return nil, fmt.Errorf("tool is not a JSON object: %w", err)
 	}
 	if t.Name == "" {
-		return nil, fmt.Errorf("tool without a name")
+		return nil, errors.New("tool without a name")
 	}
 	tool := &Tool{
-		Name: t.Name,
-		Raw:  append(json.RawMessage(nil), raw...),
-		Info: gen.Tool{Name: t.Name, Title: t.Title, Description: t.Description,
-			InputSchema: t.InputSchema, OutputSchema: t.OutputSchema,
-			Annotations: t.Annotations, Meta: t.Meta},
+		Name:  t.Name,
+		Raw:   append(json.RawMessage(nil), raw...),
+		Title: t.Title, Description: t.Description, InputSchema: t.InputSchema,
+		OutputSchema: t.OutputSchema, Annotations: t.Annotations, Meta: t.Meta,
 	}
 	tool.Hash = cache.ToolHash(cache.ToolIdentity{Name: t.Name, Description: t.Description,
 		InputSchema: t.InputSchema, OutputSchema: t.OutputSchema})
@@ -148,10 +110,11 @@ func parseTool(raw json.RawMessage) (*Tool, error) {
 	return tool, nil
 }
 
-// withUIMeta returns the tool JSON with genui's UI linkage added: every field
-// the upstream sent is kept (only key order may change), existing _meta keys
-// are preserved, and a tool that already has a UI is returned unchanged.
-func withUIMeta(t *Tool) (json.RawMessage, error) {
+// WithUIMeta returns the tool JSON with genui's UI linkage added: every
+// field the upstream sent is kept (only key order may change), existing
+// _meta keys are preserved, and a tool that already has a UI (or gets none)
+// is returned unchanged.
+func (t *Tool) WithUIMeta() (json.RawMessage, error) {
 	if t.OwnUI != "" || t.UIDisabled {
 		return t.Raw, nil
 	}
@@ -175,7 +138,7 @@ func withUIMeta(t *Tool) (json.RawMessage, error) {
 			ui = map[string]json.RawMessage{}
 		}
 	}
-	uri, _ := json.Marshal(UIURI(t.Name))
+	uri, _ := json.Marshal(contract.UIURI(t.Name))
 	ui["resourceUri"] = uri
 	meta["ui"], _ = json.Marshal(ui)
 	meta[legacyResourceURIKey] = uri

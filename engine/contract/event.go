@@ -1,11 +1,9 @@
-package engine
+package contract
 
 import (
 	"encoding/json"
 	"fmt"
 	"time"
-
-	"github.com/genui-dev/genui/engine/cache"
 )
 
 // Event is one engine event. On the wire (GET /events, and the MCP host's
@@ -116,9 +114,6 @@ type GenerationFailed struct {
 	Chain     []ChainStep `json:"chain,omitempty"`
 }
 
-// ChainStep is one step of a generation's fallback chain.
-type ChainStep = cache.ChainStep
-
 // UpstreamChanged is the detail of EventUpstreamUp and EventUpstreamDown.
 type UpstreamChanged struct {
 	Upstream UpstreamState `json:"upstream"`
@@ -183,7 +178,7 @@ type LogRecord struct {
 }
 
 // Lagged is the detail of EventLagged, the last event of a subscription
-// that fell more than MaxPendingEvents behind.
+// that fell too far behind.
 type Lagged struct {
 	Pending int `json:"pending"`
 }

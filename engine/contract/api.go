@@ -1,21 +1,24 @@
-package engine
+// Package contract is the engine as its front ends see it: the API
+// interface, its request and result types, its error codes (with the one
+// table of HTTP statuses the side server answers them with) and its event
+// stream. The TUI, the HTTP side server and its client, and the MCP host's
+// _ui_* tools depend on this package; it depends on the standard library
+// only, so a front end that holds an API compiles none of the engine (no
+// upstream client, no LLM SDK, no mcp-go).
+package contract
 
 import (
 	"context"
 	"encoding/json"
-	"errors"
-	"fmt"
+	"net/url"
+	"slices"
+	"strings"
 	"time"
-
-	"github.com/genui-dev/genui/engine/cache"
-	"github.com/genui-dev/genui/engine/events"
-	"github.com/genui-dev/genui/engine/refine"
-	"github.com/genui-dev/genui/engine/upstream"
 )
 
 // API is the engine as its front ends see it: the TUI, the HTTP side server
 // (which serves exactly this interface, one route per method) and the MCP
-// host's _ui_* tools. There are two implementations: *Engine itself
+// host's _ui_* tools. There are two implementations: *engine.Engine
 // (in-process) and apiclient.Client (an HTTP client of a running genui's
 // side server). Both pass the same conformance suite (engine/apitest).
 //
@@ -61,8 +64,8 @@ type API interface {
 	// traffic, log) may be for a reader that falls behind. Watching never
 	// consumes: the /wait queue still holds every queued event for agents.
 	// The channel is closed when ctx ends, the engine stops, or (remote) the
-	// connection is lost; a subscriber that falls more than
-	// MaxPendingEvents behind is closed too, after an EventLagged event.
+	// connection is lost; a subscriber that falls too far behind (256
+	// pending events) is closed too, after an EventLagged event.
 	Subscribe(ctx context.Context) (<-chan Event, error)
 }
 
@@ -75,6 +78,25 @@ const (
 	SourceAPI     = "api"     // the HTTP tool API (scripts, .ui/mcp)
 	SourceEngine  = "engine"  // the engine itself
 )
+
+// MIMEApp is the only MIME type hosts recognise for MCP App HTML.
+const MIMEApp = "text/html;profile=mcp-app"
+
+// UIURI is genui's resource URI for a tool's UI.
+func UIURI(tool string) string { return "ui://" + url.PathEscape(tool) }
+
+// ToolFromURI returns the tool name a genui ui:// URI names.
+func ToolFromURI(uri string) (string, bool) {
+	rest, ok := strings.CutPrefix(uri, "ui://")
+	if !ok || rest == "" {
+		return "", false
+	}
+	name, err := url.PathUnescape(rest)
+	if err != nil {
+		return "", false
+	}
+	return name, true
+}
 
 // ToolStatus is one tool as State lists it: identity and UI status, no schemas.
 type ToolStatus struct {
@@ -90,6 +112,16 @@ type ToolStatus struct {
 	Hash        string   `json:"hash"`
 	UI          UIStatus `json:"ui"`
 	Refinements int      `json:"refinements"`
+}
+
+// AppOnly reports whether only UIs may call the tool (visibility ["app"]).
+func (t ToolStatus) AppOnly() bool {
+	return len(t.Visibility) > 0 && !slices.Contains(t.Visibility, "model")
+}
+
+// ModelOnly reports whether UIs may not call the tool (visibility lacks "app").
+func (t ToolStatus) ModelOnly() bool {
+	return len(t.Visibility) > 0 && !slices.Contains(t.Visibility, "app")
 }
 
 // UI states (UIStatus.State).
@@ -127,36 +159,41 @@ type ToolInfo struct {
 	Annotations  json.RawMessage `json:"annotations,omitempty"`
 }
 
-// AppOnly reports whether only UIs may call the tool (visibility ["app"]).
-func (t ToolStatus) AppOnly() bool { return len(t.Visibility) > 0 && !hasString(t.Visibility, "model") }
-
-// ModelOnly reports whether UIs may not call the tool (visibility lacks "app").
-func (t ToolStatus) ModelOnly() bool { return len(t.Visibility) > 0 && !hasString(t.Visibility, "app") }
-
-func hasString(list []string, s string) bool {
-	for _, v := range list {
-		if v == s {
-			return true
-		}
-	}
-	return false
+// UIMeta describes a generated UI: when, by what, how long, warnings and
+// why it fell back, if it did. The UI cache stores it with every entry.
+type UIMeta struct {
+	GeneratedAt    time.Time     `json:"generatedAt"`
+	Duration       time.Duration `json:"duration"`
+	Provider       string        `json:"provider,omitempty"`
+	Model          string        `json:"model,omitempty"`
+	InputTokens    int           `json:"inputTokens,omitempty"`
+	OutputTokens   int           `json:"outputTokens,omitempty"`
+	UIType         string        `json:"uiType,omitempty"`
+	FallbackReason string        `json:"fallbackReason,omitempty"`
+	Warnings       []string      `json:"warnings,omitempty"`
+	RequestID      string        `json:"requestId,omitempty"`
+	// Chain is how an LLM page came to be: generated, or repaired (with
+	// what was wrong and what was fixed).
+	Chain []ChainStep `json:"chain,omitempty"`
+	// CacheVersion is the cache format version the entry was stored with.
+	CacheVersion int `json:"cacheVersion"`
 }
 
-// UIMeta describes a generated UI: when, by what, how long, warnings and
-// why it fell back, if it did.
-type UIMeta = cache.Meta
+// ChainStep is one step of a generation's generated -> repaired -> offline
+// chain.
+type ChainStep struct {
+	Stage  string `json:"stage"`
+	OK     bool   `json:"ok"`
+	Reason string `json:"reason,omitempty"`
+}
 
 // Refinement is one piece of feedback on a tool's UI.
-type Refinement = refine.Refinement
-
-// UpstreamState is the upstream connection's state.
-type UpstreamState = upstream.State
-
-// QueuedEvent is one event of the /wait queue.
-type QueuedEvent = events.QueuedEvent
-
-// QueueStats describes the /wait queue.
-type QueueStats = events.QueueStats
+type Refinement struct {
+	Feedback string    `json:"feedback"`
+	Time     time.Time `json:"time"`
+	// Source says where it came from (SourceTUI, SourceMCP, ...).
+	Source string `json:"source,omitempty"`
+}
 
 // UIView is a tool's UI as served to hosts.
 type UIView struct {
@@ -245,26 +282,6 @@ type PreviewInfo struct {
 	URL  string `json:"url"`
 }
 
-// URLs are where the running genui listens ("" when it runs no side server).
-type URLs struct {
-	API   string `json:"api,omitempty"`
-	UI    string `json:"ui,omitempty"`
-	MCP   string `json:"mcp,omitempty"`
-	SSE   string `json:"sse,omitempty"`
-	Wait  string `json:"wait,omitempty"`
-	State string `json:"state,omitempty"`
-}
-
-// SessionInfo is one connected MCP host session.
-type SessionInfo struct {
-	ID         string          `json:"id"`
-	Transport  string          `json:"transport,omitempty"`
-	Protocol   string          `json:"protocol"`
-	ClientInfo json.RawMessage `json:"clientInfo,omitempty"`
-	UICapable  bool            `json:"uiCapable"`
-	InFlight   int             `json:"inFlight"`
-}
-
 // ToolDiff is the outcome of a tools refresh.
 type ToolDiff struct {
 	Added     []string `json:"added"`
@@ -276,61 +293,13 @@ type ToolDiff struct {
 // Empty reports whether nothing was added, removed or changed.
 func (d ToolDiff) Empty() bool { return len(d.Added)+len(d.Removed)+len(d.Changed) == 0 }
 
-// ErrorCode classifies an API failure.
-type ErrorCode string
-
-// Error codes, with the HTTP status the side server answers them with.
-const (
-	CodeUnknownTool         ErrorCode = "unknown_tool"         // 404
-	CodeInvalidArgument     ErrorCode = "invalid_argument"     // 400
-	CodeUpstreamUnavailable ErrorCode = "upstream_unavailable" // 503
-	CodeTimeout             ErrorCode = "timeout"              // 504
-	CodeUpstreamError       ErrorCode = "upstream_error"       // 502
-	CodeUnavailable         ErrorCode = "unavailable"          // 503 (e.g. no side server: no preview)
-	CodeInternal            ErrorCode = "internal"             // 500
-)
-
-// Error is how every API method fails. Its JSON form is the side server's
-// one error body: {"error": "message", "code": "unknown_tool"}.
-type Error struct {
-	Code    ErrorCode `json:"code"`
-	Message string    `json:"error"`
-	// Suggestions are close matches for an unknown tool name.
-	Suggestions []string `json:"suggestions,omitempty"`
-}
-
-func (e *Error) Error() string { return e.Message }
-
-// Is makes errors.Is(err, ErrUnknownTool) true for every unknown-tool error.
-func (e *Error) Is(target error) bool {
-	t, ok := target.(*Error)
-	return ok && t.Message == "" && t.Code == e.Code
-}
-
-// ErrUnknownTool matches (errors.Is) every error for a tool name the
-// upstream does not list.
-var ErrUnknownTool error = &Error{Code: CodeUnknownTool}
-
-// ErrUpstreamUnavailable matches errors for an upstream that is not connected.
-var ErrUpstreamUnavailable error = &Error{Code: CodeUpstreamUnavailable}
-
-// Errorf returns an *Error with code and a formatted message.
-func Errorf(code ErrorCode, format string, args ...any) *Error {
-	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
-}
-
-// AsError returns err as an *Error, classifying plain errors (context
-// deadline -> timeout, anything else -> internal).
-func AsError(err error) *Error {
-	if err == nil {
-		return nil
-	}
-	var e *Error
-	if errors.As(err, &e) {
-		return e
-	}
-	if errors.Is(err, context.DeadlineExceeded) {
-		return &Error{Code: CodeTimeout, Message: err.Error()}
-	}
-	return &Error{Code: CodeInternal, Message: err.Error()}
+// QueuedEvent is one event of the /wait queue, waiting for (or handed to)
+// a poller.
+type QueuedEvent struct {
+	Seq     int64           `json:"seq"`
+	Time    time.Time       `json:"time"`
+	Source  string          `json:"source"`
+	Type    string          `json:"type"`
+	Tool    string          `json:"tool,omitempty"`
+	Payload json.RawMessage `json:"payload,omitempty"`
 }

@@ -1,14 +1,14 @@
-package engine_test
+package contract_test
 
 import (
 	"strings"
 	"testing"
 
-	"github.com/genui-dev/genui/engine"
+	"github.com/genui-dev/genui/engine/contract"
 )
 
 func TestBuildVariablesPaths(t *testing.T) {
-	vs, err := engine.BuildVariables([]byte(`{"a":{"b":[1,{"c":null}]},"x.y":"s","":true,"e":{},"f":[]}`))
+	vs, err := contract.BuildVariables([]byte(`{"a":{"b":[1,{"c":null}]},"x.y":"s","":true,"e":{},"f":[]}`))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -22,7 +22,7 @@ func TestBuildVariablesPaths(t *testing.T) {
 		t.Fatalf("paths\n got %v\nwant %v", paths, want)
 	}
 	for _, bad := range []string{``, `{`, `{"a":1} 2`, `[1,]`} {
-		if _, err := engine.BuildVariables([]byte(bad)); err == nil {
+		if _, err := contract.BuildVariables([]byte(bad)); err == nil {
 			t.Errorf("BuildVariables(%q) succeeded", bad)
 		}
 	}

@@ -1,0 +1,126 @@
+package contract
+
+import (
+	"context"
+	"errors"
+	"fmt"
+)
+
+// ErrorCode classifies an API failure.
+type ErrorCode string
+
+// Error codes. Each has one HTTP status (HTTPStatus), the side server's
+// answer to it; the client maps the status back (CodeOf).
+const (
+	CodeUnknownTool         ErrorCode = "unknown_tool"
+	CodeInvalidArgument     ErrorCode = "invalid_argument"
+	CodeUpstreamUnavailable ErrorCode = "upstream_unavailable"
+	CodeTimeout             ErrorCode = "timeout"
+	CodeUpstreamError       ErrorCode = "upstream_error"
+	// CodeUnavailable: what was asked for does not exist in this genui (no
+	// side server: no preview), or (client side) genui is not reachable.
+	CodeUnavailable ErrorCode = "unavailable"
+	CodeInternal    ErrorCode = "internal"
+)
+
+// statusTable is the one code <-> HTTP status table: every code has its own
+// status, so the two directions invert exactly. (Numbers, not net/http's
+// names: the contract compiles without net/http.)
+var statusTable = []struct {
+	code   ErrorCode
+	status int
+}{
+	{CodeUnknownTool, 404},         // Not Found
+	{CodeInvalidArgument, 400},     // Bad Request
+	{CodeUpstreamUnavailable, 503}, // Service Unavailable
+	{CodeTimeout, 504},             // Gateway Timeout
+	{CodeUpstreamError, 502},       // Bad Gateway
+	{CodeUnavailable, 501},         // Not Implemented
+	{CodeInternal, 500},            // Internal Server Error
+}
+
+// ErrorCodes lists every error code.
+func ErrorCodes() []ErrorCode {
+	out := make([]ErrorCode, 0, len(statusTable))
+	for _, r := range statusTable {
+		out = append(out, r.code)
+	}
+	return out
+}
+
+// HTTPStatus is the status the side server answers an error code with (500
+// for a code it does not know).
+func HTTPStatus(code ErrorCode) int {
+	for _, r := range statusTable {
+		if r.code == code {
+			return r.status
+		}
+	}
+	return 500
+}
+
+// CodeOf is the error code of an HTTP error status, for answers that carry
+// none (a proxy's page, an older genui): the inverse of HTTPStatus; other
+// 4xx statuses are invalid_argument, anything else internal.
+func CodeOf(status int) ErrorCode {
+	for _, r := range statusTable {
+		if r.status == status {
+			return r.code
+		}
+	}
+	if status >= 400 && status < 500 {
+		return CodeInvalidArgument
+	}
+	return CodeInternal
+}
+
+// Error is how every API method fails. Its JSON form is the side server's
+// one error body: {"error": "message", "code": "unknown_tool"}.
+type Error struct {
+	Code    ErrorCode `json:"code"`
+	Message string    `json:"error"`
+	// Suggestions are close matches for an unknown tool name.
+	Suggestions []string `json:"suggestions,omitempty"`
+}
+
+func (e *Error) Error() string { return e.Message }
+
+// Is makes errors.Is(err, ErrUnknownTool) true for every unknown-tool error.
+func (e *Error) Is(target error) bool {
+	t, ok := target.(*Error)
+	return ok && t.Message == "" && t.Code == e.Code
+}
+
+// ErrUnknownTool matches (errors.Is) every error for a tool name the
+// upstream does not list.
+var ErrUnknownTool error = &Error{Code: CodeUnknownTool}
+
+// ErrUpstreamUnavailable matches errors for an upstream that is not connected.
+var ErrUpstreamUnavailable error = &Error{Code: CodeUpstreamUnavailable}
+
+// ErrNoSampler is what a front end's sampler (the function the MCP host
+// gives the engine for `--llm sampling`) returns, wrapped, when no connected
+// host session declared the sampling capability.
+var ErrNoSampler = errors.New("no connected host session advertised the sampling capability, so --llm sampling cannot ask the host's model; " +
+	"connect a host that supports MCP sampling or choose another --llm")
+
+// Errorf returns an *Error with code and a formatted message.
+func Errorf(code ErrorCode, format string, args ...any) *Error {
+	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
+}
+
+// AsError returns err as an *Error, classifying plain errors (context
+// deadline -> timeout, anything else -> internal).
+func AsError(err error) *Error {
+	if err == nil {
+		return nil
+	}
+	var e *Error
+	if errors.As(err, &e) {
+		return e
+	}
+	if errors.Is(err, context.DeadlineExceeded) {
+		return &Error{Code: CodeTimeout, Message: err.Error()}
+	}
+	return &Error{Code: CodeInternal, Message: err.Error()}
+}

@@ -1,0 +1,253 @@
+// Package registry is the engine's tool registry: the upstream's tools as
+// genui holds them (raw JSON exactly as sent, plus what genui derived), in
+// upstream order, replaced as a whole by each refresh. It has its own lock;
+// refreshes are serialised so the last one applied is the last one fetched.
+package registry
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"path"
+	"sort"
+	"sync"
+	"sync/atomic"
+
+	"github.com/genui-dev/genui/engine/contract"
+	"github.com/genui-dev/genui/engine/jsonrpc"
+)
+
+// Options configure a Registry.
+type Options struct {
+	// EnabledTools, when not empty, are the only tools that get a
+	// generated UI; DisabledTools never get one. Names or path.Match globs.
+	EnabledTools, DisabledTools []string
+	// LastError says why the upstream is not connected (for WaitReady's
+	// error when its context ends first); nil means nothing to say.
+	LastError func() string
+	Logger    *slog.Logger
+}
+
+// Registry holds the upstream's tools. Its methods are safe for concurrent
+// use.
+type Registry struct {
+	opts Options
+
+	mu     sync.RWMutex
+	tools  []*Tool // upstream order
+	byName map[string]*Tool
+	err    error
+	// fatal: err is an answer from the upstream that no wait will change
+	// (an error, an unusable result), not a lost connection.
+	fatal bool
+	// loadFailed is closed and replaced when a load fails that way, waking
+	// WaitReady.
+	loadFailed chan struct{}
+	loaded     chan struct{} // closed after the first successful load
+	loadOnce   sync.Once
+
+	// refreshSem serialises Refresh; refreshQueued coalesces requests
+	// for one (tools/list_changed storms).
+	refreshSem    chan struct{}
+	refreshQueued atomic.Bool
+}
+
+// New returns an empty registry; it fails for a malformed tool pattern.
+func New(opts Options) (*Registry, error) {
+	for _, p := range append(append([]string(nil), opts.EnabledTools...), opts.DisabledTools...) {
+		if _, err := path.Match(p, ""); err != nil {
+			return nil, fmt.Errorf("tool pattern %q: %w", p, err)
+		}
+	}
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.DiscardHandler)
+	}
+	return &Registry{opts: opts, byName: map[string]*Tool{}, loaded: make(chan struct{}),
+		loadFailed: make(chan struct{}), refreshSem: make(chan struct{}, 1)}, nil
+}
+
+// Get looks a tool up by name.
+func (r *Registry) Get(name string) (*Tool, bool) {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	t, ok := r.byName[name]
+	return t, ok
+}
+
+// List returns the tools in upstream order.
+func (r *Registry) List() []*Tool {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	return append([]*Tool(nil), r.tools...)
+}
+
+// WithUI returns each tool's JSON with genui's UI metadata added.
+func (r *Registry) WithUI() []json.RawMessage {
+	tools := r.List()
+	out := make([]json.RawMessage, 0, len(tools))
+	for _, t := range tools {
+		raw, err := t.WithUIMeta()
+		if err != nil {
+			raw = t.Raw
+		}
+		out = append(out, raw)
+	}
+	return out
+}
+
+// Raw returns each tool's JSON verbatim.
+func (r *Registry) Raw() []json.RawMessage {
+	tools := r.List()
+	out := make([]json.RawMessage, 0, len(tools))
+	for _, t := range tools {
+		out = append(out, t.Raw)
+	}
+	return out
+}
+
+// WaitReady blocks until the first load succeeded, or ctx ends. When the
+// upstream answered tools/list with an error or an unusable result (and no
+// load succeeded yet) it fails at once with that reason: waiting would not
+// change the answer.
+func (r *Registry) WaitReady(ctx context.Context) error {
+	for {
+		r.mu.RLock()
+		err, fatal, failed := r.err, r.fatal, r.loadFailed
+		r.mu.RUnlock()
+		select {
+		case <-r.loaded:
+			return nil
+		default:
+		}
+		if fatal && err != nil {
+			return fmt.Errorf("upstream not ready: %w", err)
+		}
+		select {
+		case <-r.loaded:
+			return nil
+		case <-failed:
+		case <-ctx.Done():
+			r.mu.RLock()
+			err := r.err
+			r.mu.RUnlock()
+			if err != nil {
+				return fmt.Errorf("upstream not ready: %w", err)
+			}
+			last := ""
+			if r.opts.LastError != nil {
+				last = r.opts.LastError()
+			}
+			return fmt.Errorf("upstream not ready: %w (%s)", ctx.Err(), last)
+		}
+	}
+}
+
+// QueueRefresh reports whether a refresh should be started for a change
+// the upstream announced: false while one is queued that has not fetched
+// yet (it covers this change too), so storms cost one running and one
+// queued refresh.
+func (r *Registry) QueueRefresh() bool { return r.refreshQueued.CompareAndSwap(false, true) }
+
+// Change is what a Refresh did.
+type Change struct {
+	Diff contract.ToolDiff
+	// Tools is the new list; First is set for the first successful load.
+	Tools []*Tool
+	First bool
+}
+
+// Refresh fetches the tools (fetch returns every page's tools), replaces
+// the list and reports the change. Refreshes run one at a time, in order.
+// A failed fetch keeps the old list and is remembered for WaitReady.
+func (r *Registry) Refresh(ctx context.Context, fetch func(context.Context) ([]json.RawMessage, error)) (Change, error) {
+	select {
+	case r.refreshSem <- struct{}{}:
+	case <-ctx.Done():
+		return Change{}, fmt.Errorf("tools refresh: %w", ctx.Err())
+	}
+	defer func() { <-r.refreshSem }()
+	r.refreshQueued.Store(false) // changes announced from now on need another refresh
+	raws, err := fetch(ctx)
+	if err != nil {
+		r.mu.Lock()
+		r.err, r.fatal = err, answeredFailure(err)
+		if r.fatal {
+			close(r.loadFailed)
+			r.loadFailed = make(chan struct{})
+		}
+		r.mu.Unlock()
+		return Change{}, err
+	}
+	var next []*Tool
+	nextBy := map[string]*Tool{}
+	for _, raw := range raws {
+		t, err := Parse(raw)
+		if err != nil {
+			r.opts.Logger.Warn("skipping malformed upstream tool", "err", err, "tool", string(raw[:min(len(raw), 200)]))
+			continue
+		}
+		t.UIDisabled = !r.uiEnabled(t.Name)
+		if _, dup := nextBy[t.Name]; dup {
+			r.opts.Logger.Warn("upstream lists a tool twice; keeping the first", "tool", t.Name)
+			continue
+		}
+		next = append(next, t)
+		nextBy[t.Name] = t
+	}
+	r.mu.Lock()
+	var diff contract.ToolDiff
+	for _, t := range next {
+		old, ok := r.byName[t.Name]
+		switch {
+		case !ok:
+			diff.Added = append(diff.Added, t.Name)
+		case old.Hash != t.Hash || string(old.Raw) != string(t.Raw):
+			diff.Changed = append(diff.Changed, t.Name)
+		default:
+			diff.Unchanged = append(diff.Unchanged, t.Name)
+		}
+	}
+	for name := range r.byName {
+		if _, ok := nextBy[name]; !ok {
+			diff.Removed = append(diff.Removed, name)
+		}
+	}
+	first := r.tools == nil
+	r.tools, r.byName, r.err, r.fatal = next, nextBy, nil, false
+	r.mu.Unlock()
+	sort.Strings(diff.Removed)
+	r.loadOnce.Do(func() { close(r.loaded) })
+	return Change{Diff: diff, Tools: next, First: first}, nil
+}
+
+// uiEnabled applies EnabledTools and DisabledTools to a tool name.
+func (r *Registry) uiEnabled(name string) bool {
+	match := func(patterns []string) bool {
+		for _, p := range patterns {
+			if ok, _ := path.Match(p, name); ok || p == name {
+				return true
+			}
+		}
+		return false
+	}
+	if len(r.opts.EnabledTools) > 0 && !match(r.opts.EnabledTools) {
+		return false
+	}
+	return !match(r.opts.DisabledTools)
+}
+
+// answeredFailure reports whether a failed tools load was the upstream's
+// answer (a JSON-RPC error, a result genui cannot use) rather than a lost
+// connection or a timeout, which a retry may fix.
+func answeredFailure(err error) bool {
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return false
+	}
+	var je *jsonrpc.Error
+	if errors.As(err, &je) {
+		return je.Code != jsonrpc.CodeUpstreamUnavailable
+	}
+	return contract.AsError(err).Code != contract.CodeUpstreamUnavailable
+}
