@@ -103,8 +103,11 @@ type eventRow struct {
 type trafficRow struct {
 	time      time.Time
 	dir       string
+	session   string
 	kind      string
 	method    string
+	tool      string // the tool a tools/call (or its answer, its cancellation) names
+	requestID string // the request a notifications/cancelled gives up on
 	id        string
 	latency   time.Duration
 	size      int
@@ -169,8 +172,8 @@ func engineRow(ev contract.Event) eventRow {
 }
 
 func newTrafficRow(ev contract.Event, t *contract.Traffic) trafficRow {
-	return trafficRow{time: ev.Time, dir: t.Direction, kind: t.Kind, method: t.Method, id: string(t.ID),
-		latency: t.Latency, size: t.Size, frame: t.Frame, truncated: t.Truncated}
+	return trafficRow{time: ev.Time, dir: t.Direction, session: t.Session, kind: t.Kind, method: t.Method, tool: t.Tool,
+		requestID: string(t.RequestID), id: string(t.ID), latency: t.Latency, size: t.Size, frame: t.Frame, truncated: t.Truncated}
 }
 
 func newLogRow(ev contract.Event, l *contract.LogRecord) logRow {

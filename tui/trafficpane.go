@@ -1,11 +1,14 @@
 package tui
 
 import (
+	"encoding/json"
 	"fmt"
+	"strings"
 	"time"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
 
 	"github.com/genui-dev/genui/engine/contract"
 )
@@ -33,12 +36,12 @@ func (p *trafficPane) src() rows {
 	return rows{dropped: s.traffic.Dropped(), total: s.traffic.Len(), line: s.trafficLine,
 		text: func(ri int) string {
 			r := s.traffic.At(ri)
-			return r.dir + " " + r.kind + " " + r.method + " " + r.id + " " + string(r.frame)
+			return r.dir + " " + r.kind + " " + trafficWhat(r) + " " + r.id + " " + string(r.frame)
 		},
 		detail: s.trafficDetail,
 		title: func(ri int) string {
 			r := s.traffic.At(ri)
-			return "Traffic · " + r.dir + " " + r.kind + " " + clean(r.method)
+			return "Traffic · " + r.dir + " " + r.kind + " " + trafficWhat(r)
 		},
 	}
 }
@@ -54,6 +57,20 @@ func (p *trafficPane) View(w, h int, focused bool) paneView {
 
 var dirLabels = map[string]string{
 	contract.HostToGenui: "host→", contract.GenuiToHost: "→host", contract.GenuiToUpstream: "→up", contract.UpstreamToGenui: "up→",
+}
+
+// trafficWhat is a row's method with what it is about: the tool of a
+// tools/call (and of its answer and cancellation), the request a
+// notifications/cancelled gives up on.
+func trafficWhat(r trafficRow) string {
+	what := orDash(r.method)
+	if r.tool != "" {
+		what += " " + r.tool
+	}
+	if r.requestID != "" {
+		what += " (request " + r.requestID + ")"
+	}
+	return clean(what)
 }
 
 func (s *shared) trafficLine(i, w int) string {
@@ -88,15 +105,54 @@ func (s *shared) trafficLine(i, w int) string {
 		fixed += 9
 	}
 	return ts + fmt.Sprintf("%-5s", dir) + " " + ks.Render(fmt.Sprintf("%-4s", kind)) + " " +
-		st.Text.Render(fit(clean(orDash(r.method)), max(w-fixed, 8))) + " " +
+		st.Text.Render(fit(trafficWhat(r), max(w-fixed, 8))) + " " +
 		st.Muted.Render(fmt.Sprintf("%-8s %7s %7s", fit(clean(id), 8), lat, size(r.size)))
 }
 
+// trafficDetail is a message whole: what it is, then the frame exactly as
+// it went over the wire, then indented.
 func (s *shared) trafficDetail(i, w int) []string {
-	r := s.traffic.At(i)
-	head := s.styles.Key.Render(r.dir+" "+r.kind+" "+clean(r.method)) + s.styles.Muted.Render(fmt.Sprintf("  %s  %s", size(r.size), r.time.Format(time.RFC3339Nano)))
-	if r.truncated {
-		head += s.styles.Warn.Render(fmt.Sprintf("  (first %s shown)", size(contract.MaxTrafficFrame)))
+	st, r := s.styles, s.traffic.At(i)
+	out := wrap(r.dir+" "+r.kind+" "+trafficWhat(r), w)
+	for k, l := range out {
+		out[k] = st.Key.Render(l)
 	}
-	return append([]string{head}, wrapAll(prettyJSON(r.frame), w)...)
+	var facts []string
+	if r.id != "" {
+		facts = append(facts, "id "+clean(r.id))
+	}
+	if r.session != "" {
+		facts = append(facts, "session "+clean(r.session))
+	}
+	if r.latency > 0 {
+		facts = append(facts, "answered in "+fmtDur(r.latency))
+	}
+	facts = append(facts, size(r.size), r.time.Format(time.RFC3339Nano))
+	out = append(out, wrapStyled(st.Muted, strings.Join(facts, " · "), w)...)
+	if r.truncated {
+		out = append(out, wrapStyled(st.Warn, fmt.Sprintf("the frame is %s: the first %s are shown", size(r.size), size(contract.MaxTrafficFrame)), w)...)
+	}
+	out = append(out, st.Muted.Render("as sent:"))
+	raw := string(r.frame)
+	if r.truncated {
+		var cut string
+		if json.Unmarshal(r.frame, &cut) == nil {
+			raw = cut
+		}
+	}
+	out = append(out, wrapAll(cleanLines(raw), w)...)
+	if !r.truncated && json.Valid(r.frame) {
+		out = append(out, st.Muted.Render("indented:"))
+		out = append(out, wrapAll(prettyJSON(r.frame), w)...)
+	}
+	return out
+}
+
+// wrapStyled word-wraps text to w and styles each line.
+func wrapStyled(style lipgloss.Style, text string, w int) []string {
+	ls := wrap(text, w)
+	for i, l := range ls {
+		ls[i] = style.Render(l)
+	}
+	return ls
 }

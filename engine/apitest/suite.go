@@ -438,4 +438,15 @@ func testSubscribeTraffic(t *testing.T, h *Harness, api contract.API) {
 	if !strings.Contains(string(req.Frame), "Oslo") || !strings.Contains(string(resp.Frame), "Oslo") || resp.Latency <= 0 || resp.Size == 0 {
 		t.Fatalf("traffic: request %s / response %.200s latency %s", req.Frame, resp.Frame, resp.Latency)
 	}
+	// The frames as they went over the wire: the request's real id, the
+	// answer under the same id, both naming the tool.
+	if len(req.ID) == 0 || string(req.ID) == "null" || string(resp.ID) != string(req.ID) {
+		t.Fatalf("traffic ids: request %q, response %q", req.ID, resp.ID)
+	}
+	if !strings.Contains(string(req.Frame), `"id":`+string(req.ID)) {
+		t.Fatalf("the request's frame does not carry its id %s: %s", req.ID, req.Frame)
+	}
+	if req.Tool != "get_current_weather" || resp.Tool != "get_current_weather" {
+		t.Fatalf("traffic tool: request %q, response %q", req.Tool, resp.Tool)
+	}
 }
