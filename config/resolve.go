@@ -1,46 +1,21 @@
 package config
 
 import (
-	"fmt"
-	"io"
-	"log/slog"
 	"os"
-	"path/filepath"
-	"sort"
-	"sync"
-
-	"github.com/genui-dev/genui/engine"
-	"github.com/genui-dev/genui/engine/app"
-	"github.com/genui-dev/genui/engine/demo"
-	"github.com/genui-dev/genui/engine/gen"
-	"github.com/genui-dev/genui/engine/install"
-	"github.com/genui-dev/genui/engine/upstream"
 )
 
-// Resolved is a configuration ready to run: the effective config plus the
-// LLM generator's settings (keys and base URLs from the provider's
-// variables) and the upstream's. It opens the log only when an engine is
-// built (NewApp, EngineOptions), so commands that only look (config show,
-// preview reusing a running genui) write nothing.
+// Resolved is a configuration ready to use: the effective config, the
+// command's own switches and where the environment is read from. This
+// package only resolves settings; turning them into a running genui (the
+// LLM generator's settings, the upstream's, the log, the engine) is
+// engine/app's job (app.Setup).
 type Resolved struct {
 	*Effective
 	// NoCache and Debug are --no-cache and --debug.
 	NoCache, Debug bool
-	// Gen configures the LLM generator (Provider offline: none).
-	Gen gen.Config
-	// Upstream configures the connection to the wrapped server.
-	Upstream upstream.Config
-	// Stderr also receives the logs when not nil (--debug sets it to
-	// os.Stderr; a TUI owning the terminal clears it).
-	Stderr io.Writer
-	// Notices receives the configuration's warnings once, when the engine
-	// is built (default os.Stderr; never stdout).
-	Notices io.Writer
-
-	logOnce sync.Once
-	logger  *slog.Logger
-	closer  io.Closer
-	logErr  error
+	// LookupEnv reads the environment (the LLM providers' keys and base
+	// URLs): os.LookupEnv unless Input.LookupEnv was set (tests).
+	LookupEnv func(string) (string, bool)
 }
 
 // Resolve is what every engine-running command calls: flags (those the
@@ -61,36 +36,13 @@ func ResolveInput(f *Flags, in Input) (*Resolved, error) {
 	if err != nil {
 		return nil, err
 	}
-	lookup := in.LookupEnv
-	if lookup == nil {
-		lookup = os.LookupEnv
+	r := &Resolved{Effective: eff, LookupEnv: in.LookupEnv}
+	if r.LookupEnv == nil {
+		r.LookupEnv = os.LookupEnv
 	}
-	getenv := func(k string) string { v, _ := lookup(k); return v }
-	r := &Resolved{Effective: eff, Notices: os.Stderr}
 	if f != nil {
 		r.NoCache, r.Debug = f.NoCache, f.Debug
 	}
-	if r.Debug {
-		r.Stderr = os.Stderr
-	}
-	c := eff.Config
-	gc := gen.Config{Provider: c.LLM.Provider, Model: c.LLM.Model, BaseURL: c.LLM.BaseURL, APIKey: c.LLM.APIKey,
-		MaxTokens: c.LLM.MaxTokens, Temperature: c.LLM.Temperature, Budget: c.Generation.Budget.D(),
-		WaitBudget: c.Generation.WaitBudget.D(), Retries: c.Generation.Retries, MaxConcurrent: c.Generation.MaxConcurrent,
-		PromptsDir: c.Generation.PromptsDirectory, FirstRead: c.Generation.FirstRead}
-	if gc.Retries == 0 {
-		gc.Retries = -1 // none
-	}
-	if gc.FirstRead == "instant" {
-		gc.FirstRead = gen.FirstReadBackground
-	}
-	if r.Gen, err = gen.FromEnv(gc, getenv); err != nil {
-		return nil, err
-	}
-	if r.Debug {
-		r.Gen.DebugDir = filepath.Join(c.Dir, "debug")
-	}
-	r.Upstream = upstreamConfig(c.Upstream)
 	return r, nil
 }
 
@@ -107,144 +59,11 @@ func (f *Flags) configFile() string {
 	return f.ConfigFile
 }
 
-// upstreamConfig maps the upstream section onto the upstream package.
-func upstreamConfig(u Upstream) upstream.Config {
-	up := upstream.Config{BackoffMin: u.Reconnect.Min.D(), BackoffMax: u.Reconnect.Max.D()}
-	switch {
-	case u.Command != "":
-		up.Transport, up.Command, up.Args, up.Dir = upstream.TransportStdio, u.Command, u.Args, u.Cwd
-		for _, k := range sortedKeys(u.Env) {
-			up.Env = append(up.Env, k+"="+u.Env[k])
-		}
-	case u.URL != "":
-		up.Transport, up.URL, up.Headers = u.Transport, u.URL, u.Headers
-		if up.Transport == "" {
-			up.Transport = upstream.TransportHTTP
-		}
-	default:
-		up.Transport, up.InProcess = upstream.TransportInProcess, demo.ServeStdio
-	}
-	return up
-}
-
-// Logger opens the log (once) and returns the logger every part of genui
-// derives its component logger from.
-func (r *Resolved) Logger() (*slog.Logger, error) {
-	r.logOnce.Do(func() {
-		r.logger, r.closer, r.logErr = NewLogger(r.Config, r.Debug, r.Stderr)
-		if r.logErr != nil {
-			return
-		}
-		r.Gen.Logger = r.logger.With("component", ComponentGen)
-		for _, w := range r.Warnings {
-			r.logger.Warn("config", "warning", w)
-			if r.Notices != nil {
-				fmt.Fprintln(r.Notices, "genui: warning:", w)
-			}
-		}
-		r.logger.Info("genui starting", "version", engine.Version, "commit", engine.BuildCommit(),
-			"config", r.File, "dir", r.Config.Dir, "upstream", app.DescribeUpstream(r.Upstream), "llm", r.Gen.Provider)
-	})
-	return r.logger, r.logErr
-}
-
 // LogPath is where the logs go.
 func (r *Resolved) LogPath() string { return LogFile(r.Config) }
 
-// Close closes the log.
-func (r *Resolved) Close() error {
-	if r.closer != nil {
-		return r.closer.Close()
-	}
-	return nil
-}
-
-// EngineOptions builds the engine's options (and the LLM generator).
-func (r *Resolved) EngineOptions() (engine.Options, error) {
-	log, err := r.Logger()
-	if err != nil {
-		return engine.Options{}, err
-	}
-	var g gen.Generator
-	if r.Gen.Provider != gen.ProviderOffline {
-		l, err := gen.New(r.Gen)
-		if err != nil {
-			return engine.Options{}, err
-		}
-		log.Info("UI generation with an LLM", "provider", l.Name(), "model", l.Model(), "firstRead", l.FirstRead(),
-			"budget", l.Budget(false).String(), "prompts", l.PromptVersion())
-		g = l
-	}
-	c := r.Config
-	return engine.Options{
-		Upstream: r.Upstream, Dir: c.Dir, Generator: g, Logger: log,
-		PersistCache: c.Cache.Persist, CacheDir: c.Cache.Directory, NoCache: r.NoCache,
-		CacheMaxEntries: c.Cache.MaxEntries, CacheMaxEntryBytes: c.Cache.MaxEntryBytes, CacheMaxTotalBytes: c.Cache.MaxTotalBytes,
-		GenerationTimeout: c.Generation.Timeout.D(), MaxConcurrentGenerations: c.Generation.MaxConcurrent,
-		DefaultTheme: c.Generation.DefaultTheme, EnabledTools: c.Generation.EnabledTools, DisabledTools: c.Generation.DisabledTools,
-		RefreshInterval: c.ToolRefresh.Interval.D(), RefreshBackoffMax: c.ToolRefresh.Backoff.D(),
-		ReadableAssets: r.Debug,
-	}, nil
-}
-
-// ExportEngineOptions are EngineOptions for `genui export`, which writes
-// finished pages: it waits for the LLM's (up to its budget).
-func (r *Resolved) ExportEngineOptions() (engine.Options, error) {
-	r.Gen.FirstRead, r.Gen.WaitBudget = gen.FirstReadWait, max(r.Gen.Budget, gen.DefaultBudget)
-	return r.EngineOptions()
-}
-
-// AppOptions builds the options of a running genui (engine, MCP host,
-// side server on http.uiPort/http.mcpPort).
-func (r *Resolved) AppOptions() (app.Options, error) {
-	eo, err := r.EngineOptions()
-	if err != nil {
-		return app.Options{}, err
-	}
-	return app.Options{Engine: eo, UIMetadata: r.Config.UIMetadata, UIPort: r.Config.HTTP.UIPort,
-		APIPort: r.Config.HTTP.MCPPort, AutoInstall: true, Notices: r.Notices}, nil
-}
-
-// NewApp builds the engine, its MCP host and the side server. A stdio
-// upstream is started first of all, so it boots while genui opens its
-// log, loads its cache, installs DIR's files and starts its listeners
-// (the engine's first connection then takes it over); a command that does
-// not start is left to the engine, which reports and retries it as usual.
-func (r *Resolved) NewApp() (*app.App, error) {
-	started, _ := upstream.Start(r.Upstream)
-	if started != nil {
-		r.Upstream.Started = started
-	}
-	o, err := r.AppOptions()
-	if err == nil {
-		var a *app.App
-		if a, err = app.New(o); err == nil {
-			return a, nil
-		}
-	}
-	if started != nil {
-		started.Stop()
-	}
-	return nil, err
-}
-
-// PreviewOptions describe `genui preview TOOL` in this configuration.
-func (r *Resolved) PreviewOptions(tool, args string, noOpen bool) app.PreviewOptions {
-	return app.PreviewOptions{Dir: r.Config.Dir, Tool: tool, Args: args, NoOpen: noOpen,
-		OwnUpstream: r.Sources["upstream.command"].Layer == LayerFlag}
-}
-
-// InstallOptions describe `genui install` in this configuration.
-func (eff *Effective) InstallOptions(project string, force bool) install.Options {
-	return install.Options{Dir: eff.Config.Dir, ProjectDir: project, Force: force, Version: engine.Version}
-}
-
-// sortedKeys is the keys of m in order.
-func sortedKeys[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
+// UpstreamGiven reports whether the command line names an upstream (after
+// -- or with --upstream-url): then a running genui is not reused.
+func (r *Resolved) UpstreamGiven() bool {
+	return r.Sources["upstream.command"].Layer == LayerFlag || r.Sources["upstream.url"].Layer == LayerFlag
 }

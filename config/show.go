@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"net/url"
+	"sort"
 	"strings"
 	"text/tabwriter"
 )
@@ -150,4 +151,14 @@ func ValidateCommand(path string, w io.Writer) error {
 		fmt.Fprintln(w, "warning:", wn)
 	}
 	return nil
+}
+
+// sortedKeys is the keys of m in order.
+func sortedKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
 }

@@ -46,7 +46,7 @@ func TestCLIVersionAndBadFlags(t *testing.T) {
 		{[]string{"mcp", "--upstream-url", "http://127.0.0.1:1/mcp", "--", "x"}, "not both"},
 		{[]string{"mcp", "--header", "novalue", "--upstream-url", "http://127.0.0.1:1/mcp"}, "want 'Key: Value'"},
 		{[]string{"mcp", "--config", "missing.json"}, "missing.json"},
-		{[]string{"export"}, "needs --out"},
+		{[]string{"export"}, `required flag(s) "out" not set`},
 		{[]string{"tui", "--attach"}, "no genui is running"},
 		{[]string{"tui", "--attach", "--no-attach"}, "contradict each other"},
 	} {

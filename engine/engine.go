@@ -32,7 +32,7 @@ import (
 // Versions of what goes into a UI, part of every cache key.
 const (
 	PromptVersion   = "1"
-	TemplateVersion = "4" // 4: offline pages pack their code (viewdefs.Pack)
+	TemplateVersion = "4" // 4: offline pages pack their code (pagepack.Pack)
 )
 
 // Options configure an Engine.
@@ -300,6 +300,9 @@ func (e *Engine) onUpstreamState(s contract.UpstreamState) {
 		e.opts.Metrics.UpstreamError("connection")
 	}
 	if s.Connected {
+		// Announced before the tools load starts, so whoever waits for the
+		// tools (Registry().WaitReady) finds upstream-up published and queued.
+		e.hub.publish(contract.EventUpstreamUp, "", &contract.UpstreamChanged{Upstream: s})
 		go func() {
 			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 			defer cancel()
@@ -307,7 +310,6 @@ func (e *Engine) onUpstreamState(s contract.UpstreamState) {
 				e.log.Warn("tools/list after connect failed", "err", err)
 			}
 		}()
-		e.hub.publish(contract.EventUpstreamUp, "", &contract.UpstreamChanged{Upstream: s})
 		return
 	}
 	e.hub.publish(contract.EventUpstreamDown, "", &contract.UpstreamChanged{Upstream: s})

@@ -9,6 +9,8 @@ import (
 	"regexp"
 	"strings"
 	"sync/atomic"
+
+	"github.com/genui-dev/genui/pagepack"
 )
 
 //go:generate go run ../internal/minify/gen .
@@ -43,15 +45,9 @@ func AppJS() string {
 // HostJS returns the host-side bridge (window.McpHost.AppBridge).
 func HostJS() string { return hostJS }
 
-// ShimAttr marks the script element Inject inserts.
-const ShimAttr = "data-genui-shim"
-
-// PackedShimAttr marks a page that carries the shim inside a packed block
-// (genui's offline pages, viewdefs.Pack): the shim was injected before
-// packing and the page's module scripts rewritten, so Inject leaves such a
-// page as it is. The mark is the loader's start tag exactly as Pack writes
-// it, <script data-genui-pack-loader data-genui-packed-shim>.
-const PackedShimAttr = "data-genui-packed-shim"
+// ShimAttr marks the script element Inject inserts. The packed-page format
+// (package pagepack) carries that element, so the name is pagepack's.
+const ShimAttr = pagepack.ShimAttr
 
 var (
 	// One script element, attributes in group 1, body in group 2.
@@ -105,9 +101,9 @@ func IsExtAppsSpecifier(spec string) bool {
 // loading ext-apps are removed, and one <script data-genui-shim> holding
 // AppJS is placed before the first script of <head> (or at its end; a head
 // is created when missing). Inject is idempotent. A page that carries the
-// shim packed (PackedShimAttr) comes back unchanged.
+// shim packed (pagepack.CarriesShim) comes back unchanged.
 func Inject(html string) string {
-	if strings.Contains(html, "<script data-genui-pack-loader "+PackedShimAttr+">") {
+	if pagepack.CarriesShim(html) {
 		return html
 	}
 	html = reShim.ReplaceAllString(html, "")

@@ -3,6 +3,8 @@ package mcpshim
 import (
 	"strings"
 	"testing"
+
+	"github.com/genui-dev/genui/pagepack"
 )
 
 func TestInject(t *testing.T) {
@@ -164,11 +166,15 @@ func abbreviate(s string) string {
 // packed-shim mark is left as it is; a page that merely mentions the mark
 // (a tool description quoted in a generated page) still gets the shim.
 func TestInjectLeavesOnlyPackedPagesAlone(t *testing.T) {
-	packed := `<html><head></head><body><script data-genui-pack-loader ` + PackedShimAttr + `>load()</script></body></html>`
+	packed, err := pagepack.Pack(Inject(`<html><head></head><body><script type="module">run()</script></body></html>`))
+	if err != nil || !pagepack.CarriesShim(packed) {
+		t.Fatalf("no packed page to test with: %v", err)
+	}
 	if got := Inject(packed); got != packed {
 		t.Fatalf("Inject changed a packed page:\n%s", got)
 	}
-	mention := `<html><head></head><body><p>` + PackedShimAttr + `</p><!-- data-genui-pack-loader ` + PackedShimAttr + ` --></body></html>`
+	mention := `<html><head></head><body><p>` + pagepack.PackedShimAttr + `</p><!-- ` + pagepack.PackAttr + `-loader ` +
+		pagepack.PackedShimAttr + ` --></body></html>`
 	if got := Inject(mention); strings.Count(got, "<script "+ShimAttr+">") != 1 {
 		t.Fatalf("a page that only mentions the mark got no shim:\n%.300s", got)
 	}

@@ -22,7 +22,9 @@ const module = "github.com/genui-dev/genui/"
 var allowedImports = map[string]bool{
 	"fmt": true, "os": true, "github.com/spf13/cobra": true,
 	module + "config": true, module + "engine/app": true,
-	module + "tui/launch": true, // genui tui hands the resolved configuration to the workbench's launcher
+	module + "engine":      true, // genui version: engine.VersionLine
+	module + "engine/demo": true, // genui demo-server: demo.ServeStdio
+	module + "tui/launch":  true, // genui tui hands the set-up configuration to the workbench's launcher
 }
 
 var cmdFunc = regexp.MustCompile(`^new[A-Z][A-Za-z]*Cmd$`)
@@ -40,7 +42,7 @@ func logicIn(fset *token.FileSet, f *ast.File) []string {
 	for _, imp := range f.Imports {
 		p, _ := strconv.Unquote(imp.Path.Value)
 		if !allowedImports[p] {
-			bad(imp, "imports %s (commands use only cobra, config, engine/app and tui/launch)", p)
+			bad(imp, "imports %s (commands use only cobra, config, engine/app, engine, engine/demo and tui/launch)", p)
 		}
 	}
 	for _, d := range f.Decls {

@@ -28,7 +28,7 @@ func newInstallCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			return app.Install(eff.InstallOptions(project, force), os.Stdout, os.Stderr)
+			return app.Install(app.InstallOptions(eff, project, force), os.Stdout, os.Stderr)
 		},
 	}
 	f.RegisterDir(cmd.Flags())

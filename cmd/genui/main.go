@@ -1,5 +1,5 @@
 // Command genui wraps any MCP tool server and gives each tool an interactive
-// UI (an MCP App). See README.md and ../../shared/docs/architecture.md.
+// UI (an MCP App). See README.md and docs/architecture.md.
 package main
 
 import (

@@ -21,14 +21,14 @@ func newPreviewCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			r, err := config.ResolveInput(&f, f.Input(command))
+			s, err := app.ConfigureInput(&f, f.Input(command))
 			if err != nil {
 				return err
 			}
-			defer r.Close()
+			defer s.Close()
 			ctx, stop := app.SignalContext()
 			defer stop()
-			return app.Preview(ctx, r.PreviewOptions(tool, argsJSON, noOpen), r.NewApp)
+			return app.Preview(ctx, s.PreviewOptions(tool, argsJSON, noOpen), s.NewApp)
 		},
 	}
 	f.Register(cmd.Flags())
@@ -44,15 +44,12 @@ func newExportCmd() *cobra.Command {
 		Use:   "export --out DIR [flags] [-- UPSTREAM_CMD [ARGS...]]",
 		Short: "Write every tool's UI as a standalone .html file",
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := app.NeedOut(out); err != nil {
-				return err
-			}
-			r, err := config.Resolve(&f, args, cmd.ArgsLenAtDash())
+			s, err := app.Configure(&f, args, cmd.ArgsLenAtDash())
 			if err != nil {
 				return err
 			}
-			defer r.Close()
-			eo, err := r.ExportEngineOptions()
+			defer s.Close()
+			eo, err := s.ExportEngineOptions()
 			if err != nil {
 				return err
 			}
@@ -62,6 +59,7 @@ func newExportCmd() *cobra.Command {
 		},
 	}
 	f.Register(cmd.Flags())
-	cmd.Flags().StringVar(&out, "out", "", "folder to write the .html files to")
+	cmd.Flags().StringVar(&out, "out", "", "folder to write the .html files to (required)")
+	_ = cmd.MarkFlagRequired("out")
 	return cmd
 }

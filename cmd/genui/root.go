@@ -7,12 +7,14 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/genui-dev/genui/config"
+	"github.com/genui-dev/genui/engine"
 	"github.com/genui-dev/genui/engine/app"
+	"github.com/genui-dev/genui/engine/demo"
 )
 
-// Commands only: parse flags, resolve the configuration (package config),
-// build and run an app (package engine/app). TestCommandsHoldNoLogic keeps
-// it that way.
+// Commands only: parse flags, set up the configuration and build and run an
+// app (package engine/app, from package config's resolved settings).
+// TestCommandsHoldNoLogic keeps it that way.
 
 func newRootCmd() *cobra.Command {
 	root := &cobra.Command{
@@ -33,12 +35,12 @@ func newMCPCmd() *cobra.Command {
 		Use:   "mcp [flags] [-- UPSTREAM_CMD [ARGS...]]",
 		Short: "Serve genui as a stdio MCP server (for Claude Code and other hosts)",
 		RunE: func(cmd *cobra.Command, args []string) error {
-			r, err := config.Resolve(&f, args, cmd.ArgsLenAtDash())
+			s, err := app.Configure(&f, args, cmd.ArgsLenAtDash())
 			if err != nil {
 				return err
 			}
-			defer r.Close()
-			a, err := r.NewApp()
+			defer s.Close()
+			a, err := s.NewApp()
 			if err != nil {
 				return err
 			}
@@ -58,18 +60,18 @@ func newServeCmd() *cobra.Command {
 		Use:   "serve [flags] [-- UPSTREAM_CMD [ARGS...]]",
 		Short: "Serve genui over HTTP (streamable HTTP at /mcp, legacy SSE at /sse + /message)",
 		RunE: func(cmd *cobra.Command, args []string) error {
-			r, err := config.Resolve(&f, args, cmd.ArgsLenAtDash())
+			s, err := app.Configure(&f, args, cmd.ArgsLenAtDash())
 			if err != nil {
 				return err
 			}
-			defer r.Close()
-			a, err := r.NewApp()
+			defer s.Close()
+			a, err := s.NewApp()
 			if err != nil {
 				return err
 			}
 			ctx, stop := app.SignalContext()
 			defer stop()
-			return a.Run(ctx, nil, a.ServeBanner(os.Stderr, r.LogPath()))
+			return a.Run(ctx, nil, a.ServeBanner(os.Stderr, s.LogPath()))
 		},
 	}
 	f.Register(cmd.Flags())
@@ -83,7 +85,7 @@ func newVersionCmd() *cobra.Command {
 		Short: "Print genui's version: genui vX.Y.Z (commit)",
 		Args:  cobra.NoArgs,
 		Run: func(cmd *cobra.Command, _ []string) {
-			fmt.Fprintln(os.Stdout, app.VersionLine())
+			fmt.Fprintln(os.Stdout, engine.VersionLine())
 		},
 	}
 }
@@ -96,7 +98,7 @@ func newDemoServerCmd() *cobra.Command {
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			ctx, stop := app.SignalContext()
 			defer stop()
-			return app.DemoServer(ctx, os.Stdin, os.Stdout)
+			return demo.ServeStdio(ctx, os.Stdin, os.Stdout)
 		},
 	}
 }

@@ -20,14 +20,14 @@ func newTUICmd() *cobra.Command {
 			"server and port files (the built-in demo when no upstream is given). Logs go to\n" +
 			"DIR/log/genui.log, never to the terminal.",
 		RunE: func(cmd *cobra.Command, args []string) error {
-			r, err := config.Resolve(&f, args, cmd.ArgsLenAtDash())
+			s, err := app.Configure(&f, args, cmd.ArgsLenAtDash())
 			if err != nil {
 				return err
 			}
-			defer r.Close()
+			defer s.Close()
 			ctx, stop := app.SignalContext()
 			defer stop()
-			return launch.Run(ctx, r, o)
+			return launch.Run(ctx, s, o)
 		},
 	}
 	f.Register(cmd.Flags())

@@ -12,8 +12,9 @@ import (
 	"log/slog"
 	"net/url"
 	"os"
-	"path/filepath"
+	"os/signal"
 	"strings"
+	"syscall"
 	"time"
 
 	"golang.org/x/sync/errgroup"
@@ -22,7 +23,6 @@ import (
 	"github.com/genui-dev/genui/engine/contract"
 	"github.com/genui-dev/genui/engine/host"
 	"github.com/genui-dev/genui/engine/httpapi"
-	"github.com/genui-dev/genui/engine/install"
 	"github.com/genui-dev/genui/engine/metrics"
 	"github.com/genui-dev/genui/engine/upstream"
 )
@@ -91,23 +91,6 @@ func New(opts Options) (*App, error) {
 
 // API is the engine's front door.
 func (a *App) API() contract.API { return a.Engine }
-
-// autoInstall writes DIR's helper files on first start.
-func (a *App) autoInstall() {
-	dir := a.opts.Engine.Dir
-	if dir == "" {
-		return
-	}
-	if _, err := os.Stat(filepath.Join(dir, "README.md")); err == nil {
-		return
-	}
-	rep, err := install.Install(install.Options{Dir: dir, Version: engine.Version})
-	if err != nil {
-		a.log.Warn("auto-install failed", "err", err)
-		return
-	}
-	a.log.Info("auto-installed helper files", "dir", dir, "files", len(rep.Files))
-}
 
 // FrontEnd runs beside the engine; api is the side server's base URL.
 type FrontEnd func(ctx context.Context, api string) error
@@ -198,4 +181,9 @@ func (a *App) ServeBanner(w io.Writer, logPath string) FrontEnd {
 		}
 		return nil
 	}
+}
+
+// SignalContext ends on SIGINT or SIGTERM.
+func SignalContext() (context.Context, context.CancelFunc) {
+	return signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 }

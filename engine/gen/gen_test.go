@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/genui-dev/genui/mcpshim"
-	"github.com/genui-dev/genui/viewdefs"
+	"github.com/genui-dev/genui/pagepack"
 )
 
 func TestValidate(t *testing.T) {
@@ -77,8 +77,8 @@ func TestOfflineOutputIsSelfContained(t *testing.T) {
 				t.Errorf("result metadata = %q %q %v", res.UIType, res.Provider, res.Duration)
 			}
 			// The checks read the code too: the page as it was before packing.
-			page, err := viewdefs.Unpack(res.HTML)
-			if err != nil || !viewdefs.IsPacked(res.HTML) {
+			page, err := pagepack.Unpack(res.HTML)
+			if err != nil || !pagepack.IsPacked(res.HTML) {
 				t.Fatalf("the offline page is not a good packed page: %v", err)
 			}
 			for _, p := range []string{res.HTML, page} {

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/genui-dev/genui/mcpshim"
+	"github.com/genui-dev/genui/pagepack"
 	"github.com/genui-dev/genui/viewdefs"
 )
 
@@ -52,8 +53,10 @@ func (offline) Generate(ctx context.Context, req Request) (Result, error) {
 		// Our own template produced this: a bug, not bad input.
 		return Result{}, fmt.Errorf("offline generator: output for %q is not self-contained: %s", t.Name, strings.Join(problems, "; "))
 	}
-	if html, err = viewdefs.Pack(html); err != nil {
-		return Result{}, fmt.Errorf("offline generator: %w", err)
+	if !viewdefs.ReadableSources() { // --debug serves pages unpacked
+		if html, err = pagepack.Pack(html); err != nil {
+			return Result{}, fmt.Errorf("offline generator: %w", err)
+		}
 	}
 	res := Result{HTML: html, UIType: UITypeOfflineRich, Provider: "offline", Warnings: warnings, Duration: time.Since(start)}
 	return res, nil

@@ -10,7 +10,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/genui-dev/genui/internal/browsertest"
-	"github.com/genui-dev/genui/viewdefs"
+	"github.com/genui-dev/genui/pagepack"
 )
 
 // recordCSP is put first in a page's head: it records every CSP violation.
@@ -23,7 +23,7 @@ func packedForecast(t *testing.T, headFirst string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !viewdefs.IsPacked(res.HTML) {
+	if !pagepack.IsPacked(res.HTML) {
 		t.Fatal("the offline page is not packed")
 	}
 	i := strings.Index(res.HTML, "<head>")
@@ -46,7 +46,7 @@ func TestPackedPageUnderDefaultCSP(t *testing.T) {
 		Visibility string
 		Scripts    int
 	}
-	if err := json.Unmarshal(f.frame(`(w, d) => ({Violations: w.cspViolations, Hidden: d.querySelector("style[`+viewdefs.PackAttr+`-hide]") !== null,
+	if err := json.Unmarshal(f.frame(`(w, d) => ({Violations: w.cspViolations, Hidden: d.querySelector("style[`+pagepack.PackAttr+`-hide]") !== null,
 		Visibility: getComputedStyle(d.querySelector("main")).visibility, Scripts: d.scripts.length})`), &got); err != nil {
 		t.Fatal(err)
 	}

@@ -16,7 +16,7 @@ import (
 	"text/template"
 
 	"github.com/genui-dev/genui/mcpshim"
-	"github.com/genui-dev/genui/viewdefs"
+	"github.com/genui-dev/genui/pagepack"
 )
 
 //go:embed prompts/*.tmpl
@@ -230,21 +230,8 @@ var reShimElement = regexp.MustCompile(`(?is)<script\s+` + mcpshim.ShimAttr + `\
 // see; repair puts it back).
 func stripShim(html string) string { return reShimElement.ReplaceAllString(html, "") }
 
-var rePackedElements = regexp.MustCompile(`(?s)<style ` + viewdefs.PackAttr + `-hide>.*?</style>|<script type="application/octet-stream" ` +
-	viewdefs.PackAttr + `>.*?</script>|<script ` + viewdefs.PackAttr + `-loader[^>]*>.*?</script>`)
-
 // stripPacked replaces the packed renderers of an offline page (tens of KB
 // of base64 a model can neither read nor keep) with a note.
 func stripPacked(html string) string {
-	if !viewdefs.IsPacked(html) {
-		return html
-	}
-	first := true
-	return rePackedElements.ReplaceAllStringFunc(html, func(string) string {
-		if !first {
-			return ""
-		}
-		first = false
-		return "<!-- genui's offline renderers and styles were here (packed, left out): write the page's own code and styles -->"
-	})
+	return pagepack.Strip(html, "<!-- genui's offline renderers and styles were here (packed, left out): write the page's own code and styles -->")
 }

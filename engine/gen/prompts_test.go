@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/genui-dev/genui/mcpshim"
-	"github.com/genui-dev/genui/viewdefs"
+	"github.com/genui-dev/genui/pagepack"
 )
 
 func TestPromptsEmbedded(t *testing.T) {
@@ -95,7 +95,7 @@ func TestPromptRefineLeavesOutPackedRenderers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if strings.Contains(u, viewdefs.PackAttr) || len(u) > 16<<10 {
+	if strings.Contains(u, pagepack.PackAttr) || len(u) > 16<<10 {
 		t.Fatalf("the packed block reached the prompt (%d bytes)", len(u))
 	}
 	for _, want := range []string{"renderers and styles were here", `id="tool-data"`, `<form id="tool-form"`} {

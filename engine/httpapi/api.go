@@ -34,21 +34,6 @@ import (
 // apiCallTimeout bounds one tool call through the HTTP API.
 const apiCallTimeout = 5 * time.Minute
 
-func init() {
-	extraRoutes = append(extraRoutes, func(s *Server) {
-		s.api.HandleFunc("GET /state", s.handleState)
-		s.api.HandleFunc("GET /api/tools", s.handleTools)
-		s.api.HandleFunc("GET /api/tools/{name}", s.handleInspect)
-		s.api.HandleFunc("GET /api/tools/{name}/ui", s.handleUI)
-		s.api.HandleFunc("GET /api/tools/{name}/preview", s.handlePreviewInfo)
-		s.api.HandleFunc("POST /api/tools/{name}/refine", s.handleRefine)
-		s.api.HandleFunc("POST /api/tools/{name}/regenerate", s.handleRegenerate)
-		s.api.HandleFunc("POST /api/tool/{name}", s.handleToolCall)
-		s.api.HandleFunc("POST /api/refresh", s.handleRefresh)
-		s.api.HandleFunc("GET /events", s.handleEvents)
-	})
-}
-
 // writeAPIError writes the one error body every API route uses.
 func writeAPIError(w http.ResponseWriter, err error) {
 	e := contract.AsError(err)
@@ -124,42 +109,38 @@ func (s *Server) handlePreviewInfo(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, p)
 }
 
-func (s *Server) handleRefine(w http.ResponseWriter, r *http.Request) {
-	var req contract.RefineRequest
-	if !readJSONBody(w, r, &req) {
-		return
+// handleUIChange serves Refine and Regenerate: the same body (each reads
+// its fields; an absent source is SourceAPI), the tool from the path, the
+// same bound and the same answer, a UIChange.
+func (s *Server) handleUIChange(regenerate bool) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		var body struct {
+			Feedback         string `json:"feedback"`
+			ClearRefinements bool   `json:"clearRefinements"`
+			Source           string `json:"source"`
+		}
+		if !readJSONBody(w, r, &body) {
+			return
+		}
+		if body.Source == "" {
+			body.Source = contract.SourceAPI
+		}
+		tool := r.PathValue("name")
+		ctx, cancel := context.WithTimeout(r.Context(), frameTimeout)
+		defer cancel()
+		var ch contract.UIChange
+		var err error
+		if regenerate {
+			ch, err = s.e.Regenerate(ctx, contract.RegenerateRequest{Tool: tool, ClearRefinements: body.ClearRefinements, Source: body.Source})
+		} else {
+			ch, err = s.e.Refine(ctx, contract.RefineRequest{Tool: tool, Feedback: body.Feedback, Source: body.Source})
+		}
+		if err != nil {
+			writeAPIError(w, err)
+			return
+		}
+		writeJSON(w, http.StatusOK, ch)
 	}
-	req.Tool = r.PathValue("name")
-	if req.Source == "" {
-		req.Source = contract.SourceAPI
-	}
-	ctx, cancel := context.WithTimeout(r.Context(), frameTimeout)
-	defer cancel()
-	ch, err := s.e.Refine(ctx, req)
-	if err != nil {
-		writeAPIError(w, err)
-		return
-	}
-	writeJSON(w, http.StatusOK, ch)
-}
-
-func (s *Server) handleRegenerate(w http.ResponseWriter, r *http.Request) {
-	var req contract.RegenerateRequest
-	if !readJSONBody(w, r, &req) {
-		return
-	}
-	req.Tool = r.PathValue("name")
-	if req.Source == "" {
-		req.Source = contract.SourceAPI
-	}
-	ctx, cancel := context.WithTimeout(r.Context(), frameTimeout)
-	defer cancel()
-	ch, err := s.e.Regenerate(ctx, req)
-	if err != nil {
-		writeAPIError(w, err)
-		return
-	}
-	writeJSON(w, http.StatusOK, ch)
 }
 
 func (s *Server) handleRefresh(w http.ResponseWriter, r *http.Request) {

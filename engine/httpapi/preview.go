@@ -27,18 +27,6 @@ import (
 	"github.com/genui-dev/genui/viewdefs"
 )
 
-func init() {
-	extraRoutes = append(extraRoutes, func(s *Server) {
-		s.api.HandleFunc("GET /preview/{tool}", s.handlePreview)
-		s.api.HandleFunc("POST /api/preview/{tool}/call", s.handlePreviewCall)
-		s.api.HandleFunc("POST /api/preview/{tool}/event", s.handlePreviewEvent)
-		s.api.HandleFunc("POST /api/preview/{tool}/refine", s.handlePreviewRefine)
-		s.api.HandleFunc("POST /api/preview/{tool}/resource", s.handlePreviewResource)
-		s.api.HandleFunc("POST /api/preview/{tool}/resources", s.handlePreviewResources)
-		s.ui.HandleFunc("GET /frame/{tool}", s.handleFrame)
-	})
-}
-
 // Bounds of the preview's work.
 const (
 	// frameTimeout bounds producing a UI (generation included).

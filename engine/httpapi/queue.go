@@ -8,11 +8,6 @@ import "net/http"
 //
 // Unlike GET /wait it never drains: the TUI and other watchers look, only
 // agents take.
-func init() {
-	extraRoutes = append(extraRoutes, func(s *Server) {
-		s.api.HandleFunc("GET /api/queue", s.handlePendingEvents)
-	})
-}
 
 func (s *Server) handlePendingEvents(w http.ResponseWriter, r *http.Request) {
 	evs, err := s.e.PendingEvents(r.Context())

@@ -23,12 +23,6 @@ import (
 // through an os.Root, so "..", absolute paths and symlinks that leave the
 // folder are refused (404) even when they are created after start.
 
-func init() {
-	extraRoutes = append(extraRoutes, func(s *Server) {
-		s.api.HandleFunc("GET /api/resource/{path...}", s.handleResource)
-	})
-}
-
 // MaxRenderedBytes bounds a markdown file rendered to HTML.
 const MaxRenderedBytes = 4 << 20
 

@@ -85,26 +85,51 @@ var ridCounter atomic.Int64
 
 func newRequestID() string { return "h" + strconv.FormatInt(ridCounter.Add(1), 36) }
 
+// routes is every route of the two origins in one table. The API origin
+// also serves MCP (/mcp, /sse, /message: the host registers those) and, when
+// set, /metrics.
 func (s *Server) routes() {
+	api := []struct {
+		pattern string
+		handler http.Handler
+	}{
+		{"GET /{$}", http.HandlerFunc(s.handleIndex)},
+		// contract.API, one route per method (api.go; engine/apiclient is the client).
+		{"GET /state", http.HandlerFunc(s.handleState)},
+		{"GET /variables", http.HandlerFunc(s.handleVariables)}, // JSON; browsers get a page (variables.go)
+		{"GET /api/tools", http.HandlerFunc(s.handleTools)},
+		{"GET /api/tools/{name}", http.HandlerFunc(s.handleInspect)},
+		{"GET /api/tools/{name}/ui", http.HandlerFunc(s.handleUI)},
+		{"GET /api/tools/{name}/preview", http.HandlerFunc(s.handlePreviewInfo)},
+		{"POST /api/tools/{name}/refine", s.handleUIChange(false)},
+		{"POST /api/tools/{name}/regenerate", s.handleUIChange(true)},
+		{"POST /api/tool/{name}", http.HandlerFunc(s.handleToolCall)},
+		{"POST /api/refresh", http.HandlerFunc(s.handleRefresh)},
+		{"GET /api/queue", http.HandlerFunc(s.handlePendingEvents)}, // PendingEvents (queue.go)
+		{"GET /events", http.HandlerFunc(s.handleEvents)},           // Subscribe
+		// The agents' queue, long-polled.
+		{"GET /wait", events.WaitHandler(s.e.AgentQueue(), s.log)},
+		// DIR/resources (resource.go).
+		{"GET /api/resource/{path...}", http.HandlerFunc(s.handleResource)},
+		// The browser preview host page and what its view asks of it (preview.go).
+		{"GET /preview/{tool}", http.HandlerFunc(s.handlePreview)},
+		{"POST /api/preview/{tool}/call", http.HandlerFunc(s.handlePreviewCall)},
+		{"POST /api/preview/{tool}/event", http.HandlerFunc(s.handlePreviewEvent)},
+		{"POST /api/preview/{tool}/refine", http.HandlerFunc(s.handlePreviewRefine)},
+		{"POST /api/preview/{tool}/resource", http.HandlerFunc(s.handlePreviewResource)},
+		{"POST /api/preview/{tool}/resources", http.HandlerFunc(s.handlePreviewResources)},
+	}
+	for _, rt := range api {
+		s.api.Handle(rt.pattern, rt.handler)
+	}
 	if s.opts.Metrics != nil {
 		s.api.Handle("GET /metrics", s.opts.Metrics)
 	}
-	s.api.Handle("GET /wait", events.WaitHandler(s.e.AgentQueue(), s.log))
-	s.api.HandleFunc("GET /{$}", s.handleIndex)
 	if s.h != nil {
 		s.h.RegisterHTTP(s.api)
 	}
-	s.registerExtra()
-}
-
-// extraRoutes lets other files of this package add routes (preview,
-// variables, resources) without touching routes().
-var extraRoutes []func(s *Server)
-
-func (s *Server) registerExtra() {
-	for _, f := range extraRoutes {
-		f(s)
-	}
+	// The UI origin serves the generated pages only.
+	s.ui.HandleFunc("GET /frame/{tool}", s.handleFrame)
 }
 
 // Handler is the API origin's handler: recover(log(loopback(mux))), where

@@ -18,12 +18,6 @@ import (
 // follows GET /events; everything else (Accept: application/json, curl)
 // gets JSON.
 
-func init() {
-	extraRoutes = append(extraRoutes, func(s *Server) {
-		s.api.HandleFunc("GET /variables", s.handleVariables)
-	})
-}
-
 // wantsHTML reports whether the client asked for a page: ?format=html, or an
 // Accept header naming text/html (browsers) unless ?format=json. curl's
 // default "*/*" gets the machine-readable form.

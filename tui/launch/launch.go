@@ -36,7 +36,7 @@ type Options struct {
 // r's DIR/mcp-port names when that genui answers, else runs the engine
 // in-process (with its side server and yielding port files) beside the
 // workbench. Logs go to the log file only, never to the terminal.
-func Run(ctx context.Context, r *config.Resolved, o Options) error {
+func Run(ctx context.Context, r *app.Setup, o Options) error {
 	if o.Attach && o.NoAttach {
 		return errors.New("--attach and --no-attach contradict each other")
 	}
@@ -49,8 +49,7 @@ func Run(ctx context.Context, r *config.Resolved, o Options) error {
 		return err
 	}
 	log = log.With("component", config.ComponentTUI)
-	upstreamGiven := r.Sources["upstream.command"].Layer == config.LayerFlag ||
-		r.Sources["upstream.url"].Layer == config.LayerFlag
+	upstreamGiven := r.UpstreamGiven()
 	if o.Attach && upstreamGiven {
 		return errors.New("--attach shows the running genui with its own upstream: drop the upstream command (or use --no-attach)")
 	}
@@ -72,7 +71,7 @@ func Run(ctx context.Context, r *config.Resolved, o Options) error {
 // runInProcess runs the engine, its MCP host and side server (yielding
 // port files) beside the TUI. Quitting stops them: the upstream's process
 // group ends and the port files go. Attaching later (key a) stops them too.
-func runInProcess(ctx context.Context, r *config.Resolved, dial func(string) contract.API) error {
+func runInProcess(ctx context.Context, r *app.Setup, dial func(string) contract.API) error {
 	ao, err := r.AppOptions()
 	if err != nil {
 		return err

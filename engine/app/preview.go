@@ -2,54 +2,16 @@ package app
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"net/url"
 	"os"
-	"os/signal"
 	"path/filepath"
-	"syscall"
 	"time"
 
-	"github.com/pkg/browser"
-
-	"github.com/genui-dev/genui/engine"
-	"github.com/genui-dev/genui/engine/demo"
 	"github.com/genui-dev/genui/engine/httpapi"
-	"github.com/genui-dev/genui/engine/install"
+	"github.com/pkg/browser"
 )
-
-// What the commands do besides running an App, so that cmd/genui stays
-// flag parsing and wiring.
-
-// SignalContext ends on SIGINT or SIGTERM.
-func SignalContext() (context.Context, context.CancelFunc) {
-	return signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-}
-
-// DemoServer is `genui demo-server`: the built-in demo upstream as a plain
-// stdio MCP server.
-func DemoServer(ctx context.Context, in io.Reader, out io.Writer) error {
-	return demo.ServeStdio(ctx, in, out)
-}
-
-// Install is `genui install`: it writes DIR's helper files, prints the JSON
-// report to stdout and the Claude Code line to stderr.
-func Install(opts install.Options, stdout, stderr io.Writer) error {
-	rep, err := install.Install(opts)
-	if err != nil {
-		return err
-	}
-	enc := json.NewEncoder(stdout)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(rep); err != nil {
-		return err
-	}
-	fmt.Fprintf(stderr, "Register genui with Claude Code (run in %s):\n  %s\n", rep.ProjectDir, rep.ClaudeCommand)
-	return nil
-}
 
 // PreviewOptions describe `genui preview TOOL`.
 type PreviewOptions struct {
@@ -116,15 +78,4 @@ func Preview(ctx context.Context, p PreviewOptions, newApp func() (*App, error))
 		fmt.Fprintln(p.Out, "serving the preview until Ctrl-C")
 		return nil
 	})
-}
-
-// VersionLine is `genui version`'s output: "genui vX.Y.Z (commit)".
-func VersionLine() string { return engine.VersionLine() }
-
-// NeedOut checks export's --out before anything is built.
-func NeedOut(out string) error {
-	if out == "" {
-		return errors.New("export needs --out DIR")
-	}
-	return nil
 }

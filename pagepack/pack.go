@@ -1,4 +1,7 @@
-package viewdefs
+// Package pagepack owns genui's packed-page format: Pack, Unpack and the
+// questions other packages ask of a page (IsPacked, CarriesShim) or the
+// change they make to one (Strip). No other package matches its tags.
+package pagepack
 
 import (
 	"bytes"
@@ -12,8 +15,6 @@ import (
 	"regexp"
 	"strings"
 	"sync"
-
-	"github.com/genui-dev/genui/mcpshim"
 )
 
 // Packing. Nine tenths of an offline page is the same on every page: the
@@ -29,15 +30,31 @@ import (
 // allows: the parts become inline elements ('unsafe-inline'); no eval, no
 // fetch.
 //
-// genui --debug (UseReadableSources) serves pages unpacked.
+// genui --debug (viewdefs.UseReadableSources) serves pages unpacked: the
+// offline generator then does not call Pack.
 
 // PackAttr marks the script element that holds a packed page's parts.
 const PackAttr = "data-genui-pack"
 
+// ShimAttr marks the script element of the App shim (mcpshim.Inject writes
+// <script data-genui-shim>; ShimAttr is this constant). Pack carries
+// that element as a part of its own kind, so the packed page carries the
+// shim: CarriesShim says so.
+const ShimAttr = "data-genui-shim"
+
+// PackedShimAttr marks the loader of a page that carries the shim inside its
+// packed block: the shim was injected before packing and the page's module
+// scripts rewritten, so mcpshim.Inject leaves such a page as it is.
+const PackedShimAttr = "data-genui-packed-shim"
+
+// loaderStart is the loader's start tag exactly as Pack writes it for a page
+// that carries the shim.
+const loaderStart = "<script " + PackAttr + "-loader " + PackedShimAttr + ">"
+
 // packable is one style or classic/module script element exactly as
 // genui's templates write them (no attributes but type="module"), or the
 // shim element as mcpshim.Inject writes it.
-var packable = regexp.MustCompile(`(?s)<style>(.*?)</style>|<script( type="module")?>(.*?)</script>|<script ` + mcpshim.ShimAttr + `>(.*?)</script>`)
+var packable = regexp.MustCompile(`(?s)<style>(.*?)</style>|<script( type="module")?>(.*?)</script>|<script ` + ShimAttr + `>(.*?)</script>`)
 
 // packed finds a packed page's parts, hide style and loader.
 var (
@@ -63,7 +80,7 @@ const packLoader = `(async () => {
     for (const [kind, src] of JSON.parse(text)) {
       const el = document.createElement(kind === "style" ? "style" : "script");
       if (kind === "module") el.type = "module";
-      if (kind === "shim") el.setAttribute("` + mcpshim.ShimAttr + `", "");
+      if (kind === "shim") el.setAttribute("` + ShimAttr + `", "");
       el.textContent = src;
       (kind === "script" || kind === "module" ? document.body : document.head).appendChild(el);
     }
@@ -83,9 +100,9 @@ type packPart [2]string
 
 // Pack returns page with its packable elements (see above) replaced by a
 // packed block and its loader, or page unchanged when there is nothing to
-// pack, it is packed already, or readable sources are on.
+// pack or it is packed already.
 func Pack(page string) (string, error) {
-	if ReadableSources() || IsPacked(page) {
+	if IsPacked(page) {
 		return page, nil
 	}
 	locs := packable.FindAllStringSubmatchIndex(page, -1)
@@ -127,7 +144,7 @@ func Pack(page string) (string, error) {
 	out.WriteString(block)
 	out.WriteString(`</script><script ` + PackAttr + `-loader`)
 	if shim {
-		out.WriteString(" " + mcpshim.PackedShimAttr)
+		out.WriteString(" " + PackedShimAttr)
 	}
 	out.WriteString(">" + packLoader + "</script>")
 	out.WriteString(page[last:])
@@ -136,6 +153,34 @@ func Pack(page string) (string, error) {
 
 // IsPacked reports whether page holds a packed block.
 func IsPacked(page string) bool { return strings.Contains(page, PackAttr+">") }
+
+// CarriesShim reports whether page carries the App shim inside its packed
+// block: its loader's start tag is exactly the one Pack writes then (a page
+// that merely mentions the mark, a quoted tool description, does not).
+func CarriesShim(page string) bool { return strings.Contains(page, loaderStart) }
+
+// rePacked finds what Pack adds to a page: the hide style, the block and
+// the loader.
+var rePacked = regexp.MustCompile(`(?s)<style ` + PackAttr + `-hide>.*?</style>|<script type="application/octet-stream" ` +
+	PackAttr + `>.*?</script>|<script ` + PackAttr + `-loader[^>]*>.*?</script>`)
+
+// Strip returns a packed page with what packing added (its hide style,
+// block and loader) replaced by note, once, where the first of them was; a
+// page that is not packed comes back unchanged. For showing a page's own
+// markup without kilobytes of base64 (an LLM refining the page).
+func Strip(page, note string) string {
+	if !IsPacked(page) {
+		return page
+	}
+	first := true
+	return rePacked.ReplaceAllStringFunc(page, func(string) string {
+		if !first {
+			return ""
+		}
+		first = false
+		return note
+	})
+}
 
 // Unpack returns a packed page as Pack found it, give or take where the
 // elements sit: styles where the hide style was, scripts where the block
@@ -159,7 +204,7 @@ func Unpack(page string) (string, error) {
 		case "style":
 			styles.WriteString("<style>" + p[1] + "</style>")
 		case "shim":
-			styles.WriteString("<script " + mcpshim.ShimAttr + ">" + p[1] + "</script>")
+			styles.WriteString("<script " + ShimAttr + ">" + p[1] + "</script>")
 		case "module":
 			scripts.WriteString(`<script type="module">` + p[1] + "</script>")
 		case "script":

@@ -1,4 +1,4 @@
-package viewdefs
+package pagepack_test
 
 import (
 	"encoding/json"
@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/genui-dev/genui/mcpshim"
+	. "github.com/genui-dev/genui/pagepack"
+	"github.com/genui-dev/genui/viewdefs"
 )
 
 // elements lists a page's style and script elements (data blocks too) in
@@ -26,8 +28,8 @@ func codeElements(page string) (styles, scripts []string) {
 
 func richPage(t *testing.T, schema string) string {
 	t.Helper()
-	page, err := Rich(ToolData{Name: "t", Title: "T", Description: "d <b>x</b>",
-		InputSchema: json.RawMessage(schema), OutputSchema: json.RawMessage(`{"type":"object","properties":{"md":{"type":"string","format":"markdown"}}}`)}, ViewConfig{})
+	page, err := viewdefs.Rich(viewdefs.ToolData{Name: "t", Title: "T", Description: "d <b>x</b>",
+		InputSchema: json.RawMessage(schema), OutputSchema: json.RawMessage(`{"type":"object","properties":{"md":{"type":"string","format":"markdown"}}}`)}, viewdefs.ViewConfig{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -76,20 +78,13 @@ func TestPackRoundTrip(t *testing.T) {
 }
 
 // TestPackLeavesOthersAlone: JSON blocks and scripts with attributes are
-// not ours to pack; a page with nothing to pack comes back as it was, and
-// readable sources turn packing off.
+// not ours to pack; a page with nothing to pack comes back as it was.
 func TestPackLeavesOthersAlone(t *testing.T) {
 	page := `<!doctype html><html><head></head><body>` +
 		`<script type="application/json" id="d">{"a":1}</script><script src="x.js"></script><script id="mine">keep()</script></body></html>`
 	got, err := Pack(page)
 	if err != nil || got != page {
 		t.Fatalf("Pack changed a page with nothing of ours: %v\n%s", err, got)
-	}
-	rich := richPage(t, `{"type":"object"}`)
-	UseReadableSources(true)
-	defer UseReadableSources(false)
-	if got, _ := Pack(rich); got != rich {
-		t.Fatal("Pack packed with readable sources on")
 	}
 }
 
@@ -100,14 +95,15 @@ func TestUnpackRefusesDamage(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := rePackBlock.FindStringSubmatchIndex(packed)
-	b64 := packed[m[2]:m[3]]
+	start := strings.Index(packed, PackAttr+">") + len(PackAttr+">")
+	end := start + strings.Index(packed[start:], "</script>")
+	b64 := packed[start:end]
 	for name, bad := range map[string]string{
 		"truncated":   b64[:len(b64)/2],
 		"not base64":  "!!!" + b64[3:],
 		"not deflate": "AAAA" + b64[4:],
 	} {
-		if _, err := Unpack(packed[:m[2]] + bad + packed[m[3]:]); err == nil {
+		if _, err := Unpack(packed[:start] + bad + packed[end:]); err == nil {
 			t.Errorf("%s block: no error", name)
 		}
 	}
@@ -122,8 +118,11 @@ func TestPackCarriesTheShim(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if strings.Contains(packed, "<script "+mcpshim.ShimAttr+">") || !strings.Contains(packed, mcpshim.PackedShimAttr) {
+	if strings.Contains(packed, "<script "+mcpshim.ShimAttr+">") || !strings.Contains(packed, PackedShimAttr) {
 		t.Fatal("the shim was not packed, or the page not marked")
+	}
+	if !CarriesShim(packed) || CarriesShim(page) {
+		t.Fatal("CarriesShim does not tell the packed page from the injected one")
 	}
 	if again := mcpshim.Inject(packed); again != packed {
 		t.Fatal("Inject changed a packed page")
@@ -140,5 +139,24 @@ func TestPackCarriesTheShim(t *testing.T) {
 	}
 	if len(packed)*2 >= len(page) {
 		t.Errorf("packed %d bytes of %d, want under half", len(packed), len(page))
+	}
+}
+
+// TestStripLeavesTheMarkup: Strip takes out what packing added (hide
+// style, block, loader) for one note, keeps the page's markup and data, and
+// leaves other pages alone.
+func TestStripLeavesTheMarkup(t *testing.T) {
+	packed, err := Pack(mcpshim.Inject(richPage(t, `{"type":"object"}`)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := Strip(packed, "<!-- note -->")
+	if strings.Contains(got, PackAttr) || strings.Count(got, "<!-- note -->") != 1 ||
+		!strings.Contains(got, `id="tool-data"`) || len(got)*3 > len(packed) {
+		t.Fatalf("Strip left packing, lost the markup or kept too much (%d of %d bytes)", len(got), len(packed))
+	}
+	plain := "<!doctype html><p>mentions " + PackAttr + " and " + PackedShimAttr + "</p>"
+	if Strip(plain, "x") != plain || IsPacked(plain) || CarriesShim(plain) {
+		t.Fatal("a page that only mentions the marks was taken for a packed one")
 	}
 }

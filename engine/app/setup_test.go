@@ -1,4 +1,4 @@
-package config
+package app
 
 import (
 	"os"
@@ -8,13 +8,28 @@ import (
 	"testing"
 	"time"
 
+	"github.com/genui-dev/genui/config"
 	"github.com/genui-dev/genui/engine/gen"
 )
 
-// TestResolveWiresSettings: every section of genui.json reaches the part
+type env map[string]string
+
+func (e env) lookup(k string) (string, bool) { v, ok := e[k]; return v, ok }
+
+// writeConfig writes body as a config file in a temp dir.
+func writeConfig(t *testing.T, body string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "genui.json")
+	if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// TestSetupWiresSettings: every section of genui.json reaches the part
 // it configures (gen.Config, upstream.Config, engine.Options,
 // app.Options).
-func TestResolveWiresSettings(t *testing.T) {
+func TestSetupWiresSettings(t *testing.T) {
 	dir := t.TempDir()
 	file := writeConfig(t, `{
 	  "dir": "`+filepath.ToSlash(dir)+`", "uiMetadata": "auto",
@@ -28,7 +43,7 @@ func TestResolveWiresSettings(t *testing.T) {
 	  "logging": {"level": "warn", "format": "text", "file": "`+filepath.ToSlash(filepath.Join(dir, "x.log"))+`", "maxSizeMB": 2, "maxBackups": 1},
 	  "toolRefresh": {"interval": "5m", "backoff": "30m"},
 	  "http": {"uiPort": 7101, "mcpPort": 7102}}`)
-	r, err := ResolveInput(nil, Input{File: file, LookupEnv: env{}.lookup})
+	r, err := ConfigureInput(nil, config.Input{File: file, LookupEnv: env{}.lookup})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -71,7 +86,7 @@ func TestResolveWiresSettings(t *testing.T) {
 // TestDebugInlinesReadableSources: --debug makes generated pages carry the
 // readable JavaScript and CSS instead of the minified build.
 func TestDebugInlinesReadableSources(t *testing.T) {
-	r, err := ResolveInput(&Flags{Debug: true}, Input{File: writeConfig(t, `{"dir": "`+filepath.ToSlash(t.TempDir())+`"}`), LookupEnv: env{}.lookup})
+	r, err := ConfigureInput(&config.Flags{Debug: true}, config.Input{File: writeConfig(t, `{"dir": "`+filepath.ToSlash(t.TempDir())+`"}`), LookupEnv: env{}.lookup})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -86,17 +101,17 @@ func TestDebugInlinesReadableSources(t *testing.T) {
 	}
 }
 
-// TestResolveDoesNotTouchDiskUntilBuilt: resolving (config show, preview
+// TestSetupDoesNotTouchDiskUntilBuilt: resolving (config show, preview
 // reusing a running genui) creates nothing; the log opens when an engine is
 // built.
-func TestResolveDoesNotTouchDiskUntilBuilt(t *testing.T) {
+func TestSetupDoesNotTouchDiskUntilBuilt(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "ui")
-	r, err := ResolveInput(nil, Input{File: writeConfig(t, `{"dir": "`+filepath.ToSlash(dir)+`"}`), LookupEnv: env{}.lookup})
+	r, err := ConfigureInput(nil, config.Input{File: writeConfig(t, `{"dir": "`+filepath.ToSlash(dir)+`"}`), LookupEnv: env{}.lookup})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(dir); err == nil {
-		t.Fatal("Resolve created DIR")
+		t.Fatal("Configure created DIR")
 	}
 	if _, err := r.Logger(); err != nil {
 		t.Fatal(err)

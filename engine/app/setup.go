@@ -1,0 +1,225 @@
+package app
+
+import (
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"sort"
+	"sync"
+
+	"github.com/genui-dev/genui/config"
+	"github.com/genui-dev/genui/engine"
+	"github.com/genui-dev/genui/engine/demo"
+	"github.com/genui-dev/genui/engine/gen"
+	"github.com/genui-dev/genui/engine/install"
+	"github.com/genui-dev/genui/engine/upstream"
+)
+
+// Setup is resolved configuration (package config, which only resolves
+// settings) turned into what genui runs on: the LLM generator's settings
+// (keys and base URLs from the provider's variables), the upstream's, the
+// log, and the options of the engine and the App. It opens the log only
+// when something is built (NewApp, EngineOptions, Logger), so commands
+// that only look (preview reusing a running genui) write nothing.
+type Setup struct {
+	*config.Resolved
+	// Gen configures the LLM generator (Provider offline: none).
+	Gen gen.Config
+	// Upstream configures the connection to the wrapped server.
+	Upstream upstream.Config
+	// Stderr also receives the logs when not nil (--debug sets it to
+	// os.Stderr; a TUI owning the terminal clears it).
+	Stderr io.Writer
+	// Notices receives the configuration's warnings once, when the log
+	// opens (default os.Stderr; never stdout).
+	Notices io.Writer
+
+	logOnce sync.Once
+	logger  *slog.Logger
+	closer  io.Closer
+	logErr  error
+}
+
+// Configure resolves a command's settings (config.Resolve: flags > GENUI_*
+// environment > genui.json > defaults) and sets them up.
+func Configure(f *config.Flags, args []string, dash int) (*Setup, error) {
+	r, err := config.Resolve(f, args, dash)
+	if err != nil {
+		return nil, err
+	}
+	return NewSetup(r)
+}
+
+// ConfigureInput is Configure for a prepared config.Input.
+func ConfigureInput(f *config.Flags, in config.Input) (*Setup, error) {
+	r, err := config.ResolveInput(f, in)
+	if err != nil {
+		return nil, err
+	}
+	return NewSetup(r)
+}
+
+// NewSetup maps resolved settings onto the generator's and the upstream's.
+func NewSetup(r *config.Resolved) (*Setup, error) {
+	s := &Setup{Resolved: r, Notices: os.Stderr}
+	if r.Debug {
+		s.Stderr = os.Stderr
+	}
+	c := r.Config
+	gc := gen.Config{Provider: c.LLM.Provider, Model: c.LLM.Model, BaseURL: c.LLM.BaseURL, APIKey: c.LLM.APIKey,
+		MaxTokens: c.LLM.MaxTokens, Temperature: c.LLM.Temperature, Budget: c.Generation.Budget.D(),
+		WaitBudget: c.Generation.WaitBudget.D(), Retries: c.Generation.Retries, MaxConcurrent: c.Generation.MaxConcurrent,
+		PromptsDir: c.Generation.PromptsDirectory, FirstRead: c.Generation.FirstRead}
+	if gc.Retries == 0 {
+		gc.Retries = -1 // none
+	}
+	if gc.FirstRead == "instant" {
+		gc.FirstRead = gen.FirstReadBackground
+	}
+	getenv := func(k string) string { v, _ := r.LookupEnv(k); return v }
+	var err error
+	if s.Gen, err = gen.FromEnv(gc, getenv); err != nil {
+		return nil, err
+	}
+	if r.Debug {
+		s.Gen.DebugDir = filepath.Join(c.Dir, "debug")
+	}
+	s.Upstream = upstreamConfig(c.Upstream)
+	return s, nil
+}
+
+// upstreamConfig maps the upstream section onto the upstream package.
+func upstreamConfig(u config.Upstream) upstream.Config {
+	up := upstream.Config{BackoffMin: u.Reconnect.Min.D(), BackoffMax: u.Reconnect.Max.D()}
+	switch {
+	case u.Command != "":
+		up.Transport, up.Command, up.Args, up.Dir = upstream.TransportStdio, u.Command, u.Args, u.Cwd
+		keys := make([]string, 0, len(u.Env))
+		for k := range u.Env {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			up.Env = append(up.Env, k+"="+u.Env[k])
+		}
+	case u.URL != "":
+		up.Transport, up.URL, up.Headers = u.Transport, u.URL, u.Headers
+		if up.Transport == "" {
+			up.Transport = upstream.TransportHTTP
+		}
+	default:
+		up.Transport, up.InProcess = upstream.TransportInProcess, demo.ServeStdio
+	}
+	return up
+}
+
+// Logger opens the log (once) and returns the logger every part of genui
+// derives its component logger from.
+func (s *Setup) Logger() (*slog.Logger, error) {
+	s.logOnce.Do(func() {
+		s.logger, s.closer, s.logErr = config.NewLogger(s.Config, s.Debug, s.Stderr)
+		if s.logErr != nil {
+			return
+		}
+		s.Gen.Logger = s.logger.With("component", config.ComponentGen)
+		for _, w := range s.Warnings {
+			s.logger.Warn("config", "warning", w)
+			if s.Notices != nil {
+				fmt.Fprintln(s.Notices, "genui: warning:", w)
+			}
+		}
+		s.logger.Info("genui starting", "version", engine.Version, "commit", engine.BuildCommit(),
+			"config", s.File, "dir", s.Config.Dir, "upstream", DescribeUpstream(s.Upstream), "llm", s.Gen.Provider)
+	})
+	return s.logger, s.logErr
+}
+
+// Close closes the log.
+func (s *Setup) Close() error {
+	if s.closer != nil {
+		return s.closer.Close()
+	}
+	return nil
+}
+
+// EngineOptions builds the engine's options (and the LLM generator).
+func (s *Setup) EngineOptions() (engine.Options, error) {
+	log, err := s.Logger()
+	if err != nil {
+		return engine.Options{}, err
+	}
+	var g gen.Generator
+	if s.Gen.Provider != gen.ProviderOffline {
+		l, err := gen.New(s.Gen)
+		if err != nil {
+			return engine.Options{}, err
+		}
+		log.Info("UI generation with an LLM", "provider", l.Name(), "model", l.Model(), "firstRead", l.FirstRead(),
+			"budget", l.Budget(false).String(), "prompts", l.PromptVersion())
+		g = l
+	}
+	c := s.Config
+	return engine.Options{
+		Upstream: s.Upstream, Dir: c.Dir, Generator: g, Logger: log,
+		PersistCache: c.Cache.Persist, CacheDir: c.Cache.Directory, NoCache: s.NoCache,
+		CacheMaxEntries: c.Cache.MaxEntries, CacheMaxEntryBytes: c.Cache.MaxEntryBytes, CacheMaxTotalBytes: c.Cache.MaxTotalBytes,
+		GenerationTimeout: c.Generation.Timeout.D(), MaxConcurrentGenerations: c.Generation.MaxConcurrent,
+		DefaultTheme: c.Generation.DefaultTheme, EnabledTools: c.Generation.EnabledTools, DisabledTools: c.Generation.DisabledTools,
+		RefreshInterval: c.ToolRefresh.Interval.D(), RefreshBackoffMax: c.ToolRefresh.Backoff.D(),
+		ReadableAssets: s.Debug,
+	}, nil
+}
+
+// ExportEngineOptions are EngineOptions for `genui export`, which writes
+// finished pages: it waits for the LLM's (up to its budget).
+func (s *Setup) ExportEngineOptions() (engine.Options, error) {
+	s.Gen.FirstRead, s.Gen.WaitBudget = gen.FirstReadWait, max(s.Gen.Budget, gen.DefaultBudget)
+	return s.EngineOptions()
+}
+
+// AppOptions builds the options of a running genui (engine, MCP host,
+// side server on http.uiPort/http.mcpPort).
+func (s *Setup) AppOptions() (Options, error) {
+	eo, err := s.EngineOptions()
+	if err != nil {
+		return Options{}, err
+	}
+	return Options{Engine: eo, UIMetadata: s.Config.UIMetadata, UIPort: s.Config.HTTP.UIPort,
+		APIPort: s.Config.HTTP.MCPPort, AutoInstall: true, Notices: s.Notices}, nil
+}
+
+// NewApp builds the engine, its MCP host and the side server. A stdio
+// upstream is started first of all, so it boots while genui opens its
+// log, loads its cache, installs DIR's files and starts its listeners
+// (the engine's first connection then takes it over); a command that does
+// not start is left to the engine, which reports and retries it as usual.
+func (s *Setup) NewApp() (*App, error) {
+	started, _ := upstream.Start(s.Upstream)
+	if started != nil {
+		s.Upstream.Started = started
+	}
+	o, err := s.AppOptions()
+	if err == nil {
+		var a *App
+		if a, err = New(o); err == nil {
+			return a, nil
+		}
+	}
+	if started != nil {
+		started.Stop()
+	}
+	return nil, err
+}
+
+// PreviewOptions describe `genui preview TOOL` in this configuration.
+func (s *Setup) PreviewOptions(tool, args string, noOpen bool) PreviewOptions {
+	return PreviewOptions{Dir: s.Config.Dir, Tool: tool, Args: args, NoOpen: noOpen,
+		OwnUpstream: s.Sources["upstream.command"].Layer == config.LayerFlag}
+}
+
+// InstallOptions describe `genui install` in the effective configuration.
+func InstallOptions(eff *config.Effective, project string, force bool) install.Options {
+	return install.Options{Dir: eff.Config.Dir, ProjectDir: project, Force: force, Version: engine.Version}
+}
