@@ -43,10 +43,11 @@ type (
 		explicit bool
 	}
 	changeMsg struct {
-		tool string
-		cv   *changeView
-		doc  *uiDoc // the new UI, highlighted
-		err  error
+		tool     string
+		cv       *changeView
+		doc      *uiDoc // the new UI, highlighted
+		err      error
+		feedback string // a refine's feedback (asked again when not understood)
 	}
 	callMsg struct {
 		tool  string
@@ -166,7 +167,7 @@ func (m *shared) fetchUI(tool string, explicit bool) tea.Cmd {
 	ctx, cancel := m.callCtx(generateCall)
 	return func() tea.Msg {
 		defer cancel()
-		v, err := api.UI(ctx, tool)
+		v, err := api.ReadableUI(ctx, tool)
 		if err != nil {
 			return uiMsg{tool: tool, err: err, explicit: explicit}
 		}
@@ -174,13 +175,18 @@ func (m *shared) fetchUI(tool string, explicit bool) tea.Cmd {
 	}
 }
 
-func (m *shared) doRefine(tool, feedback string) tea.Cmd {
+// doRefine refines a tool's UI; requireUnderstood asks the engine to
+// refuse (record nothing) feedback the offline generator cannot read.
+func (m *shared) doRefine(tool, feedback string, requireUnderstood bool) tea.Cmd {
 	api := m.api
 	ctx, cancel := m.callCtx(generateCall)
 	return func() tea.Msg {
 		defer cancel()
-		ch, err := api.Refine(ctx, contract.RefineRequest{Tool: tool, Feedback: feedback, Source: contract.SourceTUI})
-		return newChangeMsg(tool, ch, err)
+		ch, err := api.Refine(ctx, contract.RefineRequest{Tool: tool, Feedback: feedback, Source: contract.SourceTUI,
+			RequireUnderstood: requireUnderstood})
+		msg := newChangeMsg(ctx, api, tool, ch, err)
+		msg.feedback = feedback
+		return msg
 	}
 }
 
@@ -190,17 +196,34 @@ func (m *shared) doRegenerate(tool string, clear bool) tea.Cmd {
 	return func() tea.Msg {
 		defer cancel()
 		ch, err := api.Regenerate(ctx, contract.RegenerateRequest{Tool: tool, ClearRefinements: clear, Source: contract.SourceTUI})
-		return newChangeMsg(tool, ch, err)
+		return newChangeMsg(ctx, api, tool, ch, err)
 	}
 }
 
-// newChangeMsg diffs a change (in the command, not Update).
-func newChangeMsg(tool string, ch contract.UIChange, err error) changeMsg {
+// doDrop drops refinement index (feedback is its text, checked by the
+// engine) of a tool's history.
+func (m *shared) doDrop(tool string, index int, feedback string) tea.Cmd {
+	api := m.api
+	ctx, cancel := m.callCtx(generateCall)
+	return func() tea.Msg {
+		defer cancel()
+		ch, err := api.DropRefinement(ctx, contract.DropRefinementRequest{Tool: tool, Index: index, Feedback: feedback,
+			Source: contract.SourceTUI})
+		return newChangeMsg(ctx, api, tool, ch, err)
+	}
+}
+
+// newChangeMsg diffs a change and reads the new UI as a person reads it
+// (in the command, not Update).
+func newChangeMsg(ctx context.Context, api contract.API, tool string, ch contract.UIChange, err error) changeMsg {
 	if err != nil {
 		return changeMsg{tool: tool, err: err}
 	}
 	v := contract.UIView{Tool: ch.Tool, URI: contract.UIURI(ch.Tool), MIMEType: contract.MIMEApp, HTML: ch.HTML,
 		CacheKey: ch.CacheKey, Meta: ch.Meta}
+	if r, err := api.ReadableUI(ctx, tool); err == nil && r.CacheKey == ch.CacheKey {
+		v = r
+	}
 	return changeMsg{tool: tool, cv: newChangeView(ch), doc: plainDoc(v)}
 }
 

@@ -27,6 +27,8 @@ type KeyMap struct {
 	Refine          key.Binding
 	Regenerate      key.Binding
 	RegenerateClear key.Binding
+	DropLast        key.Binding
+	DropAny         key.Binding
 	Preview         key.Binding
 	Call            key.Binding
 	RefreshTools    key.Binding
@@ -93,6 +95,8 @@ func DefaultKeyMap(specs []paneSpec) KeyMap {
 		Refine:          key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "refine")),
 		Regenerate:      key.NewBinding(key.WithKeys("R"), key.WithHelp("R", "regenerate")),
 		RegenerateClear: key.NewBinding(key.WithKeys("ctrl+r"), key.WithHelp("ctrl+r", "regenerate, clear refinements")),
+		DropLast:        key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "drop the last refinement")),
+		DropAny:         key.NewBinding(key.WithKeys("D"), key.WithHelp("D", "drop any refinement")),
 		Preview:         key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "preview")),
 		Call:            key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "call")),
 		RefreshTools:    key.NewBinding(key.WithKeys("u"), key.WithHelp("u", "refresh tools")),
@@ -162,7 +166,7 @@ func (k KeyMap) browseHelp() helpKeys {
 		full: [][]key.Binding{
 			{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.FocusList, k.FocusPane, k.Enter, k.Back},
 			append([]key.Binding{k.Filter, k.NextTab, k.PrevTab}, k.Tabs...),
-			{k.Generate, k.Refine, k.Regenerate, k.RegenerateClear, k.ToggleDiff, k.Call, k.Preview, k.CopyURL, k.Export, k.RefreshTools},
+			{k.Generate, k.Refine, k.Regenerate, k.RegenerateClear, k.DropLast, k.DropAny, k.ToggleDiff, k.Call, k.Preview, k.CopyURL, k.Export, k.RefreshTools},
 			{k.Attach, k.Help, k.Quit},
 		},
 	}

@@ -427,6 +427,12 @@ func (m *Model) routeKey(msg tea.KeyPressMsg) tea.Cmd {
 	return nil
 }
 
+// drop drops refinement i (feedback) of tool.
+func (s *shared) drop(tool string, i int, feedback string) tea.Cmd {
+	s.setBusy(tool, "dropping a refinement")
+	return tea.Batch(s.doDrop(tool, i, feedback), s.spinTick())
+}
+
 // escKey is esc, as ctrl+c is read inside an input.
 var escKey = tea.KeyPressMsg{Code: tea.KeyEscape}
 
@@ -546,6 +552,23 @@ func (m *Model) globalKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 				m.setBusy(tool, "regenerating")
 				return tea.Batch(m.doRegenerate(tool, true), m.spinTick())
 			}))
+			return nil
+		})
+	case key.Matches(msg, k.DropLast), key.Matches(msg, k.DropAny):
+		return needTool(func() tea.Cmd {
+			t := m.peek(tool)
+			if t == nil || !t.hasInspect || len(t.inspect.History) == 0 {
+				m.setStatus(tool+" has no refinement to drop", false)
+				return nil
+			}
+			hist := t.inspect.History
+			if key.Matches(msg, k.DropAny) {
+				m.overlay.push(newDropDialog(m.shared, tool, hist))
+				return nil
+			}
+			last := len(hist) - 1
+			m.overlay.push(newConfirmDialog(m.shared, fmt.Sprintf("Drop the last refinement of %s, “%s”, and regenerate from the other %d? y/n",
+				tool, hist[last].Feedback, last), func() tea.Cmd { return m.drop(tool, last, hist[last].Feedback) }))
 			return nil
 		})
 	case key.Matches(msg, k.Preview):

@@ -55,7 +55,7 @@ func (d *refineDialog) Update(msg tea.Msg) (tea.Cmd, bool) {
 			}
 			s.setBusy(d.tool, "refining")
 			s.setStatus("refining "+d.tool+": "+fb, false)
-			return tea.Batch(s.doRefine(d.tool, fb), s.spinTick()), true
+			return tea.Batch(s.doRefine(d.tool, fb, true), s.spinTick()), true
 		case key.Matches(msg, k.Cancel):
 			return nil, true
 		case key.Matches(msg, k.HistoryPrev):

@@ -1,7 +1,9 @@
 package tui
 
 import (
+	"errors"
 	"fmt"
+	"strings"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -99,6 +101,18 @@ func (m *Model) handleUI(msg uiMsg) tea.Cmd {
 func (m *Model) handleChange(msg changeMsg) tea.Cmd {
 	t := m.tool(msg.tool)
 	t.busy = ""
+	var ce *contract.Error
+	if errors.As(msg.err, &ce) && ce.Code == contract.CodeNotUnderstood && msg.feedback != "" {
+		// Nothing was recorded: the developer decides.
+		tool, fb := msg.tool, msg.feedback
+		m.setStatus(tool+": the offline generator did not understand “"+fb+"”; nothing recorded", false)
+		m.overlay.push(newConfirmDialog(m.shared, fmt.Sprintf("%s: %s. Record “%s” anyway (it changes the cache key; an LLM may read it later)? y/n",
+			tool, strings.TrimSuffix(ce.Message, " (nothing recorded: send it again to record it anyway)"), fb), func() tea.Cmd {
+			m.setBusy(tool, "refining")
+			return tea.Batch(m.doRefine(tool, fb, false), m.spinTick())
+		}))
+		return nil
+	}
 	if msg.err != nil {
 		m.setStatus(msg.tool+": "+errText(msg.err), true)
 		return nil
@@ -111,9 +125,12 @@ func (m *Model) handleChange(msg changeMsg) tea.Cmd {
 		cmds = append(cmds, m.show(paneUI))
 	}
 	what := "regenerated"
-	if ch.Reason == "refine" {
+	switch {
+	case ch.Reason == "refine":
 		what = fmt.Sprintf("refined (%d refinement(s))", ch.Refinements)
-	} else if ch.RefinementsCleared {
+	case ch.Reason == "drop":
+		what = fmt.Sprintf("dropped “%s” (%d refinement(s) left)", ch.Feedback, ch.Refinements)
+	case ch.RefinementsCleared:
 		what = "regenerated, refinements cleared"
 	}
 	lines := fmt.Sprintf("+%d −%d lines", msg.cv.added, msg.cv.gone)

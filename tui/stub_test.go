@@ -176,10 +176,45 @@ func (s *stubAPI) change(tool, reason, feedback string, clear bool) contract.UIC
 }
 
 func (s *stubAPI) Refine(ctx context.Context, req contract.RefineRequest) (contract.UIChange, error) {
+	if req.RequireUnderstood && strings.Contains(req.Feedback, "unicorn") {
+		_ = s.record("RefineRefused %s %q", req.Tool, req.Feedback)
+		return contract.UIChange{}, contract.Errorf(contract.CodeNotUnderstood,
+			"not understood offline: %q (nothing recorded: send it again to record it anyway)", req.Feedback)
+	}
 	if err := s.record("Refine %s %q %s", req.Tool, req.Feedback, req.Source); err != nil {
 		return contract.UIChange{}, err
 	}
 	return s.change(req.Tool, "refine", req.Feedback, false), nil
+}
+
+func (s *stubAPI) DropRefinement(ctx context.Context, req contract.DropRefinementRequest) (contract.UIChange, error) {
+	if err := s.record("DropRefinement %s %d %q %s", req.Tool, req.Index, req.Feedback, req.Source); err != nil {
+		return contract.UIChange{}, err
+	}
+	s.mu.Lock()
+	hist := s.state.Refinements[req.Tool]
+	i := req.Index
+	if i == -1 {
+		i = len(hist) - 1
+	}
+	if i < 0 || i >= len(hist) || (req.Feedback != "" && hist[i].Feedback != req.Feedback) {
+		s.mu.Unlock()
+		return contract.UIChange{}, contract.Errorf(contract.CodeInvalidArgument, "no refinement %d", req.Index)
+	}
+	fb := hist[i].Feedback
+	s.state.Refinements[req.Tool] = append(append([]contract.Refinement{}, hist[:i]...), hist[i+1:]...)
+	s.mu.Unlock()
+	ch := s.change(req.Tool, "drop", "", false)
+	ch.Feedback = fb
+	return ch, nil
+}
+
+func (s *stubAPI) ReadableUI(ctx context.Context, tool string) (contract.UIView, error) {
+	v, err := s.UI(ctx, tool)
+	if err == nil && tool == "beta" {
+		v.Packed = true // as an offline page: served packed, shown unpacked
+	}
+	return v, err
 }
 
 func (s *stubAPI) Regenerate(ctx context.Context, req contract.RegenerateRequest) (contract.UIChange, error) {

@@ -54,6 +54,7 @@ type Styles struct {
 	Selected, SelectedBlur            lipgloss.Style
 	OK, Warn, Err, Info               lipgloss.Style
 	Added, Removed, Hunk              lipgloss.Style
+	AddedWord, RemovedWord            lipgloss.Style // the words that changed in a paired line
 	Banner, Status, StatusErr         lipgloss.Style
 	Key, Label                        lipgloss.Style
 	HelpKey, HelpDesc, HelpSep        lipgloss.Style
@@ -81,6 +82,7 @@ func NewStyles(dark, noColor bool) Styles {
 		s.Selected, s.SelectedBlur = n().Reverse(true), n().Underline(true)
 		s.OK, s.Warn, s.Err, s.Info = n(), n().Bold(true), n().Bold(true), n()
 		s.Added, s.Removed, s.Hunk = n(), n(), n().Bold(true)
+		s.AddedWord, s.RemovedWord = n().Reverse(true), n().Underline(true)
 		s.Banner, s.Status, s.StatusErr = n().Reverse(true), n(), n().Bold(true)
 		s.Key, s.Label = n().Bold(true), n()
 		s.HelpKey, s.HelpDesc, s.HelpSep = n().Bold(true), n(), n()
@@ -109,6 +111,8 @@ func NewStyles(dark, noColor bool) Styles {
 	s.Added = n().Foreground(p.added)
 	s.Removed = n().Foreground(p.removed)
 	s.Hunk = n().Foreground(p.info).Bold(true)
+	s.AddedWord = n().Foreground(p.added).Reverse(true).Bold(true)
+	s.RemovedWord = n().Foreground(p.removed).Reverse(true).Bold(true)
 	s.Banner = n().Foreground(p.bannerFg).Background(p.bannerBg).Bold(true)
 	s.Status = n().Foreground(p.muted)
 	s.StatusErr = n().Foreground(p.err).Bold(true)

@@ -6,6 +6,8 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/genui-dev/genui/engine/contract"
 )
@@ -113,9 +115,10 @@ func (s *shared) uiLines(tool string, w int) []string {
 	if v.OwnUI {
 		from = "the upstream's own UI"
 	}
-	head := []string{
-		st.Info.Render(clean(v.URI)) + "  " + st.Muted.Render(v.MIMEType),
-		st.Muted.Render(fmt.Sprintf("%s · %s · %s · key %s", orDash(v.Meta.UIType), size(len(v.HTML)), from, orDash(shortKey(v.CacheKey)))),
+	head := []string{st.Info.Render(clean(v.URI)) + "  " + st.Muted.Render(v.MIMEType)}
+	head = append(head, wrapStyled(st.Muted, fmt.Sprintf("%s · %s · %s · key %s", orDash(v.Meta.UIType), size(len(v.HTML)), from, orDash(v.CacheKey)), w-1)...)
+	if v.Packed {
+		head = append(head, wrapStyled(st.Warn, "Shown unpacked, to read. Served packed: its renderers, styles and App shim travel as one deflated block that the page expands (e exports the page as served).", w-1)...)
 	}
 	if cv != nil {
 		head = append(head, st.Muted.Render("d shows what the last "+cv.ch.Reason+" changed"))
@@ -124,21 +127,17 @@ func (s *shared) uiLines(tool string, w int) []string {
 	return append(head, doc.lines...)
 }
 
-func shortKey(k string) string {
-	if len(k) > 16 {
-		return k[:16] + "…"
-	}
-	return k
-}
-
 // changeLines shows a refine or regenerate: the feedback as understood and
 // the diff.
 func (s *shared) changeLines(tool string, cv *changeView, w int) []string {
 	st, ch := s.styles, cv.ch
 	var out []string
-	if ch.Reason == "refine" {
-		out = append(out, st.Key.Render(fmt.Sprintf("Refinement %d", ch.Refinements))+" "+st.Text.Render("“"+clean(ch.Feedback)+"”"))
-	} else {
+	switch ch.Reason {
+	case "refine":
+		out = append(out, wrapStyled(st.Key, fmt.Sprintf("Refinement %d “%s”", ch.Refinements, ch.Feedback), w-1)...)
+	case "drop":
+		out = append(out, wrapStyled(st.Key, fmt.Sprintf("Dropped “%s”: %d refinement(s) apply", ch.Feedback, ch.Refinements), w-1)...)
+	default:
 		what := "Regenerated"
 		if ch.RefinementsCleared {
 			what += ", refinements cleared"
@@ -149,10 +148,10 @@ func (s *shared) changeLines(tool string, cv *changeView, w int) []string {
 		out = append(out, "  "+st.OK.Render("✓ understood"))
 	}
 	for _, n := range ch.Notes {
-		out = append(out, "  "+st.Warn.Render("▲ "+clean(n)))
+		out = append(out, indent(wrapStyled(st.Warn, "▲ "+n, w-3), "  ")...)
 	}
-	out = append(out, st.Muted.Render(fmt.Sprintf("  %s · %s → %s · %s", orDash(ch.Meta.UIType), orDash(shortKey(ch.OldCacheKey)),
-		shortKey(ch.CacheKey), fmtDur(ch.Duration))))
+	out = append(out, indent(wrapStyled(st.Muted, fmt.Sprintf("%s · %s → %s · %s", orDash(ch.Meta.UIType), orDash(ch.OldCacheKey),
+		ch.CacheKey, fmtDur(ch.Duration)), w-3), "  ")...)
 	switch {
 	case ch.OldHTML == "":
 		out = append(out, "  "+st.Muted.Render("no UI was cached before: this is the first one"))
@@ -168,17 +167,44 @@ func (s *shared) changeLines(tool string, cv *changeView, w int) []string {
 			st.Muted.Render(" lines · d shows the HTML"))
 	}
 	out = append(out, st.Faint.Render(strings.Repeat("─", max(w-1, 1))))
-	for _, d := range cv.diff {
+	for i, d := range cv.diff {
 		switch d.op {
 		case '@':
 			out = append(out, st.Hunk.Render(d.text))
 		case '+':
-			out = append(out, st.Added.Render("+"+d.text))
+			out = append(out, diffText(st.Added, st.AddedWord, '+', d, pairShift(cv.diff, i, w)))
 		case '-':
-			out = append(out, st.Removed.Render("-"+d.text))
+			out = append(out, diffText(st.Removed, st.RemovedWord, '-', d, pairShift(cv.diff, i, w)))
 		default:
 			out = append(out, st.Muted.Render(" "+d.text))
 		}
 	}
 	return out
+}
+
+// diffText draws a changed line with the words that changed marked; shift
+// columns are left out (with an ellipsis) so the change is in view.
+func diffText(line, word lipgloss.Style, op byte, d diffLine, shift int) string {
+	text := line.Render(string(op)+d.text[:d.from]) + word.Render(d.text[d.from:d.to]) + line.Render(d.text[d.to:])
+	if d.from == d.to && d.from == 0 {
+		text = line.Render(string(op) + d.text)
+	}
+	if shift > 0 {
+		text = line.Render(string(op)) + ansi.TruncateLeft(text, shift+1, "…")
+	}
+	return text
+}
+
+// pairShift is how far a paired line is shifted so its first changed word
+// shows in a pane w wide: 0 when it already does. Both lines of a pair
+// shift alike.
+func pairShift(d []diffLine, i, w int) int {
+	first := ansi.StringWidth(d[i].text[:d[i].from])
+	if d[i].from == d[i].to && d[i].from == 0 {
+		return 0
+	}
+	if first < w-12 {
+		return 0
+	}
+	return first - w/3
 }

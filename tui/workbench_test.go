@@ -10,6 +10,7 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/genui-dev/genui/engine/contract"
 )
@@ -130,8 +131,12 @@ func TestLogLevelFilterWrapAndOpen(t *testing.T) {
 
 func TestSearchInTextPanes(t *testing.T) {
 	inBubble(t, nil, func(t *testing.T, d *driver) {
-		d.key("j") // beta: a cached UI
+		d.key("j") // beta: a cached UI, packed as offline pages are
 		d.key("2")
+		mustContain(t, d.screen(), "Shown unpacked, to read. Served packed")
+		if len(d.stub.called("UI beta")) != 1 {
+			t.Fatalf("the UI pane did not read beta's UI: %v", d.stub.calls)
+		}
 		d.key("l")
 		d.key("/")
 		d.typeText("<h1>")
@@ -378,4 +383,91 @@ func TestAddATrivialPane(t *testing.T) {
 		d.typeText("hello")
 		mustContain(t, d.screen(), "show Hello: says hello", "Hello: greet again")
 	})
+}
+
+func TestRefinementNotUnderstoodIsAskedFirst(t *testing.T) {
+	inBubble(t, nil, func(t *testing.T, d *driver) {
+		d.key("r")
+		d.typeText("make it sparkle like a unicorn")
+		d.key("enter")
+		if len(d.stub.called("RefineRefused")) != 1 || len(d.stub.called("Refine ")) != 0 {
+			t.Fatalf("calls: %v", d.stub.calls)
+		}
+		mustContain(t, d.screen(), "not understood offline", "make it sparkle like a unicorn", "anyway (it changes")
+		d.key("n")
+		if len(d.stub.called("Refine ")) != 0 {
+			t.Fatal("n recorded it")
+		}
+		d.key("r")
+		d.typeText("make it sparkle like a unicorn")
+		d.key("enter")
+		d.key("y")
+		if c := d.stub.called("Refine "); len(c) != 1 || c[0] != `Refine alpha "make it sparkle like a unicorn" tui` {
+			t.Fatalf("y did not record it: %v", d.stub.calls)
+		}
+		mustContain(t, d.screen(), "alpha refined (1 refinement(s))")
+	})
+}
+
+func TestDropRefinements(t *testing.T) {
+	inBubble(t, nil, func(t *testing.T, d *driver) {
+		for _, fb := range []string{"dark theme", "bigger font", "25 per page"} {
+			d.key("r")
+			d.typeText(fb)
+			d.key("enter")
+		}
+		// x: the last one, asked first.
+		d.key("x")
+		mustContain(t, d.screen(), "Drop the last refinement of alpha, “25 per page”")
+		d.key("y")
+		if c := d.stub.called("DropRefinement"); len(c) != 1 || c[0] != `DropRefinement alpha 2 "25 per page" tui` {
+			t.Fatalf("x y: %v", c)
+		}
+		mustContain(t, d.screen(), "Dropped “25 per page”: 2 refinement(s) apply", "alpha dropped “25 per page” (2 refinement(s) left)")
+		// D: any one, chosen from the list (newest selected).
+		d.key("D")
+		mustContain(t, d.screen(), "Drop a refinement of alpha (2)", "1. “dark theme”", "2. “bigger font”")
+		d.key("up")
+		d.key("enter")
+		if c := d.stub.called("DropRefinement"); len(c) != 2 || c[1] != `DropRefinement alpha 0 "dark theme" tui` {
+			t.Fatalf("D up enter: %v", c)
+		}
+		if h := d.stub.state.Refinements["alpha"]; len(h) != 1 || h[0].Feedback != "bigger font" {
+			t.Fatalf("history left: %+v", h)
+		}
+		d.key("D")
+		d.key("esc")
+		if len(d.stub.called("DropRefinement")) != 2 {
+			t.Fatal("esc dropped one")
+		}
+	})
+}
+
+func TestDiffMarksTheChangedWordsOfLongLines(t *testing.T) {
+	long := `<main class="app" data-x="` + strings.Repeat("a", 150) + `" style="font-size:14px;color:#333">`
+	cv := newChangeView(contract.UIChange{Tool: "t", Reason: "refine", Feedback: "bigger font", Refinements: 1,
+		OldHTML: "<html>\n" + long + "\n</html>\n", HTML: "<html>\n" + strings.Replace(long, "14px", "18px", 1) + "\n</html>\n"})
+	var minus, plus diffLine
+	for _, d := range cv.diff {
+		switch d.op {
+		case '-':
+			minus = d
+		case '+':
+			plus = d
+		}
+	}
+	if minus.text[minus.from:minus.to] != "14px" || plus.text[plus.from:plus.to] != "18px" {
+		t.Fatalf("changed words: %q -> %q", minus.text[minus.from:minus.to], plus.text[plus.from:plus.to])
+	}
+	// Drawn 60 wide, both lines shift so the change is in view.
+	st := NewStyles(true, true)
+	s := &shared{styles: st, tools: map[string]*toolState{}}
+	var shown []string
+	for _, l := range s.changeLines("t", cv, 60) {
+		shown = append(shown, fit(ansi.Strip(l), 60))
+	}
+	joined := strings.Join(shown, "\n")
+	if !strings.Contains(joined, "font-size:14px") || !strings.Contains(joined, "font-size:18px") {
+		t.Fatalf("the change is not in view at 60 columns:\n%s", joined)
+	}
 }

@@ -21,6 +21,10 @@ const (
 	// side server: no preview), or (client side) genui is not reachable.
 	CodeUnavailable ErrorCode = "unavailable"
 	CodeInternal    ErrorCode = "internal"
+	// CodeNotUnderstood: a refinement asked to be understood
+	// (RefineRequest.RequireUnderstood) that the offline generator cannot
+	// read; nothing was recorded.
+	CodeNotUnderstood ErrorCode = "not_understood"
 )
 
 // statusTable is the one code <-> HTTP status table: every code has its own
@@ -37,6 +41,7 @@ var statusTable = []struct {
 	{CodeUpstreamError, 502},       // Bad Gateway
 	{CodeUnavailable, 501},         // Not Implemented
 	{CodeInternal, 500},            // Internal Server Error
+	{CodeNotUnderstood, 422},       // Unprocessable Content
 }
 
 // ErrorCodes lists every error code.
