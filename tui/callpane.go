@@ -29,11 +29,11 @@ func newCallPane(s *shared) pane { return &callPane{s: s, text: textView{find: n
 func (p *callPane) capturing() bool { return p.active || p.text.capturing() }
 
 func (p *callPane) Keys() []key.Binding {
+	k := p.s.keys
 	if p.active {
-		k := p.s.keys
-		return []key.Binding{k.CallSend, k.NextField, k.PrevField, k.Toggle, k.Cancel}
+		return []key.Binding{k.CallSend, k.NextField, k.PrevField, k.Toggle, k.Editor, k.RawJSON, k.Skeleton, k.Cancel}
 	}
-	return append([]key.Binding{p.s.keys.Enter}, p.text.keys(p.s.keys)...)
+	return append([]key.Binding{k.Enter, k.EditAll}, p.text.keys(k)...)
 }
 
 func (p *callPane) Update(msg tea.Msg) (tea.Cmd, bool) {
@@ -51,6 +51,17 @@ func (p *callPane) Update(msg tea.Msg) (tea.Cmd, bool) {
 		p.shown, p.active = false, false
 	case callFormOpenMsg:
 		return p.open(), true
+	case editorReadyMsg:
+		if msg.err != nil {
+			s.setStatus("$EDITOR: "+msg.err.Error(), true)
+			return nil, false
+		}
+		s.setStatus("editing in $EDITOR…", false)
+		return s.runEditor(msg), false
+	case editorExitedMsg:
+		return readEditor(msg), false
+	case editorDoneMsg:
+		return p.edited(msg), false
 	case tea.PasteMsg:
 		if f := s.formFor(s.selected()); f != nil && p.active {
 			return f.update(msg), true
@@ -59,8 +70,11 @@ func (p *callPane) Update(msg tea.Msg) (tea.Cmd, bool) {
 		if p.active {
 			return p.formKey(msg), true
 		}
-		if key.Matches(msg, s.keys.Enter) && !p.text.capturing() {
+		switch {
+		case key.Matches(msg, s.keys.Enter) && !p.text.capturing():
 			return p.open(), true
+		case key.Matches(msg, s.keys.EditAll) && !p.text.capturing():
+			return p.editAll(), true
 		}
 	}
 	return p.text.update(s.keys, msg)
@@ -76,6 +90,72 @@ func (p *callPane) open() tea.Cmd {
 	return f.focus()
 }
 
+// editAll hands the whole arguments, as JSON, to $EDITOR.
+func (p *callPane) editAll() tea.Cmd {
+	tool := p.s.selected()
+	f := p.s.formFor(tool)
+	if f == nil {
+		return nil
+	}
+	text := f.draft()
+	if f.raw {
+		text = f.rawArg.Value()
+	}
+	return p.s.startEditor(tool, "", text, ".json")
+}
+
+// edited takes back what $EDITOR left: a field gets the text (checked
+// like typing); the whole arguments must be a JSON object the fields can
+// hold, else they stay as raw JSON with the error shown: nothing is lost.
+func (p *callPane) edited(msg editorDoneMsg) tea.Cmd {
+	s := p.s
+	f := s.peek(msg.tool)
+	if f == nil || f.form == nil {
+		return nil
+	}
+	form := f.form
+	if msg.err != nil {
+		s.setStatus("$EDITOR: "+msg.err.Error()+" (nothing changed)", true)
+		return nil
+	}
+	text := editedText(msg.before, msg.text)
+	if msg.field == "" {
+		b, err := checkArgsObject(text)
+		if err == nil {
+			if form.raw {
+				form.rawArg.SetValue(text)
+				form.fitArea(&form.rawArg)
+				s.setStatus("arguments edited in $EDITOR", false)
+				return nil
+			}
+			err = form.fill(b)
+		}
+		if err != nil {
+			form.blur()
+			form.raw = true
+			form.rawArg.SetValue(text)
+			form.fitArea(&form.rawArg)
+			form.rawErr = err.Error()
+			s.setStatus("the edited arguments: "+err.Error()+": kept as JSON", true)
+			return nil
+		}
+		s.setStatus("arguments edited in $EDITOR", false)
+		return nil
+	}
+	for _, fd := range form.fields {
+		if fd.name == msg.field {
+			form.setText(fd, text)
+			if _, _, err := fd.value(); err != nil {
+				fd.err = err.Error()
+				s.setStatus(fd.name+" from $EDITOR: "+err.Error(), true)
+				return nil
+			}
+			s.setStatus(fd.name+" edited in $EDITOR", false)
+		}
+	}
+	return nil
+}
+
 func (p *callPane) formKey(msg tea.KeyPressMsg) tea.Cmd {
 	s := p.s
 	tool := s.selected()
@@ -85,8 +165,9 @@ func (p *callPane) formKey(msg tea.KeyPressMsg) tea.Cmd {
 		return nil
 	}
 	k := s.keys
+	multi := f.multiLine()
 	switch {
-	case key.Matches(msg, k.CallSend):
+	case msg.String() == "ctrl+s", msg.String() == "enter" && !multi:
 		args, err := f.arguments()
 		if err != nil {
 			s.setStatus(err.Error(), true)
@@ -109,9 +190,38 @@ func (p *callPane) formKey(msg tea.KeyPressMsg) tea.Cmd {
 		}
 		p.text.scroll(scrollMsg{lines: d, page: true})
 		return nil
-	case key.Matches(msg, k.NextField):
+	case key.Matches(msg, k.RawJSON):
+		if err := f.toggleRaw(); err != nil {
+			s.setStatus(err.Error(), true)
+			return nil
+		}
+		return f.focus()
+	case key.Matches(msg, k.Editor):
+		if f.raw {
+			return s.startEditor(tool, "", f.rawArg.Value(), ".json")
+		}
+		fd := f.field()
+		if fd == nil || !fd.editable() {
+			s.setStatus("ctrl+e edits a text field (E edits all the arguments)", false)
+			return nil
+		}
+		ext := ".txt"
+		if fd.kind == fieldJSON {
+			ext = ".json"
+		}
+		return s.startEditor(tool, fd.name, fd.text(), ext)
+	case key.Matches(msg, k.Skeleton):
+		if !f.fillSkeleton() {
+			s.setStatus("ctrl+t fills an empty object or list field with its shape from the schema", false)
+		}
+		return nil
+	case msg.String() == "tab":
 		return f.move(1)
-	case key.Matches(msg, k.PrevField):
+	case msg.String() == "shift+tab":
+		return f.move(-1)
+	case !multi && key.Matches(msg, k.NextField):
+		return f.move(1)
+	case !multi && key.Matches(msg, k.PrevField):
 		return f.move(-1)
 	case key.Matches(msg, k.Toggle) && f.choosing():
 		f.toggle(msg.String() == "left")
@@ -151,9 +261,9 @@ func (p *callPane) callLines(tool string, w int) []string {
 	if f == nil {
 		return []string{st.Muted.Render(" loading the input schema…")}
 	}
-	hint := "enter or c: fill in the arguments"
+	hint := "enter or c: fill in the arguments · E: all of them in $EDITOR"
 	if p.active {
-		hint = "enter calls · esc leaves"
+		hint = "enter calls (ctrl+s in a text area) · esc leaves"
 	}
 	out = append(out, s.section("Arguments")+"  "+st.Muted.Render(hint))
 	out = append(out, f.render(st, w-1, p.active)...)
@@ -164,16 +274,17 @@ func (p *callPane) callLines(tool string, w int) []string {
 	out = append(out, "")
 	switch {
 	case r.running:
-		out = append(out, st.Accent.Render(s.spinner()+" calling "+tool+" "+clean(r.args)))
+		out = append(out, wrapStyled(st.Accent, s.spinner()+" calling "+tool+" "+r.args, w-1)...)
 	case r.err != "":
-		out = append(out, st.Err.Render("✗ call failed: ")+st.Text.Render(clean(r.err)))
+		out = append(out, wrapStyled(st.Err, "✗ call failed: "+r.err, w-1)...)
 	default:
 		head := st.OK.Render("Result")
 		if r.res.IsError {
 			head = st.Err.Render("Result: isError — the tool reported an error")
 		}
-		out = append(out, head+st.Muted.Render(fmt.Sprintf("  %s · %s · args %s", fmtDur(r.res.Duration),
-			size(len(r.res.Result)), clean(r.args))))
+		out = append(out, head)
+		out = append(out, indent(wrapStyled(st.Muted, fmt.Sprintf("%s · %s · arguments %s", fmtDur(r.res.Duration),
+			size(len(r.res.Result)), r.args), w-3), "  ")...)
 		ls := wrapAll(r.lines, w-3)
 		if r.res.IsError {
 			for i, l := range ls {

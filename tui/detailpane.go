@@ -54,9 +54,18 @@ func (p *detailPane) View(w, h int, focused bool) paneView {
 // section is a heading line.
 func (s *shared) section(text string) string { return s.styles.Key.Render(text) }
 
-// kv is one "label value" line.
-func (s *shared) kv(label, value string) string {
-	return "  " + s.styles.Label.Render(fmt.Sprintf("%-13s", label)) + " " + s.styles.Text.Render(clean(value))
+// kv is a "label value" line, the value wrapped under itself when long.
+func (s *shared) kv(label, value string, w int) []string {
+	pad := "  " + fmt.Sprintf("%-13s", "") + " "
+	var out []string
+	for i, l := range wrap(value, max(w-len(pad)-1, 8)) {
+		head := pad
+		if i == 0 {
+			head = "  " + s.styles.Label.Render(fmt.Sprintf("%-13s", label)) + " "
+		}
+		out = append(out, head+s.styles.Text.Render(l))
+	}
+	return out
 }
 
 func (s *shared) detailLines(tool string, w int) []string {
@@ -96,33 +105,43 @@ func (s *shared) detailLines(tool string, w int) []string {
 		}
 	}
 	out = append(out, "", s.section("UI"))
-	out = append(out, s.kv("state", uiStateText(ts.UI)), s.kv("resource", ts.ResourceURI), s.kv("visibility", vis))
+	out = append(out, s.kv("state", uiStateText(ts.UI), w)...)
+	out = append(out, s.kv("resource", ts.ResourceURI, w)...)
+	out = append(out, s.kv("visibility", vis, w)...)
 	if haveIn {
-		out = append(out, s.kv("cache key", orDash(in.CacheKey)))
+		out = append(out, s.kv("cache key", orDash(in.CacheKey), w)...)
 		if in.Meta != nil {
 			md := in.Meta
 			gen := orDash(md.Provider)
 			if md.Model != "" {
 				gen += " · " + md.Model
 			}
-			out = append(out, s.kv("generator", gen), s.kv("kind", orDash(md.UIType)),
-				s.kv("generated at", md.GeneratedAt.Local().Format("2006-01-02 15:04:05")),
-				s.kv("duration", fmtDur(md.Duration)))
+			out = append(out, s.kv("generator", gen, w)...)
+			out = append(out, s.kv("kind", orDash(md.UIType), w)...)
+			out = append(out, s.kv("generated at", md.GeneratedAt.Local().Format("2006-01-02 15:04:05"), w)...)
+			out = append(out, s.kv("duration", fmtDur(md.Duration), w)...)
 			if md.InputTokens+md.OutputTokens > 0 {
-				out = append(out, s.kv("tokens", fmt.Sprintf("%d in, %d out", md.InputTokens, md.OutputTokens)))
+				out = append(out, s.kv("tokens", fmt.Sprintf("%d in, %d out", md.InputTokens, md.OutputTokens), w)...)
 			}
 			if md.FallbackReason != "" {
-				out = append(out, "  "+st.Warn.Render("fallback: "+clean(md.FallbackReason)))
+				out = append(out, indent(wrapStyled(st.Warn, "fallback: "+md.FallbackReason, w-3), "  ")...)
 			}
 			for _, wn := range md.Warnings {
-				out = append(out, "  "+st.Warn.Render("▲ "+clean(wn)))
+				out = append(out, indent(wrapStyled(st.Warn, "▲ "+wn, w-3), "  ")...)
 			}
 			for _, c := range md.Chain {
-				mark := st.OK.Render("✓")
+				mark := "✓ "
+				ms := st.OK
 				if !c.OK {
-					mark = st.Err.Render("✗")
+					mark, ms = "✗ ", st.Err
 				}
-				out = append(out, "  "+mark+" "+st.Text.Render(c.Stage)+" "+st.Muted.Render(clean(c.Reason)))
+				for i, l := range wrap(c.Stage+" "+c.Reason, w-5) {
+					if i == 0 {
+						out = append(out, "  "+ms.Render(mark)+st.Text.Render(l))
+					} else {
+						out = append(out, "    "+st.Muted.Render(l))
+					}
+				}
 			}
 		} else {
 			out = append(out, "  "+st.Muted.Render("nothing cached yet: g generates it"))
@@ -132,15 +151,24 @@ func (s *shared) detailLines(tool string, w int) []string {
 			if g.Error != nil {
 				line += " · " + g.Error.Error()
 			}
-			out = append(out, s.kv("generation", line))
+			out = append(out, s.kv("generation", line, w)...)
 		}
 		out = append(out, "", s.section(fmt.Sprintf("Refinements (%d)", len(in.History))))
 		if len(in.History) == 0 {
 			out = append(out, "  "+st.Muted.Render("none: r refines the UI"))
 		}
 		for i, r := range in.History {
-			out = append(out, fmt.Sprintf("  %s %s %s", st.Muted.Render(fmt.Sprintf("%d.", i+1)),
-				st.Muted.Render(r.Time.Local().Format("01-02 15:04")+" "+orDash(r.Source)), st.Text.Render("“"+clean(r.Feedback)+"”")))
+			num := fmt.Sprintf("%d. ", i+1)
+			for j, l := range wrap(r.Time.Local().Format("01-02 15:04")+" "+orDash(r.Source)+" “"+r.Feedback+"”", w-3-len(num)) {
+				if j == 0 {
+					out = append(out, "  "+st.Muted.Render(num)+st.Text.Render(l))
+				} else {
+					out = append(out, "  "+strings.Repeat(" ", len(num))+st.Text.Render(l))
+				}
+			}
+		}
+		if len(in.History) > 0 {
+			out = append(out, "  "+st.Muted.Render("x drops the last · D drops any one (the UI is regenerated from the rest)"))
 		}
 	}
 	if haveInfo {

@@ -44,6 +44,10 @@ type KeyMap struct {
 	// Inside the refine box, the call form, the filter and the confirm prompt.
 	Send        key.Binding
 	CallSend    key.Binding
+	Editor      key.Binding // the focused field (or all arguments in JSON) in $EDITOR
+	EditAll     key.Binding // all arguments as JSON in $EDITOR (Call pane)
+	RawJSON     key.Binding
+	Skeleton    key.Binding
 	Cancel      key.Binding
 	HistoryPrev key.Binding
 	HistoryNext key.Binding
@@ -109,7 +113,11 @@ func DefaultKeyMap(specs []paneSpec) KeyMap {
 		Interrupt:       key.NewBinding(key.WithKeys("ctrl+c"), key.WithHelp("ctrl+c", "back out / quit")),
 
 		Send:        key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "send")),
-		CallSend:    key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "call")),
+		CallSend:    key.NewBinding(key.WithKeys("enter", "ctrl+s"), key.WithHelp("enter/ctrl+s", "call (ctrl+s in a text area)")),
+		Editor:      key.NewBinding(key.WithKeys("ctrl+e"), key.WithHelp("ctrl+e", "edit in $EDITOR")),
+		EditAll:     key.NewBinding(key.WithKeys("E"), key.WithHelp("E", "all arguments in $EDITOR")),
+		RawJSON:     key.NewBinding(key.WithKeys("ctrl+o"), key.WithHelp("ctrl+o", "arguments as JSON / fields")),
+		Skeleton:    key.NewBinding(key.WithKeys("ctrl+t"), key.WithHelp("ctrl+t", "fill in the shape")),
 		Cancel:      key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel")),
 		HistoryPrev: key.NewBinding(key.WithKeys("up"), key.WithHelp("↑", "earlier feedback")),
 		HistoryNext: key.NewBinding(key.WithKeys("down"), key.WithHelp("↓", "later feedback")),

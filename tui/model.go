@@ -157,7 +157,7 @@ func newModel(opts Options, specs []paneSpec) *Model {
 	}
 	s := &shared{
 		opts: opts, ctx: opts.Context, api: opts.API, mode: opts.Mode, base: opts.Base,
-		keys: DefaultKeyMap(specs), styles: NewStyles(dark, opts.NoColor), now: opts.Now, tick: tea.Tick,
+		keys: DefaultKeyMap(specs), styles: NewStyles(dark, opts.NoColor), now: opts.Now, tick: tea.Tick, execProcess: tea.ExecProcess,
 		tools:  map[string]*toolState{},
 		vars:   newVarTree(),
 		events: newRing[eventRow](maxEvents), traffic: newRing[trafficRow](maxTraffic), logs: newRing[logRow](maxLogs),

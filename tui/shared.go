@@ -2,6 +2,7 @@ package tui
 
 import (
 	"context"
+	"os/exec"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -25,6 +26,9 @@ type shared struct {
 	now    func() time.Time
 	// tick schedules a message after d (tea.Tick; tests replace it).
 	tick func(d time.Duration, fn func(time.Time) tea.Msg) tea.Cmd
+	// execProcess runs a program on the terminal ($EDITOR;
+	// tea.ExecProcess; tests replace it).
+	execProcess func(c *exec.Cmd, fn tea.ExecCallback) tea.Cmd
 
 	// Engine data.
 	state     contract.State

@@ -116,7 +116,7 @@ func (s *shared) uiLines(tool string, w int) []string {
 		from = "the upstream's own UI"
 	}
 	head := []string{st.Info.Render(clean(v.URI)) + "  " + st.Muted.Render(v.MIMEType)}
-	head = append(head, wrapStyled(st.Muted, fmt.Sprintf("%s · %s · %s · key %s", orDash(v.Meta.UIType), size(len(v.HTML)), from, orDash(v.CacheKey)), w-1)...)
+	head = append(head, wrapStyled(st.Muted, fmt.Sprintf("%s · %s · %s · key %s", orDash(v.Meta.UIType), size(len(v.HTML)), from, orDash(shortKey(v.CacheKey))), w-1)...)
 	if v.Packed {
 		head = append(head, wrapStyled(st.Warn, "Shown unpacked, to read. Served packed: its renderers, styles and App shim travel as one deflated block that the page expands (e exports the page as served).", w-1)...)
 	}
@@ -125,6 +125,14 @@ func (s *shared) uiLines(tool string, w int) []string {
 	}
 	head = append(head, st.Faint.Render(strings.Repeat("─", max(w-1, 1))))
 	return append(head, doc.lines...)
+}
+
+// shortKey is a cache key's start (the Detail pane has it whole).
+func shortKey(k string) string {
+	if len(k) > 16 {
+		return k[:16] + "…"
+	}
+	return k
 }
 
 // changeLines shows a refine or regenerate: the feedback as understood and
@@ -150,8 +158,8 @@ func (s *shared) changeLines(tool string, cv *changeView, w int) []string {
 	for _, n := range ch.Notes {
 		out = append(out, indent(wrapStyled(st.Warn, "▲ "+n, w-3), "  ")...)
 	}
-	out = append(out, indent(wrapStyled(st.Muted, fmt.Sprintf("%s · %s → %s · %s", orDash(ch.Meta.UIType), orDash(ch.OldCacheKey),
-		ch.CacheKey, fmtDur(ch.Duration)), w-3), "  ")...)
+	out = append(out, indent(wrapStyled(st.Muted, fmt.Sprintf("%s · %s → %s · %s", orDash(ch.Meta.UIType), orDash(shortKey(ch.OldCacheKey)),
+		shortKey(ch.CacheKey), fmtDur(ch.Duration)), w-3), "  ")...)
 	switch {
 	case ch.OldHTML == "":
 		out = append(out, "  "+st.Muted.Render("no UI was cached before: this is the first one"))
