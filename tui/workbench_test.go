@@ -471,3 +471,26 @@ func TestDiffMarksTheChangedWordsOfLongLines(t *testing.T) {
 		t.Fatalf("the change is not in view at 60 columns:\n%s", joined)
 	}
 }
+
+// TestTrafficRows: the tool on tools/call rows and their answers, the
+// request a cancellation gives up on, the frame as sent on enter.
+func TestTrafficRows(t *testing.T) {
+	inBubble(t, nil, func(t *testing.T, d *driver) {
+		at := func(s int) time.Time { return fixedTime.Add(time.Duration(s) * time.Second) }
+		req := `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"longRunningOperation","arguments":{"duration":30}}}`
+		cancel := `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":7,"reason":"request cancelled"}}`
+		d.send(eventsMsg{gen: d.m.subGen, evs: []contract.Event{
+			{Time: at(1), Kind: contract.EventTraffic, Detail: &contract.Traffic{Direction: contract.GenuiToUpstream, Kind: "request",
+				Method: "tools/call", Tool: "longRunningOperation", ID: json.RawMessage(`7`), Size: len(req), Frame: json.RawMessage(req)}},
+			{Time: at(2), Kind: contract.EventTraffic, Detail: &contract.Traffic{Direction: contract.GenuiToUpstream, Kind: "notification",
+				Method: "notifications/cancelled", Tool: "longRunningOperation", RequestID: json.RawMessage(`7`), Size: len(cancel), Frame: json.RawMessage(cancel)}},
+		}})
+		d.send(tea.WindowSizeMsg{Width: 160, Height: 30})
+		d.key("6")
+		s := d.screen()
+		mustContain(t, s, "→up   req  tools/call longRunningOperation", "→up   note notifications/cancelled longRunningOperation (request 7)")
+		d.key("l")
+		d.key("enter")
+		mustContain(t, d.screen(), "as sent:", `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":7,"reason":"request cancelled"}}`, "indented:")
+	})
+}
