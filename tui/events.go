@@ -3,6 +3,7 @@ package tui
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
 	"encoding/json"
 	"fmt"
 	"sort"
@@ -322,7 +323,7 @@ func (s *shared) addQueued(q contract.QueuedEvent) {
 			s.seenQueue = map[int64]int{q.Seq: 1}
 		}
 	}
-	id := fmt.Sprintf("%d|%s|%s|%s", q.Time.UnixNano(), q.Source, q.Type, q.Tool)
+	id := fmt.Sprintf("%d|%d|%s|%s|%s|%x", q.Seq, q.Time.UnixNano(), q.Source, q.Type, q.Tool, sha256.Sum256(q.Payload))
 	if s.queuedIDs[id] {
 		return
 	}
