@@ -122,8 +122,21 @@ type logRow struct {
 	level     string
 	component string
 	msg       string
-	attrs     string      // key=value ... on one line
-	attrList  [][2]string // the same, one attribute each (the detail)
+	attrList  [][2]string // the attributes, cleaned, sorted by key
+}
+
+// attrs is the attributes as one line: key=value ...
+func (r logRow) attrs() string {
+	var b strings.Builder
+	for i, a := range r.attrList {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(a[0])
+		b.WriteByte('=')
+		b.WriteString(a[1])
+	}
+	return b.String()
 }
 
 // queuedRow turns a /wait queue event into a row.
@@ -178,13 +191,12 @@ func newTrafficRow(ev contract.Event, t *contract.Traffic) trafficRow {
 }
 
 func newLogRow(ev contract.Event, l *contract.LogRecord) logRow {
-	var attrs []string
-	var list [][2]string
 	keys := make([]string, 0, len(l.Attrs))
 	for k := range l.Attrs {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
+	list := make([][2]string, 0, len(keys))
 	for _, k := range keys {
 		v := l.Attrs[k]
 		s, ok := v.(string)
@@ -192,10 +204,9 @@ func newLogRow(ev contract.Event, l *contract.LogRecord) logRow {
 			b, _ := json.Marshal(v)
 			s = string(b)
 		}
-		attrs = append(attrs, k+"="+s)
 		list = append(list, [2]string{clean(k), clean(s)})
 	}
-	return logRow{time: ev.Time, level: l.Level, component: l.Component, msg: clean(l.Message), attrs: clean(strings.Join(attrs, " ")), attrList: list}
+	return logRow{time: ev.Time, level: l.Level, component: l.Component, msg: clean(l.Message), attrList: list}
 }
 
 // payloadSummary is what a person wants from a queued event's payload:

@@ -57,12 +57,12 @@ func TestSearchFindsATermInLogAndTraffic(t *testing.T) {
 		d.key("enter") // keep it: the first match from the cursor on (the newest row: wraps to the first)
 		lp := d.m.pane(paneLog).(*logPane)
 		first := lp.rows.cursor
-		if got := d.m.logs.At(first).attrs; !strings.Contains(got, "Failed to request initial roots") {
+		if got := d.m.logs.At(first).attrs(); !strings.Contains(got, "Failed to request initial roots") {
 			t.Fatalf("enter: the cursor is on %q", got)
 		}
 		mustContain(t, d.screen(), "1/2", "n next")
 		d.key("n")
-		if got := d.m.logs.At(lp.rows.cursor).attrs; !strings.Contains(got, "ROOTS missing") {
+		if got := d.m.logs.At(lp.rows.cursor).attrs(); !strings.Contains(got, "ROOTS missing") {
 			t.Fatalf("n: the cursor is on %q", got)
 		}
 		mustContain(t, d.screen(), "2/2")
