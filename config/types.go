@@ -18,6 +18,7 @@ type Config struct {
 	Logging     Logging     `json:"logging"`
 	ToolRefresh ToolRefresh `json:"toolRefresh"`
 	HTTP        HTTP        `json:"http"`
+	MCP         MCP         `json:"mcp"`
 }
 
 // Upstream is the wrapped MCP server: Command (stdio) or URL (http/sse);
@@ -89,11 +90,33 @@ type ToolRefresh struct {
 	Backoff Duration `json:"backoff,omitempty"`
 }
 
-// HTTP is the side server's ports (the host is always loopback).
+// HTTP is the side server's ports (the host is always loopback) and the
+// browser origins served besides loopback pages.
 type HTTP struct {
-	UIPort  int    `json:"uiPort"`
-	MCPPort int    `json:"mcpPort"`
-	Host    string `json:"host"`
+	UIPort         int      `json:"uiPort"`
+	MCPPort        int      `json:"mcpPort"`
+	Host           string   `json:"host"`
+	AllowedOrigins []string `json:"allowedOrigins,omitempty"`
+}
+
+// MCP is the MCP server genui presents to hosts: its limits.
+type MCP struct {
+	ToolsPageSize int         `json:"toolsPageSize"`
+	Sessions      MCPSessions `json:"sessions"`
+	Listen        MCPListen   `json:"listen"`
+}
+
+// MCPSessions bounds HTTP sessions.
+type MCPSessions struct {
+	Max       int      `json:"max"`
+	EvictIdle Duration `json:"evictIdle"`
+}
+
+// MCPListen bounds subscriptions/listen streams.
+type MCPListen struct {
+	MaxStreams       int      `json:"maxStreams"`
+	MaxSubscriptions int      `json:"maxSubscriptions"`
+	StallTimeout     Duration `json:"stallTimeout"`
 }
 
 // Duration is a time.Duration written as a Go duration string ("90s").

@@ -46,7 +46,7 @@ func runSDK2(t *testing.T, mode, transport string, target ...string) *sdk2Report
 	t.Helper()
 	nm := filepath.Join(testenv.NPMDir(), "node_modules")
 	if _, err := os.Stat(filepath.Join(nm, filepath.FromSlash(sdk2Client), "dist", "index.mjs")); err != nil {
-		testenv.Missing(t, "npm package %s: %v", sdk2Client, err)
+		testenv.Missingf(t, "npm package %s: %v", sdk2Client, err)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
 	defer cancel()

@@ -176,7 +176,8 @@ func New(opts Options) (*Engine, error) {
 	e.ui = &uiService{opts: opts, log: e.log, clog: opts.Logger.With("component", "cache"), met: opts.Metrics,
 		hub: e.hub, gen: opts.Generator, sem: semaphore.NewWeighted(int64(opts.MaxConcurrentGenerations)),
 		generating: map[string]int{}}
-	if e.ui.cache, err = cache.New(cache.Options{Dir: cacheDir, Logger: e.ui.clog, MaxEntries: opts.CacheMaxEntries,
+	// The cache adds component=cache to its lines itself.
+	if e.ui.cache, err = cache.New(cache.Options{Dir: cacheDir, Logger: opts.Logger, MaxEntries: opts.CacheMaxEntries,
 		MaxEntryBytes: opts.CacheMaxEntryBytes, MaxTotalBytes: opts.CacheMaxTotalBytes}); err != nil {
 		return nil, fmt.Errorf("open UI cache: %w", err)
 	}

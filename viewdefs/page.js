@@ -1,5 +1,5 @@
 /* genui offline UI: the page's module script (after render.js). Reads the tool from #tool-data, builds
-   the form (form.js), connects the App and shows results (rich.js when present, else render-plain.js). */
+   the form (form.js), connects the App and shows results (rich.js). */
 import { App } from "@modelcontextprotocol/ext-apps";
 
 const data = JSON.parse(document.getElementById("tool-data").textContent);
@@ -64,13 +64,12 @@ function isPlainObject(v) { return v !== null && typeof v === "object" && !Array
 
 const app = new App({ name: "genui-minimal-" + tool.name, version: "1.0.0" }, {}, { autoResize: true });
 window.genuiApp = app;
-/* The rich renderers (rich.js) when the page includes them; the arguments of
-   the call whose result is shown let them page through the tool. */
-const rich = window.GenuiRich ? window.GenuiRich.create({ app: app, tool: tool, helpers: { renderItem: renderItem, block: block, pretty: pretty, errorBanner: errorBanner } }) : null;
+/* The rich renderers (rich.js); the arguments of the call whose result is
+   shown let them page through the tool. */
+const rich = window.GenuiRich.create({ app: app, tool: tool, helpers: { renderItem: renderItem, block: block, pretty: pretty, errorBanner: errorBanner } });
 let lastArgs = {};
 function showResult(result) {
-  if (rich) rich.render(result, resultEl, lastArgs);
-  else renderResult(result, resultEl);
+  rich.render(result, resultEl, lastArgs);
 }
 app.ontoolinput = function (p) {
   prefill(p && p.arguments);

@@ -232,7 +232,7 @@ func (c *Client) Subscribe(ctx context.Context) (<-chan contract.Event, error) {
 	}
 	got := make(chan answer, 1)
 	go func() {
-		resp, err := c.hc.Do(req)
+		resp, err := c.hc.Do(req) //nolint:bodyclose // closed below: by the reader, or on a timeout or a bad status
 		got <- answer{resp, err}
 	}()
 	var resp *http.Response

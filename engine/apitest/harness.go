@@ -36,9 +36,6 @@ type Harness struct {
 // Option changes the engine's options before it starts.
 type Option func(*engine.Options)
 
-// WithUpstream wraps up instead of the in-process demo.
-func WithUpstream(up upstream.Config) Option { return func(o *engine.Options) { o.Upstream = up } }
-
 // Start runs an engine over the demo upstream (unless an option says
 // otherwise) with its host and side server, waits for the upstream's tools
 // and stops everything when the test ends.
@@ -96,7 +93,11 @@ func Start(t testing.TB, opts ...Option) *Harness {
 // returns the status and body.
 func (h *Harness) Wait(t testing.TB, timeout string) (int, []byte) {
 	t.Helper()
-	resp, err := http.Get(h.APIURL + "/wait?timeout=" + timeout)
+	req, err := http.NewRequestWithContext(context.Background(), http.MethodGet, h.APIURL+"/wait?timeout="+timeout, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}

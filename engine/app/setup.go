@@ -13,6 +13,7 @@ import (
 	"github.com/genui-dev/genui/engine"
 	"github.com/genui-dev/genui/engine/demo"
 	"github.com/genui-dev/genui/engine/gen"
+	"github.com/genui-dev/genui/engine/host"
 	"github.com/genui-dev/genui/engine/install"
 	"github.com/genui-dev/genui/engine/upstream"
 )
@@ -123,7 +124,7 @@ func (s *Setup) Logger() (*slog.Logger, error) {
 		if s.logErr != nil {
 			return
 		}
-		s.Gen.Logger = s.logger.With("component", config.ComponentGen)
+		s.Gen.Logger = s.logger // the generator adds component=gen
 		for _, w := range s.Warnings {
 			s.logger.Warn("config", "warning", w)
 			if s.Notices != nil {
@@ -186,8 +187,13 @@ func (s *Setup) AppOptions() (Options, error) {
 	if err != nil {
 		return Options{}, err
 	}
-	return Options{Engine: eo, UIMetadata: s.Config.UIMetadata, UIPort: s.Config.HTTP.UIPort,
-		APIPort: s.Config.HTTP.MCPPort, AutoInstall: true, Notices: s.Notices}, nil
+	c := s.Config
+	return Options{Engine: eo, UIMetadata: c.UIMetadata, UIPort: c.HTTP.UIPort,
+		APIPort: c.HTTP.MCPPort, AutoInstall: true, Notices: s.Notices,
+		Host: host.Options{AllowedOrigins: c.HTTP.AllowedOrigins, ToolsPageSize: c.MCP.ToolsPageSize,
+			MaxSessions: c.MCP.Sessions.Max, SessionEvictIdle: c.MCP.Sessions.EvictIdle.D(),
+			MaxListens: c.MCP.Listen.MaxStreams, MaxListenSubscriptions: c.MCP.Listen.MaxSubscriptions,
+			ListenStallTimeout: c.MCP.Listen.StallTimeout.D()}}, nil
 }
 
 // NewApp builds the engine, its MCP host and the side server. A stdio

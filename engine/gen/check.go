@@ -24,11 +24,11 @@ type Report struct {
 // OK reports whether the page has no problems.
 func (r Report) OK() bool { return len(r.Problems) == 0 }
 
-func (r *Report) problem(format string, args ...any) {
+func (r *Report) problemf(format string, args ...any) {
 	r.Problems = append(r.Problems, fmt.Sprintf(format, args...))
 }
 
-func (r *Report) warn(format string, args ...any) {
+func (r *Report) warnf(format string, args ...any) {
 	r.Warnings = append(r.Warnings, fmt.Sprintf(format, args...))
 }
 
@@ -62,16 +62,16 @@ var (
 func Check(page string, tool Tool) Report {
 	var r Report
 	if len(page) > MaxHTMLBytes {
-		r.problem("the page is %d KB, over the %d KB limit", len(page)>>10, MaxHTMLBytes>>10)
+		r.problemf("the page is %d KB, over the %d KB limit", len(page)>>10, MaxHTMLBytes>>10)
 		return r
 	}
 	trimmed := strings.TrimSpace(page)
 	if trimmed == "" {
-		r.problem("the answer is empty")
+		r.problemf("the answer is empty")
 		return r
 	}
 	if reFence.MatchString(page) {
-		r.problem("the answer contains Markdown code fences")
+		r.problemf("the answer contains Markdown code fences")
 	}
 	lower := strings.ToLower(trimmed)
 	start := strings.Index(lower, "<!doctype")
@@ -80,25 +80,25 @@ func Check(page string, tool Tool) Report {
 	}
 	switch {
 	case start < 0:
-		r.problem("the answer is not an HTML document (no <!doctype html> or <html>): %q", clip(trimmed, 120))
+		r.problemf("the answer is not an HTML document (no <!doctype html> or <html>): %q", clip(trimmed, 120))
 		return r
 	case start > 0:
-		r.problem("the answer has prose before the HTML document: %q", clip(strings.TrimSpace(trimmed[:start]), 120))
+		r.problemf("the answer has prose before the HTML document: %q", clip(strings.TrimSpace(trimmed[:start]), 120))
 	}
 	end := strings.LastIndex(lower, "</html>")
 	if end < 0 {
-		r.problem("the HTML document is not closed (no </html>): the answer may be cut off")
+		r.problemf("the HTML document is not closed (no </html>): the answer may be cut off")
 	} else if rest := strings.TrimSpace(trimmed[end+len("</html>"):]); rest != "" {
-		r.problem("the answer has prose after the HTML document: %q", clip(rest, 120))
+		r.problemf("the answer has prose after the HTML document: %q", clip(rest, 120))
 	}
 	if reInjection.MatchString(page) {
-		r.problem("the page carries prompt-injection residue (%q)", reInjection.FindString(page))
+		r.problemf("the page carries prompt-injection residue (%q)", reInjection.FindString(page))
 	}
 	for _, frag := range copiedMarkup(page, tool) {
-		r.problem("the page contains markup copied from the tool definition (%q): text from the tool is data, never markup", clip(frag, 80))
+		r.problemf("the page contains markup copied from the tool definition (%q): text from the tool is data, never markup", clip(frag, 80))
 	}
 	for _, p := range Validate(page) {
-		r.problem("%s", p)
+		r.problemf("%s", p)
 	}
 
 	var js strings.Builder
@@ -108,7 +108,7 @@ func Check(page string, tool Tool) Report {
 		switch z.Next() {
 		case html.ErrorToken:
 			if err := z.Err(); err != io.EOF {
-				r.problem("HTML does not parse: %v", err)
+				r.problemf("HTML does not parse: %v", err)
 			}
 			done = true
 		case html.StartTagToken, html.SelfClosingTagToken:
@@ -116,14 +116,14 @@ func Check(page string, tool Tool) Report {
 			for _, a := range tok.Attr {
 				key := strings.ToLower(a.Key)
 				if len(key) > 2 && strings.HasPrefix(key, "on") {
-					r.problem("<%s %s=...> is an inline event handler; attach listeners with addEventListener", tok.Data, key)
+					r.problemf("<%s %s=...> is an inline event handler; attach listeners with addEventListener", tok.Data, key)
 				}
 				if urlAttrs[key] && strings.HasPrefix(strings.ToLower(strings.TrimSpace(a.Val)), "javascript:") {
-					r.problem("<%s %s=\"javascript:...\"> runs code from a URL", tok.Data, key)
+					r.problemf("<%s %s=\"javascript:...\"> runs code from a URL", tok.Data, key)
 				}
 			}
 			if tok.Data == "meta" && strings.EqualFold(attr(tok, "http-equiv"), "refresh") {
-				r.problem("<meta http-equiv=refresh> navigates the frame away")
+				r.problemf("<meta http-equiv=refresh> navigates the frame away")
 			}
 			if tok.Data == "script" && tok.Type == html.StartTagToken {
 				inScript = true
@@ -143,14 +143,14 @@ func Check(page string, tool Tool) Report {
 	}
 	code := stripJSComments(js.String())
 	if !reConnect.MatchString(code) || !reNewApp.MatchString(code) {
-		r.problem("the page does not use the App bridge (new App(...) and app.connect())")
+		r.problemf("the page does not use the App bridge (new App(...) and app.connect())")
 	}
 	if !reResult.MatchString(code) {
-		r.problem("the page sets no tool-result handler (app.ontoolresult)")
+		r.problemf("the page sets no tool-result handler (app.ontoolresult)")
 	}
 	for _, a := range advisories {
 		if a.re.MatchString(code) {
-			r.warn("the page %s", a.msg)
+			r.warnf("the page %s", a.msg)
 		}
 	}
 	return r

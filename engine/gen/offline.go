@@ -11,11 +11,6 @@ import (
 	"github.com/genui-dev/genui/viewdefs"
 )
 
-// UITypeMinimal is the UIType of a page with only the minimal form and
-// content renderers. The offline generator no longer produces it (it always
-// includes the rich renderers); it stays for callers that name the type.
-const UITypeMinimal = "minimal"
-
 // UITypeOfflineRich is the UIType of the offline generator's output: the
 // minimal form plus the rich result renderers (table, chart, card), with the
 // refinements it understood applied as view configuration. It is used for

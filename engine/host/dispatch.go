@@ -17,6 +17,10 @@ import (
 // defaultReadyTimeout is the default of Options.ReadyTimeout.
 const defaultReadyTimeout = 30 * time.Second
 
+// defaultToolsPageSize is the default of Options.ToolsPageSize: ordinary
+// servers' tools fit one page.
+const defaultToolsPageSize = 1000
+
 func (sess *Session) dispatch(ctx context.Context, msg *jsonrpc.Message, reply Sender, log *reqLog) (json.RawMessage, error) {
 	s := sess.srv
 	if strings.HasPrefix(msg.Method, "resources/") {
@@ -28,7 +32,7 @@ func (sess *Session) dispatch(ctx context.Context, msg *jsonrpc.Message, reply S
 	}
 	switch msg.Method {
 	case "tools/list":
-		return sess.listTools(ctx)
+		return sess.listTools(ctx, msg.Params)
 	case "tools/call":
 		var p struct {
 			Name      string          `json:"name"`
@@ -65,7 +69,7 @@ func (sess *Session) dispatch(ctx context.Context, msg *jsonrpc.Message, reply S
 			sess.mu.Unlock()
 			return json.RawMessage("{}"), nil
 		}
-		return sess.forward(ctx, msg, reply)
+		return sess.holdUpstream(ctx, msg.Method == "resources/subscribe", p.URI)
 	case "resources/templates/list":
 		return sess.listResourceTemplates(ctx, msg, reply)
 	default:
@@ -75,6 +79,46 @@ func (sess *Session) dispatch(ctx context.Context, msg *jsonrpc.Message, reply S
 	}
 }
 
+// holdUpstream serves a legacy session's resources/subscribe (or
+// unsubscribe) of an upstream resource: the session takes (or lets go of)
+// a hold on genui's one upstream subscription to it.
+func (sess *Session) holdUpstream(ctx context.Context, subscribe bool, uri string) (json.RawMessage, error) {
+	s := sess.srv
+	if uri == "" {
+		return nil, errorf(jsonrpc.CodeInvalidParams, "resources/subscribe: params need a uri")
+	}
+	sess.mu.Lock()
+	held := sess.upHeld[uri]
+	sess.mu.Unlock()
+	switch {
+	case subscribe && !held:
+		if err := s.waitUpstream(ctx); err != nil {
+			return nil, err
+		}
+		markProxied(ctx)
+		if err := s.acquireUpstream(ctx, uri); err != nil {
+			return nil, rpcError(err)
+		}
+		sess.mu.Lock()
+		if sess.closed || sess.upHeld[uri] {
+			sess.mu.Unlock()
+			s.releaseUpstreamAll([]string{uri}) // closed meanwhile, or held twice
+			return json.RawMessage("{}"), nil
+		}
+		if sess.upHeld == nil {
+			sess.upHeld = map[string]bool{}
+		}
+		sess.upHeld[uri] = true
+		sess.mu.Unlock()
+	case !subscribe && held:
+		sess.mu.Lock()
+		delete(sess.upHeld, uri)
+		sess.mu.Unlock()
+		s.releaseUpstream(uri)
+	}
+	return json.RawMessage("{}"), nil
+}
+
 func (s *Server) waitReady(ctx context.Context) error {
 	ctx, cancel := context.WithTimeout(ctx, s.opts.ReadyTimeout)
 	defer cancel()
@@ -82,26 +126,6 @@ func (s *Server) waitReady(ctx context.Context) error {
 		return &jsonrpc.Error{Code: jsonrpc.CodeUpstreamUnavailable, Message: err.Error()}
 	}
 	return nil
-}
-
-func (sess *Session) listTools(ctx context.Context) (json.RawMessage, error) {
-	s := sess.srv
-	if err := s.waitReady(ctx); err != nil {
-		return nil, err
-	}
-	var tools []json.RawMessage
-	if sess.showUIFor(ctx) {
-		tools = s.tools.WithUI()
-	} else {
-		tools = s.tools.Raw()
-	}
-	if !s.opts.NoWrappers {
-		tools = append(tools, wrapperTools()...)
-	}
-	if tools == nil {
-		tools = []json.RawMessage{}
-	}
-	return json.Marshal(map[string]any{"tools": tools})
 }
 
 // forward sends a host request upstream verbatim and returns the upstream's

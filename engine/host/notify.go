@@ -39,11 +39,9 @@ func (s *Server) onUpstreamNotification(method string, params json.RawMessage) {
 		s.noteDroppedProgress(tok)
 		return
 	}
+	// Every session gets it: genui does not track which sessions
+	// subscribed upstream (resources/updated included).
 	for _, sess := range s.sessionList() {
-		if method == "notifications/resources/updated" {
-			// Only to sessions that may have subscribed upstream; we do not
-			// track upstream subscriptions, so every session gets it.
-		}
 		sess.sendOrActive(frame)
 	}
 }

@@ -39,11 +39,6 @@ const (
 // through POST /api/preview/{tool}/event.
 var PreviewEventTypes = []string{"ui/message", "ui/update-model-context", "ui/open-link", "ui/error"}
 
-// PreviewURL is the preview page of tool on the API origin.
-func (s *Server) PreviewURL(tool string) string {
-	return s.APIBase() + "/preview/" + url.PathEscape(tool) + "?conserve=1"
-}
-
 // lookupTool finds a tool, waiting a bounded time for the first tools/list.
 func (s *Server) lookupTool(ctx context.Context, name string) (*registry.Tool, error) {
 	return s.e.LookupTool(ctx, name)

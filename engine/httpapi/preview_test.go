@@ -37,6 +37,13 @@ func demoConfig() upstream.Config {
 
 func startPreview(t *testing.T, up upstream.Config) *previewEnv {
 	t.Helper()
+	return startPreviewWith(t, up, host.Options{})
+}
+
+// startPreviewWith is startPreview with the MCP host's options (its Engine
+// is set here).
+func startPreviewWith(t *testing.T, up upstream.Config, hopts host.Options) *previewEnv {
+	t.Helper()
 	e, err := engine.New(engine.Options{Upstream: up, Dir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
@@ -44,7 +51,8 @@ func startPreview(t *testing.T, up upstream.Config) *previewEnv {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- e.Run(ctx) }()
-	h := host.New(host.Options{Engine: e, Upstream: e.Relay(), Tools: e.Registry()})
+	hopts.Engine, hopts.Upstream, hopts.Tools = e, e.Relay(), e.Registry()
+	h := host.New(hopts)
 	s := New(Options{Engine: e, Host: h})
 	p := &previewEnv{e: e, h: h, s: s, uiTS: httptest.NewServer(s.UIHandler()), apiTS: httptest.NewServer(s.Handler())}
 	s.SetBases(p.uiTS.URL, p.apiTS.URL)

@@ -229,7 +229,11 @@ func (s *Server) middleware(next http.Handler) http.Handler {
 		next.ServeHTTP(sw, r.WithContext(engine.WithRequestID(r.Context(), rid)))
 		s.log.Debug("http", "rid", rid, "method", r.Method, "path", r.URL.Path, "status", sw.status, "ms", time.Since(start).Milliseconds())
 	})
-	guarded := host.LoopbackOnly(logged)
+	var origins *host.Origins // loopback only
+	if s.h != nil {
+		origins = s.h.Origins()
+	}
+	guarded := origins.Guard(logged)
 	recovered := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		defer func() {
 			if v := recover(); v != nil {
@@ -383,11 +387,12 @@ type Ports struct{ UI, API int }
 
 // Listen opens both loopback listeners (0 = a random free port).
 func Listen(uiPort, apiPort int) (ui, api net.Listener, err error) {
-	ui, err = net.Listen("tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(uiPort)))
+	var lc net.ListenConfig
+	ui, err = lc.Listen(context.Background(), "tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(uiPort)))
 	if err != nil {
 		return nil, nil, fmt.Errorf("listen on ui port %d: %w", uiPort, err)
 	}
-	api, err = net.Listen("tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(apiPort)))
+	api, err = lc.Listen(context.Background(), "tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(apiPort)))
 	if err != nil {
 		ui.Close()
 		return nil, nil, fmt.Errorf("listen on mcp port %d: %w", apiPort, err)
@@ -471,21 +476,6 @@ func (s *Server) handleIndex(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, map[string]any{"genui": engine.Version, "endpoints": []string{
 		"GET /wait?timeout=N", "GET /state", "GET /variables", "GET /api/resource/", "POST /api/tool/{name}",
 		"GET /preview/{tool}", "GET /events", "POST /mcp", "GET /sse"}})
-}
-
-// callErrorStatus maps a failed tool call to an HTTP status: the upstream
-// being down is 503, a timeout 504, bad arguments 400, anything else 502.
-func callErrorStatus(err error) int {
-	var je *jsonrpc.Error
-	switch {
-	case errors.Is(err, context.DeadlineExceeded):
-		return http.StatusGatewayTimeout
-	case errors.As(err, &je) && je.Code == jsonrpc.CodeUpstreamUnavailable:
-		return http.StatusServiceUnavailable
-	case errors.As(err, &je) && (je.Code == jsonrpc.CodeInvalidParams || je.Code == jsonrpc.CodeInvalidRequest):
-		return http.StatusBadRequest
-	}
-	return http.StatusBadGateway
 }
 
 // errorText is an error's message without the "jsonrpc error N:" prefix.

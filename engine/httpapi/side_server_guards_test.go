@@ -310,7 +310,8 @@ func serveWith(t *testing.T, dir string, yield bool) (*Server, func()) {
 	done := make(chan error, 1)
 	go func() { done <- s.Serve(ctx, uiLn, apiLn) }()
 	deadline := time.Now().Add(10 * time.Second)
-	for s.APIBase() == "" || !fileWritten(dir) {
+	// Serving: the port files name this server, or it reports why not.
+	for s.APIBase() == "" || !namesPort(dir, portOf(s.APIBase())) && s.PortConflict() == nil && s.PortFilesError() == nil {
 		if time.Now().After(deadline) {
 			break
 		}
@@ -327,6 +328,12 @@ func serveWith(t *testing.T, dir string, yield bool) (*Server, func()) {
 			t.Fatal("Serve did not return within 10 s")
 		}
 	}
+}
+
+// namesPort reports whether DIR/mcp-port holds port.
+func namesPort(dir, port string) bool {
+	b, err := os.ReadFile(filepath.Join(dir, "mcp-port"))
+	return err == nil && strings.TrimSpace(string(b)) == port
 }
 
 func fileWritten(dir string) bool {

@@ -110,6 +110,20 @@ func Parse(raw json.RawMessage) (*Tool, error) {
 	return tool, nil
 }
 
+// JSON is the tool as hosts see it: verbatim, or with genui's UI linkage
+// added when withUI (see WithUIMeta; a tool whose JSON cannot take it is
+// verbatim).
+func (t *Tool) JSON(withUI bool) json.RawMessage {
+	if !withUI {
+		return t.Raw
+	}
+	raw, err := t.WithUIMeta()
+	if err != nil {
+		return t.Raw
+	}
+	return raw
+}
+
 // WithUIMeta returns the tool JSON with genui's UI linkage added: every
 // field the upstream sent is kept (only key order may change), existing
 // _meta keys are preserved, and a tool that already has a UI (or gets none)
