@@ -34,6 +34,14 @@ type webHost struct {
 
 func startWebHost(t *testing.T, mcpURL, mode string) *webHost {
 	t.Helper()
+	return startWebHostWith(t, mcpURL, mode, nil)
+}
+
+// startWebHostWith adds extra to the host page's configuration
+// (forwardProgress: the host forwards the view's calls itself, with a long
+// timeout and their progress).
+func startWebHostWith(t *testing.T, mcpURL, mode string, extra map[string]any) *webHost {
+	t.Helper()
 	nm := filepath.Join(testenv.NPMDir(), "node_modules")
 	for _, f := range []string{clientEntry, browsertest.ExtAppsBridge} {
 		if _, err := os.Stat(filepath.Join(nm, filepath.FromSlash(f))); err != nil {
@@ -87,7 +95,11 @@ func startWebHost(t *testing.T, mcpURL, mode string) *webHost {
 	}))
 	t.Cleanup(h.sandbox.Close)
 
-	cfg, _ := json.Marshal(map[string]string{"mcp": mcpURL, "sandbox": h.sandbox.URL + "/sandbox.html", "mode": mode})
+	conf := map[string]any{"mcp": mcpURL, "sandbox": h.sandbox.URL + "/sandbox.html", "mode": mode}
+	for k, v := range extra {
+		conf[k] = v
+	}
+	cfg, _ := json.Marshal(conf)
 	page := strings.NewReplacer("{{IMPORTMAP}}", browsertest.ImportMapScript(imports), "{{CONFIG}}", string(cfg)).Replace(string(pageTmpl))
 	mux := http.NewServeMux()
 	mux.Handle("/node_modules/", http.StripPrefix("/node_modules/", browsertest.NodeModulesHandler(nm)))

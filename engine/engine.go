@@ -32,7 +32,7 @@ import (
 // Versions of what goes into a UI, part of every cache key.
 const (
 	PromptVersion   = "1"
-	TemplateVersion = "4" // 4: offline pages pack their code (pagepack.Pack)
+	TemplateVersion = "5" // 4: offline pages pack their code (pagepack.Pack); 5: pages carry a CSP meta tag (pagecsp)
 )
 
 // Options configure an Engine.
@@ -288,9 +288,11 @@ func (e *Engine) SetSampler(f func(ctx context.Context, params json.RawMessage) 
 }
 
 // ObserveResult records a real tools/call result of tool (the newest that
-// is not an error), which the LLM prompt shows so the model knows the
-// data's shape.
-func (e *Engine) ObserveResult(tool string, result json.RawMessage) { e.ui.observeResult(tool, result) }
+// is not an error) with the call's arguments and duration, which the LLM
+// prompt shows so the model knows the data's shape (and that it runs long).
+func (e *Engine) ObserveResult(tool string, args, result json.RawMessage, took time.Duration) {
+	e.ui.observeResult(tool, args, result, took)
+}
 
 // WantsExamples reports whether ObserveResult has a use: an LLM generator
 // shows it one real result of a tool.

@@ -295,6 +295,9 @@ func (e *Engine) Regenerate(ctx context.Context, req contract.RegenerateRequest)
 		return contract.UIChange{}, contract.Errorf(contract.CodeInvalidArgument, "%s gets no generated UI (generation.enabledTools / disabledTools)", t.Name)
 	}
 	oldKey, oldHTML := e.ui.cachedHTML(t)
+	if !req.ClearRefinements {
+		e.ui.keepPreviousLLM(t) // an unusable new answer keeps the current LLM page
+	}
 	if req.ClearRefinements {
 		if err := e.ui.refine.Clear(t.Name); err != nil {
 			return contract.UIChange{}, contract.Errorf(contract.CodeInternal, "clearing refinements: %v", err)
@@ -346,7 +349,7 @@ func (e *Engine) CallTool(ctx context.Context, req contract.CallRequest) (contra
 		IsError bool `json:"isError"`
 	}
 	_ = json.Unmarshal(res, &r)
-	e.ObserveResult(req.Name, res) // one real result shows an LLM the data's shape
+	e.ObserveResult(req.Name, args, res, time.Since(start)) // one real result shows an LLM the data's shape
 	return contract.CallResult{Result: res, IsError: r.IsError, Duration: time.Since(start)}, nil
 }
 

@@ -180,6 +180,11 @@ func engineRow(ev contract.Event) eventRow {
 		text = fmt.Sprintf("%d MCP session(s)", len(d.Sessions))
 	case *contract.Lagged:
 		text = fmt.Sprintf("fell behind by %d events; resubscribing", d.Pending)
+	case *contract.Security:
+		text = d.Detail
+		if d.Action != "" {
+			text += " — " + d.Action
+		}
 	}
 	det, _ := json.Marshal(ev)
 	return eventRow{time: ev.Time, kind: string(ev.Kind), tool: ev.Tool, text: clean(text), detail: det}

@@ -453,6 +453,24 @@ func TestEventsPane(t *testing.T) {
 	})
 }
 
+// TestEventsPaneShowsSecurityEvents: a security event (a UI navigated its
+// frame away) is a line in the Events pane with what happened and what
+// genui did, and its detail opens with enter.
+func TestEventsPaneShowsSecurityEvents(t *testing.T) {
+	inBubble(t, nil, func(t *testing.T, d *driver) {
+		d.stub.events <- contract.Event{Seq: 1, Kind: contract.EventSecurity, Tool: "beta", Detail: &contract.Security{
+			Kind: contract.SecurityNavigation, Source: contract.SourcePreview, URL: "http://127.0.0.1:9999/plain?d=x",
+			Detail: "the page tried to navigate its frame to http://127.0.0.1:9999/plain?d=x (blocked)", UIType: "llm",
+			Action: "the LLM page was dropped: the offline UI is served until the UI is refined or regenerated"}}
+		synctest_wait(d)
+		d.key("4")
+		mustContain(t, d.screen(), "Events 1", "security", "beta", "the page tried to navig")
+		d.key("l")
+		d.key("enter")
+		mustContain(t, d.screen(), `"kind": "navigation"`, `"action": "the LLM page was dropped`)
+	})
+}
+
 // synctest_wait lets the subscription reader deliver what the test queued:
 // the bubble's clock moves past one coalescing window.
 func synctest_wait(d *driver) {

@@ -44,6 +44,7 @@ const (
 	EventTraffic            EventKind = "traffic"             // *Traffic (streaming)
 	EventLog                EventKind = "log"                 // *LogRecord (streaming)
 	EventLagged             EventKind = "lagged"              // *Lagged: the subscription ends
+	EventSecurity           EventKind = "security"            // *Security: a UI did what a page must never do
 )
 
 // IsStreaming reports whether events of this kind may be dropped for a
@@ -189,6 +190,33 @@ type LogRecord struct {
 	Attrs     map[string]any `json:"attrs,omitempty"`
 }
 
+// Security kinds (Security.Kind).
+const (
+	// SecurityNavigation: a UI navigated (or tried to navigate) its frame
+	// away from itself, which can carry tool results out in the URL.
+	SecurityNavigation = "navigation"
+)
+
+// Security is the detail of EventSecurity: a UI did something a page must
+// never do, seen by the host that showed it, and what genui did about it.
+type Security struct {
+	// Kind is SecurityNavigation.
+	Kind string `json:"kind"`
+	// Source is who saw it (SourcePreview).
+	Source string `json:"source"`
+	// URL is where the page went or tried to go, when known.
+	URL string `json:"url,omitempty"`
+	// Detail says how it was noticed ("the page tried to navigate to ...
+	// (blocked)", "the frame loaded a second document").
+	Detail string `json:"detail"`
+	// UIType and CacheKey name the UI that did it.
+	UIType   string `json:"uiType,omitempty"`
+	CacheKey string `json:"cacheKey,omitempty"`
+	// Action is what genui did ("the LLM page was dropped: the offline UI
+	// is served until the UI is refined or regenerated").
+	Action string `json:"action"`
+}
+
 // Lagged is the detail of EventLagged, the last event of a subscription
 // that fell too far behind.
 type Lagged struct {
@@ -208,6 +236,7 @@ func (*SessionsChanged) eventKind() EventKind    { return EventSessionsChanged }
 func (*Traffic) eventKind() EventKind            { return EventTraffic }
 func (*LogRecord) eventKind() EventKind          { return EventLog }
 func (*Lagged) eventKind() EventKind             { return EventLagged }
+func (*Security) eventKind() EventKind           { return EventSecurity }
 
 // newDetail returns an empty detail of the type kind carries (nil for an
 // unknown kind).
@@ -239,6 +268,8 @@ func newDetail(kind EventKind) EventDetail {
 		return &LogRecord{}
 	case EventLagged:
 		return &Lagged{}
+	case EventSecurity:
+		return &Security{}
 	}
 	return nil
 }

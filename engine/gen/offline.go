@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/genui-dev/genui/mcpshim"
+	"github.com/genui-dev/genui/pagecsp"
 	"github.com/genui-dev/genui/pagepack"
 	"github.com/genui-dev/genui/viewdefs"
 )
@@ -53,6 +54,7 @@ func (offline) Generate(ctx context.Context, req Request) (Result, error) {
 			return Result{}, fmt.Errorf("offline generator: %w", err)
 		}
 	}
+	html = pagecsp.Apply(html)
 	res := Result{HTML: html, UIType: UITypeOfflineRich, Provider: "offline", Warnings: warnings, Duration: time.Since(start)}
 	return res, nil
 }

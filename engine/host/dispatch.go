@@ -45,9 +45,10 @@ func (sess *Session) dispatch(ctx context.Context, msg *jsonrpc.Message, reply S
 			log.Info("wrapper tool call", "tool", p.Name)
 			return s.callWrapper(ctx, p.Name, p.Arguments)
 		}
+		start := time.Now()
 		res, err := sess.forward(ctx, msg, reply)
 		if err == nil {
-			s.e.ObserveResult(p.Name, res) // one real result shows the LLM the data's shape
+			s.e.ObserveResult(p.Name, p.Arguments, res, time.Since(start)) // one real result shows the LLM the data's shape
 		}
 		return res, err
 	case "resources/list":

@@ -37,7 +37,7 @@ type Engine interface {
 	SetSampler(func(ctx context.Context, params json.RawMessage) (json.RawMessage, error))
 	// ObserveResult hands the engine a real tools/call result when
 	// WantsExamples (an LLM generator shows it one per tool).
-	ObserveResult(tool string, result json.RawMessage)
+	ObserveResult(tool string, args, result json.RawMessage, took time.Duration)
 	WantsExamples() bool
 }
 

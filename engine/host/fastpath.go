@@ -38,6 +38,7 @@ type fastCall struct {
 	hostID string               // the host's id, JSON text as sent
 	method string
 	tool   string // tools/call, when the engine keeps example results
+	params []byte // its params then (the example's arguments)
 	start  time.Time
 	rid    int64 // request id, formatted only when logged
 	call   int64 // the id the upstream sees (Upstream.Go)
@@ -108,6 +109,7 @@ func (sess *Session) forwardFast(frame []byte, out *jsonrpc.FrameWriter) bool {
 		method: knownMethod(m), start: time.Now(), rid: ridCounter.Add(1)}
 	if tool != nil && s.e.WantsExamples() {
 		fc.tool = string(tool)
+		fc.params = append([]byte(nil), params...)
 	}
 	sess.mu.Lock()
 	if sess.closed || sess.fast[fc.hostID] != nil || sess.inflight[fc.hostID] != nil {
@@ -206,7 +208,11 @@ func (fc *fastCall) Answered(a jsonrpc.Answer) {
 		}
 		_ = fc.out.WriteParts(resultHead, unsafeBytes(fc.hostID), resultKey, res, closeBrace)
 		if fc.tool != "" {
-			s.e.ObserveResult(fc.tool, res)
+			var p struct {
+				Arguments json.RawMessage `json:"arguments"`
+			}
+			_ = json.Unmarshal(fc.params, &p)
+			s.e.ObserveResult(fc.tool, p.Arguments, res, time.Since(fc.start))
 		}
 	}
 	if je != nil {

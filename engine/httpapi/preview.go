@@ -24,6 +24,7 @@ import (
 	"github.com/genui-dev/genui/engine/jsonrpc"
 	"github.com/genui-dev/genui/engine/registry"
 	"github.com/genui-dev/genui/mcpshim"
+	"github.com/genui-dev/genui/pagecsp"
 	"github.com/genui-dev/genui/viewdefs"
 )
 
@@ -58,7 +59,7 @@ func (s *Server) handleFrame(w http.ResponseWriter, r *http.Request) {
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), frameTimeout)
 	defer cancel()
-	html, csp, err := s.frameHTML(ctx, t)
+	html, csp, own, err := s.frameHTML(ctx, t)
 	if err != nil {
 		s.log.Error("preview frame", "tool", name, "err", err)
 		http.Error(w, fmt.Sprintf("UI of %s: %v", name, err), http.StatusBadGateway)
@@ -74,18 +75,23 @@ func (s *Server) handleFrame(w http.ResponseWriter, r *http.Request) {
 	h.Set("Cache-Control", "no-store")
 	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("Referrer-Policy", "no-referrer")
-	_, _ = io.WriteString(w, InjectCSPReporter(html))
+	page := InjectCSPReporter(html)
+	if !own {
+		// genui's page: its CSP meta tag now covers the reporter too.
+		page = pagecsp.Apply(page)
+	}
+	_, _ = io.WriteString(w, page)
 }
 
 // frameHTML returns a tool's UI HTML and its declared CSP (nil: none): the
-// upstream's own UI resource when the tool ships one, else genui's.
-func (s *Server) frameHTML(ctx context.Context, t *registry.Tool) (string, *UICSP, error) {
+// upstream's own UI resource when the tool ships one (own), else genui's.
+func (s *Server) frameHTML(ctx context.Context, t *registry.Tool) (html string, csp *UICSP, own bool, err error) {
 	v, err := s.e.UI(ctx, t.Name)
 	if err != nil {
-		return "", nil, err
+		return "", nil, false, err
 	}
 	if !v.OwnUI || len(v.ResourceMeta) == 0 {
-		return v.HTML, nil, nil
+		return v.HTML, nil, v.OwnUI, nil
 	}
 	var meta struct {
 		UI struct {
@@ -93,7 +99,7 @@ func (s *Server) frameHTML(ctx context.Context, t *registry.Tool) (string, *UICS
 		} `json:"ui"`
 	}
 	_ = json.Unmarshal(v.ResourceMeta, &meta) // a malformed _meta declares no CSP
-	return v.HTML, meta.UI.CSP, nil
+	return v.HTML, meta.UI.CSP, true, nil
 }
 
 // UICSP is a UI resource's declared _meta.ui.csp.
@@ -104,19 +110,23 @@ type UICSP struct {
 	BaseURIDomains  []string `json:"baseUriDomains,omitempty"`
 }
 
-// DefaultCSP is the MCP Apps default policy for a UI that declares none.
+// DefaultCSP is the MCP Apps default policy for a UI that declares none,
+// with base-uri and form-action closed (a page that sets <base> or submits
+// a form could send its data away; no UI needs either). genui's own pages
+// also carry a stricter meta policy (pagecsp).
 const DefaultCSP = "default-src 'none'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; " +
-	"img-src 'self' data:; media-src 'self' data:; connect-src 'none'; frame-src 'none'; object-src 'none'; base-uri 'self'"
+	"img-src 'self' data:; media-src 'self' data:; connect-src 'none'; frame-src 'none'; object-src 'none'; base-uri 'none'; form-action 'none'"
 
 // cspSource accepts origins like https://api.example.com, wss://x.example:8443,
 // https://*.example.com/path or a bare host; nothing that could end a
 // directive or add a keyword (quotes, ';', ',', spaces, a lone '*').
 var cspSource = regexp.MustCompile(`^(?:(?:https?|wss?)://)?(?:\*\.)?[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*(?::(?:[0-9]{1,5}|\*))?(?:/[A-Za-z0-9._~%!$&()*+=:@/-]*)?$`)
 
-// BuildCSP turns a declared CSP into the header value: the spec default with
+// BuildCSP turns a declared CSP into the header value: DefaultCSP with
 // the declared domains added (connectDomains -> connect-src,
 // resourceDomains -> script/style/img/font/media-src, frameDomains ->
-// frame-src, baseUriDomains -> base-uri). It never loosens anything else.
+// frame-src, baseUriDomains -> base-uri, else 'none'); form-action is
+// always 'none'. It never loosens anything else.
 // Sources that are not plain origins are dropped and returned.
 func BuildCSP(c *UICSP) (policy string, dropped []string) {
 	if c == nil {
@@ -164,7 +174,8 @@ func BuildCSP(c *UICSP) (policy string, dropped []string) {
 		"connect-src "+orNone(conn),
 		"frame-src "+orNone(frame),
 		"object-src 'none'",
-		join("base-uri 'self'", base),
+		"base-uri "+orNone(base),
+		"form-action 'none'",
 	)
 	return strings.Join(d, "; "), dropped
 }
@@ -173,8 +184,11 @@ func BuildCSP(c *UICSP) (policy string, dropped []string) {
 const CSPReporterAttr = "data-genui-csp-reporter"
 
 // cspReporter forwards CSP violations inside the frame to the host page as
-// an MCP logging notification (the event never reaches the parent itself).
-const cspReporter = `<script ` + CSPReporterAttr + `>document.addEventListener("securitypolicyviolation",function(e){try{window.parent.postMessage({jsonrpc:"2.0",method:"notifications/message",params:{level:"error",logger:"csp",data:{blockedURI:String(e.blockedURI||""),violatedDirective:String(e.violatedDirective||""),effectiveDirective:String(e.effectiveDirective||""),sourceFile:String(e.sourceFile||""),lineNumber:e.lineNumber||0}}},"*")}catch(_){}});</script>`
+// an MCP logging notification (the event never reaches the parent itself),
+// and tells it when the app document goes away (pagehide: the frame
+// navigated), logger "genui/frame".
+const cspReporter = `<script ` + CSPReporterAttr + `>document.addEventListener("securitypolicyviolation",function(e){try{window.parent.postMessage({jsonrpc:"2.0",method:"notifications/message",params:{level:"error",logger:"csp",data:{blockedURI:String(e.blockedURI||""),violatedDirective:String(e.violatedDirective||""),effectiveDirective:String(e.effectiveDirective||""),sourceFile:String(e.sourceFile||""),lineNumber:e.lineNumber||0}}},"*")}catch(_){}});` +
+	`window.addEventListener("pagehide",function(){try{window.parent.postMessage({jsonrpc:"2.0",method:"notifications/message",params:{level:"error",logger:"genui/frame",data:{event:"pagehide"}}},"*")}catch(_){}});</script>`
 
 var (
 	reHeadOpen = regexp.MustCompile(`(?i)<head(?:\s[^>]*)?>`)
@@ -473,6 +487,27 @@ func (s *Server) handlePreviewCall(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	writeJSON(w, http.StatusOK, map[string]json.RawMessage{"result": res})
+}
+
+// handlePreviewSecurity records what the preview saw the tool's UI do that
+// a page must never do (navigate its frame away): engine.ReportSecurity.
+func (s *Server) handlePreviewSecurity(w http.ResponseWriter, r *http.Request) {
+	var body struct {
+		Kind   string `json:"kind"`
+		URL    string `json:"url"`
+		Detail string `json:"detail"`
+	}
+	if !readPreviewBody(w, r, &body) {
+		return
+	}
+	ev, err := s.e.ReportSecurity(r.Context(), r.PathValue("tool"), contract.Security{Kind: body.Kind, URL: body.URL,
+		Detail: body.Detail, Source: contract.SourcePreview})
+	if err != nil {
+		ce := contract.AsError(err)
+		writePreviewError(w, contract.HTTPStatus(ce.Code), jsonrpc.CodeInvalidParams, ce.Error())
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"result": ev})
 }
 
 // previewEvent is the body of POST /api/preview/{tool}/event.

@@ -119,6 +119,7 @@ func (s *Server) routes() {
 		{"POST /api/preview/{tool}/refine", http.HandlerFunc(s.handlePreviewRefine)},
 		{"POST /api/preview/{tool}/resource", http.HandlerFunc(s.handlePreviewResource)},
 		{"POST /api/preview/{tool}/resources", http.HandlerFunc(s.handlePreviewResources)},
+		{"POST /api/preview/{tool}/security", http.HandlerFunc(s.handlePreviewSecurity)},
 	}
 	for _, rt := range api {
 		s.api.Handle(rt.pattern, rt.handler)
