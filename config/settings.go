@@ -101,6 +101,9 @@ var settings = []setting{
 	{Path: "mcp.listen.maxStreams", Kind: kInt, Default: 256},
 	{Path: "mcp.listen.maxSubscriptions", Kind: kInt, Default: 1000},
 	{Path: "mcp.listen.stallTimeout", Kind: kDuration, Default: "10s"},
+
+	{Path: "roots", Kind: kList},
+	{Path: "answerTimeout", Kind: kDuration, Default: "5m"},
 }
 
 // lookupSetting returns the setting at path.

@@ -19,6 +19,13 @@ type Config struct {
 	ToolRefresh ToolRefresh `json:"toolRefresh"`
 	HTTP        HTTP        `json:"http"`
 	MCP         MCP         `json:"mcp"`
+	// Roots answer the upstream's roots/list when no host does: folders
+	// (relative to the working directory) or file:// URIs. Unset: the
+	// working directory; [] none.
+	Roots []string `json:"roots,omitempty"`
+	// AnswerTimeout bounds how long the upstream's elicitation and sampling
+	// requests wait for an answer from genui's own surfaces.
+	AnswerTimeout Duration `json:"answerTimeout"`
 }
 
 // Upstream is the wrapped MCP server: Command (stdio) or URL (http/sse);

@@ -32,7 +32,7 @@ import (
 // Versions of what goes into a UI, part of every cache key.
 const (
 	PromptVersion   = "1"
-	TemplateVersion = "5" // 4: offline pages pack their code (pagepack.Pack); 5: pages carry a CSP meta tag (pagecsp)
+	TemplateVersion = "6" // 4: offline pages pack their code (pagepack.Pack); 5: pages carry a CSP meta tag (pagecsp); 6: Cancel, resource links, downloads, annotation badges
 )
 
 // Options configure an Engine.
@@ -81,6 +81,18 @@ type Options struct {
 	// a page in a browser's developer tools). Process-wide; it enters the
 	// cache key.
 	ReadableAssets bool
+	// AnswerTimeout bounds how long a request from the upstream waits for
+	// an answer from genui's own surfaces (elicitation, sampling; default
+	// 5 min); then the upstream gets an error.
+	AnswerTimeout time.Duration
+	// Roots answer the upstream's roots/list when no host does (nil: the
+	// working directory; empty: none).
+	Roots []contract.Root
+	// Surfaces says genui's own surfaces (TUI, preview, HTTP API) run
+	// beside the engine and may answer the upstream's elicitation and
+	// sampling requests: the upstream is told genui supports them even
+	// when the stdio host does not.
+	Surfaces bool
 	// Metrics receives genui's Prometheus metrics (nil = none).
 	Metrics *metrics.Metrics
 	Logger  *slog.Logger
@@ -88,8 +100,9 @@ type Options struct {
 
 // Engine is genui's core, composed of services that each keep their own
 // lock: the event hub, the Relay (the pass-through to the upstream), the
-// tool registry and the UI service (cache, refinements, generation
-// scheduler). Front ends use it through contract.API; the MCP host also
+// tool registry, the UI service (cache, refinements, generation
+// scheduler) and the surfaces' host side (calls.go, requests.go: calls of
+// genui's own surfaces in flight, the upstream's requests awaiting them). Front ends use it through contract.API; the MCP host also
 // through Relay, Registry and a few hooks. Create with New, then Run.
 type Engine struct {
 	opts   Options
@@ -100,6 +113,9 @@ type Engine struct {
 	tools  *registry.Registry
 	ui     *uiService
 	fronts frontEnds
+	calls  callRegistry // calls from genui's surfaces in flight (calls.go)
+	// pending are the upstream's requests awaiting an answer (requests.go).
+	pending pendingSet
 }
 
 // frontEnds is what front ends registered (see SetURLs, SetSessionSource).
@@ -140,6 +156,12 @@ func New(opts Options) (*Engine, error) {
 	}
 	if opts.ReconnectWait <= 0 {
 		opts.ReconnectWait = defaultReconnectWait
+	}
+	if opts.AnswerTimeout <= 0 {
+		opts.AnswerTimeout = defaultAnswerTimeout
+	}
+	if opts.Roots == nil {
+		opts.Roots = DefaultRoots()
 	}
 	if opts.ReadableAssets {
 		viewdefs.UseReadableSources(true)
@@ -185,9 +207,10 @@ func New(opts Options) (*Engine, error) {
 		return nil, fmt.Errorf("open refinements: %w", err)
 	}
 	e.relay = &Relay{up: up, met: opts.Metrics, hub: e.hub, upstreamWait: opts.UpstreamWait,
-		reconnectWait: opts.ReconnectWait, toolsChanged: e.refreshForListChanged}
+		reconnectWait: opts.ReconnectWait, toolsChanged: e.refreshForListChanged,
+		surfaceNotification: e.interceptNotification}
 	up.SetNotificationHandler(e.relay.upstreamNotification)
-	up.SetRequestHandler(e.relay.upstreamRequest)
+	up.SetRequestHandler(e.onUpstreamRequest)
 	up.SetStateHandler(e.onUpstreamState)
 	up.SetTracer(upstreamTracer{hub: e.hub, pairs: e.pairs})
 	e.observeMetrics()

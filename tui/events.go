@@ -180,6 +180,37 @@ func engineRow(ev contract.Event) eventRow {
 		text = fmt.Sprintf("%d MCP session(s)", len(d.Sessions))
 	case *contract.Lagged:
 		text = fmt.Sprintf("fell behind by %d events; resubscribing", d.Pending)
+	case *contract.CallStarted:
+		text = "from " + d.Source
+		if d.Task {
+			text += " (as a task)"
+		}
+	case *contract.CallFinished:
+		switch {
+		case d.Cancelled:
+			text = "cancelled"
+		case d.Error != "":
+			text = "failed: " + d.Error
+		case d.IsError:
+			text = "isError result"
+		default:
+			text = "done"
+		}
+		text = fmt.Sprintf("%s in %s", text, fmtDur(d.Duration))
+	case *contract.TaskStatus:
+		b, _ := json.Marshal(d.Task)
+		text = "task " + string(b)
+	case *contract.PendingRequest:
+		text = fmt.Sprintf("%s %s awaits an answer (request %s)", d.Kind, d.Method, d.ID)
+	case *contract.RequestAnswered:
+		text = fmt.Sprintf("%s request %s %s", d.Kind, d.ID, d.Outcome)
+		if d.By != "" {
+			text += " by " + d.By
+		}
+	case *contract.ResourceUpdated:
+		text = d.URI
+	case *contract.ListChanged:
+		text = d.List + " changed"
 	case *contract.Security:
 		text = d.Detail
 		if d.Action != "" {
@@ -275,8 +306,8 @@ func (m *Model) handleEvents(msg eventsMsg) tea.Cmd {
 		case *contract.LogRecord:
 			m.logs.Push(newLogRow(ev, d))
 			continue
-		case *contract.GenerationProgress:
-			continue
+		case *contract.GenerationProgress, *contract.CallProgress:
+			continue // streaming: the panes that run them show progress
 		case *contract.Queued:
 			m.addQueued(d.Event)
 			continue

@@ -3,7 +3,10 @@
 // MCP host and its HTTP side server on httptest servers. Run the suite
 // against any implementation; the in-process engine and apiclient must pass
 // it identically (see conformance_test.go). Front-end tests (the TUI) use
-// the harness too.
+// the harness too. RunHost (suite_host.go) is the host half: progress,
+// cancel, tasks, the upstream's requests answered, roots, resources and
+// prompts, against npm's server-everything (StartEverything records what
+// reaches its stdin, so a test can prove notifications/cancelled arrived).
 package apitest
 
 import (

@@ -77,6 +77,9 @@ func New(opts Options) (*App, error) {
 		opts.Metrics = metrics.New()
 	}
 	opts.Engine.Metrics = opts.Metrics
+	// The TUI, the preview and the HTTP API run beside every App: they may
+	// answer the upstream's elicitation and sampling requests.
+	opts.Engine.Surfaces = true
 	e, err := engine.New(opts.Engine)
 	if err != nil {
 		return nil, err

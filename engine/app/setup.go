@@ -7,10 +7,12 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 	"sync"
 
 	"github.com/genui-dev/genui/config"
 	"github.com/genui-dev/genui/engine"
+	"github.com/genui-dev/genui/engine/contract"
 	"github.com/genui-dev/genui/engine/demo"
 	"github.com/genui-dev/genui/engine/gen"
 	"github.com/genui-dev/genui/engine/host"
@@ -170,7 +172,27 @@ func (s *Setup) EngineOptions() (engine.Options, error) {
 		DefaultTheme: c.Generation.DefaultTheme, EnabledTools: c.Generation.EnabledTools, DisabledTools: c.Generation.DisabledTools,
 		RefreshInterval: c.ToolRefresh.Interval.D(), RefreshBackoffMax: c.ToolRefresh.Backoff.D(),
 		ReadableAssets: s.Debug,
+		Roots:          roots(c.Roots), AnswerTimeout: c.AnswerTimeout.D(),
 	}, nil
+}
+
+// roots turns the configured roots into MCP roots: a file:// URI as
+// given, a folder as its absolute file:// URI named after it. Unset (nil)
+// stays nil: the engine's default, the working directory.
+func roots(list []string) []contract.Root {
+	if list == nil {
+		return nil
+	}
+	out := make([]contract.Root, 0, len(list))
+	for _, r := range list {
+		if strings.HasPrefix(r, "file://") {
+			name := strings.TrimRight(r, "/")
+			out = append(out, contract.Root{URI: r, Name: name[strings.LastIndexByte(name, '/')+1:]})
+			continue
+		}
+		out = append(out, engine.RootOf(r))
+	}
+	return out
 }
 
 // ExportEngineOptions are EngineOptions for `genui export`, which writes

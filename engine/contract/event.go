@@ -45,13 +45,23 @@ const (
 	EventLog                EventKind = "log"                 // *LogRecord (streaming)
 	EventLagged             EventKind = "lagged"              // *Lagged: the subscription ends
 	EventSecurity           EventKind = "security"            // *Security: a UI did what a page must never do
+	// Calls from genui's surfaces (calls.go), requests awaiting an answer
+	// (requests.go), the upstream's resources and prompts (resources.go).
+	EventCallStarted     EventKind = "call-started"     // *CallStarted
+	EventCallProgress    EventKind = "call-progress"    // *CallProgress (streaming)
+	EventCallFinished    EventKind = "call-finished"    // *CallFinished
+	EventTaskStatus      EventKind = "task-status"      // *TaskStatus
+	EventRequestPending  EventKind = "request-pending"  // *PendingRequest
+	EventRequestAnswered EventKind = "request-answered" // *RequestAnswered
+	EventResourceUpdated EventKind = "resource-updated" // *ResourceUpdated
+	EventListChanged     EventKind = "list-changed"     // *ListChanged
 )
 
 // IsStreaming reports whether events of this kind may be dropped for a
 // subscriber that falls behind.
 func (k EventKind) IsStreaming() bool {
 	switch k {
-	case EventGenerationProgress, EventTraffic, EventLog:
+	case EventGenerationProgress, EventTraffic, EventLog, EventCallProgress:
 		return true
 	}
 	return false
@@ -237,6 +247,14 @@ func (*Traffic) eventKind() EventKind            { return EventTraffic }
 func (*LogRecord) eventKind() EventKind          { return EventLog }
 func (*Lagged) eventKind() EventKind             { return EventLagged }
 func (*Security) eventKind() EventKind           { return EventSecurity }
+func (*CallStarted) eventKind() EventKind        { return EventCallStarted }
+func (*CallProgress) eventKind() EventKind       { return EventCallProgress }
+func (*CallFinished) eventKind() EventKind       { return EventCallFinished }
+func (*TaskStatus) eventKind() EventKind         { return EventTaskStatus }
+func (*PendingRequest) eventKind() EventKind     { return EventRequestPending }
+func (*RequestAnswered) eventKind() EventKind    { return EventRequestAnswered }
+func (*ResourceUpdated) eventKind() EventKind    { return EventResourceUpdated }
+func (*ListChanged) eventKind() EventKind        { return EventListChanged }
 
 // newDetail returns an empty detail of the type kind carries (nil for an
 // unknown kind).
@@ -270,6 +288,22 @@ func newDetail(kind EventKind) EventDetail {
 		return &Lagged{}
 	case EventSecurity:
 		return &Security{}
+	case EventCallStarted:
+		return &CallStarted{}
+	case EventCallProgress:
+		return &CallProgress{}
+	case EventCallFinished:
+		return &CallFinished{}
+	case EventTaskStatus:
+		return &TaskStatus{}
+	case EventRequestPending:
+		return &PendingRequest{}
+	case EventRequestAnswered:
+		return &RequestAnswered{}
+	case EventResourceUpdated:
+		return &ResourceUpdated{}
+	case EventListChanged:
+		return &ListChanged{}
 	}
 	return nil
 }

@@ -135,7 +135,7 @@ func (s *Server) waitReady(ctx context.Context) error {
 func (sess *Session) forward(ctx context.Context, msg *jsonrpc.Message, reply Sender) (json.RawMessage, error) {
 	s := sess.srv
 	markProxied(ctx)
-	r := &route{sess: sess, reply: reply, ask: askFrom(ctx)}
+	r := &route{sess: sess, reply: reply, ask: askFrom(ctx), seq: s.up.NextCallSeq()}
 	if m, ok := metaFrom(ctx); ok {
 		r.logLevel = m.logLevel
 	}

@@ -39,6 +39,10 @@ type Engine interface {
 	// WantsExamples (an LLM generator shows it one per tool).
 	ObserveResult(tool string, args, result json.RawMessage, took time.Duration)
 	WantsExamples() bool
+	// OwnCapabilities are the client capabilities genui answers itself
+	// (roots; elicitation and sampling when its surfaces may answer): the
+	// upstream is told them besides the stdio host's.
+	OwnCapabilities() json.RawMessage
 }
 
 // Upstream is the pass-through to the upstream (engine.Relay).
@@ -69,6 +73,14 @@ type Upstream interface {
 	SetNotificationHandler(func(method string, params json.RawMessage))
 	SetRequestHandler(func(ctx context.Context, method string, params json.RawMessage) (json.RawMessage, error))
 	SetClientCapabilities(func(ctx context.Context) json.RawMessage)
+	// NextCallSeq numbers a request forwarded upstream among every call in
+	// flight (the host's and genui's surfaces'); SetHostCalls registers
+	// the host's newest one, so the engine can tell whose call a
+	// server-to-client request belongs to. A request the host cannot take
+	// is answered with an error whose NoHost method is true (see noHost):
+	// the engine then offers it to genui's own surfaces.
+	NextCallSeq() int64
+	SetHostCalls(func() int64)
 }
 
 // Tools is the upstream's tools as genui holds them (*registry.Registry).

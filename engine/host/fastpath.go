@@ -105,7 +105,7 @@ func (sess *Session) forwardFast(frame []byte, out *jsonrpc.FrameWriter) bool {
 		}
 		tool = name
 	}
-	fc := &fastCall{route: route{sess: sess, reply: out}, out: out, hostID: string(top.ID),
+	fc := &fastCall{route: route{sess: sess, reply: out, seq: s.up.NextCallSeq()}, out: out, hostID: string(top.ID),
 		method: knownMethod(m), start: time.Now(), rid: ridCounter.Add(1)}
 	if tool != nil && s.e.WantsExamples() {
 		fc.tool = string(tool)

@@ -157,6 +157,10 @@ type Server struct {
 type route struct {
 	sess  *Session
 	reply Sender
+	// seq orders the request among all calls in flight, the host's and
+	// genui's own surfaces' (Upstream.NextCallSeq): a server-to-client
+	// request belongs to the newest.
+	seq   int64
 	token json.RawMessage // the host's own progress token, if any
 	// Modern (2026-07-28) requests: server-to-client requests go through
 	// ask (multi round-trip), log messages only at logLevel or above.
@@ -226,6 +230,7 @@ func New(opts Options) *Server {
 	s.modern.init()
 	s.up.SetNotificationHandler(s.onUpstreamNotification)
 	s.up.SetRequestHandler(s.onUpstreamRequest)
+	s.up.SetHostCalls(s.newestCall)
 	s.e.OnEvent(s.onEngineEvent)
 	s.e.OnEvent(s.onUpstreamUp)
 	s.e.SetSampler(s.sample)

@@ -225,14 +225,15 @@ func (s *Server) handlePreview(w http.ResponseWriter, r *http.Request) {
 	d := viewdefs.PreviewData{
 		Tool: viewdefs.ToolData{Name: t.Name, Title: t.Title, Description: t.Description,
 			InputSchema: t.InputSchema, OutputSchema: t.OutputSchema},
-		ToolJSON:   s.toolJSON(t),
-		Visibility: t.Visibility,
-		OwnUI:      t.OwnUI,
-		FrameURL:   s.UIBase() + "/frame/" + url.PathEscape(t.Name),
-		Call:       (q.Get("call") == "1" || q.Get("call") == "true") && trustedNavigation(r),
-		Conserve:   q.Get("conserve") != "0",
-		HostJS:     mcpshim.HostJS(),
-		Version:    engine.Version,
+		ToolJSON:    s.toolJSON(t),
+		Visibility:  t.Visibility,
+		OwnUI:       t.OwnUI,
+		TaskSupport: t.TaskSupport,
+		FrameURL:    s.UIBase() + "/frame/" + url.PathEscape(t.Name),
+		Call:        (q.Get("call") == "1" || q.Get("call") == "true") && trustedNavigation(r),
+		Conserve:    q.Get("conserve") != "0",
+		HostJS:      mcpshim.HostJS(),
+		Version:     engine.Version,
 	}
 	if d.Call != (q.Get("call") == "1" || q.Get("call") == "true") {
 		d.ArgsError = "This link came from another site, so the tool was not called automatically: check the arguments and press Call."
@@ -406,7 +407,16 @@ type previewCall struct {
 	// From is "ui" (a tools/call made by the view; visibility is enforced)
 	// or "host" (the page's Call button, acting as the host). Default "ui".
 	From string `json:"from"`
+	// CallID names the call in genui's events (its progress, task status,
+	// the upstream's requests) and in POST /api/calls/{id}/cancel.
+	CallID string `json:"callId"`
+	// Task runs a tool whose execution.taskSupport is "optional" as a task.
+	Task bool `json:"task"`
 }
+
+// codeCancelled is the preview API's JSON-RPC code for a cancelled call
+// (the one LSP uses for a cancelled request; MCP itself answers none).
+const codeCancelled = -32800
 
 func (s *Server) handlePreviewCall(w http.ResponseWriter, r *http.Request) {
 	tool := r.PathValue("tool")
@@ -471,14 +481,19 @@ func (s *Server) handlePreviewCall(w http.ResponseWriter, r *http.Request) {
 		var cr contract.CallResult
 		// The preview queues the view's calls itself (above), with the
 		// name; the engine queues nothing for this source.
-		cr, err = s.e.CallTool(ctx, contract.CallRequest{Name: c.Name, Arguments: args, Source: contract.SourcePreview})
+		cr, err = s.e.CallTool(ctx, contract.CallRequest{Name: c.Name, Arguments: args, Source: contract.SourcePreview,
+			CallID: c.CallID, Task: c.Task})
 		res = cr.Result
 	}
 	if err != nil {
 		code, msg := jsonrpc.CodeInternalError, errorText(err)
-		if je := jsonrpc.AsError(err); je != nil {
+		var je *jsonrpc.Error
+		if errors.As(err, &je) { // a wrapper tool's JSON-RPC error
 			code, msg = je.Code, je.Message
-		} else if ee := contract.AsError(err); ee.Code == contract.CodeUpstreamUnavailable {
+		} else if ee := contract.AsError(err); ee.Code == contract.CodeCancelled {
+			writePreviewError(w, contract.HTTPStatus(contract.CodeCancelled), codeCancelled, fmt.Sprintf("tools/call %s: %s", c.Name, msg))
+			return
+		} else if ee.Code == contract.CodeUpstreamUnavailable {
 			code = jsonrpc.CodeUpstreamUnavailable
 		} else if ee.Code == contract.CodeInvalidArgument || ee.Code == contract.CodeUnknownTool {
 			code = jsonrpc.CodeInvalidParams

@@ -108,6 +108,20 @@ func (s *Server) routes() {
 		{"POST /api/refresh", http.HandlerFunc(s.handleRefresh)},
 		{"GET /api/queue", http.HandlerFunc(s.handlePendingEvents)}, // PendingEvents (queue.go)
 		{"GET /events", http.HandlerFunc(s.handleEvents)},           // Subscribe
+		// The host side of contract.API (api_host.go): calls cancelled, the
+		// upstream's requests answered, roots, resources, prompts.
+		{"POST /api/calls/{id}/cancel", http.HandlerFunc(s.handleCancelCall)},
+		{"GET /api/requests", http.HandlerFunc(s.handlePendingRequests)},
+		{"POST /api/requests/{id}/answer", http.HandlerFunc(s.handleAnswerRequest)},
+		{"POST /api/requests/{id}/draft", http.HandlerFunc(s.handleDraftSampling)},
+		{"GET /api/roots", http.HandlerFunc(s.handleRoots)},
+		{"GET /api/upstream/resources", http.HandlerFunc(s.handleResources)},
+		{"GET /api/upstream/resource-templates", http.HandlerFunc(s.handleResourceTemplates)},
+		{"POST /api/upstream/resources/read", http.HandlerFunc(s.handleReadResource)},
+		{"POST /api/upstream/resources/subscribe", s.handleResourceSubscription(true)},
+		{"POST /api/upstream/resources/unsubscribe", s.handleResourceSubscription(false)},
+		{"GET /api/upstream/prompts", http.HandlerFunc(s.handlePrompts)},
+		{"POST /api/upstream/prompts/get", http.HandlerFunc(s.handleGetPrompt)},
 		// The agents' queue, long-polled.
 		{"GET /wait", events.WaitHandler(s.e.AgentQueue(), s.log)},
 		// DIR/resources (resource.go).
