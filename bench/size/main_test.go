@@ -52,3 +52,25 @@ func TestReportsTheMethodLookup(t *testing.T) {
 		t.Errorf("plain program:\n%s", out.String())
 	}
 }
+
+// TestGenuiExecutesNoStandardTemplate: no package of genui's binary imports
+// the standard library's text/template or html/template, whose execution
+// looks methods up by name and makes the linker keep every exported method
+// (63 MB against 41 MB; `make size`). Templates use
+// github.com/DataDog/datadog-agent/pkg/template instead.
+func TestGenuiExecutesNoStandardTemplate(t *testing.T) {
+	d, err := loadDeps("github.com/genui-dev/genui/cmd/genui", "grpcnotrace")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for p, imps := range d.imports {
+		if !strings.HasPrefix(p, "github.com/genui-dev/genui") {
+			continue
+		}
+		for _, i := range imps {
+			if i == "text/template" || i == "html/template" {
+				t.Errorf("%s imports %s: use github.com/DataDog/datadog-agent/pkg/template/%s", p, i, strings.TrimSuffix(i, "/template"))
+			}
+		}
+	}
+}
