@@ -13,7 +13,7 @@ LDFLAGS := -s -w -X github.com/genui-dev/genui/engine.Version=$(VERSION) -X gith
 PLATFORMS ?= linux/amd64 linux/arm64 darwin/amd64 darwin/arm64 windows/amd64
 RELEASE_DIR ?= release
 
-.PHONY: build test bench lint release version
+.PHONY: build test bench lint release version uicorpus
 
 ## version: the version builds get, from README.md
 version:
@@ -58,6 +58,12 @@ bench: build
 	$(GO) run ./bench -genui bin/genui
 	$(GO) test -run '^$$' -bench . ./engine/events/ ./engine/cache/ ./engine/host/
 	$(GO) test -run '^$$' -bench . -benchmem ./tui/
+
+## uicorpus: record the UI corpus (not part of test): install a dozen MCP servers from npm and
+## what they need from Debian into the test cache, call every tool, write testdata/uicorpus/ and
+## the per-server gallery pages under docs/gallery/servers/ (scripts/uicorpus.sh)
+uicorpus:
+	scripts/uicorpus.sh
 
 ## lint: gofmt must report nothing; go vet must pass
 lint:

@@ -23,7 +23,7 @@ import (
 var (
 	//go:embed min
 	minFS embed.FS
-	//go:embed form.js form-nested.js form-none.js rich.js text.js render.js render-plain.js page.js emergency.js page.css rich.css
+	//go:embed form.js form-nested.js form-none.js rich.js textlines.js textdata.js text.js render.js render-plain.js page.js emergency.js page.css rich.css
 	srcFS embed.FS
 )
 
@@ -65,7 +65,7 @@ func load(fs embed.FS, min bool) *assets {
 	}
 	return &assets{
 		form: read("form.js"), formNested: read("form-nested.js"), formNone: read("form-none.js"),
-		rich: read("rich.js"), text: read("text.js"),
+		rich: read("rich.js"), text: unit("text.js", "textlines.js", "textdata.js", "text.js"),
 		pageRich:  unit("page-rich.js", "render.js", "page.js"),
 		pagePlain: unit("page-plain.js", "render.js", "render-plain.js", "page.js"),
 		emergency: unit("emergency.js", "render.js", "emergency.js"),

@@ -23,6 +23,9 @@
     if (Array.isArray(items) || Array.isArray(s.prefixItems)) return scalarEditor(s, "json", ctx);
     var itemSchema = resolve(isObj(items) ? items : {}, ctx.root);
     var ik = kindOf(itemSchema);
+    // Rows of scalar cells (a sheet, a matrix): a grid.
+    var cell = gridCell(itemSchema, ctx.root);
+    if (cell) return gridEditor(s, itemSchema, cell, ctx);
     if (ik === "any") itemSchema = Object.assign({ type: "string" }, itemSchema);
     var scalarItems = ["string", "number", "integer", "boolean", "enum", "any", "json"].indexOf(ik) >= 0;
     var fs = group(ctx, s, "array" + (scalarItems ? " scalars" : " objects"));
@@ -236,6 +239,156 @@
     };
     if (s.default !== undefined) f.set(s.default);
     else pick(ctx.required && !nullable ? 0 : -1);
+    f.dirty = false;
+    return f;
+  }
+
+  /*
+   * gridCell: when rows (an array's items) are arrays of scalars, the kinds a
+   * cell may hold ({string, number, integer, boolean, null}: true), else null.
+   */
+  function gridCell(rows, root) {
+    if (kindOf(rows) !== "array" || !isObj(rows.items)) return null;
+    var c = resolve(rows.items, root), kinds = {};
+    var add = function (x) {
+      x = resolve(x, root);
+      var ts = Array.isArray(x.type) ? x.type : x.type ? [x.type] : [];
+      if (!ts.length && Array.isArray(x.anyOf || x.oneOf)) return (x.anyOf || x.oneOf).every(add);
+      if (!ts.length) { kinds.string = kinds.number = kinds.boolean = kinds["null"] = true; return true; }
+      return ts.every(function (t) { if (["string", "number", "integer", "boolean", "null"].indexOf(t) < 0) return false; kinds[t] = true; return true; });
+    };
+    var alts = c.anyOf || c.oneOf;
+    var ok = Array.isArray(alts) ? alts.every(add) : add(c);
+    return ok && Object.keys(kinds).some((k) => k !== "null") ? kinds : null;
+  }
+
+  function colName(i) {
+    var n = "";
+    for (i++; i > 0; i = Math.floor((i - 1) / 26)) n = String.fromCharCode(65 + (i - 1) % 26) + n;
+    return n;
+  }
+
+  /*
+   * gridEditor edits rows of scalar cells as a grid of text inputs (columns
+   * A, B, C..., rows 1, 2, 3...): rows and columns added or removed, a
+   * tab-separated block pasted from a spreadsheet fills the cells from the
+   * one pasted into. Each cell is typed as the schema allows: a number when
+   * it reads as one, true/false, empty as null (or "" when null is not
+   * allowed); the rest text (formulas such as "=SUM(A1:A3)" included).
+   */
+  function gridEditor(s, rowSchema, kinds, ctx) {
+    var fs = group(ctx, s, "array grid");
+    var scroll = el("div", "grid-wrap");
+    var table = el("table", "grid");
+    scroll.appendChild(table);
+    var bar = el("div", "grid-bar");
+    var err = el("div", "field-error");
+    var b = function (text, label, fn) { var x = el("button", "secondary", text); x.type = "button"; x.setAttribute("aria-label", label); x.addEventListener("click", function () { f.dirty = true; fn(); }); bar.appendChild(x); return x; };
+    var data = [], cols = 0;
+    var f = { kind: "grid", wrap: fs, dirty: false };
+    function draw() {
+      table.replaceChildren();
+      var head = el("tr");
+      head.appendChild(el("th", "corner", ""));
+      for (var c = 0; c < cols; c++) head.appendChild(el("th", "", colName(c)));
+      var thead = el("thead");
+      thead.appendChild(head);
+      table.appendChild(thead);
+      var tbody = el("tbody");
+      // Each column as wide as its longest value (7 to 24 characters).
+      var widths = [];
+      for (var w = 0; w < cols; w++) widths.push(Math.min(24, Math.max(7, data.reduce((m, row) => Math.max(m, String(row[w] || "").length + 2), 0))));
+      data.forEach(function (row, r) {
+        var tr = el("tr");
+        tr.appendChild(el("th", "", String(r + 1)));
+        for (var c = 0; c < cols; c++) {
+          var td = el("td"), input = el("input");
+          input.type = "text";
+          input.value = row[c] === undefined ? "" : row[c];
+          input.style.width = widths[c] + "ch";
+          input.id = ctx.id + "-r" + r + "c" + c;
+          input.setAttribute("aria-label", (ctx.label || ctx.name) + " " + colName(c) + (r + 1));
+          (function (r, c) {
+            input.addEventListener("input", function (ev) { data[r][c] = ev.target.value; f.dirty = true; err.textContent = ""; });
+            input.addEventListener("paste", function (ev) {
+              var t = ev.clipboardData ? ev.clipboardData.getData("text/plain") : "";
+              if (!/[\t\n]/.test(t.replace(/\r?\n$/, ""))) return;
+              ev.preventDefault();
+              paste(r, c, t);
+            });
+          })(r, c);
+          td.appendChild(input);
+          tr.appendChild(td);
+        }
+        tbody.appendChild(tr);
+      });
+      table.appendChild(tbody);
+      size.textContent = data.length + " \u00d7 " + cols;
+    }
+    function resize(rows, columns) {
+      while (data.length < rows) data.push([]);
+      data.length = rows;
+      cols = columns;
+      data.forEach(function (row) { while (row.length < cols) row.push(""); row.length = cols; });
+      draw();
+    }
+    function paste(r, c, text) {
+      var rowsIn = text.replace(/\r\n?/g, "\n").replace(/\n$/, "").split("\n").map((l) => l.split("\t"));
+      var w = Math.max.apply(null, rowsIn.map((x) => x.length));
+      resize(Math.max(data.length, r + rowsIn.length), Math.max(cols, c + w));
+      rowsIn.forEach(function (row, i) { row.forEach(function (v, j) { data[r + i][c + j] = v; }); });
+      f.dirty = true;
+      draw();
+    }
+    b("+ Row", "Add a row", function () { resize(data.length + 1, Math.max(cols, 1)); });
+    b("+ Column", "Add a column", function () { resize(Math.max(data.length, 1), cols + 1); });
+    b("\u2212 Row", "Remove the last row", function () { resize(Math.max(0, data.length - 1), cols); });
+    b("\u2212 Column", "Remove the last column", function () { resize(data.length, Math.max(0, cols - 1)); });
+    var size = el("span", "note grid-size", "");
+    bar.appendChild(size);
+    fs.appendChild(scroll);
+    fs.appendChild(bar);
+    fs.appendChild(err);
+
+    function typedCell(text, r, c) {
+      var t = String(text);
+      if (t.trim() === "") {
+        if (kinds["null"]) return { value: null };
+        if (kinds.string) return { value: "" };
+        return { error: "Cell " + colName(c) + (r + 1) + " is empty." };
+      }
+      var n = Number(t.trim());
+      if ((kinds.number || kinds.integer) && /^-?(?:\d+|\d*\.\d+)(?:[eE][+-]?\d+)?$/.test(t.trim()) && isFinite(n) && (kinds.number || Number.isInteger(n))) return { value: n };
+      if (kinds.boolean && (t.trim() === "true" || t.trim() === "false")) return { value: t.trim() === "true" };
+      if (kinds.string) return { value: t };
+      return { error: "Cell " + colName(c) + (r + 1) + ": enter " + Object.keys(kinds).filter((k) => k !== "null").join(" or ") + "." };
+    }
+    f.set = function (v) {
+      var rows = Array.isArray(v) ? v.filter(Array.isArray) : [];
+      var w = rows.reduce((m, row) => Math.max(m, row.length), 0);
+      data = rows.map((row) => row.map((x) => x === null || x === undefined ? "" : typeof x === "object" ? JSON.stringify(x) : String(x)));
+      resize(data.length, w);
+      f.dirty = true;
+    };
+    f.get = function () {
+      err.textContent = "";
+      if (!data.length && !ctx.required && !f.dirty) return { omit: true };
+      var out = [];
+      for (var r = 0; r < data.length; r++) {
+        var row = [];
+        for (var c = 0; c < cols; c++) {
+          var x = typedCell(data[r][c], r, c);
+          if (x.error) { err.textContent = x.error; return { error: x.error }; }
+          row.push(x.value);
+        }
+        out.push(row);
+      }
+      var min = typeof s.minItems === "number" ? s.minItems : 0;
+      if (out.length < min) { err.textContent = "Add at least " + min + (min === 1 ? " row." : " rows."); return { error: err.textContent }; }
+      return { value: out };
+    };
+    if (Array.isArray(s.default)) f.set(s.default);
+    else resize(ctx.required ? 2 : 0, ctx.required ? 2 : 0);
     f.dirty = false;
     return f;
   }

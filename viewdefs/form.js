@@ -24,6 +24,10 @@
   var CONTENT_NAME = /(?:^|_|-|[a-z](?=[A-Z]))(?:content|contents|text|body|code|sql|script|patch|diff|prompt|markdown|html|template|message|description|notes?|comment|snippet|instructions|yaml|csv|query_string|source_code|commit_message)$|^(?:content|contents|text|body|code|sql|script|patch|diff|prompt|markdown|md|html|template|message|description|notes?|comment|snippet|instructions|yaml|csv|data|payload|document|newText|oldText|new_text|old_text|new_string|old_string|replacement)$/i;
   var CODE_NAME = /code|sql|script|patch|diff|json|yaml|html|command|snippet|template|regex/i;
   var CONTENT_DESC = /multi-?line|\bcontents?\b|markdown|source code|\bsql\b|\bscript\b|text to (?:write|replace|insert|search)|\bbody\b/i;
+  // Free text a person writes at length (a thought, an explanation): a text area in the page's font.
+  var PROSE_NAME = /(?:^|_|-|[a-z](?=[A-Z]))(?:thoughts?|thinking|reasoning|reflection|rationale|explanation|summary|feedback|story|essay|narrative|analysis|hypothesis|observations?|answer|reply|response|review|abstract|bio|biography|justification|transcript|question)$/i;
+  var PROSE_DESC = /\b(?:thinking|thoughts?|reasoning|reflection|in detail|detailed|explain|explanation|paragraphs?|free[- ]?form|free text|long(?:er)? text|natural language|full text|step[- ]by[- ]step|your (?:current |own )?(?:analysis|answer|response|thinking|thoughts?))\b/i;
+  var SHORT_DESC = /\b(?:(?:text|string|value|characters?|keys?) to (?:type|search for|wait for|find|look for|match|press|select)|to search for|to wait for|search (?:term|keyword)s?)\b/i;
   var WIDE_NAME = /path|file|dir|folder|url|uri|source|destination|dest|target|query|pattern|command|glob|regex/i;
 
   function el(tag, cls, text) {
@@ -39,9 +43,17 @@
 
   /* A description: folded to two lines when long, with a button to unfold it. */
   function hint(text, cls) {
+    text = tidy(text);
     var h = el("span", cls || "hint", text);
     if (String(text).length > 140 || String(text).split("\n").length > 3) fold(h);
     return h;
+  }
+
+  /* Descriptions often come indented inside their source: trimmed and dedented. */
+  function tidy(text) {
+    var ls = String(text).replace(/\r\n?/g, "\n").replace(/^\s*\n|\s+$/g, "").split("\n"), pad = Infinity;
+    ls.forEach(function (l, i) { if (l.trim() && (i > 0 || /^\s/.test(l))) pad = Math.min(pad, l.match(/^[ \t]*/)[0].length); });
+    return ls.map(function (l, i) { return i === 0 ? l.trim() : l.slice(pad === Infinity ? 0 : pad); }).join("\n");
   }
 
   /* Folds e (a long description) and puts a More/Less button after it once it is in the page. */
@@ -154,9 +166,36 @@
 
   function isContent(name, s) {
     if (/^(?:textarea|markdown|html|json|yaml|code|text|multiline|multi-line)$/i.test(s.format || "") || s.contentMediaType) return true;
+    if (Array.isArray(s.enum) || /^(?:date|date-time|time|email|uri|url|uuid|hostname|ipv4|ipv6)$/.test(s.format || "")) return false;
+    // Short text by its schema or its description ("Text to type", "The text to wait for"): one line.
+    if (typeof s.maxLength === "number" && s.maxLength <= 200) return false;
+    if (SHORT_DESC.test(s.description || "")) return false;
     if (typeof s.maxLength === "number" && s.maxLength > 200) return true;
-    if (CONTENT_NAME.test(name)) return true;
-    return CONTENT_DESC.test(s.description || "");
+    if (typeof s.minLength === "number" && s.minLength >= 40) return true;
+    if (CONTENT_NAME.test(name) || PROSE_NAME.test(name)) return true;
+    // A path, name or id is one line, whatever its description says about contents.
+    if (/(?:path|file|dir|folder|url|uri|id|name|ref|branch|tag|hash|sha|key|email)s?$/i.test(name)) return false;
+    return CONTENT_DESC.test(s.description || "") || PROSE_DESC.test(s.description || "");
+  }
+
+  /*
+   * The other scalar types of a union with boolean (["boolean", "string"],
+   * anyOf boolean | number), or null: such a field is one control, a
+   * tri-state (unset / true / false) with a text or number entry when the
+   * union has one.
+   */
+  function boolUnion(s) {
+    var alts = s.anyOf || s.oneOf;
+    if (!Array.isArray(alts) || alts.length < 2) return null;
+    var types = [];
+    for (var i = 0; i < alts.length; i++) {
+      var a = alts[i];
+      if (!isObj(a) || typeof a.type !== "string" || a.enum || a.const !== undefined || a.properties || a.items) return null;
+      if (a.type !== "null") types.push(a.type);
+    }
+    if (types.indexOf("boolean") < 0 || types.length < 2) return null;
+    var others = types.filter((t) => t !== "boolean");
+    return others.every((t) => t === "string" || t === "number" || t === "integer") ? others : null;
   }
 
   function isoToLocal(v) {
@@ -178,6 +217,7 @@
     var s = resolve(raw, ctx.root);
     var k = kindOf(s), N = api.nested;
     // Without form-nested.js (a schema of scalars only) or too deep: JSON.
+    if (k === "choice" && boolUnion(s)) return triState(s, boolUnion(s), ctx);
     if ((ctx.depth > MAX_DEPTH || !N) && (k === "object" || k === "array" || k === "choice")) k = "json";
     switch (k) {
       case "array": return N.array(s, ctx);
@@ -217,7 +257,8 @@
       var t;
       if (multi) {
         t = el("textarea", CODE_NAME.test(ctx.name) || kind !== "string" ? "" : "prose");
-        t.rows = 3;
+        if (PROSE_NAME.test(ctx.name) || PROSE_DESC.test(s.description || "")) t.rows = 5;
+        if (!t.rows || t.rows === 2) t.rows = 3;
         t.spellcheck = kind === "string" && !CODE_NAME.test(ctx.name);
         t.addEventListener("input", function () { grow(t); });
       } else {
@@ -280,6 +321,7 @@
       wrap.appendChild(input);
     }
     if (s.description && !ctx.bare) wrap.appendChild(hint(s.description));
+    if (!ctx.bare) facts(s, input, wrap);
     wrap.appendChild(err);
 
     /* A single-line input cannot hold a newline: swap in a text area first. */
@@ -378,6 +420,88 @@
     return f;
   }
 
+  function short(v) { var t = typeof v === "string" ? v : JSON.stringify(v); return t.length > 60 ? t.slice(0, 59) + "\u2026" : t; }
+
+  /*
+   * facts shows what the schema knows beyond the description: the default
+   * (the field starts with it), examples (the first one also as the
+   * placeholder) and the allowed range.
+   */
+  function facts(s, input, wrap) {
+    var parts = [];
+    var ex = Array.isArray(s.examples) ? s.examples.filter((x) => x !== null && typeof x !== "object") : s.example !== undefined && typeof s.example !== "object" ? [s.example] : [];
+    if (s.default !== undefined && s.default !== null && typeof s.default !== "object") parts.push("Default: " + short(s.default));
+    if (ex.length) {
+      parts.push((ex.length === 1 ? "Example: " : "Examples: ") + ex.slice(0, 5).map(short).join(", "));
+      if (((input.tagName === "INPUT" && input.type !== "checkbox") || input.tagName === "TEXTAREA") && !input.placeholder) input.placeholder = "e.g. " + short(ex[0]);
+    }
+    // Bounds a schema library adds for any integer (2^53 - 1) say nothing.
+    var real = (x) => typeof x === "number" && Math.abs(x) < 1e15 ? x : undefined;
+    var min = real(typeof s.minimum === "number" ? s.minimum : s.exclusiveMinimum), max = real(typeof s.maximum === "number" ? s.maximum : s.exclusiveMaximum);
+    var n = (x) => x.toLocaleString("en-US");
+    if (typeof min === "number" && typeof max === "number") parts.push("From " + n(min) + " to " + n(max));
+    else if (typeof min === "number") parts.push("At least " + n(min));
+    else if (typeof max === "number") parts.push("At most " + n(max));
+    if (parts.length) wrap.appendChild(el("span", "hint facts", parts.join(" \u00b7 ")));
+  }
+
+  /*
+   * A union of boolean with string or number as one control: a select of
+   * unset / true / false (/ a value), and the text or number entry when a
+   * value is chosen. Sends a boolean, the typed value, or nothing.
+   */
+  function triState(s, others, ctx) {
+    var wrap = el("div", "field tri"), err = el("div", "field-error"), id = ctx.id;
+    var sel = el("select", "tri-select"), text = others.indexOf("string") >= 0 ? "text" : "number";
+    sel.appendChild(el("option", "", ctx.required ? "\u2014 choose \u2014" : "\u2014 (not set)")).value = "";
+    sel.appendChild(el("option", "", "true")).value = "true";
+    sel.appendChild(el("option", "", "false")).value = "false";
+    sel.appendChild(el("option", "", text === "text" ? "text\u2026" : "number\u2026")).value = "other";
+    sel.id = id;
+    sel.name = ctx.name;
+    var entry = el("input", "tri-value");
+    entry.type = text;
+    if (text === "number") entry.step = others.indexOf("number") >= 0 ? "any" : "1";
+    entry.id = id + "-value";
+    entry.setAttribute("aria-label", (s.title || ctx.label || ctx.name) + " (" + text + ")");
+    entry.hidden = true;
+    var f = { kind: "tri", schema: s, wrap: wrap, dirty: false, input: sel };
+    var show = function () { entry.hidden = sel.value !== "other"; };
+    sel.addEventListener("change", function () { f.dirty = true; err.textContent = ""; show(); if (!entry.hidden) entry.focus(); });
+    entry.addEventListener("input", function () { f.dirty = true; err.textContent = ""; });
+    if (!ctx.bare) wrap.appendChild(labelFor(ctx, s, id));
+    else sel.setAttribute("aria-label", ctx.label || ctx.name);
+    var row = el("div", "tri-row");
+    row.appendChild(sel);
+    row.appendChild(entry);
+    wrap.appendChild(row);
+    if (s.description && !ctx.bare) wrap.appendChild(hint(s.description));
+    if (!ctx.bare) facts(s, entry, wrap);
+    wrap.appendChild(err);
+    f.set = function (v) {
+      f.dirty = true;
+      if (v === true || v === false) { sel.value = String(v); entry.value = ""; }
+      else if (v === undefined || v === null) { sel.value = ""; entry.value = ""; }
+      else { sel.value = "other"; entry.value = String(v); }
+      show();
+    };
+    f.get = function () {
+      var r = (function () {
+        if (sel.value === "") return ctx.required ? { error: "Choose a value." } : { omit: true };
+        if (sel.value !== "other") return { value: sel.value === "true" };
+        if (text === "text") return { value: entry.value };
+        var n = Number(entry.value);
+        if (entry.value.trim() === "" || !Number.isFinite(n)) return { error: "Enter a number." };
+        return { value: n };
+      })();
+      err.textContent = r.error || "";
+      return r;
+    };
+    if (s.default !== undefined) f.set(s.default);
+    f.dirty = false;
+    return f;
+  }
+
   /* Text areas grow with their text up to about 16 lines, then scroll. */
   function grow(t) {
     if (!t.isConnected) return;
@@ -416,6 +540,8 @@
       kids.forEach(function (k) { k.set(isObj(v) ? v[k.name] : undefined); if (!isObj(v) || !(k.name in v)) k.dirty = false; });
     };
     f.get = function () {
+      // An optional object nobody filled in stays unset: its own required fields do not block the call.
+      if (!ctx.required && !ctx.top && !touched(f)) return { omit: true };
       var o = {}, bad = false, any = false;
       kids.forEach(function (k) {
         var r = k.get();
@@ -427,6 +553,11 @@
       return { value: o };
     };
     return f;
+  }
+
+  /* touched: the user (or a prefilled value) set something in the editor ed or below it. */
+  function touched(ed) {
+    return !!(ed && (ed.dirty || (ed.fields || []).some(touched)));
   }
 
   /*

@@ -23,13 +23,40 @@ function showError(msg) {
   callError.hidden = !msg;
 }
 
+/* A failed call (a JSON-RPC error): its message cleaned, once, with the raw text one click away. */
+function showCallError(message) {
+  errorMessage(callError, "The call failed.", [message]);
+  callError.hidden = false;
+}
+
+/* Tool descriptions often come indented inside their source: trimmed and dedented. */
+function tidy(text) {
+  const ls = String(text).replace(/\r\n?/g, "\n").replace(/^\s*\n|\s+$/g, "").split("\n");
+  let pad = Infinity;
+  ls.forEach(function (l, i) { if (l.trim() && (i > 0 || /^\s/.test(l))) pad = Math.min(pad, l.match(/^[ \t]*/)[0].length); });
+  return ls.map(function (l, i) { return i === 0 ? l.trim() : l.slice(pad === Infinity ? 0 : pad); }).join("\n");
+}
+
 /* ---- schema -> form (form.js) ---- */
 
 const formApi = window.GenuiForm.create(tool.inputSchema, fieldsEl);
 const collect = formApi.collect;
 const prefill = formApi.prefill;
-const descEl = document.getElementById("tool-description");
-if (descEl && (descEl.textContent.length > 280 || descEl.textContent.split("\n").length > 4)) window.GenuiForm.fold(descEl);
+let descEl = document.getElementById("tool-description");
+if (descEl) {
+  const desc = tidy(descEl.textContent);
+  descEl.textContent = desc;
+  /* A description written in markdown is drawn as markdown (its links open through the host). */
+  const T = window.GenuiText;
+  if (T && T.classify(desc, "").kind === "markdown") {
+    const md = T.markdown(desc, { openLink: function (x) { return window.genuiApp ? window.genuiApp.openLink(x) : Promise.resolve(); } });
+    md.id = "tool-description";
+    md.classList.add("description", "md-description");
+    descEl.replaceWith(md);
+    descEl = md;
+  }
+  if (desc.length > 280 || desc.split("\n").length > 4) window.GenuiForm.fold(descEl);
+}
 
 function isPlainObject(v) { return v !== null && typeof v === "object" && !Array.isArray(v); }
 
@@ -149,7 +176,7 @@ form.addEventListener("submit", async function (ev) {
     setState(result && result.isError ? "error" : "result", "");
   } catch (e) {
     resultEl.replaceChildren();
-    showError("Call failed: " + (e && e.message ? e.message : String(e)));
+    showCallError(e && e.message ? e.message : String(e));
     setState("error", "");
   } finally {
     if (bar) bar.done();

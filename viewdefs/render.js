@@ -99,12 +99,65 @@ function renderItem(item) {
   }
 }
 
-/* The banner of an isError result: a heading plus the result's text items (the message). */
-function errorBanner(items) {
-  const banner = el("div", "error-banner", "The tool reported an error.");
-  banner.setAttribute("role", "alert");
-  items.forEach(function (item) {
-    if (item && item.type === "text" && typeof item.text === "string" && item.text.trim()) banner.appendChild(el("span", "error-detail", clip(item.text).text));
+/*
+ * cleanError makes an upstream's error text readable: ANSI codes and a
+ * markdown "### Error" heading removed, prefixes that say nothing to a person
+ * ("Error:", "MCP error -32603:", code locations such as
+ * "browserBackend.callTool:") dropped, and a prefix the next one repeats
+ * ("tools/call q failed: tools/call q:") said once. Returns {headline,
+ * detail}: the first line and the lines after it.
+ */
+function cleanError(text) {
+  const ansi = /\u001b(?:\[[0-9;?]*[ -\/]*[@-~]|\][^\u0007\u001b]*(?:\u0007|\u001b\\)|[@-_])/g;
+  const s = String(text).replace(ansi, "").replace(/^\s*#{1,6}\s*(?:Error|Errors|Failed)\s*\n/i, "").trim();
+  const nl = s.indexOf("\n");
+  const first = nl < 0 ? s : s.slice(0, nl), rest = nl < 0 ? "" : s.slice(nl + 1).replace(/^\n+|\s+$/g, "");
+  const segs = first.split(": ");
+  const noise = /^(?:error|mcp error -?\d+|error executing tool [\w.-]+|[a-z_$][\w$]*(?:\.[\w$]+)+)$/i;
+  const core = (x) => x.toLowerCase().replace(/error|failed|failure/g, "").split(/\s+/).filter(Boolean).join(" ");
+  const keep = [];
+  segs.forEach(function (seg, i) {
+    if (i < segs.length - 1) {
+      if (noise.test(seg.trim())) return;
+      const a = core(seg), b = core(segs[i + 1]);
+      if (a && b && (a === b || b.indexOf(a) === 0 || a.indexOf(b) === 0)) return;
+    }
+    keep.push(seg);
   });
-  return banner;
+  return { headline: keep.join(": ").trim(), detail: rest };
+}
+
+/*
+ * errorMessage fills box with an error: a title, the cleaned message once
+ * (its first line on its own, the rest below in a bounded monospace block)
+ * and the text as it came one click away ("Raw error text").
+ */
+function errorMessage(box, title, texts) {
+  box.replaceChildren();
+  box.appendChild(el("div", "error-title", title));
+  const raw = [];
+  texts.forEach(function (t) {
+    if (typeof t !== "string" || !t.trim()) return;
+    raw.push(t);
+    const c = cleanError(clip(t).text);
+    if (c.headline) box.appendChild(el("div", "error-message", c.headline));
+    if (c.detail) box.appendChild(el("pre", "error-more", c.detail));
+  });
+  if (raw.length) {
+    const d = el("details", "raw error-raw");
+    d.appendChild(el("summary", "", "Raw error text"));
+    d.addEventListener("toggle", function () {
+      if (d.open && d.children.length === 1) d.appendChild(el("pre", "", clip(raw.join("\n")).text));
+    });
+    box.appendChild(d);
+  }
+  return box;
+}
+
+/* The banner of an isError result: a title plus the result's text items (the message), cleaned. */
+function errorBanner(items) {
+  const banner = el("div", "error-banner");
+  banner.setAttribute("role", "alert");
+  const texts = items.filter((item) => item && item.type === "text" && typeof item.text === "string").map((item) => item.text);
+  return errorMessage(banner, "The tool reported an error.", texts);
 }

@@ -146,7 +146,7 @@ func Rich(t ToolData, cfg ViewConfig) (string, error) {
 		title = cfg.Title
 	}
 	data := pageData{Tool: pageTool{Name: t.Name, Title: title, Description: t.Description, InputSchema: in, OutputSchema: out,
-		ModelOnly: t.ModelOnly()}}
+		ModelOnly: t.ModelOnly(), Annotations: annotationsFor(t.Annotations)}}
 	a := cur()
 	return render("minimal.html.tmpl", map[string]any{
 		"Name": t.Name, "Title": title, "Description": t.Description, "Data": data, "ModelOnly": t.ModelOnly(),

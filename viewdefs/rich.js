@@ -35,10 +35,20 @@
   var TREE_KEYS = ["children", "nodes", "subitems", "subtasks", "replies"];
   var NUM_RE = /^-?(?:\d+|\d*\.\d+)(?:[eE][+-]?\d+)?$/;
   var ID_RE = /^(?:id|_id|uuid|key|.*[_-]id|.*Id)$/;
-  var PLAIN_NUM_RE = /year|^yr$|zip|postal|port|code|phone|version/i; // numbers shown without digit grouping
+  var PLAIN_NUM_RE = /year|^yr$|zip|postal|port|code|phone|version|^p?pid$|^[ug]id$/i; // numbers shown without digit grouping
   var DATA_IMAGE_RE = /^data:image\/(?:png|jpeg|gif|webp|svg\+xml);base64,[A-Za-z0-9+\/=]+$/;
   var LONG_TEXT = 48;            // characters above which a cell wraps (clamped to 3 lines)
   var EMPTY = "\u2014";          // em dash: what null and missing values show
+  var LIST_SHOWN = 6;            // items of an array shown in a cell before "+N more"
+  var NARROW = 560;              // px below which a table wider than its box stacks its rows
+  var HASH_RE = /^(?:(?:sha1|sha224|sha256|sha384|sha512|md5|blake2b|git)[:-])?[0-9a-f]{16,128}$|^sha(?:1|256|384|512)-[A-Za-z0-9+\/]{27,}={0,2}$/i;
+  var LABEL_KEYS = ["name", "title", "label", "path", "id", "key", "text", "value"];
+  var WRITE_VERB_RE = /^(?:create|update|delete|remove|insert|add|set|write|put|post|patch|edit|modify|move|rename|upsert|save|store|drop|alter|append|upload|send|commit|push|merge|reset|clear|apply|assign|archive|restore|enable|disable|start|stop|kill|cancel|approve|mark|tag|link|unlink|close|mkdir|rm|mv|cp|copy|import|install|uninstall|publish|deploy|trigger)$/;
+  // Human quantities: 67.30 KB, 1.2 MiB, 30%, 12 ms, $1,200.50, 12,345.
+  var QTY_RE = /^([$\u20ac\u00a3\u00a5]?)\s?(-?\d{1,3}(?:,\d{3})+(?:\.\d+)?|-?\d+(?:\.\d+)?|-?\.\d+)\s*(%|[KMGTPE]i?B|B|bytes?|ns|\u00b5s|us|ms|s|secs?|mins?|h|hrs?|days?)?$/i;
+  var UNIT_SCALE = { b: 1, byte: 1, bytes: 1, kb: 1024, kib: 1024, mb: 1048576, mib: 1048576, gb: 1073741824, gib: 1073741824,
+    tb: 1099511627776, tib: 1099511627776, pb: 1125899906842624, pib: 1125899906842624, eb: 1152921504606846976, eib: 1152921504606846976,
+    ns: 1e-9, "\u00b5s": 1e-6, us: 1e-6, ms: 1e-3, s: 1, sec: 1, secs: 1, min: 60, mins: 60, h: 3600, hr: 3600, hrs: 3600, day: 86400, days: 86400, "%": 1 };
 
   function isObj(v) { return v !== null && typeof v === "object" && !Array.isArray(v); }
 
@@ -227,12 +237,36 @@
       var k;
       if (typeof v === "number") k = "number";
       else if (typeof v === "boolean") k = "boolean";
-      else if (typeof v === "string") k = DATE_RE.test(v) && !isNaN(Date.parse(v)) ? "date" : MONTH_RE.test(v.trim()) ? "month" : (NUM_RE.test(v.trim()) ? "number" : "string");
+      else if (typeof v === "string") k = DATE_RE.test(v) && !isNaN(Date.parse(v)) ? "date" : MONTH_RE.test(v.trim()) ? "month" : NUM_RE.test(v.trim()) ? "number" : quantity(v) ? "q" + quantity(v).unit : "string";
       else k = "json";
       if (t === null) t = k;
-      else if (t !== k) return (t === "json" || k === "json") ? "json" : "string";
+      else if (t !== k && !(t.charAt(0) === "q" && k === "number") && !(t === "number" && k.charAt(0) === "q")) return (t === "json" || k === "json") ? "json" : "string";
+      else if (t === "number") t = k;
     }
-    return t;
+    return t && t.charAt(0) === "q" ? "quantity" : t;
+  }
+
+  /*
+   * quantity reads a human quantity ("67.30 KB", "30%", "12 ms", "$1,200")
+   * as {n, unit}: n in the unit family's base (bytes, seconds), unit one of
+   * "bytes", "time", "%", "$" (the currency sign) or "" (digit groups).
+   * Plain numbers are not quantities.
+   */
+  function quantity(v) {
+    var m = typeof v === "string" && v.length < 40 ? v.trim().match(QTY_RE) : null;
+    if (!m || (!m[1] && !m[3] && m[2].indexOf(",") < 0)) return null;
+    var u = (m[3] || "").toLowerCase(), n = parseFloat(m[2].replace(/,/g, "")) * (UNIT_SCALE[u] || 1);
+    var unit = m[1] ? m[1] : !u ? "" : u === "%" ? "%" : /b|byte/.test(u) ? "bytes" : "time";
+    return isFinite(n) ? { n: n, unit: unit } : null;
+  }
+
+  /* The unit family of a quantity column (from its first values). */
+  function unitOf(records, key) {
+    for (var i = 0; i < records.length && i < KEY_SAMPLE; i++) {
+      var q = quantity(isObj(records[i]) ? records[i][key] : null);
+      if (q) return q.unit;
+    }
+    return "";
   }
 
   /*
@@ -256,7 +290,9 @@
       records.some(function (r) { return isObj(r) && Object.keys(r).some(function (k) { if (norm(k) === n) { add(k); return true; } return false; }); });
     });
     var all = keys.map(function (k) {
-      return { key: k, type: inferType(records, k) || hints[k] || "string" };
+      var c = { key: k, type: inferType(records, k) || hints[k] || "string" };
+      if (c.type === "quantity") c.unit = unitOf(records, k);
+      return c;
     });
     var notes = [];
     var byNorm = {};
@@ -299,7 +335,36 @@
    * number of decimals for the whole column (up to 3, so values line up),
    * digit grouping except for ids, years and codes; raw text beyond that.
    */
+  /*
+   * epochFormat returns the display function of a column of Unix times (a
+   * time-like name, every value milliseconds or seconds between 2000 and
+   * 2100): "2026-11-30 10:45:10.816 UTC", the number itself in the title.
+   */
+  var EPOCH_KEY_RE = /(?:^|[_\-.\s])(?:time|timestamp|ts|date|created|updated|modified|deleted|started|ended|expires?|at|epoch|used|seen)$|(?:At|Time|Date|Timestamp|Used|Seen|Ms|Millis)$|^(?:ts|time|timestamp|date|when|created|updated|modified|epoch)$/i;
+  function epochFormat(records, key) {
+    if (!EPOCH_KEY_RE.test(key)) return null;
+    var unit = 0, n = 0;
+    for (var i = 0; i < records.length && n < KEY_SAMPLE; i++) {
+      var v = isObj(records[i]) ? records[i][key] : undefined;
+      if (v === null || v === undefined) continue;
+      if (typeof v !== "number" || !isFinite(v)) return null;
+      var u = v >= 946684800000 && v < 4102444800000 ? 1 : v >= 946684800 && v < 4102444800 && Math.floor(v) === v ? 1000 : 0;
+      if (!u || (unit && u !== unit)) return null;
+      unit = u;
+      n++;
+    }
+    if (!n) return null;
+    var f = function (v) {
+      var iso = new Date(v * unit).toISOString();
+      return iso.replace("T", " ").replace(/\.000Z$|Z$/, "").replace(/:00$/, "") + " UTC";
+    };
+    f.epoch = true;
+    return f;
+  }
+
   function numberFormat(records, key) {
+    var ef = epochFormat(records, key);
+    if (ef) return ef;
     var plain = ID_RE.test(key) || PLAIN_NUM_RE.test(key), decimals = 0, n = 0;
     for (var i = 0; i < records.length && n < KEY_SAMPLE; i++) {
       var v = isObj(records[i]) ? records[i][key] : undefined;
@@ -326,7 +391,8 @@
     }
     if (typeof v === "number") {
       e.textContent = fmt && isFinite(v) ? fmt(v) : String(v);
-      e.classList.add("num");
+      if (fmt && fmt.epoch) e.title = String(v) + " (Unix time)";
+      else e.classList.add("num");
       return;
     }
     if (typeof v === "boolean") {
@@ -350,14 +416,133 @@
       e.title = v;
       return;
     }
-    var text;
-    if (Array.isArray(v) && v.every((x) => x === null || typeof x !== "object")) text = cellText(v.map((x) => x === null ? EMPTY : x).join(", "));
-    else {
-      text = cellText(v);
-      if (typeof v === "object") e.classList.add("mono");
-    }
-    if (text.length > LONG_TEXT) e.appendChild(expandable(text, typeof v === "string" ? v : typeof v === "object" ? JSON.stringify(v) : null));
+    if (isHash(v)) { e.appendChild(hashValue(v)); return; }
+    if (Array.isArray(v)) { e.appendChild(listValue(v)); return; }
+    if (isObj(v)) { e.appendChild(objectValue(v)); return; }
+    // "Name <address>" (a commit author, a mail sender): the name, the address on hover.
+    var who = typeof v === "string" && v.length < 200 && v.match(/^([^<>@]+?)\s*<([^<>\s]+@[^<>\s]+)>$/);
+    if (who) { e.textContent = who[1]; e.title = v; return; }
+    var text = cellText(v);
+    if (text.length > LONG_TEXT) e.appendChild(expandable(text, typeof v === "string" ? v : null));
     else e.textContent = text;
+  }
+
+  function isHash(v) { return typeof v === "string" && HASH_RE.test(v) && /\d/.test(v) && /[a-z]/i.test(v.replace(/^\w+[:-]/, "")); }
+
+  /* A hash shortened to 7 characters (after any algo: prefix); the full value is its title and what a click or a copy takes. */
+  function hashValue(v) {
+    var m = v.match(/^((?:\w+[:-])?)(.*)$/), s = el("span", "hash", m[1] + m[2].slice(0, m[1] && !/^[0-9a-f]+$/i.test(m[2]) ? 10 : 7) + "\u2026");
+    s.dataset.full = v;
+    s.title = v + " (click to copy)";
+    s.tabIndex = 0;
+    s.setAttribute("role", "button");
+    s.setAttribute("aria-label", v);
+    var copy = function (ev) {
+      ev.stopPropagation();
+      global.GenuiText.copy(v, function (ok) {
+        s.dataset.copied = ok ? "1" : "0";
+        setTimeout(function () { delete s.dataset.copied; }, 1400);
+      });
+    };
+    s.addEventListener("click", copy);
+    s.addEventListener("keydown", function (ev) { if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); copy(ev); } });
+    return s;
+  }
+
+  /* Copying a selection takes the full value of every shortened hash in it. */
+  DOC.addEventListener("copy", function (ev) {
+    var sel = DOC.getSelection && DOC.getSelection();
+    if (!sel || sel.isCollapsed || !sel.rangeCount || !ev.clipboardData) return;
+    var frag = sel.getRangeAt(0).cloneContents(), hs = frag.querySelectorAll ? frag.querySelectorAll(".hash[data-full]") : [];
+    if (!hs.length) return;
+    hs.forEach(function (h) { h.textContent = h.dataset.full; });
+    var tmp = el("div", "copy-buffer");
+    tmp.appendChild(frag);
+    DOC.body.appendChild(tmp);
+    ev.clipboardData.setData("text/plain", tmp.innerText);
+    tmp.remove();
+    ev.preventDefault();
+  });
+
+  /*
+   * An array as a list: short scalars as chips, long text and records as
+   * lines; the first LIST_SHOWN items, then a "+N more" button that shows
+   * the rest (up to 1000). Records and objects are formatted, never JSON.
+   */
+  function listValue(arr) {
+    var box = el("span", "cell-list");
+    if (!arr.length) {
+      box.textContent = EMPTY;
+      box.className = "empty";
+      box.title = "empty list";
+      return box;
+    }
+    var chips = arr.every((x) => x === null || (typeof x !== "object" && String(x).length <= 24));
+    box.classList.add(chips ? "chips" : "lines");
+    var add = function (x) {
+      var item = el("span", chips ? "chip" : "cell-line");
+      fillValue(item, x, null);
+      box.appendChild(item);
+    };
+    arr.slice(0, LIST_SHOWN).forEach(add);
+    if (arr.length > LIST_SHOWN) {
+      var more = el("button", "more-items", "+" + (arr.length - LIST_SHOWN) + " more");
+      more.type = "button";
+      more.addEventListener("click", function (ev) {
+        ev.stopPropagation();
+        more.remove();
+        arr.slice(LIST_SHOWN, 1000).forEach(add);
+        if (arr.length > 1000) box.appendChild(el("span", "note", "the first 1000 of " + arr.length));
+      });
+      box.appendChild(more);
+    }
+    return box;
+  }
+
+  /* A short text of a value for summaries: scalars as they are, arrays and objects by their size. */
+  function brief(v) {
+    if (v === null || v === undefined) return EMPTY;
+    if (Array.isArray(v)) return v.every((x) => x === null || typeof x !== "object") ? v.map(brief).join(", ") : v.length + (v.length === 1 ? " item" : " items");
+    if (isObj(v)) { var k = LABEL_KEYS.filter((x) => v[x] !== undefined && typeof v[x] !== "object")[0]; return k ? String(v[k]) : Object.keys(v).length + " fields"; }
+    if (typeof v === "boolean") return v ? "\u2713" : "\u2717";
+    return String(v);
+  }
+
+  /* An object in a cell: `key value · key value`, clamped; a click unfolds it into a card of every field. */
+  function objectValue(o) {
+    var keys = Object.keys(o);
+    if (!keys.length) { var e = el("span", "empty", EMPTY); e.title = "empty object"; return e; }
+    var sum = el("span", "obj");
+    keys.forEach(function (k, i) {
+      if (i) sum.appendChild(DOC.createTextNode(" \u00b7 "));
+      sum.appendChild(el("span", "k", k));
+      sum.appendChild(DOC.createTextNode(" " + cellText(brief(o[k]))));
+    });
+    var nested = keys.some((k) => o[k] !== null && typeof o[k] === "object");
+    if (!nested && sum.textContent.length <= LONG_TEXT) return sum;
+    var d = el("div", "clamp obj-fold");
+    d.appendChild(sum);
+    d.tabIndex = 0;
+    d.setAttribute("role", "button");
+    d.setAttribute("aria-expanded", "false");
+    d.title = "Show every field";
+    var open = function () {
+      if (d.classList.contains("open")) return;
+      d.classList.add("open");
+      d.setAttribute("aria-expanded", "true");
+      var less = el("button", "more-items", "Less");
+      less.type = "button";
+      less.addEventListener("click", function (ev) {
+        ev.stopPropagation();
+        d.classList.remove("open");
+        d.setAttribute("aria-expanded", "false");
+        d.replaceChildren(sum);
+      });
+      d.replaceChildren(renderCard(o, null, 1), less);
+    };
+    d.addEventListener("click", open);
+    d.addEventListener("keydown", function (ev) { if (ev.target === d && (ev.key === "Enter" || ev.key === " ")) { ev.preventDefault(); open(); } });
+    return d;
   }
 
   /* A data: URI for v when it is an image: a data: URI itself, or bare base64 of a PNG, JPEG, GIF or WebP. */
@@ -376,21 +561,26 @@
     d.tabIndex = 0;
     d.setAttribute("role", "button");
     d.setAttribute("aria-expanded", "false");
-    var toggle = function () {
+    var toggle = function (ev) {
+      if (ev && ev.stopPropagation) ev.stopPropagation();
       var open = !d.classList.contains("open");
       d.classList.toggle("open", open);
       d.setAttribute("aria-expanded", String(open));
       d.textContent = open && full ? full.slice(0, 100 * 1024) : text;
     };
     d.addEventListener("click", toggle);
-    d.addEventListener("keydown", function (ev) { if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); toggle(); } });
+    d.addEventListener("keydown", function (ev) { if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); toggle(ev); } });
     return d;
   }
 
   function sortValue(v, type) {
     if (v === null || v === undefined || v === "") return null;
     switch (type) {
-      case "number": { var n = typeof v === "number" ? v : Number(v); return isNaN(n) ? null : n; }
+      case "number": case "quantity": {
+        var n = typeof v === "number" ? v : Number(v);
+        if (isNaN(n)) { var q = quantity(v); n = q ? q.n : NaN; }
+        return isNaN(n) ? null : n;
+      }
       case "date": { var d = Date.parse(v); return isNaN(d) ? null : d; }
       case "month": { var m = String(v).trim().match(MONTH_RE); return m ? (m[2] ? Number(m[2]) * 12 : 0) + MONTHS.indexOf(m[1].toLowerCase()) : null; }
       case "boolean": return v === true || v === "true" ? 1 : 0;
@@ -439,14 +629,12 @@
       var dd = el("dd");
       dl.appendChild(el("dt", "", k));
       if (isObj(v) && depth < 2 && Object.keys(v).length) dd.appendChild(renderCard(v, null, depth + 1));
-      else if (v === null || v === undefined || typeof v === "number" || typeof v === "boolean" || imageURI(v)) fillValue(dd, v, typeof v === "number" ? numberFormat([obj], k) : null);
-      else if (Array.isArray(v) && v.every((x) => x === null || typeof x !== "object")) dd.textContent = v.length ? v.map((x) => x === null ? EMPTY : cellText(x)).join(", ") : EMPTY;
+      else if (v === null || v === undefined || typeof v === "number" || typeof v === "boolean" || imageURI(v) || isHash(v) || (typeof v === "string" && v.length > 10 && DATE_RE.test(v))) fillValue(dd, v, typeof v === "number" ? numberFormat([obj], k) : null);
+      else if (Array.isArray(v) && v.every((x) => x === null || typeof x !== "object")) dd.appendChild(listValue(v));
       else if (isRecordArray(v) && depth < 2) dd.appendChild(miniTable(v));
       else if (typeof v === "string" && hooks.text && (v.length > 160 || v.indexOf("\n") >= 0)) dd.appendChild(hooks.text(v, k));
-      else {
-        dd.textContent = cellText(v);
-        if (typeof v === "object") dd.className = "mono";
-      }
+      else if (v !== null && typeof v === "object") fillValue(dd, v, null);
+      else dd.textContent = cellText(v);
       dl.appendChild(dd);
     });
     return dl;
@@ -454,20 +642,52 @@
 
   /* A plain table of a few records inside a card (no toolbar); the first 100 rows. */
   function miniTable(records) {
-    var cols = columnsOf(records, null, {}).all, wrap = el("div", "table-wrap mini"), t = el("table", "data"), tr = el("tr");
+    var cols = columnsOf(records, null, {}).all, box = el("div", "mini-table"), wrap = el("div", "table-wrap mini"), t = el("table", "data"), tr = el("tr");
     cols.forEach(function (c) { tr.appendChild(el("th", c.type === "number" ? "num" : "", c.key)); });
     var thead = el("thead"), tbody = el("tbody");
     thead.appendChild(tr);
     records.slice(0, 100).forEach(function (r) {
       var row = el("tr");
-      cols.forEach(function (c) { var td = el("td", c.type === "number" ? "num" : ""); fillValue(td, isObj(r) ? r[c.key] : undefined, null); row.appendChild(td); });
+      cols.forEach(function (c) {
+        var td = el("td", c.type === "number" ? "num" : "");
+        td.dataset.label = c.key;
+        fillValue(td, isObj(r) ? r[c.key] : undefined, null);
+        row.appendChild(td);
+      });
       tbody.appendChild(row);
     });
     t.appendChild(thead);
     t.appendChild(tbody);
     wrap.appendChild(t);
-    if (records.length > 100) wrap.appendChild(el("div", "note", "First 100 of " + records.length + " rows."));
-    return wrap;
+    box.appendChild(wrap);
+    if (records.length > 100) box.appendChild(el("div", "note", "First 100 of " + records.length + " rows."));
+    stackWhenNarrow(box, wrap, t, null, null);
+    return box;
+  }
+
+  /*
+   * stackWhenNarrow keeps a table readable in a narrow host: when its box is
+   * narrower than NARROW px and the table wider than the box, root gets the
+   * class "stacked" (each row a block of "column value" lines, the headers
+   * a row of sort buttons), so no column is out of sight; wider again, it is
+   * a table. force() may return "table" or "stacked" (the user's choice).
+   * Returns fit(), to call after the rows change.
+   */
+  function stackWhenNarrow(root, wrap, table, force, onChange) {
+    var fit = function () {
+      var w = wrap.clientWidth;
+      if (!w) return;
+      var f = force ? force() : "";
+      root.classList.remove("stacked");
+      var overflows = table.scrollWidth > w + 4, stacked = f ? f === "stacked" : w < NARROW && overflows;
+      root.classList.toggle("stacked", stacked);
+      if (onChange) onChange(stacked, overflows || w < NARROW);
+    };
+    if (typeof ResizeObserver !== "undefined") {
+      var last = -1;
+      new ResizeObserver(function () { var w = wrap.clientWidth; if (w !== last) { last = w; fit(); } }).observe(wrap);
+    }
+    return fit;
   }
 
   /* Hooks the renderer sets: text(value, key) draws a long string value. */
@@ -490,13 +710,17 @@
     return records.length >= 2;
   }
 
+  function numeric(c) { return c.type === "number" || c.type === "quantity"; }
+
   /*
    * Chooses the chart's x and y columns: cfg.chartX/chartY when they name
    * columns, else the first date column (or month names, or an ordinal
-   * number column such as year, week or step) and the first numeric non-id
-   * column. Without cfg (auto), a chart is only drawn for a series: the x
-   * values must be strictly monotonic. kind is cfg.chart, else "bar" for a
-   * forced chart over categories, else "line". Returns {x, ys, kind} or {reason}.
+   * number column such as year, week or step) and every numeric non-id
+   * column of the first one's unit (human sizes, durations and percentages
+   * are numbers), up to six series. Without cfg (auto), a chart is only
+   * drawn for a series: the x values must be strictly monotonic. kind is
+   * cfg.chart, else "bar" for a forced chart over categories, else "line".
+   * Returns {x, ys, kind} or {reason}.
    */
   function chartSpec(records, cols, cfg, forced) {
     var find = (name) => name ? cols.byNorm[norm(name)] : null;
@@ -505,21 +729,32 @@
     var of = (pred) => cols.all.filter(pred)[0];
     if (!x) x = of((c) => c.type === "date") || of((c) => c.type === "month") ||
       of((c) => c.type === "number" && ORDINAL_RE.test(c.key));
-    if (!x && forced) x = of((c) => c.type === "string") || cols.all[0];
+    if (!x && forced) {
+      // Categories: the text column that tells rows apart best (name, not a type of two values).
+      var distinct = (c) => new Set(records.slice(0, 200).map((r) => isObj(r) ? cellText(r[c.key]) : "")).size;
+      x = cols.all.filter((c) => c.type === "string").reduce((best, c) => !best || distinct(c) > distinct(best) ? c : best, null) || cols.all[0];
+    }
     if (!x) return { reason: "no date or ordinal field for the x axis" };
     var ys = [];
     (cfg.chartY || []).forEach(function (n) {
       var c = find(n);
-      if (c && c.type === "number" && ys.indexOf(c) < 0) ys.push(c);
+      if (c && numeric(c) && ys.indexOf(c) < 0) ys.push(c);
     });
     if (cfg.chartY && cfg.chartY.length && !ys.length) return { reason: "chart y field " + cfg.chartY.join(", ") + " is not a numeric field of the result" };
     if (!ys.length) {
-      var num = cols.all.filter((c) => c.type === "number" && c !== x && !ID_RE.test(c.key) && !ORDINAL_RE.test(c.key));
-      if (num.length) ys.push(num[0]);
+      var num = cols.all.filter((c) => numeric(c) && c !== x && !ID_RE.test(c.key) && !ORDINAL_RE.test(c.key));
+      if (num.length) ys = num.filter((c) => (c.unit || "") === (num[0].unit || "")).slice(0, 6);
     }
     if (!ys.length) return { reason: "no numeric field for the y axis" };
     var series = x.type === "date" || x.type === "month" || x.type === "number";
     if (!forced && !(series && monotonic(records, x))) return { reason: "not a series" };
+    // Rows with their own ids are records (orders, events), not measurements over x:
+    // a line through them is a sawtooth, so no chart unless asked for.
+    if (!forced && cols.all.some(function (c) {
+      if (c === x || !ID_RE.test(c.key)) return false;
+      var seen = new Set(records.map((r) => isObj(r) ? cellText(r[c.key]) : ""));
+      return seen.size === records.length;
+    })) return { reason: "the rows are records with ids, not a series" };
     var kind = cfg.chart || (forced && !series ? "bar" : "line");
     if (kind === "bar" && records.length > 120) kind = "line";
     return { x: x, ys: ys, kind: kind };
@@ -532,6 +767,32 @@
     return String(Math.round(n * 100) / 100);
   }
 
+  /* An axis label of n: short (1.2k, 3.4M), in the unit of the series (bytes as KB/MB/GB, seconds, %, currency). */
+  function axisLabel(n, unit) {
+    var a = Math.abs(n), r = (x) => String(Math.round(x * 10) / 10);
+    if (unit === "bytes") {
+      var u = ["B", "KB", "MB", "GB", "TB", "PB"], i = 0;
+      while (a >= 1024 && i < u.length - 1) { a /= 1024; n /= 1024; i++; }
+      return r(n) + " " + u[i];
+    }
+    if (unit === "time") return a && a < 1 ? r(n * 1000) + " ms" : a >= 7200 ? r(n / 3600) + " h" : a >= 120 ? r(n / 60) + " min" : r(n) + " s";
+    var s = a >= 1e9 ? r(n / 1e9) + "B" : a >= 1e6 ? r(n / 1e6) + "M" : a >= 1e4 ? r(n / 1e3) + "k" : fmtNum(n);
+    return unit === "%" ? s + "%" : unit ? unit + s : s;
+  }
+
+  /* An x label: ISO dates shortened (the year dropped when all share it), long text cut to 14 characters. */
+  function xLabel(v, col, sameYear) {
+    var t = cellText(v);
+    if (col.type === "date") {
+      var m = t.match(/^(\d{4})-(\d{2})(?:-(\d{2}))?/);
+      if (m) {
+        var mon = MONTHS[Number(m[2]) - 1];
+        t = mon ? mon.charAt(0).toUpperCase() + mon.slice(1) + (m[3] ? " " + Number(m[3]) : "") + (sameYear && m[3] ? "" : " " + m[1]) : t;
+      }
+    }
+    return t.length > 14 ? t.slice(0, 13) + "\u2026" : t;
+  }
+
   /* Round axis ticks (1, 2, 2.5 or 5 times a power of ten) covering lo..hi: {lo, hi, step}. */
   function niceTicks(lo, hi, count) {
     var raw = (hi - lo) / Math.max(1, count), mag = Math.pow(10, Math.floor(Math.log10(raw))), step = mag * 10;
@@ -539,19 +800,24 @@
     return { lo: Math.floor(lo / step) * step, hi: Math.ceil(hi / step) * step, step: step };
   }
 
-  /* An inline SVG chart: a line with one circle per record and series, or bars (grouped per series). */
-  function renderChart(records, spec) {
-    // Drawn at the width it is shown at, so text stays 11 px in narrow hosts.
-    var box = DOC.getElementById("result") || DOC.body;
-    var W = Math.round(Math.max(280, Math.min(760, (box && box.clientWidth) || 640)));
-    var H = Math.round(Math.max(170, Math.min(240, W * 0.36))), L = 48, R = 14, T = 10, B = 26;
+  /*
+   * An inline SVG chart drawn at the width of host (so its 11 px text stays
+   * 11 px): a line with one circle per record and series, or bars (grouped
+   * per series), a legend of every series. x labels that do not fit are
+   * thinned (bar labels rotated first), y labels abbreviated in the unit.
+   */
+  function renderChart(records, spec, host) {
+    var box = (host && host.clientWidth ? host : null) || DOC.getElementById("result") || DOC.body;
+    var W = Math.round(Math.max(240, Math.min(760, (box && box.clientWidth) || 640)));
+    var H = Math.round(Math.max(170, Math.min(240, W * 0.36))), R = 14, T = 10, B = 26, CH = 6.4; // CH: px per character at 11 px
     var xs = spec.x, bar = spec.kind === "bar", numericX = !bar && (xs.type === "date" || xs.type === "number" || xs.type === "month");
+    var unit = spec.ys[0].unit || "";
     var rows = numericX || (bar && xs.type !== "string") ? sortRows(records, xs, "asc") : records.slice();
     var xv = rows.map((r, i) => numericX ? sortValue(r[xs.key], xs.type) : i);
     var lo = bar ? 0 : Infinity, hi = bar ? 0 : -Infinity;
     spec.ys.forEach(function (c) {
       rows.forEach(function (r) {
-        var v = sortValue(r[c.key], "number");
+        var v = sortValue(r[c.key], c.type);
         if (v !== null) { lo = Math.min(lo, v); hi = Math.max(hi, v); }
       });
     });
@@ -560,35 +826,57 @@
     if (lo === Infinity || xlo === Infinity || (bar && lo === 0 && hi === 0 && !rows.length)) return el("div", "note", "Nothing to chart: no numeric values.");
     if (lo === hi) { lo -= 1; hi += 1; }
     if (xlo === xhi) { xlo -= 1; xhi += 1; }
-    var ticksY = niceTicks(lo, hi, H < 200 ? 3 : 4);
+    // Ticks round in the unit shown: 10 GB steps, not 10^9 bytes.
+    var scale = 1, big = Math.max(Math.abs(lo), Math.abs(hi));
+    if (unit === "bytes") while (big / scale >= 1024 && scale < Math.pow(1024, 5)) scale *= 1024;
+    else if (unit === "time") scale = big >= 7200 ? 3600 : big >= 120 ? 60 : big && big < 1 ? 0.001 : 1;
+    var ticksY = niceTicks(lo / scale, hi / scale, H < 200 ? 3 : 4);
+    ticksY = { lo: ticksY.lo * scale, hi: ticksY.hi * scale, step: ticksY.step * scale };
     lo = ticksY.lo; hi = ticksY.hi;
-    var band = (W - L - R) / Math.max(1, rows.length);
-    var sx = bar ? (i) => L + (i + 0.5) * band : (v) => L + (v - xlo) / (xhi - xlo) * (W - L - R);
+    var yTicks = [];
+    for (var v = lo; v <= hi + ticksY.step / 2; v += ticksY.step) yTicks.push(v);
+    var L = Math.round(Math.min(90, Math.max(30, Math.max.apply(null, yTicks.map((t) => axisLabel(t, unit).length)) * CH + 10)));
+    // x labels: every one when they fit side by side, else every k-th; bar labels rotate before they thin.
+    var years = {};
+    rows.forEach(function (r) { var m = cellText(r[xs.key]).match(/^(\d{4})-/); if (m) years[m[1]] = 1; });
+    var labels = rows.map((r) => xLabel(r[xs.key], xs, Object.keys(years).length === 1));
+    var plotW = W - L - R, longest = Math.max.apply(null, labels.map((t) => t.length).concat([1])), rotate = false;
+    var every = Math.max(1, Math.ceil(rows.length * (longest * CH + 10) / plotW));
+    if (bar && every > 1 && rows.length * 16 <= plotW) { rotate = true; every = 1; B = Math.round(Math.min(96, 18 + longest * CH * 0.7)); H += B - 26; }
+    var band = plotW / Math.max(1, rows.length);
+    var sx = bar ? (i) => L + (i + 0.5) * band : (v) => L + (v - xlo) / (xhi - xlo) * plotW;
     var sy = (v) => T + (1 - (v - lo) / (hi - lo)) * (H - T - B);
     var label = (bar ? "Bar" : "Line") + " chart of " + spec.ys.map((c) => c.key).join(", ") + " by " + xs.key;
     var svg = svgEl("svg", { viewBox: "0 0 " + W + " " + H, class: "chart " + (bar ? "bar" : "line"), role: "img", "aria-label": label, preserveAspectRatio: "xMidYMid meet" });
     svg.appendChild(svgEl("title", {}, label));
     var grid = svgEl("g", { class: "grid" });
-    for (var v = lo; v <= hi + ticksY.step / 2; v += ticksY.step) {
-      var y = sy(v);
+    yTicks.forEach(function (t) {
+      var y = sy(t);
       grid.appendChild(svgEl("line", { x1: L, x2: W - R, y1: y, y2: y }));
-      grid.appendChild(svgEl("text", { x: L - 6, y: y + 4, "text-anchor": "end" }, fmtNum(v)));
-    }
-    // x labels: every one when they fit, else first, middle and last.
-    var fit = rows.length <= Math.floor((W - L - R) / 56);
-    var ticks = fit ? rows.map((r, i) => i) : [0, Math.floor((rows.length - 1) / 2), rows.length - 1];
+      grid.appendChild(svgEl("text", { x: L - 6, y: y + 4, "text-anchor": "end" }, axisLabel(t, unit)));
+    });
+    var ticks = [];
+    for (var i = 0; i < rows.length; i += every) ticks.push(i);
+    // The last label when it does not crowd the one before it.
+    if (ticks[ticks.length - 1] !== rows.length - 1 && (rows.length - 1 - ticks[ticks.length - 1]) * plotW / Math.max(1, rows.length) > longest * CH + 10) ticks.push(rows.length - 1);
     ticks.forEach(function (i, n) {
       if (xv[i] === null) return;
-      var anchor = bar || (fit && rows.length > 3) ? "middle" : n === 0 ? "start" : n === ticks.length - 1 ? "end" : "middle";
-      grid.appendChild(svgEl("text", { x: sx(xv[i]), y: H - B + 16, "text-anchor": anchor }, cellText(rows[i][xs.key])));
+      var x = sx(xv[i]), y = H - B + 16;
+      var anchor = rotate ? "end" : bar || ticks.length > 3 ? "middle" : n === 0 ? "start" : n === ticks.length - 1 ? "end" : "middle";
+      if (!rotate && anchor === "middle") x = Math.max(L + labels[i].length * CH / 2, Math.min(W - labels[i].length * CH / 2, x));
+      var attrs = { x: x.toFixed(1), y: y, "text-anchor": anchor };
+      if (rotate) { attrs.y = H - B + 12; attrs.transform = "rotate(-40 " + x.toFixed(1) + " " + (H - B + 12) + ")"; }
+      var tx = svgEl("text", attrs, labels[i]);
+      if (labels[i] !== cellText(rows[i][xs.key])) tx.appendChild(svgEl("title", {}, cellText(rows[i][xs.key])));
+      grid.appendChild(tx);
     });
     svg.appendChild(grid);
     var bw = band * 0.8 / spec.ys.length, base = sy(Math.max(lo, Math.min(0, hi)));
     spec.ys.forEach(function (c, si) {
-      var g = svgEl("g", { class: "series s" + (si % 4), "data-field": c.key });
+      var g = svgEl("g", { class: "series s" + (si % 6), "data-field": c.key });
       var d = "";
       rows.forEach(function (r, i) {
-        var v = sortValue(r[c.key], "number");
+        var v = sortValue(r[c.key], c.type);
         if (v === null || xv[i] === null) return;
         var tip = svgEl("title", {}, cellText(r[xs.key]) + ": " + c.key + " " + cellText(r[c.key])), mark;
         if (bar) {
@@ -609,12 +897,12 @@
     wrap.appendChild(svg);
     var cap = el("figcaption", "legend");
     spec.ys.forEach(function (c, si) {
-      var item = el("span", "key s" + (si % 4));
+      var item = el("span", "key s" + (si % 6));
       item.appendChild(el("span", "swatch"));
       item.appendChild(DOC.createTextNode(c.key));
       cap.appendChild(item);
     });
-    cap.appendChild(el("span", "note", " by " + xs.key));
+    cap.appendChild(el("span", "by", "by " + xs.key));
     wrap.appendChild(cap);
     return wrap;
   }
@@ -695,7 +983,14 @@
     this.csvBtn.addEventListener("click", function () { self.downloadCSV(); });
     this.pager = el("span", "pager");
     [this.prev, this.info, this.next].forEach(function (e) { self.pager.appendChild(e); });
-    [this.pager, this.sizeSel, this.csvBtn, this.csvLink].forEach(function (e) { bar.appendChild(e); });
+    // Rows as a table or stacked (every column in sight in a narrow host); which columns to show.
+    this.layout = "";
+    this.layoutBtn = el("button", "secondary layout", "As cards");
+    this.layoutBtn.type = "button";
+    this.layoutBtn.hidden = true;
+    this.layoutBtn.addEventListener("click", function () { self.layout = self.root.classList.contains("stacked") ? "table" : "stacked"; if (self.fit) self.fit(); });
+    this.chooser = this.kind === "table" && (this.cols.all.length > 5 || this.cols.shown.length < this.cols.all.length) ? this.buildChooser() : null;
+    [this.pager, this.sizeSel, this.layoutBtn, this.chooser, this.csvBtn, this.csvLink].forEach(function (e) { if (e) bar.appendChild(e); });
     this.bar = bar;
     this.root.appendChild(bar);
     this.err = el("div", "error-banner");
@@ -714,7 +1009,7 @@
     var table = el("table", "data");
     var tr = el("tr");
     this.ths = this.cols.shown.map(function (c) {
-      var th = el("th", c.type === "number" ? "num" : "");
+      var th = el("th", c.type === "number" || c.type === "quantity" ? "num" : "");
       th.dataset.key = c.key;
       th.dataset.type = c.type;
       var b = el("button", "sort", c.key);
@@ -733,6 +1028,41 @@
     table.appendChild(this.tbody);
     wrap.appendChild(table);
     this.body.appendChild(wrap);
+    this.fit = stackWhenNarrow(this.root, wrap, table, function () { return self.layout; }, function (stacked, overflows) {
+      // The choice is offered where it matters: a narrow host, or a table wider than its box.
+      self.layoutBtn.hidden = !(stacked || overflows || self.layout);
+      self.layoutBtn.textContent = stacked ? "As table" : "As cards";
+      self.layoutBtn.setAttribute("aria-pressed", String(stacked));
+    });
+  };
+
+  /* A "Columns n/m" fold with a checkbox per column: the shown columns, in their order. */
+  Collection.prototype.buildChooser = function () {
+    var self = this, d = el("details", "col-chooser"), sum = el("summary", "secondary"), list = el("div", "col-list");
+    var label = function () { sum.textContent = "Columns " + self.cols.shown.length + "/" + self.cols.all.length; };
+    this.cols.all.forEach(function (c) {
+      var lab = el("label"), cb = el("input");
+      cb.type = "checkbox";
+      cb.checked = self.cols.shown.indexOf(c) >= 0;
+      cb.dataset.key = c.key;
+      cb.addEventListener("change", function () {
+        var on = Array.prototype.filter.call(list.querySelectorAll("input"), (x) => x.checked).map((x) => x.dataset.key);
+        if (!on.length) { cb.checked = true; return; }
+        self.cols.shown = self.cols.all.filter((x) => on.indexOf(x.key) >= 0);
+        self.formats = null;
+        self.body.replaceChildren();
+        self.buildTable();
+        self.draw();
+        label();
+      });
+      lab.appendChild(cb);
+      lab.appendChild(DOC.createTextNode(c.key));
+      list.appendChild(lab);
+    });
+    label();
+    d.appendChild(sum);
+    d.appendChild(list);
+    return d;
   };
 
   /* The rows of the current page after sorting and filtering. */
@@ -785,6 +1115,7 @@
       self.formats = null;
       if (typeof page.total === "number") self.total = page.total;
       self.offset = offset;
+      if (self.o.onPage) self.o.onPage(page.parent);
       self.err.hidden = true;
       self.draw();
     }, function (e) {
@@ -828,7 +1159,8 @@
         var tr = DOC.createElement("tr");
         for (var i = 0; i < cols.length; i++) {
           var td = DOC.createElement("td");
-          if (cols[i].type === "number") td.className = "num";
+          if (cols[i].type === "number" || cols[i].type === "quantity") td.className = "num";
+          td.dataset.label = cols[i].key;
           fillValue(td, isObj(r) ? r[cols[i].key] : undefined, fmts[i]);
           tr.appendChild(td);
         }
@@ -845,8 +1177,9 @@
       this.ths.forEach(function (th) {
         th.setAttribute("aria-sort", sort && sort.col.key === th.dataset.key ? (sort.dir === "asc" ? "ascending" : "descending") : "none");
       });
+      if (this.fit) this.fit();
     } else if (this.kind === "cards") {
-      var grid = el("div", "cards");
+      var grid = el("div", "card-grid");
       rows.forEach(function (r) { grid.appendChild(renderCard(r, cols.map((c) => c.key), 0)); });
       frag.appendChild(grid);
       this.body.replaceChildren(frag);
@@ -856,7 +1189,7 @@
       rows.forEach(function (r) {
         var li = el("li");
         if (first) li.appendChild(el("strong", "", cellText(r[first.key])));
-        var rest = cols.filter((c) => c !== first).map((c) => c.key + ": " + cellText(r[c.key]));
+        var rest = cols.filter((c) => c !== first).map((c) => c.key + ": " + cellText(brief(r[c.key])));
         if (rest.length) li.appendChild(el("span", "rest", (first ? " · " : "") + rest.join(" · ")));
         ul.appendChild(li);
       });
@@ -914,6 +1247,23 @@
     if (app && app.addEventListener) app.addEventListener("hostcontextchanged", applyTheme);
     applyTheme();
 
+    /*
+     * changes reports whether the call changed things: the tool's
+     * annotations say so (readOnlyHint false, destructiveHint true), or,
+     * without them, its name or description starts with a verb that writes,
+     * or an argument is a statement that writes (INSERT, UPDATE, CREATE ...).
+     */
+    function changes(args) {
+      var a = isObj(tool.annotations) ? tool.annotations : {};
+      if (a.readOnlyHint === true) return false;
+      if (a.readOnlyHint === false || a.destructiveHint === true) return true;
+      var verb = String(tool.name || "").replace(/([a-z])([A-Z])/g, "$1_$2").toLowerCase().split(/[_\-.\s\/]+/).filter(Boolean)[0] || "";
+      // The description's first word as a verb: "Creates" -> create, "Applies" -> apply, "Pushes" -> push.
+      var said = (String(tool.description || "").match(/^\s*([a-z]+)/i) || ["", ""])[1].toLowerCase().replace(/ies$/, "y").replace(/(sh|ch|x)es$/, "$1").replace(/s$/, "");
+      if (WRITE_VERB_RE.test(verb) || WRITE_VERB_RE.test(said)) return true;
+      return isObj(args) && Object.keys(args).some((k) => typeof args[k] === "string" && /^\s*(?:insert|update|delete|create|drop|alter|replace|merge|truncate|upsert|grant|revoke)\s/i.test(args[k]));
+    }
+
     function remoteFor(main, args, total) {
       if (!paging || !app || tool.modelOnly || typeof total !== "number") return null;
       if (!(total > REMOTE_OVER || total > main.records.length)) return null;
@@ -936,7 +1286,7 @@
             var recs = d.found ? getPath(d.data, main.path) : undefined;
             if (!Array.isArray(recs)) throw new Error("the result has no " + (main.path.join(".") || "records") + " array");
             var parent = main.path.length ? getPath(d.data, main.path.slice(0, -1)) : null;
-            return { records: recs, total: totalOf(parent) };
+            return { records: recs, total: totalOf(parent), parent: parent };
           });
         }
       };
@@ -958,13 +1308,14 @@
         var v = main.parent[k];
         return v !== main.records && SIDE_KEYS.indexOf(k.toLowerCase()) < 0 && (v === null || typeof v !== "object");
       }) : [];
-      if (meta.length) target.appendChild(renderCard(main.parent, meta, 0)).classList.add("meta");
+      var metaCard = meta.length ? target.appendChild(renderCard(main.parent, meta, 0)) : null;
+      if (metaCard) metaCard.classList.add("meta");
       var cols = columnsOf(main.records, main.parent, cfg);
       var notes = cols.notes.slice();
       var total = totalOf(main.parent);
       var remote = remoteFor(main, args, total);
       var pageSize = pageSizeFor(remote, args);
-      var chartHost = null, spec = null;
+      var chartHost = null, spec = null, chartRows = null;
       if (view === "chart" || (!view && main.records.length <= 1000)) {
         spec = chartSpec(main.records, cols, cfg, view === "chart");
         if (spec.reason) {
@@ -980,8 +1331,24 @@
       var kind = view === "cards" ? "cards" : view === "list" ? "list" : "table";
       var coll = new Collection({
         kind: kind, cols: cols, records: records, remote: remote, pageSize: pageSize, name: tool.name,
-        onDraw: spec ? function (rows) { chartHost.replaceChildren(renderChart(rows, spec)); } : null
+        onDraw: spec ? function (rows) { chartRows = rows; chartHost.replaceChildren(renderChart(rows, spec, chartHost)); } : null,
+        // The summary above the table (offset, count, ...) follows the page the pager loaded.
+        onPage: function (parent) {
+          if (!metaCard || !isObj(parent)) return;
+          var fresh = renderCard(parent, meta.filter((k) => k in parent), 0);
+          fresh.classList.add("meta");
+          metaCard.replaceWith(fresh);
+          metaCard = fresh;
+        }
       });
+      // The chart is drawn at the width it is shown at (11 px text): again when that width changes.
+      if (chartHost && typeof ResizeObserver !== "undefined") {
+        var chartW = 0;
+        new ResizeObserver(function () {
+          var w = chartHost.clientWidth;
+          if (chartRows && w && Math.abs(w - chartW) > 8) { chartW = w; chartHost.replaceChildren(renderChart(chartRows, spec, chartHost)); }
+        }).observe(chartHost);
+      }
       target.appendChild(coll.root);
       if (remote && !remote.args.sort) notes.push("Sorting applies to this page only: the tool has no sort argument.");
       var reload = false;
@@ -1153,14 +1520,10 @@
         view.appendChild(h.block(h.pretty(data), "json"));
         return view;
       }
-      if (Array.isArray(data) && !data.length) {
+      // Nothing back: after a write that is success, not an empty search.
+      if ((Array.isArray(data) && !data.length) || (isObj(data) && !Object.keys(data).length)) {
         set("empty");
-        view.appendChild(el("div", "note empty-result", "No rows."));
-        return view;
-      }
-      if (isObj(data) && !Object.keys(data).length) {
-        set("empty");
-        view.appendChild(el("div", "note empty-result", "Done, no data."));
+        view.appendChild(el("div", "note empty-result", changes(args) ? "Done, nothing returned." : Array.isArray(data) ? "No rows." : "Done, no data."));
         return view;
       }
       // An object that is itself the root of a tree: a labelled node with children.
@@ -1208,13 +1571,21 @@
 
     /* Draws a classified text view; data kinds go to dataView. */
     function drawView(v, args) {
-      if (v.kind === "data") return dataView(v.data, args, v.from);
+      if (v.kind === "data") {
+        var dv = dataView(v.data, args, v.from);
+        // Data read from text keeps the text one click away.
+        return v.text && global.GenuiTextData ? global.GenuiTextData.textSwitch(dv, v.text, Array.isArray(v.data) ? "table" : "card") : dv;
+      }
       if (v.kind === "parts") {
         var wrap = el("div", "parts");
         v.parts.forEach(function (p) { wrap.appendChild(drawView(p, args)); });
         return wrap;
       }
-      return global.GenuiText.draw(v, { app: app, drawView: (x) => drawView(x, args) });
+      // Asked for a table (or cards, a list): text that reads mostly as data shows as that data.
+      if (v.alt && (cfg.view === "table" || cfg.view === "cards" || cfg.view === "list") && (v.kind === "code" || v.kind === "prose")) {
+        return drawView({ kind: "data", data: v.alt.data, from: v.alt.from, text: v.text }, args);
+      }
+      return global.GenuiText.draw(v, { app: app, drawView: (x) => drawView(x, args), card: (o) => renderCard(o, null, 0) });
     }
 
     hooks.text = function (s, key) { return drawView(global.GenuiText.classify(s, key + " " + (tool.name || "")), {}); };

@@ -23,7 +23,6 @@
   var MARKER_RE = /^\[([A-Za-z][\w -]{0,15})\]\s+(\S.*)$/;
   var KV_RE = /^\s*([A-Za-z_][\w .\/()-]{0,39}?)\s*:\s+(\S.*)$/;
   var LIST_RE = /^\s*(?:[-*\u2022+]|(\d{1,4})[.)])\s+(\S.*)$/;
-  var ONELINE_LOG_RE = /^([0-9a-f]{7,40})\s+(\S.*)$/;
   var SIZE_RE = /^\d+(?:\.\d+)?\s*(?:[KMGTP]i?)?B$/i;
   var HEADER_RE = /^[\w .#%()\/-]{1,40}$/;
   var LOG_LEVEL_RE = /(?:^|[\s\[|])(ERROR|FATAL|CRITICAL|PANIC|WARN|WARNING)(?:[\]\s:|]|$)/m;
@@ -126,27 +125,6 @@
     return ls.map((l) => l.match(LIST_RE)[2]);
   }
 
-  /* git log (full or --oneline) -> [{commit, author, date, message}]. */
-  function gitLog(s) {
-    var ls = nonEmpty(lines(s));
-    if (ls.length >= 2 && ls.every((l) => ONELINE_LOG_RE.test(l)) && ls.every((l) => /[g-z]/i.test(l.slice(l.indexOf(" "))))) {
-      return ls.map(function (l) { var m = l.match(ONELINE_LOG_RE); return { commit: m[1], message: m[2] }; });
-    }
-    if (!/^commit [0-9a-f]{7,40}/.test(s)) return null;
-    var out = [];
-    s.replace(/\r\n?/g, "\n").split(/\n(?=commit [0-9a-f]{7,40})/).forEach(function (block) {
-      var bl = block.split("\n"), r = { commit: bl[0].slice(7).trim().split(/\s/)[0], message: "" }, msg = [];
-      bl.slice(1).forEach(function (l) {
-        var m = l.match(/^(Author|Date|Merge):\s+(.*)$/);
-        if (m) r[m[1].toLowerCase()] = m[2].trim();
-        else if (l.trim()) msg.push(l.trim());
-      });
-      r.message = msg.join("\n");
-      out.push(r);
-    });
-    return out.length ? out : null;
-  }
-
   function looksDiff(ls) {
     var head = 0, hunk = 0, bad = 0;
     ls.forEach(function (l) {
@@ -166,15 +144,17 @@
   function looksCode(ls, hint) {
     var ne = nonEmpty(ls);
     if (ne.length < 2) return false;
-    var code = 0, sentences = 0, len = 0;
+    var code = 0, sentences = 0, len = 0, output = 0;
     ne.forEach(function (l) {
       len += l.length;
+      // Program output: ls -l lines, columns aligned by runs of spaces, key=value pairs.
+      if (/^[-dlcbps][rwxsStT-]{9}[.+@]?\s/.test(l) || (/\S {2,}\S.* {2,}\S/.test(l.trim()) && !/[.!?] {2}[A-Z]/.test(l)) || /^\S+=\S/.test(l)) output++;
       if (/^(?:\t| {2,})\S/.test(l) || /[;{}]\s*$/.test(l) || /^\s*(?:\$|>>>|#!|\/\/|import |func |def |class |package |const |let |var |return )/.test(l) ||
         /^\[?\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}/.test(l) || /^\[?(?:INFO|WARN|WARNING|ERROR|DEBUG|TRACE)\b/.test(l) || /\x1b\[/.test(l) || /^\S+\/\S+$/.test(l.trim())) code++;
       if (/[.!?]["')]?\s*$/.test(l) && l.split(/\s+/).length > 5) sentences++;
     });
-    if (code > 0) return true;
-    if (/(?:read|file|log|diff|git|shell|exec|run|cat|tail|head|command|terminal|source|code)/i.test(hint || "")) return sentences < ne.length / 2;
+    if (code > 0 || output >= Math.max(2, ne.length * 0.3)) return true;
+    if (/(?:read|file|log|diff|git|shell|exec|run|cat|tail|head|command|terminal|source|code|process|output|bash|script|build)/i.test(hint || "")) return sentences < ne.length / 2;
     // Short lines that never end a sentence (file contents, names, numbers); two lines could be either.
     return ne.length >= 3 && !ne.some((l) => /[.!?]["')]?\s*$/.test(l)) && len / ne.length < 60;
   }
@@ -202,13 +182,18 @@
    *   {kind: "data", data, from}           JSON, csv, tsv, listing, kv, list, gitlog
    *   {kind: "parts", parts: [classified]}  paragraphs of different kinds
    *   {kind: "sections", sections: [{title, view}]}
-   *   {kind: "code", text, lang}            monospace; lang "diff" colours lines
+   *   {kind: "commits" | "numbered" | "log", ...}  line-oriented text (textlines.js)
+   *   {kind: "code", text, lang, alt?}      monospace; lang "diff" colours lines
    *   {kind: "markdown", text}
-   *   {kind: "prose", text}
+   *   {kind: "prose", text, alt?}
+   * A reading as data must explain the whole text; alt is a weaker one
+   * ({data, from, label}) that explains most of it, offered beside the text.
    * hint is the tool's name (a file reader's text is code, not prose).
    */
   function classify(text, hint, mime) {
-    var s = String(text), t = s.trim();
+    var D = global.GenuiTextData;
+    // ANSI colour codes are never shown (search and build tools colour their output).
+    var s = D ? D.stripANSI(text) : String(text), t = s.trim();
     if (!t) return { kind: "empty" };
     mime = String(mime || "").toLowerCase();
     var j = parseJSON(t);
@@ -217,7 +202,10 @@
     var at = t.search(/\n[ \t]*[\[{]/);
     if (at > 0 && at < 500) {
       j = parseJSON(t.slice(at));
-      if (j !== undefined) return { kind: "parts", parts: [{ kind: "prose", text: t.slice(0, at).trim() }, { kind: "data", data: j, from: "json" }] };
+      if (j !== undefined) {
+        var leadIn = t.slice(0, at).trim();
+        return { kind: "parts", parts: [{ kind: looksMarkdown(leadIn) ? "markdown" : "prose", text: leadIn }, { kind: "data", data: j, from: "json" }] };
+      }
     }
     var fence = t.match(/^(`{3,}|~{3,})[ \t]*([\w+.#-]*)[^\n]*\n([\s\S]*?)\n?\1[ \t]*$/);
     if (fence && fence[3].indexOf(fence[1]) < 0) {
@@ -226,14 +214,18 @@
       if (lang === "markdown" || lang === "md") return { kind: "markdown", text: body };
       return { kind: "code", text: body, lang: lang === "patch" || looksDiff(lines(body)) ? "diff" : lang };
     }
-    var ls = lines(t);
-    if (mime.indexOf("markdown") >= 0) return { kind: "markdown", text: t };
-    if (mime === "text/csv") { var c = delimited(ls, ","); if (c) return { kind: "data", data: c, from: "csv" }; }
+    var ls = lines(t), L = global.GenuiLines;
+    if (mime.indexOf("markdown") >= 0) return (D && D.readMarkdown(t, classify, hint)) || { kind: "markdown", text: t };
+    if (mime === "text/csv") { var c = delimited(ls, ","); if (c) return { kind: "data", data: c, from: "csv", text: t }; }
+    // HTML tables, record lines, search output, console lines (textdata.js).
+    var dr = D ? D.read(t, classify, hint) : null;
+    if (dr) return dr;
+    // Version-control logs, commits with patches, numbered lines, logs (textlines.js).
+    var lr = L ? L.read(t) : null;
+    if (lr) return lr;
     if (looksDiff(ls)) return { kind: "code", text: s, lang: "diff" };
-    var g = gitLog(t);
-    if (g) return { kind: "data", data: g, from: "gitlog" };
     var d = delimited(ls, "\t") || delimited(ls, ",");
-    if (d && d.length) return { kind: "data", data: d, from: "table" };
+    if (d && d.length) return { kind: "data", data: d, from: "table", text: t };
     var sec = sections(lines(s));
     if (sec) return { kind: "sections", sections: sec.map(function (x) { return { title: x.title, view: classify(x.text, x.title + " " + (hint || "")) }; }) };
     var paras = t.replace(/\r\n?/g, "\n").split(/\n[ \t]*\n/);
@@ -243,9 +235,12 @@
     }
     var st = structured(ls);
     if (st) return st;
-    if (looksMarkdown(t)) return { kind: "markdown", text: t };
-    if (looksCode(ls, hint)) return { kind: "code", text: s, lang: "" };
-    return { kind: "prose", text: s };
+    if (looksMarkdown(t)) return (D && D.readMarkdown(t, classify, hint)) || { kind: "markdown", text: t };
+    var out = looksCode(ls, hint) ? { kind: "code", text: s, lang: "" } : { kind: "prose", text: s };
+    // Most lines read as data but not all: text, with the data one click away.
+    var alt = L ? L.weak(ls) : null;
+    if (alt) out.alt = alt;
+    return out;
   }
 
   function structured(ls) {
@@ -260,12 +255,8 @@
 
   /* ---------- drawing ---------- */
 
-  function copyText(text, btn) {
-    var done = function (ok) {
-      btn.textContent = ok ? "Copied" : "Select and copy";
-      btn.dataset.copied = ok ? "1" : "0";
-      setTimeout(function () { btn.textContent = "Copy"; }, 1600);
-    };
+  /* copy puts text on the clipboard (a hidden text area when the Clipboard API is refused) and calls done(ok). */
+  function copy(text, done) {
     var fallback = function () {
       var ta = el("textarea", "copy-buffer");
       ta.value = text;
@@ -282,16 +273,27 @@
     } else fallback();
   }
 
+  function copyText(text, btn) {
+    copy(text, function (ok) {
+      btn.textContent = ok ? "Copied" : "Select and copy";
+      btn.dataset.copied = ok ? "1" : "0";
+      setTimeout(function () { btn.textContent = "Copy"; }, 1600);
+    });
+  }
+
   /*
    * box wraps body (a block element showing text) in a bounded, scrolling
-   * frame with a bar: a label, the size, and a Copy button that copies all
-   * of text (also what was not drawn).
+   * frame with a bar: a label, the size, extra controls, and a Copy button
+   * that copies all of text (also what was not drawn).
    */
-  function box(body, text, label) {
+  function box(body, text, label, extra) {
     var wrap = el("div", "tbox");
     var bar = el("div", "tbox-bar");
     var n = lines(text.replace(/\r?\n$/, "")).length;
-    bar.appendChild(el("span", "tbox-label", (label ? label + " \u00b7 " : "") + n + (n === 1 ? " line" : " lines") + (text.length > 2048 ? " \u00b7 " + Math.round(text.length / 1024) + " KB" : "")));
+    var lab = el("span", "tbox-label", (label ? label + " \u00b7 " : "") + n + (n === 1 ? " line" : " lines") + (text.length > 2048 ? " \u00b7 " + Math.round(text.length / 1024) + " KB" : ""));
+    lab.title = lab.textContent;
+    bar.appendChild(lab);
+    (extra || []).forEach(function (x) { bar.appendChild(x); });
     var b = el("button", "secondary copy", "Copy");
     b.type = "button";
     b.addEventListener("click", function () { copyText(text, b); });
@@ -338,14 +340,56 @@
   function safeHref(u) { return /^(?:https?:|mailto:)/i.test(String(u).trim()) ? String(u).trim() : null; }
 
   /*
+   * finishLink gives a markdown link its target once the parser closed it:
+   * a web or mail address as is; a relative one resolved against base (a web
+   * address the text names); anything else (a file path, a script URL) is
+   * shown as its text and its target, which a click copies. Brackets with no
+   * target (`[selected]`, `[LOG]`) were never a link: they stay text.
+   */
+  function finishLink(a, base) {
+    var target = a.dataset.target;
+    delete a.dataset.target;
+    var u = target === undefined ? null : safeHref(target);
+    if (!u && target && base && !/^[a-z][\w+.-]*:/i.test(target.trim())) {
+      try { var abs = new URL(target.trim(), base).href; u = safeHref(abs); } catch (e) { u = null; }
+    }
+    if (u) {
+      a.href = u;
+      a.rel = "noopener noreferrer";
+      a.target = "_blank";
+      a.title = u;
+      return;
+    }
+    var span = el("span", target === undefined ? "md-brackets" : "md-link-text");
+    if (target === undefined) span.appendChild(DOC.createTextNode("["));
+    while (a.firstChild) span.appendChild(a.firstChild);
+    if (target === undefined) span.appendChild(DOC.createTextNode("]"));
+    else if (target.trim() && span.textContent.trim() !== target.trim()) {
+      var b = el("button", "md-link-target", target.trim());
+      b.type = "button";
+      b.title = "Copy " + target.trim();
+      b.addEventListener("click", function (ev) {
+        ev.stopPropagation();
+        copy(target.trim(), function (ok) { b.dataset.copied = ok ? "1" : "0"; b.title = ok ? "Copied" : "Select and copy"; });
+      });
+      span.appendChild(DOC.createTextNode(" "));
+      span.appendChild(b);
+    }
+    a.replaceWith(span);
+  }
+
+  /*
    * Renders markdown into DOM nodes with the vendored streaming-markdown
    * parser and our own renderer: elements are created one by one, text is
    * only ever text nodes, links keep web and mail addresses only, and images
    * only data: URLs (the CSP blocks the rest anyway; their alt text shows).
    */
   function markdown(text, app) {
-    var M = global.GenuiMarkdown, root = el("div", "md");
+    var M = global.GenuiMarkdown, root = el("div", "md"), D = global.GenuiTextData;
     if (!M) { root.appendChild(el("div", "text", text)); return root; }
+    if (D) text = D.prepMarkdown(text);
+    // Relative links resolve against the web address the text names, if any.
+    var baseM = text.match(/https?:\/\/[^\s)<>"'`\]]+/), base = baseM ? baseM[0] : null;
     var stack = [root];
     var top = () => stack[stack.length - 1];
     var TAGS = {};
@@ -379,6 +423,7 @@
       },
       end_token: function () {
         var n = stack.pop();
+        if (n.tagName === "A") { finishLink(n, base); return; }
         if (n.tagName === "CODE" && n.parentElement && n.parentElement.tagName === "PRE" && (n.dataset.lang === "diff" || n.dataset.lang === "patch")) {
           var t = n.textContent;
           n.textContent = "";
@@ -388,15 +433,8 @@
       add_text: function (_, s) { top().appendChild(DOC.createTextNode(s)); },
       set_attr: function (_, type, value) {
         var n = top();
-        if (type === M.HREF) {
-          var u = safeHref(value);
-          if (u) {
-            n.href = u;
-            n.rel = "noopener noreferrer";
-            n.target = "_blank";
-            n.title = u;
-          }
-        } else if (type === M.SRC) {
+        if (type === M.HREF) n.dataset.target = String(value);
+        else if (type === M.SRC) {
           if (/^data:image\/(?:png|jpeg|gif|webp);base64,/i.test(value)) { var img = el("img"); img.src = value; img.alt = ""; n.appendChild(img); }
           else n.title = "image not loaded: " + value;
         } else if (type === M.LANG) n.dataset.lang = String(value).toLowerCase();
@@ -417,33 +455,70 @@
     return root;
   }
 
+  /*
+   * withAlt shows a text view (a box) with a "View as table" (or card)
+   * button when the text has a weaker data reading; the data view replaces
+   * the box until "View as text" brings it back.
+   */
+  function withAlt(view, o, make) {
+    if (!view.alt || !o.drawView) return make([]);
+    var wrap = el("div", "alt-view"), data = null;
+    var asData = el("button", "secondary alt-toggle", "View as " + view.alt.label);
+    asData.type = "button";
+    var asText = el("button", "secondary alt-toggle", "View as text");
+    asText.type = "button";
+    var textBox = make([asData]);
+    var dataBox = el("div", "alt-data");
+    dataBox.hidden = true;
+    var bar = el("div", "alt-bar note", "Most lines read as a " + view.alt.label + "; some do not. ");
+    bar.appendChild(asText);
+    dataBox.appendChild(bar);
+    asData.addEventListener("click", function () {
+      if (!data) data = dataBox.appendChild(o.drawView({ kind: "data", data: view.alt.data, from: view.alt.from }));
+      textBox.hidden = true;
+      dataBox.hidden = false;
+    });
+    asText.addEventListener("click", function () { dataBox.hidden = true; textBox.hidden = false; });
+    wrap.appendChild(textBox);
+    wrap.appendChild(dataBox);
+    return wrap;
+  }
+
   /* Draws a classified text view that is not data. */
   function draw(view, o) {
     o = o || {};
+    var lined = global.GenuiLines ? global.GenuiLines.draw(view, o) : null;
+    if (lined) return lined;
     switch (view.kind) {
       case "empty": return el("div", "note empty-result", "Done, no output.");
-      case "code": return box(codeBlock(view.text, view.lang), view.text, view.lang === "diff" ? "diff" : view.lang);
+      case "code": return withAlt(view, o, (extra) => box(codeBlock(view.text, view.lang), view.text, view.lang === "diff" ? "diff" : view.lang, extra));
       case "markdown": {
         var md = markdown(view.text, o.app);
-        return view.text.length > 1200 ? box(md, view.text, "markdown") : md;
+        return view.text.length > 900 || lines(view.text).length > 24 ? box(md, view.text, "markdown") : md;
       }
+      case "heading": return el("h3", "tsec-title md-heading", view.text);
       case "sections": {
-        var wrap = el("div", "sections");
+        var wrap = el("div", "sections" + (view.headed ? " headed" : ""));
         view.sections.forEach(function (s) {
           var sec = el("section", "tsec");
-          sec.appendChild(el("h3", "tsec-title", s.title));
+          // Markdown headings read as headings; file sections by their path.
+          if (s.title) sec.appendChild(el("h3", view.headed ? "tsec-title md-heading" : "tsec-title", s.title));
           sec.appendChild(o.drawView ? o.drawView(s.view) : draw(s.view, o));
           wrap.appendChild(sec);
         });
+        // A long markdown document read in sections scrolls in its box, with all of it to copy.
+        if (view.headed && view.text && (view.text.length > 900 || lines(view.text).length > 24)) return box(wrap, view.text, "markdown");
         return wrap;
       }
       default: {
         var t = view.text || "";
-        var d = el("div", "text", t.length > SHOW_LIMIT ? t.slice(0, SHOW_LIMIT) : t);
-        return t.length > 600 || lines(t).length > 12 ? box(d, t, "") : d;
+        return withAlt(view, o, function (extra) {
+          var d = el("div", "text", t.length > SHOW_LIMIT ? t.slice(0, SHOW_LIMIT) : t);
+          return t.length > 600 || lines(t).length > 12 || extra.length ? box(d, t, "", extra) : d;
+        });
       }
     }
   }
 
-  global.GenuiText = { classify: classify, draw: draw, box: box, codeBlock: codeBlock, markdown: markdown, parseJSON: parseJSON, lastCopy: null };
+  global.GenuiText = { classify: classify, draw: draw, box: box, copy: copy, codeBlock: codeBlock, markdown: markdown, parseJSON: parseJSON, lastCopy: null };
 })(window);

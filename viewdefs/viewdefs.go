@@ -132,6 +132,10 @@ type ToolData struct {
 	// tool UIs may not call (no "app") gets no Run button: conforming hosts
 	// refuse such calls.
 	Visibility []string
+	// Annotations are the tool's MCP annotations (readOnlyHint,
+	// destructiveHint, ...): an empty result of a tool that changes things
+	// reads "Done, nothing returned", not "No rows.".
+	Annotations json.RawMessage
 }
 
 // ModelOnly reports whether UIs may not call the tool.
@@ -156,6 +160,25 @@ type pageTool struct {
 	OutputSchema json.RawMessage `json:"outputSchema,omitempty"`
 	// ModelOnly: the page must not call the tool (visibility lacks "app").
 	ModelOnly bool `json:"modelOnly,omitempty"`
+	// Annotations: the tool's readOnlyHint and destructiveHint.
+	Annotations *pageAnnotations `json:"annotations,omitempty"`
+}
+
+// pageAnnotations are the tool annotations the page reads (the hints only:
+// titles and unknown fields stay out of the page).
+type pageAnnotations struct {
+	ReadOnlyHint    *bool `json:"readOnlyHint,omitempty"`
+	DestructiveHint *bool `json:"destructiveHint,omitempty"`
+}
+
+// annotationsFor decodes the hints the page uses; nil when there are none
+// or the annotations are not an object.
+func annotationsFor(raw json.RawMessage) *pageAnnotations {
+	var a pageAnnotations
+	if len(raw) == 0 || json.Unmarshal(raw, &a) != nil || (a.ReadOnlyHint == nil && a.DestructiveHint == nil) {
+		return nil
+	}
+	return &a
 }
 
 type pageData struct {

@@ -77,9 +77,14 @@ func TestOfflineUIGallery(t *testing.T) {
 	cases = append(cases, shapeGalleryCases(t)...)
 	if only := os.Getenv("GENUI_GALLERY_ONLY"); only != "" {
 		// scripts/gallery.sh renders only the shapes.
-		cases = slices.DeleteFunc(cases, func(c galleryCase) bool { return !strings.HasPrefix(c.name, only) })
+		// A comma-separated list of name prefixes.
+		cases = slices.DeleteFunc(cases, func(c galleryCase) bool {
+			return !slices.ContainsFunc(strings.Split(only, ","), func(p string) bool { return strings.HasPrefix(c.name, p) })
+		})
 	}
 	ctx := browsertest.Start(t)
+	palettes := officialPalettes(t)
+	walked := map[string]bool{} // cases whose contrast was checked (in their first frame)
 	shots := os.Getenv("GENUI_UI_SHOTS")
 	if shots != "" {
 		if err := os.MkdirAll(shots, 0o755); err != nil {
@@ -117,6 +122,9 @@ func TestOfflineUIGallery(t *testing.T) {
 				}
 				if shots == "" && strings.HasPrefix(c.name, "shape-") && width == 700 {
 					continue // the shapes' own tests run at 760 px; here the narrow dark frame is the check
+				}
+				if strings.HasSuffix(c.name, "-narrow") && width != 400 {
+					continue // a case about narrow hosts
 				}
 				label := fmt.Sprintf("%s-%d-%s", c.name, width, theme)
 				t.Run(label, func(t *testing.T) {
@@ -156,6 +164,10 @@ func TestOfflineUIGallery(t *testing.T) {
 					if c.result != nil && m.Result == 0 {
 						t.Errorf("no result rendered")
 					}
+					checkBounded(t, f)
+					if width == 400 {
+						checkNoHiddenColumns(t, f)
+					}
 					if shots != "" {
 						png, err := chromedp.Run(ctx, chromedp.Screenshot(chromedp.CSS("#ui")))
 						if err != nil {
@@ -176,6 +188,10 @@ func TestOfflineUIGallery(t *testing.T) {
 								t.Fatal(err)
 							}
 						}
+					}
+					if !walked[c.name] {
+						walked[c.name] = true
+						checkContrastBothThemes(t, f, theme, palettes)
 					}
 				})
 			}
@@ -374,6 +390,8 @@ func stressGalleryCase() galleryCase {
 var galleryShapeNames = []string{
 	"markdown", "csv-series", "tsv", "key-value", "git-log", "diff", "log", "bullets", "image-column", "tree",
 	"empty-list", "no-output", "long-description", "form-nested",
+	"vcs-oneline", "commit-patch", "numbered-lines", "service-log", "array-cells", "wide-table-narrow", "size-chart",
+	"write-empty", "thinking-form", "union-form",
 	"fs-code", "fs-listing", "fs-file-info", "fs-tree", "fs-diff", "fs-sections", "fs-write-form",
 	"memory-tabs", "memory-entities-form", "everything-structured",
 }
@@ -406,6 +424,19 @@ func shapeGalleryCases(t *testing.T) []galleryCase {
 			"assignees": []any{"ada", "grace"}, "labels": []any{map[string]any{"name": "bug", "color": "red"}},
 			"target": map[string]any{"kind": "repo", "repo": "acme/importer"}, "headers": map[string]any{"X-Trace": "on"},
 		}, nil),
+		shape("vcs-oneline", "vcs_log", map[string]any{"max_count": 6}, shapeCall(fx, "vcs_log")),
+		shape("commit-patch", "git_show", map[string]any{"revision": "3f2a9c1"}, shapeCall(fx, "git_show")),
+		shape("numbered-lines", "read_numbered", map[string]any{"path": "importer/import.go"}, shapeCall(fx, "read_numbered")),
+		shape("service-log", "service_log", map[string]any{}, shapeCall(fx, "service_log")),
+		shape("array-cells", "list_entities", map[string]any{}, shapeCall(fx, "list_entities")),
+		shape("wide-table-narrow", "list_instances", map[string]any{}, shapeCall(fx, "list_instances")),
+		shape("size-chart", "storage_growth", map[string]any{}, shapeCall(fx, "storage_growth")),
+		shape("write-empty", "write_query", map[string]any{"query": "UPDATE customers SET tier = 'gold' WHERE id = 7"}, shapeCall(fx, "write_query")),
+		shape("thinking-form", "sequentialthinking", map[string]any{
+			"thought":       "The importer drops rows whose key is empty. Before changing the reader, check whether the CSV parser already trims the key: if it does, the fix belongs in the validation step, not in the reader.",
+			"thoughtNumber": 2, "totalThoughts": 5, "nextThoughtNeeded": true,
+		}, nil),
+		shape("union-form", "sync_files", map[string]any{"source": "/srv/data", "target": "/mnt/backup", "recursive": "2025-*"}, nil),
 	}
 
 	// server-filesystem on a directory with a source file, a text file and a subdirectory.
@@ -469,4 +500,92 @@ func shapeGalleryCases(t *testing.T) []galleryCase {
 		}
 	}
 	return out
+}
+
+// checkBounded fails for a text block of the result (text, code, markdown,
+// card, list, log, tree, table) taller than its bound: a block inside a
+// scroll box with a max-height must keep that box within it; a block
+// outside any such box must stay under 600 px.
+func checkBounded(t *testing.T, f *fixture) {
+	t.Helper()
+	var bad []string
+	f.frameJSON(`(w, d) => {
+		const bad = [], desc = (e) => e.tagName.toLowerCase() + (typeof e.className === "string" && e.className ? "." + e.className.trim().split(/\s+/).join(".") : "");
+		for (const e of d.querySelectorAll("#result :is(pre, .text, .md, dl.card, ul, ol, .logview, .tree-wrap, .table-wrap, .card-grid, .tbox-body, .commit, .collection)")) {
+			if (!e.checkVisibility()) continue;
+			let box = null;
+			for (let a = e; a && a !== d.body; a = a.parentElement) {
+				const cs = w.getComputedStyle(a);
+				if (cs.maxHeight !== "none" && /auto|scroll|hidden/.test(cs.overflowY)) { box = a; break; }
+			}
+			if (box) {
+				const h = box.getBoundingClientRect().height, max = parseFloat(w.getComputedStyle(box).maxHeight);
+				if (h > max + 1) bad.push(desc(box) + " is " + Math.round(h) + " px, over its max-height " + max);
+			} else if (e.getBoundingClientRect().height > 600 && !e.querySelector(".tbox-body, .table-wrap, .tree-wrap")) {
+				bad.push(desc(e) + " is " + Math.round(e.getBoundingClientRect().height) + " px tall with no bound");
+			}
+		}
+		return [...new Set(bad)];
+	}`, &bad)
+	for _, b := range bad {
+		t.Errorf("unbounded text block: %s", b)
+	}
+}
+
+// checkNoHiddenColumns fails when a table of the result is wider than its
+// box (columns out of sight behind a sideways scroll) without stacking its
+// rows.
+func checkNoHiddenColumns(t *testing.T, f *fixture) {
+	t.Helper()
+	var bad []string
+	f.frameJSON(`(w, d) => [...d.querySelectorAll("#result table.data")].filter((t) => t.checkVisibility()).map((t) => {
+		const box = t.closest(".table-wrap") || t.parentElement;
+		if (box.scrollWidth <= box.clientWidth + 1 || t.closest(".stacked")) return null;
+		const hidden = [...t.querySelectorAll("thead th")].filter((th) => th.getBoundingClientRect().right > box.getBoundingClientRect().right + 1).map((th) => th.dataset.key || th.textContent);
+		return hidden.length ? "columns out of sight: " + hidden.join(", ") : null;
+	}).filter(Boolean)`, &bad)
+	for _, b := range bad {
+		t.Errorf("at 400 px %s", b)
+	}
+}
+
+// checkContrastBothThemes walks the frame's text for contrast under
+// genui's own colours and under the official examples' palette, in the
+// frame's theme and in the other one (switched through the host context).
+func checkContrastBothThemes(t *testing.T, f *fixture, theme string, palettes map[string]map[string]string) {
+	t.Helper()
+	other := map[string]string{"light": "dark", "dark": "light"}[theme]
+	set := func(theme string, vars map[string]string) {
+		b, _ := json.Marshal(vars)
+		f.eval(fmt.Sprintf(`(bridge.setHostContext({theme: %q, styles: {variables: %s}}), true)`, theme, b), nil)
+		probe := ""
+		if v := vars["--color-background-primary"]; v != "" {
+			probe = v
+		}
+		f.waitFrame(fmt.Sprintf(`(w, d) => d.documentElement.dataset.theme === %q && getComputedStyle(d.documentElement).getPropertyValue("--color-background-primary").trim().toLowerCase() === %q`, theme, strings.ToLower(probe)))
+	}
+	none := map[string]string{}
+	for k := range palettes["light"] {
+		none[k] = ""
+	}
+	for _, step := range []struct {
+		name, theme string
+		vars        map[string]string
+	}{
+		{"genui " + theme, theme, nil},
+		{"official " + theme, theme, palettes[theme]},
+		{"official " + other, other, palettes[other]},
+		{"genui " + other, other, none},
+	} {
+		if step.vars != nil {
+			set(step.theme, step.vars)
+		}
+		issues, err := browsertest.LowContrast(f.ctx, "#ui", 4.5)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, is := range issues {
+			t.Errorf("contrast under %s colours: %s", step.name, is)
+		}
+	}
 }

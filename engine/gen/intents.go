@@ -65,6 +65,10 @@ var (
 			// "show the relations too": a field that was hidden or dropped.
 			{regexp.MustCompile(`\b(?:also\s+)?(?:show|display|include|add|keep|bring\s+back|restore)\s+(?:me\s+)?(?:the\s+)?(?:columns?\s+|fields?\s+)?(` + intentList + `)(?:\s+(?:columns?|fields?|tabs?|arrays?|lists?))?\s+(?:too|as\s+well|also)\b`),
 				1, func(m []string, st *intentState) { st.show(intentItems(m[1])) }},
+			// "show the processes as a table", "render the sheet as a grid": the
+			// noun names the result itself, not one of its fields.
+			{regexp.MustCompile(`\b(?:show|render|display|draw|present|list|put|lay\s+out)\s+(?:me\s+)?(?:the\s+|all\s+(?:the\s+)?|these\s+|those\s+)?(?:[a-z][a-z_-]*\s+){0,2}?[a-z][a-z_-]*\s+(?:as|in|into)\s+(?:an?\s+|the\s+)?(tables?|grid|spreadsheet|cards?|tiles|list|bullet(?:ed)?\s+list|raw\s+json|json)\b`),
+				0, func(m []string, st *intentState) { st.set("view", viewName(m[1])) }},
 			// A view with its columns: "as a table with name and size".
 			{regexp.MustCompile(`\b(?:(?:as|in|use|show(?:\s+it)?(?:\s+as)?|display(?:\s+it)?(?:\s+as)?|make\s+it)\s+)?(?:an?\s+|the\s+)?(tables?|cards?|list)\s+(?:with|of|showing|using)\s+(?:only\s+)?(?:the\s+)?(?:columns?\s+|fields?\s+)?(` + intentList + `)(?:\s+(?:columns?|fields?))?`),
 				2, func(m []string, st *intentState) {
@@ -78,6 +82,13 @@ var (
 					st.chartKind(m[1])
 					st.set("chartY", intentItems(m[2]))
 					st.set("chartX", unquoteName(m[3]))
+				}},
+			// "a bar chart of size": the y fields without an x axis (the page picks it).
+			{regexp.MustCompile(`\b(?:(line|bar|column)[\s-]*)?(?:charts?|plots?|graphs?)\s+(?:of|showing|for)\s+(?:the\s+)?(` + intentList + `)`),
+				2, func(m []string, st *intentState) {
+					st.set("view", "chart")
+					st.chartKind(m[1])
+					st.set("chartY", intentItems(m[2]))
 				}},
 			{regexp.MustCompile(`\b(?:(?:as|in|use|show(?:\s+it)?(?:\s+as)?|display(?:\s+it)?(?:\s+as)?|make\s+it|draw|plot|prefer|switch\s+to|i\s+want)\s+)?(?:an?\s+|the\s+)?(?:(bar|line|column)[\s-]*(?:charts?|graphs?|plots?)|(bars|histogram))\b`),
 				0, func(m []string, st *intentState) {

@@ -83,6 +83,7 @@ func TestParseIntents(t *testing.T) {
 		{"bar chart", []string{"bar chart"}, cfg{View: "chart", Chart: "bar"}, nil},
 		{"as a bar chart", []string{"show it as a bar chart"}, cfg{View: "chart", Chart: "bar"}, nil},
 		{"bar chart with fields", []string{"bar chart of revenue by month"}, cfg{View: "chart", Chart: "bar", ChartX: "month", ChartY: []string{"revenue"}}, nil},
+		{"bar chart of a field", []string{"make it a bar chart of size"}, cfg{View: "chart", Chart: "bar", ChartY: []string{"size"}}, nil},
 		{"line chart", []string{"use a line chart"}, cfg{View: "chart", Chart: "line"}, nil},
 		{"histogram", []string{"histogram"}, cfg{View: "chart", Chart: "bar"}, nil},
 		{"monospace", []string{"monospace"}, cfg{Mono: true}, nil},

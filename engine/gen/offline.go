@@ -43,7 +43,7 @@ func (offline) Generate(ctx context.Context, req Request) (Result, error) {
 	cfg, warnings := ParseIntents(req.Refinements)
 	html, err := viewdefs.Rich(viewdefs.ToolData{
 		Name: t.Name, Title: t.Title, Description: t.Description,
-		InputSchema: t.InputSchema, OutputSchema: t.OutputSchema, Visibility: t.Visibility(),
+		InputSchema: t.InputSchema, OutputSchema: t.OutputSchema, Visibility: t.Visibility(), Annotations: t.Annotations,
 	}, cfg)
 	if err != nil {
 		return Result{}, fmt.Errorf("offline generator: %w", err)

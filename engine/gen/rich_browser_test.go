@@ -281,6 +281,12 @@ func TestRichTableAgainstDemoDatastore(t *testing.T) {
 		off := f.coll().Offset
 		browsertest.FrameClick(t, f.ctx, "#ui", ".collection button.next")
 		f.waitFrame(fmt.Sprintf(`(w, d) => { const c = d.querySelector(".collection"); return c.dataset.state === "ready" && c.dataset.offset === "%d"; }`, off+100))
+		// The summary above the table follows the page (issue 23: it kept saying offset 0).
+		var summary string
+		f.frameJSON(`(w, d) => { const dt = [...d.querySelectorAll("dl.card.meta dt")].find(e => e.textContent === "offset"); return dt ? dt.nextElementSibling.textContent : "none"; }`, &summary)
+		if strings.ReplaceAll(summary, ",", "") != strconv.Itoa(off+100) {
+			t.Fatalf("after Next to offset %d the summary says offset %s", off+100, summary)
+		}
 	}
 	if len(seen) != 2000 {
 		t.Errorf("paged through %d unique ids, want 2000", len(seen))
@@ -362,19 +368,20 @@ func TestRichChartAndCardAgainstDemo(t *testing.T) {
 		Rows: d.querySelectorAll(".collection tbody tr").length,
 		Series: [...d.querySelectorAll(".rich svg.chart g.series")].map(g => g.dataset.field),
 		Meta: d.querySelector(".rich dl.card.meta").textContent,
-		Dates: [...d.querySelectorAll(".rich svg.chart circle.pt title")].map(t => t.textContent.slice(0, 10)),
+		Dates: [...d.querySelectorAll(".rich svg.chart g.series[data-field=high] circle.pt title")].map(t => t.textContent.slice(0, 10)),
 	})`, &got)
-	if got.Points != 5 || got.Rows != 5 {
-		t.Errorf("forecast days=5: %d points, %d rows; want 5 and 5", got.Points, got.Rows)
+	// Every numeric series column is plotted (issue 23: only the first one was).
+	if got.Points != 15 || got.Rows != 5 {
+		t.Errorf("forecast days=5: %d points, %d rows; want 3 series of 5 and 5 rows", got.Points, got.Rows)
 	}
-	if !slices.Equal(got.Series, []string{"high"}) || !strings.Contains(got.Meta, "Berlin") {
+	if !slices.Equal(got.Series, []string{"high", "low", "precipitation_mm"}) || !strings.Contains(got.Meta, "Berlin") {
 		t.Errorf("chart series %q, meta %q", got.Series, got.Meta)
 	}
 	if !slices.IsSorted(got.Dates) || len(got.Dates) != 5 || got.Dates[0] != "2026-01-15" {
 		t.Errorf("points not one per day in date order: %q", got.Dates)
 	}
 	// Another call re-renders with the new number of points.
-	f.deliver("get_forecast", `{location: "Oslo", days: 9}`, `(w, d) => d.querySelectorAll(".rich svg.chart circle.pt").length === 9`)
+	f.deliver("get_forecast", `{location: "Oslo", days: 9}`, `(w, d) => d.querySelectorAll(".rich svg.chart circle.pt").length === 27`)
 
 	// A single record renders as a key/value card, next to the text summary.
 	f.page("get_current_weather")

@@ -66,9 +66,10 @@ func TestFixtureShapesUI(t *testing.T) {
 		if len(md.Code) != 1 || !strings.Contains(md.Code[0], `fmt.Println("hi")`) || strings.Contains(md.Text, "```") {
 			t.Errorf("fenced code = %q (fences shown literally: %v)", md.Code, strings.Contains(md.Text, "```"))
 		}
-		// Links keep web addresses only; raw HTML stays text and runs nothing.
-		if len(md.Links) != 2 || md.Links[0] != [2]string{"Upgrade guide", "https://example.com/upgrade"} || md.Links[1][1] != "" {
-			t.Errorf("links = %q; want the https one kept and the javascript: one without href", md.Links)
+		// Links keep web addresses only (the javascript: one is its text and its
+		// target, never a link); raw HTML stays text and runs nothing.
+		if len(md.Links) != 1 || md.Links[0] != [2]string{"Upgrade guide", "https://example.com/upgrade"} || !strings.Contains(md.Text, "a bad link javascript:alert(1)") {
+			t.Errorf("links = %q, text %q; want the https one kept and the javascript: one shown as text", md.Links, md.Text)
 		}
 		if md.Imgs != 0 || md.Pwned || !strings.Contains(md.Text, "<img src=x") {
 			t.Errorf("raw HTML became markup: imgs %d, pwned %v", md.Imgs, md.Pwned)
@@ -76,7 +77,7 @@ func TestFixtureShapesUI(t *testing.T) {
 		// Build logs: monospace with errors standing out.
 		f.openTool("build_log", 400, "dark")
 		f.deliver("build_log", `{}`)
-		lg := js[struct{ Font, Err string }](f, `(w, d) => { const p = d.querySelector("#result pre.code"); return {Font: getComputedStyle(p).fontFamily, Err: p.querySelector(".l-error").textContent}; }`)
+		lg := js[struct{ Font, Err string }](f, `(w, d) => { const p = d.querySelector("#result .logview"); return {Font: getComputedStyle(p).fontFamily, Err: p.querySelector(".lv-error .log-msg").textContent}; }`)
 		if !strings.Contains(strings.ToLower(lg.Font), "mono") || !strings.Contains(lg.Err, "TestImport failed") {
 			t.Errorf("build log = %+v", lg)
 		}
@@ -122,7 +123,7 @@ func TestFixtureShapesUI(t *testing.T) {
 		// isError stays an error banner.
 		f.eval(`(bridge.sendToolResult({isError: true, content: [{type: "text", text: "archive offline"}]}), true)`, nil)
 		f.waitFrame(`(w, d) => d.body.dataset.state === "error"`)
-		if got := js[string](f, `(w, d) => d.querySelector("#result .error-banner[role=alert]").textContent`); got != "The tool reported an error.archive offline" {
+		if got := js[string](f, `(w, d) => { const b = d.querySelector("#result .error-banner[role=alert]"); return b.querySelector(".error-title").textContent + b.querySelector(".error-message").textContent; }`); got != "The tool reported an error.archive offline" {
 			t.Errorf("error banner = %q", got)
 		}
 	})
@@ -155,8 +156,8 @@ func TestFixtureShapesUI(t *testing.T) {
 			Points int
 			Series []string
 		}](f, `(w, d) => ({Points: d.querySelectorAll("#result svg.chart.line circle.pt").length, Series: [...d.querySelectorAll("#result svg.chart g.series")].map(g => g.dataset.field)})`)
-		if ch.Points != 12 || !slices.Equal(ch.Series, []string{"revenue"}) {
-			t.Errorf("month series chart = %+v; want 12 points of revenue", ch)
+		if ch.Points != 24 || !slices.Equal(ch.Series, []string{"revenue", "cost"}) {
+			t.Errorf("month series chart = %+v; want 12 points of revenue and of cost", ch)
 		}
 		// Base64 image columns as thumbnails; long cells unfold on click; the whole header cell sorts.
 		f.openTool("team_photos", 760, "light")
@@ -276,9 +277,32 @@ func TestOfflineRefinementsUI(t *testing.T) {
 
 	t.Run("cards_at_400px", func(t *testing.T) {
 		f := open(t, "team_photos", 400, "show it as cards")
-		r := js[struct{ Cards, ScrollW, ClientW, Thumbs int }](f, `(w, d) => ({Cards: d.querySelectorAll("#result .cards > dl.card").length, ScrollW: d.documentElement.scrollWidth, ClientW: d.documentElement.clientWidth, Thumbs: d.querySelectorAll("#result .cards img.thumb").length})`)
+		r := js[struct{ Cards, ScrollW, ClientW, Thumbs int }](f, `(w, d) => ({Cards: d.querySelectorAll("#result .card-grid > dl.card").length, ScrollW: d.documentElement.scrollWidth, ClientW: d.documentElement.clientWidth, Thumbs: d.querySelectorAll("#result .card-grid img.thumb").length})`)
 		if r.Cards != 3 || r.ScrollW > r.ClientW || r.Thumbs != 3 {
 			t.Errorf("cards = %+v; want 3 cards with photos and no sideways scroll", r)
+		}
+	})
+
+	t.Run("cards_in_the_full_width", func(t *testing.T) {
+		f := open(t, "team_photos", 760, "show it as cards")
+		// Issue 23: the cards sat in the right half, beside the row count and Download CSV.
+		r := js[struct{ Grid, Coll, BarBottom, GridTop float64 }](f, `(w, d) => { const g = d.querySelector("#result .card-grid").getBoundingClientRect(), c = d.querySelector("#result .collection").getBoundingClientRect();
+			return {Grid: g.width, Coll: c.width, BarBottom: d.querySelector("#result .collection .toolbar").getBoundingClientRect().bottom, GridTop: g.top}; }`)
+		if r.Grid < r.Coll-1 || r.GridTop < r.BarBottom {
+			t.Errorf("cards = %+v; want the grid below the toolbar in the full width", r)
+		}
+	})
+
+	t.Run("bar_chart_of_human_sizes", func(t *testing.T) {
+		f := open(t, "list_files", 760, "make it a bar chart of size")
+		r := js[struct {
+			Bars   []float64
+			Labels []string
+		}](f, `(w, d) => ({Bars: [...d.querySelectorAll("#result svg.chart rect.bar")].map(b => Math.round(parseFloat(b.getAttribute("height")))),
+			Labels: [...d.querySelectorAll("#result svg.chart .grid text")].filter(t => t.getAttribute("text-anchor") !== "end").map(t => t.textContent)})`)
+		// report.pdf 67.30 KB, photo.jpg 1.2 MB, notes.txt 912 B, archive (no size), data.csv 3.4 MB.
+		if len(r.Bars) != 4 || !(r.Bars[3] > r.Bars[1] && r.Bars[1] > r.Bars[0] && r.Bars[0] >= r.Bars[2]) || !slices.Contains(r.Labels, "report.pdf") {
+			t.Errorf("bar chart of size = %+v; want bars by the sizes' bytes, labelled by name", r)
 		}
 	})
 
@@ -291,8 +315,8 @@ func TestOfflineRefinementsUI(t *testing.T) {
 
 	t.Run("bar_chart", func(t *testing.T) {
 		f := open(t, "monthly_revenue", 760, "bar chart")
-		if n := js[int](f, `(w, d) => d.querySelectorAll("#result svg.chart.bar rect.bar").length`); n != 12 {
-			t.Errorf("bar chart has %d bars, want 12", n)
+		if n := js[int](f, `(w, d) => d.querySelectorAll("#result svg.chart.bar rect.bar").length`); n != 24 {
+			t.Errorf("bar chart has %d bars, want 24 (revenue and cost per month)", n)
 		}
 	})
 
@@ -350,7 +374,7 @@ func TestTextClassifyInBrowser(t *testing.T) {
 		{"3f2a9c1 importer: parallel reads\n9b8a7c6 cli: add --dry-run", "data:gitlog"},
 		{"/a.txt:\nhello\n\n---\n/b.txt:\nworld\n", "sections"},
 		{"# Title\n\nSome **bold** text.", "markdown"},
-		{buildLog, "code:"},
+		{buildLog, "log"},
 		{"line1\nline2\nline3\n", "code:"},
 		{"Successfully wrote to /tmp/x.txt", "prose"},
 		{"The operation finished. Everything went well and nothing was left behind.\nA second sentence follows here, also long enough.", "prose"},

@@ -36,7 +36,7 @@ var Units = []Unit{
 	{Out: "viewdefs/min/form-nested.js", Srcs: []string{"viewdefs/form-nested.js"}},
 	{Out: "viewdefs/min/form-none.js", Srcs: []string{"viewdefs/form-none.js"}},
 	{Out: "viewdefs/min/rich.js", Srcs: []string{"viewdefs/rich.js"}},
-	{Out: "viewdefs/min/text.js", Srcs: []string{"viewdefs/text.js"}},
+	{Out: "viewdefs/min/text.js", Srcs: []string{"viewdefs/textlines.js", "viewdefs/textdata.js", "viewdefs/text.js"}},
 	{Out: "viewdefs/min/page-rich.js", Srcs: []string{"viewdefs/render.js", "viewdefs/page.js"}, Module: true},
 	{Out: "viewdefs/min/page-plain.js", Srcs: []string{"viewdefs/render.js", "viewdefs/render-plain.js", "viewdefs/page.js"}, Module: true},
 	{Out: "viewdefs/min/emergency.js", Srcs: []string{"viewdefs/render.js", "viewdefs/emergency.js"}, Module: true},

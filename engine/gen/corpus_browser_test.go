@@ -1,0 +1,690 @@
+package gen
+
+import (
+	"context"
+	_ "embed"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/genui-dev/genui/internal/browsertest"
+	"github.com/genui-dev/genui/internal/uicorpus"
+	"github.com/genui-dev/genui/mcpshim"
+)
+
+// The UI corpus (internal/uicorpus): real tool definitions and results of a
+// dozen MCP servers genui was never tuned for, recorded by `make uicorpus`.
+// Every page they make (each tool's form, each recorded result) is checked in
+// Chromium against the quality invariants of testdata/page_invariants.js at
+// 1280 and 400 px, light and dark.
+
+//go:embed testdata/page_invariants.js
+var pageInvariantsJS string
+
+// invariants in report order.
+var invariants = []string{"overflow", "tall", "links", "markers", "contrast", "tabular", "errors"}
+
+// corpusHost is an MCP Apps host page for the corpus: the UI in a sandboxed
+// iframe from another origin, the host's theme and width set by the test, no
+// host style variables (genui's own defaults). Tool calls the UI makes are
+// answered from window.replies.
+const corpusHost = `<!doctype html>
+<html><head><meta charset="utf-8"><title>corpus host</title><style>body{margin:0} iframe{border:0;display:block}</style></head>
+<body data-app-status="loading">
+<iframe id="ui" sandbox="allow-scripts allow-same-origin allow-forms" style="width: 1280px; height: 300px"></iframe>
+<script>%s</script>
+<script>
+window.calls = [];
+window.replies = [];
+const iframe = document.getElementById("ui");
+const bridge = new McpHost.AppBridge(iframe, {
+  hostInfo: { name: "genui-corpus-host", version: "1.0.0" },
+  hostContext: { theme: %q, displayMode: "inline", locale: "en-US" },
+  onInitialized: function () { document.body.dataset.appStatus = "ready"; },
+  onCallTool: function (params) {
+    window.calls.push(params);
+    const r = window.replies.shift();
+    if (!r) throw new Error("no reply queued");
+    if (r.rpcError) { const e = new Error(r.rpcError.message); e.code = r.rpcError.code; throw e; }
+    return r;
+  }
+});
+window.bridge = bridge;
+bridge.start();
+iframe.src = %s;
+</script>
+</body></html>`
+
+// corpusPage is one page of the corpus: a tool's form, or a tool with one
+// recorded call's result shown.
+type corpusPage struct {
+	server, tool string
+	label        string // "form" or "call N"
+	call         *uicorpus.Call
+	tabular      string       // kind of tabular text the result holds, or ""
+	errMsg       *string      // the cleaned upstream message of an error result
+	rpcError     *rpcErrorMsg // the call failed with a JSON-RPC error
+}
+
+type rpcErrorMsg struct {
+	Code    int    `json:"code"`
+	Message string `json:"message"`
+}
+
+// corpusEnv is one browser with the host and UI servers, reused by every page.
+type corpusEnv struct {
+	t     *testing.T
+	ctx   context.Context
+	host  string
+	mu    sync.Mutex
+	pages map[string]string // tool id -> generated HTML
+	shots string
+}
+
+func newCorpusEnv(t *testing.T) *corpusEnv {
+	env := &corpusEnv{t: t, ctx: browsertest.Start(t), pages: map[string]string{}, shots: os.Getenv("GENUI_UICORPUS_SHOTS")}
+	ui := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		env.mu.Lock()
+		page, ok := env.pages[strings.TrimPrefix(r.URL.Path, "/ui/")]
+		env.mu.Unlock()
+		if !ok {
+			http.NotFound(w, r)
+			return
+		}
+		w.Header().Set("Content-Security-Policy", defaultCSP)
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		_, _ = w.Write([]byte(page))
+	}))
+	t.Cleanup(ui.Close)
+	host := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		src, _ := json.Marshal(ui.URL + "/ui/" + r.URL.Query().Get("tool"))
+		theme := r.URL.Query().Get("theme")
+		if theme == "" {
+			theme = "light"
+		}
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		fmt.Fprintf(w, corpusHost, mcpshim.HostJS(), theme, src)
+	}))
+	t.Cleanup(host.Close)
+	env.host = host.URL
+	return env
+}
+
+// run evaluates expr in the host page (bounded) and decodes its JSON into v.
+func (e *corpusEnv) run(expr string, v any) error {
+	ctx, cancel := context.WithTimeout(e.ctx, 15*time.Second)
+	defer cancel()
+	s, err := chromedp.Run(ctx, chromedp.Evaluate[string]("JSON.stringify("+expr+")"))
+	if err != nil {
+		return fmt.Errorf("%s: %w", expr, err)
+	}
+	if v != nil {
+		return json.Unmarshal([]byte(s), v)
+	}
+	return nil
+}
+
+func (e *corpusEnv) frame(fn string) (json.RawMessage, error) {
+	ctx, cancel := context.WithTimeout(e.ctx, 20*time.Second)
+	defer cancel()
+	return browsertest.FrameEval(ctx, "#ui", fn)
+}
+
+// waitFrame waits until cond, a function expression (w, d) => boolean or a
+// promise of one, is true in the UI frame (bounded). The frame polls itself;
+// the test retries only while the frame is not there yet.
+func (e *corpusEnv) waitFrame(cond string, timeout time.Duration) error {
+	deadline := time.Now().Add(timeout)
+	poll := fmt.Sprintf(`(w, d) => new Promise((resolve) => {
+		const end = Date.now() + %d;
+		const step = async () => {
+			let ok = false;
+			try { ok = await (%s)(w, d); } catch (e) { ok = false; }
+			if (ok === true || Date.now() > end) resolve(ok === true); else setTimeout(step, 15);
+		};
+		step();
+	})`, timeout.Milliseconds(), cond)
+	for {
+		b, err := e.frame(poll)
+		if err == nil && string(b) == "true" {
+			return nil
+		}
+		if time.Now().After(deadline) {
+			if err != nil {
+				return err
+			}
+			return fmt.Errorf("waiting for %s", cond)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// open loads the UI of tool (id) in a fresh host page with the given theme.
+func (e *corpusEnv) open(id, html string) error {
+	e.mu.Lock()
+	e.pages[id] = html
+	e.mu.Unlock()
+	ctx, cancel := context.WithTimeout(e.ctx, 30*time.Second)
+	defer cancel()
+	if err := chromedp.Do(ctx, chromedp.Navigate(e.host+"/?tool="+id), chromedp.WaitReady(chromedp.CSS(`body[data-app-status="ready"]`))); err != nil {
+		return fmt.Errorf("open %s: %w", id, err)
+	}
+	return e.waitFrame(`(w, d) => d.body.dataset.state === "ready" && !!d.getElementById("tool-form")`, 10*time.Second)
+}
+
+// variant sets the frame's width and the host's theme and waits until the
+// UI shows both.
+func (e *corpusEnv) variant(width int, theme string) error {
+	if err := e.run(fmt.Sprintf(`(iframe.style.width = "%dpx", bridge.setHostContext({theme: %q}), true)`, width, theme), nil); err != nil {
+		return err
+	}
+	return e.waitFrame(fmt.Sprintf(`(w, d) => w.innerWidth === %d && d.documentElement.dataset.theme === %q && new Promise(r => w.requestAnimationFrame(() => w.requestAnimationFrame(() => r(true))))`, width, theme), 5*time.Second)
+}
+
+// checkPage runs the invariants in the frame.
+func (e *corpusEnv) checkPage(p *corpusPage) (map[string][]string, error) {
+	opts := map[string]any{}
+	if p.tabular != "" {
+		opts["tabular"] = p.tabular
+	}
+	if p.errMsg != nil {
+		opts["error"] = map[string]any{"message": *p.errMsg}
+	}
+	o, _ := json.Marshal(opts)
+	raw, err := e.frame(invariantsCall(string(o)))
+	if err != nil {
+		return nil, err
+	}
+	return decodeInvariants(raw)
+}
+
+// invariantsCall is the function expression that checks a page: the
+// invariants of page_invariants.js and browsertest's contrast walker.
+func invariantsCall(opts string) string {
+	return "(w, d) => ({found: (" + pageInvariantsJS + ")(w, d, " + opts + "), contrast: (" + browsertest.ContrastJS + ")(w, d, 4.5)})"
+}
+
+func decodeInvariants(raw json.RawMessage) (map[string][]string, error) {
+	var got struct {
+		Found    map[string][]string         `json:"found"`
+		Contrast []browsertest.ContrastIssue `json:"contrast"`
+	}
+	if err := json.Unmarshal(raw, &got); err != nil {
+		return nil, fmt.Errorf("invariants answered %s: %w", raw, err)
+	}
+	out := got.Found
+	if out == nil {
+		out = map[string][]string{}
+	}
+	for _, c := range got.Contrast {
+		out["contrast"] = append(out["contrast"], c.String())
+	}
+	return out, nil
+}
+
+// show puts the page's call into the UI: a result as the host delivers it,
+// or a JSON-RPC error as the answer to the UI's own call of the tool.
+func (e *corpusEnv) show(p *corpusPage) error {
+	if p.call == nil {
+		return nil
+	}
+	args := p.call.Arguments
+	if len(args) == 0 {
+		args = json.RawMessage(`{}`)
+	}
+	if p.rpcError != nil {
+		rpc, _ := json.Marshal(p.rpcError)
+		if err := e.run(fmt.Sprintf(`(window.replies = [{rpcError: %s}], bridge.sendToolInput(%s), true)`, rpc, args), nil); err != nil {
+			return err
+		}
+		// The UI's own call: its form, prefilled with the arguments, submitted.
+		if _, err := e.frame(`(w, d) => new Promise(r => setTimeout(() => { d.getElementById("tool-form").requestSubmit(); r(true); }, 50))`); err != nil {
+			return err
+		}
+		return e.waitFrame(`(w, d) => d.body.dataset.state === "error" || (d.body.dataset.state === "ready" && d.querySelector(".field-error:not(:empty)") !== null)`, 10*time.Second)
+	}
+	if err := e.run(fmt.Sprintf(`(bridge.sendToolInput(%s), bridge.sendToolResult(%s), true)`, args, p.call.Result), nil); err != nil {
+		return err
+	}
+	return e.waitFrame(`(w, d) => d.body.dataset.state === "result" || d.body.dataset.state === "error"`, 10*time.Second)
+}
+
+// corpusPages lists the pages of server s: each tool's form, then each call.
+func corpusPages(s uicorpus.Server) (map[string]Tool, []*corpusPage) {
+	tools := map[string]Tool{}
+	var pages []*corpusPage
+	for _, raw := range s.Tools {
+		var d struct {
+			Name         string          `json:"name"`
+			Title        string          `json:"title"`
+			Description  string          `json:"description"`
+			InputSchema  json.RawMessage `json:"inputSchema"`
+			OutputSchema json.RawMessage `json:"outputSchema"`
+			Annotations  json.RawMessage `json:"annotations"`
+			Meta         json.RawMessage `json:"_meta"`
+		}
+		_ = json.Unmarshal(raw, &d)
+		tools[d.Name] = Tool{Name: d.Name, Title: d.Title, Description: d.Description, InputSchema: d.InputSchema, OutputSchema: d.OutputSchema, Annotations: d.Annotations, Meta: d.Meta}
+		pages = append(pages, &corpusPage{server: s.Name, tool: d.Name, label: "form"})
+	}
+	n := map[string]int{}
+	for i := range s.Calls {
+		c := &s.Calls[i]
+		n[c.Tool]++
+		p := &corpusPage{server: s.Name, tool: c.Tool, label: fmt.Sprintf("call %d", n[c.Tool]), call: c}
+		if len(c.Error) > 0 {
+			var e rpcErrorMsg
+			_ = json.Unmarshal(c.Error, &e)
+			p.rpcError = &e
+			msg := cleanErrorMessage(e.Message)
+			p.errMsg = &msg
+		} else {
+			var r struct {
+				IsError bool `json:"isError"`
+				Content []struct {
+					Type string `json:"type"`
+					Text string `json:"text"`
+				} `json:"content"`
+			}
+			_ = json.Unmarshal(c.Result, &r)
+			var text []string
+			for _, item := range r.Content {
+				if item.Type == "text" {
+					text = append(text, item.Text)
+				}
+			}
+			if r.IsError && len(text) > 0 {
+				msg := cleanErrorMessage(text[0])
+				p.errMsg = &msg
+			} else if !r.IsError {
+				for _, t := range text {
+					if k := tabularKind(t); k != "" {
+						p.tabular = k
+						break
+					}
+				}
+			}
+		}
+		pages = append(pages, p)
+	}
+	return tools, pages
+}
+
+var (
+	ansiRE       = regexp.MustCompile(`\x1b\[[0-9;?]*[A-Za-z]`)
+	errHeadingRE = regexp.MustCompile(`(?m)\A\s*#{1,6}\s*(?:Error|Errors|Failed)\s*\n`)
+	// Prefixes that say nothing to a person: "Error", "MCP error -32603", and
+	// code locations such as "browserBackend.callTool".
+	noisePrefix = regexp.MustCompile(`(?i)^(?:error|mcp error -?\d+|error executing tool [\w.-]+|[a-z_$][\w$]*(?:\.[\w$]+)+)$`)
+)
+
+// cleanErrorMessage is what an error page must show of the upstream's
+// message text (its first line, at least): ANSI codes and a markdown
+// "### Error" heading removed, bare prefixes ("Error:", "MCP error -32603:",
+// "browserBackend.callTool:") dropped, and a prefix that the next one
+// repeats ("tools/call q failed: tools/call q:") said once.
+func cleanErrorMessage(s string) string {
+	s = ansiRE.ReplaceAllString(s, "")
+	s = errHeadingRE.ReplaceAllString(s, "")
+	s = strings.TrimSpace(s)
+	first, rest, _ := strings.Cut(s, "\n")
+	segs := strings.Split(first, ": ")
+	var keep []string
+	core := func(x string) string {
+		x = strings.ToLower(x)
+		for _, w := range []string{"error", "failed", "failure"} {
+			x = strings.ReplaceAll(x, w, "")
+		}
+		return strings.Join(strings.Fields(x), " ")
+	}
+	for i, seg := range segs {
+		if i < len(segs)-1 && noisePrefix.MatchString(strings.TrimSpace(seg)) {
+			continue
+		}
+		if i < len(segs)-1 {
+			a, b := core(seg), core(segs[i+1])
+			if a != "" && b != "" && (a == b || strings.HasPrefix(b, a) || strings.HasPrefix(a, b)) {
+				continue
+			}
+		}
+		keep = append(keep, seg)
+	}
+	first = strings.Join(keep, ": ")
+	if rest != "" {
+		return first + "\n" + rest
+	}
+	return first
+}
+
+var (
+	htmlTableRE  = regexp.MustCompile(`(?is)<table\b.*?<t[dh]\b`)
+	webPageRE    = regexp.MustCompile(`(?i)^\s*(?:<!doctype|<html\b)`)
+	recordLineRE = regexp.MustCompile(`^\s*[A-Za-z][\w ./()%-]{0,30}:\s*[^,:]{1,80}(?:,\s*[A-Za-z][\w ./()%-]{0,30}:\s*[^,]{1,80}){2,}\s*$`)
+	fileLineRE   = regexp.MustCompile(`^(?:\./)?[\w./@+-]+\.[\w]+[:-]\d+[:-]`)
+)
+
+// tabularKind says which kind of tabular text t holds: "html table",
+// "record lines", "csv", "file:line", or "" for none. Each reading must
+// explain most of the text. A whole web page (doctype, <html>) is a page's
+// source, not tabular text, even when it holds a table.
+func tabularKind(t string) string {
+	if htmlTableRE.MatchString(t) && !webPageRE.MatchString(t) {
+		return "html table"
+	}
+	var lines []string
+	for _, l := range strings.Split(strings.ReplaceAll(t, "\r\n", "\n"), "\n") {
+		if strings.TrimSpace(l) != "" {
+			lines = append(lines, l)
+		}
+	}
+	if len(lines) < 3 {
+		return ""
+	}
+	count := func(re *regexp.Regexp) int {
+		n := 0
+		for _, l := range lines {
+			if re.MatchString(l) {
+				n++
+			}
+		}
+		return n
+	}
+	if n := count(recordLineRE); n >= 3 && n*10 >= len(lines)*8 {
+		return "record lines"
+	}
+	if n := count(fileLineRE); n >= 3 && n*10 >= len(lines)*8 {
+		return "file:line"
+	}
+	commas := strings.Count(lines[0], ",")
+	if commas >= 2 && !strings.ContainsAny(lines[0], "{}[]") {
+		same := 0
+		for _, l := range lines {
+			if strings.Count(l, ",") == commas {
+				same++
+			}
+		}
+		if same == len(lines) {
+			return "csv"
+		}
+	}
+	return ""
+}
+
+// corpusExceptions are the pages allowed to break an invariant, each with its
+// reason ("server/tool/label/invariant").
+var corpusExceptions = map[string]string{}
+
+// corpusResult is what the corpus run found for one page and invariant.
+type corpusResult struct {
+	page     *corpusPage
+	inv      string
+	variants []string // "1280 light", ...
+	problems []string
+}
+
+// TestUICorpusInvariants renders every page of the UI corpus at 1280 and 400
+// px in light and dark and checks every invariant on each; it reports per
+// server how many pages break each invariant and fails for any break not in
+// corpusExceptions. GENUI_UICORPUS_SERVERS=a,b limits the servers;
+// GENUI_UICORPUS_REPORT=FILE writes the counts as JSON;
+// GENUI_UICORPUS_SHOTS=DIR writes a 760 px light screenshot of each page and
+// the per-server gallery pages (scripts/uicorpus.sh).
+func TestUICorpusInvariants(t *testing.T) {
+	servers, err := uicorpus.Load(uicorpus.Dir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	only := map[string]bool{}
+	for _, n := range strings.Split(os.Getenv("GENUI_UICORPUS_SERVERS"), ",") {
+		if n != "" {
+			only[n] = true
+		}
+	}
+	env := newCorpusEnv(t)
+	start := time.Now()
+	gen := NewOffline()
+	var results []corpusResult
+	pagesPer := map[string]int{}
+	checks := 0
+	for _, s := range servers {
+		if len(only) > 0 && !only[s.Name] {
+			continue
+		}
+		tools, pages := corpusPages(s)
+		pagesPer[s.Name] = len(pages)
+		byTool := map[string][]*corpusPage{}
+		var order []string
+		for _, p := range pages {
+			if _, ok := byTool[p.tool]; !ok {
+				order = append(order, p.tool)
+			}
+			byTool[p.tool] = append(byTool[p.tool], p)
+		}
+		for ti, name := range order {
+			res, err := gen.Generate(context.Background(), Request{Tool: tools[name]})
+			if err != nil {
+				t.Fatalf("%s/%s: generate: %v", s.Name, name, err)
+			}
+			id := fmt.Sprintf("%s-%d", s.Name, ti)
+			// One page per tool: its form first, then each call's result in turn
+			// (each result replaces the one before, as in a host).
+			if err := env.open(id, res.HTML); err != nil {
+				t.Fatalf("%s/%s: %v", s.Name, name, err)
+			}
+			for _, p := range byTool[name] {
+				if err := env.show(p); err != nil {
+					t.Fatalf("%s/%s %s: %v", s.Name, name, p.label, err)
+				}
+				found := map[string]*corpusResult{}
+				for _, v := range []struct {
+					width int
+					theme string
+				}{{1280, "light"}, {1280, "dark"}, {400, "light"}, {400, "dark"}} {
+					if err := env.variant(v.width, v.theme); err != nil {
+						t.Fatalf("%s/%s %s at %d %s: %v", s.Name, name, p.label, v.width, v.theme, err)
+					}
+					got, err := env.checkPage(p)
+					if err != nil {
+						t.Fatalf("%s/%s %s at %d %s: %v", s.Name, name, p.label, v.width, v.theme, err)
+					}
+					checks++
+					for inv, probs := range got {
+						r := found[inv]
+						if r == nil {
+							r = &corpusResult{page: p, inv: inv}
+							found[inv] = r
+						}
+						r.variants = append(r.variants, fmt.Sprintf("%d %s", v.width, v.theme))
+						if len(r.problems) == 0 {
+							r.problems = probs
+						}
+					}
+				}
+				for _, inv := range invariants {
+					if r := found[inv]; r != nil {
+						results = append(results, *r)
+					}
+				}
+				if env.shots != "" {
+					if err := env.screenshot(p); err != nil {
+						t.Fatalf("%s/%s %s: screenshot: %v", s.Name, name, p.label, err)
+					}
+				}
+			}
+		}
+	}
+	elapsed := time.Since(start)
+	report := corpusReport(results, pagesPer)
+	t.Logf("UI corpus: %d pages, %d checks (4 variants each) in %s\n%s", sum(pagesPer), checks, elapsed.Round(time.Millisecond), report.table())
+	if f := os.Getenv("GENUI_UICORPUS_REPORT"); f != "" {
+		b, _ := json.MarshalIndent(report, "", "  ")
+		if err := os.WriteFile(f, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if env.shots != "" {
+		if err := writeCorpusGallery(env.shots, servers, only, results); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, r := range results {
+		key := r.page.server + "/" + r.page.tool + "/" + r.page.label + "/" + r.inv
+		if corpusExceptions[key] != "" {
+			continue
+		}
+		t.Errorf("%s (%s): %s", key, strings.Join(r.variants, ", "), strings.Join(first(r.problems, 3), "; "))
+	}
+}
+
+func first(s []string, n int) []string {
+	if len(s) > n {
+		return append(append([]string{}, s[:n]...), fmt.Sprintf("(+%d more)", len(s)-n))
+	}
+	return s
+}
+
+func sum(m map[string]int) int {
+	n := 0
+	for _, v := range m {
+		n += v
+	}
+	return n
+}
+
+// uiCorpusReport counts, per server, the pages that break each invariant.
+type uiCorpusReport struct {
+	Pages  map[string]int            `json:"pages"`
+	Broken map[string]map[string]int `json:"broken"`
+}
+
+func corpusReport(results []corpusResult, pages map[string]int) uiCorpusReport {
+	r := uiCorpusReport{Pages: pages, Broken: map[string]map[string]int{}}
+	for s := range pages {
+		r.Broken[s] = map[string]int{}
+	}
+	for _, x := range results {
+		r.Broken[x.page.server][x.inv]++
+	}
+	return r
+}
+
+func (r uiCorpusReport) table() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%-20s %5s", "server", "pages")
+	for _, inv := range invariants {
+		fmt.Fprintf(&b, " %8s", inv)
+	}
+	b.WriteByte('\n')
+	names := make([]string, 0, len(r.Pages))
+	for s := range r.Pages {
+		names = append(names, s)
+	}
+	sort.Strings(names)
+	total := map[string]int{}
+	for _, s := range names {
+		fmt.Fprintf(&b, "%-20s %5d", s, r.Pages[s])
+		for _, inv := range invariants {
+			fmt.Fprintf(&b, " %8d", r.Broken[s][inv])
+			total[inv] += r.Broken[s][inv]
+		}
+		b.WriteByte('\n')
+	}
+	fmt.Fprintf(&b, "%-20s %5d", "total", sum(r.Pages))
+	for _, inv := range invariants {
+		fmt.Fprintf(&b, " %8d", total[inv])
+	}
+	b.WriteByte('\n')
+	return b.String()
+}
+
+// screenshot writes the page at 760 px, light, to shots/SERVER/TOOL-LABEL.png.
+func (e *corpusEnv) screenshot(p *corpusPage) error {
+	if err := e.variant(760, "light"); err != nil {
+		return err
+	}
+	// Let the frame follow the content's height before the picture.
+	last, stable := -1.0, 0
+	for i := 0; i < 60 && stable < 3; i++ {
+		var h float64
+		if err := e.run(`document.getElementById("ui").getBoundingClientRect().height`, &h); err != nil {
+			return err
+		}
+		if h == last {
+			stable++
+		} else {
+			last, stable = h, 0
+		}
+		time.Sleep(60 * time.Millisecond)
+	}
+	ctx, cancel := context.WithTimeout(e.ctx, 20*time.Second)
+	defer cancel()
+	png, err := chromedp.Run(ctx, chromedp.Screenshot(chromedp.CSS("#ui")))
+	if err != nil {
+		return err
+	}
+	dir := filepath.Join(e.shots, p.server)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(dir, shotName(p)), png, 0o644)
+}
+
+func shotName(p *corpusPage) string {
+	return strings.ReplaceAll(p.tool+"-"+strings.ReplaceAll(p.label, " ", ""), "/", "_") + ".png"
+}
+
+// writeCorpusGallery writes shots/SERVER.md for each server shot: every page
+// with its screenshot and what it broke.
+func writeCorpusGallery(dir string, servers []uicorpus.Server, only map[string]bool, results []corpusResult) error {
+	broke := map[*corpusPage][]string{}
+	for _, r := range results {
+		broke[r.page] = append(broke[r.page], r.inv)
+	}
+	for _, s := range servers {
+		if len(only) > 0 && !only[s.Name] {
+			continue
+		}
+		_, pages := corpusPages(s)
+		var b strings.Builder
+		fmt.Fprintf(&b, "# %s\n\n", s.Name)
+		fmt.Fprintf(&b, "genui's offline UI for every tool of npm's `%s` %s (%s license; %s), recorded by `make uicorpus`", s.Package, s.Version, s.License, s.Kind)
+		if s.Setup != "" {
+			fmt.Fprintf(&b, " against %s", s.Setup)
+		}
+		fmt.Fprintf(&b, ". Each picture is the page at 760 px, light theme, after the host delivered the recorded result (or the form alone). %d tools, %d calls.\n\n", len(s.Tools), len(s.Calls))
+		b.WriteString("| Tool | Page | Invariants broken |\n| --- | --- | --- |\n")
+		for _, p := range pages {
+			what := p.label
+			if p.call != nil {
+				a := string(p.call.Arguments)
+				if len(a) > 120 {
+					a = a[:117] + "..."
+				}
+				what += " `" + strings.ReplaceAll(a, "|", "\\|") + "`"
+				if p.errMsg != nil {
+					what += " (error)"
+				}
+			}
+			inv := strings.Join(broke[p], ", ")
+			if inv == "" {
+				inv = "none"
+			}
+			fmt.Fprintf(&b, "| `%s` %s | ![%s %s](%s/%s) | %s |\n", p.tool, what, p.tool, p.label, s.Name, shotName(p), inv)
+		}
+		if err := os.WriteFile(filepath.Join(dir, s.Name+".md"), []byte(b.String()), 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
+}
