@@ -25,6 +25,9 @@ const (
 	// (RefineRequest.RequireUnderstood) that the offline generator cannot
 	// read; nothing was recorded.
 	CodeNotUnderstood ErrorCode = "not_understood"
+	// CodeNotFound: a recorded call or a check that is not (or no longer)
+	// there.
+	CodeNotFound ErrorCode = "not_found"
 )
 
 // statusTable is the one code <-> HTTP status table: every code has its own
@@ -42,6 +45,7 @@ var statusTable = []struct {
 	{CodeUnavailable, 501},         // Not Implemented
 	{CodeInternal, 500},            // Internal Server Error
 	{CodeNotUnderstood, 422},       // Unprocessable Content
+	{CodeNotFound, 410},            // Gone
 }
 
 // ErrorCodes lists every error code.

@@ -44,6 +44,7 @@ const (
 	EventTraffic            EventKind = "traffic"             // *Traffic (streaming)
 	EventLog                EventKind = "log"                 // *LogRecord (streaming)
 	EventLagged             EventKind = "lagged"              // *Lagged: the subscription ends
+	EventUpstreamRestart    EventKind = "upstream-restart"    // *UpstreamRestart: a watched upstream's restart, step by step
 )
 
 // IsStreaming reports whether events of this kind may be dropped for a
@@ -208,6 +209,7 @@ func (*SessionsChanged) eventKind() EventKind    { return EventSessionsChanged }
 func (*Traffic) eventKind() EventKind            { return EventTraffic }
 func (*LogRecord) eventKind() EventKind          { return EventLog }
 func (*Lagged) eventKind() EventKind             { return EventLagged }
+func (*UpstreamRestart) eventKind() EventKind    { return EventUpstreamRestart }
 
 // newDetail returns an empty detail of the type kind carries (nil for an
 // unknown kind).
@@ -239,6 +241,8 @@ func newDetail(kind EventKind) EventDetail {
 		return &LogRecord{}
 	case EventLagged:
 		return &Lagged{}
+	case EventUpstreamRestart:
+		return &UpstreamRestart{}
 	}
 	return nil
 }
