@@ -316,38 +316,49 @@ func (e *Engine) Regenerate(ctx context.Context, req contract.RegenerateRequest)
 
 // CallTool calls an upstream tool and returns its result verbatim.
 func (e *Engine) CallTool(ctx context.Context, req contract.CallRequest) (contract.CallResult, error) {
+	res, _, err := e.callTool(ctx, req)
+	return res, err
+}
+
+// callTool is CallTool that also returns the call's history entry when the
+// call failed upstream (0 when it was not recorded).
+func (e *Engine) callTool(ctx context.Context, req contract.CallRequest) (contract.CallResult, int64, error) {
 	args := json.RawMessage(strings.TrimSpace(string(req.Arguments)))
 	if len(args) == 0 || string(args) == "null" {
 		args = json.RawMessage("{}")
 	}
 	var obj map[string]json.RawMessage
 	if err := json.Unmarshal(args, &obj); err != nil || obj == nil {
-		return contract.CallResult{}, contract.Errorf(contract.CodeInvalidArgument, "arguments must be a JSON object")
+		return contract.CallResult{}, 0, contract.Errorf(contract.CodeInvalidArgument, "arguments must be a JSON object")
 	}
 	if _, err := e.LookupTool(ctx, req.Name); err != nil {
-		return contract.CallResult{}, err
+		return contract.CallResult{}, 0, err
 	}
 	if req.Source == contract.SourceAPI || req.Source == contract.SourceTUI {
 		e.Push(req.Source, "tools/call", req.Name, map[string]any{"arguments": args})
 	}
 	if err := e.relay.Wait(ctx); err != nil {
-		return contract.CallResult{}, err
+		return contract.CallResult{}, 0, err
 	}
 	params, err := json.Marshal(map[string]any{"name": req.Name, "arguments": args})
 	if err != nil {
-		return contract.CallResult{}, contract.Errorf(contract.CodeInvalidArgument, "arguments: %v", err)
+		return contract.CallResult{}, 0, contract.Errorf(contract.CodeInvalidArgument, "arguments: %v", err)
 	}
+	gen := e.relay.up.Generation()
 	start := time.Now()
 	res, err := e.relay.request(ctx, "tools/call", params)
+	took := time.Since(start)
 	if err != nil {
-		return contract.CallResult{}, upstreamError("tools/call "+req.Name, err)
+		ce := upstreamError("tools/call "+req.Name, err)
+		return contract.CallResult{}, e.recordSurfaceCall(ctx, req, args, nil, ce.Message, gen, start, took), ce
 	}
 	var r struct {
 		IsError bool `json:"isError"`
 	}
 	_ = json.Unmarshal(res, &r)
 	e.ObserveResult(req.Name, res) // one real result shows an LLM the data's shape
-	return contract.CallResult{Result: res, IsError: r.IsError, Duration: time.Since(start)}, nil
+	id := e.recordSurfaceCall(ctx, req, args, res, "", gen, start, took)
+	return contract.CallResult{Result: res, IsError: r.IsError, Duration: took, HistoryID: id}, id, nil
 }
 
 // readUI returns a tool's UI from the UI service.

@@ -338,7 +338,7 @@ const (
 	RestartRestarting  = "restarting"     // a new upstream starts
 	RestartFailed      = "restart-failed" // it did not start: the old one keeps serving
 	RestartDone        = "restarted"      // the new upstream serves; tools listed again
-	RestartUnsupported = "unsupported"    // the upstream is not a stdio command
+	RestartNotWatching = "not-watching"   // the watch could not start (Error says why)
 )
 
 // UpstreamRestart is the detail of EventUpstreamRestart: one step of
@@ -387,8 +387,8 @@ func (r UpstreamRestart) Summary() string {
 		return "restarting the upstream"
 	case RestartFailed:
 		return fmt.Sprintf("restart failed (%s); the old upstream keeps serving", r.Error)
-	case RestartUnsupported:
-		return r.Error
+	case RestartNotWatching:
+		return "not watching: " + r.Error
 	case RestartDone:
 		s := fmt.Sprintf("restarted (generation %d) in %s", r.Generation, r.Duration.Round(time.Millisecond))
 		if r.Diff != nil {

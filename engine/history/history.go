@@ -212,11 +212,12 @@ func (s *Store) load() error {
 				continue
 			}
 			st.seg = first
+			st.line = append(st.line, '\n')
 			s.entries = append(s.entries, st)
 			s.nextID = st.id + 1
 			seg.entries++
-			seg.bytes += int64(len(line) + 1)
-			s.bytes += int64(len(line) + 1)
+			seg.bytes += int64(len(st.line))
+			s.bytes += int64(len(st.line))
 		}
 		s.segs = append(s.segs, seg)
 	}
@@ -249,7 +250,8 @@ func parseStored(line []byte) (stored, bool) {
 }
 
 // Policy is what the history keeps of tool's calls (the engine adds the
-// generation).
+// generation). It does not keep tool (a caller may pass a view of a buffer
+// it reuses).
 func (s *Store) Policy(tool string) contract.HistoryPolicy {
 	if s == nil || s.opts.Disabled {
 		return contract.HistoryPolicy{}
@@ -270,7 +272,7 @@ func (s *Store) Policy(tool string) contract.HistoryPolicy {
 	}
 	s.policyMu.Lock()
 	if len(s.policies) < 10000 { // tool names come from the upstream: bounded
-		s.policies[tool] = p
+		s.policies[strings.Clone(tool)] = p // tool may be a view of a reused buffer
 	}
 	s.policyMu.Unlock()
 	return p
@@ -364,6 +366,7 @@ func (s *Store) write(it item) {
 	id := s.nextID
 	s.nextID++
 	line, failed := s.encode(s.scratch[:0], id, it.rec)
+	line = append(line, '\n')
 	s.scratch = line
 	st := stored{id: id, tool: it.rec.Tool, source: it.rec.Source, failed: failed, line: bytes.Clone(line)}
 	if s.writes() {
@@ -373,10 +376,10 @@ func (s *Store) write(it item) {
 		}
 	}
 	if st.seg == 0 {
-		st.seg = s.memSegment(id, int64(len(st.line)+1))
+		st.seg = s.memSegment(id, int64(len(st.line)))
 	}
 	s.entries = append(s.entries, st)
-	s.bytes += int64(len(st.line) + 1)
+	s.bytes += int64(len(st.line))
 	s.enforce()
 	s.mu.Unlock()
 	if it.done != nil {
@@ -419,13 +422,12 @@ func (s *Store) appendLine(st *stored) error {
 		s.segs = append(s.segs, &segment{first: st.id, path: name})
 	}
 	seg := s.segs[len(s.segs)-1]
-	line := append(st.line[:len(st.line):len(st.line)], '\n')
-	if _, err := s.cur.Write(line); err != nil {
+	if _, err := s.cur.Write(st.line); err != nil {
 		return err
 	}
 	st.seg = seg.first
 	seg.entries++
-	seg.bytes += int64(len(line))
+	seg.bytes += int64(len(st.line))
 	return nil
 }
 
@@ -438,7 +440,7 @@ func (s *Store) enforce() {
 		s.segs = s.segs[1:]
 		n := 0
 		for n < len(s.entries) && s.entries[n].seg == old.first {
-			s.bytes -= int64(len(s.entries[n].line) + 1)
+			s.bytes -= int64(len(s.entries[n].line))
 			n++
 		}
 		s.entries = append([]stored(nil), s.entries[n:]...)

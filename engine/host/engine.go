@@ -39,6 +39,13 @@ type Engine interface {
 	// WantsExamples (an LLM generator shows it one per tool).
 	ObserveResult(tool string, result json.RawMessage)
 	WantsExamples() bool
+	// HistoryPolicy says what the call history keeps of a tool's calls
+	// (Record false: nothing; how many bytes of arguments and result) and
+	// the upstream generation now; it does not keep tool. RecordCall hands
+	// the history a finished call, which it owns from then on; it never
+	// blocks.
+	HistoryPolicy(tool string) contract.HistoryPolicy
+	RecordCall(rec *contract.CallRecord)
 }
 
 // Upstream is the pass-through to the upstream (engine.Relay).

@@ -107,7 +107,15 @@ func (s *Server) routes() {
 		{"POST /api/tool/{name}", http.HandlerFunc(s.handleToolCall)},
 		{"POST /api/refresh", http.HandlerFunc(s.handleRefresh)},
 		{"GET /api/queue", http.HandlerFunc(s.handlePendingEvents)}, // PendingEvents (queue.go)
-		{"GET /events", http.HandlerFunc(s.handleEvents)},           // Subscribe
+		// The call history and the checks (develop.go).
+		{"GET /api/history", http.HandlerFunc(s.handleHistory)},
+		{"POST /api/history/compare", http.HandlerFunc(s.handleCompare)},
+		{"GET /api/history/{id}", http.HandlerFunc(s.handleHistoryEntry)},
+		{"POST /api/history/{id}/rerun", http.HandlerFunc(s.handleRerun)},
+		{"GET /api/checks", http.HandlerFunc(s.handleChecks)},
+		{"POST /api/checks", http.HandlerFunc(s.handleAddCheck)},
+		{"POST /api/checks/run", http.HandlerFunc(s.handleRunChecks)},
+		{"GET /events", http.HandlerFunc(s.handleEvents)}, // Subscribe
 		// The agents' queue, long-polled.
 		{"GET /wait", events.WaitHandler(s.e.AgentQueue(), s.log)},
 		// DIR/resources (resource.go).

@@ -135,8 +135,10 @@ type Client struct {
 	// runCtx is Run's context (connections live in it); swapped hands Run
 	// a connection Restart made current; kick cuts a reconnect backoff
 	// short; restartMu lets one Restart run at a time.
-	runCtx    context.Context
-	failures  int // failed connection attempts (Restart waits for one)
+	runCtx   context.Context
+	failures int // failed connection attempts (Restart waits for one)
+	// gen mirrors state.Generation for Generation (read on every call).
+	gen       atomic.Int64
 	swapped   chan *swapRequest
 	kick      chan struct{}
 	restartMu sync.Mutex
@@ -343,6 +345,13 @@ func (c *Client) State() contract.UpstreamState {
 	return c.state
 }
 
+// Transport is the upstream's transport (TransportStdio, ...).
+func (c *Client) Transport() string { return c.cfg.Transport }
+
+// Generation is State().Generation without its lock: the connection
+// calls go to now (1 for the first; 0 before it).
+func (c *Client) Generation() int { return int(c.gen.Load()) }
+
 // InitializeResult is the raw result of the last successful initialize
 // (capabilities, serverInfo, instructions), or nil before the first one.
 func (c *Client) InitializeResult() json.RawMessage {
@@ -423,6 +432,7 @@ func (c *Client) updateState(f func(s *contract.UpstreamState), tell bool) {
 		c.state.Since = time.Now()
 	}
 	snap, h := c.state, c.onState
+	c.gen.Store(int64(c.state.Generation))
 	close(c.changed)
 	c.changed = make(chan struct{})
 	c.mu.Unlock()
