@@ -345,7 +345,7 @@ func Report(r contract.CheckReport) string {
 		if o.Status == contract.CheckEqual && o.Diff != nil && o.Diff.Ignored > 0 {
 			what += fmt.Sprintf(" (%d ignored difference(s))", o.Diff.Ignored)
 		}
-		fmt.Fprintf(&b, "  %s %-*s  %-*s  %s (%s)\n", mark, nameW, o.Name, toolW, o.Tool, what, o.Duration.Round(time.Millisecond))
+		fmt.Fprintf(&b, "  %s %-*s  %-*s  %s (%s)\n", mark, nameW, o.Name, toolW, o.Tool, what, roundDuration(o.Duration))
 		if o.Status == contract.CheckChanged && o.Diff != nil {
 			for _, l := range o.Diff.Text() {
 				fmt.Fprintf(&b, "        %s\n", l)
@@ -361,4 +361,13 @@ func Report(r contract.CheckReport) string {
 	}
 	b.WriteString("\n")
 	return b.String()
+}
+
+// roundDuration is d as a person reads it: milliseconds, or microseconds
+// below one.
+func roundDuration(d time.Duration) time.Duration {
+	if d < time.Millisecond {
+		return d.Round(time.Microsecond)
+	}
+	return d.Round(time.Millisecond)
 }
