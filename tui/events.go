@@ -141,6 +141,13 @@ func engineRow(ev contract.Event) eventRow {
 	switch d := ev.Detail.(type) {
 	case *contract.ToolsChanged:
 		text = fmt.Sprintf("+%d -%d ~%d tools", len(d.Diff.Added), len(d.Diff.Removed), len(d.Diff.Changed))
+		for _, c := range d.Diff.Changes {
+			if c.Kind == contract.ChangeChanged {
+				text += fmt.Sprintf(" · %s: %s", c.Tool, strings.Join(c.Fields, ", "))
+			}
+		}
+	case *contract.UpstreamRestart:
+		text = d.Summary()
 	case *contract.UIUpdated:
 		text = fmt.Sprintf("%s → %s", d.Reason, orDash(d.UIType))
 	case *contract.GenerationStarted:
@@ -276,6 +283,9 @@ func (m *Model) handleEvents(msg eventsMsg) tea.Cmd {
 			inspectAgain[ev.Tool] = true
 		case *contract.ToolsChanged:
 			cmds = append(cmds, m.fetchTools())
+		case *contract.UpstreamRestart:
+			// A watched upstream's restart, step by step, on the status line.
+			m.setStatus("upstream: "+d.Summary(), d.Error != "")
 		}
 		refetch = true
 		m.insertEvent(engineRow(ev))
