@@ -9,11 +9,24 @@ GIT_REV := $(shell git rev-parse --short=12 HEAD 2>/dev/null)
 COMMIT  := $(if $(GIT_REV),$(GIT_REV)$(shell git diff --quiet HEAD -- 2>/dev/null || echo -dirty),unknown)
 LDFLAGS := -s -w -X github.com/genui-dev/genui/engine.Version=$(VERSION) -X github.com/genui-dev/genui/engine.Commit=$(COMMIT)
 
+# make lint's tools: golangci-lint, pinned and built into the test cache; ESLint from npm
+GOLANGCI_LINT_VERSION := v2.15.0
+GOLANGCI_LINT := $(GENUI_TEST_CACHE)/bin/golangci-lint-$(GOLANGCI_LINT_VERSION)
+NPM_BIN := $(GENUI_TEST_CACHE)/npm/node_modules/.bin
+
 # release targets (GOOS/GOARCH) and where they go
 PLATFORMS ?= linux/amd64 linux/arm64 darwin/amd64 darwin/arm64 windows/amd64
 RELEASE_DIR ?= release
+# Where a published release's files live: $(RELEASE_DOWNLOAD_URL)/vX.Y.Z/FILE. The default is
+# the GitHub releases of the repository go.mod's module path names. The Homebrew formula's URLs
+# and the install script's default come from it; make publishes nothing.
+MODULE := $(shell sed -n 's/^module //p' go.mod)
+RELEASE_HOMEPAGE ?= https://$(MODULE)
+RELEASE_DOWNLOAD_URL ?= $(RELEASE_HOMEPAGE)/releases/download
+# archive entries carry the commit's time, so the same commit gives the same archives
+SOURCE_DATE_EPOCH ?= $(shell git log -1 --format=%ct 2>/dev/null)
 
-.PHONY: build test bench lint release version uicorpus
+.PHONY: build test test-short bench lint release version uicorpus
 
 ## version: the version builds get, from README.md
 version:
@@ -25,7 +38,9 @@ build: version
 	$(GO) build -ldflags '$(LDFLAGS)' -o bin/genui ./cmd/genui
 
 ## release: static binaries (CGO_ENABLED=0, -trimpath) for PLATFORMS under RELEASE_DIR,
-## named genui-vX.Y.Z-OS-ARCH[.exe], plus SHA256SUMS
+## named genui-vX.Y.Z-OS-ARCH[.exe]; from them (internal/release) an archive per platform
+## (tar.gz, zip for Windows; binary, README.md, LICENSE), install.sh, homebrew/genui.rb,
+## SHA256SUMS, and the npm packages under npm/ (folders, packed with `npm pack` when npm is here)
 release: version
 	rm -rf $(RELEASE_DIR)
 	mkdir -p $(RELEASE_DIR)
@@ -35,9 +50,21 @@ release: version
 		echo "build $$out"; \
 		CGO_ENABLED=0 GOOS=$$os GOARCH=$$arch $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $$out ./cmd/genui; \
 	done
-	cd $(RELEASE_DIR) && if command -v sha256sum >/dev/null; then sha256sum genui-* > SHA256SUMS; \
-		else shasum -a 256 genui-* > SHA256SUMS; fi
-	@cat $(RELEASE_DIR)/SHA256SUMS
+	$(GO) run ./internal/release/gen -version '$(VERSION)' -dir '$(RELEASE_DIR)' -platforms '$(PLATFORMS)' \
+		-homepage '$(RELEASE_HOMEPAGE)' -download-url '$(RELEASE_DOWNLOAD_URL)' -mtime '$(or $(SOURCE_DATE_EPOCH),0)'
+	@if command -v npm >/dev/null 2>&1; then \
+		cd $(RELEASE_DIR)/npm && for d in */; do npm pack --silent "./$$d"; done; \
+	else echo "npm not found: the npm packages are folders under $(RELEASE_DIR)/npm, not packed"; fi
+
+## release-test: the release checks alone (`make test` runs them too): a one-platform release
+## for this machine, its archive, SHA256SUMS and formula, the npm tarballs installed without the
+## registry (`npx genui version`, `npx genui mcp` answering initialize), install.sh over HTTP
+## and file://, a corrupted archive refused; the README's Install lines
+.PHONY: release-test
+release-test:
+	scripts/test-deps.sh
+	$(GO) test -count=1 -timeout 10m ./internal/release/
+	$(GO) test -count=1 -timeout 10m -run '^(TestReleaseBuild|TestREADMEInstallLines)$$' ./e2e/
 
 ## test: install test dependencies when missing, then every test with the race detector, then
 ## a short fuzz run of the host's frame handling (its corpus is checked in under testdata/fuzz)
@@ -46,13 +73,20 @@ test:
 	$(GO) test -race -count=1 -timeout 20m ./...
 	$(GO) test -run '^$$' -fuzz FuzzHandleFrame -fuzztime 20s ./engine/host/
 
+## test-short: the fast tier, for a machine without chromium, tmux, node or the npm packages:
+## `go test -short`, in which tests that need those, the genui binary or minutes skip
+## (internal/testenv.SkipShort; under CI=true too, since -short is asked for)
+test-short:
+	$(GO) test -short -count=1 -timeout 5m ./...
+
 ## bench: with the TypeScript SDK client, tools/call round trips direct vs through a byte relay
 ## vs through `genui mcp`, alternating call by call (added latency, genui/relay ratio), warm
 ## resources/read vs ping, UI sizes, startup vs the demo alone; then the Go benchmarks (/wait
 ## push-to-delivery vs a channel, 10k events, cache hits vs a map, a proxied tools/call vs a
 ## byte relay vs the demo directly with genui's allocations per call, cached UI reads vs ping over
-## OS pipes, a TUI frame with 1,000 tools and 10,000 events vs an empty one). Every figure comes
-## with its same-run baseline.
+## OS pipes, 100,000 upstream tools: bytes genui holds per tool vs the tool's JSON and a paged
+## tools/list vs compacting the JSON, a TUI frame with 1,000 tools and 10,000 events vs an empty
+## one). Every figure comes with its same-run baseline.
 bench: build
 	scripts/test-deps.sh
 	$(GO) run ./bench -genui bin/genui
@@ -65,8 +99,18 @@ bench: build
 uicorpus:
 	scripts/uicorpus.sh
 
-## lint: gofmt must report nothing; go vet must pass
-lint:
-	@out="$$(find . -name '*.go' -not -path './.git/*' -not -path './bin/*' -not -path '*/node_modules/*' | xargs gofmt -l)"; \
-	if [ -n "$$out" ]; then echo "gofmt needed on:"; echo "$$out"; exit 1; fi
+## lint: golangci-lint (.golangci.yml: charm crush's linter set with staticcheck, gofmt and
+## goimports; built once into the test cache), go vet, `go mod tidy` changing nothing, and
+## ESLint over the scripts genui inlines into pages (eslint.config.cjs; scripts/test-deps.sh
+## installs ESLint into the test cache)
+lint: $(GOLANGCI_LINT)
+	$(GOLANGCI_LINT) run ./...
 	$(GO) vet ./...
+	@$(GO) mod tidy -diff || { echo "go.mod/go.sum are not tidy: run go mod tidy" >&2; exit 1; }
+	@test -x $(NPM_BIN)/eslint || { echo "ESLint is not installed in $(NPM_BIN): run scripts/test-deps.sh" >&2; exit 1; }
+	NODE_PATH=$(GENUI_TEST_CACHE)/npm/node_modules $(NPM_BIN)/eslint -c eslint.config.cjs viewdefs/*.js mcpshim/*.js
+
+$(GOLANGCI_LINT):
+	@mkdir -p $(@D)/.build
+	GOBIN=$(abspath $(@D))/.build $(GO) install github.com/golangci/golangci-lint/v2/cmd/golangci-lint@$(GOLANGCI_LINT_VERSION)
+	mv $(@D)/.build/golangci-lint $@

@@ -95,7 +95,7 @@ func TestBenchSmoke(t *testing.T) {
 	}
 	testenv.NodePath(t)
 	if _, err := os.Stat(filepath.Join(testenv.NPMDir(), "node_modules", "@modelcontextprotocol", "sdk", "package.json")); err != nil {
-		testenv.Missing(t, "npm package @modelcontextprotocol/sdk: %v", err)
+		testenv.Missingf(t, "npm package @modelcontextprotocol/sdk: %v", err)
 	}
 	bin := testenv.GenuiBinary(t) // built first: a cold build must not eat the run's budget
 	self, err := os.Executable()

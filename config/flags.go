@@ -27,7 +27,7 @@ type Flags struct {
 	// the user set count.
 	dir, llm, model, uiMetadata, upstreamURL, upstreamTransport string
 	logLevel, logFormat                                         string
-	headers, watch                                              []string
+	headers, allowedOrigins, watch                              []string
 	persist                                                     bool
 	refresh                                                     time.Duration
 	uiPort, mcpPort                                             int
@@ -50,6 +50,7 @@ func (f *Flags) Register(fs *pflag.FlagSet) {
 	fs.DurationVar(&f.refresh, "refresh-interval", 0, "also re-fetch the upstream's tools this often (e.g. 5m; 0 = only on list_changed and _ui_refresh_tools)")
 	fs.StringVar(&f.logLevel, "log-level", "", "debug|info|warn|error (default info)")
 	fs.StringVar(&f.logFormat, "log-format", "", "json|text (default json)")
+	fs.StringSliceVar(&f.allowedOrigins, "allowed-origins", nil, "browser origins served besides loopback pages, e.g. vscode-webview://* or app://shell (repeatable or comma-separated; http.allowedOrigins)")
 }
 
 // RegisterDir adds only --config and --dir (genui install, genui config).

@@ -139,6 +139,9 @@ type Effective struct {
 	Warnings []string
 	// secret marks paths whose value came from a secret-looking ${env:VAR}.
 	secret map[string]bool
+	// fromEnv records the strings that ${env:VAR} references expanded to,
+	// by path, so errors show <from ${env:VAR}> instead (scrub).
+	fromEnv map[string]envOrigin
 	// tree is the merged document.
 	tree map[string]any
 }
@@ -149,7 +152,7 @@ func Load(in Input) (*Effective, error) {
 	if in.LookupEnv == nil {
 		in.LookupEnv = os.LookupEnv
 	}
-	eff := &Effective{Sources: map[string]Source{}, secret: map[string]bool{}}
+	eff := &Effective{Sources: map[string]Source{}, secret: map[string]bool{}, fromEnv: map[string]envOrigin{}}
 	path, explicit := in.File, true
 	if path == "" {
 		path, explicit = DefaultFile, false
@@ -222,6 +225,7 @@ func Load(in Input) (*Effective, error) {
 	}
 	verrs = append(verrs, eff.check(tree)...)
 	if len(verrs) > 0 {
+		eff.scrub(verrs, tree)
 		return nil, &Errors{List: verrs}
 	}
 	eff.tree = tree
@@ -316,14 +320,15 @@ func (eff *Effective) check(tree map[string]any) []*Error {
 		d, err := time.ParseDuration(str(p))
 		return int64(d), err == nil
 	}
-	for _, p := range []string{"generation.budget", "generation.waitBudget", "generation.timeout", "upstream.reconnect.min", "upstream.reconnect.max"} {
+	for _, p := range []string{"generation.budget", "generation.waitBudget", "generation.timeout", "upstream.reconnect.min", "upstream.reconnect.max",
+		"mcp.sessions.evictIdle", "mcp.listen.stallTimeout"} {
 		if d, ok := dur(p); ok && d <= 0 {
 			bad(p, "must be longer than 0s")
 		}
 	}
 	if lo, ok := dur("upstream.reconnect.min"); ok {
 		if hi, ok := dur("upstream.reconnect.max"); ok && lo > hi {
-			bad("upstream.reconnect.min", "must not be longer than upstream.reconnect.max ("+str("upstream.reconnect.max")+")")
+			bad("upstream.reconnect.min", "must not be longer than upstream.reconnect.max ("+eff.shown("upstream.reconnect.max", str("upstream.reconnect.max"))+")")
 		}
 	}
 	num := func(p string) int64 {
@@ -333,6 +338,14 @@ func (eff *Effective) check(tree map[string]any) []*Error {
 	}
 	if num("cache.maxEntryBytes") > num("cache.maxTotalBytes") {
 		bad("cache.maxEntryBytes", fmt.Sprintf("must not exceed cache.maxTotalBytes (%d)", num("cache.maxTotalBytes")))
+	}
+	if list, ok := getPath(tree, "http.allowedOrigins"); ok {
+		for i, o := range list.([]any) {
+			if s, _ := o.(string); strings.EqualFold(s, "http://*") || strings.EqualFold(s, "https://*") {
+				bad(fmt.Sprintf("http.allowedOrigins[%d]", i), eff.shown(fmt.Sprintf("http.allowedOrigins[%d]", i), s)+
+					" would let every web site in: name http(s) origins exactly")
+			}
+		}
 	}
 	if p := num("http.uiPort"); p != 0 && p == num("http.mcpPort") {
 		bad("http.mcpPort", "must differ from http.uiPort")
@@ -364,7 +377,13 @@ func readFile(path string, explicit bool, lookup func(string) (string, bool), ef
 // of secret values.
 func ParseFile(b []byte, lookup func(string) (string, bool), eff *Effective) (map[string]any, []*Error) {
 	if eff == nil {
-		eff = &Effective{secret: map[string]bool{}}
+		eff = &Effective{}
+	}
+	if eff.secret == nil {
+		eff.secret = map[string]bool{}
+	}
+	if eff.fromEnv == nil {
+		eff.fromEnv = map[string]envOrigin{}
 	}
 	src := Source{Layer: LayerFile}
 	dec := json.NewDecoder(bytes.NewReader(b))
@@ -391,6 +410,7 @@ func ParseFile(b []byte, lookup func(string) (string, bool), eff *Effective) (ma
 	for _, e := range errs {
 		e.Source = src
 	}
+	eff.scrub(errs, tree)
 	sort.SliceStable(errs, func(i, j int) bool { return errs[i].Path < errs[j].Path })
 	if len(errs) > 0 {
 		return nil, errs
@@ -466,13 +486,16 @@ func expandTree(v any, path string, lookup func(string) (string, bool), eff *Eff
 			x[i] = expandTree(x[i], fmt.Sprintf("%s[%d]", path, i), lookup, eff, errs)
 		}
 	case string:
-		out, secret, err := Expand(x, lookup)
+		out, names, secret, err := expand(x, lookup)
 		if err != nil {
 			*errs = append(*errs, &Error{Path: path, Rule: err.Error()})
 			return x
 		}
 		if secret {
 			eff.secret[path] = true
+		}
+		if len(names) > 0 {
+			eff.fromEnv[path] = envOrigin{value: out, names: names}
 		}
 		return out
 	}
@@ -483,8 +506,15 @@ func expandTree(v any, path string, lookup func(string) (string, bool), eff *Eff
 // literal ${env:. An unset VAR is an error. secret reports whether a
 // referenced variable's name looks like it holds a secret.
 func Expand(s string, lookup func(string) (string, bool)) (out string, secret bool, err error) {
+	out, _, secret, err = expand(s, lookup)
+	return out, secret, err
+}
+
+// expand is Expand that also returns the names of the variables s
+// referenced (nil when it referenced none).
+func expand(s string, lookup func(string) (string, bool)) (out string, names []string, secret bool, err error) {
 	if !strings.Contains(s, "${env:") {
-		return s, false, nil
+		return s, nil, false, nil
 	}
 	var errs []string
 	out = reEnvRef.ReplaceAllStringFunc(s, func(m string) string {
@@ -508,12 +538,15 @@ func Expand(s string, lookup func(string) (string, bool)) (out string, secret bo
 		if secretName(name) {
 			secret = true
 		}
+		if !slices.Contains(names, name) {
+			names = append(names, name)
+		}
 		return v
 	})
 	if len(errs) > 0 {
-		return s, false, errors.New(strings.Join(errs, "; "))
+		return s, nil, false, errors.New(strings.Join(errs, "; "))
 	}
-	return out, secret, nil
+	return out, names, secret, nil
 }
 
 var reSecretName = regexp.MustCompile(`(?i)(key|token|secret|passw|auth|cookie|credential|session)`)
@@ -591,6 +624,13 @@ func flagLayer(fs *pflag.FlagSet, command []string) (map[string]any, map[string]
 					if x = strings.TrimSpace(x); x != "" {
 						list = append(list, x)
 					}
+				}
+				v = list
+			case s.Kind == kList:
+				vals, _ := fs.GetStringSlice(s.Flag)
+				list := []any{}
+				for _, x := range vals {
+					list = append(list, x)
 				}
 				v = list
 			default:

@@ -70,7 +70,7 @@ func TestConfigErrorsNamePaths(t *testing.T) {
 		{"two values", `{} {}`, nil, nil, []string{"more than one JSON value"}},
 		{"not an object", `["a"]`, nil, nil, []string{"must hold a JSON object"}},
 		{"unknown top-level key", `{"dirr": "x"}`, nil, nil, []string{`dirr: unknown key (did you mean "dir"?)`}},
-		{"unknown nested key", `{"llm": {"provider": "offline", "tempreature": 1}}`, nil, nil, []string{`llm.tempreature: unknown key (did you mean "temperature"?)`}},
+		{"unknown nested key", `{"llm": {"provider": "offline", "tempreature": 1}}`, nil, nil, []string{`llm.tempreature: unknown key (did you mean "temperature"?)`}}, //nolint:misspell // misspelled on purpose
 		{"unknown key far off", `{"cache": {"zzzzzz": 1}}`, nil, nil, []string{"cache.zzzzzz: unknown key (known: persist, directory, maxEntries"}},
 		{"wrong type", `{"cache": {"maxEntries": "many"}}`, nil, nil, []string{"cache.maxEntries: must be an integer, not a string"}},
 		{"wrong type bool", `{"cache": {"persist": "yes"}}`, nil, nil, []string{"cache.persist: must be true or false, not a string"}},

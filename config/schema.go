@@ -32,6 +32,9 @@ const schemaURL = "https://github.com/genui-dev/genui/config/schema.json"
 // "a duration").
 const durationPattern = `^(0|([0-9]+(\.[0-9]+)?(ns|us|µs|ms|s|m|h))+)$`
 
+// originPattern is the schema's pattern for http.allowedOrigins entries.
+const originPattern = `^(null|[A-Za-z][A-Za-z0-9+.-]*://(\*|[^/?#*@\s]+))$`
+
 var compiled = sync.OnceValues(func() (*jsonschema.Schema, error) {
 	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(Schema))
 	if err != nil {
@@ -209,6 +212,8 @@ func rule(k jsonschema.ErrorKind, loc []string) string {
 			return fmt.Sprintf("must be a duration such as 90s, 1m30s or 500ms, not %q", k.Got)
 		case "^https?://", "^(https?://.*)?$":
 			return fmt.Sprintf("must be an http:// or https:// URL, not %q", k.Got)
+		case originPattern:
+			return fmt.Sprintf("must be an origin such as vscode-webview://abc, app://* or http://devbox.lan:3000 (scheme://host[:port], scheme://* or null), not %q", k.Got)
 		}
 		return fmt.Sprintf("must match %s, not %q", k.Want, k.Got)
 	case *kind.MinLength:

@@ -108,6 +108,17 @@ var settings = []setting{
 	{Path: "http.uiPort", Kind: kInt, Flag: "port", Default: 0},
 	{Path: "http.mcpPort", Kind: kInt, Flag: "mcp-port", Default: 0},
 	{Path: "http.host", Kind: kString, NoEnv: true, Default: "127.0.0.1"},
+	{Path: "http.allowedOrigins", Kind: kList, Flag: "allowed-origins"},
+
+	{Path: "mcp.toolsPageSize", Kind: kInt, Default: 1000},
+	{Path: "mcp.sessions.max", Kind: kInt, Default: 1000},
+	{Path: "mcp.sessions.evictIdle", Kind: kDuration, Default: "5m"},
+	{Path: "mcp.listen.maxStreams", Kind: kInt, Default: 256},
+	{Path: "mcp.listen.maxSubscriptions", Kind: kInt, Default: 1000},
+	{Path: "mcp.listen.stallTimeout", Kind: kDuration, Default: "10s"},
+
+	{Path: "roots", Kind: kList},
+	{Path: "answerTimeout", Kind: kDuration, Default: "5m"},
 }
 
 // lookupSetting returns the setting at path.

@@ -18,8 +18,16 @@ type Config struct {
 	Logging     Logging     `json:"logging"`
 	ToolRefresh ToolRefresh `json:"toolRefresh"`
 	HTTP        HTTP        `json:"http"`
-	History     History     `json:"history"`
-	Checks      Checks      `json:"checks"`
+	MCP         MCP         `json:"mcp"`
+	// Roots answer the upstream's roots/list when no host does: folders
+	// (relative to the working directory) or file:// URIs. Unset: the
+	// working directory; [] none.
+	Roots []string `json:"roots,omitempty"`
+	// AnswerTimeout bounds how long the upstream's elicitation and sampling
+	// requests wait for an answer from genui's own surfaces.
+	AnswerTimeout Duration `json:"answerTimeout"`
+	History       History  `json:"history"`
+	Checks        Checks   `json:"checks"`
 }
 
 // Upstream is the wrapped MCP server: Command (stdio) or URL (http/sse);
@@ -121,11 +129,33 @@ type ToolRefresh struct {
 	Backoff Duration `json:"backoff,omitempty"`
 }
 
-// HTTP is the side server's ports (the host is always loopback).
+// HTTP is the side server's ports (the host is always loopback) and the
+// browser origins served besides loopback pages.
 type HTTP struct {
-	UIPort  int    `json:"uiPort"`
-	MCPPort int    `json:"mcpPort"`
-	Host    string `json:"host"`
+	UIPort         int      `json:"uiPort"`
+	MCPPort        int      `json:"mcpPort"`
+	Host           string   `json:"host"`
+	AllowedOrigins []string `json:"allowedOrigins,omitempty"`
+}
+
+// MCP is the MCP server genui presents to hosts: its limits.
+type MCP struct {
+	ToolsPageSize int         `json:"toolsPageSize"`
+	Sessions      MCPSessions `json:"sessions"`
+	Listen        MCPListen   `json:"listen"`
+}
+
+// MCPSessions bounds HTTP sessions.
+type MCPSessions struct {
+	Max       int      `json:"max"`
+	EvictIdle Duration `json:"evictIdle"`
+}
+
+// MCPListen bounds subscriptions/listen streams.
+type MCPListen struct {
+	MaxStreams       int      `json:"maxStreams"`
+	MaxSubscriptions int      `json:"maxSubscriptions"`
+	StallTimeout     Duration `json:"stallTimeout"`
 }
 
 // Duration is a time.Duration written as a Go duration string ("90s").

@@ -28,7 +28,7 @@ import (
 // (headless Chromium) arrives there as one JSON line.
 func TestAgentSideChannel(t *testing.T) {
 	if _, err := exec.LookPath("curl"); err != nil {
-		testenv.Missing(t, "curl not found (the DIR/mcp helper needs it)")
+		testenv.Missingf(t, "curl not found (the DIR/mcp helper needs it)")
 	}
 	c, dir := genuiMCP(t)
 	ctx := bounded(t, 3*time.Minute)

@@ -178,3 +178,34 @@ func TestCLIConfig(t *testing.T) {
 		}
 	}
 }
+
+// TestCLIConfigErrorsHideEnvSecrets: a config whose llm.baseUrl comes from
+// ${env:X}, where X holds a key, fails `genui config validate` and the
+// start of `genui mcp` naming the path, the rule and <from ${env:X}>, and
+// neither prints the key.
+func TestCLIConfigErrorsHideEnvSecrets(t *testing.T) {
+	wd := t.TempDir()
+	const secret = "sk-SUPERSECRET-e2e-0123456789"
+	cfg := filepath.Join(wd, "genui.json")
+	if err := os.WriteFile(cfg, []byte(`{"llm": {"provider": "openai-compatible", "baseUrl": "${env:X}"}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{{"config", "validate", cfg}, {"mcp", "--config", cfg}, {"serve", "--config", cfg}} {
+		ctx := bounded(t, time.Minute)
+		cmd := exec.CommandContext(ctx, testenv.GenuiBinary(t), args...)
+		cmd.Env = append(testenv.OfflineEnv(), "X="+secret)
+		cmd.Dir = wd
+		var out, errb bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &errb
+		err := cmd.Run()
+		if err == nil {
+			t.Fatalf("genui %v accepted a base URL that is no URL", args)
+		}
+		if strings.Contains(out.String()+errb.String(), "SUPERSECRET") {
+			t.Errorf("genui %v printed the value of ${env:X}:\n%s%s", args, out.String(), errb.String())
+		}
+		if want := "llm.baseUrl: must be an http:// or https:// URL, not <from ${env:X}>"; !strings.Contains(errb.String(), want) {
+			t.Errorf("genui %v: stderr %q lacks %q", args, errb.String(), want)
+		}
+	}
+}

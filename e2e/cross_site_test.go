@@ -175,3 +175,27 @@ func getJSON(t *testing.T, u string, v any) {
 		t.Fatalf("GET %s: %d %s: %v", u, resp.StatusCode, clip(b), err)
 	}
 }
+
+// TestAllowedOriginFlag: `genui serve --allowed-origins vscode-webview://*`
+// serves a VS Code webview's initialize (with a CORS grant); a web site and
+// "null" still get 403.
+func TestAllowedOriginFlag(t *testing.T) {
+	mcpURL, _ := startServe(t, "--allowed-origins", "vscode-webview://*")
+	init := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"webview","version":"1"}}}`
+	for origin, want := range map[string]int{"vscode-webview://1a2b3c": http.StatusOK, "https://evil.example": http.StatusForbidden, "null": http.StatusForbidden} {
+		req, _ := http.NewRequestWithContext(bounded(t, 30*time.Second), "POST", mcpURL, strings.NewReader(init))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		req.Header.Set("Origin", origin)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		grant := resp.Header.Get("Access-Control-Allow-Origin")
+		if resp.StatusCode != want || (want == http.StatusOK) != (grant == origin) {
+			t.Errorf("initialize from %s: %d, ACAO %q, %s; want %d", origin, resp.StatusCode, grant, clip(b), want)
+		}
+	}
+}

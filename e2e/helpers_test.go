@@ -11,16 +11,31 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/genui-dev/genui/engine/jsonrpc"
+	"github.com/genui-dev/genui/internal/manytools"
 	"github.com/genui-dev/genui/internal/mcptest"
 	"github.com/genui-dev/genui/internal/testenv"
 )
 
-func TestMain(m *testing.M) { os.Exit(testenv.Main(m)) }
+// manyToolsEnv makes this test binary an MCP server on stdin/stdout with
+// generated tools (internal/manytools): "PREFIX:N", e.g. "stranger_:3".
+// Tests use it as a genui upstream whose tools no other server has.
+const manyToolsEnv = "GENUI_E2E_MANYTOOLS"
+
+func TestMain(m *testing.M) {
+	if spec := os.Getenv(manyToolsEnv); spec != "" {
+		prefix, count, _ := strings.Cut(spec, ":")
+		n, _ := strconv.Atoi(count)
+		_ = (&manytools.Server{N: n, Prefix: prefix}).Serve(context.Background(), os.Stdin, os.Stdout)
+		os.Exit(0)
+	}
+	os.Exit(testenv.Main(m))
+}
 
 // protocol is the MCP version every session here initializes with.
 const protocol = "2025-11-25"

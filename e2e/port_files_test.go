@@ -3,6 +3,7 @@ package e2e_test
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 )
@@ -17,11 +18,18 @@ func TestMCPServesWhenPortFilesCannotBeWritten(t *testing.T) {
 	}
 	c := genuiMCPIn(t, dir)
 	ctx := bounded(t, time.Minute)
-	time.Sleep(1500 * time.Millisecond) // past the side server's start
-	select {
-	case <-c.Exited():
-		t.Fatalf("genui mcp exited: %v\n%s", c.ExitErr(), tail(c.Stderr(), 2000))
-	default:
+	// Past the side server's start: it has warned about the port files.
+	deadline := time.Now().Add(30 * time.Second)
+	for !strings.Contains(c.Stderr(), "genui: warning:") {
+		select {
+		case <-c.Exited():
+			t.Fatalf("genui mcp exited: %v\n%s", c.ExitErr(), tail(c.Stderr(), 2000))
+		default:
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("genui mcp gave no port file warning within 30 s:\n%s", tail(c.Stderr(), 2000))
+		}
+		time.Sleep(20 * time.Millisecond)
 	}
 	if _, err := c.ListTools(ctx); err != nil {
 		t.Fatalf("tools/list after the port file failed: %v", err)

@@ -53,10 +53,18 @@ func TestTwoGenuiProcessesKeepEachOthersRefinements(t *testing.T) {
 		t.Fatalf("refinements.json holds %d and %d refinements, want %d each:\n%s",
 			len(f.Tools["get_forecast"]), len(f.Tools["datastore_search"]), each, clip(data))
 	}
-	// Each process sees the other's refinements.
-	time.Sleep(500 * time.Millisecond)
-	ins := callWrapper(t, a, "_ui_inspect", map[string]any{"toolName": "datastore_search"})
-	if h, _ := json.Marshal(ins["history"]); !strings.Contains(string(h), fmt.Sprintf("b refinement %d", each-1)) {
-		t.Fatalf("process a does not see b's refinements: %s", h)
+	// Each process sees the other's refinements (it rereads the file
+	// within a moment).
+	want := fmt.Sprintf("b refinement %d", each-1)
+	for deadline := time.Now().Add(10 * time.Second); ; {
+		ins := callWrapper(t, a, "_ui_inspect", map[string]any{"toolName": "datastore_search"})
+		h, _ := json.Marshal(ins["history"])
+		if strings.Contains(string(h), want) {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("process a does not see b's refinements within 10 s: %s", h)
+		}
+		time.Sleep(50 * time.Millisecond)
 	}
 }

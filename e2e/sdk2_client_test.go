@@ -46,7 +46,7 @@ func runSDK2(t *testing.T, mode, transport string, target ...string) *sdk2Report
 	t.Helper()
 	nm := filepath.Join(testenv.NPMDir(), "node_modules")
 	if _, err := os.Stat(filepath.Join(nm, filepath.FromSlash(sdk2Client), "dist", "index.mjs")); err != nil {
-		testenv.Missing(t, "npm package %s: %v", sdk2Client, err)
+		testenv.Missingf(t, "npm package %s: %v", sdk2Client, err)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
 	defer cancel()
@@ -76,10 +76,16 @@ func runSDK2(t *testing.T, mode, transport string, target ...string) *sdk2Report
 // group and returns its MCP URL and DIR; cleanup stops the group.
 func startServe(t *testing.T, extra ...string) (string, string) {
 	t.Helper()
+	return startServeEnv(t, nil, extra...)
+}
+
+// startServeEnv is startServe with env added to the offline environment.
+func startServeEnv(t *testing.T, env []string, extra ...string) (string, string) {
+	t.Helper()
 	dir := filepath.Join(t.TempDir(), "ui")
 	args := append([]string{"serve", "--dir", dir}, extra...)
 	cmd := exec.Command(testenv.GenuiBinary(t), args...)
-	cmd.Env = testenv.OfflineEnv()
+	cmd.Env = append(testenv.OfflineEnv(), env...)
 	cmd.Dir = t.TempDir()
 	var out syncBuffer
 	cmd.Stdout, cmd.Stderr = &out, &out

@@ -34,7 +34,7 @@ func TestStdinCloseShutsDownUpstreamGroup(t *testing.T) {
 			bin := testenv.GenuiBinary(t)
 			sh, err := exec.LookPath("sh")
 			if err != nil {
-				testenv.Missing(t, "sh not found")
+				testenv.Missingf(t, "sh not found")
 			}
 			c, _ := genuiMCP(t, "--", sh, "-c", "sleep 300 & exec "+strconv.Quote(bin)+" demo-server")
 			ctx := bounded(t, time.Minute)

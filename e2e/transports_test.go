@@ -107,6 +107,7 @@ func TestTransportsEverything(t *testing.T) {
 // port genui must reconnect by itself (backoff 1, 2, 4... s) so a call
 // succeeds again within 40 s.
 func TestNetUpstreamRestart(t *testing.T) {
+	t.Parallel()
 	testenv.GenuiBinary(t)
 	for _, tr := range httpTransports {
 		t.Run(tr.mode, func(t *testing.T) {

@@ -34,7 +34,7 @@ import (
 // Versions of what goes into a UI, part of every cache key.
 const (
 	PromptVersion   = "1"
-	TemplateVersion = "4" // 4: offline pages pack their code (pagepack.Pack)
+	TemplateVersion = "6" // 4: offline pages pack their code (pagepack.Pack); 5: pages carry a CSP meta tag (pagecsp); 6: Cancel, resource links, downloads, annotation badges
 )
 
 // Options configure an Engine.
@@ -83,6 +83,18 @@ type Options struct {
 	// a page in a browser's developer tools). Process-wide; it enters the
 	// cache key.
 	ReadableAssets bool
+	// AnswerTimeout bounds how long a request from the upstream waits for
+	// an answer from genui's own surfaces (elicitation, sampling; default
+	// 5 min); then the upstream gets an error.
+	AnswerTimeout time.Duration
+	// Roots answer the upstream's roots/list when no host does (nil: the
+	// working directory; empty: none).
+	Roots []contract.Root
+	// Surfaces says genui's own surfaces (TUI, preview, HTTP API) run
+	// beside the engine and may answer the upstream's elicitation and
+	// sampling requests: the upstream is told genui supports them even
+	// when the stdio host does not.
+	Surfaces bool
 	// History configures the call history (Dir defaults to Dir/history;
 	// without a Dir it is kept in memory).
 	History history.Options
@@ -99,8 +111,9 @@ type Options struct {
 
 // Engine is genui's core, composed of services that each keep their own
 // lock: the event hub, the Relay (the pass-through to the upstream), the
-// tool registry and the UI service (cache, refinements, generation
-// scheduler). Front ends use it through contract.API; the MCP host also
+// tool registry, the UI service (cache, refinements, generation
+// scheduler) and the surfaces' host side (calls.go, requests.go: calls of
+// genui's own surfaces in flight, the upstream's requests awaiting them). Front ends use it through contract.API; the MCP host also
 // through Relay, Registry and a few hooks. Create with New, then Run.
 type Engine struct {
 	opts   Options
@@ -111,6 +124,9 @@ type Engine struct {
 	tools  *registry.Registry
 	ui     *uiService
 	fronts frontEnds
+	calls  callRegistry // calls from genui's surfaces in flight (calls.go)
+	// pending are the upstream's requests awaiting an answer (requests.go).
+	pending pendingSet
 	// The develop loop: the call history, the pinned calls (checks) and
 	// the watch on the upstream's files.
 	history *history.Store
@@ -157,6 +173,12 @@ func New(opts Options) (*Engine, error) {
 	if opts.ReconnectWait <= 0 {
 		opts.ReconnectWait = defaultReconnectWait
 	}
+	if opts.AnswerTimeout <= 0 {
+		opts.AnswerTimeout = defaultAnswerTimeout
+	}
+	if opts.Roots == nil {
+		opts.Roots = DefaultRoots()
+	}
 	if opts.ReadableAssets {
 		viewdefs.UseReadableSources(true)
 		mcpshim.UseReadableSources(true)
@@ -192,7 +214,8 @@ func New(opts Options) (*Engine, error) {
 	e.ui = &uiService{opts: opts, log: e.log, clog: opts.Logger.With("component", "cache"), met: opts.Metrics,
 		hub: e.hub, gen: opts.Generator, sem: semaphore.NewWeighted(int64(opts.MaxConcurrentGenerations)),
 		generating: map[string]int{}}
-	if e.ui.cache, err = cache.New(cache.Options{Dir: cacheDir, Logger: e.ui.clog, MaxEntries: opts.CacheMaxEntries,
+	// The cache adds component=cache to its lines itself.
+	if e.ui.cache, err = cache.New(cache.Options{Dir: cacheDir, Logger: opts.Logger, MaxEntries: opts.CacheMaxEntries,
 		MaxEntryBytes: opts.CacheMaxEntryBytes, MaxTotalBytes: opts.CacheMaxTotalBytes}); err != nil {
 		return nil, fmt.Errorf("open UI cache: %w", err)
 	}
@@ -211,9 +234,10 @@ func New(opts Options) (*Engine, error) {
 	}
 	e.checks = checks.NewStore(opts.ChecksDir)
 	e.relay = &Relay{up: up, met: opts.Metrics, hub: e.hub, upstreamWait: opts.UpstreamWait,
-		reconnectWait: opts.ReconnectWait, toolsChanged: e.refreshForListChanged}
+		reconnectWait: opts.ReconnectWait, toolsChanged: e.refreshForListChanged,
+		surfaceNotification: e.interceptNotification}
 	up.SetNotificationHandler(e.relay.upstreamNotification)
-	up.SetRequestHandler(e.relay.upstreamRequest)
+	up.SetRequestHandler(e.onUpstreamRequest)
 	up.SetStateHandler(e.onUpstreamState)
 	up.SetTracer(upstreamTracer{hub: e.hub, pairs: e.pairs})
 	e.observeMetrics()
@@ -324,9 +348,11 @@ func (e *Engine) SetSampler(f func(ctx context.Context, params json.RawMessage) 
 }
 
 // ObserveResult records a real tools/call result of tool (the newest that
-// is not an error), which the LLM prompt shows so the model knows the
-// data's shape.
-func (e *Engine) ObserveResult(tool string, result json.RawMessage) { e.ui.observeResult(tool, result) }
+// is not an error) with the call's arguments and duration, which the LLM
+// prompt shows so the model knows the data's shape (and that it runs long).
+func (e *Engine) ObserveResult(tool string, args, result json.RawMessage, took time.Duration) {
+	e.ui.observeResult(tool, args, result, took)
+}
 
 // WantsExamples reports whether ObserveResult has a use: an LLM generator
 // shows it one real result of a tool.

@@ -63,7 +63,7 @@ func (h *eventHub) publish(kind contract.EventKind, tool string, d contract.Even
 	}
 	switch kind {
 	case contract.EventGenerationFinished, contract.EventGenerationFailed, contract.EventToolsChanged,
-		contract.EventUpstreamUp, contract.EventUpstreamDown:
+		contract.EventUpstreamUp, contract.EventUpstreamDown, contract.EventSecurity:
 		h.queue.Push(contract.SourceEngine, string(kind), tool, d)
 	}
 }

@@ -100,9 +100,12 @@ func (u *uiService) cachedHTML(t *registry.Tool) (key, html string) {
 // is ready to use.
 type genState struct {
 	mu       sync.Mutex
-	status   map[string]*genStatus      // tool -> latest generation
-	lastLLM  map[string]cache.Key       // tool -> key of its newest LLM page
-	examples map[string]json.RawMessage // tool -> one real result
+	status   map[string]*genStatus // tool -> latest generation
+	lastLLM  map[string]cache.Key  // tool -> key of its newest LLM page
+	examples map[string]example    // tool -> one real result
+	// previous holds a tool's last good LLM page across a regeneration
+	// (which drops the cache): kept when the new answer is unusable.
+	previous map[string]string
 	sample   gen.SampleFunc
 	ctx      context.Context // background generations; ended by stopGenerations
 	cancel   context.CancelFunc
@@ -240,12 +243,23 @@ func (u *uiService) setSampler(f gen.SampleFunc) {
 	u.gs.mu.Unlock()
 }
 
+// example is one real tools/call result with the arguments that produced
+// it and how long it took.
+type example struct {
+	result, args json.RawMessage
+	took         time.Duration
+}
+
 // observeResult records a real tools/call result of tool (the newest that
-// is not an error), which the LLM prompt shows so the model knows the
-// data's shape.
-func (u *uiService) observeResult(tool string, result json.RawMessage) {
+// is not an error), the call's arguments and how long it took, which the
+// LLM prompt shows so the model knows the data's shape (and whether the
+// tool runs long).
+func (u *uiService) observeResult(tool string, args, result json.RawMessage, took time.Duration) {
 	if len(result) == 0 || len(result) > 256<<10 {
 		return
+	}
+	if len(args) > 16<<10 {
+		args = nil // the prompt shows 1,000 characters of them at most
 	}
 	var r struct {
 		IsError bool `json:"isError"`
@@ -256,9 +270,9 @@ func (u *uiService) observeResult(tool string, result json.RawMessage) {
 	u.gs.mu.Lock()
 	defer u.gs.mu.Unlock()
 	if u.gs.examples == nil {
-		u.gs.examples = map[string]json.RawMessage{}
+		u.gs.examples = map[string]example{}
 	}
-	u.gs.examples[tool] = append(json.RawMessage(nil), result...)
+	u.gs.examples[tool] = example{result: append(json.RawMessage(nil), result...), args: append(json.RawMessage(nil), args...), took: took}
 }
 
 // generations returns the latest LLM generation of every tool that had one.
@@ -412,12 +426,21 @@ func (u *uiService) startUpgrade(l *gen.LLM, t *registry.Tool, key cache.Key, ri
 	gctx, cancel := context.WithCancel(u.gs.lifetimeLocked())
 	u.gs.status[t.Name] = &genStatus{GenerationStatus: contract.GenerationStatus{Key: string(key), State: contract.GenRunning,
 		Provider: l.Name(), Started: now}, cancel: cancel}
+	ex := u.gs.examples[t.Name]
 	req := gen.Request{Tool: genTool(t), Key: string(key), Wait: wait, Sample: u.gs.sample, RequestID: rid,
-		Example: u.gs.examples[t.Name]}
-	if prev, ok := u.gs.lastLLM[t.Name]; ok && prev != key {
+		Example: ex.result, ExampleArgs: ex.args, ExampleDuration: ex.took}
+	if prev, ok := u.gs.lastLLM[t.Name]; ok {
 		if ent, ok := u.cache.Peek(prev); ok && ent.Meta.UIType == gen.UITypeLLM {
-			req.CurrentHTML = ent.HTML
+			// A refinement edits the current page; a new answer that is
+			// unusable keeps it.
+			req.PreviousHTML = ent.HTML
+			if prev != key {
+				req.CurrentHTML = ent.HTML
+			}
 		}
+	}
+	if req.PreviousHTML == "" {
+		req.PreviousHTML = u.gs.previous[t.Name] // a regeneration dropped it from the cache
 	}
 	u.gs.mu.Unlock()
 	req.Refinements = u.refinements(t.Name)
@@ -481,6 +504,7 @@ func (u *uiService) finishUpgrade(t *registry.Tool, key cache.Key, rid string, o
 			u.gs.lastLLM = map[string]cache.Key{}
 		}
 		u.gs.lastLLM[t.Name] = key
+		delete(u.gs.previous, t.Name)
 		u.gs.mu.Unlock()
 	default:
 		st.State = contract.GenFailed
@@ -509,6 +533,23 @@ func (u *uiService) finishUpgrade(t *registry.Tool, key cache.Key, rid string, o
 		return
 	}
 	u.emitGenerationFailed(t.Name, rid, st.FallbackReason, res.Error, res.Chain)
+}
+
+// keepPreviousLLM holds the tool's current LLM page across a regeneration
+// (which drops the cache), so an unusable new answer keeps it.
+func (u *uiService) keepPreviousLLM(t *registry.Tool) {
+	u.gs.mu.Lock()
+	defer u.gs.mu.Unlock()
+	key, ok := u.gs.lastLLM[t.Name]
+	if !ok {
+		return
+	}
+	if ent, ok := u.cache.Peek(key); ok && ent.Meta.UIType == gen.UITypeLLM {
+		if u.gs.previous == nil {
+			u.gs.previous = map[string]string{}
+		}
+		u.gs.previous[t.Name] = ent.HTML
+	}
 }
 
 // noteLLMPage remembers the newest LLM page of a tool (a refinement edits

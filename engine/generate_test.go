@@ -273,21 +273,22 @@ func TestFirstReadWaitFallsBackAtBudget(t *testing.T) {
 	}
 }
 
-// TestRejectedPageKeepsOfflineAndSaysWhy: a page with an inline handler is
-// rejected; the offline UI stays, /state and _ui_inspect carry the chain.
+// TestRejectedPageKeepsOfflineAndSaysWhy: a page that navigates its frame
+// is rejected (twice: the answer and the one re-ask); the offline UI
+// stays, /state and _ui_inspect carry the chain.
 func TestRejectedPageKeepsOfflineAndSaysWhy(t *testing.T) {
-	bad := strings.Replace(llmtest.ForecastPage, `<button id="go" type="submit">`, `<button id="go" type="submit" onclick="go()">`, 1)
+	bad := llmtest.NavigatingPage("http://127.0.0.1:9999")
 	r := newLLMRig(t, llmtest.Reply{Text: bad}, nil)
 	failed := collect(r.e, contract.EventGenerationFailed)
 	read(t, r.e, "get_forecast")
 	waitFor(t, "generation-failed", 10*time.Second, func() bool { return len(failed()) == 1 })
 	ui := read(t, r.e, "get_forecast")
-	if ui.Meta.UIType != gen.UITypeOfflineRich || !strings.Contains(ui.Meta.FallbackReason, "inline event handler") {
+	if ui.Meta.UIType != gen.UITypeOfflineRich || !strings.Contains(ui.Meta.FallbackReason, "assigns location.href") {
 		t.Fatalf("uiType %q reason %q", ui.Meta.UIType, ui.Meta.FallbackReason)
 	}
 	state, _ := r.e.State(context.Background())
 	st := state.Generation.LLM["get_forecast"]
-	if st.State != contract.GenFailed || len(st.Chain) != 3 || st.Chain[2].Stage != gen.StageOffline {
+	if st.State != contract.GenFailed || len(st.Chain) != 5 || st.Chain[2].Stage != gen.StageReasked || st.Chain[4].Stage != gen.StageOffline {
 		t.Fatalf("/state generation = %+v", st)
 	}
 	ins, err := r.e.Inspect(context.Background(), "get_forecast")
@@ -305,8 +306,59 @@ func TestRejectedPageKeepsOfflineAndSaysWhy(t *testing.T) {
 	waitFor(t, "the LLM page after regenerate", 10*time.Second, func() bool {
 		return r.e.ui.generations()["get_forecast"].State == contract.GenDone
 	})
-	if n := r.srv.Count(); n != 2 {
-		t.Errorf("%d provider requests, want 2", n)
+	if n := r.srv.Count(); n != 3 {
+		t.Errorf("%d provider requests, want 3 (answer, re-ask, regenerate)", n)
+	}
+}
+
+// TestUnusableAnswerKeepsThePreviousLLMPage: with a working LLM page in
+// place, a refinement and a regeneration whose answers are unusable keep
+// that page (saying so) instead of dropping to the offline UI; a
+// regeneration that clears the refinements does not.
+func TestUnusableAnswerKeepsThePreviousLLMPage(t *testing.T) {
+	r := newLLMRig(t, llmtest.Reply{Text: llmtest.ForecastPage}, nil)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	read(t, r.e, "get_forecast")
+	waitFor(t, "the first LLM page", 10*time.Second, func() bool { return r.e.ui.generations()["get_forecast"].State == contract.GenDone })
+
+	r.srv.SetDefault(llmtest.Reply{Text: llmtest.InnerHTMLPage})
+	if _, err := r.e.Refine(ctx, contract.RefineRequest{Tool: "get_forecast", Feedback: "dark theme", Source: contract.SourceMCP}); err != nil {
+		t.Fatal(err)
+	}
+	tool := mustTool(t, r.e, "get_forecast")
+	waitFor(t, "the refinement's generation", 10*time.Second, func() bool {
+		g := r.e.ui.generations()["get_forecast"]
+		return g.State == contract.GenDone && g.Key == string(r.e.ui.key(tool))
+	})
+	ui := read(t, r.e, "get_forecast")
+	if ui.Meta.UIType != gen.UITypeLLM || !strings.Contains(ui.HTML, "forecast-card") || strings.Contains(ui.HTML, "innerHTML") {
+		t.Fatalf("after an unusable refinement: %s page", ui.Meta.UIType)
+	}
+	if !strings.Contains(strings.Join(ui.Meta.Warnings, " "), "the previous LLM page stays") ||
+		ui.Meta.Chain[len(ui.Meta.Chain)-1].Stage != gen.StagePrevious {
+		t.Errorf("it does not say so: warnings %v chain %+v", ui.Meta.Warnings, ui.Meta.Chain)
+	}
+
+	if _, err := r.e.Regenerate(ctx, contract.RegenerateRequest{Tool: "get_forecast"}); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the regeneration", 10*time.Second, func() bool {
+		g := r.e.ui.generations()["get_forecast"]
+		return g.State != contract.GenRunning && r.srv.Count() >= 5
+	})
+	if ui := read(t, r.e, "get_forecast"); ui.Meta.UIType != gen.UITypeLLM || !strings.Contains(ui.HTML, "forecast-card") {
+		t.Fatalf("after an unusable regeneration: %s page", ui.Meta.UIType)
+	}
+
+	if _, err := r.e.Regenerate(ctx, contract.RegenerateRequest{Tool: "get_forecast", ClearRefinements: true}); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the regeneration without refinements", 10*time.Second, func() bool {
+		return r.e.ui.generations()["get_forecast"].State == contract.GenFailed
+	})
+	if ui := read(t, r.e, "get_forecast"); ui.Meta.UIType != gen.UITypeOfflineRich {
+		t.Fatalf("clearing the refinements kept the old page: %s", ui.Meta.UIType)
 	}
 }
 
@@ -321,7 +373,7 @@ func TestRefineEditsCurrentPage(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r.e.ObserveResult("get_forecast", res)
+	r.e.ObserveResult("get_forecast", json.RawMessage(`{"location":"Oslo"}`), res, 120*time.Millisecond)
 	read(t, r.e, "get_forecast")
 	waitFor(t, "the first LLM page", 10*time.Second, func() bool { return r.e.ui.generations()["get_forecast"].State == contract.GenDone })
 	read(t, r.e, "get_forecast") // cache hit: the page the refinement will edit

@@ -1,10 +1,13 @@
 package engine
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
+	"log/slog"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -172,4 +175,51 @@ func htmlTheme(page string) string {
 	}
 	v, _, _ := strings.Cut(rest, `"`)
 	return v
+}
+
+// syncBuffer is a bytes.Buffer safe for the logger's concurrent writes.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+// TestLogLinesNameTheirComponentOnce: every log line says which part of
+// genui wrote it, once: the cache's own lines (an eviction) and the
+// engine's cache lines (lookups, stores) alike.
+func TestLogLinesNameTheirComponentOnce(t *testing.T) {
+	var out syncBuffer
+	log := slog.New(slog.NewJSONHandler(&out, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	e := optionsEngine(t, Options{CacheMaxEntries: 1, Logger: log})
+	for _, name := range []string{"get_forecast", "list_items"} {
+		if _, err := e.readUI(context.Background(), name); err != nil {
+			t.Fatal(err)
+		}
+	}
+	seen := map[string]bool{}
+	for _, line := range strings.Split(strings.TrimSpace(out.String()), "\n") {
+		if n := strings.Count(line, `"component":`); n != 1 {
+			t.Errorf("%d components in %s", n, line)
+		}
+		var l struct{ Msg, Component string }
+		if err := json.Unmarshal([]byte(line), &l); err == nil && l.Component == "cache" {
+			seen[l.Msg] = true
+		}
+	}
+	for _, msg := range []string{"cache lookup", "cache store", "cache evict"} {
+		if !seen[msg] {
+			t.Errorf("no %q line with component cache in the log:\n%s", msg, out.String())
+		}
+	}
 }

@@ -66,7 +66,7 @@ func (e *Engine) Tools(ctx context.Context) ([]contract.ToolInfo, error) {
 func (e *Engine) toolInfo(t *registry.Tool) contract.ToolInfo {
 	return contract.ToolInfo{ToolStatus: e.ui.status(t, e.ui.isGenerating(t.Name)), Title: t.Title,
 		Description: t.Description, InputSchema: t.InputSchema, OutputSchema: t.OutputSchema,
-		Annotations: t.Annotations}
+		Annotations: t.Annotations, TaskSupport: t.TaskSupport}
 }
 
 // LookupTool finds a tool, waiting (bounded) for the upstream's first
@@ -295,6 +295,9 @@ func (e *Engine) Regenerate(ctx context.Context, req contract.RegenerateRequest)
 		return contract.UIChange{}, contract.Errorf(contract.CodeInvalidArgument, "%s gets no generated UI (generation.enabledTools / disabledTools)", t.Name)
 	}
 	oldKey, oldHTML := e.ui.cachedHTML(t)
+	if !req.ClearRefinements {
+		e.ui.keepPreviousLLM(t) // an unusable new answer keeps the current LLM page
+	}
 	if req.ClearRefinements {
 		if err := e.ui.refine.Clear(t.Name); err != nil {
 			return contract.UIChange{}, contract.Errorf(contract.CodeInternal, "clearing refinements: %v", err)
@@ -314,53 +317,6 @@ func (e *Engine) Regenerate(ctx context.Context, req contract.RegenerateRequest)
 		Duration: time.Since(start)}, nil
 }
 
-// CallTool calls an upstream tool and returns its result verbatim.
-func (e *Engine) CallTool(ctx context.Context, req contract.CallRequest) (contract.CallResult, error) {
-	res, _, err := e.callTool(ctx, req)
-	return res, err
-}
-
-// callTool is CallTool that also returns the call's history entry when the
-// call failed upstream (0 when it was not recorded).
-func (e *Engine) callTool(ctx context.Context, req contract.CallRequest) (contract.CallResult, int64, error) {
-	args := json.RawMessage(strings.TrimSpace(string(req.Arguments)))
-	if len(args) == 0 || string(args) == "null" {
-		args = json.RawMessage("{}")
-	}
-	var obj map[string]json.RawMessage
-	if err := json.Unmarshal(args, &obj); err != nil || obj == nil {
-		return contract.CallResult{}, 0, contract.Errorf(contract.CodeInvalidArgument, "arguments must be a JSON object")
-	}
-	if _, err := e.LookupTool(ctx, req.Name); err != nil {
-		return contract.CallResult{}, 0, err
-	}
-	if req.Source == contract.SourceAPI || req.Source == contract.SourceTUI {
-		e.Push(req.Source, "tools/call", req.Name, map[string]any{"arguments": args})
-	}
-	if err := e.relay.Wait(ctx); err != nil {
-		return contract.CallResult{}, 0, err
-	}
-	params, err := json.Marshal(map[string]any{"name": req.Name, "arguments": args})
-	if err != nil {
-		return contract.CallResult{}, 0, contract.Errorf(contract.CodeInvalidArgument, "arguments: %v", err)
-	}
-	gen := e.relay.up.Generation()
-	start := time.Now()
-	res, err := e.relay.request(ctx, "tools/call", params)
-	took := time.Since(start)
-	if err != nil {
-		ce := upstreamError("tools/call "+req.Name, err)
-		return contract.CallResult{}, e.recordSurfaceCall(ctx, req, args, nil, ce.Message, gen, start, took), ce
-	}
-	var r struct {
-		IsError bool `json:"isError"`
-	}
-	_ = json.Unmarshal(res, &r)
-	e.ObserveResult(req.Name, res) // one real result shows an LLM the data's shape
-	id := e.recordSurfaceCall(ctx, req, args, res, "", gen, start, took)
-	return contract.CallResult{Result: res, IsError: r.IsError, Duration: took, HistoryID: id}, id, nil
-}
-
 // readUI returns a tool's UI from the UI service.
 func (e *Engine) readUI(ctx context.Context, name string) (page, error) {
 	t, ok := e.tools.Get(name)
@@ -377,7 +333,7 @@ func upstreamError(what string, err error) *contract.Error {
 	case errors.Is(err, context.DeadlineExceeded):
 		return contract.Errorf(contract.CodeTimeout, "%s: %v", what, err)
 	case errors.Is(err, context.Canceled):
-		return contract.Errorf(contract.CodeTimeout, "%s: cancelled", what)
+		return contract.Errorf(contract.CodeCancelled, "%s: cancelled", what)
 	case errors.As(err, &je) && je.Code == jsonrpc.CodeUpstreamUnavailable:
 		return contract.Errorf(contract.CodeUpstreamUnavailable, "%s", je.Message)
 	case errors.As(err, &je) && (je.Code == jsonrpc.CodeInvalidParams || je.Code == jsonrpc.CodeInvalidRequest):

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/genui-dev/genui/engine/contract"
@@ -29,6 +30,16 @@ type Relay struct {
 	// toolsChanged is the engine's reaction to tools/list_changed (a
 	// refresh); the host is not told (it re-announces after the refresh).
 	toolsChanged func()
+	// surfaceNotification takes the notifications that belong to calls
+	// of genui's own surfaces (their progress, their tasks' status) and
+	// reports true for those: hosts never see them.
+	surfaceNotification func(method string, params json.RawMessage) bool
+	// hostCalls is the MCP host's newest call in flight (its NextCallSeq
+	// number; 0 when none), so a server-to-client request is matched to
+	// the newest call, a host's or a surface's (requests.go).
+	hostCalls func() int64
+	// seq numbers calls in flight (NextCallSeq).
+	seq atomic.Int64
 
 	mu             sync.RWMutex
 	onNotification func(method string, params json.RawMessage)
@@ -183,6 +194,9 @@ func (r *Relay) upstreamNotification(method string, params json.RawMessage) {
 		r.toolsChanged()
 		return
 	}
+	if r.surfaceNotification != nil && r.surfaceNotification(method, params) {
+		return
+	}
 	r.mu.RLock()
 	h := r.onNotification
 	r.mu.RUnlock()
@@ -191,7 +205,9 @@ func (r *Relay) upstreamNotification(method string, params json.RawMessage) {
 	}
 }
 
-func (r *Relay) upstreamRequest(ctx context.Context, method string, params json.RawMessage) (json.RawMessage, error) {
+// askHost hands a server-to-client request to the MCP host's handler; with
+// none, ping is answered and anything else is NoHostAnswer.
+func (r *Relay) askHost(ctx context.Context, method string, params json.RawMessage) (json.RawMessage, error) {
 	r.mu.RLock()
 	h := r.onRequest
 	r.mu.RUnlock()
@@ -199,7 +215,32 @@ func (r *Relay) upstreamRequest(ctx context.Context, method string, params json.
 		if method == "ping" {
 			return json.RawMessage("{}"), nil
 		}
-		return nil, jsonrpc.Errorf(jsonrpc.CodeMethodNotFound, "no host connected to answer %s", method)
+		return nil, &NoHostAnswer{Err: jsonrpc.Errorf(jsonrpc.CodeMethodNotFound, "no host connected to answer %s", method)}
 	}
 	return h(ctx, method, params)
+}
+
+// NextCallSeq numbers a request sent upstream for a caller (genui's
+// surfaces and the MCP host's sessions share the sequence), so a
+// server-to-client request can be matched to the newest call in flight.
+func (r *Relay) NextCallSeq() int64 { return r.seq.Add(1) }
+
+// SetHostCalls registers the MCP host's newest call in flight: f returns
+// its NextCallSeq number, 0 when the host has none. It must be cheap.
+// Set before Engine.Run.
+func (r *Relay) SetHostCalls(f func() int64) {
+	r.mu.Lock()
+	r.hostCalls = f
+	r.mu.Unlock()
+}
+
+// newestHostCall is the host's newest call in flight (0: none).
+func (r *Relay) newestHostCall() int64 {
+	r.mu.RLock()
+	f := r.hostCalls
+	r.mu.RUnlock()
+	if f == nil {
+		return 0
+	}
+	return f()
 }

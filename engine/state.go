@@ -16,6 +16,7 @@ func (e *Engine) State(ctx context.Context) (contract.State, error) {
 	}
 	urls, conflict, sessions := e.fronts.get()
 	st := contract.State{
+		Instance:     InstanceID(),
 		Version:      Version,
 		Commit:       BuildCommit(),
 		Dir:          e.opts.Dir,

@@ -56,12 +56,12 @@ func (u upstreamTracer) Frame(out bool, frame []byte) {
 // the map never holds more than maxPairs.
 type trafficPairs struct {
 	mu      sync.Mutex
-	pending map[pairKey]pendingRequest
+	pending map[pairKey]trafficRequest
 }
 
 type pairKey struct{ session, dir, id string }
 
-type pendingRequest struct {
+type trafficRequest struct {
 	method, tool string
 	at           time.Time
 }
@@ -71,7 +71,7 @@ const (
 	pairTTL  = 10 * time.Minute
 )
 
-func newTrafficPairs() *trafficPairs { return &trafficPairs{pending: map[pairKey]pendingRequest{}} }
+func newTrafficPairs() *trafficPairs { return &trafficPairs{pending: map[pairKey]trafficRequest{}} }
 
 // reverse is the direction answers to dir's requests go.
 func reverse(dir string) string {
@@ -111,7 +111,7 @@ func (p *trafficPairs) observe(dir, session string, frame []byte, now time.Time)
 		if method == "tools/call" {
 			t.Tool = jsonString(jsonrpc.Member(top.Params, "name"))
 		}
-		p.remember(pairKey{session, dir, string(id)}, pendingRequest{method: method, tool: t.Tool, at: now}, now)
+		p.remember(pairKey{session, dir, string(id)}, trafficRequest{method: method, tool: t.Tool, at: now}, now)
 	case method != "":
 		t.Kind, t.Method = "notification", method
 		if method == "notifications/cancelled" {
@@ -141,7 +141,7 @@ func (p *trafficPairs) observe(dir, session string, frame []byte, now time.Time)
 }
 
 // remember records a request, forgetting stale ones when the map is full.
-func (p *trafficPairs) remember(k pairKey, r pendingRequest, now time.Time) {
+func (p *trafficPairs) remember(k pairKey, r trafficRequest, now time.Time) {
 	if len(p.pending) >= maxPairs {
 		for k, v := range p.pending {
 			if now.Sub(v.at) > pairTTL {

@@ -744,6 +744,34 @@
     return cleanup;
   };
 
+  /**
+   * The navigation guard: an MCP App never leaves its own document (a page
+   * that navigates its frame can carry tool results out in the URL; links
+   * go through app.openLink). Cross-document navigations the page starts
+   * (location.href = ..., a form submission, a meta refresh, a link in the
+   * frame) are cancelled through the Navigation API and reported to the
+   * host as an error log, logger "genui/navigation-guard". Same-document
+   * navigations (#hash, pushState) and srcdoc/about:blank loads a host
+   * starts are left alone. Where the Navigation API is missing (it is in
+   * Chromium since 102; other engines as they ship it) nothing is guarded
+   * here: the host's own checks remain.
+   */
+  function installNavigationGuard() {
+    var nav = global.navigation;
+    if (global.__genuiNavigationGuard || !nav || typeof nav.addEventListener !== "function") return;
+    global.__genuiNavigationGuard = true;
+    nav.addEventListener("navigate", function (e) {
+      var dest = e.destination || {}, url = String(dest.url || "");
+      if (!e.cancelable || dest.sameDocument || e.hashChange || url === "about:srcdoc" || url === "about:blank") return;
+      e.preventDefault();
+      try {
+        global.parent.postMessage({ jsonrpc: "2.0", method: "notifications/message", params: { level: "error",
+          logger: "genui/navigation-guard", data: { blocked: true, url: url.slice(0, 2000), navigationType: String(e.navigationType || "") } } }, "*");
+      } catch (err) { /* no host to tell */ }
+    });
+  }
+  installNavigationGuard();
+
   global.McpApps = {
     App: App,
     PostMessageTransport: PostMessageTransport,

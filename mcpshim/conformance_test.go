@@ -39,7 +39,7 @@ func loadAppsSchema(t *testing.T) *appsSchema {
 	path := filepath.Join(testenv.NPMDir(), "node_modules", "@modelcontextprotocol", "ext-apps", "dist", "src", "generated", "schema.json")
 	b, err := os.ReadFile(path)
 	if err != nil {
-		testenv.Missing(t, "npm package @modelcontextprotocol/ext-apps schema: %v", err)
+		testenv.Missingf(t, "npm package @modelcontextprotocol/ext-apps schema: %v", err)
 	}
 	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(b))
 	if err != nil {

@@ -88,7 +88,11 @@
    *   hostInfo, hostCapabilities, hostContext: sent in the ui/initialize result
    *   onMessage(direction "in"|"out", msg): every JSON-RPC message
    *   onInitialized(): the view finished the handshake
-   *   onCallTool(params) -> CallToolResult | Promise  (tools/call)
+   *   onCallTool(params, extra) -> CallToolResult | Promise  (tools/call)
+   *     Every request callback gets extra = {id, signal}: the view's
+   *     request id and an AbortSignal that aborts when the view cancels
+   *     the request (notifications/cancelled); a cancelled request gets
+   *     no answer, as MCP says.
    *   onReadResource(params), onListResources(params), onOpenLink(params),
    *   onSendMessage(params), onUpdateModelContext(params),
    *   onRequestDisplayMode(params) -> {mode}, onDownloadFile(params),
@@ -110,6 +114,7 @@
     this.appCapabilities = undefined;
     this._queue = [];
     this._pending = new Map();
+    this._inflight = new Map(); // view request id -> AbortController
     this._nextId = 1;
     this.toolInputSent = false; // a tool-input was sent (or queued) to this view
     this._onMessage = this._handle.bind(this);
@@ -127,6 +132,8 @@
   AppBridge.prototype.close = function () {
     global.removeEventListener("message", this._onMessage);
     this._queue = [];
+    this._inflight.forEach(function (ctl) { ctl.abort("AppBridge closed"); });
+    this._inflight.clear();
     this._pending.forEach(function (p) { clearTimeout(p.timer); p.reject(new Error("AppBridge closed")); });
     this._pending.clear();
   };
@@ -271,6 +278,10 @@
       case "ui/notifications/request-teardown":
         if (typeof o.onRequestTeardown === "function") o.onRequestTeardown(params);
         return;
+      case "notifications/cancelled":
+        var ctl = this._inflight.get(params.requestId);
+        if (ctl) ctl.abort(params.reason !== undefined ? String(params.reason) : "cancelled by the view");
+        return;
     }
   };
 
@@ -290,7 +301,11 @@
   AppBridge.prototype._request = async function (msg) {
     var self = this, o = this.opts, method = msg.method;
     var params = msg.params === undefined ? {} : msg.params;
+    var ctl = new AbortController();
+    this._inflight.set(msg.id, ctl);
     var reply = function (body) {
+      self._inflight.delete(msg.id);
+      if (ctl.signal.aborted) return; // cancelled: MCP sends no answer
       body.jsonrpc = "2.0";
       body.id = msg.id;
       self._post(body);
@@ -309,7 +324,7 @@
       } else if (method === "ui/request-display-mode") {
         result = await this._displayMode(params);
       } else if (ROUTES[method] && typeof o[ROUTES[method]] === "function") {
-        result = await o[ROUTES[method]](params);
+        result = await o[ROUTES[method]](params, { id: msg.id, signal: ctl.signal });
       } else {
         throw rpcError(METHOD_NOT_FOUND, "Method not found: " + method);
       }

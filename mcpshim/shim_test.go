@@ -159,7 +159,7 @@ func TestEmbeddedJSIsInlineSafe(t *testing.T) {
 }
 
 func abbreviate(s string) string {
-	return strings.Replace(s, AppJS(), "…APPJS…", -1)
+	return strings.ReplaceAll(s, AppJS(), "…APPJS…")
 }
 
 // TestInjectLeavesOnlyPackedPagesAlone: a page whose loader carries the

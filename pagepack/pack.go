@@ -223,6 +223,55 @@ func Unpack(page string) (string, error) {
 	return out, nil
 }
 
+// PackedScripts returns the texts of the scripts a packed page's loader
+// inserts (the shim, classic and module scripts, in order), for the page's
+// CSP hashes; nil for a page that is not packed. Memoized by block.
+func PackedScripts(page string) ([]string, error) {
+	const open = `<script type="application/octet-stream" ` + PackAttr + `>`
+	i := strings.Index(page, open)
+	if i < 0 {
+		if IsPacked(page) {
+			return nil, errors.New("packed page: its block is damaged")
+		}
+		return nil, nil
+	}
+	block := page[i+len(open):]
+	end := strings.IndexByte(block, '<')
+	if end < 0 || !strings.HasPrefix(block[end:], "</script>") {
+		return nil, errors.New("packed page: its block is damaged")
+	}
+	block = block[:end]
+	key := sha256.Sum256([]byte(block))
+	scriptMemo.Lock()
+	s, ok := scriptMemo.m[key]
+	scriptMemo.Unlock()
+	if ok {
+		return s, nil
+	}
+	parts, err := unpackBlock(block)
+	if err != nil {
+		return nil, err
+	}
+	for _, p := range parts {
+		if p[0] != "style" {
+			s = append(s, p[1])
+		}
+	}
+	scriptMemo.Lock()
+	if len(scriptMemo.m) >= packMemoMax {
+		clear(scriptMemo.m)
+	}
+	scriptMemo.m[key] = s
+	scriptMemo.Unlock()
+	return s, nil
+}
+
+// scriptMemo holds the script texts of recent blocks (PackedScripts).
+var scriptMemo = struct {
+	sync.Mutex
+	m map[[32]byte][]string
+}{m: map[[32]byte][]string{}}
+
 // packMemo holds recent blocks by the hash of their parts: pages of tools
 // with the same needs share every part, and deflate at level 9 costs
 // milliseconds. Bounded; cleared when full.

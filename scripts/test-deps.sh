@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # test-deps.sh installs what genui's tests need, when missing:
-#   - the Debian packages chromium (headless browser tests) and tmux (the TUI driven
-#     as a real terminal program), apt-get as root or via sudo;
+#   - the Debian packages chromium (headless browser tests), tmux (the TUI driven
+#     as a real terminal program) and curl (install.sh in the release test), apt-get
+#     as root or via sudo;
 #   - the npm packages pinned in scripts/npm-packages.txt, into
 #     ${GENUI_TEST_CACHE:-$HOME/.cache/genui-test}/npm.
 # It is idempotent: a second run changes nothing and says so.
@@ -25,6 +26,12 @@ if command -v tmux >/dev/null 2>&1; then
 	log "tmux present ($(tmux -V 2>/dev/null || echo 'version unknown'))"
 else
 	apt_missing+=(tmux)
+fi
+# curl: the release test pipes install.sh from a local HTTP server into sh, as users do
+if command -v curl >/dev/null 2>&1; then
+	log "curl present"
+else
+	apt_missing+=(curl)
 fi
 if ((${#apt_missing[@]} > 0)); then
 	if [[ "$(id -u)" -eq 0 ]]; then

@@ -2,11 +2,9 @@ package tui
 
 import (
 	"context"
+	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
-	"strconv"
-	"strings"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -14,57 +12,130 @@ import (
 	"github.com/genui-dev/genui/engine/contract"
 )
 
-// Finding a live genui in DIR: DIR/mcp-port names its API port (the port on
-// the first line; anything after it is ignored), and a genui is live when
-// its API answers GET /state quickly. The pid a port file may carry is never
-// trusted: ports and pids are reused.
+// Finding the genui that serves DIR, and knowing it again. DIR/mcp-port
+// names the API port and DIR/genui.lock the genui instance that wrote it
+// (a random id per process, which its /state reports too); the TUI reads
+// neither file itself: Options.Locate does (the command injects
+// engine/httpapi's reader: regular files only, bounded, never blocking on a
+// FIFO). A genui counts only when the process answering at the port
+// reports the instance the lock file names: ports are reused, and any
+// local user can bind a loopback port, so a port alone proves nothing.
+// Attached, the workbench re-attaches only to the instance it watched, or
+// to one that took DIR's lock over (a restarted genui); otherwise the genui
+// on DIR is gone, and it says so and keeps looking. Pids are never trusted.
 
 // ProbeTimeout bounds the check that a port file's genui is alive.
 const ProbeTimeout = 1500 * time.Millisecond
 
-// PortFileURL reads DIR/mcp-port and returns the API base URL it names.
-func PortFileURL(dir string) (string, error) {
-	b, err := os.ReadFile(filepath.Join(dir, "mcp-port"))
-	if err != nil {
-		return "", err
-	}
-	f := strings.Fields(string(b))
-	if len(f) == 0 {
-		return "", fmt.Errorf("%s is empty", filepath.Join(dir, "mcp-port"))
-	}
-	port, err := strconv.Atoi(f[0])
-	if err != nil || port <= 0 || port > 65535 {
-		return "", fmt.Errorf("%s: not a port: %q", filepath.Join(dir, "mcp-port"), f[0])
-	}
-	return "http://127.0.0.1:" + strconv.Itoa(port), nil
+// DirGenui is what DIR's port and lock files say about the genui serving
+// DIR.
+type DirGenui struct {
+	// Base is the API base URL DIR/mcp-port names.
+	Base string
+	// Instance is the genui instance DIR/genui.lock names.
+	Instance string
+	// Held reports whether a live process holds DIR/genui.lock.
+	Held bool
 }
 
-// Discover returns the base URL and engine of the live genui DIR/mcp-port
-// names, or an error saying why there is none.
-func Discover(ctx context.Context, dir string, dial func(base string) contract.API) (string, contract.API, error) {
-	base, err := PortFileURL(dir)
-	if err != nil {
-		return "", nil, err
+// pinned is the engine of one genui instance: its State fails when the
+// process answering at its address is another one.
+type pinned struct {
+	contract.API
+	base, instance string
+}
+
+// State is the engine's state, or an error when another genui (or no
+// genui) answers at the address.
+func (p *pinned) State(ctx context.Context) (contract.State, error) {
+	st, err := p.API.State(ctx)
+	if err == nil && st.Instance != p.instance {
+		return contract.State{}, fmt.Errorf("another process answers at %s (genui instance %q, not %q)", p.base, st.Instance, p.instance)
 	}
-	api := dial(base)
+	return st, err
+}
+
+// instanceOf is the genui instance api is pinned to ("" when unknown).
+func instanceOf(api contract.API) string {
+	if p, ok := api.(*pinned); ok {
+		return p.instance
+	}
+	return ""
+}
+
+// connect dials the genui g names and checks it is that instance.
+func connect(ctx context.Context, dir string, g DirGenui, dial func(base string) contract.API) (contract.API, error) {
+	api := &pinned{API: dial(g.Base), base: g.Base, instance: g.Instance}
 	ctx, cancel := context.WithTimeout(ctx, ProbeTimeout)
 	defer cancel()
 	if _, err := api.State(ctx); err != nil {
-		return "", nil, fmt.Errorf("%s names %s, which does not answer: %w", filepath.Join(dir, "mcp-port"), base, err)
+		return nil, fmt.Errorf("%s names %s, which does not answer as the genui of %s: %w", filepath.Join(dir, "mcp-port"), g.Base, dir, err)
 	}
-	return base, api, nil
+	return api, nil
 }
 
-// discover looks for a genui started later on the same DIR (in-process).
+// Discover returns the base URL and engine of the genui serving DIR (the
+// process at DIR/mcp-port's port reporting the instance DIR/genui.lock
+// names), or an error saying why there is none.
+func Discover(ctx context.Context, dir string, locate func(dir string) (DirGenui, error), dial func(base string) contract.API) (string, contract.API, error) {
+	if locate == nil || dial == nil {
+		return "", nil, errors.New("no way to look for a genui (Options.Locate and Dial)")
+	}
+	g, err := locate(dir)
+	if err != nil {
+		return "", nil, err
+	}
+	api, err := connect(ctx, dir, g, dial)
+	if err != nil {
+		return "", nil, err
+	}
+	return g.Base, api, nil
+}
+
+// goneError says the genui the workbench watched is no longer DIR's.
+type goneError struct{ dir, why string }
+
+func (e *goneError) Error() string { return "the genui on " + e.dir + " is gone: " + e.why }
+
+// follow finds the genui to re-attach to after the one watched (instance
+// cur) went away: the same instance, or the one that took DIR's lock over.
+func follow(ctx context.Context, dir, cur string, locate func(string) (DirGenui, error), dial func(string) contract.API) (string, contract.API, error) {
+	g, err := locate(dir)
+	switch {
+	case err != nil:
+		return "", nil, &goneError{dir, err.Error()}
+	case g.Instance == cur && cur != "":
+		// Still the one we watched (a dropped stream, or busy): it must
+		// answer as itself.
+	case g.Held:
+		// A genui that took DIR's lock over (restarted): follow it.
+	default:
+		return "", nil, &goneError{dir, "it stopped and no genui has taken " + dir + " over"}
+	}
+	api, err := connect(ctx, dir, g, dial)
+	if err != nil {
+		if !g.Held {
+			return "", nil, &goneError{dir, "it stopped (" + errors.Unwrap(err).Error() + ")"}
+		}
+		return "", nil, err
+	}
+	return g.Base, api, nil
+}
+
+// discover looks for a genui started later on the same DIR (in-process):
+// one holding DIR's lock, answering as the instance the lock names.
 func (m *Model) discover() tea.Cmd {
-	dir, dial, own, ctx := m.opts.Dir, m.opts.Dial, m.base, m.ctx
+	dir, locate, dial, own, ctx := m.opts.Dir, m.opts.Locate, m.opts.Dial, m.base, m.ctx
 	return func() tea.Msg {
-		base, err := PortFileURL(dir)
-		if err != nil || base == own {
+		if locate == nil || dial == nil {
 			return discoverMsg{}
 		}
-		if b, _, err := Discover(ctx, dir, dial); err == nil {
-			return discoverMsg{base: b}
+		g, err := locate(dir)
+		if err != nil || !g.Held || g.Base == own {
+			return discoverMsg{}
+		}
+		if _, err := connect(ctx, dir, g, dial); err == nil {
+			return discoverMsg{base: g.Base}
 		}
 		return discoverMsg{}
 	}
@@ -85,20 +156,24 @@ func (m *Model) handleDiscover(msg discoverMsg) tea.Cmd {
 	return nil
 }
 
-// attach switches to the genui found in DIR: check it answers, release the
-// in-process engine, then follow the new one.
+// attach switches to the genui found in DIR: check it is still DIR's and
+// answers as itself, release the in-process engine, then follow the new
+// one.
 func (m *Model) attach() tea.Cmd {
-	if m.mode != InProcess || m.other == "" || m.attaching || m.opts.Dial == nil {
+	if m.mode != InProcess || m.other == "" || m.attaching || m.opts.Dial == nil || m.opts.Locate == nil {
 		return nil
 	}
 	m.attaching = true
 	m.setStatus("attaching to "+m.other+"…", false)
-	base, dial, release, ctx := m.other, m.opts.Dial, m.opts.Release, m.ctx
+	base, dir, locate, dial, release, ctx := m.other, m.opts.Dir, m.opts.Locate, m.opts.Dial, m.opts.Release, m.ctx
 	return tea.Batch(m.spinTick(), func() tea.Msg {
-		api := dial(base)
 		cctx, cancel := context.WithTimeout(ctx, ProbeTimeout*2)
 		defer cancel()
-		if _, err := api.State(cctx); err != nil {
+		b, api, err := Discover(cctx, dir, locate, dial)
+		if err == nil && b != base {
+			err = fmt.Errorf("the genui on %s moved to %s", dir, b)
+		}
+		if err != nil {
 			return attachedMsg{base: base, err: err}
 		}
 		if release != nil {
@@ -125,27 +200,31 @@ func (m *Model) handleAttached(msg attachedMsg) tea.Cmd {
 	return tea.Batch(m.subscribe(), m.fetchState(), m.fetchTools(), m.fetchPending())
 }
 
-// resubscribe is a reconnect attempt: follow DIR/mcp-port to a restarted
-// server when it moved, then subscribe again.
+// resubscribe is a reconnect attempt: find the genui watched (or the one
+// that took DIR over) through DIR's files, then subscribe again. Without a
+// way to look (no DIR, Locate or Dial) it retries the same engine.
 func (m *Model) resubscribe() tea.Cmd {
 	if m.subCancel != nil {
 		m.subCancel()
 	}
 	m.subGen++
-	gen, api, base, dir, dial := m.subGen, m.api, m.base, m.opts.Dir, m.opts.Dial
+	gen, api, base, dir, locate, dial := m.subGen, m.api, m.base, m.opts.Dir, m.opts.Locate, m.opts.Dial
 	ctx, cancel := context.WithCancel(m.ctx)
 	m.subCancel = cancel
 	return func() tea.Msg {
-		if dir != "" && dial != nil {
-			if b, a, err := Discover(ctx, dir, dial); err == nil && b != base {
-				api, base = a, b
+		if dir != "" && locate != nil && dial != nil {
+			b, a, err := follow(ctx, dir, instanceOf(api), locate, dial)
+			if err != nil {
+				return subscribedMsg{gen: gen, err: err}
 			}
-		}
-		sctx, scancel := context.WithTimeout(ctx, ProbeTimeout*2)
-		_, err := api.State(sctx)
-		scancel()
-		if err != nil {
-			return subscribedMsg{gen: gen, err: err}
+			api, base = a, b
+		} else {
+			sctx, scancel := context.WithTimeout(ctx, ProbeTimeout*2)
+			_, err := api.State(sctx)
+			scancel()
+			if err != nil {
+				return subscribedMsg{gen: gen, err: err}
+			}
 		}
 		ch, err := api.Subscribe(ctx)
 		return subscribedMsg{gen: gen, ch: ch, api: api, base: base, err: err}

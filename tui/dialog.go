@@ -128,7 +128,7 @@ func (o *overlay) paint(body []string, w, h int) []string {
 				if y+i >= len(body) {
 					break
 				}
-				bw := ansi.StringWidth(l)
+				bw := cellWidth(l)
 				x := max((w-bw)/2, 0)
 				under := body[y+i]
 				body[y+i] = ansi.Truncate(under, x, "") + l + ansi.TruncateLeft(under, x+bw, "")

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"context"
 	"os"
 	"os/exec"
 	"strings"
@@ -30,8 +31,8 @@ type (
 )
 
 // editorCommand is the editor to run on path: $VISUAL, else $EDITOR (words
-// split on spaces: "code -w"), else vi.
-func editorCommand(path string) *exec.Cmd {
+// split on spaces: "code -w"), else vi. It ends with the workbench (ctx).
+func editorCommand(ctx context.Context, path string) *exec.Cmd {
 	ed := strings.Fields(os.Getenv("VISUAL"))
 	if len(ed) == 0 {
 		ed = strings.Fields(os.Getenv("EDITOR"))
@@ -39,7 +40,7 @@ func editorCommand(path string) *exec.Cmd {
 	if len(ed) == 0 {
 		ed = []string{"vi"}
 	}
-	return exec.Command(ed[0], append(ed[1:], path)...)
+	return exec.CommandContext(ctx, ed[0], append(ed[1:], path)...)
 }
 
 // startEditor writes text to a temporary file named after the tool and
@@ -64,7 +65,7 @@ func (s *shared) startEditor(tool, field, text, ext string) tea.Cmd {
 
 // runEditor hands the terminal to the editor.
 func (s *shared) runEditor(msg editorReadyMsg) tea.Cmd {
-	return s.execProcess(editorCommand(msg.path), func(err error) tea.Msg {
+	return s.execProcess(editorCommand(s.ctx, msg.path), func(err error) tea.Msg {
 		return editorExitedMsg{tool: msg.tool, field: msg.field, path: msg.path, before: msg.before, err: err}
 	})
 }

@@ -3,6 +3,7 @@ package tui
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
 	"encoding/json"
 	"fmt"
 	"sort"
@@ -124,8 +125,21 @@ type logRow struct {
 	level     string
 	component string
 	msg       string
-	attrs     string      // key=value ... on one line
-	attrList  [][2]string // the same, one attribute each (the detail)
+	attrList  [][2]string // the attributes, cleaned, sorted by key
+}
+
+// attrs is the attributes as one line: key=value ...
+func (r logRow) attrs() string {
+	var b strings.Builder
+	for i, a := range r.attrList {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(a[0])
+		b.WriteByte('=')
+		b.WriteString(a[1])
+	}
+	return b.String()
 }
 
 // queuedRow turns a /wait queue event into a row.
@@ -179,6 +193,42 @@ func engineRow(ev contract.Event) eventRow {
 		text = fmt.Sprintf("%d MCP session(s)", len(d.Sessions))
 	case *contract.Lagged:
 		text = fmt.Sprintf("fell behind by %d events; resubscribing", d.Pending)
+	case *contract.CallStarted:
+		text = "from " + d.Source
+		if d.Task {
+			text += " (as a task)"
+		}
+	case *contract.CallFinished:
+		switch {
+		case d.Cancelled:
+			text = "cancelled"
+		case d.Error != "":
+			text = "failed: " + d.Error
+		case d.IsError:
+			text = "isError result"
+		default:
+			text = "done"
+		}
+		text = fmt.Sprintf("%s in %s", text, fmtDur(d.Duration))
+	case *contract.TaskStatus:
+		b, _ := json.Marshal(d.Task)
+		text = "task " + string(b)
+	case *contract.PendingRequest:
+		text = fmt.Sprintf("%s %s awaits an answer (request %s)", d.Kind, d.Method, d.ID)
+	case *contract.RequestAnswered:
+		text = fmt.Sprintf("%s request %s %s", d.Kind, d.ID, d.Outcome)
+		if d.By != "" {
+			text += " by " + d.By
+		}
+	case *contract.ResourceUpdated:
+		text = d.URI
+	case *contract.ListChanged:
+		text = d.List + " changed"
+	case *contract.Security:
+		text = d.Detail
+		if d.Action != "" {
+			text += " — " + d.Action
+		}
 	}
 	det, _ := json.Marshal(ev)
 	return eventRow{time: ev.Time, kind: string(ev.Kind), tool: ev.Tool, text: clean(text), detail: det, readable: readable}
@@ -210,13 +260,12 @@ func newTrafficRow(ev contract.Event, t *contract.Traffic) trafficRow {
 }
 
 func newLogRow(ev contract.Event, l *contract.LogRecord) logRow {
-	var attrs []string
-	var list [][2]string
 	keys := make([]string, 0, len(l.Attrs))
 	for k := range l.Attrs {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
+	list := make([][2]string, 0, len(keys))
 	for _, k := range keys {
 		v := l.Attrs[k]
 		s, ok := v.(string)
@@ -224,10 +273,9 @@ func newLogRow(ev contract.Event, l *contract.LogRecord) logRow {
 			b, _ := json.Marshal(v)
 			s = string(b)
 		}
-		attrs = append(attrs, k+"="+s)
 		list = append(list, [2]string{clean(k), clean(s)})
 	}
-	return logRow{time: ev.Time, level: l.Level, component: l.Component, msg: clean(l.Message), attrs: clean(strings.Join(attrs, " ")), attrList: list}
+	return logRow{time: ev.Time, level: l.Level, component: l.Component, msg: clean(l.Message), attrList: list}
 }
 
 // payloadSummary is what a person wants from a queued event's payload:
@@ -291,8 +339,8 @@ func (m *Model) handleEvents(msg eventsMsg) tea.Cmd {
 		case *contract.LogRecord:
 			m.logs.Push(newLogRow(ev, d))
 			continue
-		case *contract.GenerationProgress:
-			continue
+		case *contract.GenerationProgress, *contract.CallProgress:
+			continue // streaming: the panes that run them show progress
 		case *contract.Queued:
 			m.addQueued(d.Event)
 			continue
@@ -358,7 +406,7 @@ func (s *shared) addQueued(q contract.QueuedEvent) {
 			s.seenQueue = map[int64]int{q.Seq: 1}
 		}
 	}
-	id := fmt.Sprintf("%d|%s|%s|%s", q.Time.UnixNano(), q.Source, q.Type, q.Tool)
+	id := fmt.Sprintf("%d|%d|%s|%s|%s|%x", q.Seq, q.Time.UnixNano(), q.Source, q.Type, q.Tool, sha256.Sum256(q.Payload))
 	if s.queuedIDs[id] {
 		return
 	}

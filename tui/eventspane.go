@@ -68,7 +68,8 @@ func (s *shared) eventLine(i, w, kindW int) string {
 	switch {
 	case r.queueOnly:
 		ks = st.Accent
-	case r.kind == string(contract.EventGenerationFailed) || r.kind == string(contract.EventUpstreamDown) || r.kind == string(contract.EventLagged):
+	case r.kind == string(contract.EventGenerationFailed) || r.kind == string(contract.EventUpstreamDown) || r.kind == string(contract.EventLagged) ||
+		r.kind == string(contract.EventSecurity):
 		ks = st.Err
 	case r.kind == string(contract.EventUIUpdated) || r.kind == string(contract.EventGenerationFinished) || r.kind == string(contract.EventUpstreamUp):
 		ks = st.OK

@@ -113,7 +113,7 @@ func DefaultKeyMap(specs []paneSpec) KeyMap {
 		Interrupt:       key.NewBinding(key.WithKeys("ctrl+c"), key.WithHelp("ctrl+c", "back out / quit")),
 
 		Send:        key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "send")),
-		CallSend:    key.NewBinding(key.WithKeys("enter", "ctrl+s"), key.WithHelp("enter/ctrl+s", "call (ctrl+s in a text area)")),
+		CallSend:    key.NewBinding(key.WithKeys("enter", "ctrl+s"), key.WithHelp("enter/ctrl+s", "call")),
 		Editor:      key.NewBinding(key.WithKeys("ctrl+e"), key.WithHelp("ctrl+e", "edit in $EDITOR")),
 		EditAll:     key.NewBinding(key.WithKeys("E"), key.WithHelp("E", "all arguments in $EDITOR")),
 		RawJSON:     key.NewBinding(key.WithKeys("ctrl+o"), key.WithHelp("ctrl+o", "arguments as JSON / fields")),

@@ -53,7 +53,7 @@ func (p *logPane) src() rows {
 	r := rows{dropped: s.logs.Dropped(), total: s.logs.Len(), key: logLevels[p.level], line: s.logLine,
 		text: func(ri int) string {
 			r := s.logs.At(ri)
-			return r.level + " " + r.component + " " + r.msg + " " + r.attrs
+			return r.level + " " + r.component + " " + r.msg + " " + r.attrs()
 		},
 		detail: s.logDetail,
 		title:  func(ri int) string { return "Log · " + s.logs.At(ri).time.Format("15:04:05.000") },
@@ -121,5 +121,5 @@ func (s *shared) logLine(i, w int) string {
 		comp = "genui"
 	}
 	return st.Muted.Render(r.time.Format("15:04:05")) + " " + ls.Render(fmt.Sprintf("%-5s", r.level)) + " " +
-		st.Accent.Render(fmt.Sprintf("%-8s", comp)) + " " + st.Text.Render(r.msg) + " " + st.Muted.Render(r.attrs)
+		st.Accent.Render(fmt.Sprintf("%-8s", comp)) + " " + st.Text.Render(r.msg) + " " + st.Muted.Render(r.attrs())
 }

@@ -51,9 +51,11 @@ type Options struct {
 	// Upstream describes the wrapped server for the header ("" = take it
 	// from the engine's state).
 	Upstream string
-	// Dial returns the engine of the genui at base (an HTTP client). It is
+	// Dial returns the engine of the genui at base (an HTTP client); Locate
+	// reads what DIR's port and lock files say (conn.go). Both are
 	// required to attach later (key a) and to follow a restarted server.
-	Dial func(base string) contract.API
+	Dial   func(base string) contract.API
+	Locate func(dir string) (DirGenui, error)
 	// Release stops the in-process engine once the TUI has attached to
 	// another genui (key a). It runs in a command and may block, bounded.
 	Release func()

@@ -40,7 +40,7 @@ type shared struct {
 	traffic   *ring[trafficRow]
 	logs      *ring[logRow]
 	seenQueue map[int64]int   // queue seq -> index hint (dedupe PendingEvents vs EventQueued)
-	queuedIDs map[string]bool // time|source|type|tool of queued events shown (dedupe across re-attaches)
+	queuedIDs map[string]bool // seq|time|source|type|tool|payload of queued events shown (dedupe across re-attaches)
 	// eventsReordered counts rows moved before newer ones (a search over
 	// the events starts over).
 	eventsReordered int
@@ -121,13 +121,15 @@ func (s *shared) forgetUIs(alsoChanges bool) {
 // selected is the selected tool's name ("" when none).
 func (s *shared) selected() string { return s.list.selectedName() }
 
-// setStatus puts a message on the status line; errors also go to the Log
-// pane.
+// setStatus puts a message on the status line and in the Log pane (where
+// it can be read whole when the status line cuts it; errors as ERROR).
 func (s *shared) setStatus(msg string, isErr bool) {
 	s.status, s.statusErr = clean(msg), isErr
+	level := "INFO"
 	if isErr {
-		s.logs.Push(logRow{time: s.now(), level: "ERROR", component: "tui", msg: clean(msg)})
+		level = "ERROR"
 	}
+	s.logs.Push(logRow{time: s.now(), level: level, component: "tui", msg: clean(msg)})
 }
 
 // isBusy reports whether anything runs that a spinner should show.

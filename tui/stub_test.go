@@ -18,6 +18,7 @@ import (
 // call, for Update tests. Refine and Regenerate change the HTML so a diff
 // shows; fail makes the next call of a method fail.
 type stubAPI struct {
+	contract.UnimplementedHost
 	mu      sync.Mutex
 	calls   []string
 	state   contract.State

@@ -123,7 +123,7 @@ func (t *textView) render(st Styles, all []string, w, h int) ([]string, scroll, 
 	t.widest = 0
 	for i := t.offset; i < end; i++ {
 		l := all[i]
-		t.widest = max(t.widest, ansi.StringWidth(l))
+		t.widest = max(t.widest, cellWidth(l))
 		if t.find.query != "" && t.isMatch(i) {
 			l = highlight(st, l, t.find.query)
 		}

@@ -175,7 +175,7 @@ func (l *toolList) render(st Styles, w, h int, focused bool, busy func(tool stri
 	for i := l.offset; i < end; i++ {
 		t := l.tools[l.visible[i]]
 		b := toolBadge(st, t, busy(t.Name), spin, w < 34)
-		bw := ansi.StringWidth(b)
+		bw := cellWidth(b)
 		nameW := max(w-2-bw-1, 6)
 		name := fit(clean(t.Name), nameW)
 		if nameW+bw+3 > w {

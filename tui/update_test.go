@@ -378,15 +378,19 @@ func TestAttachKey(t *testing.T) {
 		other.base = "http://127.0.0.1:50002"
 		other.state.URLs = contract.URLs{API: other.base, MCP: other.base + "/mcp"}
 		other.state.Upstream.Target = "their-server"
+		other.state.Instance = "i-other"
 		released := 0
 		d := newDriver(t, newStub(), func(o *Options) {
 			o.Dir = t.TempDir()
 			o.Dial = func(base string) contract.API { return other }
+			o.Locate = func(string) (DirGenui, error) {
+				return DirGenui{Base: other.base, Instance: "i-other", Held: true}, nil
+			}
 			o.Release = func() { released++ }
 		})
 		defer d.finish()
 		d.key("a")
-		if len(other.called("State")) != 0 {
+		if len(other.called("Subscribe")) != 0 {
 			t.Fatal("a with no other genui did something")
 		}
 		d.send(discoverMsg{base: other.base})
@@ -446,6 +450,24 @@ func TestEventsPane(t *testing.T) {
 		if n := d.m.events.Len(); n != 3 {
 			t.Fatalf("events after a duplicate pending event: %d, want 3", n)
 		}
+	})
+}
+
+// TestEventsPaneShowsSecurityEvents: a security event (a UI navigated its
+// frame away) is a line in the Events pane with what happened and what
+// genui did, and its detail opens with enter.
+func TestEventsPaneShowsSecurityEvents(t *testing.T) {
+	inBubble(t, nil, func(t *testing.T, d *driver) {
+		d.stub.events <- contract.Event{Seq: 1, Kind: contract.EventSecurity, Tool: "beta", Detail: &contract.Security{
+			Kind: contract.SecurityNavigation, Source: contract.SourcePreview, URL: "http://127.0.0.1:9999/plain?d=x",
+			Detail: "the page tried to navigate its frame to http://127.0.0.1:9999/plain?d=x (blocked)", UIType: "llm",
+			Action: "the LLM page was dropped: the offline UI is served until the UI is refined or regenerated"}}
+		synctest_wait(d)
+		d.key("4")
+		mustContain(t, d.screen(), "Events 1", "security", "beta", "the page tried to navig")
+		d.key("l")
+		d.key("enter")
+		mustContain(t, d.screen(), `"kind": "navigation"`, `"action": "the LLM page was dropped`)
 	})
 }
 
@@ -536,6 +558,9 @@ func TestAttachedFollowsARestartedServer(t *testing.T) {
 		dir := t.TempDir()
 		restarted := newStub()
 		restarted.base = "http://127.0.0.1:50003"
+		restarted.state.Instance = "i-restarted"
+		var mu sync.Mutex
+		var onDir *DirGenui // what DIR's files say
 		d := newDriver(t, newStub(), func(o *Options) {
 			o.Mode, o.Dir = Attached, dir
 			o.Dial = func(base string) contract.API {
@@ -544,15 +569,27 @@ func TestAttachedFollowsARestartedServer(t *testing.T) {
 				}
 				return newStub()
 			}
+			o.Locate = func(string) (DirGenui, error) {
+				mu.Lock()
+				defer mu.Unlock()
+				if onDir == nil {
+					return DirGenui{}, os.ErrNotExist
+				}
+				return *onDir, nil
+			}
 		})
 		defer d.finish()
 		close(d.stub.events)
 		synctest_wait(d)
-		if err := os.WriteFile(filepath.Join(dir, "mcp-port"), []byte("50003\n"), 0o644); err != nil {
-			t.Fatal(err)
+		d.send(reconnectMsg{gen: d.m.subGen}) // nothing on DIR yet
+		if !d.m.lost || !strings.HasPrefix(d.m.lostErr, "the genui on "+dir+" is gone: ") {
+			t.Fatalf("with nothing on DIR: lost %v, %q", d.m.lost, d.m.lostErr)
 		}
+		mu.Lock()
+		onDir = &DirGenui{Base: restarted.base, Instance: "i-restarted", Held: true}
+		mu.Unlock()
 		d.send(reconnectMsg{gen: d.m.subGen})
-		if d.m.lost || d.m.base != restarted.base || d.m.api != contract.API(restarted) {
+		if d.m.lost || d.m.base != restarted.base || instanceOf(d.m.api) != "i-restarted" {
 			t.Fatalf("after the server moved: lost %v base %s", d.m.lost, d.m.base)
 		}
 		mustContain(t, d.screen(), "reconnected to http://127.0.0.1:50003")

@@ -266,7 +266,7 @@ func size(n int) string {
 func wrapAll(lines []string, w int) []string {
 	out := make([]string, 0, len(lines))
 	for _, l := range lines {
-		if ansi.StringWidth(l) <= w {
+		if cellWidth(l) <= w {
 			out = append(out, l)
 			continue
 		}
@@ -352,7 +352,7 @@ func (m *Model) helpItems(bs []key.Binding, w int) string {
 			item = sep + item
 		}
 		items = append(items, item)
-		total += ansi.StringWidth(item)
+		total += cellWidth(item)
 	}
 	if total <= w {
 		return strings.Join(items, "")
@@ -361,7 +361,7 @@ func (m *Model) helpItems(bs []key.Binding, w int) string {
 	var b strings.Builder
 	used := 0
 	for _, item := range items {
-		iw := ansi.StringWidth(item)
+		iw := cellWidth(item)
 		if used+iw+ansi.StringWidth(ell) > w {
 			break
 		}

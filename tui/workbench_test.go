@@ -57,12 +57,12 @@ func TestSearchFindsATermInLogAndTraffic(t *testing.T) {
 		d.key("enter") // keep it: the first match from the cursor on (the newest row: wraps to the first)
 		lp := d.m.pane(paneLog).(*logPane)
 		first := lp.rows.cursor
-		if got := d.m.logs.At(first).attrs; !strings.Contains(got, "Failed to request initial roots") {
+		if got := d.m.logs.At(first).attrs(); !strings.Contains(got, "Failed to request initial roots") {
 			t.Fatalf("enter: the cursor is on %q", got)
 		}
 		mustContain(t, d.screen(), "1/2", "n next")
 		d.key("n")
-		if got := d.m.logs.At(lp.rows.cursor).attrs; !strings.Contains(got, "ROOTS missing") {
+		if got := d.m.logs.At(lp.rows.cursor).attrs(); !strings.Contains(got, "ROOTS missing") {
 			t.Fatalf("n: the cursor is on %q", got)
 		}
 		mustContain(t, d.screen(), "2/2")
@@ -471,4 +471,27 @@ func TestDiffMarksTheChangedWordsOfLongLines(t *testing.T) {
 	if !strings.Contains(joined, "font-size:14px") || !strings.Contains(joined, "font-size:18px") {
 		t.Fatalf("the change is not in view at 60 columns:\n%s", joined)
 	}
+}
+
+// TestTrafficRows: the tool on tools/call rows and their answers, the
+// request a cancellation gives up on, the frame as sent on enter.
+func TestTrafficRows(t *testing.T) {
+	inBubble(t, nil, func(t *testing.T, d *driver) {
+		at := func(s int) time.Time { return fixedTime.Add(time.Duration(s) * time.Second) }
+		req := `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"longRunningOperation","arguments":{"duration":30}}}`
+		cancel := `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":7,"reason":"request cancelled"}}`
+		d.send(eventsMsg{gen: d.m.subGen, evs: []contract.Event{
+			{Time: at(1), Kind: contract.EventTraffic, Detail: &contract.Traffic{Direction: contract.GenuiToUpstream, Kind: "request",
+				Method: "tools/call", Tool: "longRunningOperation", ID: json.RawMessage(`7`), Size: len(req), Frame: json.RawMessage(req)}},
+			{Time: at(2), Kind: contract.EventTraffic, Detail: &contract.Traffic{Direction: contract.GenuiToUpstream, Kind: "notification",
+				Method: "notifications/cancelled", Tool: "longRunningOperation", RequestID: json.RawMessage(`7`), Size: len(cancel), Frame: json.RawMessage(cancel)}},
+		}})
+		d.send(tea.WindowSizeMsg{Width: 160, Height: 30})
+		d.key("6")
+		s := d.screen()
+		mustContain(t, s, "→up   req  tools/call longRunningOperation", "→up   note notifications/cancelled longRunningOperation (request 7)")
+		d.key("l")
+		d.key("enter")
+		mustContain(t, d.screen(), "as sent:", `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":7,"reason":"request cancelled"}}`, "indented:")
+	})
 }

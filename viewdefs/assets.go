@@ -15,22 +15,21 @@ import (
 //
 // The pages' module scripts are units: render.js (result rendering shared
 // by the pages) followed by page.js (the offline UI) or emergency.js (the
-// emergency page), plus render-plain.js for the minimal page; each unit is
-// minified as one ES module.
+// emergency page); each unit is minified as one ES module.
 
 //go:generate go run ../internal/minify/gen .
 
 var (
 	//go:embed min
 	minFS embed.FS
-	//go:embed form.js form-nested.js form-none.js rich.js textlines.js textdata.js text.js render.js render-plain.js page.js emergency.js page.css rich.css
+	//go:embed form.js form-nested.js form-none.js rich.js textlines.js textdata.js text.js render.js page.js emergency.js page.css rich.css
 	srcFS embed.FS
 )
 
 // assets is one build of everything a page inlines.
 type assets struct {
 	form, formNested, formNone, rich, text string
-	pageRich, pagePlain, emergency         string
+	pageRich, emergency                    string
 	pageCSS, richCSS                       string
 }
 
@@ -67,7 +66,6 @@ func load(fs embed.FS, min bool) *assets {
 		form: read("form.js"), formNested: read("form-nested.js"), formNone: read("form-none.js"),
 		rich: read("rich.js"), text: unit("text.js", "textlines.js", "textdata.js", "text.js"),
 		pageRich:  unit("page-rich.js", "render.js", "page.js"),
-		pagePlain: unit("page-plain.js", "render.js", "render-plain.js", "page.js"),
 		emergency: unit("emergency.js", "render.js", "emergency.js"),
 		pageCSS:   read("page.css"), richCSS: read("rich.css"),
 	}

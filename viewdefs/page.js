@@ -1,5 +1,5 @@
 /* genui offline UI: the page's module script (after render.js). Reads the tool from #tool-data, builds
-   the form (form.js), connects the App and shows results (rich.js when present, else render-plain.js). */
+   the form (form.js), connects the App and shows results (rich.js). */
 import { App } from "@modelcontextprotocol/ext-apps";
 
 const data = JSON.parse(document.getElementById("tool-data").textContent);
@@ -64,13 +64,13 @@ function isPlainObject(v) { return v !== null && typeof v === "object" && !Array
 
 const app = new App({ name: "genui-minimal-" + tool.name, version: "1.0.0" }, {}, { autoResize: true });
 window.genuiApp = app;
-/* The rich renderers (rich.js) when the page includes them; the arguments of
-   the call whose result is shown let them page through the tool. */
-const rich = window.GenuiRich ? window.GenuiRich.create({ app: app, tool: tool, helpers: { renderItem: renderItem, block: block, pretty: pretty, errorBanner: errorBanner } }) : null;
+/* The rich renderers (rich.js); the arguments of the call whose result is
+   shown let them page through the tool. */
+const rich = window.GenuiRich.create({ app: app, tool: tool, helpers: { renderItem: renderItem, block: block, pretty: pretty, errorBanner: errorBanner,
+  badges: annotationBadges, downloadButton: downloadButton } });
 let lastArgs = {};
 function showResult(result) {
-  if (rich) rich.render(result, resultEl, lastArgs);
-  else renderResult(result, resultEl);
+  rich.render(result, resultEl, lastArgs);
 }
 app.ontoolinput = function (p) {
   prefill(p && p.arguments);
@@ -149,6 +149,17 @@ const connected = app.connect().then(function () {
   return false;
 });
 
+/* Cancel stops the running call: the App sends the host notifications/cancelled. */
+const cancelBtn = el("button", "secondary cancel-call", "Cancel");
+cancelBtn.type = "button";
+cancelBtn.id = "cancel";
+cancelBtn.hidden = true;
+submit.after(cancelBtn);
+let abort = null;
+cancelBtn.addEventListener("click", function () {
+  if (abort) abort.abort("cancelled by the user");
+});
+
 let busy = false;
 form.addEventListener("submit", async function (ev) {
   ev.preventDefault();
@@ -169,18 +180,26 @@ form.addEventListener("submit", async function (ev) {
     if (bar) bar.update(p);
     else if (p && typeof p.progress === "number") setState("loading", "Calling " + tool.name + "… " + p.progress + (typeof p.total === "number" ? " of " + p.total : ""));
   };
+  abort = new AbortController();
+  cancelBtn.hidden = false;
   try {
-    const result = await app.callServerTool({ name: tool.name, arguments: args }, { onprogress: onprogress });
+    const result = await app.callServerTool({ name: tool.name, arguments: args }, { onprogress: onprogress, signal: abort.signal });
     lastArgs = args;
     showResult(result);
     setState(result && result.isError ? "error" : "result", "");
   } catch (e) {
-    resultEl.replaceChildren();
-    showCallError(e && e.message ? e.message : String(e));
-    setState("error", "");
+    if (abort.signal.aborted) {
+      setState("ready", "Cancelled.");
+    } else {
+      resultEl.replaceChildren();
+      showCallError(e && e.message ? e.message : String(e));
+      setState("error", "");
+    }
   } finally {
     if (bar) bar.done();
     busy = false;
+    abort = null;
+    cancelBtn.hidden = true;
     submit.disabled = false;
   }
 });

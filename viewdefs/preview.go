@@ -2,12 +2,21 @@ package viewdefs
 
 import (
 	"bytes"
+	_ "embed"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"html/template"
 	"strings"
 )
+
+// previewHostJS is the preview page as an MCP host of its own calls:
+// progress and Cancel, task status, the upstream's requests as dialogs,
+// downloads (window.GenuiPreviewHost). Inlined readable: the preview is a
+// developer's page.
+//
+//go:embed preview-host.js
+var previewHostJS string
 
 // PreviewData describes one browser preview page: the host page that loads a
 // tool's UI from the UI origin in a sandboxed iframe and drives it with the
@@ -35,6 +44,9 @@ type PreviewData struct {
 	Tools []string
 	// HostJS is mcpshim.HostJS(), the host side of the bridge, inlined.
 	HostJS string
+	// TaskSupport is the tool's execution.taskSupport ("optional" offers a
+	// "run as a task" choice; "required" runs every call as a task).
+	TaskSupport string
 	// Version is genui's version, shown in the header.
 	Version string
 }
@@ -51,6 +63,8 @@ type previewConfig struct {
 	Conserve   bool            `json:"conserve"`
 	ArgsError  string          `json:"argsError,omitempty"`
 	Version    string          `json:"version"`
+	// TaskSupport is the tool's execution.taskSupport.
+	TaskSupport string `json:"taskSupport,omitempty"`
 }
 
 // Preview renders the preview host page. Every tool name, title and
@@ -75,7 +89,7 @@ func Preview(d PreviewData) (string, error) {
 	}
 	cfg := previewConfig{Tool: d.Tool.Name, ToolJSON: toolJSON, Visibility: d.Visibility,
 		AppCalls: visibleToApps(d.Visibility), OwnUI: d.OwnUI, FrameURL: d.FrameURL, Call: d.Call,
-		Conserve: d.Conserve, ArgsError: d.ArgsError, Version: d.Version}
+		Conserve: d.Conserve, ArgsError: d.ArgsError, Version: d.Version, TaskSupport: d.TaskSupport}
 	vis := "model, app"
 	if d.Visibility != nil {
 		vis = strings.Join(d.Visibility, ", ")
@@ -87,7 +101,8 @@ func Preview(d PreviewData) (string, error) {
 		"Name": d.Tool.Name, "Title": d.Tool.Title, "Description": d.Tool.Description,
 		"Visibility": vis, "AppCalls": cfg.AppCalls, "OwnUI": d.OwnUI,
 		"Args": d.Args, "ArgsError": d.ArgsError, "Tools": d.Tools, "Version": d.Version,
-		"Config": cfg, "HostJS": template.JS(d.HostJS),
+		"Config": cfg, "HostJS": template.JS(d.HostJS), "TaskSupport": d.TaskSupport,
+		"SurfaceJS": template.JS(previewHostJS), "FormJS": template.JS(FormJS()),
 	})
 }
 

@@ -61,19 +61,74 @@ function renderMedia(tag, prefix, item) {
   return wrap;
 }
 
+/* The host's App (page.js sets window.genuiApp), when the host offers cap. */
+function hostOffers(cap) {
+  const app = window.genuiApp;
+  const caps = app && typeof app.getHostCapabilities === "function" ? app.getHostCapabilities() : null;
+  return !!(caps && caps[cap]);
+}
+
+/* A Download button for one resource's contents (text or base64 blob),
+   handed to the host (ui/download-file): sandboxed views cannot save files. */
+function downloadButton(r, wrap) {
+  if (!hostOffers("downloadFile")) return el("div", "note", "The host offers no downloads (downloadFile).");
+  const b = el("button", "secondary download", "Download");
+  b.type = "button";
+  b.addEventListener("click", function () {
+    window.genuiApp.downloadFile({ contents: [{ type: "resource", resource: r }] }).catch(function (e) {
+      wrap.appendChild(el("div", "field-error", "Download failed: " + e.message));
+    });
+  });
+  return b;
+}
+
+/* The contents of a resources/read result, each with a Download button. */
+function renderContents(result, wrap) {
+  const list = result && Array.isArray(result.contents) ? result.contents : [];
+  if (!list.length) wrap.appendChild(el("div", "note", "The resource is empty."));
+  list.forEach(function (r) {
+    if (!r || typeof r !== "object") return;
+    const box = el("div", "item resource-contents");
+    box.appendChild(el("div", "link", (r.uri || "") + (r.mimeType ? " (" + r.mimeType + ")" : "")));
+    if (typeof r.text === "string") box.appendChild(renderText(r.text));
+    else if (typeof r.blob === "string") box.appendChild(el("div", "note", "Binary, " + Math.round(r.blob.length * 3 / 4) + " bytes."));
+    box.appendChild(downloadButton(r, box));
+    wrap.appendChild(box);
+  });
+}
+
 function renderLink(item) {
   const wrap = el("div", "item link-item");
   wrap.appendChild(el("div", "link-name", item.name || item.title || "Resource link"));
-  wrap.appendChild(el("div", "link", item.uri || ""));
+  wrap.appendChild(el("div", "link", (item.uri || "") + (item.mimeType ? " (" + item.mimeType + ")" : "")));
   if (item.description) wrap.appendChild(el("div", "note", item.description));
-  if (typeof item.uri === "string" && /^https?:/i.test(item.uri) && window.genuiApp) {
+  const uri = typeof item.uri === "string" ? item.uri : "";
+  if (!uri || !window.genuiApp) return wrap;
+  if (/^https?:/i.test(uri)) {
     const b = el("button", "secondary", "Open link");
     b.type = "button";
     b.addEventListener("click", function () {
-      window.genuiApp.openLink({ url: item.uri }).catch(function (e) { wrap.appendChild(el("div", "field-error", e.message)); });
+      window.genuiApp.openLink({ url: uri }).catch(function (e) { wrap.appendChild(el("div", "field-error", e.message)); });
     });
     wrap.appendChild(b);
+    return wrap;
   }
+  /* An MCP resource (ui://, a server's own scheme): read it through the host. */
+  if (!hostOffers("serverResources")) return wrap;
+  const b = el("button", "secondary open-resource", "Open");
+  b.type = "button";
+  const out = el("div", "resource-view");
+  b.addEventListener("click", function () {
+    b.disabled = true;
+    out.replaceChildren(el("div", "note", "Reading " + uri + "…"));
+    window.genuiApp.readServerResource({ uri: uri }).then(function (r) {
+      out.replaceChildren();
+      renderContents(r, out);
+    }, function (e) {
+      out.replaceChildren(el("div", "field-error", "Reading " + uri + " failed: " + e.message));
+    }).finally(function () { b.disabled = false; });
+  });
+  wrap.append(b, out);
   return wrap;
 }
 
@@ -82,19 +137,40 @@ function renderResource(item) {
   const wrap = el("div", "item");
   wrap.appendChild(el("div", "link", (r.uri || "embedded resource") + (r.mimeType ? " (" + r.mimeType + ")" : "")));
   if (typeof r.text === "string") wrap.appendChild(renderText(r.text));
-  else if (typeof r.blob === "string") wrap.appendChild(el("div", "note", "Binary blob, " + Math.round(r.blob.length * 3 / 4) + " bytes, not shown."));
+  else if (typeof r.blob === "string") wrap.appendChild(el("div", "note", "Binary blob, " + Math.round(r.blob.length * 3 / 4) + " bytes."));
   else wrap.appendChild(block(pretty(r), "json"));
+  if (typeof r.text === "string" || typeof r.blob === "string") wrap.appendChild(downloadButton(r, wrap));
   return wrap;
+}
+
+/* Badges for a content block's annotations: whom it is for (audience),
+   how important it is (priority 0-1), when it changed. */
+function annotationBadges(a) {
+  if (!a || typeof a !== "object" || Array.isArray(a)) return null;
+  const row = el("div", "badges");
+  if (Array.isArray(a.audience) && a.audience.length) row.appendChild(el("span", "badge audience", "for " + a.audience.map(String).join(", ")));
+  if (typeof a.priority === "number") row.appendChild(el("span", "badge priority" + (a.priority >= 0.7 ? " high" : ""), "priority " + a.priority));
+  if (typeof a.lastModified === "string") row.appendChild(el("span", "badge modified", "modified " + a.lastModified));
+  return row.children.length ? row : null;
+}
+
+/* node with its block's annotation badges above it, when it has any. */
+function withBadges(item, node) {
+  const b = annotationBadges(item && item.annotations);
+  if (!b) return node;
+  const w = el("div", "annotated");
+  w.append(b, node);
+  return w;
 }
 
 function renderItem(item) {
   if (!item || typeof item !== "object") return block(pretty(item), "json");
   switch (item.type) {
-    case "text": return renderText(item.text);
-    case "image": return renderMedia("image", "image/", item);
-    case "audio": return renderMedia("audio", "audio/", item);
-    case "resource_link": return renderLink(item);
-    case "resource": return renderResource(item);
+    case "text": return withBadges(item, renderText(item.text));
+    case "image": return withBadges(item, renderMedia("image", "image/", item));
+    case "audio": return withBadges(item, renderMedia("audio", "audio/", item));
+    case "resource_link": return withBadges(item, renderLink(item));
+    case "resource": return withBadges(item, renderResource(item));
     default: return block(pretty(item), "json");
   }
 }

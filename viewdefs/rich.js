@@ -176,7 +176,7 @@
       if (dup) {
         if (!placed) parts.push(scPart);
         placed = true;
-      } else parts.push(isText(item) ? { text: item.text } : { item: item });
+      } else parts.push(isText(item) ? { text: item.text, annotations: item.annotations } : { item: item });
     });
     if (scPart && !placed) parts.push(scPart);
     return parts;
@@ -1592,12 +1592,21 @@
 
     function drawPart(p, args) {
       if (p.data !== undefined) return dataView(deepJSON(p.data), args);
-      if (p.text !== undefined) return drawView(global.GenuiText.classify(p.text, tool.name), args);
+      if (p.text !== undefined) {
+        var tv = drawView(global.GenuiText.classify(p.text, tool.name), args), badges = h.badges && h.badges(p.annotations);
+        if (!badges) return tv;
+        var aw = el("div", "annotated");
+        aw.append(badges, tv);
+        return aw;
+      }
       var item = p.item;
       if (isObj(item) && item.type === "resource" && isObj(item.resource) && typeof item.resource.text === "string") {
         var r = item.resource, wrap = el("div", "item");
         wrap.appendChild(el("div", "link", (r.uri || "embedded resource") + (r.mimeType ? " (" + r.mimeType + ")" : "")));
         wrap.appendChild(drawView(global.GenuiText.classify(r.text, (r.uri || "") + " " + tool.name, r.mimeType), args));
+        if (h.downloadButton) wrap.appendChild(h.downloadButton(r, wrap));
+        var rb = h.badges && h.badges(item.annotations);
+        if (rb) wrap.insertBefore(rb, wrap.firstChild);
         return wrap;
       }
       return h.renderItem(item);

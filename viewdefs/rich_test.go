@@ -43,11 +43,6 @@ func TestRich(t *testing.T) {
 	if err != nil || !strings.Contains(plain, `<html lang="en">`) || !strings.Contains(plain, `id="view-config">{}</script>`) {
 		t.Errorf("plain rich page: err %v", err)
 	}
-	// The minimal page stays without the renderers.
-	minimal, _ := Minimal(ToolData{Name: "t"})
-	if strings.Contains(minimal, `id="view-config"`) || strings.Contains(minimal, "svg-ns") {
-		t.Errorf("Minimal includes the rich renderers")
-	}
 }
 
 func TestRichJSIsInlineSafe(t *testing.T) {
@@ -161,13 +156,6 @@ func testRichInlinesWhatTheToolNeeds(t *testing.T) {
 		if got := strings.Contains(page, MarkdownJS()); got != tt.md {
 			t.Errorf("%s: markdown parser inlined = %v, want %v", tt.name, got, tt.md)
 		}
-		if strings.Contains(page, "function renderResult") || strings.Contains(page, a.pagePlain) {
-			t.Errorf("%s: the rich page carries the minimal page's renderResult", tt.name)
-		}
-	}
-	minimal, err := Minimal(ToolData{Name: "t", InputSchema: json.RawMessage(`{"type":"object","properties":{"a":{"type":"array"}}}`)})
-	if err != nil || !strings.Contains(minimal, a.formNested) || !strings.Contains(minimal, a.pagePlain) {
-		t.Errorf("the minimal page lacks the nested editors or its renderer (err %v)", err)
 	}
 }
 

@@ -262,7 +262,7 @@
       ta.value = text;
       DOC.body.appendChild(ta);
       ta.select();
-      var ok = false;
+      var ok;
       try { ok = DOC.execCommand("copy"); } catch (e) { ok = false; }
       ta.remove();
       done(ok);

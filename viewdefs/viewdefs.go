@@ -185,32 +185,6 @@ type pageData struct {
 	Tool pageTool `json:"tool"`
 }
 
-// Minimal returns the offline minimal UI for t as a full HTML document (not
-// yet shim-injected). It fails on an empty name or a schema that is not JSON.
-func Minimal(t ToolData) (string, error) {
-	if strings.TrimSpace(t.Name) == "" {
-		return "", errors.New("viewdefs: tool name is empty")
-	}
-	in, err := schemaJSON(t.InputSchema)
-	if err != nil {
-		return "", fmt.Errorf("viewdefs: tool %q: inputSchema: %w", t.Name, err)
-	}
-	out, err := schemaJSON(t.OutputSchema)
-	if err != nil {
-		return "", fmt.Errorf("viewdefs: tool %q: outputSchema: %w", t.Name, err)
-	}
-	if len(out) > 0 && bytes.Equal(out, []byte("null")) {
-		out = nil
-	}
-	data := pageData{Tool: pageTool{Name: t.Name, Title: t.Title, Description: t.Description, InputSchema: in, OutputSchema: out,
-		ModelOnly: t.ModelOnly()}}
-	a := cur()
-	return render("minimal.html.tmpl", map[string]any{
-		"Name": t.Name, "Title": t.Title, "Description": t.Description, "Data": data, "ModelOnly": t.ModelOnly(),
-		"FormJS": formScripts(in), "CSS": template.CSS(a.pageCSS), "PageJS": template.JS(a.pagePlain),
-	})
-}
-
 // Emergency returns the page shown when generation failed: the tool name,
 // reason, and the raw JSON of any input and result the host delivers. It is
 // the last fallback, so it ignores the schemas and only needs a name.

@@ -23,13 +23,15 @@ func toolData(t *testing.T, page string) map[string]any {
 	return v["tool"].(map[string]any)
 }
 
-func TestMinimal(t *testing.T) {
+// TestPageEscapesHostileText: the offline page shows the tool's title,
+// description and schema as text, never as markup.
+func TestPageEscapesHostileText(t *testing.T) {
 	hostile := `<img src=x onerror=alert(1)><script>alert(2)</script>`
-	page, err := Minimal(ToolData{
+	page, err := Rich(ToolData{
 		Name: "get_forecast", Title: "Forecast & more", Description: hostile,
 		InputSchema:  json.RawMessage(`{"type":"object","properties":{"</script><b>":{"type":"string","description":"` + strings.ReplaceAll(hostile, `"`, `\"`) + `"}}}`),
 		OutputSchema: json.RawMessage(`{"type":"object"}`),
-	})
+	}, ViewConfig{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -58,31 +60,14 @@ func TestMinimal(t *testing.T) {
 	}
 }
 
-func TestMinimalSchemaEdgeCases(t *testing.T) {
+func TestPageSchemaEdgeCases(t *testing.T) {
 	for _, schema := range []string{"", "null", "  ", `{"type":"object"}`, `{"properties":{"a":{}}}`} {
-		page, err := Minimal(ToolData{Name: "t", InputSchema: json.RawMessage(schema)})
+		page, err := Rich(ToolData{Name: "t", InputSchema: json.RawMessage(schema)}, ViewConfig{})
 		if err != nil {
 			t.Errorf("schema %q: %v", schema, err)
 			continue
 		}
 		toolData(t, page)
-	}
-}
-
-func TestMinimalErrors(t *testing.T) {
-	tests := []struct {
-		name string
-		in   ToolData
-		want string
-	}{
-		{"empty name", ToolData{Name: " "}, "name is empty"},
-		{"bad input schema", ToolData{Name: "x", InputSchema: json.RawMessage(`{"a":`)}, "inputSchema: not valid JSON"},
-		{"bad output schema", ToolData{Name: "x", OutputSchema: json.RawMessage(`nope`)}, "outputSchema: not valid JSON"},
-	}
-	for _, tt := range tests {
-		if _, err := Minimal(tt.in); err == nil || !strings.Contains(err.Error(), tt.want) {
-			t.Errorf("%s: err = %v, want %q", tt.name, err, tt.want)
-		}
 	}
 }
 

@@ -194,9 +194,19 @@ func (c *Client) CallTool(ctx context.Context, req contract.CallRequest) (contra
 	if !json.Valid(args) {
 		return contract.CallResult{}, contract.Errorf(contract.CodeInvalidArgument, "arguments must be a JSON object")
 	}
-	path := "/api/tool/" + url.PathEscape(req.Name)
+	q := url.Values{}
 	if req.Source != "" {
-		path += "?source=" + url.QueryEscape(req.Source)
+		q.Set("source", req.Source)
+	}
+	if req.CallID != "" {
+		q.Set("call", req.CallID)
+	}
+	if req.Task {
+		q.Set("task", "1")
+	}
+	path := "/api/tool/" + url.PathEscape(req.Name)
+	if len(q) > 0 {
+		path += "?" + q.Encode()
 	}
 	var res contract.CallResult
 	return res, c.do(ctx, http.MethodPost, path, args, &res)
@@ -233,7 +243,7 @@ func (c *Client) Subscribe(ctx context.Context) (<-chan contract.Event, error) {
 	}
 	got := make(chan answer, 1)
 	go func() {
-		resp, err := c.hc.Do(req)
+		resp, err := c.hc.Do(req) //nolint:bodyclose // closed below: by the reader, or on a timeout or a bad status
 		got <- answer{resp, err}
 	}()
 	var resp *http.Response

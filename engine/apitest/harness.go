@@ -3,7 +3,10 @@
 // MCP host and its HTTP side server on httptest servers. Run the suite
 // against any implementation; the in-process engine and apiclient must pass
 // it identically (see conformance_test.go). Front-end tests (the TUI) use
-// the harness too.
+// the harness too. RunHost (suite_host.go) is the host half: progress,
+// cancel, tasks, the upstream's requests answered, roots, resources and
+// prompts, against npm's server-everything (StartEverything records what
+// reaches its stdin, so a test can prove notifications/cancelled arrived).
 package apitest
 
 import (
@@ -36,9 +39,6 @@ type Harness struct {
 
 // Option changes the engine's options before it starts.
 type Option func(*engine.Options)
-
-// WithUpstream wraps up instead of the in-process demo.
-func WithUpstream(up upstream.Config) Option { return func(o *engine.Options) { o.Upstream = up } }
 
 // Start runs an engine over the demo upstream (unless an option says
 // otherwise) with its host and side server, waits for the upstream's tools
@@ -98,7 +98,11 @@ func Start(t testing.TB, opts ...Option) *Harness {
 // returns the status and body.
 func (h *Harness) Wait(t testing.TB, timeout string) (int, []byte) {
 	t.Helper()
-	resp, err := http.Get(h.APIURL + "/wait?timeout=" + timeout)
+	req, err := http.NewRequestWithContext(context.Background(), http.MethodGet, h.APIURL+"/wait?timeout="+timeout, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -46,6 +46,10 @@ type Options struct {
 	// Metrics is this App's Prometheus registry and collectors (default:
 	// a fresh one); GET /metrics on the API port serves it.
 	Metrics *metrics.Metrics
+	// Host holds the MCP host's settings (limits, allowed origins); New
+	// fills in its Engine, Upstream, Tools, Version, UIMetadata, Logger
+	// and ObserveRequest.
+	Host host.Options
 }
 
 // App is an engine with its MCP host and HTTP side server.
@@ -73,6 +77,9 @@ func New(opts Options) (*App, error) {
 		opts.Metrics = metrics.New()
 	}
 	opts.Engine.Metrics = opts.Metrics
+	// The TUI, the preview and the HTTP API run beside every App: they may
+	// answer the upstream's elicitation and sampling requests.
+	opts.Engine.Surfaces = true
 	e, err := engine.New(opts.Engine)
 	if err != nil {
 		return nil, err
@@ -82,8 +89,10 @@ func New(opts Options) (*App, error) {
 	if opts.AutoInstall {
 		a.autoInstall()
 	}
-	a.Host = host.New(host.Options{Engine: e, Upstream: e.Relay(), Tools: e.Registry(), Version: engine.Version, UIMetadata: opts.UIMetadata, Logger: log.With("component", "host"),
-		ObserveRequest: opts.Metrics.ObserveRequest})
+	hopts := opts.Host
+	hopts.Engine, hopts.Upstream, hopts.Tools, hopts.Version = e, e.Relay(), e.Registry(), engine.Version
+	hopts.UIMetadata, hopts.Logger, hopts.ObserveRequest = opts.UIMetadata, log.With("component", "host"), opts.Metrics.ObserveRequest
+	a.Host = host.New(hopts)
 	a.Side = httpapi.New(httpapi.Options{Engine: e, Host: a.Host, Dir: opts.Engine.Dir, Logger: log.With("component", "httpapi"),
 		Metrics: opts.Metrics.Handler(), YieldPortFiles: opts.YieldPortFiles})
 	return a, nil

@@ -7,13 +7,16 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 	"sync"
 
 	"github.com/genui-dev/genui/config"
 	"github.com/genui-dev/genui/engine"
+	"github.com/genui-dev/genui/engine/contract"
 	"github.com/genui-dev/genui/engine/demo"
 	"github.com/genui-dev/genui/engine/gen"
 	"github.com/genui-dev/genui/engine/history"
+	"github.com/genui-dev/genui/engine/host"
 	"github.com/genui-dev/genui/engine/install"
 	"github.com/genui-dev/genui/engine/upstream"
 )
@@ -124,7 +127,7 @@ func (s *Setup) Logger() (*slog.Logger, error) {
 		if s.logErr != nil {
 			return
 		}
-		s.Gen.Logger = s.logger.With("component", config.ComponentGen)
+		s.Gen.Logger = s.logger // the generator adds component=gen
 		for _, w := range s.Warnings {
 			s.logger.Warn("config", "warning", w)
 			if s.Notices != nil {
@@ -170,12 +173,32 @@ func (s *Setup) EngineOptions() (engine.Options, error) {
 		DefaultTheme: c.Generation.DefaultTheme, EnabledTools: c.Generation.EnabledTools, DisabledTools: c.Generation.DisabledTools,
 		RefreshInterval: c.ToolRefresh.Interval.D(), RefreshBackoffMax: c.ToolRefresh.Backoff.D(),
 		ReadableAssets: s.Debug,
+		Roots:          roots(c.Roots), AnswerTimeout: c.AnswerTimeout.D(),
 		History: history.Options{Disabled: !c.History.Enabled, MaxEntries: c.History.MaxEntries, MaxBytes: c.History.MaxBytes,
 			MaxValueBytes: c.History.MaxValueBytes, ExcludeArguments: c.History.ExcludeArguments, ExcludeResults: c.History.ExcludeResults},
 		ChecksDir: c.Checks.Directory, CheckTimeout: c.Checks.Timeout.D(),
 		Watch: engine.WatchOptions{Paths: c.Upstream.Watch.Paths, Ignore: c.Upstream.Watch.Ignore, Debounce: c.Upstream.Watch.Debounce.D(),
 			Build: c.Upstream.Watch.Build, BuildTimeout: c.Upstream.Watch.BuildTimeout.D()},
 	}, nil
+}
+
+// roots turns the configured roots into MCP roots: a file:// URI as
+// given, a folder as its absolute file:// URI named after it. Unset (nil)
+// stays nil: the engine's default, the working directory.
+func roots(list []string) []contract.Root {
+	if list == nil {
+		return nil
+	}
+	out := make([]contract.Root, 0, len(list))
+	for _, r := range list {
+		if strings.HasPrefix(r, "file://") {
+			name := strings.TrimRight(r, "/")
+			out = append(out, contract.Root{URI: r, Name: name[strings.LastIndexByte(name, '/')+1:]})
+			continue
+		}
+		out = append(out, engine.RootOf(r))
+	}
+	return out
 }
 
 // ExportEngineOptions are EngineOptions for `genui export`, which writes
@@ -192,8 +215,13 @@ func (s *Setup) AppOptions() (Options, error) {
 	if err != nil {
 		return Options{}, err
 	}
-	return Options{Engine: eo, UIMetadata: s.Config.UIMetadata, UIPort: s.Config.HTTP.UIPort,
-		APIPort: s.Config.HTTP.MCPPort, AutoInstall: true, Notices: s.Notices}, nil
+	c := s.Config
+	return Options{Engine: eo, UIMetadata: c.UIMetadata, UIPort: c.HTTP.UIPort,
+		APIPort: c.HTTP.MCPPort, AutoInstall: true, Notices: s.Notices,
+		Host: host.Options{AllowedOrigins: c.HTTP.AllowedOrigins, ToolsPageSize: c.MCP.ToolsPageSize,
+			MaxSessions: c.MCP.Sessions.Max, SessionEvictIdle: c.MCP.Sessions.EvictIdle.D(),
+			MaxListens: c.MCP.Listen.MaxStreams, MaxListenSubscriptions: c.MCP.Listen.MaxSubscriptions,
+			ListenStallTimeout: c.MCP.Listen.StallTimeout.D()}}, nil
 }
 
 // NewApp builds the engine, its MCP host and the side server. A stdio

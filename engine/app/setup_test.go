@@ -10,6 +10,7 @@ import (
 
 	"github.com/genui-dev/genui/config"
 	"github.com/genui-dev/genui/engine/gen"
+	"github.com/spf13/pflag"
 )
 
 type env map[string]string
@@ -119,5 +120,60 @@ func TestSetupDoesNotTouchDiskUntilBuilt(t *testing.T) {
 	defer r.Close()
 	if _, err := os.Stat(filepath.Join(dir, "log", "genui.log")); err != nil {
 		t.Errorf("the log was not opened: %v", err)
+	}
+}
+
+// TestHostSettingsReachTheHost: the MCP server's limits (mcp.*) and the
+// allowed origins (http.allowedOrigins, --allowed-origins,
+// GENUI_HTTP_ALLOWED_ORIGINS) reach host.Options, with defaults large
+// enough for ordinary use.
+func TestHostSettingsReachTheHost(t *testing.T) {
+	r, err := ConfigureInput(nil, config.Input{File: writeConfig(t, `{"dir": "`+t.TempDir()+`"}`), LookupEnv: env{}.lookup})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ao, err := r.AppOptions()
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := ao.Host
+	if h.ToolsPageSize != 1000 || h.MaxSessions != 1000 || h.SessionEvictIdle != 5*time.Minute ||
+		h.MaxListens != 256 || h.MaxListenSubscriptions != 1000 || h.ListenStallTimeout != 10*time.Second || len(h.AllowedOrigins) != 0 {
+		t.Errorf("defaults: %+v", h)
+	}
+	_ = r.Close()
+
+	f := &config.Flags{}
+	fs := pflag.NewFlagSet("test", pflag.ContinueOnError)
+	f.Register(fs)
+	f.RegisterPorts(fs)
+	if err := fs.Parse([]string{"--allowed-origins", "vscode-webview://*", "--allowed-origins", "app://shell,null"}); err != nil {
+		t.Fatal(err)
+	}
+	in := f.Input(nil)
+	in.File = writeConfig(t, `{"dir": "`+t.TempDir()+`",
+	  "http": {"allowedOrigins": ["http://devbox.lan:3000"]},
+	  "mcp": {"toolsPageSize": 50, "sessions": {"max": 7, "evictIdle": "90s"},
+	          "listen": {"maxStreams": 3, "maxSubscriptions": 4, "stallTimeout": "2s"}}}`)
+	in.LookupEnv = env{"GENUI_MCP_SESSIONS_MAX": "9"}.lookup
+	r, err = ConfigureInput(f, in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	ao, err = r.AppOptions()
+	if err != nil {
+		t.Fatal(err)
+	}
+	h = ao.Host
+	if h.ToolsPageSize != 50 || h.MaxSessions != 9 || h.SessionEvictIdle != 90*time.Second ||
+		h.MaxListens != 3 || h.MaxListenSubscriptions != 4 || h.ListenStallTimeout != 2*time.Second {
+		t.Errorf("set: %+v", h)
+	}
+	if want := []string{"vscode-webview://*", "app://shell", "null"}; !slices.Equal(h.AllowedOrigins, want) {
+		t.Errorf("allowed origins %q, want the flag's %q", h.AllowedOrigins, want)
+	}
+	if src := r.Sources["http.allowedOrigins"]; src.Layer != config.LayerFlag || src.Name != "--allowed-origins" {
+		t.Errorf("source of http.allowedOrigins: %v", src)
 	}
 }

@@ -123,7 +123,7 @@ func TestToolHashEdgeCases(t *testing.T) {
 	if ToolHash(bad1) == ToolHash(bad2) || ToolHash(bad1) == ToolHash(a) {
 		t.Error("different invalid schemas should hash differently")
 	}
-	if ToolHash(bad1) != ToolHash(bad1) {
+	if again := bad1; ToolHash(bad1) != ToolHash(again) {
 		t.Error("ToolHash is not deterministic")
 	}
 }

@@ -56,8 +56,20 @@ type API interface {
 	// CallTool calls an upstream tool (waiting, bounded, for an upstream
 	// that is starting) and returns its CallToolResult verbatim. Calls from
 	// the HTTP API and the TUI (Source SourceAPI, SourceTUI) are also pushed
-	// to the /wait queue so agents see what the developer did.
+	// to the /wait queue so agents see what the developer did. The call
+	// carries a progress token: the upstream's progress arrives as
+	// EventCallProgress events tied to req.CallID (set it to follow the
+	// call; one is made when empty), between EventCallStarted and
+	// EventCallFinished. Ending ctx, or CancelCall, cancels it: the
+	// upstream gets notifications/cancelled (a task: tasks/cancel) and the
+	// call fails at once with CodeCancelled. A tool whose
+	// execution.taskSupport is "required" (or "optional" with req.Task)
+	// runs as a task: created, followed (EventTaskStatus), its result
+	// fetched; CallResult.Task is the task.
 	CallTool(ctx context.Context, req CallRequest) (CallResult, error)
+	// CancelCall cancels a call in flight made with CallTool by any of
+	// genui's surfaces (CodeNotFound when no such call runs).
+	CancelCall(ctx context.Context, callID string) error
 	// RefreshTools fetches the upstream's tools again and reports the change.
 	RefreshTools(ctx context.Context) (ToolDiff, error)
 	// Preview returns the browser preview URL of a tool (it opens nothing).
@@ -91,6 +103,39 @@ type API interface {
 	// connection is lost; a subscriber that falls too far behind (256
 	// pending events) is closed too, after an EventLagged event.
 	Subscribe(ctx context.Context) (<-chan Event, error)
+
+	// PendingRequests lists the upstream's requests waiting for an answer
+	// from genui's surfaces (elicitation, sampling), oldest first; front
+	// ends call it once and then follow EventRequestPending and
+	// EventRequestAnswered. See requests.go.
+	PendingRequests(ctx context.Context) ([]PendingRequest, error)
+	// AnswerRequest answers a pending request; the first answer wins
+	// (CodeConflict for a later one, CodeNotFound once it is gone).
+	AnswerRequest(ctx context.Context, a Answer) error
+	// DraftSamplingAnswer asks genui's configured LLM provider (the one
+	// that generates UIs) to answer a pending sampling request and returns
+	// its answer without sending it: send it with AnswerRequest.
+	DraftSamplingAnswer(ctx context.Context, requestID string) (SamplingDraft, error)
+	// Roots are the roots genui answers the upstream's roots/list with
+	// (configuration "roots"; default the working directory).
+	Roots(ctx context.Context) ([]Root, error)
+
+	// Resources lists the upstream's resources (every page).
+	Resources(ctx context.Context) ([]Resource, error)
+	// ResourceTemplates lists the upstream's resource templates with their
+	// arguments (every page).
+	ResourceTemplates(ctx context.Context) ([]ResourceTemplate, error)
+	// ReadResource reads a resource: genui's own ui:// UIs from the
+	// engine, anything else from the upstream (text and blob contents).
+	ReadResource(ctx context.Context, uri string) (ResourceContents, error)
+	// SubscribeResource asks the upstream for notifications/resources/updated
+	// of uri (EventResourceUpdated); UnsubscribeResource stops them.
+	SubscribeResource(ctx context.Context, uri string) error
+	UnsubscribeResource(ctx context.Context, uri string) error
+	// Prompts lists the upstream's prompts with their arguments (every page).
+	Prompts(ctx context.Context) ([]Prompt, error)
+	// GetPrompt gets a prompt with its arguments filled in.
+	GetPrompt(ctx context.Context, req GetPromptRequest) (PromptResult, error)
 }
 
 // Sources of requests and refinements (RefineRequest.Source,
@@ -181,6 +226,8 @@ type ToolInfo struct {
 	InputSchema  json.RawMessage `json:"inputSchema,omitempty"`
 	OutputSchema json.RawMessage `json:"outputSchema,omitempty"`
 	Annotations  json.RawMessage `json:"annotations,omitempty"`
+	// TaskSupport is execution.taskSupport ("" = forbidden, the default).
+	TaskSupport string `json:"taskSupport,omitempty"`
 }
 
 // UIMeta describes a generated UI: when, by what, how long, warnings and
@@ -312,6 +359,12 @@ type CallRequest struct {
 	// Arguments is a JSON object (nil means {}).
 	Arguments json.RawMessage `json:"arguments,omitempty"`
 	Source    string          `json:"source,omitempty"`
+	// CallID names the call in its events and in CancelCall; the engine
+	// makes one when it is empty. At most 128 bytes.
+	CallID string `json:"callId,omitempty"`
+	// Task runs a tool whose execution.taskSupport is "optional" as a task
+	// (a "required" one always runs as a task).
+	Task bool `json:"task,omitempty"`
 }
 
 // CallResult is a tool's CallToolResult, verbatim.
@@ -319,6 +372,9 @@ type CallResult struct {
 	Result   json.RawMessage `json:"result"`
 	IsError  bool            `json:"isError"`
 	Duration time.Duration   `json:"duration"`
+	CallID   string          `json:"callId,omitempty"`
+	// Task is the task the call ran as (its last status), if it did.
+	Task *Task `json:"task,omitempty"`
 	// HistoryID is the call's entry in the history (0 when not recorded).
 	HistoryID int64 `json:"historyId,omitempty"`
 }

@@ -21,13 +21,19 @@ const (
 	// side server: no preview), or (client side) genui is not reachable.
 	CodeUnavailable ErrorCode = "unavailable"
 	CodeInternal    ErrorCode = "internal"
+	// CodeCancelled: the call was cancelled (CancelCall, or the caller's
+	// context); the upstream was told (notifications/cancelled).
+	CodeCancelled ErrorCode = "cancelled"
+	// CodeNotFound: a call or pending request that is not (or no longer)
+	// there: it ended, was answered, or never existed; a recorded call or
+	// a check that is not there.
+	CodeNotFound ErrorCode = "not_found"
+	// CodeConflict: another surface answered the request first.
+	CodeConflict ErrorCode = "conflict"
 	// CodeNotUnderstood: a refinement asked to be understood
 	// (RefineRequest.RequireUnderstood) that the offline generator cannot
 	// read; nothing was recorded.
 	CodeNotUnderstood ErrorCode = "not_understood"
-	// CodeNotFound: a recorded call or a check that is not (or no longer)
-	// there.
-	CodeNotFound ErrorCode = "not_found"
 )
 
 // statusTable is the one code <-> HTTP status table: every code has its own
@@ -44,8 +50,10 @@ var statusTable = []struct {
 	{CodeUpstreamError, 502},       // Bad Gateway
 	{CodeUnavailable, 501},         // Not Implemented
 	{CodeInternal, 500},            // Internal Server Error
-	{CodeNotUnderstood, 422},       // Unprocessable Content
+	{CodeCancelled, 499},           // Client Closed Request (nginx's)
 	{CodeNotFound, 410},            // Gone
+	{CodeConflict, 409},            // Conflict
+	{CodeNotUnderstood, 422},       // Unprocessable Content
 }
 
 // ErrorCodes lists every error code.
@@ -107,6 +115,9 @@ var ErrUnknownTool error = &Error{Code: CodeUnknownTool}
 // ErrUpstreamUnavailable matches errors for an upstream that is not connected.
 var ErrUpstreamUnavailable error = &Error{Code: CodeUpstreamUnavailable}
 
+// ErrCancelled matches errors of cancelled calls.
+var ErrCancelled error = &Error{Code: CodeCancelled}
+
 // ErrNoSampler is what a front end's sampler (the function the MCP host
 // gives the engine for `--llm sampling`) returns, wrapped, when no connected
 // host session declared the sampling capability.
@@ -119,7 +130,8 @@ func Errorf(code ErrorCode, format string, args ...any) *Error {
 }
 
 // AsError returns err as an *Error, classifying plain errors (context
-// deadline -> timeout, anything else -> internal).
+// deadline -> timeout, context cancelled -> cancelled, anything else ->
+// internal).
 func AsError(err error) *Error {
 	if err == nil {
 		return nil
@@ -130,6 +142,9 @@ func AsError(err error) *Error {
 	}
 	if errors.Is(err, context.DeadlineExceeded) {
 		return &Error{Code: CodeTimeout, Message: err.Error()}
+	}
+	if errors.Is(err, context.Canceled) {
+		return &Error{Code: CodeCancelled, Message: err.Error()}
 	}
 	return &Error{Code: CodeInternal, Message: err.Error()}
 }

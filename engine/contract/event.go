@@ -44,14 +44,25 @@ const (
 	EventTraffic            EventKind = "traffic"             // *Traffic (streaming)
 	EventLog                EventKind = "log"                 // *LogRecord (streaming)
 	EventLagged             EventKind = "lagged"              // *Lagged: the subscription ends
-	EventUpstreamRestart    EventKind = "upstream-restart"    // *UpstreamRestart: a watched upstream's restart, step by step
+	EventSecurity           EventKind = "security"            // *Security: a UI did what a page must never do
+	// Calls from genui's surfaces (calls.go), requests awaiting an answer
+	// (requests.go), the upstream's resources and prompts (resources.go).
+	EventCallStarted     EventKind = "call-started"     // *CallStarted
+	EventCallProgress    EventKind = "call-progress"    // *CallProgress (streaming)
+	EventCallFinished    EventKind = "call-finished"    // *CallFinished
+	EventTaskStatus      EventKind = "task-status"      // *TaskStatus
+	EventRequestPending  EventKind = "request-pending"  // *PendingRequest
+	EventRequestAnswered EventKind = "request-answered" // *RequestAnswered
+	EventResourceUpdated EventKind = "resource-updated" // *ResourceUpdated
+	EventListChanged     EventKind = "list-changed"     // *ListChanged
+	EventUpstreamRestart EventKind = "upstream-restart" // *UpstreamRestart: a watched upstream's restart, step by step
 )
 
 // IsStreaming reports whether events of this kind may be dropped for a
 // subscriber that falls behind.
 func (k EventKind) IsStreaming() bool {
 	switch k {
-	case EventGenerationProgress, EventTraffic, EventLog:
+	case EventGenerationProgress, EventTraffic, EventLog, EventCallProgress:
 		return true
 	}
 	return false
@@ -190,6 +201,33 @@ type LogRecord struct {
 	Attrs     map[string]any `json:"attrs,omitempty"`
 }
 
+// Security kinds (Security.Kind).
+const (
+	// SecurityNavigation: a UI navigated (or tried to navigate) its frame
+	// away from itself, which can carry tool results out in the URL.
+	SecurityNavigation = "navigation"
+)
+
+// Security is the detail of EventSecurity: a UI did something a page must
+// never do, seen by the host that showed it, and what genui did about it.
+type Security struct {
+	// Kind is SecurityNavigation.
+	Kind string `json:"kind"`
+	// Source is who saw it (SourcePreview).
+	Source string `json:"source"`
+	// URL is where the page went or tried to go, when known.
+	URL string `json:"url,omitempty"`
+	// Detail says how it was noticed ("the page tried to navigate to ...
+	// (blocked)", "the frame loaded a second document").
+	Detail string `json:"detail"`
+	// UIType and CacheKey name the UI that did it.
+	UIType   string `json:"uiType,omitempty"`
+	CacheKey string `json:"cacheKey,omitempty"`
+	// Action is what genui did ("the LLM page was dropped: the offline UI
+	// is served until the UI is refined or regenerated").
+	Action string `json:"action"`
+}
+
 // Lagged is the detail of EventLagged, the last event of a subscription
 // that fell too far behind.
 type Lagged struct {
@@ -209,6 +247,15 @@ func (*SessionsChanged) eventKind() EventKind    { return EventSessionsChanged }
 func (*Traffic) eventKind() EventKind            { return EventTraffic }
 func (*LogRecord) eventKind() EventKind          { return EventLog }
 func (*Lagged) eventKind() EventKind             { return EventLagged }
+func (*Security) eventKind() EventKind           { return EventSecurity }
+func (*CallStarted) eventKind() EventKind        { return EventCallStarted }
+func (*CallProgress) eventKind() EventKind       { return EventCallProgress }
+func (*CallFinished) eventKind() EventKind       { return EventCallFinished }
+func (*TaskStatus) eventKind() EventKind         { return EventTaskStatus }
+func (*PendingRequest) eventKind() EventKind     { return EventRequestPending }
+func (*RequestAnswered) eventKind() EventKind    { return EventRequestAnswered }
+func (*ResourceUpdated) eventKind() EventKind    { return EventResourceUpdated }
+func (*ListChanged) eventKind() EventKind        { return EventListChanged }
 func (*UpstreamRestart) eventKind() EventKind    { return EventUpstreamRestart }
 
 // newDetail returns an empty detail of the type kind carries (nil for an
@@ -241,6 +288,24 @@ func newDetail(kind EventKind) EventDetail {
 		return &LogRecord{}
 	case EventLagged:
 		return &Lagged{}
+	case EventSecurity:
+		return &Security{}
+	case EventCallStarted:
+		return &CallStarted{}
+	case EventCallProgress:
+		return &CallProgress{}
+	case EventCallFinished:
+		return &CallFinished{}
+	case EventTaskStatus:
+		return &TaskStatus{}
+	case EventRequestPending:
+		return &PendingRequest{}
+	case EventRequestAnswered:
+		return &RequestAnswered{}
+	case EventResourceUpdated:
+		return &ResourceUpdated{}
+	case EventListChanged:
+		return &ListChanged{}
 	case EventUpstreamRestart:
 		return &UpstreamRestart{}
 	}

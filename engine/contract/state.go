@@ -10,6 +10,11 @@ import (
 // ui://genui/state embeds, what _ui_status and _ui_list report and what the
 // TUI's header and tool list show. It carries no secrets.
 type State struct {
+	// Instance is a random id of this genui process; DIR/genui.lock names
+	// it too. A workbench re-attaches only to the instance it watched, or
+	// to the one that took DIR's lock over (a restarted genui), never to
+	// another process that took the old port.
+	Instance  string        `json:"instance"`
 	Version   string        `json:"version"`
 	Commit    string        `json:"commit,omitempty"`
 	Dir       string        `json:"dir"`

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"hash/fnv"
 	"math"
-	"strconv"
 	"strings"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -176,8 +175,6 @@ func (r *rng) between(lo, hi float64) float64 {
 func round1(f float64) float64 { return math.Round(f*10) / 10 }
 
 func pick[T any](r *rng, xs []T) T { return xs[r.intn(len(xs))] }
-
-func itoa(n int) string { return strconv.Itoa(n) }
 
 // boolPtr is for tool annotations.
 func boolPtr(b bool) *bool { return &b }

@@ -15,6 +15,7 @@ import (
 
 	"github.com/genui-dev/genui/internal/browsertest"
 	"github.com/genui-dev/genui/mcpshim"
+	"github.com/genui-dev/genui/pagecsp"
 	"github.com/genui-dev/genui/viewdefs"
 )
 
@@ -92,7 +93,33 @@ func (s *uiServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Set("Content-Security-Policy", defaultCSP)
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	_, _ = w.Write([]byte(page))
+	_, _ = w.Write([]byte(recordViolations(page)))
+}
+
+// violationRecorder keeps every CSP violation in the frame's
+// window.cspViolations. recordViolations puts it before the page's CSP
+// meta tag, so it runs under the host's header policy only and sees every
+// violation of both policies.
+const violationRecorder = `<script>window.cspViolations = []; document.addEventListener("securitypolicyviolation", function (e) {
+  window.cspViolations.push({directive: e.violatedDirective, blocked: e.blockedURI, sample: e.sample});
+});</script>`
+
+func recordViolations(page string) string {
+	if i := strings.Index(page, "<meta http-equiv=\"Content-Security-Policy\" "+pagecsp.Attr); i >= 0 {
+		return page[:i] + violationRecorder + page[i:]
+	}
+	if i := strings.Index(page, "<head>"); i >= 0 {
+		return page[:i+len("<head>")] + violationRecorder + page[i+len("<head>"):]
+	}
+	return violationRecorder + page
+}
+
+// cspViolations returns the CSP violations the frame recorded.
+func (f *fixture) cspViolations() []map[string]any {
+	f.t.Helper()
+	var v []map[string]any
+	f.frameJSON(`(w, d) => w.cspViolations || [{directive: "no recorder in the page"}]`, &v)
+	return v
 }
 
 func (s *uiServer) add(t *testing.T, tool Tool) {

@@ -21,12 +21,24 @@ type Completion struct {
 	Truncated bool
 }
 
+// Message roles of a conversation with the model.
+const (
+	roleUser      = "user"
+	roleAssistant = "assistant"
+)
+
+// message is one turn: the prompt, or (on a re-ask) the model's rejected
+// answer and the problems found in it.
+type message struct {
+	Role, Text string
+}
+
 // completer is one way to ask a model: a provider through fantasy, or the
 // host's model through MCP sampling.
 type completer interface {
 	// complete asks once (no retries). onText receives the answer's length
 	// in bytes as it streams.
-	complete(ctx context.Context, system, user string, req Request, onText func(n int)) (Completion, error)
+	complete(ctx context.Context, system string, msgs []message, req Request, onText func(n int)) (Completion, error)
 }
 
 // fantasyCompleter streams from a fantasy language model.
@@ -37,15 +49,23 @@ type fantasyCompleter struct {
 	temperature *float64
 }
 
-func (c *fantasyCompleter) complete(ctx context.Context, system, user string, _ Request, onText func(int)) (Completion, error) {
+func (c *fantasyCompleter) complete(ctx context.Context, system string, msgs []message, _ Request, onText func(int)) (Completion, error) {
 	sys := fantasy.NewSystemMessage(system)
 	if c.provider == anthropic.Name {
 		// The system prompt is the same for every tool: let Anthropic cache it.
 		sys.ProviderOptions = anthropic.NewProviderCacheControlOptions(&anthropic.ProviderCacheControlOptions{
 			CacheControl: anthropic.CacheControl{Type: "ephemeral"}})
 	}
+	prompt := fantasy.Prompt{sys}
+	for _, m := range msgs {
+		if m.Role == roleAssistant {
+			prompt = append(prompt, fantasy.Message{Role: fantasy.MessageRoleAssistant, Content: []fantasy.MessagePart{fantasy.TextPart{Text: m.Text}}})
+		} else {
+			prompt = append(prompt, fantasy.NewUserMessage(m.Text))
+		}
+	}
 	call := fantasy.Call{
-		Prompt:          fantasy.Prompt{sys, fantasy.NewUserMessage(user)},
+		Prompt:          prompt,
 		MaxOutputTokens: &c.maxTokens,
 		Temperature:     c.temperature,
 	}

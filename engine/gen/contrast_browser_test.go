@@ -23,7 +23,7 @@ func officialPalettes(t *testing.T) map[string]map[string]string {
 	p := filepath.Join(testenv.NPMDir(), "node_modules", "@modelcontextprotocol", "server-basic-vanillajs", "dist", "mcp-app.html")
 	b, err := os.ReadFile(p)
 	if err != nil {
-		testenv.Missing(t, "npm package @modelcontextprotocol/server-basic-vanillajs: %v", err)
+		testenv.Missingf(t, "npm package @modelcontextprotocol/server-basic-vanillajs: %v", err)
 	}
 	decl := regexp.MustCompile(`(--color-[a-z-]+):\s*light-dark\(\s*(#[0-9a-fA-F]{3,8})\s*,\s*(#[0-9a-fA-F]{3,8})\s*\)`)
 	out := map[string]map[string]string{"light": {}, "dark": {}}

@@ -24,6 +24,7 @@ import (
 	"github.com/genui-dev/genui/internal/mcptest"
 	"github.com/genui-dev/genui/internal/testenv"
 	"github.com/genui-dev/genui/mcpshim"
+	"github.com/genui-dev/genui/pagecsp"
 )
 
 // galleryHostPage is a chat-like MCP Apps host: the UI sits in a sandboxed,
@@ -114,6 +115,9 @@ func TestOfflineUIGallery(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", c.name, err)
 		}
+		if !pagecsp.Has(res.HTML) {
+			t.Fatalf("%s: the offline page carries no CSP meta tag", c.name)
+		}
 		ui.addHTML(c.name, res.HTML)
 		for _, width := range []int{700, 400} {
 			for _, theme := range []string{"light", "dark"} {
@@ -163,6 +167,11 @@ func TestOfflineUIGallery(t *testing.T) {
 					}
 					if c.result != nil && m.Result == 0 {
 						t.Errorf("no result rendered")
+					}
+					// The page's own CSP meta tag (scripts by hash, what they
+					// insert by 'strict-dynamic') lets everything it does run.
+					if v := f.cspViolations(); len(v) > 0 {
+						t.Errorf("%d CSP violations under the page's meta policy: %v", len(v), v)
 					}
 					checkBounded(t, f)
 					if width == 400 {

@@ -44,9 +44,16 @@ type Request struct {
 	// CurrentHTML is the tool's current LLM page, when there is one: a
 	// refinement edits it instead of writing a fresh page.
 	CurrentHTML string
+	// PreviousHTML is the tool's last good LLM page (a refinement's or
+	// regeneration's starting point): when the new answer is not usable, it
+	// stays instead of the offline UI (chain step "previous").
+	PreviousHTML string
 	// Example is one real tools/call result seen for the tool (raw JSON), so
-	// the model knows the data's shape. It is truncated in the prompt.
-	Example json.RawMessage
+	// the model knows the data's shape, with the arguments of that call and
+	// how long it took. Each part is bounded in the prompt.
+	Example         json.RawMessage
+	ExampleArgs     json.RawMessage
+	ExampleDuration time.Duration
 	// Wait marks a generation a reader blocks on (generation.firstRead
 	// "wait"): it gets the shorter wait budget.
 	Wait bool
@@ -96,15 +103,20 @@ type Result struct {
 
 // Step is one link of the fallback chain.
 type Step struct {
-	Stage  string `json:"stage"` // StageGenerated, StageRepaired or StageOffline
+	Stage  string `json:"stage"` // StageGenerated, StageRepaired, StageReasked, StagePrevious or StageOffline
 	OK     bool   `json:"ok"`
 	Reason string `json:"reason,omitempty"`
 }
 
-// Stages of the fallback chain.
+// Stages of the fallback chain: the answer (generated), genui's repair
+// of it (repaired), the one re-ask with the problems (re-asked, and its
+// repair), then what stands in: the previous LLM page (previous) or the
+// offline UI (offline).
 const (
 	StageGenerated = "generated"
 	StageRepaired  = "repaired"
+	StageReasked   = "re-asked"
+	StagePrevious  = "previous"
 	StageOffline   = "offline"
 )
 

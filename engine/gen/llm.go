@@ -22,6 +22,7 @@ import (
 	"golang.org/x/sync/singleflight"
 
 	"github.com/genui-dev/genui/mcpshim"
+	"github.com/genui-dev/genui/pagecsp"
 )
 
 // UITypeLLM is the UIType of a page written by a model (possibly repaired).
@@ -231,72 +232,116 @@ func (l *LLM) run(parent context.Context, req Request) (Result, error) {
 		e := &Error{Class: ErrInvalidRequest, Message: err.Error()}
 		return l.fallback(ctx, req, start, Result{Error: e}, []Step{{Stage: StageGenerated, Reason: e.Error()}})
 	}
-	comp, attempts, gerr := l.attempts(ctx, log, req, l.prompts.System(), user, start)
-	res := Result{Provider: l.cfg.Provider, Model: l.cfg.Model, Attempts: attempts,
-		InputTokens: comp.InputTokens, OutputTokens: comp.OutputTokens}
-	if comp.Model != "" {
-		res.Model = comp.Model
-	}
-	if gerr != nil {
-		res.Error = gerr
-		if gerr.Class == ErrAuth {
-			l.authMu.Lock()
-			first := l.authErr == nil
-			if first {
-				l.authErr = gerr
-			}
-			l.authMu.Unlock()
-			if first {
-				log.Error("LLM authentication failed: no further LLM requests until genui restarts; offline UIs stand in", "err", gerr.Error())
-			}
+	res := Result{Provider: l.cfg.Provider, Model: l.cfg.Model}
+	msgs := []message{{Role: roleUser, Text: user}}
+	var chain []Step
+	// One answer, and at most one more: a page the checks reject is sent
+	// back once with its problems, within the same budget.
+	for round := 1; round <= 2; round++ {
+		stage := StageGenerated
+		if round == 2 {
+			stage = StageReasked
 		}
-		return l.fallback(ctx, req, start, res, []Step{{Stage: StageGenerated, Reason: gerr.Error()}})
-	}
-	if comp.Truncated {
-		res.Warnings = append(res.Warnings, fmt.Sprintf("the answer stopped at the %d-token limit", l.cfg.MaxTokens))
-	}
-
-	// The chain: generated -> repaired -> offline.
-	rep := Check(comp.Text, req.Tool)
-	log.Debug("LLM answer validated", "ok", rep.OK(), "problems", rep.Problems, "warnings", len(rep.Warnings))
-	if rep.OK() {
-		page := mcpshim.Inject(comp.Text)
-		if final := Check(page, req.Tool); final.OK() {
-			res.HTML, res.UIType = page, UITypeLLM
+		comp, attempts, gerr := l.attempts(ctx, log, req, l.prompts.System(), msgs, start, round)
+		res.Attempts += attempts
+		res.InputTokens += comp.InputTokens
+		res.OutputTokens += comp.OutputTokens
+		if comp.Model != "" {
+			res.Model = comp.Model
+		}
+		if gerr != nil {
+			res.Error = gerr
+			if gerr.Class == ErrAuth {
+				l.authMu.Lock()
+				first := l.authErr == nil
+				if first {
+					l.authErr = gerr
+				}
+				l.authMu.Unlock()
+				if first {
+					log.Error("LLM authentication failed: no further LLM requests until genui restarts; offline UIs stand in", "err", gerr.Error())
+				}
+			}
+			return l.fallback(ctx, req, start, res, append(chain, Step{Stage: stage, Reason: gerr.Error()}))
+		}
+		if comp.Truncated {
+			res.Warnings = append(res.Warnings, fmt.Sprintf("the answer stopped at the %d-token limit", l.cfg.MaxTokens))
+		}
+		page, steps, rep := checkAnswer(comp.Text, req.Tool, stage)
+		chain = append(chain, steps...)
+		log.Debug("LLM answer validated", "round", round, "ok", rep.OK(), "problems", rep.Problems, "warnings", len(rep.Warnings))
+		if rep.OK() {
+			res.HTML, res.UIType = pagecsp.Apply(page), UITypeLLM
 			res.Warnings = append(res.Warnings, rep.Warnings...)
-			res.Chain = []Step{{Stage: StageGenerated, OK: true}}
+			res.Chain = chain
 			res.Duration = time.Since(start)
-			log.Info("LLM UI generated", "attempts", attempts, "bytes", len(page), "inputTokens", res.InputTokens,
-				"outputTokens", res.OutputTokens, "ms", res.Duration.Milliseconds(), "warnings", len(res.Warnings))
+			msg := "LLM UI generated"
+			if len(steps) > 1 {
+				msg = "LLM UI repaired"
+			}
+			log.Info(msg, "round", round, "chain", chainString(chain), "attempts", res.Attempts, "bytes", len(res.HTML),
+				"inputTokens", res.InputTokens, "outputTokens", res.OutputTokens, "ms", res.Duration.Milliseconds(), "warnings", len(res.Warnings))
 			return res, nil
-		} else {
-			rep = final
 		}
+		res.ValidationErrors = rep.Problems
+		if round == 2 || ctx.Err() != nil {
+			break
+		}
+		reask, err := l.prompts.Reask(rep.Findings)
+		if err != nil {
+			break
+		}
+		log.Info("LLM page rejected; asking the model once more with the problems", "problems", rep.Problems)
+		msgs = append(msgs, message{Role: roleAssistant, Text: comp.Text}, message{Role: roleUser, Text: reask})
 	}
-	chain := []Step{{Stage: StageGenerated, Reason: strings.Join(rep.Problems, "; ")}}
-	repaired, did := Repair(comp.Text)
-	rep2 := Check(repaired, req.Tool)
+	return l.fallback(ctx, req, start, res, chain)
+}
+
+// checkAnswer runs one answer through the chain's checks: as written
+// (stage generated or re-asked), else repaired. It returns the page to
+// serve (shim inlined), the chain's steps and the last report (OK when the
+// page may be served).
+func checkAnswer(answer string, tool Tool, stage string) (string, []Step, Report) {
+	rep := Check(answer, tool)
+	if rep.OK() {
+		page := mcpshim.Inject(answer)
+		final := Check(page, tool)
+		if final.OK() {
+			final.Warnings = rep.Warnings
+			return page, []Step{{Stage: stage, OK: true}}, final
+		}
+		rep = final
+	}
+	steps := []Step{{Stage: stage, Reason: strings.Join(rep.Problems, "; ")}}
+	repaired, did := Repair(answer)
+	rep2 := Check(repaired, tool)
 	if rep2.OK() {
-		res.HTML, res.UIType = repaired, UITypeLLM
-		res.Warnings = append(res.Warnings, rep2.Warnings...)
-		res.Chain = append(chain, Step{Stage: StageRepaired, OK: true, Reason: strings.Join(did, "; ")})
-		res.Duration = time.Since(start)
-		log.Info("LLM UI repaired", "problems", chain[0].Reason, "repairs", strings.Join(did, "; "), "attempts", attempts,
-			"bytes", len(repaired), "ms", res.Duration.Milliseconds())
-		return res, nil
+		return repaired, append(steps, Step{Stage: StageRepaired, OK: true, Reason: strings.Join(did, "; ")}), rep2
 	}
 	reason := strings.Join(rep2.Problems, "; ")
 	if len(did) > 0 {
 		reason = "after " + strings.Join(did, ", ") + ": " + reason
 	}
-	chain = append(chain, Step{Stage: StageRepaired, Reason: reason})
-	res.ValidationErrors = rep2.Problems
-	return l.fallback(ctx, req, start, res, chain)
+	return "", append(steps, Step{Stage: StageRepaired, Reason: reason}), rep2
 }
 
-// fallback completes res with the offline UI and the chain's last step,
-// and logs one line naming the reason (and the validation errors when the
-// page was rejected).
+func chainString(chain []Step) string {
+	var parts []string
+	for _, s := range chain {
+		mark := "✗"
+		if s.OK {
+			mark = "✓"
+		}
+		parts = append(parts, s.Stage+" "+mark)
+	}
+	return strings.Join(parts, " -> ")
+}
+
+// fallback completes res when the model gave no usable page: a tool whose
+// previous LLM page is known (a refinement or regeneration of a working
+// page) keeps it and says so; otherwise the offline UI stands in. It logs
+// one line naming the reason (and the validation errors when the page was
+// rejected).
 func (l *LLM) fallback(ctx context.Context, req Request, start time.Time, res Result, chain []Step) (Result, error) {
 	reason := chain[len(chain)-1].Reason
 	log := l.log.With("tool", req.Tool.Name)
@@ -306,6 +351,19 @@ func (l *LLM) fallback(ctx context.Context, req Request, start time.Time, res Re
 	attrs := []any{"reason", reason, "validationErrors", res.ValidationErrors, "attempts", res.Attempts}
 	if res.Error != nil {
 		attrs = append(attrs, "class", res.Error.Class)
+	}
+	if res.Provider == "" {
+		res.Provider = l.cfg.Provider
+	}
+	if prev := req.PreviousHTML; prev != "" {
+		log.Warn("LLM UI kept the previous LLM page", attrs...)
+		res.HTML, res.UIType = pagecsp.Apply(prev), UITypeLLM
+		note := "the new page was not usable (" + reason + "); the previous LLM page stays"
+		res.Warnings = append(res.Warnings, note)
+		res.Chain = append(chain, Step{Stage: StagePrevious, OK: true, Reason: reason})
+		res.FallbackReason = note
+		res.Duration = time.Since(start)
+		return res, nil
 	}
 	log.Warn("LLM UI fell back to the offline UI", attrs...)
 	off, err := l.offline.Generate(context.WithoutCancel(ctx), Request{Tool: req.Tool, Refinements: req.Refinements})
@@ -317,16 +375,17 @@ func (l *LLM) fallback(ctx context.Context, req Request, start time.Time, res Re
 	res.Chain = append(chain, Step{Stage: StageOffline, OK: true, Reason: reason})
 	res.FallbackReason = reason
 	res.Duration = time.Since(start)
-	if res.Provider == "" {
-		res.Provider = l.cfg.Provider
-	}
 	return res, nil
 }
 
 // attempts asks the model, retrying retryable failures within ctx.
-func (l *LLM) attempts(ctx context.Context, log *slog.Logger, req Request, system, user string, start time.Time) (Completion, int, *Error) {
+func (l *LLM) attempts(ctx context.Context, log *slog.Logger, req Request, system string, msgs []message, start time.Time, round int) (Completion, int, *Error) {
 	seq := l.debugSeq.Add(1)
-	l.debugWrite(req, seq, 0, "prompt", "SYSTEM:\n"+system+"\n\nUSER:\n"+user)
+	if round == 1 {
+		l.debugWrite(req, seq, 0, "prompt", "SYSTEM:\n"+system+"\n\nUSER:\n"+msgs[0].Text)
+	} else {
+		l.debugWrite(req, seq, 0, "reask", "USER:\n"+msgs[len(msgs)-1].Text)
+	}
 	for attempt := 1; ; attempt++ {
 		onText := func(int) {}
 		if req.OnProgress != nil {
@@ -336,7 +395,7 @@ func (l *LLM) attempts(ctx context.Context, log *slog.Logger, req Request, syste
 		}
 		l.requests.Add(1)
 		log.Debug("LLM request", "provider", l.cfg.Provider, "model", l.cfg.Model, "attempt", attempt)
-		comp, err := l.c.complete(ctx, system, user, req, onText)
+		comp, err := l.c.complete(ctx, system, msgs, req, onText)
 		if err == nil {
 			log.Debug("LLM answer", "attempt", attempt, "bytes", len(comp.Text), "inputTokens", comp.InputTokens,
 				"outputTokens", comp.OutputTokens, "truncated", comp.Truncated, "ms", time.Since(start).Milliseconds())

@@ -7,14 +7,10 @@ import (
 	"time"
 
 	"github.com/genui-dev/genui/mcpshim"
+	"github.com/genui-dev/genui/pagecsp"
 	"github.com/genui-dev/genui/pagepack"
 	"github.com/genui-dev/genui/viewdefs"
 )
-
-// UITypeMinimal is the UIType of a page with only the minimal form and
-// content renderers. The offline generator no longer produces it (it always
-// includes the rich renderers); it stays for callers that name the type.
-const UITypeMinimal = "minimal"
 
 // UITypeOfflineRich is the UIType of the offline generator's output: the
 // minimal form plus the rich result renderers (table, chart, card), with the
@@ -58,6 +54,7 @@ func (offline) Generate(ctx context.Context, req Request) (Result, error) {
 			return Result{}, fmt.Errorf("offline generator: %w", err)
 		}
 	}
+	html = pagecsp.Apply(html)
 	res := Result{HTML: html, UIType: UITypeOfflineRich, Provider: "offline", Warnings: warnings, Duration: time.Since(start)}
 	return res, nil
 }

@@ -14,8 +14,10 @@ import (
 	"regexp"
 	"strings"
 	"text/template"
+	"time"
 
 	"github.com/genui-dev/genui/mcpshim"
+	"github.com/genui-dev/genui/pagecsp"
 	"github.com/genui-dev/genui/pagepack"
 )
 
@@ -24,23 +26,32 @@ var promptFS embed.FS
 
 // Prompt template names; a prompts directory overrides any of them with a
 // file of the same name.
-var promptNames = []string{"system.tmpl", "generate.tmpl", "refine.tmpl"}
+var promptNames = []string{"system.tmpl", "generate.tmpl", "refine.tmpl", "reask.tmpl"}
 
 // Limits on what of a tool reaches the prompt (characters).
 const (
 	limitName        = 100
 	limitDescription = 2000
 	limitSchema      = 5000
-	limitExample     = 4000
+	limitAnnotations = 1000
 	limitFeedback    = 2000
+	// A seen result: structuredContent and the text, each bounded on its
+	// own (structuredContent first: a long text copy never pushes it out),
+	// and the arguments that produced it.
+	limitStructured = 3000
+	limitText       = 3000
+	limitArgs       = 1000
+	// longCall is the duration from which a seen call makes the tool a
+	// long-running one in the prompt.
+	longCall = 10 * time.Second
 )
 
 var reDeclaredVersion = regexp.MustCompile(`version\s+([\w.\-]+)`)
 
-// Prompts are the parsed system, generate and refine templates.
+// Prompts are the parsed system, generate, refine and re-ask templates.
 type Prompts struct {
-	system, generate, refine *template.Template
-	systemText               string
+	system, generate, refine, reask *template.Template
+	systemText                      string
 	// Version identifies the three templates (declared versions and content
 	// hashes); it is part of every cache key.
 	Version string
@@ -85,14 +96,22 @@ func LoadPrompts(dir string) (*Prompts, error) {
 		case "system.tmpl":
 			p.system = t
 			var b strings.Builder
-			if err := t.Execute(&b, nil); err != nil {
+			if err := t.Execute(&b, map[string]any{"Rules": RulesText()}); err != nil {
 				return nil, fmt.Errorf("prompt %s (%s): %w", name, from, err)
 			}
 			p.systemText = b.String()
+			for i, r := range Rules {
+				if !strings.Contains(p.systemText, r.Text) {
+					return nil, fmt.Errorf("prompt %s (%s) leaves out rule %d (%s), which genui's checker enforces: the system prompt must state every rule (write {{.Rules}})",
+						name, from, i+1, r.ID)
+				}
+			}
 		case "generate.tmpl":
 			p.generate = t
 		case "refine.tmpl":
 			p.refine = t
+		case "reask.tmpl":
+			p.reask = t
 		}
 	}
 	p.Version = strings.Join(versions, ",")
@@ -113,9 +132,11 @@ func (p *Prompts) System() string { return p.systemText }
 // a current page and refinements, else the generate template.
 func (p *Prompts) User(req Request) (string, error) {
 	data := map[string]any{
-		"ToolJSON": toolJSON(req.Tool),
-		"NameJSON": jsonString(clip(req.Tool.Name, limitName)),
-		"Example":  exampleText(req.Example),
+		"ToolJSON":    toolJSON(req.Tool),
+		"NameJSON":    jsonString(clip(req.Tool.Name, limitName)),
+		"Example":     exampleText(req.Example, req.ExampleArgs, req.ExampleDuration),
+		"Known":       knownResults(req.Tool),
+		"LongRunning": longRunningNote(req),
 	}
 	var refs []string
 	for _, r := range req.Refinements {
@@ -137,6 +158,38 @@ func (p *Prompts) User(req Request) (string, error) {
 	return b.String(), nil
 }
 
+// Reask renders the message that sends a rejected page back to the model
+// with its problems (the problems of rejected rules first) and the rules
+// they break.
+func (p *Prompts) Reask(findings []Finding) (string, error) {
+	var problems []Finding
+	var rules []Rule
+	seen := map[RuleID]bool{}
+	for _, sev := range []Severity{SeverityReject, SeverityRepair} {
+		for _, f := range findings {
+			if f.Severity != sev {
+				continue
+			}
+			f.Message = neutralizeMarkers(clip(f.Message, 400))
+			problems = append(problems, f)
+			if !seen[f.Rule] {
+				seen[f.Rule] = true
+				if r, ok := RuleByID(f.Rule); ok {
+					rules = append(rules, r)
+				}
+			}
+		}
+	}
+	if len(problems) > 30 {
+		problems = problems[:30]
+	}
+	var b strings.Builder
+	if err := p.reask.Execute(&b, map[string]any{"Problems": problems, "Rules": rules}); err != nil {
+		return "", fmt.Errorf("render prompt %s: %w", p.reask.Name(), err)
+	}
+	return b.String(), nil
+}
+
 // toolJSON is the tool definition as the model sees it: JSON with every
 // string clipped to its limit and HTML-escaped (<, >, & as \u003c ...), so
 // nothing in it can close the prompt's markers or read as markup.
@@ -149,8 +202,11 @@ func toolJSON(t Tool) string {
 		def["description"] = clip(t.Description, limitDescription)
 	}
 	def["inputSchema"] = schemaValue(t.InputSchema)
-	if len(bytes.TrimSpace(t.OutputSchema)) > 0 && string(bytes.TrimSpace(t.OutputSchema)) != "null" {
+	if present(t.OutputSchema) {
 		def["outputSchema"] = schemaValue(t.OutputSchema)
+	}
+	if present(t.Annotations) {
+		def["annotations"] = jsonValue(t.Annotations, limitAnnotations)
 	}
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
@@ -160,33 +216,172 @@ func toolJSON(t Tool) string {
 	return strings.TrimSpace(buf.String())
 }
 
+func present(raw json.RawMessage) bool {
+	raw = bytes.TrimSpace(raw)
+	return len(raw) > 0 && string(raw) != "null"
+}
+
 // schemaValue keeps a schema as JSON when it fits the limit, else as its
 // clipped text.
 func schemaValue(raw json.RawMessage) any {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 {
+	if len(bytes.TrimSpace(raw)) == 0 {
 		return map[string]any{"type": "object"}
 	}
-	var compact bytes.Buffer
-	if json.Compact(&compact, raw) == nil && compact.Len() <= limitSchema {
-		return json.RawMessage(compact.Bytes())
-	}
-	return clip(string(raw), limitSchema)
+	return jsonValue(raw, limitSchema)
 }
 
-// exampleText is a result as compact JSON, clipped and HTML-escaped.
-func exampleText(raw json.RawMessage) string {
+// jsonValue keeps raw as compact JSON when it fits n characters, else as
+// its clipped text.
+func jsonValue(raw json.RawMessage, n int) any {
 	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 || string(raw) == "null" {
-		return ""
-	}
 	var compact bytes.Buffer
-	if json.Compact(&compact, raw) != nil {
-		return ""
+	if json.Compact(&compact, raw) == nil && compact.Len() <= n {
+		return json.RawMessage(compact.Bytes())
+	}
+	return clip(string(raw), n)
+}
+
+// compactEscaped is raw as compact JSON with <, > and & escaped (nothing in
+// it can close a marker or read as markup), clipped to n characters, and
+// its full length.
+func compactEscaped(raw json.RawMessage, n int) (string, int) {
+	var compact bytes.Buffer
+	if json.Compact(&compact, bytes.TrimSpace(raw)) != nil {
+		return "", 0
 	}
 	var esc bytes.Buffer
 	json.HTMLEscape(&esc, compact.Bytes())
-	return clip(esc.String(), limitExample)
+	return clip(esc.String(), n), esc.Len()
+}
+
+// exampleText shows one seen result: the arguments that produced it and
+// how long it took, structuredContent first, then the text blocks, each
+// bounded on its own, and what other blocks it had. "" when there is none.
+func exampleText(raw, args json.RawMessage, took time.Duration) string {
+	if !present(raw) {
+		return ""
+	}
+	var r struct {
+		Content           []json.RawMessage `json:"content"`
+		StructuredContent json.RawMessage   `json:"structuredContent"`
+		IsError           bool              `json:"isError"`
+	}
+	if json.Unmarshal(raw, &r) != nil {
+		return ""
+	}
+	var b strings.Builder
+	if present(args) {
+		a, _ := compactEscaped(args, limitArgs)
+		fmt.Fprintf(&b, "Called with arguments: %s\n", a)
+	}
+	if took > 0 {
+		fmt.Fprintf(&b, "The call took %s.\n", took.Round(100*time.Millisecond))
+	}
+	if r.IsError {
+		b.WriteString("isError: true (the tool reported an error)\n")
+	}
+	if present(r.StructuredContent) {
+		sc, n := compactEscaped(r.StructuredContent, limitStructured)
+		fmt.Fprintf(&b, "structuredContent (JSON, %d characters):\n%s\n", n, sc)
+	} else {
+		b.WriteString("structuredContent: none (the data is in the content blocks)\n")
+	}
+	var texts []string
+	var others []string
+	for _, c := range r.Content {
+		var blk struct {
+			Type, Text, MimeType, URI, Name string
+			Resource                        *struct{ URI, MimeType string }
+		}
+		if json.Unmarshal(c, &blk) != nil {
+			continue
+		}
+		switch blk.Type {
+		case "text":
+			texts = append(texts, blk.Text)
+		case "image", "audio":
+			others = append(others, fmt.Sprintf("%s (%s)", blk.Type, blk.MimeType))
+		case "resource":
+			if blk.Resource != nil {
+				others = append(others, fmt.Sprintf("resource %s (%s)", blk.Resource.URI, blk.Resource.MimeType))
+			}
+		case "resource_link":
+			others = append(others, fmt.Sprintf("resource_link %s", blk.URI))
+		default:
+			others = append(others, blk.Type)
+		}
+	}
+	if len(texts) > 0 {
+		// Each block as a JSON string (escapes show tabs and newlines
+		// exactly; <, > and & stay escaped), within one budget.
+		fmt.Fprintf(&b, "content: %d text block(s), each a JSON string:\n", len(texts))
+		left := limitText
+		for i, t := range texts {
+			if left <= 0 {
+				fmt.Fprintf(&b, "(%d more text block(s) left out)\n", len(texts)-i)
+				break
+			}
+			q := jsonString(t)
+			n := len([]rune(t))
+			if len([]rune(q)) > left {
+				q = jsonString(string([]rune(t)[:min(n, left)])) + fmt.Sprintf(" …[truncated: %d of %d characters shown]", min(n, left), n)
+			}
+			left -= len([]rune(q))
+			b.WriteString(q + "\n")
+		}
+	}
+	if len(others) > 0 {
+		fmt.Fprintf(&b, "other content blocks: %s\n", neutralizeMarkers(clip(strings.Join(others, ", "), 500)))
+	}
+	return strings.TrimRight(b.String(), "\n")
+}
+
+// knownResults says what is known of a tool's results before one was seen:
+// from the outputSchema, the description and the annotations.
+func knownResults(t Tool) string {
+	var out []string
+	if present(t.OutputSchema) {
+		out = append(out, "- It declares an outputSchema: result.structuredContent is a JSON value that follows it (render from it), and content usually repeats it as text.")
+	} else {
+		out = append(out, "- It declares no outputSchema: the data comes as content blocks, usually one text block whose format is not declared: it may be JSON, a line-based listing (\"[FILE] name\", \"key: value\"), CSV, markdown or prose. The description may say which. Parse defensively (try JSON, then lines) and always fall back to showing the text as it is.")
+	}
+	var a struct {
+		ReadOnly    *bool `json:"readOnlyHint"`
+		Destructive *bool `json:"destructiveHint"`
+		Idempotent  *bool `json:"idempotentHint"`
+		OpenWorld   *bool `json:"openWorldHint"`
+	}
+	if json.Unmarshal(t.Annotations, &a) == nil {
+		if a.ReadOnly != nil && *a.ReadOnly {
+			out = append(out, "- readOnlyHint: calling it changes nothing.")
+		}
+		if a.Destructive != nil && *a.Destructive && (a.ReadOnly == nil || !*a.ReadOnly) {
+			out = append(out, "- destructiveHint: it may delete or overwrite data: make the submit button say what it does and ask for a confirmation click in the page before calling it.")
+		}
+		if a.OpenWorld != nil && *a.OpenWorld {
+			out = append(out, "- openWorldHint: it reaches outside systems, so results vary and may fail: show errors clearly.")
+		}
+	}
+	out = append(out, "- A failed call has isError: true with the reason as text.")
+	return strings.Join(out, "\n")
+}
+
+var reLongRunning = regexp.MustCompile(`(?i)\b(?:long[- ]running|takes? (?:a (?:few |couple of )?|several |many )?(?:minutes?|hours?)|may take (?:a )?(?:while|long|time)|progress (?:updates|notifications)|in the background|slow)\b`)
+
+// longRunningNote tells the model to use the call options when the tool
+// may run long: its description says so, or a seen call took longCall.
+func longRunningNote(req Request) string {
+	why := ""
+	switch {
+	case req.ExampleDuration >= longCall:
+		why = fmt.Sprintf("a call of it took %s", req.ExampleDuration.Round(time.Second))
+	case reLongRunning.MatchString(req.Tool.Description):
+		why = fmt.Sprintf("its description says %q", reLongRunning.FindString(req.Tool.Description))
+	default:
+		return ""
+	}
+	return "This tool may run long (" + neutralizeMarkers(why) + "): call it with app.callServerTool(params, { timeout, signal, onprogress }) " +
+		"and a timeout of at least 10 minutes, show the progress it reports, and offer a Cancel button that aborts the call."
 }
 
 func jsonString(s string) string {
@@ -227,8 +422,9 @@ func fence(html, marker string) string {
 var reShimElement = regexp.MustCompile(`(?is)<script\s+` + mcpshim.ShimAttr + `\b[^>]*>.*?</script\s*>`)
 
 // stripShim removes genui's inlined App bridge (30 KB the model need not
-// see; repair puts it back).
-func stripShim(html string) string { return reShimElement.ReplaceAllString(html, "") }
+// see; repair puts it back) and the page's CSP meta tag (written again for
+// the new page's scripts).
+func stripShim(html string) string { return pagecsp.Strip(reShimElement.ReplaceAllString(html, "")) }
 
 // stripPacked replaces the packed renderers of an offline page (tens of KB
 // of base64 a model can neither read nor keep) with a note.

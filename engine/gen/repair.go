@@ -1,8 +1,12 @@
 package gen
 
 import (
+	"fmt"
+	"io"
 	"regexp"
 	"strings"
+
+	"golang.org/x/net/html"
 
 	"github.com/genui-dev/genui/mcpshim"
 )
@@ -13,18 +17,23 @@ var (
 	reHTMLEnd = regexp.MustCompile(`(?i)</html\s*>`)
 )
 
-// Repair fixes what a model commonly gets wrong and returns the page with
-// genui's App bridge inlined, and what it did:
+// Repair fixes what a model commonly gets wrong (the rules of severity
+// SeverityRepair) and returns the page with genui's App bridge inlined, and
+// what it did:
 //   - the HTML is cut out of Markdown code fences and surrounding prose;
+//   - inline event-handler attributes (onclick="this.blur()") become
+//     listeners added by one script at the end of the body, and
+//     href="javascript:void(0)" becomes href="#";
 //   - imports of @modelcontextprotocol/ext-apps (bare or from a CDN) and
 //     <script src> tags loading it are replaced by the inlined shim
 //     (mcpshim.Inject);
 //   - a tool-result handler is added when the page has none (and a whole
-//     App connection when it never creates one), rendering the result as
-//     text.
+//     App connection when it never creates one and does not message the
+//     host itself: a page that uses postMessage is never given a second
+//     bridge), rendering the result as text.
 //
-// Whatever else is wrong (external scripts, inline handlers, injected
-// markup) is not repaired: Check still rejects it afterwards.
+// Whatever else is wrong (external scripts, data put in as markup,
+// navigation, raw messaging) is not repaired: Check still rejects it.
 func Repair(answer string) (string, []string) {
 	var did []string
 	page := answer
@@ -45,6 +54,17 @@ func Repair(answer string) (string, []string) {
 		page = cut
 		did = append(did, "removed prose around the HTML document")
 	}
+	if !strings.Contains(strings.ToLower(page), "<html") && !strings.Contains(strings.ToLower(page), "<!doctype") {
+		return page, did // no document to repair
+	}
+	if moved, n, ok := moveHandlers(page); ok && n > 0 {
+		page = moved
+		did = append(did, fmt.Sprintf("moved %d inline event handler(s) into listeners", n))
+	}
+	if fixed, n := voidURLs(page); n > 0 {
+		page = fixed
+		did = append(did, fmt.Sprintf("turned %d javascript:void(0) link(s) into href=\"#\"", n))
+	}
 	injected := mcpshim.Inject(page)
 	if strings.Contains(page, "@modelcontextprotocol/ext-apps") {
 		did = append(did, "replaced the ext-apps import with genui's inlined App bridge")
@@ -59,7 +79,7 @@ func Repair(answer string) (string, []string) {
 				"(function () { var A = window.McpApps && window.McpApps.App; if (!A) return; var connect = A.prototype.connect;\n"+
 				"  A.prototype.connect = function () { if (!this.ontoolresult) this.addEventListener(\"toolresult\", genuiShowResult); return connect.apply(this, arguments); };\n})();\n</script>")
 			did = append(did, "added a tool-result handler to the page's App")
-		} else {
+		} else if !Check(page, Tool{}).Broken(RuleBridgeOnly) {
 			page = appendBody(page, "<script type=\"module\">\n"+
 				"const genuiApp = new window.McpApps.App({ name: \"genui-repaired\", version: \"1.0.0\" }, {}, { autoResize: true });\n"+
 				"genuiApp.ontoolresult = genuiShowResult;\ngenuiApp.connect();\n</script>")
@@ -119,3 +139,101 @@ const resultRenderer = `function genuiShowResult(result) {
   el.textContent = (r.isError ? "Error: " : "") + text;
 }
 `
+
+// Events a handler attribute of <body> (or <frameset>) listens for on the
+// window.
+var windowEvents = map[string]bool{
+	"afterprint": true, "beforeprint": true, "beforeunload": true, "hashchange": true, "languagechange": true,
+	"message": true, "offline": true, "online": true, "pagehide": true, "pageshow": true, "popstate": true,
+	"rejectionhandled": true, "storage": true, "unhandledrejection": true, "unload": true, "load": true,
+	"resize": true, "error": true, "blur": true, "focus": true, "scroll": true,
+}
+
+// HandlerAttr marks an element whose inline handlers Repair moved.
+const HandlerAttr = "data-genui-on"
+
+// moveHandlers turns the inline on* attributes of the page's markup into
+// listeners: each element gets a data-genui-on="N" mark and one script at
+// the end of the body adds the handler code as a listener (a handler that
+// returns false prevents the default, as the attribute would). It returns
+// the page and the number of handlers moved; ok is false (the page
+// unchanged) when a handler's code cannot sit in a script element.
+func moveHandlers(page string) (string, int, bool) {
+	if !reOnAttr.MatchString(page) {
+		return page, 0, true
+	}
+	var out, script strings.Builder
+	z := html.NewTokenizer(strings.NewReader(page))
+	n, marks := 0, 0
+	for {
+		tt := z.Next()
+		if tt == html.ErrorToken {
+			if z.Err() != io.EOF {
+				return page, 0, false
+			}
+			break
+		}
+		raw := string(z.Raw())
+		if tt != html.StartTagToken && tt != html.SelfClosingTagToken {
+			out.WriteString(raw)
+			continue
+		}
+		tok := z.Token()
+		var keep []html.Attribute
+		var moved [][2]string
+		for _, a := range tok.Attr {
+			if k := strings.ToLower(a.Key); len(k) > 2 && strings.HasPrefix(k, "on") && a.Namespace == "" {
+				moved = append(moved, [2]string{k[2:], a.Val})
+				continue
+			}
+			keep = append(keep, a)
+		}
+		if len(moved) == 0 {
+			out.WriteString(raw)
+			continue
+		}
+		marks++
+		id := fmt.Sprint(marks)
+		for _, m := range moved {
+			code := m[1]
+			if l := strings.ToLower(code); strings.Contains(l, "</script") || strings.Contains(l, "<!--") {
+				return page, 0, false
+			}
+			target := fmt.Sprintf("document.querySelector('[%s=\"%s\"]')", HandlerAttr, id)
+			if (tok.Data == "body" || tok.Data == "frameset") && windowEvents[m[0]] {
+				target = "window"
+			}
+			fmt.Fprintf(&script, "  genuiOn(%s, %q, function (event) {\n%s\n  });\n", target, m[0], code)
+			n++
+		}
+		tok.Attr = append(keep, html.Attribute{Key: HandlerAttr, Val: id})
+		out.WriteString(tok.String())
+	}
+	el := "<script>\n/* genui moved these inline event handlers into listeners. */\n(function () {\n" +
+		"  function genuiOn(el, type, handler) {\n" +
+		"    if (el) el.addEventListener(type, function (event) { if (handler.call(this, event) === false) event.preventDefault(); });\n" +
+		"  }\n" + script.String() + "})();\n</script>"
+	return appendBody(out.String(), el), n, true
+}
+
+var (
+	reOnAttr   = regexp.MustCompile(`(?i)<[a-z][^>]*\son[a-z]+\s*=`)
+	reVoidHref = regexp.MustCompile(`(?i)(\shref\s*=\s*)(?:"\s*javascript\s*:[^"]*"|'\s*javascript\s*:[^']*')`)
+)
+
+// voidURLs turns href="javascript:void(0)" (and javascript:; javascript:)
+// into href="#": a link that does nothing but lets a listener act.
+func voidURLs(page string) (string, int) {
+	n := 0
+	out := reVoidHref.ReplaceAllStringFunc(page, func(m string) string {
+		sub := reVoidHref.FindStringSubmatch(m)
+		val := strings.TrimSpace(m[len(sub[1]):])
+		val = val[1 : len(val)-1]
+		if !reVoidURL.MatchString(html.UnescapeString(val)) {
+			return m
+		}
+		n++
+		return sub[1] + `"#"`
+	})
+	return out, n
+}

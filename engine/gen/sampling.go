@@ -23,13 +23,16 @@ type samplingCompleter struct {
 	temperature *float64
 }
 
-func (c *samplingCompleter) complete(ctx context.Context, system, user string, req Request, onText func(int)) (Completion, error) {
+func (c *samplingCompleter) complete(ctx context.Context, system string, msgs []message, req Request, onText func(int)) (Completion, error) {
 	if req.Sample == nil {
 		return Completion{}, &Error{Class: ErrInvalidRequest, Message: errNoSampler.Error()}
 	}
+	var messages []any
+	for _, m := range msgs {
+		messages = append(messages, map[string]any{"role": m.Role, "content": map[string]any{"type": "text", "text": m.Text}})
+	}
 	params := map[string]any{
-		"messages": []any{map[string]any{"role": "user",
-			"content": map[string]any{"type": "text", "text": user}}},
+		"messages":       messages,
 		"systemPrompt":   system,
 		"maxTokens":      c.maxTokens,
 		"includeContext": "none",

@@ -31,7 +31,15 @@ var (
 // found, nil when there are none.
 func Validate(doc string) []string {
 	var problems []string
-	add := func(format string, args ...any) { problems = append(problems, fmt.Sprintf(format, args...)) }
+	validate(doc, func(_ RuleID, msg string) { problems = append(problems, msg) })
+	return problems
+}
+
+// validate reports Validate's problems, each under its rule (imports, or
+// self-contained for external URLs).
+func validate(doc string, report func(RuleID, string)) {
+	add := func(format string, args ...any) { report(RuleSelfContained, fmt.Sprintf(format, args...)) }
+	addImport := func(format string, args ...any) { report(RuleImports, fmt.Sprintf(format, args...)) }
 	z := html.NewTokenizer(strings.NewReader(doc))
 	var raw string // "script", "style" or "" for the element whose text comes next
 	jsScript := false
@@ -39,9 +47,9 @@ func Validate(doc string) []string {
 		switch z.Next() {
 		case html.ErrorToken:
 			if err := z.Err(); err != io.EOF {
-				add("HTML tokenizer error: %v", err)
+				report(RuleDocument, fmt.Sprintf("HTML tokenizer error: %v", err))
 			}
-			return problems
+			return
 		case html.StartTagToken, html.SelfClosingTagToken:
 			tok := z.Token()
 			for _, a := range tok.Attr {
@@ -67,7 +75,7 @@ func Validate(doc string) []string {
 		case html.TextToken:
 			switch {
 			case raw == "script" && jsScript:
-				checkJS(string(z.Text()), add)
+				checkImports(string(z.Text()), add, addImport)
 			case raw == "style":
 				checkCSS(string(z.Text()), "<style>", add)
 			}
@@ -120,7 +128,7 @@ func checkCSS(css, where string, add func(string, ...any)) {
 	}
 }
 
-func checkJS(js string, add func(string, ...any)) {
+func checkImports(js string, add, addImport func(string, ...any)) {
 	code := stripJSComments(js)
 	var specs []string
 	for _, re := range []*regexp.Regexp{reStaticImport, reExportFrom, reDynamic} {
@@ -131,11 +139,11 @@ func checkJS(js string, add func(string, ...any)) {
 	for _, s := range specs {
 		switch {
 		case isExternalURL(s):
-			add("script imports %q from the network; bundle it inline (no CDN)", s)
+			addImport("script imports %q from the network; bundle it inline (no CDN)", s)
 		case strings.HasPrefix(s, "./"), strings.HasPrefix(s, "../"), strings.HasPrefix(s, "/"):
 			// relative: allowed
 		default:
-			add("script has a bare module import %q; hosts have no import map, inline it (mcpshim provides @modelcontextprotocol/ext-apps)", s)
+			addImport("script has a bare module import %q; hosts have no import map, inline it (mcpshim provides @modelcontextprotocol/ext-apps)", s)
 		}
 	}
 }

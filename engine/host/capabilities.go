@@ -53,8 +53,10 @@ func (s *Server) setStdioCaps(caps json.RawMessage) {
 }
 
 // upstreamCapabilities is the engine's client-capabilities function: the
-// stdio host's relayed capabilities when there is one, else nil (genui's
-// full relay support).
+// stdio host's relayed capabilities, plus what genui answers itself
+// (engine.OwnCapabilities: roots from its configuration, and elicitation
+// and sampling when its own surfaces may answer), when there is one; else
+// nil (genui's full relay support).
 func (s *Server) upstreamCapabilities(ctx context.Context) json.RawMessage {
 	if !s.stdio.expected.Load() {
 		return nil
@@ -73,7 +75,29 @@ func (s *Server) upstreamCapabilities(ctx context.Context) json.RawMessage {
 	s.stdio.mu.Lock()
 	caps := s.stdio.caps
 	s.stdio.mu.Unlock()
-	return mirrorCapabilities(caps)
+	return unionCapabilities(mirrorCapabilities(caps), s.e.OwnCapabilities())
+}
+
+// unionCapabilities adds genui's own capabilities to the host's: a key the
+// host declared keeps the host's value unless genui's says more (an
+// elicitation with modes the host lacks: genui answers those itself).
+func unionCapabilities(host, own json.RawMessage) json.RawMessage {
+	var h, o map[string]json.RawMessage
+	_ = json.Unmarshal(host, &h)
+	_ = json.Unmarshal(own, &o)
+	if h == nil {
+		h = map[string]json.RawMessage{}
+	}
+	for k, v := range o {
+		if hv, ok := h[k]; !ok || len(v) > len(hv) {
+			h[k] = v
+		}
+	}
+	b, err := json.Marshal(h)
+	if err != nil {
+		return host
+	}
+	return b
 }
 
 // mirrorCapabilities keeps the capabilities genui relays from a host's

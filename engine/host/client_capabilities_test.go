@@ -94,7 +94,7 @@ func TestRootsNeverReachAnotherSession(t *testing.T) {
 	defer cancel()
 	b.HandleFrame(ctx, []byte(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{"roots":{}},"clientInfo":{"name":"b","version":"1"}}}`), outB)
 	chA, _ := h.c.start("tools/call", map[string]any{"name": "roots_later"})
-	time.Sleep(50 * time.Millisecond)
+	s.waitCalled(t, "roots_later") // A's call is in flight before B's starts
 	replyB := &frameSink{}
 	go b.HandleFrame(ctx, []byte(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"slow"}}`), replyB)
 	var a *jsonrpc.Message

@@ -10,9 +10,10 @@ import (
 // origin (the ext-apps basic-host serves itself on one port and its sandbox
 // proxy on another) that speaks streamable HTTP to /mcp with fetch(): every
 // POST is preflighted (Content-Type application/json, Mcp-* headers) and the
-// page must be able to read Mcp-Session-Id. Only loopback origins get CORS
-// headers; any other origin is refused before this (LoopbackOnly), and a
-// handler registered without that guard still never grants one.
+// page must be able to read Mcp-Session-Id. Only loopback origins and
+// Options.AllowedOrigins get CORS headers; any other origin is refused
+// before this (Origins.Guard), and a handler registered without that guard
+// still never grants one.
 
 // corsAllowHeaders are the request headers a browser host may send: the
 // transport's own (all revisions) and the 2026-07-28 request metadata.
@@ -39,12 +40,12 @@ func loopbackOrigin(origin string) bool {
 	return isLoopbackHost(u.Host)
 }
 
-// withCORS lets a loopback page read next's responses.
-func withCORS(next http.HandlerFunc) http.HandlerFunc {
+// withCORS lets a page of an allowed origin read next's responses.
+func (s *Server) withCORS(next http.HandlerFunc) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		h := w.Header()
 		h.Add("Vary", "Origin")
-		if o := r.Header.Get("Origin"); loopbackOrigin(o) {
+		if o := r.Header.Get("Origin"); o != "" && s.origins.Allows(o) {
 			h.Set("Access-Control-Allow-Origin", o)
 			h.Set("Access-Control-Expose-Headers", corsExposeHeaders)
 		}
@@ -52,14 +53,14 @@ func withCORS(next http.HandlerFunc) http.HandlerFunc {
 	}
 }
 
-// preflight answers a CORS preflight from a loopback origin with 204 and the
-// methods and headers the endpoint accepts; anything else gets 403 and no
-// CORS headers, so the browser refuses the real request.
-func preflight(w http.ResponseWriter, r *http.Request) {
+// preflight answers a CORS preflight from an allowed origin with 204 and
+// the methods and headers the endpoint accepts; anything else gets 403 and
+// no CORS headers, so the browser refuses the real request.
+func (s *Server) preflight(w http.ResponseWriter, r *http.Request) {
 	o := r.Header.Get("Origin")
 	w.Header().Add("Vary", "Origin")
-	if !loopbackOrigin(o) || r.Header.Get("Access-Control-Request-Method") == "" {
-		http.Error(w, "forbidden: CORS is only granted to loopback origins", http.StatusForbidden)
+	if o == "" || !s.origins.Allows(o) || r.Header.Get("Access-Control-Request-Method") == "" {
+		http.Error(w, "forbidden: CORS is only granted to loopback origins and http.allowedOrigins", http.StatusForbidden)
 		return
 	}
 	h := w.Header()

@@ -17,6 +17,10 @@ import (
 // defaultReadyTimeout is the default of Options.ReadyTimeout.
 const defaultReadyTimeout = 30 * time.Second
 
+// defaultToolsPageSize is the default of Options.ToolsPageSize: ordinary
+// servers' tools fit one page.
+const defaultToolsPageSize = 1000
+
 func (sess *Session) dispatch(ctx context.Context, msg *jsonrpc.Message, reply Sender, log *reqLog) (json.RawMessage, error) {
 	s := sess.srv
 	if strings.HasPrefix(msg.Method, "resources/") {
@@ -28,7 +32,7 @@ func (sess *Session) dispatch(ctx context.Context, msg *jsonrpc.Message, reply S
 	}
 	switch msg.Method {
 	case "tools/list":
-		return sess.listTools(ctx)
+		return sess.listTools(ctx, msg.Params)
 	case "tools/call":
 		var p struct {
 			Name      string          `json:"name"`
@@ -44,7 +48,7 @@ func (sess *Session) dispatch(ctx context.Context, msg *jsonrpc.Message, reply S
 		pol, start := s.e.HistoryPolicy(p.Name), time.Now()
 		res, err := sess.forward(ctx, msg, reply)
 		if err == nil {
-			s.e.ObserveResult(p.Name, res) // one real result shows the LLM the data's shape
+			s.e.ObserveResult(p.Name, p.Arguments, res, time.Since(start)) // one real result shows the LLM the data's shape
 		}
 		if pol.Record {
 			sess.recordCall(ctx, p.Name, p.Arguments, res, err, pol, start)
@@ -69,7 +73,7 @@ func (sess *Session) dispatch(ctx context.Context, msg *jsonrpc.Message, reply S
 			sess.mu.Unlock()
 			return json.RawMessage("{}"), nil
 		}
-		return sess.forward(ctx, msg, reply)
+		return sess.holdUpstream(ctx, msg.Method == "resources/subscribe", p.URI)
 	case "resources/templates/list":
 		return sess.listResourceTemplates(ctx, msg, reply)
 	default:
@@ -77,6 +81,46 @@ func (sess *Session) dispatch(ctx context.Context, msg *jsonrpc.Message, reply S
 		// logging/setLevel, tasks/* and anything newer: verbatim.
 		return sess.forward(ctx, msg, reply)
 	}
+}
+
+// holdUpstream serves a legacy session's resources/subscribe (or
+// unsubscribe) of an upstream resource: the session takes (or lets go of)
+// a hold on genui's one upstream subscription to it.
+func (sess *Session) holdUpstream(ctx context.Context, subscribe bool, uri string) (json.RawMessage, error) {
+	s := sess.srv
+	if uri == "" {
+		return nil, errorf(jsonrpc.CodeInvalidParams, "resources/subscribe: params need a uri")
+	}
+	sess.mu.Lock()
+	held := sess.upHeld[uri]
+	sess.mu.Unlock()
+	switch {
+	case subscribe && !held:
+		if err := s.waitUpstream(ctx); err != nil {
+			return nil, err
+		}
+		markProxied(ctx)
+		if err := s.acquireUpstream(ctx, uri); err != nil {
+			return nil, rpcError(err)
+		}
+		sess.mu.Lock()
+		if sess.closed || sess.upHeld[uri] {
+			sess.mu.Unlock()
+			s.releaseUpstreamAll([]string{uri}) // closed meanwhile, or held twice
+			return json.RawMessage("{}"), nil
+		}
+		if sess.upHeld == nil {
+			sess.upHeld = map[string]bool{}
+		}
+		sess.upHeld[uri] = true
+		sess.mu.Unlock()
+	case !subscribe && held:
+		sess.mu.Lock()
+		delete(sess.upHeld, uri)
+		sess.mu.Unlock()
+		s.releaseUpstream(uri)
+	}
+	return json.RawMessage("{}"), nil
 }
 
 func (s *Server) waitReady(ctx context.Context) error {
@@ -88,33 +132,13 @@ func (s *Server) waitReady(ctx context.Context) error {
 	return nil
 }
 
-func (sess *Session) listTools(ctx context.Context) (json.RawMessage, error) {
-	s := sess.srv
-	if err := s.waitReady(ctx); err != nil {
-		return nil, err
-	}
-	var tools []json.RawMessage
-	if sess.showUIFor(ctx) {
-		tools = s.tools.WithUI()
-	} else {
-		tools = s.tools.Raw()
-	}
-	if !s.opts.NoWrappers {
-		tools = append(tools, wrapperTools()...)
-	}
-	if tools == nil {
-		tools = []json.RawMessage{}
-	}
-	return json.Marshal(map[string]any{"tools": tools})
-}
-
 // forward sends a host request upstream verbatim and returns the upstream's
 // result (or error) verbatim. Progress for its token, and server-to-client
 // requests made while it runs, are routed back to this host.
 func (sess *Session) forward(ctx context.Context, msg *jsonrpc.Message, reply Sender) (json.RawMessage, error) {
 	s := sess.srv
 	markProxied(ctx)
-	r := &route{sess: sess, reply: reply, ask: askFrom(ctx)}
+	r := &route{sess: sess, reply: reply, ask: askFrom(ctx), seq: s.up.NextCallSeq()}
 	if m, ok := metaFrom(ctx); ok {
 		r.logLevel = m.logLevel
 	}

@@ -37,8 +37,12 @@ type Engine interface {
 	SetSampler(func(ctx context.Context, params json.RawMessage) (json.RawMessage, error))
 	// ObserveResult hands the engine a real tools/call result when
 	// WantsExamples (an LLM generator shows it one per tool).
-	ObserveResult(tool string, result json.RawMessage)
+	ObserveResult(tool string, args, result json.RawMessage, took time.Duration)
 	WantsExamples() bool
+	// OwnCapabilities are the client capabilities genui answers itself
+	// (roots; elicitation and sampling when its surfaces may answer): the
+	// upstream is told them besides the stdio host's.
+	OwnCapabilities() json.RawMessage
 	// HistoryPolicy says what the call history keeps of a tool's calls
 	// (Record false: nothing; how many bytes of arguments and result) and
 	// the upstream generation now; it does not keep tool. RecordCall hands
@@ -76,6 +80,14 @@ type Upstream interface {
 	SetNotificationHandler(func(method string, params json.RawMessage))
 	SetRequestHandler(func(ctx context.Context, method string, params json.RawMessage) (json.RawMessage, error))
 	SetClientCapabilities(func(ctx context.Context) json.RawMessage)
+	// NextCallSeq numbers a request forwarded upstream among every call in
+	// flight (the host's and genui's surfaces'); SetHostCalls registers
+	// the host's newest one, so the engine can tell whose call a
+	// server-to-client request belongs to. A request the host cannot take
+	// is answered with an error whose NoHost method is true (see noHost):
+	// the engine then offers it to genui's own surfaces.
+	NextCallSeq() int64
+	SetHostCalls(func() int64)
 }
 
 // Tools is the upstream's tools as genui holds them (*registry.Registry).

@@ -8,6 +8,7 @@ import (
 	"github.com/genui-dev/genui/engine/contract"
 	"github.com/genui-dev/genui/engine/jsonrpc"
 	"github.com/genui-dev/genui/mcpshim"
+	"github.com/genui-dev/genui/pagecsp"
 	"github.com/genui-dev/genui/viewdefs"
 )
 
@@ -91,5 +92,5 @@ func (s *Server) readExtra(ctx context.Context, r ExtraResource) (json.RawMessag
 		return nil, errorf(jsonrpc.CodeInternalError, "%s: %v", r.URI, err)
 	}
 	return json.Marshal(map[string]any{"contents": []any{map[string]any{
-		"uri": r.URI, "mimeType": contract.MIMEApp, "text": mcpshim.Inject(page)}}})
+		"uri": r.URI, "mimeType": contract.MIMEApp, "text": pagecsp.Apply(mcpshim.Inject(page))}}})
 }

@@ -39,6 +39,7 @@ type fastCall struct {
 	hostID string               // the host's id, JSON text as sent
 	method string
 	tool   string // tools/call, when the engine keeps example results
+	params []byte // its params then (the example's arguments)
 	start  time.Time
 	rid    int64 // request id, formatted only when logged
 	call   int64 // the id the upstream sees (Upstream.Go)
@@ -110,10 +111,11 @@ func (sess *Session) forwardFast(frame []byte, out *jsonrpc.FrameWriter) bool {
 		}
 		tool = name
 	}
-	fc := &fastCall{route: route{sess: sess, reply: out}, out: out, hostID: string(top.ID),
+	fc := &fastCall{route: route{sess: sess, reply: out, seq: s.up.NextCallSeq()}, out: out, hostID: string(top.ID),
 		method: knownMethod(m), start: time.Now(), rid: ridCounter.Add(1)}
 	if tool != nil && s.e.WantsExamples() {
 		fc.tool = string(tool)
+		fc.params = append([]byte(nil), params...)
 	}
 	if tool != nil {
 		if pol := s.e.HistoryPolicy(unsafe.String(unsafe.SliceData(tool), len(tool))); pol.Record {
@@ -220,7 +222,11 @@ func (fc *fastCall) Answered(a jsonrpc.Answer) {
 		}
 		_ = fc.out.WriteParts(resultHead, unsafeBytes(fc.hostID), resultKey, res, closeBrace)
 		if fc.tool != "" {
-			s.e.ObserveResult(fc.tool, res)
+			var p struct {
+				Arguments json.RawMessage `json:"arguments"`
+			}
+			_ = json.Unmarshal(fc.params, &p)
+			s.e.ObserveResult(fc.tool, p.Arguments, res, time.Since(fc.start))
 		}
 		fc.endRecord(res, "")
 	}

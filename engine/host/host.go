@@ -16,7 +16,9 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net/http"
 	"runtime/debug"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -80,12 +82,35 @@ type Options struct {
 	// open stream (default 1 h).
 	SessionIdle time.Duration
 	// MaxSessions caps HTTP sessions (default 1000): past it a new one
-	// evicts the oldest idle session, or is refused when all are busy.
+	// evicts the least recently used session idle longer than
+	// SessionEvictIdle, or is refused (503 with Retry-After) when there is
+	// none.
 	MaxSessions int
+	// SessionEvictIdle is how long a session must have been idle (no
+	// request, no stream, nothing in flight) before a new one may evict it
+	// at MaxSessions (default 5 min): a flood of new sessions never pushes
+	// out a client that was active within it.
+	SessionEvictIdle time.Duration
+	// ToolsPageSize is the most tools one tools/list answer carries
+	// (default 1000); more come with a nextCursor.
+	ToolsPageSize int
+	// MaxListens caps open subscriptions/listen streams (default 256);
+	// MaxListenSubscriptions caps the resource URIs one listen may name
+	// (default 1000). Requests beyond them get a clear error.
+	MaxListens, MaxListenSubscriptions int
+	// ListenStallTimeout closes a listen stream whose client has not taken
+	// a notification for this long (default 10 s).
+	ListenStallTimeout time.Duration
 	// ObserveRequest, when set, receives every request's method, whether
 	// it was forwarded to the upstream, whether it failed, and how long it
 	// took (genui's /metrics).
 	ObserveRequest func(method string, proxied, failed bool, d time.Duration)
+	// AllowedOrigins are origins served besides loopback pages (the Origin
+	// rule of every HTTP endpoint, and CORS on the MCP endpoints): exact
+	// origins ("vscode-webview://abc", "http://devbox.lan:3000", "null")
+	// or a scheme with a wildcard host ("vscode-webview://*", not for
+	// http/https). See Origins.
+	AllowedOrigins []string
 	// StdoutQueueLimit bounds the bytes waiting for a stdio host that does
 	// not read its stdout (default 64 MiB); past it frames are dropped with
 	// a warning rather than stalling the upstream connection.
@@ -121,12 +146,21 @@ type Server struct {
 	// stdio: the stdio host's client capabilities, which the upstream's
 	// handshake mirrors when ExpectStdioHost was called (capabilities.go).
 	stdio stdioCaps
+	// origins is the Origin rule: loopback plus Options.AllowedOrigins.
+	origins *Origins
+	// upSubs are the upstream resource subscriptions hosts hold
+	// (upstream_subs.go).
+	upSubs upstreamSubs
 }
 
 // route is where output related to one host request goes.
 type route struct {
 	sess  *Session
 	reply Sender
+	// seq orders the request among all calls in flight, the host's and
+	// genui's own surfaces' (Upstream.NextCallSeq): a server-to-client
+	// request belongs to the newest.
+	seq   int64
 	token json.RawMessage // the host's own progress token, if any
 	// Modern (2026-07-28) requests: server-to-client requests go through
 	// ask (multi round-trip), log messages only at logLevel or above.
@@ -168,15 +202,35 @@ func New(opts Options) *Server {
 	if opts.MaxSessions <= 0 {
 		opts.MaxSessions = defaultMaxSessions
 	}
+	if opts.SessionEvictIdle <= 0 {
+		opts.SessionEvictIdle = defaultSessionEvictIdle
+	}
+	if opts.ToolsPageSize <= 0 {
+		opts.ToolsPageSize = defaultToolsPageSize
+	}
+	if opts.MaxListens <= 0 {
+		opts.MaxListens = defaultMaxListens
+	}
+	if opts.MaxListenSubscriptions <= 0 {
+		opts.MaxListenSubscriptions = defaultMaxListenSubscriptions
+	}
+	if opts.ListenStallTimeout <= 0 {
+		opts.ListenStallTimeout = defaultListenStallTimeout
+	}
 	if opts.OpenBrowser == nil {
 		opts.OpenBrowser = browser.OpenURL
 	}
 	s := &Server{e: opts.Engine, up: opts.Upstream, tools: opts.Tools, opts: opts, log: opts.Logger,
 		sessions: map[string]*Session{}, progress: map[string]*route{}}
+	var err error
+	if s.origins, err = NewOrigins(opts.AllowedOrigins); err != nil {
+		s.log.Error("allowed origins left out", "err", err)
+	}
 	s.stdio.known = make(chan struct{})
 	s.modern.init()
 	s.up.SetNotificationHandler(s.onUpstreamNotification)
 	s.up.SetRequestHandler(s.onUpstreamRequest)
+	s.up.SetHostCalls(s.newestCall)
 	s.e.OnEvent(s.onEngineEvent)
 	s.e.OnEvent(s.onUpstreamUp)
 	s.e.SetSampler(s.sample)
@@ -202,7 +256,10 @@ type Session struct {
 	inflight    map[string]context.CancelFunc
 	fast        map[string]*fastCall // fast-path requests in flight (fastpath.go)
 	pending     map[string]chan *jsonrpc.Message
-	subs        map[string]bool
+	subs        map[string]bool // genui's own ui:// resources subscribed
+	// upHeld are the upstream resources this (legacy) session subscribed
+	// to: holds on the shared upstream subscriptions, released at Close.
+	upHeld map[string]bool
 	// initEarly: initialize was answered before the upstream's handshake,
 	// without its capabilities; list_changed follows when it arrives.
 	initEarly bool
@@ -227,14 +284,20 @@ type Session struct {
 // NewSession registers a host session. out receives frames that belong to
 // no request (list_changed, resources/updated); it may be nil and set later.
 func (s *Server) NewSession(id string, out Sender) *Session {
+	s.mu.Lock()
+	sess := s.newSessionLocked(id, out)
+	s.mu.Unlock()
+	s.sessionsChanged()
+	return sess
+}
+
+// newSessionLocked registers a new session; s.mu is held.
+func (s *Server) newSessionLocked(id string, out Sender) *Session {
 	ctx, cancel := context.WithCancel(context.Background())
 	sess := &Session{ID: id, srv: s, out: out, inflight: map[string]context.CancelFunc{},
 		pending: map[string]chan *jsonrpc.Message{}, subs: map[string]bool{}, ctx: ctx, cancel: cancel,
 		lastSeen: time.Now()}
-	s.mu.Lock()
 	s.sessions[id] = sess
-	s.mu.Unlock()
-	s.sessionsChanged()
 	return sess
 }
 
@@ -276,43 +339,101 @@ func (s *Server) expireIdle(idle time.Duration) {
 	}
 }
 
-// defaultMaxSessions is the default of Options.MaxSessions.
-const defaultMaxSessions = 1000
+// Defaults of Options.MaxSessions and SessionEvictIdle.
+const (
+	defaultMaxSessions      = 1000
+	defaultSessionEvictIdle = 5 * time.Minute
+)
 
-// errTooManySessions refuses a new HTTP session when every one is busy.
+// busyRetryAfter is the Retry-After of a refused session when every
+// session is busy (streams open, requests in flight): no time is known.
+const busyRetryAfter = 5 * time.Second
+
+// errTooManySessions refuses a new HTTP session at the cap.
 var errTooManySessions = errors.New("too many MCP sessions")
 
-// admitSession makes room for a new HTTP session: idle ones past
-// SessionIdle go, and at MaxSessions the least recently used idle session
-// (no stream, nothing in flight) is evicted; when every session is busy
-// it returns an error saying so.
-func (s *Server) admitSession() error {
+// sessionsFullError is a refused new session: how many there are and when
+// one may be evicted.
+type sessionsFullError struct {
+	n, max     int
+	idle       time.Duration // SessionEvictIdle
+	retryAfter time.Duration
+	busy       bool // no session is idle at all
+}
+
+func (e *sessionsFullError) Error() string {
+	why := fmt.Sprintf("every one was active within the last %s", e.idle)
+	if e.busy {
+		why = "every one is busy (open streams or requests in flight)"
+	}
+	return fmt.Sprintf("%v: %d of at most %d, and %s; retry in %s, close a session (DELETE /mcp), or raise mcp.sessions.max / lower mcp.sessions.evictIdle",
+		errTooManySessions, e.n, e.max, why, e.retryAfter)
+}
+
+func (e *sessionsFullError) Unwrap() error { return errTooManySessions }
+
+// RetryAfter is when a session may have become evictable.
+func (e *sessionsFullError) RetryAfter() time.Duration { return e.retryAfter }
+
+// admitSession registers a new HTTP session (with out as its stream) if
+// there is room: idle ones past SessionIdle go first, and at MaxSessions
+// the least recently used session idle (no stream, nothing in flight)
+// longer than SessionEvictIdle is evicted. A session used within
+// SessionEvictIdle is never evicted for a new one: a flood of initialize
+// requests is refused (*sessionsFullError, with the time until the oldest
+// idle session passes the bound) instead of pushing out clients that are
+// still working. The count is checked and the session registered under
+// one lock, so concurrent initializes never pass the cap.
+func (s *Server) admitSession(out Sender) (*Session, error) {
 	s.expireIdle(s.opts.SessionIdle)
-	s.mu.Lock()
-	n := len(s.sessions)
-	var victim *Session
-	var oldest time.Time
-	if n >= s.opts.MaxSessions {
+	for attempt := 0; ; attempt++ {
+		now := time.Now()
+		s.mu.Lock()
+		n := len(s.sessions)
+		if n < s.opts.MaxSessions {
+			sess := s.newSessionLocked(newSessionID(), out)
+			s.mu.Unlock()
+			s.sessionsChanged()
+			return sess, nil
+		}
+		var victim *Session
+		var oldest time.Time
 		for _, sess := range s.sessions {
 			sess.mu.Lock()
-			idle := sess.out == nil && len(sess.inflight) == 0 && len(sess.fast) == 0 && len(sess.pending) == 0 && !sess.stdio
+			idle := sess.out == nil && len(sess.inflight) == 0 && len(sess.fast) == 0 && len(sess.pending) == 0 && !sess.stdio && !sess.closed
 			seen := sess.lastSeen
 			sess.mu.Unlock()
 			if idle && (victim == nil || seen.Before(oldest)) {
 				victim, oldest = sess, seen
 			}
 		}
+		s.mu.Unlock()
+		full := &sessionsFullError{n: n, max: s.opts.MaxSessions, idle: s.opts.SessionEvictIdle}
+		switch idleFor := now.Sub(oldest); {
+		case victim == nil:
+			full.busy, full.retryAfter = true, busyRetryAfter
+			return nil, full
+		case idleFor <= s.opts.SessionEvictIdle:
+			full.retryAfter = max(s.opts.SessionEvictIdle-idleFor, time.Second)
+			return nil, full
+		case attempt >= 3: // others keep taking the room made
+			full.retryAfter = time.Second
+			return nil, full
+		}
+		s.log.Info("evicting the least recently used idle HTTP session", "session", victim.ID, "idle", now.Sub(oldest).Round(time.Second),
+			"sessions", n, "max", s.opts.MaxSessions)
+		victim.Close()
 	}
-	s.mu.Unlock()
-	if n < s.opts.MaxSessions {
-		return nil
+}
+
+// writeSessionsFull answers a refused new session: 503, Retry-After in
+// whole seconds (rounded up), and the reason.
+func writeSessionsFull(w http.ResponseWriter, id json.RawMessage, err error) {
+	var full *sessionsFullError
+	if errors.As(err, &full) {
+		w.Header().Set("Retry-After", strconv.Itoa(int((full.retryAfter+time.Second-1)/time.Second)))
 	}
-	if victim == nil {
-		return fmt.Errorf("%w: all %d are busy (open streams or requests in flight); close one (DELETE /mcp) or retry later", errTooManySessions, n)
-	}
-	s.log.Info("evicting the least recently used idle HTTP session", "session", victim.ID, "sessions", n, "max", s.opts.MaxSessions)
-	victim.Close()
-	return nil
+	writeJSONError(w, http.StatusServiceUnavailable, id, jsonrpc.CodeInternalError, err.Error())
 }
 
 // addStream makes a new GET stream the session's output.
@@ -386,7 +507,13 @@ func (sess *Session) Close() {
 		close(ch)
 		delete(sess.pending, id)
 	}
+	held := make([]string, 0, len(sess.upHeld))
+	for uri := range sess.upHeld {
+		held = append(held, uri)
+	}
+	sess.upHeld = nil
 	sess.mu.Unlock()
+	sess.srv.releaseUpstreamAll(held)
 	for _, fc := range fast {
 		fc.cancel("host session closed")
 	}

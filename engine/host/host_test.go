@@ -184,7 +184,7 @@ func TestCancellationReachesUpstream(t *testing.T) {
 	h := startHost(t, scriptedUpstream(s), host.UIMetaAlways)
 	h.c.initialize(nil)
 	ch, id := h.c.start("tools/call", map[string]any{"name": "slow"})
-	time.Sleep(200 * time.Millisecond) // let it reach the upstream
+	s.waitCalled(t, "slow")
 	h.c.send(jsonrpc.NewNotification("notifications/cancelled", json.RawMessage(`{"requestId":`+id+`,"reason":"user"}`)))
 	deadline := time.Now().Add(5 * time.Second)
 	for len(s.cancelledIDs()) == 0 && time.Now().Before(deadline) {

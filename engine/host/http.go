@@ -31,6 +31,8 @@ type sseWriter struct {
 	w      http.ResponseWriter
 	rc     *http.ResponseController
 	closed bool
+	// timeout bounds one write (default sseWriteTimeout).
+	timeout time.Duration
 }
 
 func newSSE(w http.ResponseWriter) *sseWriter {
@@ -70,10 +72,14 @@ func (s *sseWriter) eventWithID(id, name string, data []byte) error {
 // not block the goroutine that delivers every session's notifications.
 const sseWriteTimeout = 5 * time.Second
 
-// writeLocked writes and flushes b within sseWriteTimeout; a failed or
+// writeLocked writes and flushes b within its timeout; a failed or
 // timed-out write closes the stream for good.
 func (s *sseWriter) writeLocked(b []byte) error {
-	_ = s.rc.SetWriteDeadline(time.Now().Add(sseWriteTimeout))
+	d := s.timeout
+	if d <= 0 {
+		d = sseWriteTimeout
+	}
+	_ = s.rc.SetWriteDeadline(time.Now().Add(d))
 	_, err := s.w.Write(b)
 	if err == nil {
 		err = s.rc.Flush()
@@ -115,16 +121,17 @@ func (s *sseWriter) close() {
 // RegisterHTTP adds the MCP endpoints to mux: streamable HTTP at /mcp and the
 // legacy HTTP+SSE transport at /sse + /message.
 // Browser hosts on other loopback origins (a web host page on its own port,
-// like the ext-apps basic-host) may use every endpoint: preflights are
-// answered and responses carry CORS headers for loopback origins only.
+// like the ext-apps basic-host) and on Options.AllowedOrigins may use every
+// endpoint: preflights are answered and responses carry CORS headers for
+// those origins only.
 func (s *Server) RegisterHTTP(mux *http.ServeMux) {
-	mux.HandleFunc("POST /mcp", withCORS(s.handlePost))
-	mux.HandleFunc("GET /mcp", withCORS(s.handleGetStream))
-	mux.HandleFunc("DELETE /mcp", withCORS(s.handleDelete))
-	mux.HandleFunc("GET /sse", withCORS(s.handleLegacySSE))
-	mux.HandleFunc("POST /message", withCORS(s.handleLegacyMessage))
+	mux.HandleFunc("POST /mcp", s.withCORS(s.handlePost))
+	mux.HandleFunc("GET /mcp", s.withCORS(s.handleGetStream))
+	mux.HandleFunc("DELETE /mcp", s.withCORS(s.handleDelete))
+	mux.HandleFunc("GET /sse", s.withCORS(s.handleLegacySSE))
+	mux.HandleFunc("POST /message", s.withCORS(s.handleLegacyMessage))
 	for _, p := range []string{"/mcp", "/sse", "/message"} {
-		mux.HandleFunc("OPTIONS "+p, preflight)
+		mux.HandleFunc("OPTIONS "+p, s.preflight)
 	}
 }
 
@@ -194,11 +201,11 @@ func (s *Server) handlePost(w http.ResponseWriter, r *http.Request) {
 	ephemeral := false
 	switch {
 	case msg.Method == "initialize":
-		if err := s.admitSession(); err != nil {
-			writeJSONError(w, http.StatusServiceUnavailable, msg.ID, jsonrpc.CodeInternalError, err.Error())
+		var err error
+		if sess, err = s.admitSession(nil); err != nil {
+			writeSessionsFull(w, msg.ID, err)
 			return
 		}
-		sess = s.NewSession(newSessionID(), nil)
 		w.Header().Set(sessionHeader, sess.ID)
 	case sid != "":
 		var found bool
@@ -302,12 +309,12 @@ func (s *Server) handleDelete(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) handleLegacySSE(w http.ResponseWriter, r *http.Request) {
-	if err := s.admitSession(); err != nil {
-		http.Error(w, err.Error(), http.StatusServiceUnavailable)
+	sw := newSSE(w)
+	sess, err := s.admitSession(sw)
+	if err != nil {
+		writeSessionsFull(w, nil, err)
 		return
 	}
-	sw := newSSE(w)
-	sess := s.NewSession(newSessionID(), sw)
 	defer sess.Close()
 	defer sw.close()
 	w.WriteHeader(http.StatusOK)
@@ -337,26 +344,6 @@ func (s *Server) handleLegacyMessage(w http.ResponseWriter, r *http.Request) {
 		sess.HandleFrame(r.Context(), body, out)
 	}
 	w.WriteHeader(http.StatusAccepted)
-}
-
-// LoopbackOnly refuses requests whose Host or Origin is not a loopback
-// address (DNS rebinding protection) with 403.
-func LoopbackOnly(next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if !isLoopbackHost(r.Host) {
-			http.Error(w, "forbidden: Host must be a loopback address", http.StatusForbidden)
-			return
-		}
-		// "null" is what sandboxed frames and data: URLs of any site send.
-		if o := r.Header.Get("Origin"); o != "" {
-			u, err := url.Parse(o)
-			if o == "null" || err != nil || !isLoopbackHost(u.Host) {
-				http.Error(w, "forbidden: Origin must be a loopback address", http.StatusForbidden)
-				return
-			}
-		}
-		next.ServeHTTP(w, r)
-	})
 }
 
 func isLoopbackHost(hostport string) bool {

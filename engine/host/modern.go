@@ -50,7 +50,7 @@ const mrtrKeep = 5 * time.Minute
 type modernState struct {
 	mu      sync.Mutex
 	calls   map[string]*mrtrCall // requestState -> the upstream call waiting for input
-	upSubs  map[string]bool      // upstream resources genui subscribed to for listeners
+	listens int                  // open subscriptions/listen requests
 	closing chan struct{}        // closed by Shutdown: listen streams end gracefully
 	once    sync.Once
 }
@@ -58,9 +58,27 @@ type modernState struct {
 func (m *modernState) init() {
 	m.once.Do(func() {
 		m.calls = map[string]*mrtrCall{}
-		m.upSubs = map[string]bool{}
 		m.closing = make(chan struct{})
 	})
+}
+
+// openListen counts a new listen, or refuses it at limit.
+func (m *modernState) openListen(limit int) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.listens >= limit {
+		return jsonrpc.Errorf(jsonrpc.CodeInvalidRequest,
+			"too many open subscriptions/listen streams (%d, mcp.listen.maxStreams): end one or retry later", m.listens)
+	}
+	m.listens++
+	return nil
+}
+
+// closeListen uncounts a listen openListen counted.
+func (m *modernState) closeListen() {
+	m.mu.Lock()
+	m.listens--
+	m.mu.Unlock()
 }
 
 // Shutdown ends every subscriptions/listen stream with its graceful result

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/genui-dev/genui/engine/jsonrpc"
 )
@@ -56,6 +57,9 @@ func (s *Server) handleModernPost(w http.ResponseWriter, r *http.Request, msg *j
 	sess.mu.Unlock()
 	defer sess.Close()
 	lr := &lazyReply{w: w, id: msg.ID, sse: sse}
+	if msg.Method == "subscriptions/listen" {
+		lr.timeout = s.opts.ListenStallTimeout // a listener that stops reading is cut
+	}
 	sess.HandleFrame(r.Context(), frame, lr)
 	lr.finish()
 }
@@ -87,6 +91,8 @@ type lazyReply struct {
 	sse  bool
 	sw   *sseWriter
 	done bool
+	// timeout bounds each SSE write (0: sseWriteTimeout).
+	timeout time.Duration
 }
 
 func (l *lazyReply) Send(frame []byte) error {
@@ -114,6 +120,7 @@ func (l *lazyReply) Send(frame []byte) error {
 		return errNoStream // a JSON-only client gets the response alone
 	}
 	l.sw = newSSE(l.w)
+	l.sw.timeout = l.timeout
 	l.w.WriteHeader(http.StatusOK)
 	return l.sw.Send(frame)
 }

@@ -39,11 +39,9 @@ func (s *Server) onUpstreamNotification(method string, params json.RawMessage) {
 		s.noteDroppedProgress(tok)
 		return
 	}
+	// Every session gets it: genui does not track which sessions
+	// subscribed upstream (resources/updated included).
 	for _, sess := range s.sessionList() {
-		if method == "notifications/resources/updated" {
-			// Only to sessions that may have subscribed upstream; we do not
-			// track upstream subscriptions, so every session gets it.
-		}
 		sess.sendOrActive(frame)
 	}
 }
@@ -116,11 +114,42 @@ func (sess *Session) sendOrActive(frame []byte) {
 	}
 }
 
+// newestCall is the engine's view of the host's calls: the sequence
+// number of the newest request in flight upstream, 0 when none is.
+func (s *Server) newestCall() int64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if n := len(s.active); n > 0 {
+		return s.active[n-1].seq
+	}
+	return 0
+}
+
+// noHostError is the error for a request no connected host can answer
+// (none connected, or the capability not declared): its NoHost method
+// tells the engine to offer the request to genui's own surfaces; with none
+// open the upstream hears the JSON-RPC error it wraps.
+type noHostError struct{ err *jsonrpc.Error }
+
+func (n *noHostError) Error() string { return n.err.Error() }
+func (n *noHostError) Unwrap() error { return n.err }
+
+// NoHost marks the request as one no host can answer.
+func (n *noHostError) NoHost() bool { return true }
+
+func noHost(code int, format string, args ...any) error {
+	return &noHostError{err: jsonrpc.Errorf(code, format, args...)}
+}
+
 // onUpstreamRequest relays a server-to-client request (sampling,
 // elicitation, roots, ping) to the host whose request is in flight (newest
 // first), or, with none in flight, to a session that can receive it, and
-// returns the host's answer. A host that did not declare the capability
-// the request needs never gets it: the upstream hears -32601 at once.
+// returns the host's answer. The engine asks only for requests that belong
+// to a host's call (or to none it knows): a call of genui's own surfaces
+// is answered by them. A host that did not declare the capability the
+// request needs (for a URL-mode elicitation: elicitation.url) never gets
+// it: the engine hears a noHostError and offers it to genui's
+// surfaces, and with none open the upstream hears -32601 at once.
 // roots/list is answered only when its session is certain (one session
 // with calls in flight, or with none in flight only one connected): a
 // host's roots must never serve another session's call.
@@ -161,24 +190,52 @@ func (s *Server) onUpstreamRequest(ctx context.Context, method string, params js
 				"roots/list refused: %d host sessions are connected and no call is in flight, so genui cannot tell whose roots are meant", len(cands))
 		}
 		for _, sess := range cands {
-			if capName == "" || sess.declaresCapability(capName) {
+			if capName == "" || sess.declaresFor(capName, method, params) {
 				r = &route{sess: sess, reply: SenderFunc(func(b []byte) error { sess.send(b); return nil })}
 				break
 			}
 		}
 		if r == nil && len(cands) > 0 {
-			return nil, jsonrpc.Errorf(jsonrpc.CodeMethodNotFound, "%s: no connected host declared the %s capability", method, capName)
+			return nil, noHost(jsonrpc.CodeMethodNotFound, "%s: no connected host declared the %s capability", method, capName)
 		}
-	} else if capName != "" && !r.sess.declaresCapability(capName) {
-		return nil, jsonrpc.Errorf(jsonrpc.CodeMethodNotFound, "%s: the host did not declare the %s capability", method, capName)
+	} else if capName != "" && !r.sess.declaresFor(capName, method, params) {
+		return nil, noHost(jsonrpc.CodeMethodNotFound, "%s: the host did not declare the %s capability", method, capName)
 	}
 	if r == nil {
 		if method == "ping" {
 			return json.RawMessage("{}"), nil
 		}
-		return nil, jsonrpc.Errorf(jsonrpc.CodeInternalError, "genui has no connected host to answer %s", method)
+		return nil, noHost(jsonrpc.CodeInternalError, "genui has no connected host to answer %s", method)
 	}
 	return r.sess.request(ctx, r.reply, method, params, s.opts.ClientRequestTimeout)
+}
+
+// declaresFor reports whether the session's host can take this request:
+// it declared capName, and for a URL-mode elicitation elicitation.url.
+func (sess *Session) declaresFor(capName, method string, params json.RawMessage) bool {
+	if !sess.declaresCapability(capName) {
+		return false
+	}
+	if method != "elicitation/create" {
+		return true
+	}
+	var p struct {
+		Mode string `json:"mode"`
+	}
+	if json.Unmarshal(params, &p) != nil || p.Mode != "url" {
+		return true
+	}
+	sess.mu.Lock()
+	caps := sess.clientCaps
+	sess.mu.Unlock()
+	var c struct {
+		Elicitation map[string]json.RawMessage `json:"elicitation"`
+	}
+	if json.Unmarshal(caps, &c) != nil {
+		return false
+	}
+	v, ok := c.Elicitation["url"]
+	return ok && string(v) != "null"
 }
 
 // request sends a server-to-client request to this host and waits for the

@@ -29,6 +29,7 @@ import (
 	"github.com/genui-dev/genui/engine/host"
 	"github.com/genui-dev/genui/engine/jsonrpc"
 	"github.com/genui-dev/genui/engine/upstream"
+	"github.com/genui-dev/genui/internal/testenv"
 )
 
 // revUpstream is a raw JSON-RPC upstream with the behaviours the review
@@ -149,6 +150,13 @@ func (u *revUpstream) handle(ctx context.Context, m *jsonrpc.Message, out func([
 // startHTTPUp serves up through genui's HTTP transports behind LoopbackOnly.
 func startHTTPUp(t *testing.T, up upstream.Config) (*httptest.Server, *host.Server) {
 	t.Helper()
+	return startHTTPUpOpts(t, up, host.Options{}, nil)
+}
+
+// startHTTPUpOpts is startHTTPUp with host options (Engine and Logger are
+// set here) and, when wrap is not nil, the test server's listener wrapped.
+func startHTTPUpOpts(t *testing.T, up upstream.Config, hopts host.Options, wrap func(net.Listener) net.Listener) (*httptest.Server, *host.Server) {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	if os.Getenv("GENUI_TEST_LOG") != "" {
@@ -159,12 +167,17 @@ func startHTTPUp(t *testing.T, up upstream.Config) (*httptest.Server, *host.Serv
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := host.New(host.Options{Engine: e, Upstream: e.Relay(), Tools: e.Registry(), Logger: log})
+	hopts.Engine, hopts.Upstream, hopts.Tools, hopts.Logger = e, e.Relay(), e.Registry(), log
+	srv := host.New(hopts)
 	done := make(chan struct{})
 	go func() { _ = e.Run(ctx); close(done) }()
 	mux := http.NewServeMux()
 	srv.RegisterHTTP(mux)
-	ts := httptest.NewServer(host.LoopbackOnly(mux))
+	ts := httptest.NewUnstartedServer(host.LoopbackOnly(mux))
+	if wrap != nil {
+		ts.Listener = wrap(ts.Listener)
+	}
+	ts.Start()
 	t.Cleanup(func() {
 		ts.CloseClientConnections()
 		ts.Close()
@@ -418,6 +431,7 @@ func sessionsInFlight(srv *host.Server) int {
 // "goroutine stack exceeds limit". The scenario runs in a child process so
 // the crash fails this test instead of killing the test binary.
 func TestPlainJSONPostSurvivesNotifications(t *testing.T) {
+	testenv.SkipShort(t, "a child test process and seconds")
 	if os.Getenv("GENUI_REVIEW_CHILD") == "plainjson" {
 		debug.SetMaxStack(64 << 20) // crash fast instead of growing to 1 GB
 		up := newRevUpstream(1)
@@ -531,6 +545,7 @@ func TestLoopbackOnlyTable(t *testing.T) {
 // stops receiving notifications, and every upstream request waits the 1 s
 // notification drain on top.
 func TestStalledStreamDoesNotBlockOthers(t *testing.T) {
+	testenv.SkipShort(t, "a 16 MiB notification flood")
 	up := newRevUpstream(1)
 	ts, _ := startHTTPUp(t, upstream.Config{Transport: "inprocess", InProcess: up.serve})
 	stalled, good := httpInit(t, ts.URL), httpInit(t, ts.URL)

@@ -5,9 +5,11 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
+	"testing"
 	"time"
 
 	"github.com/genui-dev/genui/engine/jsonrpc"
@@ -19,6 +21,7 @@ type scripted struct {
 	mu        sync.Mutex
 	tools     []string // raw tool JSON
 	cancelled []string // requestIds seen in notifications/cancelled
+	called    []string // tool names of the tools/call requests received
 	out       func([]byte)
 	pending   map[string]chan *jsonrpc.Message
 	nextID    int
@@ -67,6 +70,23 @@ func (s *scripted) notify(method string, params any) {
 	if out != nil {
 		out(jsonrpc.NewNotification(method, raw))
 	}
+}
+
+// waitCalled waits (bounded) until the upstream has received a tools/call
+// of tool: the request is in flight there.
+func (s *scripted) waitCalled(t *testing.T, tool string) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		s.mu.Lock()
+		got := slices.Contains(s.called, tool)
+		s.mu.Unlock()
+		if got {
+			return
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	t.Fatalf("the upstream received no tools/call of %s within 10 s", tool)
 }
 
 func (s *scripted) cancelledIDs() []string {
@@ -142,6 +162,9 @@ func (s *scripted) handle(ctx context.Context, m *jsonrpc.Message, out func([]by
 			Name string `json:"name"`
 		}
 		_ = json.Unmarshal(m.Params, &p)
+		s.mu.Lock()
+		s.called = append(s.called, p.Name)
+		s.mu.Unlock()
 		switch p.Name {
 		case "slow":
 			<-ctx.Done() // never answers; the test cancels

@@ -5,16 +5,18 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/genui-dev/genui/engine/host"
 )
 
 // TestHTTPSessionsAreCapped: past MaxSessions, a new initialize evicts the
-// oldest session that is idle (no stream, nothing in flight) before its
-// idle time is up; when every session is busy it is refused with a clear
-// error instead of growing without bound.
+// least recently used session that is idle (no stream, nothing in flight)
+// past SessionEvictIdle (here at once) before its idle time is up; when
+// every session is busy it is refused with a clear error and a
+// Retry-After instead of growing without bound.
 func TestHTTPSessionsAreCapped(t *testing.T) {
-	ts, srv := startHTTPOpts(t, host.Options{MaxSessions: 3})
+	ts, srv := startHTTPOpts(t, host.Options{MaxSessions: 3, SessionEvictIdle: time.Nanosecond})
 	first := initSession(t, ts.URL)
 	second := initSession(t, ts.URL)
 	third := initSession(t, ts.URL)
@@ -42,7 +44,7 @@ func TestHTTPSessionsAreCapped(t *testing.T) {
 		t.Fatal(err)
 	}
 	body := readAll(t, resp)
-	if resp.StatusCode != http.StatusServiceUnavailable || !strings.Contains(body, "sessions") || resp.Header.Get("Mcp-Session-Id") != "" {
+	if resp.StatusCode != http.StatusServiceUnavailable || !strings.Contains(body, "busy") || resp.Header.Get("Retry-After") != "5" || resp.Header.Get("Mcp-Session-Id") != "" {
 		t.Fatalf("initialize past the cap with every session busy: %d %s", resp.StatusCode, body)
 	}
 	if n := len(srv.Sessions()); n != 3 {

@@ -61,5 +61,6 @@ func (s *Server) announceLateUpstream() {
 func (s *Server) onUpstreamUp(ev contract.Event) {
 	if ev.Kind == contract.EventUpstreamUp {
 		go s.announceLateUpstream()
+		go s.resubscribeUpstream() // a restarted upstream lost them
 	}
 }

@@ -12,7 +12,9 @@ package httpapi
 //	Preview       GET  /api/tools/{name}/preview
 //	Refine        POST /api/tools/{name}/refine      {"feedback": "...", "source": "tui"}
 //	Regenerate    POST /api/tools/{name}/regenerate  {"clearRefinements": true, "source": "tui"}
-//	CallTool      POST /api/tool/{name}[?source=tui] body: the arguments object
+//	CallTool      POST /api/tool/{name}[?source=tui&call=ID&task=1] body: the arguments object
+//	              (progress, task status and the upstream's requests arrive on /events;
+//	              closing the request, or POST /api/calls/{ID}/cancel, cancels the call)
 //	RefreshTools  POST /api/refresh
 //	Subscribe     GET  /events                       (server-sent events)
 
@@ -215,11 +217,13 @@ func (s *Server) handleToolCall(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	source := r.URL.Query().Get("source")
+	q := r.URL.Query()
+	source := q.Get("source")
 	if source == "" {
 		source = contract.SourceAPI
 	}
-	res, err := s.e.CallTool(ctx, contract.CallRequest{Name: name, Arguments: raw, Source: source})
+	task := q.Get("task") == "1" || q.Get("task") == "true"
+	res, err := s.e.CallTool(ctx, contract.CallRequest{Name: name, Arguments: raw, Source: source, CallID: q.Get("call"), Task: task})
 	if err != nil {
 		writeAPIError(w, err)
 		return

@@ -31,7 +31,7 @@ func nodeModules(t *testing.T) string {
 	dir := filepath.Join(testenv.NPMDir(), "node_modules")
 	for _, f := range []string{browsertest.ExtAppsAppBundle, browsertest.ExtAppsBridge} {
 		if _, err := os.Stat(filepath.Join(dir, filepath.FromSlash(f))); err != nil {
-			testenv.Missing(t, "npm package @modelcontextprotocol/ext-apps: %v", err)
+			testenv.Missingf(t, "npm package @modelcontextprotocol/ext-apps: %v", err)
 		}
 	}
 	return dir

@@ -17,11 +17,13 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/gofrs/flock"
 	"github.com/google/renameio/v2/maybe"
 
+	"github.com/genui-dev/genui/engine"
 	"github.com/genui-dev/genui/engine/safefile"
 )
 
@@ -34,10 +36,14 @@ const claimWait = time.Second
 
 // Owner is the content of DIR/genui.lock: which genui serves DIR.
 type Owner struct {
-	PID     int       `json:"pid"`
-	UIPort  int       `json:"uiPort"`
-	MCPPort int       `json:"mcpPort"`
-	Started time.Time `json:"started"`
+	// Instance is the genui process's random id (engine.InstanceID), which
+	// its /state reports too: a workbench checks both match before it
+	// trusts the port.
+	Instance string    `json:"instance"`
+	PID      int       `json:"pid"`
+	UIPort   int       `json:"uiPort"`
+	MCPPort  int       `json:"mcpPort"`
+	Started  time.Time `json:"started"`
 }
 
 // claimPortFiles takes DIR's owner lock and writes the port files, or
@@ -70,18 +76,19 @@ func (s *Server) claimPortFiles(uiPort, apiPort int) (release func()) {
 		s.log.Warn("port files kept", "err", conflict)
 		return func() {}
 	}
+	// The owner is recorded while the lock is held, by a yielding genui
+	// too (a genui started later overwrites it when it takes the lock).
+	info, _ := json.Marshal(Owner{Instance: engine.InstanceID(), PID: os.Getpid(), UIPort: uiPort, MCPPort: apiPort,
+		Started: time.Now().UTC().Round(time.Second)})
+	// Written in place (not renamed): the lock lives on this file.
+	if err := os.WriteFile(fl.Path(), append(info, '\n'), 0o644); err != nil {
+		s.log.Warn("could not record the owner in the lock file", "file", fl.Path(), "err", err)
+	}
 	if s.opts.YieldPortFiles {
 		// Nobody else owns DIR, but a genui started later may: leave the
 		// lock free so it takes the port files over.
 		_ = fl.Unlock()
 		fl = nil
-	}
-	if fl != nil {
-		info, _ := json.Marshal(Owner{PID: os.Getpid(), UIPort: uiPort, MCPPort: apiPort, Started: time.Now().UTC().Round(time.Second)})
-		// Written in place (not renamed): the lock lives on this file.
-		if err := os.WriteFile(fl.Path(), append(info, '\n'), 0o644); err != nil {
-			s.log.Warn("could not record the owner in the lock file", "file", fl.Path(), "err", err)
-		}
 	}
 	var written []string
 	for _, f := range []struct {
@@ -119,7 +126,10 @@ func claimDir(dir string) (*flock.Flock, *Owner, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, nil, err
 	}
-	fl := flock.New(filepath.Join(dir, LockFileName), flock.SetPermissions(0o644))
+	fl, err := lockFile(dir)
+	if err != nil {
+		return nil, nil, err
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), claimWait)
 	defer cancel()
 	ok, err := fl.TryLockContext(ctx, 20*time.Millisecond)
@@ -132,27 +142,81 @@ func claimDir(dir string) (*flock.Flock, *Owner, error) {
 	return nil, readOwner(dir), nil
 }
 
+// lockFile is DIR/genui.lock as a lock, refused unless it is (or links
+// to) a regular file or absent; it is opened without blocking, so a FIFO
+// put in its place between the check and the open cannot hang genui.
+func lockFile(dir string) (*flock.Flock, error) {
+	p := filepath.Join(dir, LockFileName)
+	if fi, err := os.Stat(p); err == nil && !fi.Mode().IsRegular() {
+		return nil, &safefile.BadFileError{Reason: fmt.Sprintf("%s: not a regular file (%s)", p, fi.Mode().Type())}
+	}
+	return flock.New(p, flock.SetPermissions(0o644), flock.SetFlag(os.O_CREATE|os.O_RDONLY|syscall.O_NONBLOCK)), nil
+}
+
 // readOwner reads dir's lock file (nil when it holds nothing readable).
 func readOwner(dir string) *Owner {
-	b, err := safefile.Read(filepath.Join(dir, LockFileName), 4096)
+	o, _ := ReadOwner(dir)
+	return o
+}
+
+// maxLockFileBytes bounds reading DIR/genui.lock.
+const maxLockFileBytes = 4096
+
+// ReadOwner reads DIR/genui.lock (a regular file of at most 4 KiB, read
+// without blocking: see engine/safefile) and returns what it says about
+// the genui that wrote it; it does not say whether that genui still runs
+// (DirOwned does).
+func ReadOwner(dir string) (*Owner, error) {
+	p := filepath.Join(dir, LockFileName)
+	b, err := safefile.Read(p, maxLockFileBytes)
 	if err != nil {
-		return nil
+		return nil, fmt.Errorf("%s: %w", p, err)
 	}
 	var o Owner
-	if json.Unmarshal(b, &o) != nil {
-		return nil
+	if err := json.Unmarshal(b, &o); err != nil {
+		return nil, fmt.Errorf("%s names no genui (%d bytes): %w", p, len(b), err)
 	}
-	return &o
+	return &o, nil
+}
+
+// DirGenui is what DIR's files say about the genui serving DIR: the API
+// port DIR/mcp-port names, the instance DIR/genui.lock names, and whether
+// a live process holds that lock.
+type DirGenui struct {
+	Port     int
+	Instance string
+	Held     bool
+}
+
+// LocateDir reads DIR/mcp-port and DIR/genui.lock (regular files only,
+// bounded, never blocking on a FIFO) and reports the genui they name.
+// Whether that genui answers, and is the instance named, is for the
+// caller to check (its /state reports its instance).
+func LocateDir(dir string) (DirGenui, error) {
+	port, held, err := ReadPortFile(filepath.Join(dir, "mcp-port"))
+	if err != nil {
+		return DirGenui{}, err
+	}
+	o, err := ReadOwner(dir)
+	if err != nil {
+		return DirGenui{}, err
+	}
+	if o.Instance == "" {
+		return DirGenui{}, fmt.Errorf("%s names no genui instance (written by an older genui?)", filepath.Join(dir, LockFileName))
+	}
+	return DirGenui{Port: port, Instance: o.Instance, Held: held}, nil
 }
 
 // DirOwned reports whether a live genui holds dir's owner lock. It takes
 // the lock shared for a moment to find out.
 func DirOwned(dir string) bool {
-	p := filepath.Join(dir, LockFileName)
-	if _, err := os.Stat(p); err != nil {
+	if _, err := os.Stat(filepath.Join(dir, LockFileName)); err != nil {
 		return false // a live owner has created it
 	}
-	fl := flock.New(p, flock.SetPermissions(0o644))
+	fl, err := lockFile(dir)
+	if err != nil {
+		return false
+	}
 	ok, err := fl.TryRLock()
 	if err != nil {
 		return false
@@ -197,6 +261,10 @@ func WritePortFile(path string, port int) error {
 func ReadPortFile(path string) (port int, alive bool, err error) {
 	b, err := safefile.Read(path, 64)
 	if err != nil {
+		var bad *safefile.BadFileError
+		if errors.As(err, &bad) {
+			err = fmt.Errorf("%s: %w", path, err)
+		}
 		return 0, false, err
 	}
 	if port, err = parsePort(b); err != nil {

@@ -24,6 +24,7 @@ import (
 	"github.com/genui-dev/genui/engine/jsonrpc"
 	"github.com/genui-dev/genui/engine/registry"
 	"github.com/genui-dev/genui/mcpshim"
+	"github.com/genui-dev/genui/pagecsp"
 	"github.com/genui-dev/genui/viewdefs"
 )
 
@@ -38,11 +39,6 @@ const (
 // PreviewEventTypes are the queue event types the preview page may push
 // through POST /api/preview/{tool}/event.
 var PreviewEventTypes = []string{"ui/message", "ui/update-model-context", "ui/open-link", "ui/error"}
-
-// PreviewURL is the preview page of tool on the API origin.
-func (s *Server) PreviewURL(tool string) string {
-	return s.APIBase() + "/preview/" + url.PathEscape(tool) + "?conserve=1"
-}
 
 // lookupTool finds a tool, waiting a bounded time for the first tools/list.
 func (s *Server) lookupTool(ctx context.Context, name string) (*registry.Tool, error) {
@@ -63,7 +59,7 @@ func (s *Server) handleFrame(w http.ResponseWriter, r *http.Request) {
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), frameTimeout)
 	defer cancel()
-	html, csp, err := s.frameHTML(ctx, t)
+	html, csp, own, err := s.frameHTML(ctx, t)
 	if err != nil {
 		s.log.Error("preview frame", "tool", name, "err", err)
 		http.Error(w, fmt.Sprintf("UI of %s: %v", name, err), http.StatusBadGateway)
@@ -79,18 +75,23 @@ func (s *Server) handleFrame(w http.ResponseWriter, r *http.Request) {
 	h.Set("Cache-Control", "no-store")
 	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("Referrer-Policy", "no-referrer")
-	_, _ = io.WriteString(w, InjectCSPReporter(html))
+	page := InjectCSPReporter(html)
+	if !own {
+		// genui's page: its CSP meta tag now covers the reporter too.
+		page = pagecsp.Apply(page)
+	}
+	_, _ = io.WriteString(w, page)
 }
 
 // frameHTML returns a tool's UI HTML and its declared CSP (nil: none): the
-// upstream's own UI resource when the tool ships one, else genui's.
-func (s *Server) frameHTML(ctx context.Context, t *registry.Tool) (string, *UICSP, error) {
+// upstream's own UI resource when the tool ships one (own), else genui's.
+func (s *Server) frameHTML(ctx context.Context, t *registry.Tool) (html string, csp *UICSP, own bool, err error) {
 	v, err := s.e.UI(ctx, t.Name)
 	if err != nil {
-		return "", nil, err
+		return "", nil, false, err
 	}
 	if !v.OwnUI || len(v.ResourceMeta) == 0 {
-		return v.HTML, nil, nil
+		return v.HTML, nil, v.OwnUI, nil
 	}
 	var meta struct {
 		UI struct {
@@ -98,7 +99,7 @@ func (s *Server) frameHTML(ctx context.Context, t *registry.Tool) (string, *UICS
 		} `json:"ui"`
 	}
 	_ = json.Unmarshal(v.ResourceMeta, &meta) // a malformed _meta declares no CSP
-	return v.HTML, meta.UI.CSP, nil
+	return v.HTML, meta.UI.CSP, true, nil
 }
 
 // UICSP is a UI resource's declared _meta.ui.csp.
@@ -109,19 +110,23 @@ type UICSP struct {
 	BaseURIDomains  []string `json:"baseUriDomains,omitempty"`
 }
 
-// DefaultCSP is the MCP Apps default policy for a UI that declares none.
+// DefaultCSP is the MCP Apps default policy for a UI that declares none,
+// with base-uri and form-action closed (a page that sets <base> or submits
+// a form could send its data away; no UI needs either). genui's own pages
+// also carry a stricter meta policy (pagecsp).
 const DefaultCSP = "default-src 'none'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; " +
-	"img-src 'self' data:; media-src 'self' data:; connect-src 'none'; frame-src 'none'; object-src 'none'; base-uri 'self'"
+	"img-src 'self' data:; media-src 'self' data:; connect-src 'none'; frame-src 'none'; object-src 'none'; base-uri 'none'; form-action 'none'"
 
 // cspSource accepts origins like https://api.example.com, wss://x.example:8443,
 // https://*.example.com/path or a bare host; nothing that could end a
 // directive or add a keyword (quotes, ';', ',', spaces, a lone '*').
 var cspSource = regexp.MustCompile(`^(?:(?:https?|wss?)://)?(?:\*\.)?[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*(?::(?:[0-9]{1,5}|\*))?(?:/[A-Za-z0-9._~%!$&()*+=:@/-]*)?$`)
 
-// BuildCSP turns a declared CSP into the header value: the spec default with
+// BuildCSP turns a declared CSP into the header value: DefaultCSP with
 // the declared domains added (connectDomains -> connect-src,
 // resourceDomains -> script/style/img/font/media-src, frameDomains ->
-// frame-src, baseUriDomains -> base-uri). It never loosens anything else.
+// frame-src, baseUriDomains -> base-uri, else 'none'); form-action is
+// always 'none'. It never loosens anything else.
 // Sources that are not plain origins are dropped and returned.
 func BuildCSP(c *UICSP) (policy string, dropped []string) {
 	if c == nil {
@@ -169,7 +174,8 @@ func BuildCSP(c *UICSP) (policy string, dropped []string) {
 		"connect-src "+orNone(conn),
 		"frame-src "+orNone(frame),
 		"object-src 'none'",
-		join("base-uri 'self'", base),
+		"base-uri "+orNone(base),
+		"form-action 'none'",
 	)
 	return strings.Join(d, "; "), dropped
 }
@@ -178,8 +184,11 @@ func BuildCSP(c *UICSP) (policy string, dropped []string) {
 const CSPReporterAttr = "data-genui-csp-reporter"
 
 // cspReporter forwards CSP violations inside the frame to the host page as
-// an MCP logging notification (the event never reaches the parent itself).
-const cspReporter = `<script ` + CSPReporterAttr + `>document.addEventListener("securitypolicyviolation",function(e){try{window.parent.postMessage({jsonrpc:"2.0",method:"notifications/message",params:{level:"error",logger:"csp",data:{blockedURI:String(e.blockedURI||""),violatedDirective:String(e.violatedDirective||""),effectiveDirective:String(e.effectiveDirective||""),sourceFile:String(e.sourceFile||""),lineNumber:e.lineNumber||0}}},"*")}catch(_){}});</script>`
+// an MCP logging notification (the event never reaches the parent itself),
+// and tells it when the app document goes away (pagehide: the frame
+// navigated), logger "genui/frame".
+const cspReporter = `<script ` + CSPReporterAttr + `>document.addEventListener("securitypolicyviolation",function(e){try{window.parent.postMessage({jsonrpc:"2.0",method:"notifications/message",params:{level:"error",logger:"csp",data:{blockedURI:String(e.blockedURI||""),violatedDirective:String(e.violatedDirective||""),effectiveDirective:String(e.effectiveDirective||""),sourceFile:String(e.sourceFile||""),lineNumber:e.lineNumber||0}}},"*")}catch(_){}});` +
+	`window.addEventListener("pagehide",function(){try{window.parent.postMessage({jsonrpc:"2.0",method:"notifications/message",params:{level:"error",logger:"genui/frame",data:{event:"pagehide"}}},"*")}catch(_){}});</script>`
 
 var (
 	reHeadOpen = regexp.MustCompile(`(?i)<head(?:\s[^>]*)?>`)
@@ -216,14 +225,15 @@ func (s *Server) handlePreview(w http.ResponseWriter, r *http.Request) {
 	d := viewdefs.PreviewData{
 		Tool: viewdefs.ToolData{Name: t.Name, Title: t.Title, Description: t.Description,
 			InputSchema: t.InputSchema, OutputSchema: t.OutputSchema},
-		ToolJSON:   s.toolJSON(t),
-		Visibility: t.Visibility,
-		OwnUI:      t.OwnUI,
-		FrameURL:   s.UIBase() + "/frame/" + url.PathEscape(t.Name),
-		Call:       (q.Get("call") == "1" || q.Get("call") == "true") && trustedNavigation(r),
-		Conserve:   q.Get("conserve") != "0",
-		HostJS:     mcpshim.HostJS(),
-		Version:    engine.Version,
+		ToolJSON:    s.toolJSON(t),
+		Visibility:  t.Visibility,
+		OwnUI:       t.OwnUI,
+		TaskSupport: t.TaskSupport,
+		FrameURL:    s.UIBase() + "/frame/" + url.PathEscape(t.Name),
+		Call:        (q.Get("call") == "1" || q.Get("call") == "true") && trustedNavigation(r),
+		Conserve:    q.Get("conserve") != "0",
+		HostJS:      mcpshim.HostJS(),
+		Version:     engine.Version,
 	}
 	if d.Call != (q.Get("call") == "1" || q.Get("call") == "true") {
 		d.ArgsError = "This link came from another site, so the tool was not called automatically: check the arguments and press Call."
@@ -397,7 +407,16 @@ type previewCall struct {
 	// From is "ui" (a tools/call made by the view; visibility is enforced)
 	// or "host" (the page's Call button, acting as the host). Default "ui".
 	From string `json:"from"`
+	// CallID names the call in genui's events (its progress, task status,
+	// the upstream's requests) and in POST /api/calls/{id}/cancel.
+	CallID string `json:"callId"`
+	// Task runs a tool whose execution.taskSupport is "optional" as a task.
+	Task bool `json:"task"`
 }
+
+// codeCancelled is the preview API's JSON-RPC code for a cancelled call
+// (the one LSP uses for a cancelled request; MCP itself answers none).
+const codeCancelled = -32800
 
 func (s *Server) handlePreviewCall(w http.ResponseWriter, r *http.Request) {
 	tool := r.PathValue("tool")
@@ -462,14 +481,19 @@ func (s *Server) handlePreviewCall(w http.ResponseWriter, r *http.Request) {
 		var cr contract.CallResult
 		// The preview queues the view's calls itself (above), with the
 		// name; the engine queues nothing for this source.
-		cr, err = s.e.CallTool(ctx, contract.CallRequest{Name: c.Name, Arguments: args, Source: contract.SourcePreview})
+		cr, err = s.e.CallTool(ctx, contract.CallRequest{Name: c.Name, Arguments: args, Source: contract.SourcePreview,
+			CallID: c.CallID, Task: c.Task})
 		res = cr.Result
 	}
 	if err != nil {
 		code, msg := jsonrpc.CodeInternalError, errorText(err)
-		if je := jsonrpc.AsError(err); je != nil {
+		var je *jsonrpc.Error
+		if errors.As(err, &je) { // a wrapper tool's JSON-RPC error
 			code, msg = je.Code, je.Message
-		} else if ee := contract.AsError(err); ee.Code == contract.CodeUpstreamUnavailable {
+		} else if ee := contract.AsError(err); ee.Code == contract.CodeCancelled {
+			writePreviewError(w, contract.HTTPStatus(contract.CodeCancelled), codeCancelled, fmt.Sprintf("tools/call %s: %s", c.Name, msg))
+			return
+		} else if ee.Code == contract.CodeUpstreamUnavailable {
 			code = jsonrpc.CodeUpstreamUnavailable
 		} else if ee.Code == contract.CodeInvalidArgument || ee.Code == contract.CodeUnknownTool {
 			code = jsonrpc.CodeInvalidParams
@@ -478,6 +502,27 @@ func (s *Server) handlePreviewCall(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	writeJSON(w, http.StatusOK, map[string]json.RawMessage{"result": res})
+}
+
+// handlePreviewSecurity records what the preview saw the tool's UI do that
+// a page must never do (navigate its frame away): engine.ReportSecurity.
+func (s *Server) handlePreviewSecurity(w http.ResponseWriter, r *http.Request) {
+	var body struct {
+		Kind   string `json:"kind"`
+		URL    string `json:"url"`
+		Detail string `json:"detail"`
+	}
+	if !readPreviewBody(w, r, &body) {
+		return
+	}
+	ev, err := s.e.ReportSecurity(r.Context(), r.PathValue("tool"), contract.Security{Kind: body.Kind, URL: body.URL,
+		Detail: body.Detail, Source: contract.SourcePreview})
+	if err != nil {
+		ce := contract.AsError(err)
+		writePreviewError(w, contract.HTTPStatus(ce.Code), jsonrpc.CodeInvalidParams, ce.Error())
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"result": ev})
 }
 
 // previewEvent is the body of POST /api/preview/{tool}/event.

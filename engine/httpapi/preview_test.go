@@ -29,6 +29,9 @@ type previewEnv struct {
 	apiTS   *httptest.Server
 	mu      sync.Mutex
 	drained []contract.QueuedEvent
+	// stop ends the engine and the servers (once; test cleanup does it too).
+	stop     func(*testing.T)
+	stopOnce func()
 }
 
 func demoConfig() upstream.Config {
@@ -37,18 +40,32 @@ func demoConfig() upstream.Config {
 
 func startPreview(t *testing.T, up upstream.Config) *previewEnv {
 	t.Helper()
-	e, err := engine.New(engine.Options{Upstream: up, Dir: t.TempDir()})
+	return startPreviewWith(t, up, host.Options{})
+}
+
+// startPreviewWith is startPreview with the MCP host's options (its Engine
+// is set here).
+func startPreviewWith(t *testing.T, up upstream.Config, hopts host.Options) *previewEnv {
+	t.Helper()
+	return startPreviewEngine(t, engine.Options{Upstream: up, Dir: t.TempDir()}, hopts)
+}
+
+// startPreviewEngine runs an engine with opts behind the side server.
+func startPreviewEngine(t *testing.T, opts engine.Options, hopts host.Options) *previewEnv {
+	t.Helper()
+	e, err := engine.New(opts)
 	if err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- e.Run(ctx) }()
-	h := host.New(host.Options{Engine: e, Upstream: e.Relay(), Tools: e.Registry()})
+	hopts.Engine, hopts.Upstream, hopts.Tools = e, e.Relay(), e.Registry()
+	h := host.New(hopts)
 	s := New(Options{Engine: e, Host: h})
 	p := &previewEnv{e: e, h: h, s: s, uiTS: httptest.NewServer(s.UIHandler()), apiTS: httptest.NewServer(s.Handler())}
 	s.SetBases(p.uiTS.URL, p.apiTS.URL)
-	t.Cleanup(func() {
+	p.stopOnce = func() {
 		// Event streams and long polls stay open: cut them, then close.
 		p.apiTS.CloseClientConnections()
 		p.uiTS.CloseClientConnections()
@@ -60,7 +77,10 @@ func startPreview(t *testing.T, up upstream.Config) *previewEnv {
 		case <-time.After(10 * time.Second):
 			t.Error("engine did not stop within 10 s")
 		}
-	})
+	}
+	var once sync.Once
+	t.Cleanup(func() { once.Do(p.stopOnce) })
+	p.stop = func(*testing.T) { once.Do(p.stopOnce) }
 	wctx, wcancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer wcancel()
 	if err := e.Registry().WaitReady(wctx); err != nil {
@@ -149,9 +169,9 @@ func TestBuildCSP(t *testing.T) {
 		{"resources", &UICSP{ResourceDomains: []string{"https://cdn.example.com"}},
 			"default-src 'none'; script-src 'self' 'unsafe-inline' https://cdn.example.com; style-src 'self' 'unsafe-inline' https://cdn.example.com; " +
 				"img-src 'self' data: https://cdn.example.com; font-src 'self' data: https://cdn.example.com; media-src 'self' data: https://cdn.example.com; " +
-				"connect-src 'none'; frame-src 'none'; object-src 'none'; base-uri 'self'", nil},
+				"connect-src 'none'; frame-src 'none'; object-src 'none'; base-uri 'none'; form-action 'none'", nil},
 		{"frames and base", &UICSP{FrameDomains: []string{"https://*.youtube.com"}, BaseURIDomains: []string{"https://base.example.com/app/"}},
-			strings.NewReplacer("frame-src 'none'", "frame-src https://*.youtube.com", "base-uri 'self'", "base-uri 'self' https://base.example.com/app/").Replace(DefaultCSP), nil},
+			strings.NewReplacer("frame-src 'none'", "frame-src https://*.youtube.com", "base-uri 'none'", "base-uri https://base.example.com/app/").Replace(DefaultCSP), nil},
 		{"injection attempts are dropped", &UICSP{ConnectDomains: []string{"https://ok.example.com", "https://x.com; script-src *", "*", "'unsafe-eval'", "https://a.com https://b.com", "data:"}},
 			strings.Replace(DefaultCSP, "connect-src 'none'", "connect-src https://ok.example.com", 1),
 			[]string{"https://x.com; script-src *", "*", "'unsafe-eval'", "https://a.com https://b.com", "data:"}},

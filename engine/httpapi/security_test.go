@@ -88,11 +88,11 @@ func TestToolAPI(t *testing.T) {
 			continue
 		}
 		// The one error body of the API: {"error", "code"[, "suggestions"]};
-		// a call's answer: {"result", "isError", "duration"}.
+		// a call's answer: {"result", "isError", "duration", "callId"[, "task"]}.
 		allowed := map[string]bool{"error": true, "code": true, "suggestions": true}
 		key := "error"
 		if c.want == 200 {
-			key, allowed = "result", map[string]bool{"result": true, "isError": true, "duration": true}
+			key, allowed = "result", map[string]bool{"result": true, "isError": true, "duration": true, "callId": true, "task": true}
 		}
 		if _, ok := v[key]; !ok {
 			t.Errorf("%s: want %q in %s", c.name, key, agentClip(body))

@@ -107,6 +107,21 @@ func (s *Server) routes() {
 		{"POST /api/tool/{name}", http.HandlerFunc(s.handleToolCall)},
 		{"POST /api/refresh", http.HandlerFunc(s.handleRefresh)},
 		{"GET /api/queue", http.HandlerFunc(s.handlePendingEvents)}, // PendingEvents (queue.go)
+		{"GET /events", http.HandlerFunc(s.handleEvents)},           // Subscribe
+		// The host side of contract.API (api_host.go): calls cancelled, the
+		// upstream's requests answered, roots, resources, prompts.
+		{"POST /api/calls/{id}/cancel", http.HandlerFunc(s.handleCancelCall)},
+		{"GET /api/requests", http.HandlerFunc(s.handlePendingRequests)},
+		{"POST /api/requests/{id}/answer", http.HandlerFunc(s.handleAnswerRequest)},
+		{"POST /api/requests/{id}/draft", http.HandlerFunc(s.handleDraftSampling)},
+		{"GET /api/roots", http.HandlerFunc(s.handleRoots)},
+		{"GET /api/upstream/resources", http.HandlerFunc(s.handleResources)},
+		{"GET /api/upstream/resource-templates", http.HandlerFunc(s.handleResourceTemplates)},
+		{"POST /api/upstream/resources/read", http.HandlerFunc(s.handleReadResource)},
+		{"POST /api/upstream/resources/subscribe", s.handleResourceSubscription(true)},
+		{"POST /api/upstream/resources/unsubscribe", s.handleResourceSubscription(false)},
+		{"GET /api/upstream/prompts", http.HandlerFunc(s.handlePrompts)},
+		{"POST /api/upstream/prompts/get", http.HandlerFunc(s.handleGetPrompt)},
 		// The call history and the checks (develop.go).
 		{"GET /api/history", http.HandlerFunc(s.handleHistory)},
 		{"POST /api/history/compare", http.HandlerFunc(s.handleCompare)},
@@ -115,7 +130,6 @@ func (s *Server) routes() {
 		{"GET /api/checks", http.HandlerFunc(s.handleChecks)},
 		{"POST /api/checks", http.HandlerFunc(s.handleAddCheck)},
 		{"POST /api/checks/run", http.HandlerFunc(s.handleRunChecks)},
-		{"GET /events", http.HandlerFunc(s.handleEvents)}, // Subscribe
 		// The agents' queue, long-polled.
 		{"GET /wait", events.WaitHandler(s.e.AgentQueue(), s.log)},
 		// DIR/resources (resource.go).
@@ -127,6 +141,7 @@ func (s *Server) routes() {
 		{"POST /api/preview/{tool}/refine", http.HandlerFunc(s.handlePreviewRefine)},
 		{"POST /api/preview/{tool}/resource", http.HandlerFunc(s.handlePreviewResource)},
 		{"POST /api/preview/{tool}/resources", http.HandlerFunc(s.handlePreviewResources)},
+		{"POST /api/preview/{tool}/security", http.HandlerFunc(s.handlePreviewSecurity)},
 	}
 	for _, rt := range api {
 		s.api.Handle(rt.pattern, rt.handler)
@@ -237,7 +252,11 @@ func (s *Server) middleware(next http.Handler) http.Handler {
 		next.ServeHTTP(sw, r.WithContext(engine.WithRequestID(r.Context(), rid)))
 		s.log.Debug("http", "rid", rid, "method", r.Method, "path", r.URL.Path, "status", sw.status, "ms", time.Since(start).Milliseconds())
 	})
-	guarded := host.LoopbackOnly(logged)
+	var origins *host.Origins // loopback only
+	if s.h != nil {
+		origins = s.h.Origins()
+	}
+	guarded := origins.Guard(logged)
 	recovered := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		defer func() {
 			if v := recover(); v != nil {
@@ -391,11 +410,12 @@ type Ports struct{ UI, API int }
 
 // Listen opens both loopback listeners (0 = a random free port).
 func Listen(uiPort, apiPort int) (ui, api net.Listener, err error) {
-	ui, err = net.Listen("tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(uiPort)))
+	var lc net.ListenConfig
+	ui, err = lc.Listen(context.Background(), "tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(uiPort)))
 	if err != nil {
 		return nil, nil, fmt.Errorf("listen on ui port %d: %w", uiPort, err)
 	}
-	api, err = net.Listen("tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(apiPort)))
+	api, err = lc.Listen(context.Background(), "tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(apiPort)))
 	if err != nil {
 		ui.Close()
 		return nil, nil, fmt.Errorf("listen on mcp port %d: %w", apiPort, err)
@@ -479,21 +499,6 @@ func (s *Server) handleIndex(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, map[string]any{"genui": engine.Version, "endpoints": []string{
 		"GET /wait?timeout=N", "GET /state", "GET /variables", "GET /api/resource/", "POST /api/tool/{name}",
 		"GET /preview/{tool}", "GET /events", "POST /mcp", "GET /sse"}})
-}
-
-// callErrorStatus maps a failed tool call to an HTTP status: the upstream
-// being down is 503, a timeout 504, bad arguments 400, anything else 502.
-func callErrorStatus(err error) int {
-	var je *jsonrpc.Error
-	switch {
-	case errors.Is(err, context.DeadlineExceeded):
-		return http.StatusGatewayTimeout
-	case errors.As(err, &je) && je.Code == jsonrpc.CodeUpstreamUnavailable:
-		return http.StatusServiceUnavailable
-	case errors.As(err, &je) && (je.Code == jsonrpc.CodeInvalidParams || je.Code == jsonrpc.CodeInvalidRequest):
-		return http.StatusBadRequest
-	}
-	return http.StatusBadGateway
 }
 
 // errorText is an error's message without the "jsonrpc error N:" prefix.

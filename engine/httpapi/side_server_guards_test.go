@@ -309,8 +309,11 @@ func serveWith(t *testing.T, dir string, yield bool) (*Server, func()) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- s.Serve(ctx, uiLn, apiLn) }()
+	// Until this server has settled DIR's port files: they name its port,
+	// or it found another live genui's (or could not write them). Files an
+	// earlier server wrote do not count.
 	deadline := time.Now().Add(10 * time.Second)
-	for s.APIBase() == "" || !fileWritten(dir) {
+	for !portFilesSettled(s, dir) {
 		if time.Now().After(deadline) {
 			break
 		}
@@ -327,6 +330,18 @@ func serveWith(t *testing.T, dir string, yield bool) (*Server, func()) {
 			t.Fatal("Serve did not return within 10 s")
 		}
 	}
+}
+
+func portFilesSettled(s *Server, dir string) bool {
+	base := s.APIBase()
+	if base == "" {
+		return false
+	}
+	if s.PortConflict() != nil || s.PortFilesError() != nil {
+		return true
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "mcp-port"))
+	return err == nil && string(b) == base[strings.LastIndex(base, ":")+1:]+"\n"
 }
 
 func fileWritten(dir string) bool {

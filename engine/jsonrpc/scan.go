@@ -2,7 +2,6 @@ package jsonrpc
 
 import (
 	"bytes"
-	"strconv"
 )
 
 // Top holds the raw values of a frame's top-level members, found by Scan
@@ -169,9 +168,6 @@ func PlainInt(b []byte) (int64, bool) {
 	}
 	return n, true
 }
-
-// AppendInt is strconv.AppendInt for ids.
-func AppendInt(b []byte, n int64) []byte { return strconv.AppendInt(b, n, 10) }
 
 func skipSpace(b []byte, i int) int {
 	for i < len(b) {

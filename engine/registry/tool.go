@@ -31,6 +31,8 @@ type Tool struct {
 	UIDisabled bool
 	// Visibility is _meta.ui.visibility (nil = default: model and app).
 	Visibility []string
+	// TaskSupport is execution.taskSupport ("" when absent: forbidden).
+	TaskSupport string
 	// The definition's fields genui reads (Raw keeps everything).
 	Title        string
 	Description  string
@@ -73,6 +75,7 @@ func Parse(raw json.RawMessage) (*Tool, error) {
 		OutputSchema json.RawMessage `json:"outputSchema"`
 		Annotations  json.RawMessage `json:"annotations"`
 		Meta         json.RawMessage `json:"_meta"`
+		Execution    json.RawMessage `json:"execution"`
 	}
 	if err := json.Unmarshal(raw, &t); err != nil {
 		return nil, fmt.Errorf("tool is not a JSON object: %w", err)
@@ -85,6 +88,12 @@ func Parse(raw json.RawMessage) (*Tool, error) {
 		Raw:   append(json.RawMessage(nil), raw...),
 		Title: t.Title, Description: t.Description, InputSchema: t.InputSchema,
 		OutputSchema: t.OutputSchema, Annotations: t.Annotations, Meta: t.Meta,
+	}
+	var exec struct {
+		TaskSupport string `json:"taskSupport"`
+	}
+	if json.Unmarshal(t.Execution, &exec) == nil {
+		tool.TaskSupport = exec.TaskSupport
 	}
 	tool.Hash = cache.ToolHash(cache.ToolIdentity{Name: t.Name, Description: t.Description,
 		InputSchema: t.InputSchema, OutputSchema: t.OutputSchema})
@@ -108,6 +117,20 @@ func Parse(raw json.RawMessage) (*Tool, error) {
 		}
 	}
 	return tool, nil
+}
+
+// JSON is the tool as hosts see it: verbatim, or with genui's UI linkage
+// added when withUI (see WithUIMeta; a tool whose JSON cannot take it is
+// verbatim).
+func (t *Tool) JSON(withUI bool) json.RawMessage {
+	if !withUI {
+		return t.Raw
+	}
+	raw, err := t.WithUIMeta()
+	if err != nil {
+		return t.Raw
+	}
+	return raw
 }
 
 // WithUIMeta returns the tool JSON with genui's UI linkage added: every

@@ -36,7 +36,7 @@ func Read(path string, limit int64) ([]byte, error) {
 		return nil, fmt.Errorf("%s: %w", path, errors.New("is a directory"))
 	}
 	if !fi.Mode().IsRegular() {
-		return nil, &BadFileError{fmt.Sprintf("not a regular file (%s)", fi.Mode().Type())}
+		return nil, &BadFileError{fmt.Sprintf("not a regular file (%s)", kind(fi.Mode()))}
 	}
 	data, err := io.ReadAll(io.LimitReader(f, limit+1))
 	if err != nil {
@@ -46,4 +46,19 @@ func Read(path string, limit int64) ([]byte, error) {
 		return nil, &BadFileError{fmt.Sprintf("more than %d bytes", limit)}
 	}
 	return data, nil
+}
+
+// kind names a file's type for a person.
+func kind(m os.FileMode) string {
+	switch {
+	case m&os.ModeNamedPipe != 0:
+		return "a named pipe"
+	case m&os.ModeCharDevice != 0:
+		return "a character device"
+	case m&os.ModeDevice != 0:
+		return "a device"
+	case m&os.ModeSocket != 0:
+		return "a socket"
+	}
+	return m.Type().String()
 }

@@ -62,6 +62,7 @@ func goTool(t *testing.T, c *Client, name string, w jsonrpc.Waiter) int64 {
 }
 
 func TestGoAnswersExactlyAfterEarlierNotifications(t *testing.T) {
+	t.Parallel()
 	for _, kind := range lineKinds {
 		t.Run(kind, func(t *testing.T) {
 			t.Parallel()

@@ -163,7 +163,7 @@ type child struct {
 func spawn(cfg Config, target string, stderr io.Writer) (*child, error) {
 	// Not CommandContext: cancelling would only kill the direct child.
 	// Shutdown signals the whole process group instead (closeConn).
-	cmd := exec.Command(cfg.Command, cfg.Args...)
+	cmd := exec.Command(cfg.Command, cfg.Args...) //nolint:noctx // the process group is stopped by closeConn
 	cmd.Dir = cfg.Dir
 	cmd.Env = append(os.Environ(), cfg.Env...)
 	setProcessGroup(cmd)

@@ -205,18 +205,6 @@ func newFrameReader(r io.Reader, max int) *jsonrpc.FrameReader {
 	return fr
 }
 
-// readLine returns the next non-blank frame, in memory the caller owns. A
-// line longer than the limit gives *lineTooLongError without reading (or
-// buffering) the rest of it. A last line without a newline is returned
-// before io.EOF.
-func readLine(fr *jsonrpc.FrameReader) ([]byte, error) {
-	b, err := fr.ReadFrame()
-	if err != nil {
-		return nil, lineError(err)
-	}
-	return bytes.Clone(b), nil
-}
-
 // lineError turns the frame reader's over-long line into *lineTooLongError.
 func lineError(err error) error {
 	var tooLarge *jsonrpc.FrameTooLargeError

@@ -4,6 +4,7 @@ package upstream
 // both directions, large lines, the line limit, malformed lines.
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -44,6 +45,7 @@ func rawClient(t *testing.T, kind string, report io.Writer) *Client {
 }
 
 func TestLineExactPassthrough(t *testing.T) {
+	t.Parallel()
 	for _, kind := range lineKinds {
 		t.Run(kind, func(t *testing.T) {
 			t.Parallel()
@@ -120,6 +122,7 @@ func TestLineExactPassthrough(t *testing.T) {
 }
 
 func TestLineTenMiBNotification(t *testing.T) {
+	t.Parallel()
 	for _, kind := range lineKinds {
 		t.Run(kind, func(t *testing.T) {
 			t.Parallel()
@@ -149,6 +152,7 @@ func TestLineTenMiBNotification(t *testing.T) {
 }
 
 func TestLineOverLimitFailsAndReconnects(t *testing.T) {
+	t.Parallel()
 	for _, kind := range lineKinds {
 		t.Run(kind, func(t *testing.T) {
 			t.Parallel()
@@ -232,6 +236,7 @@ func TestLineUnusableReplyFailsTheCallAtOnce(t *testing.T) {
 	t.Parallel()
 	for _, kind := range lineKinds {
 		t.Run(kind, func(t *testing.T) {
+			t.Parallel()
 			c := rawClient(t, kind, &syncBuffer{})
 			runClient(t, c)
 			waitReady(t, c, 10*time.Second)
@@ -327,6 +332,7 @@ func TestRequestFrame(t *testing.T) {
 }
 
 func TestLineOutputClosedRestarts(t *testing.T) {
+	t.Parallel()
 	for _, kind := range lineKinds {
 		t.Run(kind, func(t *testing.T) {
 			t.Parallel()
@@ -375,4 +381,16 @@ func TestDrainWriterNeverFails(t *testing.T) {
 	if strings.Count(logs.String(), "upstream stderr writer failed") != 1 {
 		t.Errorf("log = %s", logs.String())
 	}
+}
+
+// readLine returns the next non-blank frame, in memory the caller owns. A
+// line longer than the limit gives *lineTooLongError without reading (or
+// buffering) the rest of it. A last line without a newline is returned
+// before io.EOF.
+func readLine(fr *jsonrpc.FrameReader) ([]byte, error) {
+	b, err := fr.ReadFrame()
+	if err != nil {
+		return nil, lineError(err)
+	}
+	return bytes.Clone(b), nil
 }

@@ -46,7 +46,8 @@ func startWatchdog(pgid int, log *slog.Logger) io.Closer {
 		return nil
 	}
 	defer r.Close()
-	cmd := exec.Command("/bin/sh", "-c", watchdogScript, strconv.Itoa(pgid))
+	// The watchdog must outlive genui (it kills the group when genui dies).
+	cmd := exec.Command("/bin/sh", "-c", watchdogScript, strconv.Itoa(pgid)) //nolint:noctx // outlives every context
 	cmd.Stdin = r
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	if err := cmd.Start(); err != nil {

@@ -5,10 +5,12 @@ package browsertest
 import (
 	"context"
 	"os"
+	"os/exec"
 	"testing"
 	"time"
 
 	"github.com/chromedp/chromedp"
+	"github.com/genui-dev/genui/internal/testenv"
 )
 
 // ChromiumPath is where the Debian chromium package installs the browser.
@@ -24,15 +26,13 @@ const StartTimeout = 60 * time.Second
 // flag) after genui's own.
 func Start(t testing.TB, extra ...chromedp.ExecAllocatorOption) context.Context {
 	t.Helper()
+	testenv.SkipShort(t, "chromium")
 	path := ChromiumPath
 	if p := os.Getenv("GENUI_CHROMIUM"); p != "" {
 		path = p
 	}
-	if _, err := os.Stat(path); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("headless Chromium not found at %s (CI=true, so this is a failure): %v", path, err)
-		}
-		t.Skipf("headless Chromium not found at %s: %v (apt-get install -y chromium)", path, err)
+	if _, err := exec.LookPath(path); err != nil {
+		testenv.Missingf(t, "headless Chromium not found at %s: %v (Debian package chromium)", path, err)
 	}
 	opts := []chromedp.ExecAllocatorOption{
 		chromedp.ExecPath(path),

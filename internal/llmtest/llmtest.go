@@ -103,6 +103,25 @@ func (r Request) User() string {
 	return strings.Join(out, "\n")
 }
 
+// Assistant returns the text of the request's assistant messages (earlier
+// answers sent back, as on a re-ask).
+func (r Request) Assistant() string {
+	var b struct {
+		Messages []struct {
+			Role    string          `json:"role"`
+			Content json.RawMessage `json:"content"`
+		} `json:"messages"`
+	}
+	_ = json.Unmarshal(r.Body, &b)
+	var out []string
+	for _, m := range b.Messages {
+		if m.Role == "assistant" || m.Role == "model" {
+			out = append(out, textOf(m.Content))
+		}
+	}
+	return strings.Join(out, "\n")
+}
+
 // textOf reads a string or an array of {type:"text", text} blocks.
 func textOf(raw json.RawMessage) string {
 	var s string

@@ -10,11 +10,11 @@ import (
 // ListAll calls a paginated MCP list method (tools/list, resources/list,
 // prompts/list, resources/templates/list) until nextCursor is empty and
 // returns the raw items of the array field key ("tools", "resources", ...).
-// It gives up after 100 pages.
+// It gives up after 1000 pages.
 func (c *Client) ListAll(ctx context.Context, method, key string) ([]json.RawMessage, error) {
 	var all []json.RawMessage
 	cursor := ""
-	for page := 0; page < 100; page++ {
+	for page := 0; page < 1000; page++ {
 		var params any
 		if cursor != "" {
 			params = map[string]string{"cursor": cursor}
@@ -45,7 +45,7 @@ func (c *Client) ListAll(ctx context.Context, method, key string) ([]json.RawMes
 			return all, nil
 		}
 	}
-	return nil, fmt.Errorf("mcptest: %s: more than 100 pages", method)
+	return nil, fmt.Errorf("mcptest: %s: more than 1000 pages", method)
 }
 
 // Tool is the part of an MCP tool definition tests usually need; Raw keeps

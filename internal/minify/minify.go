@@ -38,7 +38,6 @@ var Units = []Unit{
 	{Out: "viewdefs/min/rich.js", Srcs: []string{"viewdefs/rich.js"}},
 	{Out: "viewdefs/min/text.js", Srcs: []string{"viewdefs/textlines.js", "viewdefs/textdata.js", "viewdefs/text.js"}},
 	{Out: "viewdefs/min/page-rich.js", Srcs: []string{"viewdefs/render.js", "viewdefs/page.js"}, Module: true},
-	{Out: "viewdefs/min/page-plain.js", Srcs: []string{"viewdefs/render.js", "viewdefs/render-plain.js", "viewdefs/page.js"}, Module: true},
 	{Out: "viewdefs/min/emergency.js", Srcs: []string{"viewdefs/render.js", "viewdefs/emergency.js"}, Module: true},
 	{Out: "viewdefs/min/page.css", Srcs: []string{"viewdefs/page.css"}},
 	{Out: "viewdefs/min/rich.css", Srcs: []string{"viewdefs/rich.css"}},

@@ -19,14 +19,26 @@ import (
 	"time"
 )
 
+// SkipShort skips a test that needs what the fast tier (`go test -short`,
+// make test-short) goes without: Chromium, tmux, Node and the npm packages,
+// the genui binary, or minutes. It skips even under CI=true: -short is an
+// explicit choice, unlike a missing tool.
+func SkipShort(t testing.TB, what string) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("-short: needs " + what)
+	}
+}
+
 // InCI reports whether the environment variable CI is "true".
 func InCI() bool { return os.Getenv("CI") == "true" }
 
-// Missing reports that a tool the test needs is absent: t.Skip normally,
-// t.Fatal under CI=true.
-func Missing(t testing.TB, format string, args ...any) {
+// Missingf reports that a tool the test needs is absent: t.Skip normally
+// and under -short, t.Fatal under CI=true.
+func Missingf(t testing.TB, format string, args ...any) {
 	t.Helper()
 	msg := fmt.Sprintf(format, args...) + " (run scripts/test-deps.sh)"
+	SkipShort(t, msg)
 	if InCI() {
 		t.Fatal("CI=true and a required test dependency is missing: " + msg)
 	}
@@ -76,6 +88,7 @@ var (
 // GENUI_TEST_BINARY=/path/to/genui uses that binary instead of building.
 func GenuiBinary(t testing.TB) string {
 	t.Helper()
+	SkipShort(t, "the genui binary")
 	buildOnce.Do(func() {
 		if p := os.Getenv("GENUI_TEST_BINARY"); p != "" {
 			buildPath, buildErr = filepath.Abs(p)
@@ -144,9 +157,10 @@ func goTool() string {
 // NodePath returns the node executable (see Missing for when it is absent).
 func NodePath(t testing.TB) string {
 	t.Helper()
+	SkipShort(t, "node")
 	p, err := exec.LookPath("node")
 	if err != nil {
-		Missing(t, "node not found on PATH")
+		Missingf(t, "node not found on PATH")
 	}
 	return p
 }
@@ -156,9 +170,10 @@ func NodePath(t testing.TB) string {
 // means the package's only (or first) bin entry.
 func NPMBin(t testing.TB, pkg, bin string) string {
 	t.Helper()
+	SkipShort(t, "npm package "+pkg)
 	p, err := npmBin(NPMDir(), pkg, bin)
 	if err != nil {
-		Missing(t, "npm package %s: %v", pkg, err)
+		Missingf(t, "npm package %s: %v", pkg, err)
 	}
 	return p
 }
@@ -208,12 +223,13 @@ func npmBin(prefix, pkg, bin string) (string, error) {
 // (/usr/bin/chromium, or chromium on PATH); see Missing for when it is absent.
 func RequireChromium(t testing.TB) string {
 	t.Helper()
+	SkipShort(t, "chromium")
 	for _, name := range []string{"/usr/bin/chromium", "chromium"} {
 		if p, err := exec.LookPath(name); err == nil {
 			return p
 		}
 	}
-	Missing(t, "chromium not found (Debian package chromium)")
+	Missingf(t, "chromium not found (Debian package chromium)")
 	return ""
 }
 

@@ -9,11 +9,12 @@ import (
 // Debian package tmux); see Missing for when it is absent.
 func RequireTmux(t testing.TB) string {
 	t.Helper()
+	SkipShort(t, "tmux")
 	for _, name := range []string{"/usr/bin/tmux", "tmux"} {
 		if p, err := exec.LookPath(name); err == nil {
 			return p
 		}
 	}
-	Missing(t, "tmux not found (Debian package tmux)")
+	Missingf(t, "tmux not found (Debian package tmux)")
 	return ""
 }

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 	"sync"
 	"time"
 
@@ -18,6 +19,7 @@ import (
 	"github.com/genui-dev/genui/engine/apiclient"
 	"github.com/genui-dev/genui/engine/app"
 	"github.com/genui-dev/genui/engine/contract"
+	"github.com/genui-dev/genui/engine/httpapi"
 	"github.com/genui-dev/genui/tui"
 )
 
@@ -30,6 +32,18 @@ type Options struct {
 	// Attach insists on attaching to the genui serving DIR; NoAttach on
 	// running the engine in-process.
 	Attach, NoAttach bool
+}
+
+// Locate reads what DIR's port and lock files say about the genui serving
+// DIR, through engine/httpapi (engine/safefile: regular files only,
+// bounded, never blocking on a FIFO or draining a device): the TUI's
+// Options.Locate.
+func Locate(dir string) (tui.DirGenui, error) {
+	g, err := httpapi.LocateDir(dir)
+	if err != nil {
+		return tui.DirGenui{}, err
+	}
+	return tui.DirGenui{Base: "http://127.0.0.1:" + strconv.Itoa(g.Port), Instance: g.Instance, Held: g.Held}, nil
 }
 
 // Run is `genui tui` after flag parsing: it attaches to the genui that
@@ -56,10 +70,10 @@ func Run(ctx context.Context, r *app.Setup, o Options) error {
 	dir := r.Config.Dir
 	dial := func(base string) contract.API { return apiclient.New(base, nil) }
 	if !o.NoAttach && !upstreamGiven {
-		base, api, derr := tui.Discover(ctx, dir, dial)
+		base, api, derr := tui.Discover(ctx, dir, Locate, dial)
 		if derr == nil {
 			log.Info("tui attached", "api", base)
-			return tui.Run(ctx, tui.Options{API: api, Mode: tui.Attached, Base: base, Dir: dir, Dial: dial, NoColor: tui.NoColorFromEnv()})
+			return tui.Run(ctx, tui.Options{API: api, Mode: tui.Attached, Base: base, Dir: dir, Dial: dial, Locate: Locate, NoColor: tui.NoColorFromEnv()})
 		}
 		if o.Attach {
 			return fmt.Errorf("--attach: no genui is running in %s (%v); start one (genui mcp or genui serve with --dir %s) or drop --attach", dir, derr, dir)
@@ -110,7 +124,7 @@ func runInProcess(ctx context.Context, r *app.Setup, dial func(string) contract.
 			}
 		})
 	}
-	err = tui.Run(ctx, tui.Options{API: a.API(), Mode: tui.InProcess, Base: base, Dir: r.Config.Dir, Dial: dial,
+	err = tui.Run(ctx, tui.Options{API: a.API(), Mode: tui.InProcess, Base: base, Dir: r.Config.Dir, Dial: dial, Locate: Locate,
 		Release: release, Upstream: app.DescribeUpstream(r.Upstream), NoColor: tui.NoColorFromEnv()})
 	release()
 	if err != nil {
