@@ -180,8 +180,9 @@ func BenchmarkPageRender(b *testing.B) {
 			s.name, g50, g95, m50, m95, g50/m50, g95/m95))
 		phases = append(phases, fmt.Sprintf("%-8s genui %s | minimal %s", s.name, phaseLine(r.genui), phaseLine(r.minimal)))
 	}
-	b.Logf("navigation start to result painted, %d loads of each page per shape (%d KB genui page for the table):\n%s\n"+
-		"where the time goes (medians, ms from navigation start):\n%s",
+	// Printed, not logged: go test cuts a benchmark's log after ten lines.
+	fmt.Printf("navigation start to result painted, %d loads of each page per shape (%d KB genui page for the table):\n%s\n"+
+		"where the time goes (medians, ms from navigation start):\n%s\n",
 		loads, len(pages["genui/table"])/1024, strings.Join(lines, "\n"), strings.Join(phases, "\n"))
 }
 
