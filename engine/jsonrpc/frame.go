@@ -137,8 +137,9 @@ func (fr *FrameReader) readLine() ([]byte, error) {
 		if len(fr.parts) > 0 {
 			// One allocation of the line's size, one copy (bytes.Join
 			// does not zero what it then overwrites).
-			fr.buf = bytes.Join(append(fr.parts, fr.buf), nil)
-			clear(fr.parts)
+			fr.parts = append(fr.parts, fr.buf)
+			fr.buf = bytes.Join(fr.parts, nil)
+			clear(fr.parts) // the blocks are garbage now
 			fr.parts, fr.partLen = fr.parts[:0], 0
 		}
 		return bytes.TrimRight(fr.buf, "\r\n"), nil
