@@ -31,9 +31,9 @@ func (p *callPane) capturing() bool { return p.active || p.text.capturing() }
 func (p *callPane) Keys() []key.Binding {
 	k := p.s.keys
 	if p.active {
-		return []key.Binding{k.CallSend, k.NextField, k.PrevField, k.Toggle, k.Editor, k.RawJSON, k.Skeleton, k.Cancel}
+		return []key.Binding{k.CallSend, k.CancelCall, k.NextField, k.PrevField, k.Toggle, k.Editor, k.RawJSON, k.Skeleton, k.Cancel}
 	}
-	return append([]key.Binding{k.Enter, k.EditAll}, p.text.keys(k)...)
+	return append([]key.Binding{k.Enter, k.EditAll, k.CancelCall, k.OpenLink}, p.text.keys(k)...)
 }
 
 func (p *callPane) Update(msg tea.Msg) (tea.Cmd, bool) {
@@ -173,10 +173,18 @@ func (p *callPane) formKey(msg tea.KeyPressMsg) tea.Cmd {
 			s.setStatus(err.Error(), true)
 			return nil
 		}
+		if r := s.tool(tool).result; r != nil && r.running {
+			s.setStatus(tool+" is still running: ctrl+x cancels it", true)
+			return nil
+		}
+		id := newCallID()
 		s.setBusy(tool, "calling")
-		s.tool(tool).result = &callResult{args: string(args), running: true}
+		s.tool(tool).result = &callResult{args: string(args), running: true, callID: id}
+		s.calls[id] = tool
 		p.text.offset, p.text.xoff = 0, 0
-		return tea.Batch(s.doCall(tool, args), s.spinTick())
+		return tea.Batch(s.doCall(tool, args, id), s.spinTick())
+	case key.Matches(msg, k.CancelCall):
+		return s.cancelCall(tool)
 	case key.Matches(msg, k.Cancel):
 		p.active = false
 		f.blur()
@@ -247,6 +255,13 @@ type callResult struct {
 	err     string
 	lines   []string
 	running bool
+	// callID names the call (its events, CancelCall); progress and task
+	// are what its events said while it ran.
+	callID     string
+	progress   *callProgress
+	task       *contract.Task
+	cancelling bool
+	cancelled  bool // it ended because it was cancelled
 }
 
 // callLines is the Call pane: the form, then the last result.
@@ -274,7 +289,13 @@ func (p *callPane) callLines(tool string, w int) []string {
 	out = append(out, "")
 	switch {
 	case r.running:
-		out = append(out, wrapStyled(st.Accent, s.spinner()+" calling "+tool+" "+r.args, w-1)...)
+		out = append(out, s.progressLines(r, tool, w-1)...)
+	case r.cancelled:
+		out = append(out, wrapStyled(st.Warn, "⊘ cancelled: "+r.err, w-1)...)
+		if r.progress != nil {
+			out = append(out, wrapStyled(st.Muted, fmt.Sprintf("  at %s after %d progress step(s)%s", progressText(r.progress), r.progress.steps,
+				prefixed(" — ", r.progress.message)), w-1)...)
+		}
 	case r.err != "":
 		out = append(out, wrapStyled(st.Err, "✗ call failed: "+r.err, w-1)...)
 	default:

@@ -50,8 +50,9 @@ type (
 		feedback string // a refine's feedback (asked again when not understood)
 	}
 	callMsg struct {
-		tool  string
-		res   contract.CallResult
+		tool   string
+		callID string
+		res    contract.CallResult
 		lines []string
 		err   error
 	}
@@ -227,16 +228,16 @@ func newChangeMsg(ctx context.Context, api contract.API, tool string, ch contrac
 	return changeMsg{tool: tool, cv: newChangeView(ch), doc: plainDoc(v)}
 }
 
-func (m *shared) doCall(tool string, args json.RawMessage) tea.Cmd {
+func (m *shared) doCall(tool string, args json.RawMessage, callID string) tea.Cmd {
 	api := m.api
 	ctx, cancel := m.callCtx(generateCall)
 	return func() tea.Msg {
 		defer cancel()
-		res, err := api.CallTool(ctx, contract.CallRequest{Name: tool, Arguments: args, Source: contract.SourceTUI})
+		res, err := api.CallTool(ctx, contract.CallRequest{Name: tool, Arguments: args, Source: contract.SourceTUI, CallID: callID})
 		if err != nil {
-			return callMsg{tool: tool, err: err}
+			return callMsg{tool: tool, callID: callID, err: err}
 		}
-		return callMsg{tool: tool, res: res, lines: resultLines(res.Result)}
+		return callMsg{tool: tool, callID: callID, res: res, lines: resultLines(res.Result)}
 	}
 }
 

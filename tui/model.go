@@ -163,7 +163,7 @@ func newModel(opts Options, specs []paneSpec) *Model {
 		tools:  map[string]*toolState{},
 		vars:   newVarTree(),
 		events: newRing[eventRow](maxEvents), traffic: newRing[trafficRow](maxTraffic), logs: newRing[logRow](maxLogs),
-		seenQueue: map[int64]int{}, queuedIDs: map[string]bool{},
+		seenQueue: map[int64]int{}, queuedIDs: map[string]bool{}, calls: map[string]string{},
 		list: newToolList(),
 	}
 	m := &Model{shared: s, help: help.New(), width: 80, height: 24, darkKnown: opts.Dark != nil, specs: specs}
@@ -218,6 +218,12 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.handleChange(msg)
 	case callMsg:
 		return m, m.handleCall(msg)
+	case cancelMsg:
+		return m, m.handleCancel(msg)
+	case requestsMsg:
+		return m, m.handleRequests(msg)
+	case answerMsg:
+		return m, m.handleAnswer(msg)
 	case refreshMsg:
 		return m, m.handleRefresh(msg)
 	case previewMsg:
@@ -590,6 +596,15 @@ func (m *Model) globalKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 			c, _ := m.current().Update(callFormOpenMsg{})
 			return tea.Batch(cmd, c)
 		})
+	case key.Matches(msg, k.CancelCall):
+		t, why := m.runningCall()
+		if t == "" {
+			m.setStatus(why, false)
+			return nil, true
+		}
+		return m.cancelCall(t), true
+	case key.Matches(msg, k.Requests):
+		return m.fetchRequests(), true
 	case key.Matches(msg, k.RefreshTools):
 		m.busyAll++
 		m.setStatus("refreshing the upstream's tools…", false)

@@ -307,6 +307,12 @@ func (m *Model) helpKeys() helpKeys {
 	if m.focus == focusPane {
 		hk.short[0] = m.keys.Search // / searches the focused pane
 	}
+	if t, _ := m.runningCall(); t != "" {
+		hk.short = append([]key.Binding{m.keys.CancelCall}, hk.short...)
+	}
+	if len(m.requests) > 0 {
+		hk.short = append([]key.Binding{m.keys.Requests}, hk.short...)
+	}
 	return hk
 }
 
