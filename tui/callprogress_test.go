@@ -86,4 +86,3 @@ func TestCallWithoutTotalShowsAnIndeterminateBar(t *testing.T) {
 		mustContain(t, d.screen(), "⊘ cancelled")
 	})
 }
-

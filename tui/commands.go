@@ -53,8 +53,8 @@ type (
 		tool   string
 		callID string
 		res    contract.CallResult
-		lines []string
-		err   error
+		lines  []string
+		err    error
 	}
 	refreshMsg struct {
 		diff contract.ToolDiff

@@ -44,7 +44,7 @@ type KeyMap struct {
 	// Requests shows the requests awaiting an answer again.
 	Requests key.Binding
 	Help     key.Binding
-	Quit            key.Binding
+	Quit     key.Binding
 	// Interrupt (ctrl+c) backs out of any input, and quits from the top.
 	Interrupt key.Binding
 
