@@ -30,10 +30,14 @@ func (p *callPane) capturing() bool { return p.active || p.text.capturing() }
 
 func (p *callPane) Keys() []key.Binding {
 	k := p.s.keys
-	if p.active {
-		return []key.Binding{k.CallSend, k.CancelCall, k.NextField, k.PrevField, k.Toggle, k.Editor, k.RawJSON, k.Skeleton, k.Cancel}
+	var run []key.Binding // ctrl+x while the tool's call runs
+	if t := p.s.peek(p.s.selected()); t != nil && t.result != nil && t.result.running {
+		run = []key.Binding{k.CancelCall}
 	}
-	return append([]key.Binding{k.Enter, k.EditAll, k.CancelCall, k.OpenLink}, p.text.keys(k)...)
+	if p.active {
+		return append(append([]key.Binding{k.CallSend}, run...), k.NextField, k.PrevField, k.Toggle, k.Editor, k.RawJSON, k.Skeleton, k.Cancel)
+	}
+	return append(append(append([]key.Binding{k.Enter, k.EditAll}, run...), k.OpenLink), p.text.keys(k)...)
 }
 
 func (p *callPane) Update(msg tea.Msg) (tea.Cmd, bool) {

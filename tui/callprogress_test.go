@@ -14,6 +14,7 @@ func inHostBubble(t *testing.T, f func(t *testing.T, d *driver, hs *hostStub)) {
 		hs := newHostStub()
 		d := newDriver(t, hs.stubAPI, func(o *Options) { o.API = hs })
 		defer d.finish()
+		defer hs.stopAll()
 		f(t, d, hs)
 	})
 }

@@ -125,3 +125,13 @@ func (s *hostStub) GetPrompt(ctx context.Context, req contract.GetPromptRequest)
 	msgs := fmt.Sprintf(`[{"role":"user","content":{"type":"text","text":"prompt %s with %s"}}]`, req.Name, b)
 	return contract.PromptResult{Description: "a prompt", Messages: json.RawMessage(msgs)}, nil
 }
+
+// stopAll ends the calls still running (the end of a test).
+func (s *hostStub) stopAll() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for id, done := range s.running {
+		close(done)
+		delete(s.running, id)
+	}
+}

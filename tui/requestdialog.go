@@ -70,6 +70,12 @@ func (d *requestDialog) sync() {
 		ta := newFormArea()
 		ta.Placeholder = "the answer (the assistant's text) · ctrl+g drafts one with genui's LLM"
 		ta.SetHeight(5)
+		as := textarea.DefaultStyles(d.s.styles.Dark)
+		if d.s.styles.NoColor {
+			as = textarea.Styles{}
+		}
+		as.Cursor.Blink = false
+		ta.SetStyles(as)
 		d.answer = ta
 	}
 }
@@ -370,7 +376,6 @@ func (d *requestDialog) View(w, h int) []string {
 		title = "The upstream asks for input (elicitation)"
 		input = append(input, s.section("Form")+"  "+st.Muted.Render("ctrl+s or enter accepts · ctrl+n declines · esc cancels"))
 		input = append(input, d.form.render(st, inner-1, true)...)
-		input = input[:min(len(input), max(h/2, 4))]
 	case r.Sampling != nil:
 		title = "The upstream asks for a model's answer (sampling)"
 		hint := "ctrl+s sends · ctrl+g drafts with genui's LLM · ctrl+n declines · esc later"
@@ -387,8 +392,16 @@ func (d *requestDialog) View(w, h int) []string {
 	if d.sending {
 		input = append(input, st.Accent.Render(" "+s.spinner()+" sending…"))
 	}
-	textH := max(h-2-len(input)-1, 3)
-	lines, sc, _ := d.text.render(st, d.requestLines(inner-1), inner, textH)
+	// The request's text takes what it needs, at least 3 lines; the input
+	// the rest (a form longer than that is cut at the bottom: elicitation
+	// forms are flat and short).
+	req := d.requestLines(inner - 1)
+	avail := h - 3
+	textH := max(min(len(req), avail-len(input)), 3)
+	if len(input) > avail-textH {
+		input = input[:max(avail-textH, 0)]
+	}
+	lines, sc, _ := d.text.render(st, req, inner, textH)
 	for len(lines) < textH {
 		lines = append(lines, "")
 	}
