@@ -105,6 +105,7 @@ type schemaProp struct {
 	Type             json.RawMessage            `json:"type"`
 	Enum             []json.RawMessage          `json:"enum"`
 	Description      string                     `json:"description"`
+	Title            string                     `json:"title"`
 	Default          json.RawMessage            `json:"default"`
 	Const            json.RawMessage            `json:"const"`
 	Format           string                     `json:"format"`
@@ -197,7 +198,11 @@ func isContent(name string, p schemaProp) bool {
 }
 
 func newField(name string, p schemaProp, required bool) *formField {
-	fd := &formField{name: name, required: required, desc: p.Description, pick: -1}
+	desc := p.Description
+	if p.Title != "" && p.Title != name {
+		desc = strings.TrimSuffix(p.Title+" — "+desc, " — ") // an elicitation's fields have titles
+	}
+	fd := &formField{name: name, required: required, desc: desc, pick: -1}
 	typ := schemaType(p.Type)
 	switch {
 	case len(p.Enum) > 0:

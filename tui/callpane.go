@@ -79,6 +79,8 @@ func (p *callPane) Update(msg tea.Msg) (tea.Cmd, bool) {
 			return p.open(), true
 		case key.Matches(msg, s.keys.EditAll) && !p.text.capturing():
 			return p.editAll(), true
+		case key.Matches(msg, s.keys.OpenLink) && !p.text.capturing():
+			return s.openResultLink(s.selected()), true
 		}
 	}
 	return p.text.update(s.keys, msg)

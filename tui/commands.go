@@ -399,7 +399,7 @@ func resultLines(raw json.RawMessage) []string {
 		case "image", "audio":
 			out = append(out, fmt.Sprintf("%s %s, %s base64", head, c.MIMEType, size(len(c.Data))))
 		case "resource_link":
-			out = append(out, head+" "+clean(c.URI))
+			out = append(out, head+" "+clean(c.URI)+"  (o opens it)")
 		default:
 			out = append(out, head)
 			b, _ := json.Marshal(c)

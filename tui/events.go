@@ -333,6 +333,8 @@ func (m *Model) handleEvents(msg eventsMsg) tea.Cmd {
 			cmds = append(cmds, m.requestPending(d))
 		case *contract.RequestAnswered:
 			cmds = append(cmds, m.requestGone(d))
+		case *contract.ResourceUpdated, *contract.ListChanged:
+			cmds = append(cmds, resourceEvent(ev))
 		}
 		refetch = true
 		m.insertEvent(engineRow(ev))

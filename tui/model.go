@@ -224,6 +224,17 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.handleRequests(msg)
 	case answerMsg:
 		return m, m.handleAnswer(msg)
+	case resourceReadMsg:
+		return m, m.handleResourceRead(msg)
+	case openSaveMsg:
+		d, cmd := newSaveDialog(m.shared, msg)
+		m.overlay.push(d)
+		return m, cmd
+	case savedMsg:
+		return m, m.handleSaved(msg)
+	case pushDialogMsg:
+		m.overlay.push(msg.d)
+		return m, nil
 	case refreshMsg:
 		return m, m.handleRefresh(msg)
 	case previewMsg:
