@@ -8,6 +8,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textarea"
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/genui-dev/genui/engine/contract"
 )
@@ -393,13 +394,27 @@ func (d *requestDialog) View(w, h int) []string {
 		input = append(input, st.Accent.Render(" "+s.spinner()+" sending…"))
 	}
 	// The request's text takes what it needs, at least 3 lines; the input
-	// the rest (a form longer than that is cut at the bottom: elicitation
-	// forms are flat and short).
+	// the rest.
 	req := d.requestLines(inner - 1)
 	avail := h - 3
 	textH := max(min(len(req), avail-len(input)), 3)
-	if len(input) > avail-textH {
-		input = input[:max(avail-textH, 0)]
+	if room := max(avail-textH, 1); len(input) > room {
+		// A long form: the window follows the focused field (the line
+		// with the form's cursor mark); the form's title line stays.
+		cur := 0
+		for i, l := range input {
+			if strings.HasPrefix(ansi.Strip(l), "› ") {
+				cur = i
+			}
+		}
+		first := 0
+		if cur >= room-1 {
+			first = min(cur-room/2, len(input)-room+1)
+		}
+		if first > 0 {
+			input = append([]string{input[0]}, input[first+1:]...)
+		}
+		input = input[:room]
 	}
 	lines, sc, _ := d.text.render(st, req, inner, textH)
 	for len(lines) < textH {

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -189,5 +190,27 @@ func TestRequestTimeoutClosesTheDialog(t *testing.T) {
 		mustContain(t, d.screen(), "waits: ! shows it again")
 		d.key("!")
 		mustContain(t, d.screen(), "from the preview")
+	})
+}
+
+// TestLongElicitationFormFollowsTheFocus: a form taller than the dialog
+// shows the focused field as tab moves down it.
+func TestLongElicitationFormFollowsTheFocus(t *testing.T) {
+	inHostBubble(t, func(t *testing.T, d *driver, hs *hostStub) {
+		var props []string
+		for i := range 30 {
+			props = append(props, fmt.Sprintf(`"field%02d":{"type":"string"}`, i))
+		}
+		d.stub.events <- pending("l1", contract.RequestElicitation, "elicitation/create", "", contract.SourceAPI,
+			`{"message":"Many fields","requestedSchema":{"type":"object","properties":{`+strings.Join(props, ",")+`}}}`)
+		synctest_wait(d)
+		mustContain(t, d.screen(), "field00", "Form")
+		mustNotContain(t, d.screen(), "field29")
+		for range 29 {
+			d.key("tab")
+		}
+		s := d.screen()
+		mustContain(t, s, "› field29", "Form  ctrl+s")
+		mustNotContain(t, s, "field00")
 	})
 }
