@@ -65,6 +65,10 @@ func (p *promptsPane) Update(msg tea.Msg) (tea.Cmd, bool) {
 		if !p.loaded {
 			return p.load(), false
 		}
+	case engineChangedMsg:
+		if p.loaded {
+			return p.load(), false
+		}
 	case promptsMsg:
 		p.loading, p.loaded, p.err = false, true, ""
 		if msg.err != nil {

@@ -290,3 +290,17 @@ func samplingMessages(raw json.RawMessage) []string {
 	}
 	return out
 }
+
+// engineChangedMsg tells the panes the engine is another one (attached, or
+// a restarted genui): what they loaded from the old one is stale.
+type engineChangedMsg struct{}
+
+// engineChanged forgets the old engine's pending requests (its upstream
+// is gone or no longer waits) and has the panes load again.
+func (m *Model) engineChanged() tea.Cmd {
+	m.requests = nil
+	if d, ok := find[*requestDialog](&m.overlay); ok {
+		m.overlay.remove(d)
+	}
+	return func() tea.Msg { return engineChangedMsg{} }
+}

@@ -118,6 +118,12 @@ func (p *resourcesPane) Update(msg tea.Msg) (tea.Cmd, bool) {
 		if !p.loaded {
 			return p.load(), false
 		}
+	case engineChangedMsg:
+		// Subscriptions were the old engine's.
+		p.subscribed, p.updated = map[string]bool{}, map[string]resourceUpdate{}
+		if p.loaded {
+			return p.load(), false
+		}
 	case resourcesMsg:
 		p.loading, p.loaded = false, true
 		p.err, p.rootsErr = "", ""

@@ -395,7 +395,16 @@ func TestAttachKey(t *testing.T) {
 		}
 		d.send(discoverMsg{base: other.base})
 		mustContain(t, d.screen(), "▶ press a to attach to the genui now serving", "a attach")
+		// A request of the old engine's upstream is not the new one's.
+		d.stub.events <- pending("old-1", contract.RequestElicitation, "elicitation/create", "", contract.SourceAPI,
+			`{"message":"from the old genui","requestedSchema":{"type":"object","properties":{}}}`)
+		synctest_wait(d)
+		mustContain(t, d.screen(), "from the old genui")
+		d.m.overlay.remove(d.m.overlay.front()) // the dialog has the keys; left open, a would type
 		d.key("a")
+		if len(d.m.requests) != 0 {
+			t.Fatalf("the old genui's requests are still queued: %v", d.m.requests)
+		}
 		if released != 1 || d.m.mode != Attached || d.m.base != other.base {
 			t.Fatalf("after a: released %d, mode %v, base %s", released, d.m.mode, d.m.base)
 		}
