@@ -18,8 +18,10 @@ import (
 	"golang.org/x/sync/semaphore"
 
 	"github.com/genui-dev/genui/engine/cache"
+	"github.com/genui-dev/genui/engine/checks"
 	"github.com/genui-dev/genui/engine/contract"
 	"github.com/genui-dev/genui/engine/gen"
+	"github.com/genui-dev/genui/engine/history"
 	"github.com/genui-dev/genui/engine/jsonrpc"
 	"github.com/genui-dev/genui/engine/metrics"
 	"github.com/genui-dev/genui/engine/refine"
@@ -93,6 +95,15 @@ type Options struct {
 	// sampling requests: the upstream is told genui supports them even
 	// when the stdio host does not.
 	Surfaces bool
+	// History configures the call history (Dir defaults to Dir/history;
+	// without a Dir it is kept in memory).
+	History history.Options
+	// ChecksDir is where pinned calls live (default checks.DefaultDir);
+	// CheckTimeout bounds each replayed call (default 1 min).
+	ChecksDir    string
+	CheckTimeout time.Duration
+	// Watch restarts a stdio upstream when its files change.
+	Watch WatchOptions
 	// Metrics receives genui's Prometheus metrics (nil = none).
 	Metrics *metrics.Metrics
 	Logger  *slog.Logger
@@ -116,6 +127,11 @@ type Engine struct {
 	calls  callRegistry // calls from genui's surfaces in flight (calls.go)
 	// pending are the upstream's requests awaiting an answer (requests.go).
 	pending pendingSet
+	// The develop loop: the call history, the pinned calls (checks) and
+	// the watch on the upstream's files.
+	history *history.Store
+	checks  *checks.Store
+	watch   watching
 }
 
 // frontEnds is what front ends registered (see SetURLs, SetSessionSource).
@@ -206,6 +222,17 @@ func New(opts Options) (*Engine, error) {
 	if e.ui.refine, err = refine.Open(refinePath, opts.Logger); err != nil {
 		return nil, fmt.Errorf("open refinements: %w", err)
 	}
+	ho := opts.History
+	if ho.Dir == "" && opts.Dir != "" {
+		ho.Dir = filepath.Join(opts.Dir, "history")
+	}
+	if ho.Logger == nil {
+		ho.Logger = opts.Logger
+	}
+	if e.history, err = history.Open(ho); err != nil {
+		return nil, fmt.Errorf("open the call history: %w", err)
+	}
+	e.checks = checks.NewStore(opts.ChecksDir)
 	e.relay = &Relay{up: up, met: opts.Metrics, hub: e.hub, upstreamWait: opts.UpstreamWait,
 		reconnectWait: opts.ReconnectWait, toolsChanged: e.refreshForListChanged,
 		surfaceNotification: e.interceptNotification}
@@ -248,10 +275,20 @@ func (e *Engine) observeMetrics() {
 // Run keeps the upstream connected (and, with RefreshInterval, its tools
 // fresh) until ctx ends.
 func (e *Engine) Run(ctx context.Context) error {
+	defer e.history.Close()
 	defer e.hub.shutdown()
 	defer e.ui.stopGenerations()
 	if e.opts.RefreshInterval > 0 {
 		go e.refreshLoop(ctx)
+	}
+	if len(e.opts.Watch.Paths) > 0 {
+		wctx, cancel := context.WithCancel(ctx)
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			e.runWatch(wctx)
+		}()
+		defer func() { cancel(); <-done }()
 	}
 	return e.relay.up.Run(ctx)
 }
@@ -377,10 +414,12 @@ func (e *Engine) RefreshTools(ctx context.Context) (contract.ToolDiff, error) {
 		}
 	}
 	e.ui.prewarm(ch.Tools)
-	if !ch.First && !ch.Diff.Empty() {
-		e.hub.publish(contract.EventToolsChanged, "", &contract.ToolsChanged{Diff: ch.Diff})
+	if ch.First || ch.Diff.Empty() {
+		return ch.Diff, nil
 	}
-	return ch.Diff, nil
+	diff := describeChanges(ch.Diff, ch.Previous, ch.Tools)
+	e.hub.publish(contract.EventToolsChanged, "", &contract.ToolsChanged{Diff: diff})
+	return diff, nil
 }
 
 func (e *Engine) listAllTools(ctx context.Context) ([]json.RawMessage, error) {

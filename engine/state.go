@@ -29,6 +29,8 @@ func (e *Engine) State(ctx context.Context) (contract.State, error) {
 		Cache:        e.ui.cache.Stats(),
 		Refinements:  e.ui.refine.All(),
 		Events:       e.hub.queue.Stats(),
+		History:      e.history.Stats(),
+		Watch:        e.watch.state(),
 		Generation: contract.GenerationState{Running: e.ui.running(), Limit: e.opts.MaxConcurrentGenerations,
 			LLM: e.ui.generations()},
 	}

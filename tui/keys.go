@@ -171,8 +171,11 @@ func (k KeyMap) tabsBinding() key.Binding {
 		keys = append(keys, b.Keys()...)
 	}
 	label := ""
-	if len(keys) > 0 {
-		label = keys[0] + "-" + keys[len(keys)-1]
+	switch n := len(keys); {
+	case n == 10: // 1-9 and 0
+		label = "1-9, 0"
+	case n > 0:
+		label = keys[0] + "-" + keys[n-1]
 	}
 	return key.NewBinding(key.WithKeys(keys...), key.WithHelp(label, "panes"))
 }

@@ -90,6 +90,7 @@ var paneTable = []paneSpec{
 	varsPaneSpec,
 	trafficPaneSpec,
 	logPaneSpec,
+	historyPaneSpec,
 	resourcesPaneSpec,
 	promptsPaneSpec,
 }

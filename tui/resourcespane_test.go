@@ -42,9 +42,9 @@ func TestResourcesPane(t *testing.T) {
 		resourceStub(hs)
 		d := newDriver(t, hs.stubAPI, func(o *Options) { o.API = hs; o.ExportDir = dir })
 		defer d.finish()
-		d.key("8")
+		d.key("9")
 		if !d.m.showing(paneResources) {
-			t.Fatalf("8 shows tab %d", d.m.tab)
+			t.Fatalf("9 shows tab %d", d.m.tab)
 		}
 		mustContain(t, d.screen(), "Roots", "file:///work/project  project", "Resources (2)", "Notes", "demo://text/1", "Resource templates (1)",
 			"demo://item/{id}", "description some notes")
@@ -101,7 +101,7 @@ func TestResourcesPane(t *testing.T) {
 func TestPromptsPane(t *testing.T) {
 	inHostBubble(t, func(t *testing.T, d *driver, hs *hostStub) {
 		resourceStub(hs)
-		d.key("9")
+		d.key("0")
 		mustContain(t, d.screen(), "Prompts (2)", "simple", "complex", "2 argument(s)")
 		d.key("l")
 		d.key("enter")

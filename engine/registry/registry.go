@@ -153,9 +153,11 @@ func (r *Registry) QueueRefresh() bool { return r.refreshQueued.CompareAndSwap(f
 // Change is what a Refresh did.
 type Change struct {
 	Diff contract.ToolDiff
-	// Tools is the new list; First is set for the first successful load.
-	Tools []*Tool
-	First bool
+	// Tools is the new list, Previous the one it replaced; First is set
+	// for the first successful load.
+	Tools    []*Tool
+	Previous []*Tool
+	First    bool
 }
 
 // Refresh fetches the tools (fetch returns every page's tools), replaces
@@ -214,12 +216,12 @@ func (r *Registry) Refresh(ctx context.Context, fetch func(context.Context) ([]j
 			diff.Removed = append(diff.Removed, name)
 		}
 	}
-	first := r.tools == nil
+	first, prev := r.tools == nil, r.tools
 	r.tools, r.byName, r.err, r.fatal = next, nextBy, nil, false
 	r.mu.Unlock()
 	sort.Strings(diff.Removed)
 	r.loadOnce.Do(func() { close(r.loaded) })
-	return Change{Diff: diff, Tools: next, First: first}, nil
+	return Change{Diff: diff, Tools: next, Previous: prev, First: first}, nil
 }
 
 // uiEnabled applies EnabledTools and DisabledTools to a tool name.
