@@ -42,6 +42,11 @@ func TestCallProgressAndCancel(t *testing.T) {
 		if r.progress.steps != 2 {
 			t.Fatalf("steps %d", r.progress.steps)
 		}
+		// A task-augmented call shows its task's status.
+		d.stub.events <- contract.Event{Kind: contract.EventTaskStatus, Tool: "zeta", Detail: &contract.TaskStatus{CallID: r.callID,
+			Task: contract.Task{TaskID: "task-7", Status: contract.TaskWorking, StatusMessage: "halfway there"}}}
+		synctest_wait(d)
+		mustContain(t, d.screen(), "task task-7: working — halfway there")
 		// Progress of another call (another surface's) changes nothing.
 		d.stub.events <- contract.Event{Kind: contract.EventCallProgress, Tool: "zeta", Detail: &contract.CallProgress{CallID: "api-1", Progress: 3, Message: "not ours"}}
 		synctest_wait(d)

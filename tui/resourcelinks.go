@@ -58,7 +58,8 @@ func resultLinks(raw json.RawMessage) []resultLink {
 func (s *shared) openLink(l resultLink) tea.Cmd {
 	if l.embedded != nil {
 		res := contract.ResourceContents{URI: l.uri, Contents: []contract.ResourceContent{*l.embedded}}
-		return func() tea.Msg { return resourceReadMsg{uri: l.uri, res: res} }
+		style := s.styles.chroma
+		return func() tea.Msg { return resourceReadMsg{uri: l.uri, res: res, lines: resourceLines(res, style)} }
 	}
 	return s.readResource(l.uri)
 }

@@ -26,9 +26,10 @@ import (
 type (
 	// resourceReadMsg is ReadResource's answer.
 	resourceReadMsg struct {
-		uri string
-		res contract.ResourceContents
-		err error
+		uri   string
+		res   contract.ResourceContents
+		lines []string // resourceLines, highlighted in the command
+		err   error
 	}
 	// savedMsg is a blob written to a file.
 	savedMsg struct {
@@ -40,13 +41,13 @@ type (
 
 // readResource reads uri (resources/read upstream).
 func (s *shared) readResource(uri string) tea.Cmd {
-	api := s.api
+	api, style := s.api, s.styles.chroma
 	ctx, cancel := s.callCtx(toolsCall)
 	s.setStatus("reading "+uri+"…", false)
 	return func() tea.Msg {
 		defer cancel()
 		res, err := api.ReadResource(ctx, uri)
-		return resourceReadMsg{uri: uri, res: res, err: err}
+		return resourceReadMsg{uri: uri, res: res, lines: resourceLines(res, style), err: err}
 	}
 }
 
@@ -59,12 +60,14 @@ func (m *Model) handleResourceRead(msg resourceReadMsg) tea.Cmd {
 		msg.res.URI = msg.uri
 	}
 	m.setStatus(fmt.Sprintf("read %s: %d content(s)", msg.uri, len(msg.res.Contents)), false)
-	m.overlay.push(newResourceDialog(m.shared, msg.res))
+	m.overlay.push(newResourceDialog(m.shared, msg.res, msg.lines))
 	return tea.Batch(m.toComponents(msg)) // the panes mark what was read
 }
 
-// resourceLines shows a resource's contents whole.
-func resourceLines(res contract.ResourceContents) []string {
+// resourceLines shows a resource's contents whole; HTML (an MCP App's
+// ui:// page, any text/html) highlighted with style (chroma's; "" for
+// none). It runs in a command: highlighting a large page takes a while.
+func resourceLines(res contract.ResourceContents, style string) []string {
 	var out []string
 	for i, c := range res.Contents {
 		head := fmt.Sprintf("contents[%d] %s", i, clean(c.URI))
@@ -75,9 +78,12 @@ func resourceLines(res contract.ResourceContents) []string {
 		case c.Text != nil:
 			out = append(out, head+" · text, "+size(len(*c.Text)))
 			t := strings.TrimSpace(*c.Text)
-			if (strings.HasPrefix(t, "{") || strings.HasPrefix(t, "[")) && json.Valid([]byte(t)) {
+			switch {
+			case (strings.HasPrefix(t, "{") || strings.HasPrefix(t, "[")) && json.Valid([]byte(t)):
 				out = append(out, prettyJSON([]byte(t))...)
-			} else {
+			case style != "" && strings.HasPrefix(c.MIMEType, "text/html"):
+				out = append(out, highlightHTML(*c.Text, style)...)
+			default:
 				out = append(out, cleanLines(*c.Text)...)
 			}
 		default:
@@ -121,8 +127,11 @@ type resourceDialog struct {
 
 var saveKey = key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "save the blob to a file"))
 
-func newResourceDialog(s *shared, res contract.ResourceContents) *resourceDialog {
-	return &resourceDialog{viewerDialog: newViewerDialog(s, "Resource "+clean(res.URI), resourceLines(res)), res: res}
+func newResourceDialog(s *shared, res contract.ResourceContents, lines []string) *resourceDialog {
+	if lines == nil {
+		lines = resourceLines(res, "")
+	}
+	return &resourceDialog{viewerDialog: newViewerDialog(s, "Resource "+clean(res.URI), lines), res: res}
 }
 
 func (d *resourceDialog) Keys() []key.Binding {
