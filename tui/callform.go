@@ -57,9 +57,10 @@ type formField struct {
 	input textinput.Model // string, number, integer, json (one line)
 	area  textarea.Model  // string, json (multi-line)
 	enum  []json.RawMessage
-	pick  int  // enum: index into enum, -1 unset
-	on    bool // bool
-	set   bool // bool: given at all
+	names []string // enum: the choices' titles (oneOf const/title, enumNames), "" for none
+	pick  int      // enum: index into enum, -1 unset
+	on    bool     // bool
+	set   bool     // bool: given at all
 	err   string
 }
 
@@ -102,10 +103,15 @@ func (s *shared) formFor(tool string) *callForm {
 
 // schemaProp is the part of a property schema the form uses.
 type schemaProp struct {
-	Type             json.RawMessage            `json:"type"`
-	Enum             []json.RawMessage          `json:"enum"`
-	Description      string                     `json:"description"`
-	Title            string                     `json:"title"`
+	Type        json.RawMessage   `json:"type"`
+	Enum        []json.RawMessage `json:"enum"`
+	Description string            `json:"description"`
+	Title       string            `json:"title"`
+	OneOf       []struct {
+		Const json.RawMessage `json:"const"`
+		Title string          `json:"title"`
+	} `json:"oneOf"`
+	EnumNames        []string                   `json:"enumNames"`
 	Default          json.RawMessage            `json:"default"`
 	Const            json.RawMessage            `json:"const"`
 	Format           string                     `json:"format"`
@@ -204,6 +210,22 @@ func newField(name string, p schemaProp, required bool) *formField {
 	}
 	fd := &formField{name: name, required: required, desc: desc, pick: -1}
 	typ := schemaType(p.Type)
+	// A choice of titled constants (oneOf [{const, title}], as elicitation
+	// schemas write titled enums) is an enum with names.
+	if len(p.Enum) == 0 && len(p.OneOf) > 0 {
+		var consts []json.RawMessage
+		var names []string
+		for _, o := range p.OneOf {
+			if len(o.Const) == 0 {
+				consts = nil
+				break
+			}
+			consts, names = append(consts, o.Const), append(names, o.Title)
+		}
+		p.Enum, fd.names = consts, names
+	} else if len(p.EnumNames) == len(p.Enum) {
+		fd.names = p.EnumNames // the legacy enumNames
+	}
 	switch {
 	case len(p.Enum) > 0:
 		fd.kind, fd.enum = fieldEnum, p.Enum
@@ -898,7 +920,11 @@ func (f *callForm) render(st Styles, w int, active bool) []string {
 		case fieldEnum:
 			v := st.Muted.Render("unset")
 			if fd.pick >= 0 {
-				v = st.Text.Render(enumLabel(fd.enum[fd.pick]))
+				label := enumLabel(fd.enum[fd.pick])
+				if fd.pick < len(fd.names) && fd.names[fd.pick] != "" {
+					label = clean(fd.names[fd.pick]) + " (" + label + ")"
+				}
+				v = st.Text.Render(label)
 			}
 			val = st.Muted.Render("‹ ") + v + st.Muted.Render(fmt.Sprintf(" ›  %d choices", len(fd.enum)))
 		default:

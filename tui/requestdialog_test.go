@@ -214,3 +214,24 @@ func TestLongElicitationFormFollowsTheFocus(t *testing.T) {
 		mustNotContain(t, s, "field00")
 	})
 }
+
+// TestElicitationTitledChoices: oneOf [{const, title}] and the legacy
+// enumNames are choices that show their titles and send their values.
+func TestElicitationTitledChoices(t *testing.T) {
+	inHostBubble(t, func(t *testing.T, d *driver, hs *hostStub) {
+		d.stub.events <- pending("c1", contract.RequestElicitation, "elicitation/create", "", contract.SourceAPI,
+			`{"message":"Pick","requestedSchema":{"type":"object","properties":{`+
+				`"hero":{"type":"string","oneOf":[{"const":"hero-1","title":"Superman"},{"const":"hero-2","title":"Green Lantern"}],"default":"hero-1"},`+
+				`"pet":{"type":"string","enum":["pet-1","pet-2"],"enumNames":["Cats","Dogs"],"default":"pet-1"}},"required":["hero","pet"]}}`)
+		synctest_wait(d)
+		mustContain(t, d.screen(), "Superman (hero-1)", "Cats (pet-1)")
+		d.key("right")
+		d.key("tab")
+		d.key("right")
+		mustContain(t, d.screen(), "Green Lantern (hero-2)", "Dogs (pet-2)")
+		d.key("ctrl+s")
+		if c := hs.called("AnswerRequest"); len(c) != 1 || !strings.Contains(c[0], `"content":{"hero":"hero-2","pet":"pet-2"}`) {
+			t.Fatalf("answer %v", c)
+		}
+	})
+}
