@@ -113,13 +113,17 @@ func TestURLElicitationDialog(t *testing.T) {
 func TestSamplingDialog(t *testing.T) {
 	inHostBubble(t, func(t *testing.T, d *driver, hs *hostStub) {
 		id := startZeta(t, d)
-		params := `{"messages":[{"role":"user","content":{"type":"text","text":"What is 2+2? Answer briefly."}}],` +
+		params := `{"messages":[{"role":"user","content":{"type":"text","text":"What is 2+2? Answer briefly."}},` +
+			`{"role":"user","content":[{"type":"image","mimeType":"image/png","data":"` + strings.Repeat("QUJD", 300) + `"}]}],` +
 			`"systemPrompt":"You are terse.","maxTokens":100,"temperature":0.5,"modelPreferences":{"hints":[{"name":"claude"}],"speedPriority":0.9}}`
 		d.stub.events <- pending("s1", contract.RequestSampling, "sampling/createMessage", id, contract.SourceTUI, params)
 		synctest_wait(d)
 		s := d.screen()
 		mustContain(t, s, "(sampling)", "System prompt", "You are terse.", "[0] user", "What is 2+2? Answer briefly.",
-			"max tokens 100 · temperature 0.5", "Model preferences", `"speedPriority": 0.9`, "ctrl+g drafts")
+			"[1] user", "image image/png, 1.2KB base64", "max tokens 100 · temperature 0.5", "ctrl+g drafts")
+		mustNotContain(t, s, "QUJDQUJD")
+		d.key("pgdown")
+		mustContain(t, d.screen(), "Model preferences", `"speedPriority": 0.9`)
 		d.key("ctrl+s")
 		mustContain(t, d.screen(), "type an answer first")
 		d.typeText("Four.")

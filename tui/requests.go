@@ -278,12 +278,20 @@ func samplingMessages(raw json.RawMessage) []string {
 		}
 		for _, b := range blocks {
 			var t struct {
-				Type string `json:"type"`
-				Text string `json:"text"`
+				Type     string `json:"type"`
+				Text     string `json:"text"`
+				MIMEType string `json:"mimeType"`
+				Data     string `json:"data"`
 			}
-			if json.Unmarshal(b, &t) == nil && t.Type == "text" {
-				out = append(out, indent(cleanLines(t.Text), "  ")...)
-				continue
+			if json.Unmarshal(b, &t) == nil {
+				switch t.Type {
+				case "text":
+					out = append(out, indent(cleanLines(t.Text), "  ")...)
+					continue
+				case "image", "audio": // the size, not the base64
+					out = append(out, fmt.Sprintf("  %s %s, %s base64", t.Type, clean(t.MIMEType), size(len(t.Data))))
+					continue
+				}
 			}
 			out = append(out, indent(prettyJSON(b), "  ")...)
 		}
