@@ -233,3 +233,32 @@ func TestTUIProgressCancelTasksAndResources(t *testing.T) {
 		t.Fatalf("genui tui exited %s", code)
 	}
 }
+
+// TestAttachedTUIAnswersItsCallsRequests: the workbench attached to a
+// `genui mcp` (a stdio host beside it) calls trigger-elicitation-request;
+// the request reaches the TUI over the HTTP event stream, the dialog
+// answers it through the API, and the tool's result shows the value.
+func TestAttachedTUIAnswersItsCallsRequests(t *testing.T) {
+	t.Parallel()
+	c, dir := genuiMCP(t, append([]string{"--"}, everythingCmd(t)...)...)
+	ctx := bounded(t, 3*time.Minute)
+	if _, err := c.Initialize(ctx, protocol, hostCaps); err != nil {
+		t.Fatal(err)
+	}
+	if _, rerr, err := c.Request(ctx, "tools/list", map[string]any{}); err != nil || rerr != nil {
+		t.Fatalf("tools/list: %v %v", err, rerr)
+	}
+	x := startTUI(t, 140, 45, t.TempDir(), "tui", "--attach", "--dir", dir)
+	x.waitFor("the attached workbench", 60*time.Second, contains("attached", "trigger-elicitation-request"))
+	x.selectTool("trigger-elicitation-request")
+	x.keys("c", "Enter")
+	x.waitFor("the elicitation dialog", 30*time.Second, contains("The upstream asks for input (elicitation)", "during a call of trigger-elicitation-request (tui)"))
+	x.text("Grace Hopper")
+	x.keys("C-s")
+	x.waitFor("the answered value in the tool's result", 30*time.Second, contains("- Name: Grace Hopper"))
+	x.toList()
+	x.keys("q")
+	if code := x.exitCode(30 * time.Second); code != "0" {
+		t.Fatalf("genui tui exited %s", code)
+	}
+}
