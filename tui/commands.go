@@ -377,6 +377,12 @@ func resultLines(raw json.RawMessage) []string {
 			Data     string          `json:"data"`
 			URI      string          `json:"uri"`
 			Resource json.RawMessage `json:"resource"`
+			// Annotations show as badges on the block's head line.
+			Annotations *struct {
+				Audience     []string `json:"audience"`
+				Priority     *float64 `json:"priority"`
+				LastModified string   `json:"lastModified"`
+			} `json:"annotations"`
 		} `json:"content"`
 		StructuredContent json.RawMessage `json:"structuredContent"`
 		Meta              json.RawMessage `json:"_meta"`
@@ -387,6 +393,21 @@ func resultLines(raw json.RawMessage) []string {
 	var out []string
 	for i, c := range r.Content {
 		head := fmt.Sprintf("content[%d] %s", i, c.Type)
+		if a := c.Annotations; a != nil {
+			var badges []string
+			if len(a.Audience) > 0 {
+				badges = append(badges, "audience "+clean(strings.Join(a.Audience, ", ")))
+			}
+			if a.Priority != nil {
+				badges = append(badges, fmt.Sprintf("priority %g", *a.Priority))
+			}
+			if a.LastModified != "" {
+				badges = append(badges, "modified "+clean(a.LastModified))
+			}
+			if len(badges) > 0 {
+				head += " [" + strings.Join(badges, " · ") + "]"
+			}
+		}
 		switch c.Type {
 		case "text":
 			out = append(out, head)
@@ -400,6 +421,25 @@ func resultLines(raw json.RawMessage) []string {
 			out = append(out, fmt.Sprintf("%s %s, %s base64", head, c.MIMEType, size(len(c.Data))))
 		case "resource_link":
 			out = append(out, head+" "+clean(c.URI)+"  (o opens it)")
+		case "resource":
+			// An embedded resource: its text, or a blob's size (o opens
+			// it, where s saves it), never the base64.
+			var e contract.ResourceContent
+			if json.Unmarshal(c.Resource, &e) != nil {
+				out = append(out, head)
+				out = append(out, prettyJSON(c.Resource)...)
+				continue
+			}
+			head += " " + clean(e.URI)
+			if e.MIMEType != "" {
+				head += " · " + clean(e.MIMEType)
+			}
+			if e.Text != nil {
+				out = append(out, head+"  (o opens it)")
+				out = append(out, cleanLines(*e.Text)...)
+			} else {
+				out = append(out, head+fmt.Sprintf(" · blob, %s base64  (o opens it, s there saves it)", size(len(e.Blob))))
+			}
 		default:
 			out = append(out, head)
 			b, _ := json.Marshal(c)

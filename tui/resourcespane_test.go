@@ -153,3 +153,23 @@ func TestResultResourceLinks(t *testing.T) {
 		}
 	})
 }
+
+// TestResultAnnotationsAndEmbeddedResources: a content block's annotations
+// are badges on its head line; an embedded blob shows its size, not its
+// base64, and an embedded text its text.
+func TestResultAnnotationsAndEmbeddedResources(t *testing.T) {
+	blob := base64.StdEncoding.EncodeToString([]byte(strings.Repeat("x", 3000)))
+	lines := strings.Join(resultLines(json.RawMessage(`{"content":[`+
+		`{"type":"text","text":"hi","annotations":{"audience":["user","assistant"],"priority":0.9,"lastModified":"2025-01-02T03:04:05Z"}},`+
+		`{"type":"resource","resource":{"uri":"demo://b","mimeType":"image/png","blob":"`+blob+`"}},`+
+		`{"type":"resource","resource":{"uri":"demo://t","mimeType":"text/plain","text":"embedded words"}}]}`)), "\n")
+	for _, want := range []string{"content[0] text [audience user, assistant · priority 0.9 · modified 2025-01-02T03:04:05Z]",
+		"content[1] resource demo://b · image/png · blob, 3.9KB base64  (o opens it", "content[2] resource demo://t · text/plain  (o opens it)", "embedded words"} {
+		if !strings.Contains(lines, want) {
+			t.Errorf("result lacks %q:\n%s", want, lines)
+		}
+	}
+	if strings.Contains(lines, blob[:40]) {
+		t.Error("the blob's base64 is shown")
+	}
+}
