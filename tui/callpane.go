@@ -238,7 +238,7 @@ func (p *callPane) formKey(msg tea.KeyPressMsg) tea.Cmd {
 	case !multi && key.Matches(msg, k.PrevField):
 		return f.move(-1)
 	case key.Matches(msg, k.Toggle) && f.choosing():
-		f.toggle(msg.String() == "left")
+		f.choose(msg.String())
 		return nil
 	}
 	return f.update(msg)

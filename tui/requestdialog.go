@@ -222,7 +222,7 @@ func (d *requestDialog) formKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	case !f.multiLine() && key.Matches(msg, k.PrevField):
 		return f.move(-1), false
 	case key.Matches(msg, k.Toggle) && f.choosing():
-		f.toggle(msg.String() == "left")
+		f.choose(msg.String())
 		return nil, false
 	}
 	return f.update(msg), false

@@ -239,3 +239,42 @@ func TestElicitationTitledChoices(t *testing.T) {
 		}
 	})
 }
+
+// TestMultiSelectChoices: an array of enum items (items.enum, or
+// items.anyOf of {const, title}) is a checkbox per choice: ←/→ move,
+// space checks, the default is checked, the value is the checked list;
+// the raw JSON view round-trips it.
+func TestMultiSelectChoices(t *testing.T) {
+	inHostBubble(t, func(t *testing.T, d *driver, hs *hostStub) {
+		d.stub.events <- pending("m1", contract.RequestElicitation, "elicitation/create", "", contract.SourceAPI,
+			`{"message":"Pick several","requestedSchema":{"type":"object","properties":{`+
+				`"tools":{"type":"array","items":{"type":"string","enum":["Guitar","Piano","Drums"]},"default":["Guitar"]},`+
+				`"fish":{"type":"array","items":{"anyOf":[{"const":"fish-1","title":"Tuna"},{"const":"fish-2","title":"Salmon"}]}}}}}`)
+		synctest_wait(d)
+		s := d.screen()
+		mustContain(t, s, "1 of 3 chosen", "› [x] Guitar", "[ ] Piano", "[ ] Tuna (fish-1)", "[ ] Salmon (fish-2)")
+		d.key("right")
+		d.key("space") // Piano
+		d.key("left")
+		d.key("space") // Guitar off
+		d.key("tab")
+		d.key("right")
+		d.key("space") // Salmon
+		mustContain(t, d.screen(), "› [x] Salmon (fish-2)")
+		f := d.m.overlay.front().(*requestDialog).form
+		if err := f.toggleRaw(); err != nil {
+			t.Fatal(err)
+		}
+		if v := f.rawArg.Value(); !strings.Contains(v, `"Piano"`) || strings.Contains(v, "Guitar") || !strings.Contains(v, `"fish-2"`) {
+			t.Fatalf("raw JSON %s", v)
+		}
+		f.rawArg.SetValue(`{"tools":["Drums"],"fish":["fish-1"]}`)
+		if err := f.toggleRaw(); err != nil {
+			t.Fatal(err)
+		}
+		d.key("ctrl+s")
+		if c := hs.called("AnswerRequest"); len(c) != 1 || !strings.Contains(c[0], `"content":{"fish":["fish-1"],"tools":["Drums"]}`) {
+			t.Fatalf("answer %v", c)
+		}
+	})
+}
