@@ -129,12 +129,10 @@ func (d *pickDialog) View(w, h int) []string {
 		}
 	}
 	lines = append(lines, st.Muted.Render(" enter opens · esc closes"))
-	sel := []string{}
-	if h-2 < len(lines) {
+	sel := lines
+	if h-2 < len(lines) { // a window around the cursor
 		first := clamp(d.cursor-(h-3)/2, 0, len(lines)-(h-2))
 		sel = lines[first : first+h-2]
-	} else {
-		sel = lines
 	}
 	return box(st, d.title, true, w, min(len(sel)+2, h), sel)
 }
