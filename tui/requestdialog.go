@@ -33,6 +33,12 @@ type requestDialog struct {
 	draft    *contract.SamplingDraft
 	drafting bool
 	sending  bool
+	// The request's lines for a width, kept: a large sampling request is
+	// laid out once, not every frame.
+	linesW    int
+	linesDark bool // the palette they were styled with
+	linesFor  *contract.PendingRequest
+	lines     []string
 }
 
 func newRequestDialog(s *shared) *requestDialog {
@@ -287,11 +293,13 @@ func (d *requestDialog) samplingKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	return cmd, false
 }
 
-// requestLines is the request's text: where it comes from, then what it
-// asks, whole.
+// requestLines is the request's text: where it comes from (with the time
+// left), then what it asks, whole.
 func (d *requestDialog) requestLines(w int) []string {
+	if d.linesFor != d.cur || d.linesW != w || d.linesDark != d.s.styles.Dark || d.lines == nil {
+		d.linesFor, d.linesW, d.linesDark, d.lines = d.cur, w, d.s.styles.Dark, d.askLines(w)
+	}
 	s, st, r := d.s, d.s.styles, d.cur
-	var out []string
 	from := "from the upstream"
 	if r.Tool != "" {
 		from += ", during a call of " + r.Tool
@@ -305,11 +313,17 @@ func (d *requestDialog) requestLines(w int) []string {
 	if rem := s.remaining(r); rem != "" {
 		from += " · " + rem
 	}
-	out = append(out, wrapStyled(st.Muted, from, w)...)
+	out := wrapStyled(st.Muted, from, w)
 	if n := len(s.requests); n > 1 {
 		out = append(out, st.Muted.Render(fmt.Sprintf("%d more request(s) wait after this one", n-1)))
 	}
-	out = append(out, "")
+	return append(append(out, ""), d.lines...)
+}
+
+// askLines is what the request asks, whole, for width w.
+func (d *requestDialog) askLines(w int) []string {
+	s, st, r := d.s, d.s.styles, d.cur
+	var out []string
 	switch {
 	case r.Elicitation != nil:
 		e := r.Elicitation
