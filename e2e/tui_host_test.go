@@ -145,7 +145,9 @@ func TestTUIAnswersTheUpstreamsRequests(t *testing.T) {
 // result says cancelled before the operation's end, and Traffic shows the
 // notifications/cancelled genui sent upstream); simulate-research-query
 // (taskSupport "required") runs as a task to its report; get-resource-links'
-// links open with o: the blob is saved with its bytes, the text one read.
+// links open with o: the blob is saved with its bytes, the text one read;
+// a resource subscribed to in the Resources pane is marked when the server
+// says it changed.
 func TestTUIProgressCancelTasksAndResources(t *testing.T) {
 	t.Parallel()
 	work := t.TempDir()
@@ -227,6 +229,19 @@ func TestTUIProgressCancelTasksAndResources(t *testing.T) {
 	x.keys("o", "Down", "Enter")
 	x.waitFor("the text resource read", 30*time.Second, contains("Resource demo://resource/dynamic/text/2", "Resource 2: This is a plaintext resource"))
 	x.esc()
+
+	// Subscribed to a resource, the server's resources/updated marks its row.
+	x.toList()
+	x.keys("9")
+	x.waitFor("the Resources pane", 30*time.Second, contains("Roots", "Resources (7)", "architecture.md", "Resource templates (2)"))
+	x.keys("l", "s")
+	x.waitFor("the subscription", 20*time.Second, contains("● subscribed"))
+	x.selectTool("toggle-subscriber-updates")
+	x.keys("c", "Enter")
+	x.waitFor("the updates started", 30*time.Second, contains("Started simulated resource updated notifications"))
+	x.toList()
+	x.keys("9")
+	x.waitFor("the row marked updated", 30*time.Second, contains("● subscribed", "↻ updated"))
 	x.toList()
 	x.keys("q")
 	if code := x.exitCode(30 * time.Second); code != "0" {
