@@ -147,7 +147,7 @@ func TestTUIAnswersTheUpstreamsRequests(t *testing.T) {
 // (taskSupport "required") runs as a task to its report; get-resource-links'
 // links open with o: the blob is saved with its bytes, the text one read;
 // a resource subscribed to in the Resources pane is marked when the server
-// says it changed.
+// says it changed; a resource template and a prompt are filled in and read.
 func TestTUIProgressCancelTasksAndResources(t *testing.T) {
 	t.Parallel()
 	work := t.TempDir()
@@ -242,11 +242,55 @@ func TestTUIProgressCancelTasksAndResources(t *testing.T) {
 	x.toList()
 	x.keys("9")
 	x.waitFor("the row marked updated", 30*time.Second, contains("● subscribed", "↻ updated"))
+	// A resource template filled in and read; a prompt's arguments filled
+	// in and its messages shown.
+	x.keys("l")
+	x.paneRow("Dynamic Text Resource")
+	x.keys("Enter")
+	x.waitFor("the template's arguments", 10*time.Second, contains("Read Dynamic Text Resource", "resourceId*"))
+	x.text("3")
+	x.keys("Enter")
+	x.waitFor("the templated resource read", 30*time.Second, contains("Resource demo://resource/dynamic/text/3", "Resource 3: This is a plaintext resource"))
+	x.esc()
+	x.toList()
+	x.keys("0")
+	x.waitFor("the Prompts pane", 30*time.Second, contains("Prompts (", "args-prompt"))
+	x.keys("l")
+	x.paneRow("args-prompt")
+	x.keys("Enter")
+	x.waitFor("the prompt's arguments", 10*time.Second, contains("Get prompt args-prompt", "city*", "state"))
+	x.text("Lisbon")
+	x.keys("Enter")
+	x.waitFor("the prompt's messages", 30*time.Second, contains("Prompt args-prompt", "[0] user", "What's weather in Lisbon?"))
+	x.esc()
 	x.toList()
 	x.keys("q")
 	if code := x.exitCode(30 * time.Second); code != "0" {
 		t.Fatalf("genui tui exited %s", code)
 	}
+}
+
+// paneRow moves the focused pane's cursor down to the row that starts
+// with name (each move waits for the cursor to move, bounded).
+func (x *tmuxTerm) paneRow(name string) {
+	x.t.Helper()
+	cursor := func(s string) string {
+		for _, l := range strings.Split(s, "\n") {
+			if _, after, ok := strings.Cut(l, "││› "); ok {
+				return after
+			}
+		}
+		return ""
+	}
+	for range 30 {
+		cur := cursor(x.screen())
+		if strings.HasPrefix(cur, name) {
+			return
+		}
+		x.keys("Down")
+		x.waitFor("the cursor to move", 10*time.Second, func(s string) bool { return cursor(s) != cur })
+	}
+	x.t.Fatalf("no row %s in the pane:\n%s", name, x.screen())
 }
 
 // TestAttachedTUIAnswersItsCallsRequests: the workbench attached to a
