@@ -143,7 +143,6 @@ func (m *Model) handleChange(msg changeMsg) tea.Cmd {
 
 func (m *Model) handleCall(msg callMsg) tea.Cmd {
 	t := m.tool(msg.tool)
-	t.busy = ""
 	r := t.result
 	if r == nil {
 		r = &callResult{}
@@ -153,6 +152,7 @@ func (m *Model) handleCall(msg callMsg) tea.Cmd {
 	if msg.callID != "" && r.callID != "" && r.callID != msg.callID {
 		return nil // an older call's answer
 	}
+	t.busy = ""
 	r.running, r.cancelling = false, false
 	if msg.err != nil {
 		r.err = errText(msg.err)
