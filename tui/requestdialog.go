@@ -3,6 +3,7 @@ package tui
 import (
 	"encoding/json"
 	"fmt"
+	"net/url"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -53,14 +54,14 @@ func (d *requestDialog) place() placement { return placeBody }
 func (d *requestDialog) current() *contract.PendingRequest { return d.cur }
 
 // sync shows the oldest queued request (a new one when the one on screen
-// left the queue).
-func (d *requestDialog) sync() {
+// left the queue), its input focused.
+func (d *requestDialog) sync() tea.Cmd {
 	if len(d.s.requests) == 0 {
 		d.cur = nil
-		return
+		return nil
 	}
 	if d.cur == d.s.requests[0] {
-		return
+		return nil
 	}
 	r := d.s.requests[0]
 	d.cur, d.form, d.draft, d.drafting, d.sending = r, nil, nil, false, false
@@ -85,6 +86,7 @@ func (d *requestDialog) sync() {
 		ta.SetStyles(as)
 		d.answer = ta
 	}
+	return d.focus()
 }
 
 // focus focuses the input the request has.
@@ -332,6 +334,12 @@ func (d *requestDialog) askLines(w int) []string {
 		if e.Mode == contract.ElicitURL {
 			out = append(out, "", s.section("URL")+"  "+st.Muted.Render("o opens it · y copies it · enter when you are done there"))
 			out = append(out, indent(wrapAll([]string{clean(e.URL)}, w-2), "  ")...)
+			// The host, on its own line: where the link really goes.
+			if u, err := url.Parse(e.URL); err == nil && u.Host != "" {
+				out = append(out, "  "+st.Muted.Render("host ")+st.Accent.Render(clean(u.Hostname()))+st.Muted.Render(" ("+clean(u.Scheme)+")"))
+			} else {
+				out = append(out, "  "+st.Warn.Render("▲ not a URL with a host"))
+			}
 			if e.ElicitationID != "" {
 				out = append(out, st.Muted.Render("  elicitation id "+clean(e.ElicitationID)))
 			}

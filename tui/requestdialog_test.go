@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/charmbracelet/x/exp/golden"
+
 	"github.com/genui-dev/genui/engine/contract"
 )
 
@@ -90,7 +92,7 @@ func TestURLElicitationDialog(t *testing.T) {
 			`{"mode":"url","message":"Sign in","url":"`+long+`","elicitationId":"e-9"}`)
 		synctest_wait(d)
 		s := d.screen()
-		mustContain(t, s, "open a URL", "Sign in", "https://example.com/authorize?client=genui", "LASTPART", "elicitation id e-9")
+		mustContain(t, s, "open a URL", "Sign in", "https://example.com/authorize?client=genui", "LASTPART", "elicitation id e-9", "host example.com (https)")
 		d.key("o")
 		if c := hs.called("OpenURL"); len(c) != 1 || c[0] != "OpenURL "+long {
 			t.Fatalf("open %v", c)
@@ -277,4 +279,37 @@ func TestMultiSelectChoices(t *testing.T) {
 			t.Fatalf("answer %v", c)
 		}
 	})
+}
+
+// TestHostScreensGolden pins how the host side looks at 100x30: a running
+// call's progress, the elicitation, URL and sampling dialogs (go test
+// ./tui/ -run TestHostScreensGolden -update rewrites them).
+func TestHostScreensGolden(t *testing.T) {
+	var names, screens []string
+	snap := func(name, screen string) { names, screens = append(names, name), append(screens, screen) }
+	inHostBubble(t, func(t *testing.T, d *driver, hs *hostStub) {
+		id := startZeta(t, d)
+		snap("progress", d.screen())
+		d.stub.events <- pending("g1", contract.RequestElicitation, "elicitation/create", id, contract.SourceTUI,
+			`{"message":"Please provide inputs for the following fields:","requestedSchema":{"type":"object","properties":{`+
+				`"name":{"type":"string","title":"String","description":"Your full, legal name"},"check":{"type":"boolean","description":"Agree to the terms"},`+
+				`"hero":{"type":"string","oneOf":[{"const":"hero-1","title":"Superman"},{"const":"hero-2","title":"Wonder Woman"}],"default":"hero-1"},`+
+				`"fish":{"type":"array","items":{"anyOf":[{"const":"fish-1","title":"Tuna"},{"const":"fish-2","title":"Salmon"}]},"default":["fish-1"]}},"required":["name"]}}`)
+		d.stub.events <- pending("g2", contract.RequestElicitation, "elicitation/create", id, contract.SourceTUI,
+			`{"mode":"url","message":"Sign in to continue","url":"https://example.com/authorize?client=genui&state=`+strings.Repeat("0123456789", 12)+`","elicitationId":"e-1"}`)
+		d.stub.events <- pending("g3", contract.RequestSampling, "sampling/createMessage", id, contract.SourceTUI,
+			`{"messages":[{"role":"user","content":{"type":"text","text":"Resource trigger-sampling-request context: What is 2+2?"}}],`+
+				`"systemPrompt":"You are a helpful test server.","maxTokens":100,"temperature":0.7,"modelPreferences":{"hints":[{"name":"claude-3-sonnet"}],"intelligencePriority":0.8}}`)
+		synctest_wait(d)
+		snap("elicitation", d.screen())
+		d.key("ctrl+n")
+		snap("url", d.screen())
+		d.key("ctrl+n")
+		d.typeText("Four.")
+		snap("sampling", d.screen())
+	})
+	// Compared outside the bubble: t.Run may not be called inside one.
+	for i, name := range names {
+		t.Run(name, func(t *testing.T) { golden.RequireEqual(t, screens[i]) })
+	}
 }

@@ -123,14 +123,15 @@ func (m *Model) requestGone(a *contract.RequestAnswered) tea.Cmd {
 	d, open := find[*requestDialog](&m.overlay)
 	shown := open && d.current() == r
 	m.dropRequest(a.ID)
+	var focus tea.Cmd
 	if open {
-		d.sync()
+		focus = d.sync()
 		if len(m.requests) == 0 {
 			m.overlay.remove(d)
 		}
 	}
 	if !shown {
-		return nil
+		return focus
 	}
 	switch a.Outcome {
 	case contract.OutcomeTimedOut:
@@ -227,10 +228,11 @@ func (m *Model) handleAnswer(msg answerMsg) tea.Cmd {
 	}
 	m.dropRequest(msg.id)
 	if d, ok := find[*requestDialog](&m.overlay); ok {
-		d.sync()
+		focus := d.sync() // the next one, its input focused
 		if len(m.requests) == 0 {
 			m.overlay.remove(d)
 		}
+		return focus
 	}
 	return nil
 }
