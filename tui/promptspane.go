@@ -74,7 +74,17 @@ func (p *promptsPane) Update(msg tea.Msg) (tea.Cmd, bool) {
 		if msg.err != nil {
 			p.err = errText(msg.err)
 		}
+		// The cursor stays on the prompt it was on when the list reloads.
+		sel := ""
+		if i := p.list.cursor; i < len(p.prompts) {
+			sel = p.prompts[i].Name
+		}
 		p.prompts = msg.prompts
+		for i, pr := range p.prompts {
+			if pr.Name == sel {
+				p.list.cursor = i
+			}
+		}
 	case promptMsg:
 		if msg.err != nil {
 			s.setStatus("get prompt "+msg.req.Name+": "+errText(msg.err), true)

@@ -111,6 +111,17 @@ func unsupported(err error) bool {
 // rows: the resources, then the templates.
 func (p *resourcesPane) n() int { return len(p.resources) + len(p.templates) }
 
+// rowKey names row i across reloads ("" past the rows).
+func (p *resourcesPane) rowKey(i int) string {
+	switch {
+	case i < len(p.resources):
+		return "r " + p.resources[i].URI
+	case i < p.n():
+		return "t " + p.templates[i-len(p.resources)].URITemplate
+	}
+	return ""
+}
+
 func (p *resourcesPane) Update(msg tea.Msg) (tea.Cmd, bool) {
 	s := p.s
 	switch msg := msg.(type) {
@@ -133,7 +144,14 @@ func (p *resourcesPane) Update(msg tea.Msg) (tea.Cmd, bool) {
 		if msg.rootsErr != nil {
 			p.rootsErr = errText(msg.rootsErr)
 		}
+		// The cursor stays on the row it was on when the lists reload.
+		sel := p.rowKey(p.list.cursor)
 		p.resources, p.templates, p.roots = msg.resources, msg.templates, msg.roots
+		for i := range p.n() {
+			if sel != "" && p.rowKey(i) == sel {
+				p.list.cursor = i
+			}
+		}
 	case subscribeMsg:
 		if msg.err != nil {
 			s.setStatus(fmt.Sprintf("subscribe %s: %s", msg.uri, errText(msg.err)), true)

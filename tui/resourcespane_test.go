@@ -173,3 +173,25 @@ func TestResultAnnotationsAndEmbeddedResources(t *testing.T) {
 		t.Error("the blob's base64 is shown")
 	}
 }
+
+// TestListsKeepTheCursorOnReload: when the server's list changes and the
+// pane loads it again, the cursor stays on the same prompt or resource,
+// not the same index.
+func TestListsKeepTheCursorOnReload(t *testing.T) {
+	inHostBubble(t, func(t *testing.T, d *driver, hs *hostStub) {
+		resourceStub(hs)
+		d.key("0")
+		d.key("l")
+		d.key("down") // complex
+		hs.prompts = append([]contract.Prompt{{Name: "new-first"}}, hs.prompts...)
+		d.stub.events <- contract.Event{Kind: contract.EventListChanged, Detail: &contract.ListChanged{List: "prompts"}}
+		synctest_wait(d)
+		mustContain(t, d.screen(), "› complex", "new-first")
+		d.key("9")
+		d.key("down") // the blob
+		hs.resources = append([]contract.Resource{{URI: "demo://new", Name: "New"}}, hs.resources...)
+		d.stub.events <- contract.Event{Kind: contract.EventListChanged, Detail: &contract.ListChanged{List: "resources"}}
+		synctest_wait(d)
+		mustContain(t, d.screen(), "› Picture", "New")
+	})
+}
