@@ -38,7 +38,14 @@ func (x *tmuxTerm) selectTool(name string) {
 func (x *tmuxTerm) toList() {
 	x.t.Helper()
 	for range 4 {
-		if strings.HasPrefix(lastLine(x.screen()), " / filter") {
+		switch ll := lastLine(x.screen()); {
+		case strings.HasPrefix(ll, " / filter"):
+			return
+		case strings.HasPrefix(ll, " / search"):
+			// A pane has the focus and no input: h goes to the list
+			// (no esc, which a loaded machine may read with the next key).
+			x.keys("h")
+			x.waitFor("the tool list focused", 10*time.Second, func(s string) bool { return strings.HasPrefix(lastLine(s), " / filter") })
 			return
 		}
 		x.esc()
@@ -211,10 +218,12 @@ func TestTUIProgressCancelTasksAndResources(t *testing.T) {
 		t.Fatalf("no blob size shown:\n%s", s)
 	}
 	out := filepath.Join(work, "saved", "blob-1.bin")
-	x.keys("s", "C-u")
+	x.keys("s")
+	x.waitFor("the save dialog", 10*time.Second, contains("Save the blob", "save to: "))
+	x.keys("C-u")
 	x.text(out)
 	x.keys("Enter")
-	x.waitFor("the blob saved", 20*time.Second, contains("saved "+sm[1]+" bytes to"))
+	x.waitFor("the blob saved", 20*time.Second, contains("saved "+sm[1]+" bytes to "+out))
 	b, err := os.ReadFile(out)
 	if err != nil {
 		t.Fatal(err)
@@ -226,7 +235,9 @@ func TestTUIProgressCancelTasksAndResources(t *testing.T) {
 		t.Fatal("empty blob")
 	}
 	x.esc()
-	x.keys("o", "Down", "Enter")
+	x.keys("o")
+	x.waitFor("the link picker again", 10*time.Second, contains("Open a resource of the result"))
+	x.keys("Down", "Enter")
 	x.waitFor("the text resource read", 30*time.Second, contains("Resource demo://resource/dynamic/text/2", "Resource 2: This is a plaintext resource"))
 	x.esc()
 
@@ -270,25 +281,32 @@ func TestTUIProgressCancelTasksAndResources(t *testing.T) {
 	}
 }
 
-// paneRow moves the focused pane's cursor down to the row that starts
-// with name (each move waits for the cursor to move, bounded).
+// paneRow moves the focused pane's cursor to the row that starts with
+// name: home, then down one row at a time, each move waited for by the
+// cursor's line on the screen (a row's text may change meanwhile: a
+// subscribed resource's update mark), bounded.
 func (x *tmuxTerm) paneRow(name string) {
 	x.t.Helper()
-	cursor := func(s string) string {
-		for _, l := range strings.Split(s, "\n") {
+	cursor := func(s string) (int, string) {
+		for i, l := range strings.Split(s, "\n") {
 			if _, after, ok := strings.Cut(l, "││› "); ok {
-				return after
+				return i, after
 			}
 		}
-		return ""
+		return -1, ""
 	}
+	x.keys("Home")
+	x.waitFor("the cursor on the first row", 10*time.Second, func(s string) bool {
+		i, _ := cursor(s)
+		return i >= 0 && !strings.Contains(strings.Split(s, "\n")[i-1], "││  ")
+	})
 	for range 30 {
-		cur := cursor(x.screen())
+		pos, cur := cursor(x.screen())
 		if strings.HasPrefix(cur, name) {
 			return
 		}
 		x.keys("Down")
-		x.waitFor("the cursor to move", 10*time.Second, func(s string) bool { return cursor(s) != cur })
+		x.waitFor("the cursor to move", 10*time.Second, func(s string) bool { p, _ := cursor(s); return p != pos })
 	}
 	x.t.Fatalf("no row %s in the pane:\n%s", name, x.screen())
 }
