@@ -179,7 +179,7 @@ func NoColorFromEnv() bool { return os.Getenv("NO_COLOR") != "" }
 
 // Init starts the subscription, the first fetches and the poll.
 func (m *Model) Init() tea.Cmd {
-	cmds := []tea.Cmd{m.subscribe(), m.fetchState(), m.fetchTools(), m.fetchPending(), m.pollTick()}
+	cmds := []tea.Cmd{m.subscribe(), m.fetchState(), m.fetchTools(), m.fetchPending(), m.requestsCmd(true), m.pollTick()}
 	if !m.darkKnown {
 		cmds = append(cmds, tea.RequestBackgroundColor)
 	}

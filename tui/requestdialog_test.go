@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/charmbracelet/x/exp/golden"
@@ -312,4 +313,23 @@ func TestHostScreensGolden(t *testing.T) {
 	for i, name := range names {
 		t.Run(name, func(t *testing.T) { golden.RequireEqual(t, screens[i]) })
 	}
+}
+
+// TestRequestsPendingAtStart: requests already pending when the TUI starts
+// (or attaches) are queued and named on the status line; ! opens them.
+func TestRequestsPendingAtStart(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		hs := newHostStub()
+		ev := pending("early", contract.RequestElicitation, "elicitation/create", "", contract.SourceAPI,
+			`{"message":"asked before you came","requestedSchema":{"type":"object","properties":{}}}`)
+		hs.pendReqs = []contract.PendingRequest{*ev.Detail.(*contract.PendingRequest)}
+		d := newDriver(t, hs.stubAPI, func(o *Options) { o.API = hs })
+		defer d.finish()
+		if _, open := find[*requestDialog](&d.m.overlay); open {
+			t.Fatal("a request pending at the start opened the dialog by itself")
+		}
+		mustContain(t, d.m.status, "1 request(s) of the upstream await an answer: ! answers them")
+		d.key("!")
+		mustContain(t, d.screen(), "asked before you came")
+	})
 }

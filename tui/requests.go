@@ -27,6 +27,9 @@ type (
 	requestsMsg struct {
 		reqs []contract.PendingRequest
 		err  error
+		// quiet: fetched at the start or after attaching: queued and
+		// said on the status line, the dialog not opened.
+		quiet bool
 	}
 	// answerMsg is AnswerRequest's answer.
 	answerMsg struct {
@@ -167,19 +170,23 @@ func (m *Model) openRequests() tea.Cmd {
 
 // fetchRequests asks the engine for what is pending (`!`: requests from
 // before this TUI attached, or missed while the event stream lagged).
-func (s *shared) fetchRequests() tea.Cmd {
+func (s *shared) fetchRequests() tea.Cmd { return s.requestsCmd(false) }
+
+func (s *shared) requestsCmd(quiet bool) tea.Cmd {
 	api := s.api
 	ctx, cancel := s.callCtx(quickCall)
 	return func() tea.Msg {
 		defer cancel()
 		reqs, err := api.PendingRequests(ctx)
-		return requestsMsg{reqs: reqs, err: err}
+		return requestsMsg{reqs: reqs, err: err, quiet: quiet}
 	}
 }
 
 func (m *Model) handleRequests(msg requestsMsg) tea.Cmd {
 	if msg.err != nil {
-		m.setStatus("pending requests: "+errText(msg.err), true)
+		if !msg.quiet {
+			m.setStatus("pending requests: "+errText(msg.err), true)
+		}
 		return nil
 	}
 	live := map[string]bool{}
@@ -192,6 +199,12 @@ func (m *Model) handleRequests(msg requestsMsg) tea.Cmd {
 		if !live[r.ID] {
 			m.dropRequest(r.ID)
 		}
+	}
+	if msg.quiet {
+		if n := len(m.requests); n > 0 {
+			m.setStatus(fmt.Sprintf("%d request(s) of the upstream await an answer: ! answers them", n), false)
+		}
+		return nil
 	}
 	return m.openRequests()
 }
@@ -312,5 +325,5 @@ func (m *Model) engineChanged() tea.Cmd {
 	if d, ok := find[*requestDialog](&m.overlay); ok {
 		m.overlay.remove(d)
 	}
-	return func() tea.Msg { return engineChangedMsg{} }
+	return tea.Batch(func() tea.Msg { return engineChangedMsg{} }, m.requestsCmd(true))
 }
