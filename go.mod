@@ -7,6 +7,7 @@ require (
 	charm.land/bubbletea/v2 v2.1.1
 	charm.land/fantasy v0.41.2
 	charm.land/lipgloss/v2 v2.0.6
+	github.com/DataDog/datadog-agent/pkg/template v0.85.4
 	github.com/agnivade/levenshtein v1.2.1
 	github.com/alecthomas/chroma/v2 v2.27.0
 	github.com/aymanbagabas/go-udiff v0.4.1

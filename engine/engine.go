@@ -12,6 +12,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"sync"
 	"time"
 
@@ -414,6 +415,7 @@ func (e *Engine) RefreshTools(ctx context.Context) (contract.ToolDiff, error) {
 		}
 	}
 	e.ui.prewarm(ch.Tools)
+	returnLoadMemory(ch.Tools)
 	if ch.First || ch.Diff.Empty() {
 		return ch.Diff, nil
 	}
@@ -434,20 +436,61 @@ func (e *Engine) listAllTools(ctx context.Context) ([]json.RawMessage, error) {
 		if err != nil {
 			return nil, fmt.Errorf("tools/list: %w", err)
 		}
-		var r struct {
-			Tools      []json.RawMessage `json:"tools"`
-			NextCursor string            `json:"nextCursor"`
-		}
-		if err := json.Unmarshal(res, &r); err != nil {
+		tools, next, err := splitToolsPage(res)
+		if err != nil {
 			return nil, fmt.Errorf("tools/list: malformed result: %w", err)
 		}
-		all = append(all, r.Tools...)
-		if r.NextCursor == "" {
+		all = append(all, tools...)
+		if next == "" {
 			return all, nil
 		}
-		cursor = r.NextCursor
+		cursor = next
 	}
 	return nil, errors.New("tools/list: more than 1000 pages; giving up")
+}
+
+// bigToolList is the size of tool JSON above which a refresh hands the
+// memory it used for the upstream's answers back to the OS.
+const bigToolList = 16 << 20
+
+// returnLoadMemory: loading a big tool list (100,000 tools are a 36 MB
+// answer, read, split and copied once into the registry) leaves that much
+// garbage, which the runtime would keep mapped until it needs the room;
+// a process that holds 60 MB should not sit at 200 MB for it. One forced
+// collection in the background returns it.
+func returnLoadMemory(tools []*registry.Tool) {
+	n := 0
+	for _, t := range tools {
+		n += len(t.Raw)
+	}
+	if n >= bigToolList {
+		go debug.FreeOSMemory()
+	}
+}
+
+// splitToolsPage finds a tools/list result's tools and nextCursor in one
+// pass, without copying: each tool is a slice of res (the registry copies
+// what it keeps). A 36 MB page of 100,000 tools decoded into
+// []json.RawMessage was 100,000 copies to throw away.
+func splitToolsPage(res json.RawMessage) (tools []json.RawMessage, next string, err error) {
+	var cursorRaw []byte
+	found, ok := jsonrpc.ArrayMember(res, "tools", func(v []byte) { tools = append(tools, v) }, func(key, v []byte) {
+		if string(key) == "nextCursor" {
+			cursorRaw = v
+		}
+	})
+	if !ok {
+		if found {
+			return nil, "", errors.New("tools is not a JSON array")
+		}
+		return nil, "", errors.New("not a JSON object with a tools array")
+	}
+	if len(cursorRaw) > 0 && string(cursorRaw) != "null" {
+		if err := json.Unmarshal(cursorRaw, &next); err != nil {
+			return nil, "", fmt.Errorf("nextCursor: %w", err)
+		}
+	}
+	return tools, next, nil
 }
 
 // WithRequestID returns ctx carrying the id of the MCP/HTTP request whose

@@ -25,7 +25,7 @@ func diffTools(before, after []*registry.Tool) contract.ToolDiff {
 		case !ok:
 			d.Added = append(d.Added, t.Name)
 			d.Changes = append(d.Changes, contract.ToolChange{Tool: t.Name, Kind: contract.ChangeAdded})
-		case p.Hash != t.Hash || string(p.Raw) != string(t.Raw):
+		case string(p.Raw) != string(t.Raw): // the hash is a function of Raw; comparing Raw keeps hashing lazy
 			d.Changed = append(d.Changed, t.Name)
 			d.Changes = append(d.Changes, toolChange(p, t))
 		default:

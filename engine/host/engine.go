@@ -94,6 +94,8 @@ type Upstream interface {
 type Tools interface {
 	Get(name string) (*registry.Tool, bool)
 	List() []*registry.Tool
+	// Snapshot is List without the copy (read-only).
+	Snapshot() []*registry.Tool
 	// WithUI is every tool's JSON with genui's UI metadata, Raw verbatim.
 	WithUI() []json.RawMessage
 	Raw() []json.RawMessage
