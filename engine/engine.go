@@ -108,6 +108,7 @@ type Engine struct {
 	opts   Options
 	log    *slog.Logger
 	hub    *eventHub
+	pairs  *trafficPairs // pairs traffic answers with their requests
 	relay  *Relay
 	tools  *registry.Registry
 	ui     *uiService
@@ -166,7 +167,7 @@ func New(opts Options) (*Engine, error) {
 		viewdefs.UseReadableSources(true)
 		mcpshim.UseReadableSources(true)
 	}
-	e := &Engine{opts: opts, log: opts.Logger.With("component", "engine"), hub: newEventHub()}
+	e := &Engine{opts: opts, log: opts.Logger.With("component", "engine"), hub: newEventHub(), pairs: newTrafficPairs()}
 	tee.sink.Store(e.hub)
 	cacheDir, refinePath := "", ""
 	if opts.Dir != "" {
@@ -211,6 +212,7 @@ func New(opts Options) (*Engine, error) {
 	up.SetNotificationHandler(e.relay.upstreamNotification)
 	up.SetRequestHandler(e.onUpstreamRequest)
 	up.SetStateHandler(e.onUpstreamState)
+	up.SetTracer(upstreamTracer{hub: e.hub, pairs: e.pairs})
 	e.observeMetrics()
 	return e, nil
 }

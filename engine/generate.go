@@ -187,6 +187,22 @@ func (u *uiService) stopGenerations() {
 	}
 }
 
+// notUnderstood is what of feedback the offline generator cannot use, when
+// it is the one that generates (nil with an LLM: it reads anything).
+func (u *uiService) notUnderstood(feedback string) []string {
+	if u.llm() != nil || u.gen.Name() != "offline" {
+		return nil
+	}
+	_, warnings := gen.ParseIntents([]string{feedback})
+	var out []string
+	for _, w := range warnings {
+		if strings.HasPrefix(w, "not understood offline:") {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
 // llm is the LLM generator, or nil when the engine generates offline (or
 // with a plain Generator).
 func (u *uiService) llm() *gen.LLM {

@@ -14,6 +14,7 @@ import (
 	"github.com/genui-dev/genui/engine/events"
 	"github.com/genui-dev/genui/engine/jsonrpc"
 	"github.com/genui-dev/genui/engine/registry"
+	"github.com/genui-dev/genui/pagepack"
 )
 
 // *Engine is the in-process implementation of contract.API.
@@ -218,6 +219,12 @@ func (e *Engine) Refine(ctx context.Context, req contract.RefineRequest) (contra
 	if source == "" {
 		source = contract.SourceAPI
 	}
+	if req.RequireUnderstood {
+		if notes := e.ui.notUnderstood(req.Feedback); len(notes) > 0 {
+			return contract.UIChange{}, contract.Errorf(contract.CodeNotUnderstood, "%s (nothing recorded: send it again to record it anyway)",
+				strings.Join(notes, "; "))
+		}
+	}
 	oldKey, oldHTML := e.ui.cachedHTML(t)
 	hist, err := e.ui.refine.Add(t.Name, req.Feedback, source)
 	if err != nil {
@@ -232,6 +239,46 @@ func (e *Engine) Refine(ctx context.Context, req contract.RefineRequest) (contra
 	return contract.UIChange{Tool: t.Name, Reason: "refine", Feedback: req.Feedback, Notes: ui.Meta.Warnings,
 		Refinements: len(hist), OldCacheKey: oldKey, CacheKey: string(ui.Key), OldHTML: oldHTML, HTML: ui.HTML,
 		Meta: ui.Meta, Duration: time.Since(start)}, nil
+}
+
+// DropRefinement removes one refinement from a tool's history and
+// regenerates its UI from the rest.
+func (e *Engine) DropRefinement(ctx context.Context, req contract.DropRefinementRequest) (contract.UIChange, error) {
+	t, err := e.LookupTool(ctx, req.Tool)
+	if err != nil {
+		return contract.UIChange{}, err
+	}
+	oldKey, oldHTML := e.ui.cachedHTML(t)
+	dropped, hist, err := e.ui.refine.Drop(t.Name, req.Index, req.Feedback)
+	if err != nil {
+		if dropped.Feedback == "" {
+			return contract.UIChange{}, contract.Errorf(contract.CodeInvalidArgument, "%v", err)
+		}
+		return contract.UIChange{}, contract.Errorf(contract.CodeInternal, "dropping a refinement: %v", err)
+	}
+	start := time.Now()
+	ui, err := e.readUI(ctx, t.Name)
+	if err != nil {
+		return contract.UIChange{}, contract.AsError(err)
+	}
+	e.hub.publish(contract.EventUIUpdated, t.Name, &contract.UIUpdated{Reason: "drop", CacheKey: string(ui.Key), UIType: ui.Meta.UIType})
+	return contract.UIChange{Tool: t.Name, Reason: "drop", Feedback: dropped.Feedback, Notes: ui.Meta.Warnings,
+		Refinements: len(hist), OldCacheKey: oldKey, CacheKey: string(ui.Key), OldHTML: oldHTML, HTML: ui.HTML,
+		Meta: ui.Meta, Duration: time.Since(start)}, nil
+}
+
+// ReadableUI is UI with a packed page unpacked (Packed set).
+func (e *Engine) ReadableUI(ctx context.Context, name string) (contract.UIView, error) {
+	v, err := e.UI(ctx, name)
+	if err != nil || !pagepack.IsPacked(v.HTML) {
+		return v, err
+	}
+	html, err := pagepack.Unpack(v.HTML)
+	if err != nil {
+		return contract.UIView{}, contract.Errorf(contract.CodeInternal, "unpacking the UI of %s: %v", name, err)
+	}
+	v.HTML, v.Packed = html, true
+	return v, nil
 }
 
 // Regenerate drops a tool's cached UI (and optionally its refinements) and

@@ -17,7 +17,8 @@ import (
 // Relay is the engine's pass-through: the MCP host forwards everything
 // genui does not handle itself to the upstream verbatim through it, and
 // gets the upstream's notifications and server-to-client requests back.
-// Every message is reported as traffic while someone watches. Get it with
+// The upstream connection reports every frame as traffic while someone
+// watches (upstreamTracer). Get it with
 // Engine.Relay; it is safe for concurrent use.
 type Relay struct {
 	up  *upstream.Client
@@ -87,10 +88,6 @@ func (r *Relay) CountError(err error) {
 
 // Notify sends a notification to the upstream verbatim.
 func (r *Relay) Notify(ctx context.Context, method string, params json.RawMessage) error {
-	if r.hub.streaming() {
-		r.hub.publishTraffic(trafficOf(contract.GenuiToUpstream, "", "notification", method, nil, 0,
-			jsonrpc.NewNotification(method, params)))
-	}
 	return r.up.Notify(ctx, method, params)
 }
 
@@ -184,38 +181,15 @@ func (r *Relay) WaitHandshake(ctx context.Context) (ok bool, reason string) {
 	}
 }
 
-// request sends a request upstream, reporting it and its answer as traffic.
+// request sends a request upstream (the connection reports its frames as
+// traffic).
 func (r *Relay) request(ctx context.Context, method string, params json.RawMessage) (json.RawMessage, error) {
-	if !r.hub.streaming() {
-		res, err := r.up.Request(ctx, method, params)
-		r.CountError(err)
-		return res, err
-	}
-	r.hub.publishTraffic(trafficOf(contract.GenuiToUpstream, "", "request", method, nil, 0,
-		jsonrpc.NewNotification(method, params)))
-	start := time.Now()
 	res, err := r.up.Request(ctx, method, params)
 	r.CountError(err)
-	if err != nil {
-		je := jsonrpc.AsError(err)
-		frame := jsonrpc.NewErrorResponse(nil, je)
-		r.hub.publishTraffic(trafficOf(contract.UpstreamToGenui, "", "error", method, nil, time.Since(start), frame))
-		return nil, err
-	}
-	r.hub.publishTraffic(trafficOf(contract.UpstreamToGenui, "", "response", method, nil, time.Since(start),
-		jsonrpc.NewResult(nil, res)))
-	return res, nil
-}
-
-// traceUpstreamMessage reports a notification or request the upstream sent.
-func (r *Relay) traceUpstreamMessage(kind, method string, params json.RawMessage) {
-	if r.hub.streaming() {
-		r.hub.publishTraffic(trafficOf(contract.UpstreamToGenui, "", kind, method, nil, 0, jsonrpc.NewNotification(method, params)))
-	}
+	return res, err
 }
 
 func (r *Relay) upstreamNotification(method string, params json.RawMessage) {
-	r.traceUpstreamMessage("notification", method, params)
 	if method == "notifications/tools/list_changed" {
 		r.toolsChanged()
 		return

@@ -104,7 +104,6 @@ func (ps *pendingSet) remember(id, by string) {
 
 // onUpstreamRequest answers a server-to-client request from the upstream.
 func (e *Engine) onUpstreamRequest(ctx context.Context, method string, params json.RawMessage) (json.RawMessage, error) {
-	e.relay.traceUpstreamMessage("request", method, params)
 	kind := capabilityOf(method)
 	if kind == "" {
 		return e.relay.askHost(ctx, method, params)

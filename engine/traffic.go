@@ -3,53 +3,183 @@ package engine
 import (
 	"bytes"
 	"encoding/json"
+	"sync"
 	"time"
 
 	"github.com/genui-dev/genui/engine/contract"
 	"github.com/genui-dev/genui/engine/jsonrpc"
 )
 
-// Traffic events: every JSON-RPC message between genui and the upstream is
-// reported by the Relay; the MCP host reports its own side with
-// TraceFrame. They are streaming events and cost nothing while nobody
-// watches.
+// Traffic events: every JSON-RPC frame on both legs, as it went over the
+// wire. The upstream connection hands its frames to upstreamTracer (written
+// and read, real ids, cancellations, genui's answers to the server's
+// requests); the MCP host reports its side with TraceFrame. Both pair
+// answers with their requests (method, tool, latency). They are streaming
+// events and cost nothing while nobody watches.
 
 // TraceFrame reports one frame between an MCP host session and genui
-// (direction HostToGenui or GenuiToHost); latency is set on responses.
-// It parses the frame only while someone watches.
+// (direction HostToGenui or GenuiToHost); latency is the host's measure for
+// an answer (used when genui did not see the request). It parses the frame
+// only while someone watches.
 func (e *Engine) TraceFrame(direction, session string, frame []byte, latency time.Duration) {
 	if !e.hub.streaming() {
 		return
 	}
-	kind, method, id := "notification", "", json.RawMessage(nil)
-	if m, err := jsonrpc.Parse(frame); err == nil {
-		method, id = m.Method, m.ID
-		switch {
-		case m.IsRequest():
-			kind = "request"
-		case m.IsResponse() && m.Error != nil:
-			kind = "error"
-		case m.IsResponse():
-			kind = "response"
-		}
-	} else {
-		kind = "error"
+	t := e.pairs.observe(direction, session, frame, time.Now())
+	if t.Latency == 0 && (t.Kind == "response" || t.Kind == "error") {
+		t.Latency = latency
 	}
-	if kind != "response" && kind != "error" {
-		latency = 0
-	}
-	e.hub.publishTraffic(trafficOf(direction, session, kind, method, id, latency, frame))
+	e.hub.publishTraffic(t)
 }
 
-func trafficOf(direction, session, kind, method string, id json.RawMessage, latency time.Duration, frame []byte) contract.Traffic {
-	t := contract.Traffic{Direction: direction, Session: session, Kind: kind, Method: method, ID: id, Latency: latency, Size: len(frame)}
-	if len(frame) > contract.MaxTrafficFrame {
+// upstreamTracer is the upstream connection's frame watcher
+// (upstream.Tracer).
+type upstreamTracer struct {
+	hub   *eventHub
+	pairs *trafficPairs
+}
+
+func (u upstreamTracer) Tracing() bool { return u.hub.streaming() }
+
+func (u upstreamTracer) Frame(out bool, frame []byte) {
+	dir := contract.UpstreamToGenui
+	if out {
+		dir = contract.GenuiToUpstream
+	}
+	u.hub.publishTraffic(u.pairs.observe(dir, "", frame, time.Now()))
+}
+
+// trafficPairs remembers the requests seen in flight, per leg, session and
+// direction, so an answer names the method (and tool) it answers and how
+// long it took, and a notifications/cancelled names the tool it gives up
+// on. Bounded: requests never answered are forgotten after pairTTL, and
+// the map never holds more than maxPairs.
+type trafficPairs struct {
+	mu      sync.Mutex
+	pending map[pairKey]trafficRequest
+}
+
+type pairKey struct{ session, dir, id string }
+
+type trafficRequest struct {
+	method, tool string
+	at           time.Time
+}
+
+const (
+	maxPairs = 4096
+	pairTTL  = 10 * time.Minute
+)
+
+func newTrafficPairs() *trafficPairs { return &trafficPairs{pending: map[pairKey]trafficRequest{}} }
+
+// reverse is the direction answers to dir's requests go.
+func reverse(dir string) string {
+	switch dir {
+	case contract.HostToGenui:
+		return contract.GenuiToHost
+	case contract.GenuiToHost:
+		return contract.HostToGenui
+	case contract.GenuiToUpstream:
+		return contract.UpstreamToGenui
+	case contract.UpstreamToGenui:
+		return contract.GenuiToUpstream
+	}
+	return dir
+}
+
+// observe classifies one frame and pairs it: requests are remembered,
+// answers and cancellations look theirs up.
+func (p *trafficPairs) observe(dir, session string, frame []byte, now time.Time) contract.Traffic {
+	t := trafficOf(dir, session, frame)
+	top, ok := jsonrpc.Scan(bytes.TrimSpace(frame))
+	if !ok {
+		t.Kind = "error" // not a JSON object: not JSON-RPC
+		return t
+	}
+	method := jsonString(top.Method)
+	id := bytes.TrimSpace(top.ID)
+	hasID := len(id) > 0 && string(id) != "null"
+	if hasID {
+		t.ID = bytes.Clone(id)
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	switch {
+	case method != "" && hasID:
+		t.Kind, t.Method = "request", method
+		if method == "tools/call" {
+			t.Tool = jsonString(jsonrpc.Member(top.Params, "name"))
+		}
+		p.remember(pairKey{session, dir, string(id)}, trafficRequest{method: method, tool: t.Tool, at: now}, now)
+	case method != "":
+		t.Kind, t.Method = "notification", method
+		if method == "notifications/cancelled" {
+			if rid := bytes.TrimSpace(jsonrpc.Member(top.Params, "requestId")); len(rid) > 0 {
+				t.RequestID = bytes.Clone(rid)
+				k := pairKey{session, dir, string(rid)}
+				if req, ok := p.pending[k]; ok {
+					t.Tool = req.tool
+					delete(p.pending, k)
+				}
+			}
+		}
+	case hasID:
+		t.Kind = "response"
+		if len(top.Error) > 0 && string(bytes.TrimSpace(top.Error)) != "null" {
+			t.Kind = "error"
+		}
+		k := pairKey{session, reverse(dir), string(id)}
+		if req, ok := p.pending[k]; ok {
+			t.Method, t.Tool, t.Latency = req.method, req.tool, now.Sub(req.at)
+			delete(p.pending, k)
+		}
+	default:
+		t.Kind = "error" // an object that is no JSON-RPC message
+	}
+	return t
+}
+
+// remember records a request, forgetting stale ones when the map is full.
+func (p *trafficPairs) remember(k pairKey, r trafficRequest, now time.Time) {
+	if len(p.pending) >= maxPairs {
+		for k, v := range p.pending {
+			if now.Sub(v.at) > pairTTL {
+				delete(p.pending, k)
+			}
+		}
+		if len(p.pending) >= maxPairs {
+			clear(p.pending)
+		}
+	}
+	p.pending[k] = r
+}
+
+// jsonString is the JSON string s's value ("" when s is not a string).
+func jsonString(s []byte) string {
+	if v, ok := jsonrpc.PlainString(bytes.TrimSpace(s)); ok {
+		return string(v)
+	}
+	var v string
+	if json.Unmarshal(s, &v) != nil {
+		return ""
+	}
+	return v
+}
+
+// trafficOf is a frame as a Traffic event carries it: cut to
+// MaxTrafficFrame bytes (then, or when it is not JSON, as a JSON string).
+func trafficOf(direction, session string, frame []byte) contract.Traffic {
+	t := contract.Traffic{Direction: direction, Session: session, Size: len(frame)}
+	frame = bytes.TrimSpace(frame)
+	switch {
+	case len(frame) > contract.MaxTrafficFrame:
 		// A cut frame is not JSON: carry it as a JSON string.
 		b, _ := json.Marshal(string(bytes.ToValidUTF8(frame[:contract.MaxTrafficFrame], nil)))
 		t.Frame, t.Truncated = b, true
-	} else if json.Valid(frame) {
+	case json.Valid(frame):
 		t.Frame = bytes.Clone(frame)
-	} else {
+	default:
 		b, _ := json.Marshal(string(bytes.ToValidUTF8(frame, nil)))
 		t.Frame = b
 	}

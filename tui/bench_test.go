@@ -76,14 +76,14 @@ func bigModel(b *testing.B, tools, events int) *Model {
 // benchView measures rendering the full screen with pane tab shown, and
 // reports the frame time and the memory the model holds (retainedMB: heap
 // in use after building it, minus before).
-func benchView(b *testing.B, tools, events, tab int) {
+func benchView(b *testing.B, tools, events int, pane string) {
 	var before, after runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&before)
 	m := bigModel(b, tools, events)
 	runtime.GC()
 	runtime.ReadMemStats(&after)
-	m.tab = tab
+	m.setTab(m.paneIndex(pane))
 	m.list.cursor = len(m.list.visible) / 2 // mid-list: the window must scroll
 	_ = m.View()
 	start := time.Now()
@@ -99,10 +99,10 @@ func benchView(b *testing.B, tools, events, tab int) {
 }
 
 func BenchmarkView(b *testing.B) {
-	b.Run("empty", func(b *testing.B) { benchView(b, 0, 0, tabEvents) })
-	b.Run("1000tools_10000events/events", func(b *testing.B) { benchView(b, 1000, 10000, tabEvents) })
-	b.Run("1000tools_10000events/traffic", func(b *testing.B) { benchView(b, 1000, 10000, tabTraffic) })
-	b.Run("1000tools_10000events/detail", func(b *testing.B) { benchView(b, 1000, 10000, tabDetail) })
+	b.Run("empty", func(b *testing.B) { benchView(b, 0, 0, paneEvents) })
+	b.Run("1000tools_10000events/events", func(b *testing.B) { benchView(b, 1000, 10000, paneEvents) })
+	b.Run("1000tools_10000events/traffic", func(b *testing.B) { benchView(b, 1000, 10000, paneTraffic) })
+	b.Run("1000tools_10000events/detail", func(b *testing.B) { benchView(b, 1000, 10000, paneDetail) })
 }
 
 // BenchmarkIngest is the cost of taking a burst of 1,000 events into the

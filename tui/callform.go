@@ -5,19 +5,30 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"regexp"
+	"sort"
 	"strconv"
 	"strings"
 
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textarea"
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 )
 
-// The Call tab's form, built from a tool's input schema: strings and
-// numbers are text inputs, booleans toggle, enums cycle through their
-// values, arrays and objects (and anything else) are JSON checked before
-// the call. It is hand-built on bubbles textinput rather than huh: the form
-// lives inside a pane beside the result and scrolls with it, and huh's
-// forms want the whole screen and their own update loop.
+// The Call pane's form, built from a tool's input schema: strings and
+// numbers are text inputs, strings that hold content (by format, length,
+// name or description, as in the offline UI's form) multi-line text areas,
+// booleans toggle, enums cycle through their values, arrays and objects
+// (and anything else) are JSON checked before the call; an object, or an
+// array of objects, with known properties starts from a skeleton of them.
+// A paste keeps its newlines (a one-line field that receives several
+// lines becomes a text area). The whole arguments can be edited as raw
+// JSON instead (ctrl+o), and any field, or the whole arguments, in
+// $EDITOR (ctrl+e). It is hand-built on bubbles textinput and textarea
+// rather than huh: the form lives inside a pane beside the result and
+// scrolls with it, and huh's forms want the whole screen and their own
+// update loop.
 
 type fieldKind int
 
@@ -40,8 +51,11 @@ type formField struct {
 	required bool
 	desc     string
 	jsonType string // for fieldJSON: "object", "array" or "" (any)
+	skeleton string // for fieldJSON: the value's shape from the schema ("" none)
 
-	input textinput.Model // string, number, integer, json
+	multi bool            // a text area, not a one-line input
+	input textinput.Model // string, number, integer, json (one line)
+	area  textarea.Model  // string, json (multi-line)
 	enum  []json.RawMessage
 	pick  int  // enum: index into enum, -1 unset
 	on    bool // bool
@@ -55,38 +69,51 @@ type callForm struct {
 	fields  []*formField
 	cur     int
 	problem string // the schema could not be read
+	styles  Styles
+
+	// raw: the arguments are edited as one JSON object instead of fields.
+	raw    bool
+	rawArg textarea.Model
+	rawErr string
 }
 
 // formFor returns the tool's form, building it from the input schema the
 // first time (nil until the schema is known).
-func (m *Model) formFor(tool string) *callForm {
+func (s *shared) formFor(tool string) *callForm {
 	if tool == "" {
 		return nil
 	}
-	if f := m.forms[tool]; f != nil {
-		return f
+	t := s.tool(tool)
+	if t.form != nil {
+		return t.form
 	}
-	info, ok := m.infos[tool]
-	if !ok {
-		in, ok2 := m.inspect[tool]
-		if !ok2 {
+	info := t.info
+	if !t.hasInfo {
+		if !t.hasInspect {
 			return nil
 		}
-		info = in.Tool
+		info = t.inspect.Tool
 	}
 	f := newCallForm(tool, info.InputSchema)
-	f.setStyles(m.styles)
-	m.forms[tool] = f
+	f.setStyles(s.styles)
+	t.form = f
 	return f
 }
 
 // schemaProp is the part of a property schema the form uses.
 type schemaProp struct {
-	Type        json.RawMessage   `json:"type"`
-	Enum        []json.RawMessage `json:"enum"`
-	Description string            `json:"description"`
-	Default     json.RawMessage   `json:"default"`
-	Const       json.RawMessage   `json:"const"`
+	Type             json.RawMessage            `json:"type"`
+	Enum             []json.RawMessage          `json:"enum"`
+	Description      string                     `json:"description"`
+	Default          json.RawMessage            `json:"default"`
+	Const            json.RawMessage            `json:"const"`
+	Format           string                     `json:"format"`
+	ContentMediaType string                     `json:"contentMediaType"`
+	MaxLength        *int                       `json:"maxLength"`
+	Properties       map[string]json.RawMessage `json:"properties"`
+	Required         []string                   `json:"required"`
+	Items            json.RawMessage            `json:"items"`
+	raw              json.RawMessage
 }
 
 func newCallForm(tool string, schema json.RawMessage) *callForm {
@@ -116,6 +143,7 @@ func newCallForm(tool string, schema json.RawMessage) *callForm {
 			}
 		}
 	}
+	f.rawArg = newFormArea()
 	return f
 }
 
@@ -143,9 +171,29 @@ func orderedProps(raw json.RawMessage) ([]string, []schemaProp, error) {
 			return names, props, err
 		}
 		_ = json.Unmarshal(rawProp, &p) // a property that is not an object becomes a JSON field
+		p.raw = rawProp
 		names, props = append(names, name), append(props, p)
 	}
 	return names, props, nil
+}
+
+// What makes a string field a text area, as in the offline UI's form
+// (viewdefs/form.js): a content format or media type, a long maxLength, a
+// content-like name, or a description that says so.
+var (
+	contentFormat = regexp.MustCompile(`(?i)^(?:textarea|markdown|html|json|yaml|code|text|multiline|multi-line)$`)
+	contentName   = regexp.MustCompile(`(?i)(?:^|_|-|[a-z](?:[A-Z]))(?:content|contents|text|body|code|sql|script|patch|diff|prompt|markdown|html|template|message|description|notes?|comment|snippet|instructions|yaml|csv|query_string|source_code|commit_message)$|^(?:content|contents|text|body|code|sql|script|patch|diff|prompt|markdown|md|html|template|message|description|notes?|comment|snippet|instructions|yaml|csv|data|payload|document|newText|oldText|new_text|old_text|new_string|old_string|replacement)$`)
+	contentDesc   = regexp.MustCompile(`(?i)multi-?line|\bcontents?\b|markdown|source code|\bsql\b|\bscript\b|text to (?:write|replace|insert|search)|\bbody\b`)
+)
+
+func isContent(name string, p schemaProp) bool {
+	switch {
+	case contentFormat.MatchString(p.Format), p.ContentMediaType != "":
+		return true
+	case p.MaxLength != nil && *p.MaxLength > 200:
+		return true
+	}
+	return contentName.MatchString(name) || contentDesc.MatchString(p.Description)
 }
 
 func newField(name string, p schemaProp, required bool) *formField {
@@ -172,38 +220,163 @@ func newField(name string, p schemaProp, required bool) *formField {
 		return fd
 	case typ == "string":
 		fd.kind = fieldString
+		fd.multi = isContent(name, p)
 	case typ == "number":
 		fd.kind = fieldNumber
 	case typ == "integer":
 		fd.kind = fieldInteger
 	default:
 		fd.kind, fd.jsonType = fieldJSON, typ
+		if sk := skeletonOf(p.raw, 0); sk != nil && (typ == "object" || typ == "array") {
+			if b, err := json.MarshalIndent(sk, "", "  "); err == nil && string(b) != "{}" && string(b) != "[]" {
+				fd.skeleton, fd.multi = string(b), true
+			}
+		}
 	}
 	ti := textinput.New()
 	ti.Prompt = ""
 	ti.CharLimit = 64 << 10
+	ti.KeyMap.LineEnd = key.NewBinding(key.WithKeys("end")) // ctrl+e is $EDITOR
+	placeholder := ""
 	switch fd.kind {
 	case fieldString:
 		var d string
 		if json.Unmarshal(p.Default, &d) == nil {
-			ti.Placeholder = d
+			placeholder = d
 		}
 	case fieldJSON:
 		switch typ {
 		case "array":
-			ti.Placeholder = "[ … ] JSON array"
+			placeholder = "[ … ] JSON array"
 		case "object":
-			ti.Placeholder = "{ … } JSON object"
+			placeholder = "{ … } JSON object"
 		default:
-			ti.Placeholder = "any JSON value"
+			placeholder = "any JSON value"
+		}
+		if fd.skeleton != "" && !required {
+			placeholder += " · ctrl+t fills in its shape"
 		}
 	default:
 		if len(p.Default) > 0 {
-			ti.Placeholder = string(p.Default)
+			placeholder = string(p.Default)
 		}
 	}
+	ti.Placeholder = placeholder
 	fd.input = ti
+	fd.area = newFormArea()
+	fd.area.Placeholder = placeholder
+	if fd.skeleton != "" && required {
+		fd.area.SetValue(fd.skeleton)
+	}
 	return fd
+}
+
+// newFormArea is a text area for a field or the raw arguments: enter is a
+// newline, ctrl+e is $EDITOR (not line end), ctrl+t the skeleton.
+func newFormArea() textarea.Model {
+	ta := textarea.New()
+	ta.Prompt = ""
+	ta.ShowLineNumbers = false
+	ta.CharLimit = 0
+	ta.MaxHeight = 0
+	ta.SetHeight(3)
+	ta.KeyMap.LineEnd = key.NewBinding(key.WithKeys("end"))
+	ta.KeyMap.TransposeCharacterBackward = key.NewBinding(key.WithDisabled())
+	ta.KeyMap.LineNext = key.NewBinding(key.WithKeys("down"))
+	ta.KeyMap.LinePrevious = key.NewBinding(key.WithKeys("up"))
+	return ta
+}
+
+// skeletonOf is a value of schema's shape: each property of an object with
+// a blank of its type (the default, the first enum value), an array of
+// objects with one such object; nil when the schema says nothing useful.
+func skeletonOf(schema json.RawMessage, depth int) any {
+	var p schemaProp
+	if depth > 4 || json.Unmarshal(schema, &p) != nil {
+		return nil
+	}
+	if len(p.Default) > 0 {
+		var v any
+		if json.Unmarshal(p.Default, &v) == nil {
+			return v
+		}
+	}
+	if len(p.Enum) > 0 {
+		var v any
+		if json.Unmarshal(p.Enum[0], &v) == nil {
+			return v
+		}
+	}
+	switch schemaType(p.Type) {
+	case "string":
+		return ""
+	case "number", "integer":
+		return 0
+	case "boolean":
+		return false
+	case "array":
+		if item := skeletonOf(p.Items, depth+1); item != nil {
+			if _, isObj := item.(orderedObject); isObj {
+				return []any{item}
+			}
+		}
+		return []any{}
+	case "object", "":
+		if len(p.Properties) == 0 {
+			if schemaType(p.Type) == "object" {
+				return orderedObject{}
+			}
+			return nil
+		}
+		names, props, _ := orderedProps(mustJSON(p.Properties, schema))
+		obj := orderedObject{}
+		for i, n := range names {
+			obj = append(obj, kv{n, skeletonOf(props[i].raw, depth+1)})
+		}
+		return obj
+	}
+	return nil
+}
+
+// mustJSON is the "properties" member of schema as written (its order);
+// fallback is used when it cannot be found.
+func mustJSON(m map[string]json.RawMessage, schema json.RawMessage) json.RawMessage {
+	var s struct {
+		Properties json.RawMessage `json:"properties"`
+	}
+	if json.Unmarshal(schema, &s) == nil && len(s.Properties) > 0 {
+		return s.Properties
+	}
+	b, _ := json.Marshal(m)
+	return b
+}
+
+// orderedObject is a JSON object that keeps its keys' order.
+type orderedObject []kv
+
+type kv struct {
+	k string
+	v any
+}
+
+func (o orderedObject) MarshalJSON() ([]byte, error) {
+	var b bytes.Buffer
+	b.WriteByte('{')
+	for i, e := range o {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		kb, _ := json.Marshal(e.k)
+		vb, err := json.Marshal(e.v)
+		if err != nil {
+			return nil, err
+		}
+		b.Write(kb)
+		b.WriteByte(':')
+		b.Write(vb)
+	}
+	b.WriteByte('}')
+	return b.Bytes(), nil
 }
 
 // schemaType is the first non-null type a schema names ("" for none).
@@ -224,38 +397,57 @@ func schemaType(raw json.RawMessage) string {
 }
 
 func (f *callForm) setStyles(st Styles) {
+	f.styles = st
+	as := textarea.DefaultStyles(st.Dark)
+	if st.NoColor {
+		as = textarea.Styles{}
+	}
+	as.Cursor.Blink = false
 	for _, fd := range f.fields {
 		if fd.kind != fieldBool && fd.kind != fieldEnum {
 			fd.input.SetStyles(inputStyles(st))
+			fd.area.SetStyles(as)
 		}
 	}
+	f.rawArg.SetStyles(as)
 }
 
 func (f *callForm) field() *formField {
-	if f.cur < 0 || f.cur >= len(f.fields) {
+	if f.raw || f.cur < 0 || f.cur >= len(f.fields) {
 		return nil
 	}
 	return f.fields[f.cur]
 }
 
+// editable reports whether the field takes text.
+func (fd *formField) editable() bool { return fd.kind != fieldBool && fd.kind != fieldEnum }
+
 func (f *callForm) focus() tea.Cmd {
-	if fd := f.field(); fd != nil && fd.kind != fieldBool && fd.kind != fieldEnum {
+	if f.raw {
+		return f.rawArg.Focus()
+	}
+	if fd := f.field(); fd != nil && fd.editable() {
+		if fd.multi {
+			return fd.area.Focus()
+		}
 		return fd.input.Focus()
 	}
 	return nil
 }
 
 func (f *callForm) blur() {
+	f.rawArg.Blur()
 	for _, fd := range f.fields {
-		if fd.kind != fieldBool && fd.kind != fieldEnum {
+		if fd.editable() {
 			fd.input.Blur()
+			fd.area.Blur()
 		}
 	}
 }
 
 // move goes to the next (d=1) or previous field, wrapping around.
 func (f *callForm) move(d int) tea.Cmd {
-	if len(f.fields) == 0 {
+	if len(f.fields) == 0 || f.raw {
 		return nil
 	}
 	f.blur()
@@ -267,6 +459,16 @@ func (f *callForm) move(d int) tea.Cmd {
 func (f *callForm) choosing() bool {
 	fd := f.field()
 	return fd != nil && (fd.kind == fieldBool || fd.kind == fieldEnum)
+}
+
+// multiLine reports whether the focused input is a text area (enter is a
+// newline there, up/down move in its lines).
+func (f *callForm) multiLine() bool {
+	if f.raw {
+		return true
+	}
+	fd := f.field()
+	return fd != nil && fd.editable() && fd.multi
 }
 
 // toggle flips a boolean (unset -> true -> false -> unset when optional)
@@ -303,20 +505,98 @@ func (f *callForm) toggle(back bool) {
 	fd.err = ""
 }
 
+// update gives a key or paste to the focused input. A paste of several
+// lines into a one-line string field makes it a text area first, so the
+// lines stay lines.
 func (f *callForm) update(msg tea.Msg) tea.Cmd {
+	var cmd tea.Cmd
+	if f.raw {
+		f.rawArg, cmd = f.rawArg.Update(msg)
+		f.rawErr = ""
+		f.fitArea(&f.rawArg)
+		return cmd
+	}
 	fd := f.field()
-	if fd == nil || fd.kind == fieldBool || fd.kind == fieldEnum {
+	if fd == nil || !fd.editable() {
 		return nil
 	}
-	var cmd tea.Cmd
+	if p, ok := msg.(tea.PasteMsg); ok && !fd.multi && strings.ContainsAny(p.Content, "\r\n") && fd.kind != fieldNumber && fd.kind != fieldInteger {
+		f.makeMulti(fd)
+		cmd = fd.area.Focus()
+	}
+	if fd.multi {
+		var c tea.Cmd
+		fd.area, c = fd.area.Update(msg)
+		f.fitArea(&fd.area)
+		fd.err = ""
+		return tea.Batch(cmd, c)
+	}
 	fd.input, cmd = fd.input.Update(msg)
 	fd.err = ""
 	return cmd
 }
 
+// makeMulti turns a one-line field into a text area holding its value.
+func (f *callForm) makeMulti(fd *formField) {
+	v := fd.input.Value()
+	fd.multi = true
+	fd.input.Blur()
+	fd.area.SetValue(v)
+	f.fitArea(&fd.area)
+}
+
+// fitArea grows a text area with its text (3 to 12 lines; it scrolls
+// beyond).
+func (f *callForm) fitArea(a *textarea.Model) {
+	a.SetHeight(clamp(a.LineCount()+1, 3, 12))
+}
+
+// fillSkeleton puts the focused field's skeleton in (ctrl+t), when empty.
+func (f *callForm) fillSkeleton() bool {
+	fd := f.field()
+	if fd == nil || fd.skeleton == "" || strings.TrimSpace(fd.area.Value()) != "" {
+		return false
+	}
+	fd.area.SetValue(fd.skeleton)
+	f.fitArea(&fd.area)
+	return true
+}
+
+// text is a field's text as typed.
+func (fd *formField) text() string {
+	if fd.multi {
+		return fd.area.Value()
+	}
+	return fd.input.Value()
+}
+
+// setText puts text into a field (from $EDITOR or the raw JSON), making it
+// a text area when it has several lines.
+func (f *callForm) setText(fd *formField, text string) {
+	if strings.Contains(text, "\n") && !fd.multi {
+		f.makeMulti(fd)
+	}
+	if fd.multi {
+		fd.area.SetValue(text)
+		f.fitArea(&fd.area)
+	} else {
+		fd.input.SetValue(text)
+	}
+	fd.err = ""
+}
+
 // arguments builds the arguments object, or says which fields are wrong
-// (each field shows its own error).
+// (each field shows its own error). In raw mode it is the JSON object as
+// typed, checked.
 func (f *callForm) arguments() (json.RawMessage, error) {
+	if f.raw {
+		b, err := checkArgsObject(f.rawArg.Value())
+		if err != nil {
+			f.rawErr = err.Error()
+			return nil, err
+		}
+		return b, nil
+	}
 	if f.problem != "" && len(f.fields) == 0 {
 		return json.RawMessage("{}"), nil
 	}
@@ -346,6 +626,160 @@ func (f *callForm) arguments() (json.RawMessage, error) {
 	return b, err
 }
 
+// checkArgsObject checks raw arguments: one JSON object.
+func checkArgsObject(s string) (json.RawMessage, error) {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return json.RawMessage("{}"), nil
+	}
+	var obj map[string]json.RawMessage
+	if err := json.Unmarshal([]byte(s), &obj); err != nil {
+		return nil, fmt.Errorf("the arguments are not a JSON object: %v", err)
+	}
+	if obj == nil {
+		return nil, errors.New("the arguments must be a JSON object, not null")
+	}
+	var buf bytes.Buffer
+	_ = json.Compact(&buf, []byte(s))
+	return buf.Bytes(), nil
+}
+
+// draft is the arguments as far as they can be read, for the raw JSON and
+// $EDITOR: a field whose text is not valid for its type goes in as the
+// string typed, so nothing is lost.
+func (f *callForm) draft() string {
+	obj := orderedObject{}
+	for _, fd := range f.fields {
+		v, ok, err := fd.value()
+		switch {
+		case err != nil:
+			obj = append(obj, kv{fd.name, fd.text()})
+		case ok:
+			obj = append(obj, kv{fd.name, json.RawMessage(v)})
+		}
+	}
+	b, err := json.MarshalIndent(obj, "", "  ")
+	if err != nil {
+		return "{}"
+	}
+	return string(b)
+}
+
+// fill puts an arguments object into the fields; it fails (changing
+// nothing) when the object has a key the form has no field for, or a value
+// a field cannot show (a boolean field given a string).
+func (f *callForm) fill(raw json.RawMessage) error {
+	var obj map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &obj); err != nil || obj == nil {
+		return errors.New("the arguments are not a JSON object")
+	}
+	byName := map[string]*formField{}
+	for _, fd := range f.fields {
+		byName[fd.name] = fd
+	}
+	var unknown []string
+	for k := range obj {
+		if byName[k] == nil {
+			unknown = append(unknown, k)
+		}
+	}
+	if len(unknown) > 0 {
+		sort.Strings(unknown)
+		return fmt.Errorf("the form has no field for %s", strings.Join(unknown, ", "))
+	}
+	type set struct {
+		fd   *formField
+		v    json.RawMessage
+		text string
+	}
+	var sets []set
+	for _, fd := range f.fields {
+		v, ok := obj[fd.name]
+		if !ok {
+			sets = append(sets, set{fd: fd})
+			continue
+		}
+		switch fd.kind {
+		case fieldBool:
+			var b bool
+			if json.Unmarshal(v, &b) != nil {
+				return fmt.Errorf("%s must be true or false", fd.name)
+			}
+		case fieldEnum:
+			found := false
+			for _, e := range fd.enum {
+				if bytes.Equal(bytes.TrimSpace(e), bytes.TrimSpace(v)) {
+					found = true
+				}
+			}
+			if !found {
+				return fmt.Errorf("%s must be one of its choices", fd.name)
+			}
+		case fieldString:
+			var s string
+			if json.Unmarshal(v, &s) != nil {
+				return fmt.Errorf("%s must be a string", fd.name)
+			}
+			sets = append(sets, set{fd: fd, v: v, text: s})
+			continue
+		case fieldJSON:
+			if fd.multi {
+				var buf bytes.Buffer
+				if json.Indent(&buf, v, "", "  ") == nil {
+					sets = append(sets, set{fd: fd, v: v, text: buf.String()})
+					continue
+				}
+			}
+		}
+		sets = append(sets, set{fd: fd, v: v, text: string(bytes.TrimSpace(v))})
+	}
+	for _, s := range sets {
+		fd := s.fd
+		switch fd.kind {
+		case fieldBool:
+			fd.set = s.v != nil
+			if fd.set {
+				_ = json.Unmarshal(s.v, &fd.on)
+			}
+		case fieldEnum:
+			fd.pick = -1
+			for i, e := range fd.enum {
+				if s.v != nil && bytes.Equal(bytes.TrimSpace(e), bytes.TrimSpace(s.v)) {
+					fd.pick = i
+				}
+			}
+		default:
+			f.setText(fd, s.text)
+		}
+		fd.err = ""
+	}
+	return nil
+}
+
+// toggleRaw switches between the fields and one JSON object; going back
+// to the fields fails (staying in JSON, nothing lost) when the JSON is not
+// an object the fields can hold.
+func (f *callForm) toggleRaw() error {
+	if !f.raw {
+		f.blur()
+		f.rawArg.SetValue(f.draft())
+		f.fitArea(&f.rawArg)
+		f.raw, f.rawErr = true, ""
+		return nil
+	}
+	b, err := checkArgsObject(f.rawArg.Value())
+	if err == nil {
+		err = f.fill(b)
+	}
+	if err != nil {
+		f.rawErr = err.Error() + " (stays JSON)"
+		return err
+	}
+	f.blur()
+	f.raw, f.rawErr = false, ""
+	return nil
+}
+
 // value is the field's JSON value; ok is false when it is left empty.
 func (fd *formField) value() (json.RawMessage, bool, error) {
 	switch fd.kind {
@@ -360,18 +794,19 @@ func (fd *formField) value() (json.RawMessage, bool, error) {
 		}
 		return fd.enum[fd.pick], true, nil
 	}
-	s := strings.TrimSpace(fd.input.Value())
-	if s == "" {
-		if fd.kind == fieldString && fd.input.Value() != "" {
-			b, _ := json.Marshal(fd.input.Value())
-			return b, true, nil
+	text := fd.text()
+	s := strings.TrimSpace(text)
+	if fd.kind == fieldString {
+		if text == "" {
+			return nil, false, nil
 		}
+		b, _ := json.Marshal(text) // exactly as typed: newlines, spaces
+		return b, true, nil
+	}
+	if s == "" {
 		return nil, false, nil
 	}
 	switch fd.kind {
-	case fieldString:
-		b, _ := json.Marshal(fd.input.Value())
-		return b, true, nil
 	case fieldNumber:
 		if _, err := strconv.ParseFloat(s, 64); err != nil {
 			return nil, false, errors.New("not a number")
@@ -396,15 +831,28 @@ func (fd *formField) value() (json.RawMessage, bool, error) {
 			return nil, false, errors.New("must be a JSON array [ … ]")
 		}
 	}
-	return json.RawMessage(s), true, nil
+	var buf bytes.Buffer
+	_ = json.Compact(&buf, []byte(s))
+	return buf.Bytes(), true, nil
 }
 
-// render draws the fields: a label column and the input, the description
-// and any error under it.
+// render draws the fields: a label column and the input (a text area
+// under its label), the description and any error under it, each whole.
 func (f *callForm) render(st Styles, w int, active bool) []string {
 	var out []string
 	if f.problem != "" {
-		out = append(out, st.Warn.Render("▲ "+clean(f.problem)))
+		out = append(out, wrapStyled(st.Warn, "▲ "+f.problem, w)...)
+	}
+	if f.raw {
+		out = append(out, st.Muted.Render("  the arguments as one JSON object · ctrl+o back to the fields · ctrl+e in $EDITOR"))
+		f.rawArg.SetWidth(max(w-4, 8))
+		for _, l := range strings.Split(f.rawArg.View(), "\n") {
+			out = append(out, "  "+l)
+		}
+		if f.rawErr != "" {
+			out = append(out, indent(wrapStyled(st.Err, "✗ "+f.rawErr, w-4), "  ")...)
+		}
+		return out
 	}
 	if len(f.fields) == 0 {
 		return append(out, st.Muted.Render("  no arguments: enter calls it with {}"))
@@ -415,6 +863,7 @@ func (f *callForm) render(st Styles, w int, active bool) []string {
 	}
 	labelW = min(labelW, max(w/3, 8))
 	inputW := max(w-labelW-4, 8)
+	pad := "   " + strings.Repeat(" ", labelW)
 	for i, fd := range f.fields {
 		cur := active && i == f.cur
 		marker := "  "
@@ -430,6 +879,7 @@ func (f *callForm) render(st Styles, w int, active bool) []string {
 			label = st.Key.Render(fit(clean(name), labelW))
 		}
 		var val string
+		var below []string
 		switch fd.kind {
 		case fieldBool:
 			switch {
@@ -447,18 +897,31 @@ func (f *callForm) render(st Styles, w int, active bool) []string {
 			}
 			val = st.Muted.Render("‹ ") + v + st.Muted.Render(fmt.Sprintf(" ›  %d choices", len(fd.enum)))
 		default:
-			fd.input.SetWidth(inputW)
-			val = fd.input.View()
+			if fd.multi {
+				fd.area.SetWidth(inputW)
+				lines := strings.Split(fd.area.View(), "\n")
+				val = st.Muted.Render(fmt.Sprintf("%d line(s) · enter: new line", fd.area.LineCount()))
+				for _, l := range lines {
+					below = append(below, pad+l)
+				}
+			} else {
+				fd.input.SetWidth(inputW)
+				val = fd.input.View()
+			}
 		}
 		out = append(out, marker+label+" "+val)
+		out = append(out, below...)
 		hint := fd.kind.String()
+		if fd.multi && fd.kind == fieldString {
+			hint = "text"
+		}
 		if fd.desc != "" {
 			hint += " · " + fd.desc
 		}
 		if fd.err != "" {
-			out = append(out, "   "+strings.Repeat(" ", labelW)+st.Err.Render("✗ "+fd.err))
+			out = append(out, indent(wrapStyled(st.Err, "✗ "+fd.err, inputW), pad)...)
 		} else if cur || !active {
-			out = append(out, "   "+strings.Repeat(" ", labelW)+st.Muted.Render(fit(clean(hint), inputW)))
+			out = append(out, indent(wrapStyled(st.Muted, hint, inputW), pad)...)
 		}
 	}
 	return out

@@ -43,10 +43,11 @@ type (
 		explicit bool
 	}
 	changeMsg struct {
-		tool string
-		cv   *changeView
-		doc  *uiDoc // the new UI, highlighted
-		err  error
+		tool     string
+		cv       *changeView
+		doc      *uiDoc // the new UI, highlighted
+		err      error
+		feedback string // a refine's feedback (asked again when not understood)
 	}
 	callMsg struct {
 		tool  string
@@ -61,7 +62,8 @@ type (
 	previewMsg struct {
 		tool, url string
 		copy      bool
-		err       error
+		err       error // no URL
+		openErr   error // the URL, but no browser opened
 	}
 	exportMsg struct {
 		tool, path string
@@ -97,11 +99,11 @@ const (
 )
 
 // call runs f with a bounded context derived from the model's.
-func (m *Model) callCtx(d time.Duration) (context.Context, context.CancelFunc) {
+func (m *shared) callCtx(d time.Duration) (context.Context, context.CancelFunc) {
 	return context.WithTimeout(m.ctx, d)
 }
 
-func (m *Model) fetchState() tea.Cmd {
+func (m *shared) fetchState() tea.Cmd {
 	if m.statePend {
 		m.stateAgain = true
 		return nil
@@ -116,7 +118,7 @@ func (m *Model) fetchState() tea.Cmd {
 	}
 }
 
-func (m *Model) fetchTools() tea.Cmd {
+func (m *shared) fetchTools() tea.Cmd {
 	api, gen := m.api, m.subGen
 	ctx, cancel := m.callCtx(toolsCall)
 	return func() tea.Msg {
@@ -126,7 +128,7 @@ func (m *Model) fetchTools() tea.Cmd {
 	}
 }
 
-func (m *Model) fetchPending() tea.Cmd {
+func (m *shared) fetchPending() tea.Cmd {
 	api, gen := m.api, m.subGen
 	ctx, cancel := m.callCtx(quickCall)
 	return func() tea.Msg {
@@ -136,7 +138,7 @@ func (m *Model) fetchPending() tea.Cmd {
 	}
 }
 
-func (m *Model) fetchInspect(tool string) tea.Cmd {
+func (m *shared) fetchInspect(tool string) tea.Cmd {
 	if tool == "" {
 		return nil
 	}
@@ -149,7 +151,7 @@ func (m *Model) fetchInspect(tool string) tea.Cmd {
 	}
 }
 
-func (m *Model) fetchVars() tea.Cmd {
+func (m *shared) fetchVars() tea.Cmd {
 	api := m.api
 	ctx, cancel := m.callCtx(quickCall)
 	return func() tea.Msg {
@@ -160,12 +162,12 @@ func (m *Model) fetchVars() tea.Cmd {
 }
 
 // fetchUI reads a tool's UI (generating it when nothing is cached).
-func (m *Model) fetchUI(tool string, explicit bool) tea.Cmd {
+func (m *shared) fetchUI(tool string, explicit bool) tea.Cmd {
 	api := m.api
 	ctx, cancel := m.callCtx(generateCall)
 	return func() tea.Msg {
 		defer cancel()
-		v, err := api.UI(ctx, tool)
+		v, err := api.ReadableUI(ctx, tool)
 		if err != nil {
 			return uiMsg{tool: tool, err: err, explicit: explicit}
 		}
@@ -173,37 +175,59 @@ func (m *Model) fetchUI(tool string, explicit bool) tea.Cmd {
 	}
 }
 
-func (m *Model) doRefine(tool, feedback string) tea.Cmd {
+// doRefine refines a tool's UI; requireUnderstood asks the engine to
+// refuse (record nothing) feedback the offline generator cannot read.
+func (m *shared) doRefine(tool, feedback string, requireUnderstood bool) tea.Cmd {
 	api := m.api
 	ctx, cancel := m.callCtx(generateCall)
 	return func() tea.Msg {
 		defer cancel()
-		ch, err := api.Refine(ctx, contract.RefineRequest{Tool: tool, Feedback: feedback, Source: contract.SourceTUI})
-		return newChangeMsg(tool, ch, err)
+		ch, err := api.Refine(ctx, contract.RefineRequest{Tool: tool, Feedback: feedback, Source: contract.SourceTUI,
+			RequireUnderstood: requireUnderstood})
+		msg := newChangeMsg(ctx, api, tool, ch, err)
+		msg.feedback = feedback
+		return msg
 	}
 }
 
-func (m *Model) doRegenerate(tool string, clear bool) tea.Cmd {
+func (m *shared) doRegenerate(tool string, clear bool) tea.Cmd {
 	api := m.api
 	ctx, cancel := m.callCtx(generateCall)
 	return func() tea.Msg {
 		defer cancel()
 		ch, err := api.Regenerate(ctx, contract.RegenerateRequest{Tool: tool, ClearRefinements: clear, Source: contract.SourceTUI})
-		return newChangeMsg(tool, ch, err)
+		return newChangeMsg(ctx, api, tool, ch, err)
 	}
 }
 
-// newChangeMsg diffs a change (in the command, not Update).
-func newChangeMsg(tool string, ch contract.UIChange, err error) changeMsg {
+// doDrop drops refinement index (feedback is its text, checked by the
+// engine) of a tool's history.
+func (m *shared) doDrop(tool string, index int, feedback string) tea.Cmd {
+	api := m.api
+	ctx, cancel := m.callCtx(generateCall)
+	return func() tea.Msg {
+		defer cancel()
+		ch, err := api.DropRefinement(ctx, contract.DropRefinementRequest{Tool: tool, Index: index, Feedback: feedback,
+			Source: contract.SourceTUI})
+		return newChangeMsg(ctx, api, tool, ch, err)
+	}
+}
+
+// newChangeMsg diffs a change and reads the new UI as a person reads it
+// (in the command, not Update).
+func newChangeMsg(ctx context.Context, api contract.API, tool string, ch contract.UIChange, err error) changeMsg {
 	if err != nil {
 		return changeMsg{tool: tool, err: err}
 	}
 	v := contract.UIView{Tool: ch.Tool, URI: contract.UIURI(ch.Tool), MIMEType: contract.MIMEApp, HTML: ch.HTML,
 		CacheKey: ch.CacheKey, Meta: ch.Meta}
+	if r, err := api.ReadableUI(ctx, tool); err == nil && r.CacheKey == ch.CacheKey {
+		v = r
+	}
 	return changeMsg{tool: tool, cv: newChangeView(ch), doc: plainDoc(v)}
 }
 
-func (m *Model) doCall(tool string, args json.RawMessage) tea.Cmd {
+func (m *shared) doCall(tool string, args json.RawMessage) tea.Cmd {
 	api := m.api
 	ctx, cancel := m.callCtx(generateCall)
 	return func() tea.Msg {
@@ -216,7 +240,7 @@ func (m *Model) doCall(tool string, args json.RawMessage) tea.Cmd {
 	}
 }
 
-func (m *Model) doRefresh() tea.Cmd {
+func (m *shared) doRefresh() tea.Cmd {
 	api := m.api
 	ctx, cancel := m.callCtx(toolsCall * 2)
 	return func() tea.Msg {
@@ -227,7 +251,7 @@ func (m *Model) doRefresh() tea.Cmd {
 }
 
 // doPreview asks for the preview URL, then opens it (or copies it).
-func (m *Model) doPreview(tool string, copyIt bool) tea.Cmd {
+func (m *shared) doPreview(tool string, copyIt bool) tea.Cmd {
 	api, open := m.api, m.opts.OpenURL
 	ctx, cancel := m.callCtx(toolsCall)
 	return func() tea.Msg {
@@ -238,7 +262,7 @@ func (m *Model) doPreview(tool string, copyIt bool) tea.Cmd {
 		}
 		if !copyIt {
 			if err := open(p.URL); err != nil {
-				return previewMsg{tool: tool, url: p.URL, err: fmt.Errorf("opening the browser: %w", err)}
+				return previewMsg{tool: tool, url: p.URL, openErr: err}
 			}
 		}
 		return previewMsg{tool: tool, url: p.URL, copy: copyIt}
@@ -247,7 +271,7 @@ func (m *Model) doPreview(tool string, copyIt bool) tea.Cmd {
 
 // doExport writes a tool's UI to ExportDir/<tool>.html (atomically: a
 // temporary file renamed into place).
-func (m *Model) doExport(tool string) tea.Cmd {
+func (m *shared) doExport(tool string) tea.Cmd {
 	api, dir := m.api, m.opts.ExportDir
 	ctx, cancel := m.callCtx(generateCall)
 	return func() tea.Msg {
@@ -274,14 +298,15 @@ func (m *Model) doExport(tool string) tea.Cmd {
 // the current palette, in the background: a UI shows at once in plain text
 // and in color when this returns (chroma takes a few hundred ms on a
 // 100 KB page).
-func (m *Model) highlight(tools ...string) tea.Cmd {
+func (m *shared) highlight(tools ...string) tea.Cmd {
 	style := m.styles.chroma
 	if style == "" {
 		return nil
 	}
 	docs := map[string]*uiDoc{}
-	for k, d := range m.docs {
-		if d.style == style {
+	for k, t := range m.tools {
+		d := t.doc
+		if d == nil || d.style == style {
 			continue
 		}
 		if len(tools) == 0 || slices.Contains(tools, k) {
@@ -302,18 +327,6 @@ func (m *Model) highlight(tools ...string) tea.Cmd {
 
 // plainDoc is a UI's HTML as plain lines, until highlighted.
 func plainDoc(v contract.UIView) *uiDoc { return &uiDoc{view: v, lines: cleanLines(v.HTML)} }
-
-func (m *Model) pollTick() tea.Cmd {
-	return m.tick(m.opts.PollInterval, func(time.Time) tea.Msg { return pollMsg{} })
-}
-
-func (m *Model) spinTick() tea.Cmd {
-	if m.opts.Static || m.spinning {
-		return nil
-	}
-	m.spinning = true
-	return m.tick(100*time.Millisecond, func(time.Time) tea.Msg { return spinMsg{} })
-}
 
 // safeFileName turns a tool name into a file name.
 func safeFileName(name string) string {

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+
 	"github.com/genui-dev/genui/engine/contract"
 )
 
@@ -191,10 +192,7 @@ func (m *Model) handleAttached(msg attachedMsg) tea.Cmd {
 	m.api, m.base, m.mode = msg.api, msg.base, Attached
 	m.other = ""
 	m.keys.Attach.SetEnabled(false)
-	m.docs = map[string]*uiDoc{}
-	m.inspect = map[string]contract.Inspection{}
-	m.changes = map[string]*changeView{}
-	m.results = map[string]*callResult{}
+	m.forgetUIs(true)
 	m.seenQueue = map[int64]int{}
 	m.lastTaken = 0
 	m.events.Push(eventRow{time: m.now(), kind: "attached", text: "now showing the genui at " + msg.base})
@@ -231,4 +229,79 @@ func (m *Model) resubscribe() tea.Cmd {
 		ch, err := api.Subscribe(ctx)
 		return subscribedMsg{gen: gen, ch: ch, api: api, base: base, err: err}
 	}
+}
+
+// streamEnded handles the end of the event stream: attached, the server is
+// gone (banner, reconnect with backoff); in-process, the engine stopped.
+func (m *Model) streamEnded(why string) tea.Cmd {
+	m.currentCh = nil
+	if m.quitting || m.attaching {
+		return nil // we end it: quitting, or leaving the in-process engine
+	}
+	if m.mode == Attached {
+		if !m.lost {
+			m.lost, m.retry = true, 0
+			m.lostErr = why
+		}
+		return m.scheduleReconnect()
+	}
+	m.setStatus("the engine stopped: "+why, true)
+	return nil
+}
+
+// backoff is the wait before reconnect attempt n: 250 ms doubling to 5 s.
+func backoff(n int) time.Duration {
+	d := 250 * time.Millisecond
+	for i := 0; i < n && d < 5*time.Second; i++ {
+		d *= 2
+	}
+	return min(d, 5*time.Second)
+}
+
+func (m *Model) scheduleReconnect() tea.Cmd {
+	d := backoff(m.retry)
+	m.retryAt = m.now().Add(d)
+	gen := m.subGen
+	return m.tick(d, func(time.Time) tea.Msg { return reconnectMsg{gen: gen} })
+}
+
+func (m *Model) handleReconnect(msg reconnectMsg) tea.Cmd {
+	if msg.gen != m.subGen || !m.lost || m.quitting {
+		return nil
+	}
+	m.retry++
+	return m.resubscribe()
+}
+
+func (m *Model) handleSubscribed(msg subscribedMsg) tea.Cmd {
+	if msg.gen != m.subGen {
+		return nil
+	}
+	if msg.err != nil {
+		if m.mode == Attached {
+			if !m.lost {
+				m.lost, m.retry = true, 0
+			}
+			m.lostErr = errText(msg.err)
+			return m.scheduleReconnect()
+		}
+		m.setStatus("subscribing to engine events: "+errText(msg.err), true)
+		return nil
+	}
+	m.currentCh = msg.ch
+	cmds := []tea.Cmd{readEvents(msg.gen, msg.ch)}
+	if msg.api != nil && msg.api != m.api {
+		m.api, m.base = msg.api, msg.base
+	}
+	if m.lost {
+		m.lost, m.retry, m.lostErr = false, 0, ""
+		m.setStatus("reconnected to "+m.base, false)
+		m.forgetUIs(false)
+		// It may be another process (a restarted genui numbers its queue
+		// from 1 again): take its pending events as new.
+		m.seenQueue, m.lastTaken = map[int64]int{}, 0
+		m.events.Push(eventRow{time: m.now(), kind: "reconnected", text: "the events below come from the genui at " + m.base})
+		cmds = append(cmds, m.fetchState(), m.fetchTools(), m.fetchPending(), m.fetchInspect(m.selected()))
+	}
+	return tea.Batch(cmds...)
 }

@@ -3,6 +3,7 @@ package tui
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
 	"encoding/json"
 	"fmt"
 	"sort"
@@ -84,25 +85,30 @@ func (m *Model) subscribe() tea.Cmd {
 	}
 }
 
-// eventRow is one line of the Events tab: a queued /wait event or an
-// engine event.
+// eventRow is one line of the Events pane: an engine event, a /wait queue
+// event, or both (an engine event the engine also queued for agents is one
+// row, marked ⧗ while pending and ✓ once an agent took it).
 type eventRow struct {
-	time   time.Time
-	kind   string // engine event kind, or "queued"
-	label  string // what a queued event is (its type: ui/message, tools/call, ...)
-	tool   string
-	text   string // one-line summary
-	qseq   int64  // queue sequence (queued rows)
-	taken  bool   // an agent took it through /wait
-	detail []byte // JSON shown when expanded
+	time      time.Time
+	kind      string // engine event kind, or the queued event's type (ui/message, tools/call, ...)
+	tool      string
+	text      string // one-line summary
+	queueOnly bool   // a queued event with no engine event of its own
+	qseq      int64  // the queue's sequence number (0: not queued)
+	taken     bool   // an agent took it through /wait
+	detail    []byte // JSON shown when opened
+	queued    []byte // the queued event's JSON (merged rows)
 }
 
-// trafficRow is one JSON-RPC message of the Traffic tab.
+// trafficRow is one JSON-RPC message of the Traffic pane.
 type trafficRow struct {
 	time      time.Time
 	dir       string
+	session   string
 	kind      string
 	method    string
+	tool      string // the tool a tools/call (or its answer, its cancellation) names
+	requestID string // the request a notifications/cancelled gives up on
 	id        string
 	latency   time.Duration
 	size      int
@@ -110,13 +116,27 @@ type trafficRow struct {
 	truncated bool
 }
 
-// logRow is one line of the Log tab.
+// logRow is one line of the Log pane.
 type logRow struct {
 	time      time.Time
 	level     string
 	component string
 	msg       string
-	attrs     string
+	attrList  [][2]string // the attributes, cleaned, sorted by key
+}
+
+// attrs is the attributes as one line: key=value ...
+func (r logRow) attrs() string {
+	var b strings.Builder
+	for i, a := range r.attrList {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(a[0])
+		b.WriteByte('=')
+		b.WriteString(a[1])
+	}
+	return b.String()
 }
 
 // queuedRow turns a /wait queue event into a row.
@@ -126,7 +146,7 @@ func queuedRow(q contract.QueuedEvent) eventRow {
 		text += "  " + p
 	}
 	d, _ := json.Marshal(q)
-	return eventRow{time: q.Time, kind: "queued", label: q.Type, tool: q.Tool, text: clean(text), qseq: q.Seq, detail: d}
+	return eventRow{time: q.Time, kind: q.Type, queueOnly: true, tool: q.Tool, text: clean(text), qseq: q.Seq, detail: d}
 }
 
 // engineRow turns an engine event into a row.
@@ -160,6 +180,37 @@ func engineRow(ev contract.Event) eventRow {
 		text = fmt.Sprintf("%d MCP session(s)", len(d.Sessions))
 	case *contract.Lagged:
 		text = fmt.Sprintf("fell behind by %d events; resubscribing", d.Pending)
+	case *contract.CallStarted:
+		text = "from " + d.Source
+		if d.Task {
+			text += " (as a task)"
+		}
+	case *contract.CallFinished:
+		switch {
+		case d.Cancelled:
+			text = "cancelled"
+		case d.Error != "":
+			text = "failed: " + d.Error
+		case d.IsError:
+			text = "isError result"
+		default:
+			text = "done"
+		}
+		text = fmt.Sprintf("%s in %s", text, fmtDur(d.Duration))
+	case *contract.TaskStatus:
+		b, _ := json.Marshal(d.Task)
+		text = "task " + string(b)
+	case *contract.PendingRequest:
+		text = fmt.Sprintf("%s %s awaits an answer (request %s)", d.Kind, d.Method, d.ID)
+	case *contract.RequestAnswered:
+		text = fmt.Sprintf("%s request %s %s", d.Kind, d.ID, d.Outcome)
+		if d.By != "" {
+			text += " by " + d.By
+		}
+	case *contract.ResourceUpdated:
+		text = d.URI
+	case *contract.ListChanged:
+		text = d.List + " changed"
 	case *contract.Security:
 		text = d.Detail
 		if d.Action != "" {
@@ -171,17 +222,17 @@ func engineRow(ev contract.Event) eventRow {
 }
 
 func newTrafficRow(ev contract.Event, t *contract.Traffic) trafficRow {
-	return trafficRow{time: ev.Time, dir: t.Direction, kind: t.Kind, method: t.Method, id: string(t.ID),
-		latency: t.Latency, size: t.Size, frame: t.Frame, truncated: t.Truncated}
+	return trafficRow{time: ev.Time, dir: t.Direction, session: t.Session, kind: t.Kind, method: t.Method, tool: t.Tool,
+		requestID: string(t.RequestID), id: string(t.ID), latency: t.Latency, size: t.Size, frame: t.Frame, truncated: t.Truncated}
 }
 
 func newLogRow(ev contract.Event, l *contract.LogRecord) logRow {
-	var attrs []string
 	keys := make([]string, 0, len(l.Attrs))
 	for k := range l.Attrs {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
+	list := make([][2]string, 0, len(keys))
 	for _, k := range keys {
 		v := l.Attrs[k]
 		s, ok := v.(string)
@@ -189,9 +240,9 @@ func newLogRow(ev contract.Event, l *contract.LogRecord) logRow {
 			b, _ := json.Marshal(v)
 			s = string(b)
 		}
-		attrs = append(attrs, k+"="+s)
+		list = append(list, [2]string{clean(k), clean(s)})
 	}
-	return logRow{time: ev.Time, level: l.Level, component: l.Component, msg: clean(l.Message), attrs: clean(strings.Join(attrs, " "))}
+	return logRow{time: ev.Time, level: l.Level, component: l.Component, msg: clean(l.Message), attrList: list}
 }
 
 // payloadSummary is what a person wants from a queued event's payload:
@@ -238,4 +289,135 @@ func payloadSummary(p json.RawMessage) string {
 		s = s[:200] + "…"
 	}
 	return s
+}
+
+func (m *Model) handleEvents(msg eventsMsg) tea.Cmd {
+	if msg.gen != m.subGen {
+		return nil // an old subscription's last words
+	}
+	var cmds []tea.Cmd
+	refetch, lagged := false, false
+	inspectAgain := map[string]bool{}
+	for _, ev := range msg.evs {
+		switch d := ev.Detail.(type) {
+		case *contract.Traffic:
+			m.traffic.Push(newTrafficRow(ev, d))
+			continue
+		case *contract.LogRecord:
+			m.logs.Push(newLogRow(ev, d))
+			continue
+		case *contract.GenerationProgress, *contract.CallProgress:
+			continue // streaming: the panes that run them show progress
+		case *contract.Queued:
+			m.addQueued(d.Event)
+			continue
+		case *contract.QueueDrained:
+			m.markTaken(d.LastSeq)
+		case *contract.Lagged:
+			lagged = true
+		case *contract.UIUpdated:
+			// A UI changed (here, by an agent, or by a preview): what the
+			// panes hold of it is stale.
+			if t := m.peek(ev.Tool); t != nil && t.doc != nil && t.doc.view.CacheKey != d.CacheKey && t.busy == "" {
+				t.doc = nil
+			}
+			inspectAgain[ev.Tool] = true
+		case *contract.ToolsChanged:
+			cmds = append(cmds, m.fetchTools())
+		}
+		refetch = true
+		m.insertEvent(engineRow(ev))
+		if ev.Kind == contract.EventGenerationFinished || ev.Kind == contract.EventGenerationFailed {
+			inspectAgain[ev.Tool] = true
+		}
+	}
+	if refetch {
+		cmds = append(cmds, m.fetchState())
+	}
+	for t := range inspectAgain {
+		if t != "" {
+			if d := m.peek(t); (d != nil && d.hasInspect) || t == m.selected() {
+				cmds = append(cmds, m.fetchInspect(t))
+			}
+		}
+	}
+	if sel := m.selected(); inspectAgain[sel] && m.showing(paneUI) {
+		cmds = append(cmds, m.ensureUI(sel))
+	}
+	switch {
+	case lagged:
+		m.setStatus("the event stream fell behind; resubscribed (some traffic or log lines were skipped)", false)
+		cmds = append(cmds, m.subscribe(), m.fetchPending())
+	case msg.closed:
+		cmds = append(cmds, m.streamEnded("the event stream ended"))
+	default:
+		cmds = append(cmds, readEvents(msg.gen, m.currentCh))
+	}
+	return tea.Batch(cmds...)
+}
+
+// addQueued adds a /wait queue event once (PendingEvents and EventQueued
+// may both report it, and a re-attached genui reports again what it still
+// holds). An engine event the engine queued for agents (it publishes the
+// event, then queues it) marks the event's row instead of adding one.
+func (s *shared) addQueued(q contract.QueuedEvent) {
+	if q.Seq != 0 {
+		if _, dup := s.seenQueue[q.Seq]; dup {
+			return
+		}
+		s.seenQueue[q.Seq] = 1
+		if len(s.seenQueue) > 4*maxEvents {
+			s.seenQueue = map[int64]int{q.Seq: 1}
+		}
+	}
+	id := fmt.Sprintf("%d|%d|%s|%s|%s|%x", q.Seq, q.Time.UnixNano(), q.Source, q.Type, q.Tool, sha256.Sum256(q.Payload))
+	if s.queuedIDs[id] {
+		return
+	}
+	if len(s.queuedIDs) > 4*maxEvents {
+		clear(s.queuedIDs)
+	}
+	s.queuedIDs[id] = true
+	taken := q.Seq != 0 && q.Seq <= s.lastTaken
+	if q.Source == contract.SourceEngine {
+		for i := s.events.Len() - 1; i >= max(0, s.events.Len()-32); i-- {
+			r := s.events.Ptr(i)
+			if !r.queueOnly && r.qseq == 0 && r.kind == q.Type && r.tool == q.Tool {
+				r.qseq, r.taken = q.Seq, taken
+				r.queued, _ = json.Marshal(q)
+				return
+			}
+		}
+	}
+	row := queuedRow(q)
+	row.taken = taken
+	s.insertEvent(row)
+}
+
+// insertEvent adds a row in time order: events fetched late (the /wait
+// queue of a genui attached to, or re-attached after a restart) go where
+// their time puts them, not at the end.
+func (s *shared) insertEvent(row eventRow) {
+	s.events.Push(row)
+	for i := s.events.Len() - 1; i > 0; i-- {
+		prev, cur := s.events.Ptr(i-1), s.events.Ptr(i)
+		if !prev.time.After(cur.time) {
+			break
+		}
+		*prev, *cur = *cur, *prev
+		s.eventsReordered++
+	}
+}
+
+// markTaken marks queued rows up to seq as delivered to an agent.
+func (s *shared) markTaken(seq int64) {
+	if seq <= s.lastTaken {
+		return
+	}
+	s.lastTaken = seq
+	for i := s.events.Len() - 1; i >= 0; i-- {
+		if r := s.events.Ptr(i); r.qseq != 0 && r.qseq <= seq {
+			r.taken = true
+		}
+	}
 }

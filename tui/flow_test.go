@@ -137,6 +137,10 @@ func (g goldenAPI) Subscribe(ctx context.Context) (<-chan contract.Event, error)
 				c := *d
 				c.Event.Time = fixedTime
 				ev.Detail = &c
+			case *contract.CallFinished:
+				c := *d
+				c.Duration = 2 * time.Millisecond
+				ev.Detail = &c
 			case *contract.Traffic, *contract.LogRecord, *contract.GenerationProgress:
 				continue // no host here; log lines carry timings
 			}

@@ -1,10 +1,15 @@
 package tui
 
-import "charm.land/bubbles/v2/key"
+import (
+	"fmt"
 
-// KeyMap is every key the workbench knows, with its help text. The help bar
-// and the full help (?) are generated from it; Update matches keys only
-// through these bindings (key.Matches).
+	"charm.land/bubbles/v2/key"
+)
+
+// KeyMap is every global key the workbench knows, with its help text (each
+// pane and dialog names its own keys through Keys()). The help bar, the
+// full help (?) and the palette are generated from these bindings; Update
+// matches keys only through them (key.Matches).
 type KeyMap struct {
 	Up, Down         key.Binding
 	PageUp, PageDown key.Binding
@@ -13,14 +18,17 @@ type KeyMap struct {
 	FocusPane        key.Binding
 	Filter           key.Binding
 	NextTab, PrevTab key.Binding
-	Tabs             [7]key.Binding // 1..7
-	Enter            key.Binding
-	Back             key.Binding
+	// Tabs are the number keys, one per pane of the pane table (1-9, 0).
+	Tabs  []key.Binding
+	Enter key.Binding
+	Back  key.Binding
 
 	Generate        key.Binding
 	Refine          key.Binding
 	Regenerate      key.Binding
 	RegenerateClear key.Binding
+	DropLast        key.Binding
+	DropAny         key.Binding
 	Preview         key.Binding
 	Call            key.Binding
 	RefreshTools    key.Binding
@@ -30,9 +38,16 @@ type KeyMap struct {
 	Attach          key.Binding
 	Help            key.Binding
 	Quit            key.Binding
+	// Interrupt (ctrl+c) backs out of any input, and quits from the top.
+	Interrupt key.Binding
 
 	// Inside the refine box, the call form, the filter and the confirm prompt.
 	Send        key.Binding
+	CallSend    key.Binding
+	Editor      key.Binding // the focused field (or all arguments in JSON) in $EDITOR
+	EditAll     key.Binding // all arguments as JSON in $EDITOR (Call pane)
+	RawJSON     key.Binding
+	Skeleton    key.Binding
 	Cancel      key.Binding
 	HistoryPrev key.Binding
 	HistoryNext key.Binding
@@ -40,10 +55,31 @@ type KeyMap struct {
 	PrevField   key.Binding
 	Toggle      key.Binding
 	Yes, No     key.Binding
+
+	// In the panes: search, sideways, wrap, the Log's level filter.
+	Search      key.Binding
+	SearchNext  key.Binding
+	SearchPrev  key.Binding
+	Wrap        key.Binding
+	Left, Right key.Binding
+	Level       key.Binding
+	Palette     key.Binding
+	CopyText    key.Binding
 }
 
-// DefaultKeyMap is the workbench's key map.
-func DefaultKeyMap() KeyMap {
+// tabKey is the number key of the i-th pane: 1-9, then 0 ("" past ten).
+func tabKey(i int) string {
+	switch {
+	case i < 9:
+		return fmt.Sprint(i + 1)
+	case i == 9:
+		return "0"
+	}
+	return ""
+}
+
+// DefaultKeyMap is the workbench's key map for the panes of specs.
+func DefaultKeyMap(specs []paneSpec) KeyMap {
 	k := KeyMap{
 		Up:        key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "up")),
 		Down:      key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "down")),
@@ -63,6 +99,8 @@ func DefaultKeyMap() KeyMap {
 		Refine:          key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "refine")),
 		Regenerate:      key.NewBinding(key.WithKeys("R"), key.WithHelp("R", "regenerate")),
 		RegenerateClear: key.NewBinding(key.WithKeys("ctrl+r"), key.WithHelp("ctrl+r", "regenerate, clear refinements")),
+		DropLast:        key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "drop the last refinement")),
+		DropAny:         key.NewBinding(key.WithKeys("D"), key.WithHelp("D", "drop any refinement")),
 		Preview:         key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "preview")),
 		Call:            key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "call")),
 		RefreshTools:    key.NewBinding(key.WithKeys("u"), key.WithHelp("u", "refresh tools")),
@@ -71,9 +109,15 @@ func DefaultKeyMap() KeyMap {
 		ToggleDiff:      key.NewBinding(key.WithKeys("d"), key.WithHelp("d", "diff/source")),
 		Attach:          key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "attach"), key.WithDisabled()),
 		Help:            key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
-		Quit:            key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
+		Quit:            key.NewBinding(key.WithKeys("q"), key.WithHelp("q", "quit")),
+		Interrupt:       key.NewBinding(key.WithKeys("ctrl+c"), key.WithHelp("ctrl+c", "back out / quit")),
 
 		Send:        key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "send")),
+		CallSend:    key.NewBinding(key.WithKeys("enter", "ctrl+s"), key.WithHelp("enter/ctrl+s", "call")),
+		Editor:      key.NewBinding(key.WithKeys("ctrl+e"), key.WithHelp("ctrl+e", "edit in $EDITOR")),
+		EditAll:     key.NewBinding(key.WithKeys("E"), key.WithHelp("E", "all arguments in $EDITOR")),
+		RawJSON:     key.NewBinding(key.WithKeys("ctrl+o"), key.WithHelp("ctrl+o", "arguments as JSON / fields")),
+		Skeleton:    key.NewBinding(key.WithKeys("ctrl+t"), key.WithHelp("ctrl+t", "fill in the shape")),
 		Cancel:      key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel")),
 		HistoryPrev: key.NewBinding(key.WithKeys("up"), key.WithHelp("↑", "earlier feedback")),
 		HistoryNext: key.NewBinding(key.WithKeys("down"), key.WithHelp("↓", "later feedback")),
@@ -82,11 +126,21 @@ func DefaultKeyMap() KeyMap {
 		Toggle:      key.NewBinding(key.WithKeys("space", "left", "right"), key.WithHelp("space/←/→", "toggle/choose")),
 		Yes:         key.NewBinding(key.WithKeys("y", "Y"), key.WithHelp("y", "yes")),
 		No:          key.NewBinding(key.WithKeys("n", "N", "esc"), key.WithHelp("n/esc", "no")),
+
+		Search:     key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "search")),
+		SearchNext: key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "next match")),
+		SearchPrev: key.NewBinding(key.WithKeys("N"), key.WithHelp("N", "previous match")),
+		Wrap:       key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "wrap long lines")),
+		Left:       key.NewBinding(key.WithKeys("<", "shift+left"), key.WithHelp("</>", "scroll sideways")),
+		Right:      key.NewBinding(key.WithKeys(">", "shift+right"), key.WithHelp(">", "scroll right")),
+		Level:      key.NewBinding(key.WithKeys("f"), key.WithHelp("f", "level filter")),
+		Palette:    key.NewBinding(key.WithKeys(":", "ctrl+p"), key.WithHelp(":", "palette")),
+		CopyText:   key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "copy")),
 	}
-	names := [7]string{"detail", "UI", "call", "events", "variables", "traffic", "log"}
-	for i := range k.Tabs {
-		d := string(rune('1' + i))
-		k.Tabs[i] = key.NewBinding(key.WithKeys(d), key.WithHelp(d, names[i]))
+	for i, sp := range specs {
+		if d := tabKey(i); d != "" {
+			k.Tabs = append(k.Tabs, key.NewBinding(key.WithKeys(d), key.WithHelp(d, sp.name)))
+		}
 	}
 	return k
 }
@@ -100,19 +154,27 @@ type helpKeys struct {
 func (h helpKeys) ShortHelp() []key.Binding  { return h.short }
 func (h helpKeys) FullHelp() [][]key.Binding { return h.full }
 
-// tabsBinding is one help entry for the seven number keys.
+// tabsBinding is one help entry for the number keys ("1-7 panes").
 func (k KeyMap) tabsBinding() key.Binding {
-	return key.NewBinding(key.WithKeys("1", "2", "3", "4", "5", "6", "7"), key.WithHelp("1-7", "panes"))
+	var keys []string
+	for _, b := range k.Tabs {
+		keys = append(keys, b.Keys()...)
+	}
+	label := ""
+	if len(keys) > 0 {
+		label = keys[0] + "-" + keys[len(keys)-1]
+	}
+	return key.NewBinding(key.WithKeys(keys...), key.WithHelp(label, "panes"))
 }
 
 // browseHelp is the help of the normal mode.
 func (k KeyMap) browseHelp() helpKeys {
 	return helpKeys{
-		short: []key.Binding{k.Filter, k.tabsBinding(), k.Generate, k.Refine, k.Regenerate, k.Call, k.Preview, k.Attach, k.Help, k.Quit},
+		short: []key.Binding{k.Filter, k.tabsBinding(), k.Palette, k.Attach, k.Generate, k.Refine, k.Regenerate, k.Call, k.Preview, k.Help, k.Quit},
 		full: [][]key.Binding{
 			{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.FocusList, k.FocusPane, k.Enter, k.Back},
-			append([]key.Binding{k.Filter, k.NextTab, k.PrevTab}, k.Tabs[:]...),
-			{k.Generate, k.Refine, k.Regenerate, k.RegenerateClear, k.ToggleDiff, k.Call, k.Preview, k.CopyURL, k.Export, k.RefreshTools},
+			append([]key.Binding{k.Filter, k.NextTab, k.PrevTab}, k.Tabs...),
+			{k.Generate, k.Refine, k.Regenerate, k.RegenerateClear, k.DropLast, k.DropAny, k.ToggleDiff, k.Call, k.Preview, k.CopyURL, k.Export, k.RefreshTools},
 			{k.Attach, k.Help, k.Quit},
 		},
 	}
@@ -122,20 +184,4 @@ func (k KeyMap) filterHelp() helpKeys {
 	enter := key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "keep filter"))
 	esc := key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear filter"))
 	return helpKeys{short: []key.Binding{enter, esc, k.Up, k.Down}, full: [][]key.Binding{{enter, esc, k.Up, k.Down}}}
-}
-
-func (k KeyMap) refineHelp() helpKeys {
-	b := []key.Binding{k.Send, k.Cancel, k.HistoryPrev, k.HistoryNext}
-	return helpKeys{short: b, full: [][]key.Binding{b}}
-}
-
-func (k KeyMap) formHelp() helpKeys {
-	send := key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "call"))
-	b := []key.Binding{send, k.NextField, k.PrevField, k.Toggle, k.Cancel}
-	return helpKeys{short: b, full: [][]key.Binding{b}}
-}
-
-func (k KeyMap) confirmHelp() helpKeys {
-	b := []key.Binding{k.Yes, k.No}
-	return helpKeys{short: b, full: [][]key.Binding{b}}
 }

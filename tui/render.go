@@ -20,7 +20,7 @@ func fit(s string, w int) string {
 	if w <= 0 {
 		return ""
 	}
-	sw := ansi.StringWidth(s)
+	sw := cellWidth(s)
 	if sw > w {
 		s = ansi.Truncate(s, w, "…")
 		sw = ansi.StringWidth(s)
@@ -29,6 +29,32 @@ func fit(s string, w int) string {
 		s += strings.Repeat(" ", w-sw)
 	}
 	return s
+}
+
+// cellWidth is ansi.StringWidth with a fast path for the common line: ASCII
+// text and SGR/CSI sequences only (one byte one cell, sequences none);
+// anything else goes to ansi.StringWidth (grapheme clusters, wide runes).
+func cellWidth(s string) int {
+	w := 0
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c >= 0x80:
+			return ansi.StringWidth(s)
+		case c == 0x1b:
+			if i+1 >= len(s) || s[i+1] != '[' {
+				return ansi.StringWidth(s)
+			}
+			j := i + 2
+			for j < len(s) && (s[j] < 0x40 || s[j] > 0x7e) {
+				j++
+			}
+			i = j
+		case c >= 0x20 && c != 0x7f:
+			w++
+		}
+	}
+	return w
 }
 
 // clean makes text safe to draw: tabs become spaces, other control

@@ -14,7 +14,7 @@ import (
 	"github.com/genui-dev/genui/engine/contract"
 )
 
-// stubAPI is an engine.API that answers from fixed data and records every
+// stubAPI is an contract.API that answers from fixed data and records every
 // call, for Update tests. Refine and Regenerate change the HTML so a diff
 // shows; fail makes the next call of a method fail.
 type stubAPI struct {
@@ -177,10 +177,45 @@ func (s *stubAPI) change(tool, reason, feedback string, clear bool) contract.UIC
 }
 
 func (s *stubAPI) Refine(ctx context.Context, req contract.RefineRequest) (contract.UIChange, error) {
+	if req.RequireUnderstood && strings.Contains(req.Feedback, "unicorn") {
+		_ = s.record("RefineRefused %s %q", req.Tool, req.Feedback)
+		return contract.UIChange{}, contract.Errorf(contract.CodeNotUnderstood,
+			"not understood offline: %q (nothing recorded: send it again to record it anyway)", req.Feedback)
+	}
 	if err := s.record("Refine %s %q %s", req.Tool, req.Feedback, req.Source); err != nil {
 		return contract.UIChange{}, err
 	}
 	return s.change(req.Tool, "refine", req.Feedback, false), nil
+}
+
+func (s *stubAPI) DropRefinement(ctx context.Context, req contract.DropRefinementRequest) (contract.UIChange, error) {
+	if err := s.record("DropRefinement %s %d %q %s", req.Tool, req.Index, req.Feedback, req.Source); err != nil {
+		return contract.UIChange{}, err
+	}
+	s.mu.Lock()
+	hist := s.state.Refinements[req.Tool]
+	i := req.Index
+	if i == -1 {
+		i = len(hist) - 1
+	}
+	if i < 0 || i >= len(hist) || (req.Feedback != "" && hist[i].Feedback != req.Feedback) {
+		s.mu.Unlock()
+		return contract.UIChange{}, contract.Errorf(contract.CodeInvalidArgument, "no refinement %d", req.Index)
+	}
+	fb := hist[i].Feedback
+	s.state.Refinements[req.Tool] = append(append([]contract.Refinement{}, hist[:i]...), hist[i+1:]...)
+	s.mu.Unlock()
+	ch := s.change(req.Tool, "drop", "", false)
+	ch.Feedback = fb
+	return ch, nil
+}
+
+func (s *stubAPI) ReadableUI(ctx context.Context, tool string) (contract.UIView, error) {
+	v, err := s.UI(ctx, tool)
+	if err == nil && tool == "beta" {
+		v.Packed = true // as an offline page: served packed, shown unpacked
+	}
+	return v, err
 }
 
 func (s *stubAPI) Regenerate(ctx context.Context, req contract.RegenerateRequest) (contract.UIChange, error) {
@@ -236,6 +271,11 @@ type driver struct {
 }
 
 func newDriver(t *testing.T, stub *stubAPI, tweak func(*Options)) *driver {
+	return newDriverWith(t, stub, tweak, paneTable)
+}
+
+// newDriverWith is newDriver with the panes of specs.
+func newDriverWith(t *testing.T, stub *stubAPI, tweak func(*Options), specs []paneSpec) *driver {
 	d := &driver{t: t, stub: stub, out: make(chan tea.Msg, 4096)}
 	// NoColor: syntax highlighting (chroma, through regexp2) starts a clock
 	// goroutine that would outlive the bubble; highlighting is tested on
@@ -251,7 +291,7 @@ func newDriver(t *testing.T, stub *stubAPI, tweak func(*Options)) *driver {
 	if tweak != nil {
 		tweak(&opts)
 	}
-	d.m = New(opts)
+	d.m = newModel(opts, specs)
 	d.m.tick = func(dur time.Duration, fn func(time.Time) tea.Msg) tea.Cmd {
 		d.ticks = append(d.ticks, dur)
 		return nil
@@ -326,52 +366,7 @@ func (d *driver) typeText(s string) {
 	}
 }
 
-func keyPress(k string) tea.KeyPressMsg {
-	switch k {
-	case "enter":
-		return tea.KeyPressMsg{Code: tea.KeyEnter}
-	case "esc":
-		return tea.KeyPressMsg{Code: tea.KeyEscape}
-	case "tab":
-		return tea.KeyPressMsg{Code: tea.KeyTab}
-	case "shift+tab":
-		return tea.KeyPressMsg{Code: tea.KeyTab, Mod: tea.ModShift}
-	case "up":
-		return tea.KeyPressMsg{Code: tea.KeyUp}
-	case "down":
-		return tea.KeyPressMsg{Code: tea.KeyDown}
-	case "left":
-		return tea.KeyPressMsg{Code: tea.KeyLeft}
-	case "right":
-		return tea.KeyPressMsg{Code: tea.KeyRight}
-	case "pgup":
-		return tea.KeyPressMsg{Code: tea.KeyPgUp}
-	case "pgdown":
-		return tea.KeyPressMsg{Code: tea.KeyPgDown}
-	case "home":
-		return tea.KeyPressMsg{Code: tea.KeyHome}
-	case "end":
-		return tea.KeyPressMsg{Code: tea.KeyEnd}
-	case "space":
-		return tea.KeyPressMsg{Code: tea.KeySpace, Text: " "}
-	case "ctrl+r":
-		return tea.KeyPressMsg{Code: 'r', Mod: tea.ModCtrl}
-	case "ctrl+c":
-		return tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl}
-	case "ctrl+u":
-		return tea.KeyPressMsg{Code: 'u', Mod: tea.ModCtrl}
-	case "ctrl+d":
-		return tea.KeyPressMsg{Code: 'd', Mod: tea.ModCtrl}
-	}
-	r := []rune(k)
-	if len(r) != 1 {
-		panic("keyPress: unknown key " + k)
-	}
-	if r[0] >= 'A' && r[0] <= 'Z' {
-		return tea.KeyPressMsg{Code: r[0] + 32, ShiftedCode: r[0], Mod: tea.ModShift, Text: k}
-	}
-	return tea.KeyPressMsg{Code: r[0], Text: k}
-}
+func keyPress(k string) tea.KeyPressMsg { return keyMsgOf(k) }
 
 // screen is the current view as plain text.
 func (d *driver) screen() string { return stripANSI(d.m.View().Content) }
@@ -391,4 +386,25 @@ func inBubble(t *testing.T, tweak func(*Options), f func(t *testing.T, d *driver
 		defer d.finish()
 		f(t, d)
 	})
+}
+
+// The driver's view of the components.
+
+func (d *driver) detailPane() *detailPane { return d.m.pane(paneDetail).(*detailPane) }
+func (d *driver) callPane() *callPane     { return d.m.pane(paneCall).(*callPane) }
+func (d *driver) eventsPane() *eventsPane { return d.m.pane(paneEvents).(*eventsPane) }
+
+func (d *driver) refineBox() *refineDialog {
+	r, _ := find[*refineDialog](&d.m.overlay)
+	return r
+}
+
+func (d *driver) confirmBox() *confirmDialog {
+	c, _ := find[*confirmDialog](&d.m.overlay)
+	return c
+}
+
+func (d *driver) helpOpen() bool {
+	_, ok := find[*helpDialog](&d.m.overlay)
+	return ok
 }

@@ -13,6 +13,7 @@ type palette struct {
 	ok, warn, err, info                color.Color
 	added, removed                     color.Color
 	bannerBg, bannerFg                 color.Color
+	matchBg, matchFg                   color.Color
 }
 
 func newPalette(dark bool) palette {
@@ -34,6 +35,8 @@ func newPalette(dark bool) palette {
 		removed:  ld(c("#cf222e"), c("#ff7b72")),
 		bannerBg: ld(c("#fff8c5"), c("#3b2e00")),
 		bannerFg: ld(c("#4d2d00"), c("#f2cc60")),
+		matchBg:  ld(c("#fae17d"), c("#bb8009")),
+		matchFg:  ld(c("#1f2328"), c("#0d1117")),
 	}
 }
 
@@ -51,10 +54,12 @@ type Styles struct {
 	Selected, SelectedBlur            lipgloss.Style
 	OK, Warn, Err, Info               lipgloss.Style
 	Added, Removed, Hunk              lipgloss.Style
+	AddedWord, RemovedWord            lipgloss.Style // the words that changed in a paired line
 	Banner, Status, StatusErr         lipgloss.Style
 	Key, Label                        lipgloss.Style
 	HelpKey, HelpDesc, HelpSep        lipgloss.Style
 	Input                             lipgloss.Style
+	Match                             lipgloss.Style // a search match
 
 	// chroma is the syntax highlighting style name for this background.
 	chroma string
@@ -77,10 +82,12 @@ func NewStyles(dark, noColor bool) Styles {
 		s.Selected, s.SelectedBlur = n().Reverse(true), n().Underline(true)
 		s.OK, s.Warn, s.Err, s.Info = n(), n().Bold(true), n().Bold(true), n()
 		s.Added, s.Removed, s.Hunk = n(), n(), n().Bold(true)
+		s.AddedWord, s.RemovedWord = n().Reverse(true), n().Underline(true)
 		s.Banner, s.Status, s.StatusErr = n().Reverse(true), n(), n().Bold(true)
 		s.Key, s.Label = n().Bold(true), n()
 		s.HelpKey, s.HelpDesc, s.HelpSep = n().Bold(true), n(), n()
 		s.Input = n()
+		s.Match = n().Bold(true).Underline(true)
 		s.chroma = ""
 		return s
 	}
@@ -104,6 +111,8 @@ func NewStyles(dark, noColor bool) Styles {
 	s.Added = n().Foreground(p.added)
 	s.Removed = n().Foreground(p.removed)
 	s.Hunk = n().Foreground(p.info).Bold(true)
+	s.AddedWord = n().Foreground(p.added).Reverse(true).Bold(true)
+	s.RemovedWord = n().Foreground(p.removed).Reverse(true).Bold(true)
 	s.Banner = n().Foreground(p.bannerFg).Background(p.bannerBg).Bold(true)
 	s.Status = n().Foreground(p.muted)
 	s.StatusErr = n().Foreground(p.err).Bold(true)
@@ -113,5 +122,6 @@ func NewStyles(dark, noColor bool) Styles {
 	s.HelpDesc = n().Foreground(p.muted)
 	s.HelpSep = n().Foreground(p.subtle)
 	s.Input = n().Foreground(p.text)
+	s.Match = n().Foreground(p.matchFg).Background(p.matchBg).Bold(true)
 	return s
 }

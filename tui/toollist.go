@@ -152,7 +152,7 @@ func toolBadge(st Styles, t contract.ToolStatus, busy, spin string, narrow bool)
 func shortKind(kind string) string { return orDash(strings.TrimPrefix(kind, "offline-")) }
 
 // render draws the list into w×h inner cells.
-func (l *toolList) render(st Styles, w, h int, focused bool, busy map[string]string, spin string) ([]string, scroll) {
+func (l *toolList) render(st Styles, w, h int, focused bool, busy func(tool string) string, spin string) ([]string, scroll) {
 	out := make([]string, 0, h)
 	if l.filtering || l.query != "" {
 		if l.filtering {
@@ -174,8 +174,8 @@ func (l *toolList) render(st Styles, w, h int, focused bool, busy map[string]str
 	end := min(len(l.visible), l.offset+rows)
 	for i := l.offset; i < end; i++ {
 		t := l.tools[l.visible[i]]
-		b := toolBadge(st, t, busy[t.Name], spin, w < 34)
-		bw := ansi.StringWidth(b)
+		b := toolBadge(st, t, busy(t.Name), spin, w < 34)
+		bw := cellWidth(b)
 		nameW := max(w-2-bw-1, 6)
 		name := fit(clean(t.Name), nameW)
 		if nameW+bw+3 > w {
@@ -212,4 +212,13 @@ func clamp(v, lo, hi int) int {
 		return lo
 	}
 	return min(max(v, lo), hi)
+}
+
+func inputStyles(st Styles) textinput.Styles {
+	s := textinput.DefaultStyles(st.Dark)
+	if st.NoColor {
+		s = textinput.Styles{}
+	}
+	s.Cursor.Blink = false
+	return s
 }

@@ -3,6 +3,7 @@ package tui
 import (
 	"fmt"
 	"strings"
+	"unicode"
 
 	"charm.land/lipgloss/v2"
 	"github.com/alecthomas/chroma/v2"
@@ -87,6 +88,10 @@ func highlightHTML(src, style string) []string {
 type diffLine struct {
 	op   byte // '+', '-', ' ', '@' (hunk header)
 	text string
+	// from, to: the words that changed, for a line paired with its
+	// counterpart (the i-th removed line of a run with the i-th added one);
+	// from == to when unpaired.
+	from, to int
 }
 
 // changeView is what the UI tab shows after a refine or regenerate: the
@@ -138,5 +143,75 @@ func newChangeView(ch contract.UIChange) *changeView {
 			cv.diff = append(cv.diff, diffLine{op: op, text: clean(strings.TrimRight(l.Content, "\r\n"))})
 		}
 	}
+	pairWords(cv.diff)
 	return cv
+}
+
+// pairWords marks, in each run of removed lines followed by added ones, the
+// words that differ between the i-th removed and the i-th added line: a
+// one-word change in a long line ("bigger font") shows where it is.
+func pairWords(d []diffLine) {
+	for i := 0; i < len(d); {
+		if d[i].op != '-' {
+			i++
+			continue
+		}
+		j := i
+		for j < len(d) && d[j].op == '-' {
+			j++
+		}
+		k := j
+		for k < len(d) && d[k].op == '+' {
+			k++
+		}
+		for n := 0; n < j-i && n < k-j; n++ {
+			a, b := &d[i+n], &d[j+n]
+			a.from, a.to, b.from, b.to = wordDiff(a.text, b.text)
+		}
+		i = k
+	}
+}
+
+// wordDiff is the changed middle of a and b after their common leading and
+// trailing words: a[af:at] became b[bf:bt].
+func wordDiff(a, b string) (af, at, bf, bt int) {
+	wa, wb := words(a), words(b)
+	p := 0
+	for p < len(wa) && p < len(wb) && wa[p] == wb[p] {
+		af += len(wa[p])
+		p++
+	}
+	bf = af
+	at, bt = len(a), len(b)
+	for q := 0; q < len(wa)-p && q < len(wb)-p && wa[len(wa)-1-q] == wb[len(wb)-1-q]; q++ {
+		at -= len(wa[len(wa)-1-q])
+		bt -= len(wb[len(wb)-1-q])
+	}
+	return af, at, bf, bt
+}
+
+// words splits s into words (letters, digits, _) and single other
+// characters; joined they are s.
+func words(s string) []string {
+	var out []string
+	start := 0
+	inWord := false
+	for i, r := range s {
+		w := r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r)
+		switch {
+		case w && inWord:
+			continue
+		case i > start:
+			out = append(out, s[start:i])
+		}
+		start, inWord = i, w
+		if !w {
+			out = append(out, string(r))
+			start = i + len(string(r))
+		}
+	}
+	if start < len(s) {
+		out = append(out, s[start:])
+	}
+	return out
 }

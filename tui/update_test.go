@@ -16,6 +16,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
+
 	"github.com/genui-dev/genui/engine/contract"
 )
 
@@ -91,8 +92,8 @@ func TestFocusKeys(t *testing.T) {
 		// With the pane focused, up/down scroll the pane, not the list.
 		d.key("l")
 		d.key("down")
-		if d.m.selected() != "alpha" || d.m.panes[tabDetail].offset != 1 {
-			t.Fatalf("down in the pane: selected %s, detail offset %d", d.m.selected(), d.m.panes[tabDetail].offset)
+		if d.m.selected() != "alpha" || d.detailPane().text.offset != 1 {
+			t.Fatalf("down in the pane: selected %s, detail offset %d", d.m.selected(), d.detailPane().text.offset)
 		}
 	})
 }
@@ -131,18 +132,18 @@ func TestFilterKey(t *testing.T) {
 
 func TestTabKeys(t *testing.T) {
 	inBubble(t, nil, func(t *testing.T, d *driver) {
-		for i := range numTabs {
+		for i := range len(paneTable) {
 			d.key(string(rune('1' + i)))
 			if d.m.tab != i {
 				t.Fatalf("key %d: tab %d", i+1, d.m.tab)
 			}
 		}
 		d.key("tab")
-		if d.m.tab != tabDetail {
+		if !d.m.showing(paneDetail) {
 			t.Fatalf("tab from Log: %d, want Detail", d.m.tab)
 		}
 		d.key("shift+tab")
-		if d.m.tab != tabLog {
+		if !d.m.showing(paneLog) {
 			t.Fatalf("shift+tab from Detail: %d, want Log", d.m.tab)
 		}
 		if len(d.stub.called("Variables")) == 0 {
@@ -167,7 +168,7 @@ func TestTabKeys(t *testing.T) {
 func TestGenerateKey(t *testing.T) {
 	inBubble(t, nil, func(t *testing.T, d *driver) {
 		d.key("g")
-		if len(d.stub.called("UI alpha")) != 1 || d.m.tab != tabUI {
+		if len(d.stub.called("UI alpha")) != 1 || !d.m.showing(paneUI) {
 			t.Fatalf("g: UI calls %v, tab %d", d.stub.called("UI"), d.m.tab)
 		}
 		mustContain(t, d.screen(), "UI of alpha: offline-rich, generated", "<title>alpha</title>", "● rich")
@@ -178,7 +179,7 @@ func TestRefineKey(t *testing.T) {
 	inBubble(t, nil, func(t *testing.T, d *driver) {
 		d.key("j") // beta has a cached UI
 		d.key("r")
-		if d.m.refine == nil {
+		if d.refineBox() == nil {
 			t.Fatal("r did not open the refine box")
 		}
 		mustContain(t, d.screen(), "Refine beta — enter sends · esc cancels")
@@ -200,15 +201,15 @@ func TestRefineKey(t *testing.T) {
 		// Earlier feedback comes back with up; esc cancels.
 		d.key("r")
 		d.key("up")
-		if got := d.m.refine.area.Value(); got != "dark theme" {
+		if got := d.refineBox().area.Value(); got != "dark theme" {
 			t.Fatalf("up in the refine box: %q, want the earlier feedback", got)
 		}
 		d.key("down")
-		if got := d.m.refine.area.Value(); got != "" {
+		if got := d.refineBox().area.Value(); got != "" {
 			t.Fatalf("down back to the draft: %q", got)
 		}
 		d.key("esc")
-		if d.m.refine != nil || len(d.stub.called("Refine")) != 1 {
+		if d.refineBox() != nil || len(d.stub.called("Refine")) != 1 {
 			t.Fatal("esc did not cancel the refine box")
 		}
 	})
@@ -224,7 +225,7 @@ func TestRegenerateKeys(t *testing.T) {
 		d.key("ctrl+r")
 		mustContain(t, d.screen(), "Regenerate alpha and clear its 0 refinement(s)? y/n")
 		d.key("n")
-		if len(d.stub.called("Regenerate")) != 1 || d.m.confirm != nil {
+		if len(d.stub.called("Regenerate")) != 1 || d.confirmBox() != nil {
 			t.Fatal("n still regenerated")
 		}
 		d.key("ctrl+r")
@@ -251,18 +252,22 @@ func TestPreviewAndCopyKeys(t *testing.T) {
 			t.Fatal("y opened a browser")
 		}
 		mustContain(t, d.screen(), "copied http://127.0.0.1:50001/preview/alpha")
-		// A failing browser is an error in the status line, not a crash.
-		d.stub.failNext("OpenURL", errors.New("no display"))
+		// No browser (exit status 3 from xdg-open on a server): the URL is
+		// shown and copied instead.
+		d.stub.failNext("OpenURL", errors.New("exit status 3"))
 		d.key("p")
-		mustContain(t, d.screen(), "✗ preview of alpha: opening the browser: no display")
+		mustContain(t, d.screen(), "no browser opened (exit status 3); copied the URL: http://127.0.0.1:50001/preview/alpha")
+		if c := d.stub.called("Copy"); len(c) != 2 || c[1] != "Copy http://127.0.0.1:50001/preview/alpha" {
+			t.Fatalf("p without a browser copied %v", c)
+		}
 	})
 }
 
 func TestCallKeyAndForm(t *testing.T) {
 	inBubble(t, nil, func(t *testing.T, d *driver) {
 		d.key("c")
-		if d.m.tab != tabCall || !d.m.formActive {
-			t.Fatalf("c: tab %d, form active %v", d.m.tab, d.m.formActive)
+		if !d.m.showing(paneCall) || !d.callPane().active {
+			t.Fatalf("c: tab %d, form active %v", d.m.tab, d.callPane().active)
 		}
 		s := d.screen()
 		mustContain(t, s, "Arguments", "location*", "days", "units", "‹ unset ›", "verbose", "[ ] unset", "filters")
@@ -280,13 +285,13 @@ func TestCallKeyAndForm(t *testing.T) {
 		d.key("right")
 		d.key("left")
 		d.key("left") // metric -> imperial -> metric -> unset
-		if f := d.m.forms["alpha"]; f.fields[2].name != "units" || f.fields[2].pick != -1 {
+		if f := d.m.tool("alpha").form; f.fields[2].name != "units" || f.fields[2].pick != -1 {
 			t.Fatalf("units after space, right, left, left: pick %d", f.fields[2].pick)
 		}
 		d.key("space")
 		d.key("shift+tab") // back to days
 		d.key("up")        // and to location
-		if f := d.m.forms["alpha"]; f.cur != 0 {
+		if f := d.m.tool("alpha").form; f.cur != 0 {
 			t.Fatalf("shift+tab and up: field %d, want 0", f.cur)
 		}
 		d.key("tab")
@@ -298,8 +303,8 @@ func TestCallKeyAndForm(t *testing.T) {
 		d.key("enter")
 		mustContain(t, d.screen(), "must be a JSON object")
 		d.key("left") // the cursor, not a choice: this is a text field
-		if v := d.m.forms["alpha"].fields[4].input.Value(); v != "[1]" || d.m.forms["alpha"].fields[2].pick != 0 {
-			t.Fatalf("left in a text field: value %q, units pick %d", v, d.m.forms["alpha"].fields[2].pick)
+		if v := d.m.tool("alpha").form.fields[4].input.Value(); v != "[1]" || d.m.tool("alpha").form.fields[2].pick != 0 {
+			t.Fatalf("left in a text field: value %q, units pick %d", v, d.m.tool("alpha").form.fields[2].pick)
 		}
 		d.key("end")
 		d.key("ctrl+u")
@@ -315,7 +320,7 @@ func TestCallKeyAndForm(t *testing.T) {
 		}
 		mustContain(t, d.screen(), "Result", "content[0] text", "called alpha", "structuredContent", `"location": "Paris"`, "called alpha in 2ms")
 		d.key("esc")
-		if d.m.formActive {
+		if d.callPane().active {
 			t.Fatal("esc did not leave the form")
 		}
 		d.key("q")
@@ -348,10 +353,14 @@ func TestHelpAndQuitKeys(t *testing.T) {
 	inBubble(t, nil, func(t *testing.T, d *driver) {
 		d.key("?")
 		s := d.screen()
-		mustContain(t, s, "Keys — any key closes", "regenerate, clear refinements", "copy preview URL", "export UI", "refresh tools")
-		d.key("j") // closes help, does nothing else
-		if d.m.showHelp || d.m.selected() != "alpha" {
-			t.Fatalf("a key in help: help %v, selected %s", d.m.showHelp, d.m.selected())
+		mustContain(t, s, "Keys — any key closes", "This pane: 1 Detail", "search", "next match", "Everywhere", "palette")
+		d.key("pgdown") // the rest: the global keys, panes, badges
+		mustContain(t, d.screen(), "regenerate, clear refinements", "copy preview URL", "export UI", "refresh tools")
+		d.key("pgdown")
+		mustContain(t, d.screen(), "Tool list badges", "○ none", "✎2", "two refinements apply")
+		d.key("x") // closes help, does nothing else
+		if d.helpOpen() || d.m.selected() != "alpha" {
+			t.Fatalf("a key in help: help %v, selected %s", d.helpOpen(), d.m.selected())
 		}
 		// The help bar comes from the key map.
 		mustContain(t, d.screen(), "/ filter", "1-7 panes", "g generate UI", "r refine", "? help")
@@ -404,7 +413,7 @@ func TestEventsPane(t *testing.T) {
 		q := contract.QueuedEvent{Seq: 7, Time: time.Date(2026, 1, 2, 3, 4, 6, 0, time.UTC), Source: contract.SourcePreview,
 			Type: "ui/message", Tool: "beta", Payload: json.RawMessage(`{"text":"hi from the UI"}`)}
 		d.stub.events <- contract.Event{Seq: 1, Kind: contract.EventQueued, Tool: "beta", Detail: &contract.Queued{Event: q}}
-		d.stub.events <- contract.Event{Seq: 2, Kind: contract.EventGenerationFinished, Tool: "beta",
+		d.stub.events <- contract.Event{Seq: 2, Time: q.Time.Add(time.Second), Kind: contract.EventGenerationFinished, Tool: "beta",
 			Detail: &contract.GenerationFinished{UIType: "offline-rich", Generator: "offline", Duration: time.Millisecond}}
 		d.stub.events <- contract.Event{Seq: 3, Kind: contract.EventTraffic, Detail: &contract.Traffic{Direction: contract.GenuiToUpstream,
 			Kind: "request", Method: "tools/call", ID: json.RawMessage(`5`), Size: 40, Frame: json.RawMessage(`{"jsonrpc":"2.0","id":5,"method":"tools/call"}`)}}
@@ -416,17 +425,17 @@ func TestEventsPane(t *testing.T) {
 		d.key("l")
 		d.key("up")
 		d.key("enter")
-		mustContain(t, d.screen(), "pending: the agent's next /wait returns it", `"text": "hi from the UI"`)
+		mustContain(t, d.screen(), "queued for agents (/wait seq 7)", "returns it", `"text": "hi from the UI"`)
 		// Watching never drains; an agent taking it marks it.
-		d.stub.events <- contract.Event{Seq: 5, Kind: contract.EventQueueDrained, Detail: &contract.QueueDrained{Count: 1, LastSeq: 7}}
+		d.stub.events <- contract.Event{Seq: 5, Time: q.Time.Add(2 * time.Second), Kind: contract.EventQueueDrained, Detail: &contract.QueueDrained{Count: 1, LastSeq: 7}}
 		synctest_wait(d)
-		mustContain(t, d.screen(), "✓ ui/message", "taken by an agent through /wait")
+		mustContain(t, d.screen(), "✓ ui/message", "taken by an agent")
 		d.key("esc")
-		if d.m.evOpen {
+		if d.eventsPane().rows.open {
 			t.Fatal("esc did not close the expanded event")
 		}
 		d.key("end")
-		if !d.m.panes[tabEvents].follow {
+		if !d.eventsPane().rows.follow {
 			t.Fatal("end does not follow again")
 		}
 		d.key("6")
@@ -478,8 +487,8 @@ func TestErrorsGoToStatusAndLog(t *testing.T) {
 		mustContain(t, d.screen(), "✗ alpha: upstream stub is not connected")
 		d.key("7")
 		mustContain(t, d.screen(), "ERROR", "tui", "alpha: upstream stub is not connected")
-		if len(d.m.busy) != 0 {
-			t.Fatalf("busy after a failure: %v", d.m.busy)
+		if d.m.anyBusy() {
+			t.Fatal("busy after a failure")
 		}
 	})
 }
@@ -493,15 +502,15 @@ func TestMouse(t *testing.T) {
 			t.Fatalf("click on a tool: selected %s focus %v", d.m.selected(), d.m.focus)
 		}
 		// Click the Events tab.
-		x := l.listW + (l.tabX[tabEvents][0]+l.tabX[tabEvents][1])/2
+		x := l.listW + (l.tabX[d.m.paneIndex(paneEvents)][0]+l.tabX[d.m.paneIndex(paneEvents)][1])/2
 		d.send(tea.MouseClickMsg{X: x, Y: l.bodyY, Button: tea.MouseLeft})
-		if d.m.tab != tabEvents {
+		if !d.m.showing(paneEvents) {
 			t.Fatalf("click on the Events tab: tab %d", d.m.tab)
 		}
 		d.key("1")
 		d.send(tea.MouseWheelMsg{X: l.listW + 5, Y: l.bodyY + 5, Button: tea.MouseWheelDown})
-		if d.m.panes[tabDetail].offset != 3 {
-			t.Fatalf("wheel over the pane: offset %d, want 3", d.m.panes[tabDetail].offset)
+		if d.detailPane().text.offset != 3 {
+			t.Fatalf("wheel over the pane: offset %d, want 3", d.detailPane().text.offset)
 		}
 		d.send(tea.MouseWheelMsg{X: 2, Y: l.bodyY + 2, Button: tea.MouseWheelDown})
 		if d.m.list.offset != 0 { // 5 tools fit: nothing to scroll

@@ -1,12 +1,6 @@
 package tui
 
-import (
-	"encoding/json"
-	"fmt"
-	"strings"
-
-	"github.com/genui-dev/genui/engine/contract"
-)
+import "github.com/genui-dev/genui/engine/contract"
 
 // varTree is the Variables tab: the engine state as the same tree
 // /variables serves, expandable node by node. Expansion is kept by path, so
@@ -16,6 +10,7 @@ type varTree struct {
 	expanded map[string]bool
 	visible  []int // node ids in display order
 	depth    []int
+	version  int // counts rebuilds (a search over the rows starts over)
 }
 
 func newVarTree() *varTree { return &varTree{expanded: map[string]bool{"": true}} }
@@ -26,6 +21,30 @@ func (t *varTree) set(v contract.Variables) {
 }
 
 func (t *varTree) rows() int { return len(t.visible) }
+
+// itemName is what names an array's element: the string member "name"
+// (or "id", "uri", "tool", "key") of an object, so lists of tools, sessions
+// or resources read by name instead of [0], [1], ... ("" when it has none).
+func (t *varTree) itemName(id int) string {
+	vs := t.vars.Variables
+	n := vs[id]
+	if n.Type != "object" || n.ParentID == nil || *n.ParentID < 0 || *n.ParentID >= len(vs) || vs[*n.ParentID].Type != "array" {
+		return ""
+	}
+	for _, want := range []string{"name", "id", "uri", "tool", "key"} {
+		for _, c := range n.ChildIDs {
+			if c < 0 || c >= len(vs) {
+				continue
+			}
+			if ch := vs[c]; ch.Name == want && ch.Type == "string" {
+				if v, ok := ch.Value.(string); ok && v != "" {
+					return v
+				}
+			}
+		}
+	}
+	return ""
+}
 
 // toggle expands or collapses the node on row i.
 func (t *varTree) toggle(i int) {
@@ -41,6 +60,7 @@ func (t *varTree) toggle(i int) {
 }
 
 func (t *varTree) rebuild() {
+	t.version++
 	t.visible, t.depth = t.visible[:0], t.depth[:0]
 	vs := t.vars.Variables
 	if len(vs) == 0 || t.vars.RootID < 0 || t.vars.RootID >= len(vs) {
@@ -62,34 +82,4 @@ func (t *varTree) rebuild() {
 		}
 	}
 	walk(t.vars.RootID, -1)
-}
-
-func (m *Model) varLine(i, w int, _ bool) string {
-	st, t := m.styles, m.vars
-	n := t.vars.Variables[t.visible[i]]
-	pad := strings.Repeat("  ", max(t.depth[i], 0))
-	name := st.Text.Render(clean(n.Name))
-	switch n.Type {
-	case "object", "array":
-		mark := "▸ "
-		if t.expanded[n.Path] {
-			mark = "▾ "
-		}
-		open, close := "{", "}"
-		if n.Type == "array" {
-			open, close = "[", "]"
-		}
-		return pad + st.Accent.Render(mark) + name + st.Muted.Render(fmt.Sprintf(" %s%d%s", open, n.Size, close))
-	}
-	b, _ := json.Marshal(n.Value)
-	vs := st.Text
-	switch n.Type {
-	case "string":
-		vs = st.OK
-	case "number":
-		vs = st.Info
-	case "boolean", "null":
-		vs = st.Accent
-	}
-	return pad + "  " + name + st.Muted.Render(": ") + vs.Render(clean(string(b)))
 }

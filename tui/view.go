@@ -7,18 +7,20 @@ import (
 	"strings"
 	"time"
 
+	"charm.land/bubbles/v2/key"
 	"github.com/charmbracelet/x/ansi"
+
 	"github.com/genui-dev/genui/engine/contract"
 )
 
 // The screen, top to bottom: header (2 lines, plus a banner line when
 // something needs attention), the tool list beside the tab bar and the
-// selected pane, the status line, the help bar.
+// visible pane (dialogs over them), the status line, the help bar.
 
 type screenLayout struct {
 	headerH, bodyY, bodyH int
 	listW, paneW          int
-	tabX                  [numTabs][2]int // tab bar cells per tab, relative to the pane column
+	tabX                  [][2]int // tab bar cells per tab, relative to the pane column
 }
 
 func (m *Model) layout() screenLayout {
@@ -35,32 +37,29 @@ func (m *Model) layout() screenLayout {
 	l.paneW = m.width - l.listW
 	x := 1
 	labels, pad := m.tabLabels(l.paneW)
-	for i, name := range labels {
+	for _, name := range labels {
 		w := ansi.StringWidth(name) + 2*pad
-		l.tabX[i] = [2]int{x, x + w}
+		l.tabX = append(l.tabX, [2]int{x, x + w})
 		x += w + 1 - pad
 	}
 	return l
 }
 
-// bodyHeight is the height of the tool list and pane area.
-func (m *Model) bodyHeight() int { return m.layout().bodyH }
-
 // tabLabels are the tab names that fit in w cells, and the padding around
 // each (narrow terminals get short names and no padding).
 func (m *Model) tabLabels(w int) ([]string, int) {
-	full := make([]string, numTabs)
+	full := make([]string, len(m.specs))
 	n := 1
-	for i, t := range tabNames {
-		full[i] = fmt.Sprintf("%d %s", i+1, t)
+	for i, sp := range m.specs {
+		full[i] = strings.TrimSpace(tabKey(i) + " " + sp.name)
 		n += len(full[i]) + 2
 	}
 	if n <= w {
 		return full, 1
 	}
-	short := []string{"Det", "UI", "Call", "Evts", "Vars", "Trfc", "Log"}
-	for i := range short {
-		short[i] = fmt.Sprintf("%d %s", i+1, short[i])
+	short := make([]string, len(m.specs))
+	for i, sp := range m.specs {
+		short[i] = strings.TrimSpace(tabKey(i) + " " + sp.short)
 	}
 	return short, 0
 }
@@ -72,16 +71,11 @@ func (m *Model) render() string {
 	l := m.layout()
 	lines := make([]string, 0, m.height)
 	lines = append(lines, m.renderHeader(l)...)
-	var body []string
-	if m.showHelp {
-		body = box(m.styles, "Keys — any key closes", true, m.width, l.bodyH, m.fullHelpLines(m.width-4))
-	} else {
-		rows, sc := m.list.render(m.styles, l.listW-2, l.bodyH-2, m.focus == focusList, m.busy, m.spinner())
-		left := box(m.styles, fmt.Sprintf("Tools %d/%d", len(m.list.visible), len(m.list.tools)), m.focus == focusList,
-			l.listW, l.bodyH, rows, sc)
-		right := append([]string{m.renderTabs(l)}, m.renderPane(l.paneW, l.bodyH-1)...)
-		body = joinColumns(left, right)
-	}
+	rows, sc := m.list.render(m.styles, l.listW-2, l.bodyH-2, m.focus == focusList, m.busy, m.spinner())
+	left := box(m.styles, fmt.Sprintf("Tools %d/%d", len(m.list.visible), len(m.list.tools)), m.focus == focusList,
+		l.listW, l.bodyH, rows, sc)
+	right := append([]string{m.renderTabs(l)}, m.renderPane(l.paneW, l.bodyH-1)...)
+	body := m.overlay.paint(joinColumns(left, right), m.width, l.bodyH)
 	lines = append(lines, body...)
 	lines = append(lines, m.renderStatus(m.width), m.renderHelpBar(m.width))
 	for i := range lines {
@@ -91,13 +85,6 @@ func (m *Model) render() string {
 		lines = lines[:m.height]
 	}
 	return strings.Join(lines, "\n")
-}
-
-func (m *Model) spinner() string {
-	if m.opts.Static {
-		return spinFrames[0]
-	}
-	return spinFrames[m.spin%len(spinFrames)]
 }
 
 // Header.
@@ -129,14 +116,24 @@ func (m *Model) renderHeader(l screenLayout) []string {
 		parts = append(parts, st.Label.Render("MCP ")+st.Info.Render(s.URLs.MCP))
 	}
 	parts = append(parts, m.agentLine())
+	line2 := strings.Join(parts, sep)
 	if s.URLs.API != "" || m.base != "" {
+		// The preview's full URL when it fits, else its path.
 		p := "/preview/"
 		if t := m.selected(); t != "" {
 			p += url.PathEscape(t)
 		}
-		parts = append(parts, st.Label.Render("preview ")+st.Info.Render(p))
+		base := s.URLs.API
+		if base == "" {
+			base = m.base
+		}
+		full := line2 + sep + st.Label.Render("preview ") + st.Info.Render(base+p)
+		line2 += sep + st.Label.Render("preview ") + st.Info.Render(p)
+		if ansi.StringWidth(full) <= m.width {
+			line2 = full
+		}
 	}
-	out := []string{line1, strings.Join(parts, sep)}
+	out := []string{line1, line2}
 	if b := m.banner(); b != "" {
 		out = append(out, st.Banner.Render(fit(" "+b, m.width)))
 	}
@@ -235,227 +232,25 @@ func (m *Model) renderTabs(l screenLayout) string {
 	return fit(b.String(), l.paneW)
 }
 
-// renderPane draws the selected pane (w×h, border included), with the
-// refine box under it when open.
+// renderPane draws the visible pane (w×h, border included), with the
+// docked dialogs (the refine box) under it.
 func (m *Model) renderPane(w, h int) []string {
 	focused := m.focus == focusPane
-	tool := m.selected()
-	title := tabNames[m.tab]
-	if tool != "" && m.tab <= tabCall {
-		title = tool + " · " + title
-	}
-	inner := w - 2
-	var extra []string
-	if m.refine != nil {
-		extra = m.refineLines(w)
-		h -= len(extra)
-	}
+	extra := m.overlay.docked(w)
+	h -= len(extra)
 	ih := max(h-2, 1)
-	var lines []string
-	var sc scroll
-	switch m.tab {
-	case tabDetail, tabUI, tabCall:
-		all := m.textLines(m.tab, inner)
-		p := &m.panes[m.tab]
-		p.offset = clamp(p.offset, 0, max(0, len(all)-ih))
-		end := min(len(all), p.offset+ih)
-		lines = append([]string{}, all[p.offset:end]...)
-		for len(lines) < ih {
+	pv := m.current().View(w-2, ih, focused)
+	lines := pv.lines
+	if pv.footer != "" {
+		if len(lines) > ih-1 {
+			lines = lines[:ih-1]
+		}
+		for len(lines) < ih-1 {
 			lines = append(lines, "")
 		}
-		sc = scroll{total: len(all), first: p.offset, visible: ih, rows: ih}
-		if m.tab == tabUI {
-			title += m.uiTitle(tool)
-		}
-	case tabEvents:
-		title = fmt.Sprintf("Events %d · /wait queue and engine", m.events.Len())
-		lines, sc = m.rowPane(tabEvents, inner, ih, m.events.Len(), m.evOpen, m.eventLine, m.eventDetail)
-	case tabTraffic:
-		title = fmt.Sprintf("Traffic %d · JSON-RPC", m.traffic.Len())
-		lines, sc = m.rowPane(tabTraffic, inner, ih, m.traffic.Len(), m.trOpen, m.trafficLine, m.trafficDetail)
-	case tabLog:
-		title = fmt.Sprintf("Log %d · genui and upstream stderr", m.logs.Len())
-		lines, sc = m.rowPane(tabLog, inner, ih, m.logs.Len(), false, m.logLine, nil)
-	case tabVars:
-		title = fmt.Sprintf("Variables %d", len(m.vars.vars.Variables))
-		lines, sc = m.rowPane(tabVars, inner, ih, m.vars.rows(), false, m.varLine, nil)
+		lines = append(lines, pv.footer)
 	}
-	return append(box(m.styles, title, focused, w, h, lines, sc), extra...)
-}
-
-// rowPane draws a pane of rows with a cursor; open splits it to show the
-// selected row's detail below.
-func (m *Model) rowPane(tab, w, h, n int, open bool, line func(i, w int, sel bool) string, detail func(i, w int) []string) ([]string, scroll) {
-	p := &m.panes[tab]
-	if n == 0 {
-		return []string{m.styles.Muted.Render(" nothing yet")}, scroll{}
-	}
-	if p.follow {
-		p.cursor = n - 1
-	}
-	p.cursor = clamp(p.cursor, 0, n-1)
-	listH := h
-	var det []string
-	if open && detail != nil {
-		listH = max(h/3, 3)
-		det = detail(p.cursor, w)
-		if room := h - listH - 1; len(det) > room {
-			more := len(det) - room + 1
-			det = append(det[:max(room-1, 0)], m.styles.Muted.Render(fmt.Sprintf("… %d more lines", more)))
-		}
-	}
-	if p.cursor < p.offset {
-		p.offset = p.cursor
-	}
-	if p.cursor >= p.offset+listH {
-		p.offset = p.cursor - listH + 1
-	}
-	p.offset = clamp(p.offset, 0, max(0, n-listH))
-	out := make([]string, 0, h)
-	end := min(n, p.offset+listH)
-	for i := p.offset; i < end; i++ {
-		sel := i == p.cursor && (m.focus == focusPane || !p.follow)
-		l := line(i, w, sel)
-		if sel {
-			st := m.styles.Selected
-			if m.focus != focusPane {
-				st = m.styles.SelectedBlur
-			}
-			l = st.Render(fit(ansi.Strip(l), w))
-		}
-		out = append(out, l)
-	}
-	for len(out) < listH {
-		out = append(out, "")
-	}
-	if det != nil {
-		out = append(out, m.styles.Faint.Render(strings.Repeat("─", w)))
-		out = append(out, det...)
-	}
-	return out, scroll{total: n, first: p.offset, visible: listH, rows: listH}
-}
-
-func (m *Model) eventLine(i, w int, _ bool) string {
-	st, r := m.styles, m.events.At(i)
-	mark, ks := "  ", st.Muted
-	switch {
-	case r.kind == "queued" && r.taken:
-		mark, ks = st.Muted.Render("✓ "), st.Muted
-	case r.kind == "queued":
-		mark, ks = st.Accent.Render("⧗ "), st.Accent
-	case r.kind == string(contract.EventGenerationFailed) || r.kind == string(contract.EventUpstreamDown) || r.kind == string(contract.EventLagged) ||
-		r.kind == string(contract.EventSecurity):
-		ks = st.Err
-	case r.kind == string(contract.EventUIUpdated) || r.kind == string(contract.EventGenerationFinished) || r.kind == string(contract.EventUpstreamUp):
-		ks = st.OK
-	case r.kind == string(contract.EventGenerationStarted):
-		ks = st.Info
-	}
-	kind := shortEventKind(r.kind)
-	if r.label != "" {
-		kind = shortEventKind(r.label)
-	}
-	ts := ""
-	if w >= 60 { // narrow panes drop the time (enter shows it)
-		ts = st.Muted.Render(r.time.Format("15:04:05")) + " "
-	}
-	return ts + mark + ks.Render(fit(kind, 12)) + " " +
-		st.Text.Render(fit(clean(r.tool), min(18, max(w/5, 8)))) + " " + st.Muted.Render(r.text)
-}
-
-func shortEventKind(k string) string {
-	switch k {
-	case string(contract.EventGenerationStarted):
-		return "gen-started"
-	case string(contract.EventGenerationFinished):
-		return "gen-finished"
-	case string(contract.EventGenerationFailed):
-		return "gen-failed"
-	case string(contract.EventSessionsChanged):
-		return "sessions"
-	}
-	return k
-}
-
-func (m *Model) eventDetail(i, w int) []string {
-	r := m.events.At(i)
-	out := []string{m.styles.Key.Render(shortEventKind(r.kind)) + " " + m.styles.Muted.Render(r.time.Format(time.RFC3339))}
-	if r.kind == "queued" {
-		if r.taken {
-			out = append(out, m.styles.Muted.Render("✓ taken by an agent through /wait"))
-		} else {
-			out = append(out, m.styles.Accent.Render("⧗ pending: the agent's next /wait returns it"))
-		}
-	}
-	return append(out, wrapAll(prettyJSON(r.detail), w)...)
-}
-
-var dirLabels = map[string]string{
-	contract.HostToGenui: "host→", contract.GenuiToHost: "→host", contract.GenuiToUpstream: "→up", contract.UpstreamToGenui: "up→",
-}
-
-func (m *Model) trafficLine(i, w int, _ bool) string {
-	st, r := m.styles, m.traffic.At(i)
-	dir := dirLabels[r.dir]
-	if dir == "" {
-		dir = r.dir
-	}
-	kind, ks := r.kind, st.Muted
-	switch r.kind {
-	case "request":
-		kind, ks = "req", st.Info
-	case "response":
-		kind, ks = "resp", st.OK
-	case "notification":
-		kind = "note"
-	case "error":
-		kind, ks = "err", st.Err
-	}
-	lat := ""
-	if r.latency > 0 {
-		lat = fmtDur(r.latency)
-	}
-	id := r.id
-	if id == "null" {
-		id = ""
-	}
-	ts := ""
-	fixed := 5 + 1 + 4 + 1 + 1 + 8 + 1 + 7 + 1 + 7
-	if w >= 70 {
-		ts = st.Muted.Render(r.time.Format("15:04:05")) + " "
-		fixed += 9
-	}
-	return ts + fmt.Sprintf("%-5s", dir) + " " + ks.Render(fmt.Sprintf("%-4s", kind)) + " " +
-		st.Text.Render(fit(clean(orDash(r.method)), max(w-fixed, 8))) + " " +
-		st.Muted.Render(fmt.Sprintf("%-8s %7s %7s", fit(clean(id), 8), lat, size(r.size)))
-}
-
-func (m *Model) trafficDetail(i, w int) []string {
-	r := m.traffic.At(i)
-	head := m.styles.Key.Render(r.dir+" "+r.kind+" "+clean(r.method)) + m.styles.Muted.Render(fmt.Sprintf("  %s  %s", size(r.size), r.time.Format(time.RFC3339Nano)))
-	if r.truncated {
-		head += m.styles.Warn.Render(fmt.Sprintf("  (first %s shown)", size(contract.MaxTrafficFrame)))
-	}
-	return append([]string{head}, wrapAll(prettyJSON(r.frame), w)...)
-}
-
-func (m *Model) logLine(i, w int, _ bool) string {
-	st, r := m.styles, m.logs.At(i)
-	ls := st.Muted
-	switch r.level {
-	case "ERROR":
-		ls = st.Err
-	case "WARN":
-		ls = st.Warn
-	case "INFO":
-		ls = st.Info
-	}
-	comp := r.component
-	if comp == "" {
-		comp = "genui"
-	}
-	return st.Muted.Render(r.time.Format("15:04:05")) + " " + ls.Render(fmt.Sprintf("%-5s", r.level)) + " " +
-		st.Accent.Render(fmt.Sprintf("%-8s", comp)) + " " + st.Text.Render(r.msg) + " " + st.Muted.Render(r.attrs)
+	return append(box(m.styles, pv.title, m.focus == focusPane, w, h, lines, pv.sc), extra...)
 }
 
 func size(n int) string {
@@ -471,7 +266,7 @@ func size(n int) string {
 func wrapAll(lines []string, w int) []string {
 	out := make([]string, 0, len(lines))
 	for _, l := range lines {
-		if ansi.StringWidth(l) <= w {
+		if cellWidth(l) <= w {
 			out = append(out, l)
 			continue
 		}
@@ -480,29 +275,10 @@ func wrapAll(lines []string, w int) []string {
 	return out
 }
 
-// paneRows is the number of rows (or lines) pane tab holds at the current
-// size.
-func (m *Model) paneRows(tab int) int {
-	switch tab {
-	case tabEvents:
-		return m.events.Len()
-	case tabTraffic:
-		return m.traffic.Len()
-	case tabLog:
-		return m.logs.Len()
-	case tabVars:
-		return m.vars.rows()
-	}
-	return len(m.textLines(tab, m.layout().paneW-2))
-}
-
 // Status line and help.
 
 func (m *Model) renderStatus(w int) string {
 	st := m.styles
-	if m.confirm != nil {
-		return st.Banner.Render(fit(" "+m.confirm.prompt, w))
-	}
 	if m.status == "" {
 		return st.Status.Render(fit(" ready", w))
 	}
@@ -512,38 +288,88 @@ func (m *Model) renderStatus(w int) string {
 	return st.Status.Render(fit(" "+m.status, w))
 }
 
+// helpKeys is what the help bar shows: the front dialog's keys, the
+// filter's, the keys of a pane with an input open, or the global ones.
 func (m *Model) helpKeys() helpKeys {
-	switch {
-	case m.confirm != nil:
-		return m.keys.confirmHelp()
-	case m.refine != nil:
-		return m.keys.refineHelp()
-	case m.list.filtering:
-		return m.keys.filterHelp()
-	case m.formActive && m.tab == tabCall:
-		return m.keys.formHelp()
-	}
-	return m.keys.browseHelp()
-}
-
-func (m *Model) renderHelpBar(w int) string {
-	m.help.SetWidth(w - 1)
-	return " " + m.help.ShortHelpView(m.helpKeys().ShortHelp())
-}
-
-func (m *Model) fullHelpLines(w int) []string {
-	m.help.SetWidth(w)
-	lines := strings.Split(m.help.FullHelpView(m.keys.browseHelp().FullHelp()), "\n")
-	lines = append(lines, "")
-	for _, t := range []string{
-		"Refine box: enter sends, esc cancels, ↑/↓ earlier feedback.",
-		"Call form: tab/↓ next field, shift+tab/↑ previous, space/←/→ booleans and choices, enter calls, esc leaves.",
-		"Mouse: the wheel scrolls what is under it; a click selects a tool, a tab or a row.",
-		"Logs go to DIR/log/genui.log (the Log pane shows them), never to this terminal.",
-	} {
-		for _, l := range wrap(t, w) {
-			lines = append(lines, m.styles.Muted.Render(l))
+	if d := m.overlay.front(); d != nil {
+		if b := d.Keys(); len(b) > 0 {
+			return helpKeys{short: b, full: [][]key.Binding{b}}
 		}
 	}
-	return lines
+	if m.list.filtering {
+		return m.keys.filterHelp()
+	}
+	if c, ok := m.current().(capturer); ok && c.capturing() && m.focus == focusPane {
+		b := m.current().Keys()
+		return helpKeys{short: b, full: [][]key.Binding{b}}
+	}
+	hk := m.keys.browseHelp()
+	if m.focus == focusPane {
+		hk.short[0] = m.keys.Search // / searches the focused pane
+	}
+	return hk
+}
+
+// renderHelpBar is the keys of the current mode on one line; in the
+// normal mode "? help" and "q quit" always show, at the right end, however
+// narrow the terminal (the other keys give way, cut with an ellipsis).
+func (m *Model) renderHelpBar(w int) string {
+	short := m.helpKeys().ShortHelp()
+	var tail []key.Binding
+	if n := len(short); n >= 2 && short[n-2].Help().Key == m.keys.Help.Help().Key && short[n-1].Help().Key == m.keys.Quit.Help().Key {
+		short, tail = short[:n-2], short[n-2:]
+	}
+	t := m.helpItems(tail, w)
+	sep := m.help.Styles.ShortSeparator.Render(m.help.ShortSeparator)
+	room := w - 1
+	if t != "" {
+		room -= ansi.StringWidth(t) + ansi.StringWidth(sep)
+	}
+	left := m.helpItems(short, room)
+	switch {
+	case t == "":
+		return " " + left
+	case left == "":
+		return " " + t
+	}
+	return " " + left + sep + t
+}
+
+// helpItems is "key desc • key desc ..." in at most w cells: the items
+// that fit, then an ellipsis when some do not. (bubbles' help overflows
+// when not even its ellipsis fits.)
+func (m *Model) helpItems(bs []key.Binding, w int) string {
+	st := m.help.Styles
+	sep := st.ShortSeparator.Render(m.help.ShortSeparator)
+	var items []string
+	total := 0
+	for _, kb := range bs {
+		if !kb.Enabled() {
+			continue
+		}
+		item := st.ShortKey.Render(kb.Help().Key) + " " + st.ShortDesc.Render(kb.Help().Desc)
+		if len(items) > 0 {
+			item = sep + item
+		}
+		items = append(items, item)
+		total += cellWidth(item)
+	}
+	if total <= w {
+		return strings.Join(items, "")
+	}
+	ell := " " + st.Ellipsis.Render(m.help.Ellipsis)
+	var b strings.Builder
+	used := 0
+	for _, item := range items {
+		iw := cellWidth(item)
+		if used+iw+ansi.StringWidth(ell) > w {
+			break
+		}
+		b.WriteString(item)
+		used += iw
+	}
+	if used > 0 {
+		b.WriteString(ell)
+	}
+	return b.String()
 }

@@ -83,7 +83,9 @@
    */
   function htmlTables(t) {
     if (!HTML_TABLE_RE.test(t) || typeof DOMParser === "undefined") return null;
-    var doc = new DOMParser().parseFromString(t, "text/html");
+    // Only text is read: event handler attributes and scripts are dropped before
+    // parsing, so the inert document never even compiles them (a CSP would report it).
+    var doc = new DOMParser().parseFromString(t.replace(/<script\b[\s\S]*?<\/script\s*>/gi, "").replace(/\son[a-z]+\s*=\s*(?:"[^"]*"|'[^']*'|[^\s>]+)/gi, ""), "text/html");
     var tables = doc.querySelectorAll("table");
     var recs = [].map.call(tables, tableRecords).filter(Boolean);
     if (!recs.length) return null;

@@ -172,6 +172,18 @@ func (c *Client) Regenerate(ctx context.Context, req contract.RegenerateRequest)
 	return ch, c.do(ctx, http.MethodPost, toolPath(req.Tool, "/regenerate"), req, &ch)
 }
 
+// DropRefinement implements contract.API.
+func (c *Client) DropRefinement(ctx context.Context, req contract.DropRefinementRequest) (contract.UIChange, error) {
+	var ch contract.UIChange
+	return ch, c.do(ctx, http.MethodPost, toolPath(req.Tool, "/refinements/drop"), req, &ch)
+}
+
+// ReadableUI implements contract.API.
+func (c *Client) ReadableUI(ctx context.Context, tool string) (contract.UIView, error) {
+	var v contract.UIView
+	return v, c.do(ctx, http.MethodGet, toolPath(tool, "/ui?readable=1"), nil, &v)
+}
+
 // CallTool implements contract.API.
 func (c *Client) CallTool(ctx context.Context, req contract.CallRequest) (contract.CallResult, error) {
 	args := req.Arguments

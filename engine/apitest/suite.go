@@ -32,6 +32,9 @@ func Run(t *testing.T, newAPI func(t *testing.T, h *Harness) contract.API) {
 		{"UI", testUI},
 		{"Inspect", testInspect},
 		{"RefineAndRegenerate", testRefineAndRegenerate},
+		{"DropRefinement", testDropRefinement},
+		{"RefineNotUnderstood", testRefineNotUnderstood},
+		{"ReadableUI", testReadableUI},
 		{"CallTool", testCallTool},
 		{"RefreshTools", testRefreshTools},
 		{"Preview", testPreview},
@@ -251,6 +254,102 @@ func testRefineAndRegenerate(t *testing.T, h *Harness, api contract.API) {
 	}
 }
 
+// testDropRefinement: dropping a refinement (the last, or any one by its
+// index) regenerates the UI from the rest: dropping every one brings the
+// first UI back; a stale feedback check or a missing index drops nothing.
+func testDropRefinement(t *testing.T, h *Harness, api contract.API) {
+	ctx := ctxOf(t)
+	const tool = "datastore_search"
+	before, err := api.UI(ctx, tool)
+	if err != nil {
+		t.Fatal(err)
+	}
+	first, err := api.Refine(ctx, contract.RefineRequest{Tool: tool, Feedback: "dark theme"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	second, err := api.Refine(ctx, contract.RefineRequest{Tool: tool, Feedback: "25 per page"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := api.DropRefinement(ctx, contract.DropRefinementRequest{Tool: tool, Index: 0, Feedback: "not what it is"}); !isCode(err, contract.CodeInvalidArgument) {
+		t.Fatalf("drop with a stale feedback: %v, want invalid_argument", err)
+	}
+	if _, err := api.DropRefinement(ctx, contract.DropRefinementRequest{Tool: tool, Index: 5}); !isCode(err, contract.CodeInvalidArgument) {
+		t.Fatalf("drop of refinement 5 of 2: %v, want invalid_argument", err)
+	}
+	if _, err := api.DropRefinement(ctx, contract.DropRefinementRequest{Tool: "datastore_serch", Index: -1}); !isCode(err, contract.CodeUnknownTool) {
+		t.Fatalf("drop on an unknown tool: %v", err)
+	}
+	// Drop the first: the UI is what the second alone makes.
+	ch, err := api.DropRefinement(ctx, contract.DropRefinementRequest{Tool: tool, Index: 0, Feedback: "dark theme", Source: contract.SourceTUI})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ch.Reason != "drop" || ch.Feedback != "dark theme" || ch.Refinements != 1 || ch.OldHTML != second.HTML || ch.HTML == second.HTML {
+		t.Fatalf("drop the first: %+v", summary(ch))
+	}
+	in, err := api.Inspect(ctx, tool)
+	if err != nil || len(in.History) != 1 || in.History[0].Feedback != "25 per page" {
+		t.Fatalf("history after dropping the first: %+v %v", in.History, err)
+	}
+	// Drop the last (the only one): the first UI again.
+	last, err := api.DropRefinement(ctx, contract.DropRefinementRequest{Tool: tool, Index: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if last.Refinements != 0 || last.HTML != before.HTML || last.CacheKey != before.CacheKey || last.Feedback != "25 per page" {
+		t.Fatalf("drop the last: %+v (the first UI's key %s; first refine %s)", summary(last), before.CacheKey, first.CacheKey)
+	}
+}
+
+// testRefineNotUnderstood: with RequireUnderstood, feedback the offline
+// generator cannot read is refused and nothing is recorded; without it, it
+// is recorded (the developer confirmed).
+func testRefineNotUnderstood(t *testing.T, h *Harness, api contract.API) {
+	ctx := ctxOf(t)
+	const tool = "get_forecast"
+	_, err := api.Refine(ctx, contract.RefineRequest{Tool: tool, Feedback: "make it sparkle like a unicorn", RequireUnderstood: true})
+	if !isCode(err, contract.CodeNotUnderstood) || !strings.Contains(err.Error(), "not understood offline") {
+		t.Fatalf("refine not understood: %v, want not_understood", err)
+	}
+	in, err := api.Inspect(ctx, tool)
+	if err != nil || len(in.History) != 0 {
+		t.Fatalf("a refused refinement was recorded: %+v %v", in.History, err)
+	}
+	if _, err := api.Refine(ctx, contract.RefineRequest{Tool: tool, Feedback: "dark theme", RequireUnderstood: true}); err != nil {
+		t.Fatalf("an understood refinement with RequireUnderstood: %v", err)
+	}
+	ch, err := api.Refine(ctx, contract.RefineRequest{Tool: tool, Feedback: "make it sparkle like a unicorn"})
+	if err != nil || ch.Refinements != 2 || len(ch.Notes) == 0 {
+		t.Fatalf("confirmed refinement: %+v %v", summary(ch), err)
+	}
+}
+
+// testReadableUI: the offline page is served packed; ReadableUI has it
+// unpacked (its scripts and styles readable), marked Packed.
+func testReadableUI(t *testing.T, h *Harness, api contract.API) {
+	ctx := ctxOf(t)
+	v, err := api.UI(ctx, "get_forecast")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := api.ReadableUI(ctx, "get_forecast")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(v.HTML, "data-genui-pack") || v.Packed {
+		t.Fatalf("UI is not the packed page as served (packed %v)", v.Packed)
+	}
+	if !r.Packed || strings.Contains(r.HTML, "data-genui-pack>") || len(r.HTML) <= len(v.HTML) || r.CacheKey != v.CacheKey ||
+		!strings.Contains(r.HTML, "function") || !strings.Contains(r.HTML, "<style") {
+		t.Fatalf("ReadableUI: packed %v, %d bytes (served %d)", r.Packed, len(r.HTML), len(v.HTML))
+	}
+	if _, err := api.ReadableUI(ctx, "get_forcast"); !isCode(err, contract.CodeUnknownTool) {
+		t.Fatalf("ReadableUI of an unknown tool: %v", err)
+	}
+}
+
 func summary(ch contract.UIChange) contract.UIChange {
 	ch.HTML, ch.OldHTML = clip(ch.HTML), clip(ch.OldHTML)
 	return ch
@@ -437,5 +536,16 @@ func testSubscribeTraffic(t *testing.T, h *Harness, api contract.API) {
 	}
 	if !strings.Contains(string(req.Frame), "Oslo") || !strings.Contains(string(resp.Frame), "Oslo") || resp.Latency <= 0 || resp.Size == 0 {
 		t.Fatalf("traffic: request %s / response %.200s latency %s", req.Frame, resp.Frame, resp.Latency)
+	}
+	// The frames as they went over the wire: the request's real id, the
+	// answer under the same id, both naming the tool.
+	if len(req.ID) == 0 || string(req.ID) == "null" || string(resp.ID) != string(req.ID) {
+		t.Fatalf("traffic ids: request %q, response %q", req.ID, resp.ID)
+	}
+	if !strings.Contains(string(req.Frame), `"id":`+string(req.ID)) {
+		t.Fatalf("the request's frame does not carry its id %s: %s", req.ID, req.Frame)
+	}
+	if req.Tool != "get_current_weather" || resp.Tool != "get_current_weather" {
+		t.Fatalf("traffic tool: request %q, response %q", req.Tool, resp.Tool)
 	}
 }

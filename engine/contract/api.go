@@ -45,6 +45,14 @@ type API interface {
 	// Regenerate drops a tool's cached UI (optionally its refinements too)
 	// and generates it again.
 	Regenerate(ctx context.Context, req RegenerateRequest) (UIChange, error)
+	// DropRefinement removes one refinement from a tool's history and
+	// regenerates its UI from the rest.
+	DropRefinement(ctx context.Context, req DropRefinementRequest) (UIChange, error)
+	// ReadableUI is UI as a person reads it: a page the offline generator
+	// packs (its renderers and styles deflated into one block) comes back
+	// unpacked, with Packed set. Hosts get UI; this is for the TUI and
+	// scripts that read a page's code.
+	ReadableUI(ctx context.Context, tool string) (UIView, error)
 	// CallTool calls an upstream tool (waiting, bounded, for an upstream
 	// that is starting) and returns its CallToolResult verbatim. Calls from
 	// the HTTP API and the TUI (Source SourceAPI, SourceTUI) are also pushed
@@ -256,6 +264,9 @@ type UIView struct {
 	Meta      UIMeta `json:"meta"`
 	// ResourceMeta is the _meta of an upstream's own UI resource (its csp, ...).
 	ResourceMeta json.RawMessage `json:"resourceMeta,omitempty"`
+	// Packed says the page is served packed and HTML is its unpacked,
+	// readable form (ReadableUI only).
+	Packed bool `json:"packed,omitempty"`
 }
 
 // Inspection is a tool and its UI state, without generating anything.
@@ -277,6 +288,11 @@ type RefineRequest struct {
 	Feedback string `json:"feedback"`
 	// Source says where it came from (SourceTUI, SourceMCP, ...).
 	Source string `json:"source,omitempty"`
+	// RequireUnderstood refuses (CodeNotUnderstood, nothing recorded)
+	// feedback the offline generator cannot read, when it is the one that
+	// generates: the front end asks the developer, and sends it again
+	// without the flag to record it anyway (an LLM may read it later).
+	RequireUnderstood bool `json:"requireUnderstood,omitempty"`
 }
 
 // RegenerateRequest asks for a regeneration.
@@ -286,13 +302,26 @@ type RegenerateRequest struct {
 	Source           string `json:"source,omitempty"`
 }
 
-// UIChange is the outcome of a refine or regenerate: the UI before and
-// after, so front ends can show what changed.
+// DropRefinementRequest asks to remove one refinement from a tool's history.
+type DropRefinementRequest struct {
+	Tool string `json:"tool"`
+	// Index is the refinement's position in the history (Inspection.History),
+	// from 0; -1 is the last one.
+	Index int `json:"index"`
+	// Feedback, when set, must be that refinement's feedback (another
+	// process may have changed the history meanwhile: then nothing is
+	// dropped and the call fails with CodeInvalidArgument).
+	Feedback string `json:"feedback,omitempty"`
+	Source   string `json:"source,omitempty"`
+}
+
+// UIChange is the outcome of a refine, a regenerate or a dropped
+// refinement: the UI before and after, so front ends can show what changed.
 type UIChange struct {
 	Tool string `json:"tool"`
-	// Reason is "refine" or "regenerate".
+	// Reason is "refine", "regenerate" or "drop".
 	Reason string `json:"reason"`
-	// Feedback is the refinement (refine only).
+	// Feedback is the refinement added (refine) or dropped (drop).
 	Feedback string `json:"feedback,omitempty"`
 	// Notes say how the refinement was understood, or what was not
 	// (the new UI's warnings).

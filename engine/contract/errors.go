@@ -29,6 +29,10 @@ const (
 	CodeNotFound ErrorCode = "not_found"
 	// CodeConflict: another surface answered the request first.
 	CodeConflict ErrorCode = "conflict"
+	// CodeNotUnderstood: a refinement asked to be understood
+	// (RefineRequest.RequireUnderstood) that the offline generator cannot
+	// read; nothing was recorded.
+	CodeNotUnderstood ErrorCode = "not_understood"
 )
 
 // statusTable is the one code <-> HTTP status table: every code has its own
@@ -48,6 +52,7 @@ var statusTable = []struct {
 	{CodeCancelled, 499},           // Client Closed Request (nginx's)
 	{CodeNotFound, 410},            // Gone
 	{CodeConflict, 409},            // Conflict
+	{CodeNotUnderstood, 422},       // Unprocessable Content
 }
 
 // ErrorCodes lists every error code.

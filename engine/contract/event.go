@@ -158,16 +158,28 @@ const (
 	UpstreamToGenui = "upstream->genui"
 )
 
-// Traffic is the detail of EventTraffic: one JSON-RPC message seen by genui.
+// Traffic is the detail of EventTraffic: one JSON-RPC frame genui sent or
+// received, on either leg (host<->genui, genui<->upstream), as it went over
+// the wire: requests with their real ids, the answers, every notification
+// (notifications/cancelled included) and genui's answers to requests.
 type Traffic struct {
 	Direction string `json:"direction"`
 	// Session is the MCP session (host traffic only).
 	Session string `json:"session,omitempty"`
-	// Kind is "request", "response", "notification" or "error".
-	Kind   string          `json:"kind"`
+	// Kind is "request", "response", "notification" or "error" (an error
+	// answer, or a frame that is not JSON-RPC).
+	Kind string `json:"kind"`
+	// Method is the request's or notification's method; on an answer, the
+	// method of the request it answers (when genui saw that request).
 	Method string          `json:"method,omitempty"`
 	ID     json.RawMessage `json:"id,omitempty"`
-	// Latency is set on responses: the time since the request.
+	// Tool is the tool a tools/call names, on the request, its answer and a
+	// notifications/cancelled of it.
+	Tool string `json:"tool,omitempty"`
+	// RequestID is the id of the request a notifications/cancelled gives
+	// up on.
+	RequestID json.RawMessage `json:"requestId,omitempty"`
+	// Latency is set on answers: the time since the request.
 	Latency time.Duration `json:"latency,omitempty"`
 	// Size is the frame's length; Frame is the frame, cut to
 	// MaxTrafficFrame bytes (Truncated says so).

@@ -1,6 +1,7 @@
 package gen
 
 import (
+	"bytes"
 	"context"
 	_ "embed"
 	"encoding/json"
@@ -33,7 +34,9 @@ import (
 var pageInvariantsJS string
 
 // invariants in report order.
-var invariants = []string{"overflow", "tall", "links", "markers", "contrast", "tabular", "errors"}
+// csp: the page ran under the host's CSP header and its own CSP meta tag
+// (pagecsp) without a violation.
+var invariants = []string{"overflow", "tall", "links", "markers", "contrast", "tabular", "errors", "csp"}
 
 // corpusHost is an MCP Apps host page for the corpus: the UI in a sandboxed
 // iframe from another origin, the host's theme and width set by the test, no
@@ -104,7 +107,8 @@ func newCorpusEnv(t *testing.T) *corpusEnv {
 		}
 		w.Header().Set("Content-Security-Policy", defaultCSP)
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		_, _ = w.Write([]byte(page))
+		// Every violation of the host's and the page's own CSP is recorded.
+		_, _ = w.Write([]byte(recordViolations(page)))
 	}))
 	t.Cleanup(ui.Close)
 	host := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -212,13 +216,14 @@ func (e *corpusEnv) checkPage(p *corpusPage) (map[string][]string, error) {
 // invariantsCall is the function expression that checks a page: the
 // invariants of page_invariants.js and browsertest's contrast walker.
 func invariantsCall(opts string) string {
-	return "(w, d) => ({found: (" + pageInvariantsJS + ")(w, d, " + opts + "), contrast: (" + browsertest.ContrastJS + ")(w, d, 4.5)})"
+	return "(w, d) => ({found: (" + pageInvariantsJS + ")(w, d, " + opts + "), contrast: (" + browsertest.ContrastJS + ")(w, d, 4.5), csp: w.cspViolations || []})"
 }
 
 func decodeInvariants(raw json.RawMessage) (map[string][]string, error) {
 	var got struct {
 		Found    map[string][]string         `json:"found"`
 		Contrast []browsertest.ContrastIssue `json:"contrast"`
+		CSP      []map[string]any            `json:"csp"`
 	}
 	if err := json.Unmarshal(raw, &got); err != nil {
 		return nil, fmt.Errorf("invariants answered %s: %w", raw, err)
@@ -230,12 +235,20 @@ func decodeInvariants(raw json.RawMessage) (map[string][]string, error) {
 	for _, c := range got.Contrast {
 		out["contrast"] = append(out["contrast"], c.String())
 	}
+	for _, v := range got.CSP {
+		b, _ := json.Marshal(v)
+		out["csp"] = append(out["csp"], "CSP violation: "+string(b))
+	}
 	return out, nil
 }
 
 // show puts the page's call into the UI: a result as the host delivers it,
 // or a JSON-RPC error as the answer to the UI's own call of the tool.
 func (e *corpusEnv) show(p *corpusPage) error {
+	// Violations are counted per page: the ones of the result shown before are forgotten.
+	if _, err := e.frame(`(w, d) => { if (w.cspViolations) w.cspViolations.length = 0; return true; }`); err != nil {
+		return err
+	}
 	if p.call == nil {
 		return nil
 	}
@@ -667,9 +680,13 @@ func writeCorpusGallery(dir string, servers []uicorpus.Server, only map[string]b
 		for _, p := range pages {
 			what := p.label
 			if p.call != nil {
+				var cb bytes.Buffer
 				a := string(p.call.Arguments)
-				if len(a) > 120 {
-					a = a[:117] + "..."
+				if json.Compact(&cb, p.call.Arguments) == nil {
+					a = cb.String()
+				}
+				if r := []rune(a); len(r) > 120 {
+					a = string(r[:117]) + "..."
 				}
 				what += " `" + strings.ReplaceAll(a, "|", "\\|") + "`"
 				if p.errMsg != nil {

@@ -241,3 +241,28 @@ func TestCorpusRefinementsApplied(t *testing.T) {
 		}
 	}
 }
+
+// TestEpochTimestampsShowAsDates: a time-named value holding Unix
+// milliseconds (desktop-commander's usage stats: firstUsed 1795769699205)
+// shows as a date with the number in its title; an id of the same size and
+// a count stay numbers.
+func TestEpochTimestampsShowAsDates(t *testing.T) {
+	f, ui := newFixture(t)
+	ui.add(t, corpusTool(t, "desktop-commander", "get_usage_stats"))
+	f.open("get_usage_stats")
+	f.eval(`(bridge.sendToolInput({}), bridge.sendToolResult({content: [{type: "text", text: "stats"}], structuredContent: {firstUsed: 1795769699205, lastUsedAt: 1796035510, id: 1795769699205, calls: 1795769699205}}), true)`, nil)
+	f.waitFrame(`(w, d) => d.body.dataset.state === "result"`)
+	var got map[string][2]string
+	f.frameJSON(`(w, d) => { const o = {}; d.querySelectorAll("#result dl.card dt").forEach((dt) => { const dd = dt.nextElementSibling; o[dt.textContent] = [dd.textContent, dd.title || ""]; }); return o; }`, &got)
+	want := map[string][2]string{
+		"firstUsed":  {"2026-11-27 08:54:59.205 UTC", "1795769699205 (Unix time)"},
+		"lastUsedAt": {"2026-11-30 10:45:10 UTC", "1796035510 (Unix time)"},
+		"id":         {"1795769699205", ""},
+		"calls":      {"1,795,769,699,205", ""},
+	}
+	for k, w := range want {
+		if got[k] != w {
+			t.Errorf("%s shows %q, want %q", k, got[k], w)
+		}
+	}
+}

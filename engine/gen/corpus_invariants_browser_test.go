@@ -130,6 +130,9 @@ func TestPageInvariantsCatchBreaks(t *testing.T) {
 		})
 	}
 	for _, inv := range invariants {
+		if inv == "csp" {
+			continue // the browser's own report (securitypolicyviolation), proven by the gallery's CSP tests
+		}
 		if !covered[inv] {
 			t.Errorf("invariant %s has no page proving it catches a break", inv)
 		}

@@ -74,7 +74,7 @@ func root(v *jsast.Var) *jsast.Var {
 	return v
 }
 
-func (c *jsChecker) report(rule RuleID, format string, args ...any) {
+func (c *jsChecker) reportf(rule RuleID, format string, args ...any) {
 	msg := c.where + " " + fmt.Sprintf(format, args...)
 	if !c.seen[msg] {
 		c.seen[msg] = true
@@ -301,13 +301,13 @@ func (c *jsChecker) Enter(n jsast.INode) jsast.IVisitor {
 		c.access(n.(jsast.IExpr))
 	case *jsast.Var:
 		if global(n, "parent", "top", "opener", "frames") {
-			c.report(RuleBridgeOnly, "uses %s: talk to the host through the App bridge only", n.Data)
+			c.reportf(RuleBridgeOnly, "uses %s: talk to the host through the App bridge only", n.Data)
 		}
 		if global(n, "postMessage") {
-			c.report(RuleBridgeOnly, "uses postMessage: the App bridge does the messaging")
+			c.reportf(RuleBridgeOnly, "uses postMessage: the App bridge does the messaging")
 		}
 	case *jsast.WithStmt:
-		c.report(RulePlainNames, "uses a with statement")
+		c.reportf(RulePlainNames, "uses a with statement")
 	case *jsast.ImportStmt:
 		c.importOf(n.Module)
 	case *jsast.ExportStmt:
@@ -316,7 +316,7 @@ func (c *jsChecker) Enter(n jsast.INode) jsast.IVisitor {
 		}
 	case *jsast.Property:
 		if n.Name != nil && !n.Name.IsComputed() && markupProps[string(n.Name.Literal.Data)] && n.Value != nil && !c.constant(n.Value) {
-			c.report(RuleDataNotMarkup, "sets %s from data in an object literal (%s)", n.Name.Literal.Data, src(n.Value))
+			c.reportf(RuleDataNotMarkup, "sets %s from data in an object literal (%s)", n.Name.Literal.Data, src(n.Value))
 		}
 	}
 	return c
@@ -327,36 +327,36 @@ func (c *jsChecker) Exit(jsast.INode) {}
 func (c *jsChecker) importOf(module []byte) {
 	spec, _ := unquoteJS(module)
 	if mcpshim.IsExtAppsSpecifier(spec) {
-		c.report(RuleImports, "imports %q: the App class is already on the page as window.McpApps", spec)
+		c.reportf(RuleImports, "imports %q: the App class is already on the page as window.McpApps", spec)
 		return
 	}
-	c.report(RuleImports, "imports %q: hosts have no import map and no server; write the code inline", spec)
+	c.reportf(RuleImports, "imports %q: hosts have no import map and no server; write the code inline", spec)
 }
 
 func (c *jsChecker) assignment(n *jsast.BinaryExpr) {
 	target := n.X
 	if c.isLocation(target) {
-		c.report(RuleNoNavigation, "assigns location (%s): the page would navigate away", src(n))
+		c.reportf(RuleNoNavigation, "assigns location (%s): the page would navigate away", src(n))
 		return
 	}
 	obj, name, _, ok := c.member(target)
 	if !ok {
 		if global(target, "onmessage") {
-			c.report(RuleBridgeOnly, "sets onmessage: the App bridge does the messaging")
+			c.reportf(RuleBridgeOnly, "sets onmessage: the App bridge does the messaging")
 		}
 		return
 	}
 	switch {
 	case c.isLocation(obj):
-		c.report(RuleNoNavigation, "assigns location.%s (%s): the page would navigate away", name, src(n))
+		c.reportf(RuleNoNavigation, "assigns location.%s (%s): the page would navigate away", name, src(n))
 	case markupProps[name] && !c.constant(n.Y):
-		c.report(RuleDataNotMarkup, "sets %s from data (%s): use textContent and createElement", name, src(n))
+		c.reportf(RuleDataNotMarkup, "sets %s from data (%s): use textContent and createElement", name, src(n))
 	case name == "httpEquiv":
-		c.report(RuleNoNavigation, "sets a meta element's httpEquiv (%s)", src(n))
+		c.reportf(RuleNoNavigation, "sets a meta element's httpEquiv (%s)", src(n))
 	case name == "onmessage" && c.isWindow(obj):
-		c.report(RuleBridgeOnly, "sets window.onmessage: the App bridge does the messaging")
+		c.reportf(RuleBridgeOnly, "sets window.onmessage: the App bridge does the messaging")
 	case name == "location" && (c.isWindow(obj) || c.isDocument(obj) || c.isHost(obj)):
-		c.report(RuleNoNavigation, "assigns %s (%s): the page would navigate away", src(target), src(n))
+		c.reportf(RuleNoNavigation, "assigns %s (%s): the page would navigate away", src(target), src(n))
 	}
 }
 
@@ -374,11 +374,11 @@ func (c *jsChecker) call(fn jsast.IExpr, args []jsast.Arg) {
 		}
 		switch {
 		case !ok:
-			c.report(RuleImports, "imports a module computed at run time (import(%s))", src(arg(0)))
+			c.reportf(RuleImports, "imports a module computed at run time (import(%s))", src(arg(0)))
 		case mcpshim.IsExtAppsSpecifier(spec):
-			c.report(RuleImports, "imports %q: the App class is already on the page as window.McpApps", spec)
+			c.reportf(RuleImports, "imports %q: the App class is already on the page as window.McpApps", spec)
 		default:
-			c.report(RuleImports, "imports %q: hosts have no import map and no server; write the code inline", spec)
+			c.reportf(RuleImports, "imports %q: hosts have no import map and no server; write the code inline", spec)
 		}
 		return
 	}
@@ -394,42 +394,42 @@ func (c *jsChecker) call(fn jsast.IExpr, args []jsast.Arg) {
 	}
 	switch {
 	case obj != nil && c.isLocation(obj) && (name == "assign" || name == "replace" || name == "reload"):
-		c.report(RuleNoNavigation, "calls location.%s: the page would navigate away", name)
+		c.reportf(RuleNoNavigation, "calls location.%s: the page would navigate away", name)
 	case c.globalCall(obj, name, "open"):
-		c.report(RuleNoNavigation, "calls window.open: open links with app.openLink({ url })")
+		c.reportf(RuleNoNavigation, "calls window.open: open links with app.openLink({ url })")
 	case obj != nil && (name == "submit" || name == "requestSubmit"):
-		c.report(RuleNoNavigation, "calls %s.%s(): handle the form's submit event instead (event.preventDefault())", src(obj), name)
+		c.reportf(RuleNoNavigation, "calls %s.%s(): handle the form's submit event instead (event.preventDefault())", src(obj), name)
 	case obj != nil && name == "insertAdjacentHTML" && (arg(1) == nil || !c.constant(arg(1))):
-		c.report(RuleDataNotMarkup, "calls insertAdjacentHTML with data (%s): use createElement and textContent", src(arg(1)))
+		c.reportf(RuleDataNotMarkup, "calls insertAdjacentHTML with data (%s): use createElement and textContent", src(arg(1)))
 	case obj != nil && c.isDocument(obj) && (name == "write" || name == "writeln"):
 		for _, a := range args {
 			if !c.constant(a.Value) {
-				c.report(RuleDataNotMarkup, "calls document.%s with data (%s)", name, src(a.Value))
+				c.reportf(RuleDataNotMarkup, "calls document.%s with data (%s)", name, src(a.Value))
 			}
 		}
 	case obj != nil && c.isDocument(obj) && name == "open":
-		c.report(RuleDataNotMarkup, "calls document.open(): the page would replace itself")
+		c.reportf(RuleDataNotMarkup, "calls document.open(): the page would replace itself")
 	case obj != nil && (name == "createContextualFragment" || name == "setHTMLUnsafe" || name == "parseHTMLUnsafe" || name == "parseFromString") &&
 		(arg(0) == nil || !c.constant(arg(0))):
-		c.report(RuleDataNotMarkup, "calls %s with data (%s): markup from data runs its scripts", name, src(arg(0)))
+		c.reportf(RuleDataNotMarkup, "calls %s with data (%s): markup from data runs its scripts", name, src(arg(0)))
 	case obj != nil && name == "setAttribute":
 		attrName, ok := literalArg(0)
 		if !ok {
-			c.report(RulePlainNames, "calls setAttribute with a computed attribute name (%s)", src(arg(0)))
+			c.reportf(RulePlainNames, "calls setAttribute with a computed attribute name (%s)", src(arg(0)))
 			return
 		}
 		value, valueConst := literalArg(1)
 		switch a := strings.ToLower(attrName); {
 		case strings.HasPrefix(a, "on"):
-			c.report(RuleInlineHandlers, "sets an inline handler attribute %q from script: use addEventListener", attrName)
+			c.reportf(RuleInlineHandlers, "sets an inline handler attribute %q from script: use addEventListener", attrName)
 		case a == "action" || a == "formaction" || a == "http-equiv":
-			c.report(RuleNoNavigation, "sets the %s attribute from script", a)
+			c.reportf(RuleNoNavigation, "sets the %s attribute from script", a)
 		case a == "srcdoc" && !valueConst:
-			c.report(RuleDataNotMarkup, "sets srcdoc from data")
+			c.reportf(RuleDataNotMarkup, "sets srcdoc from data")
 		case a == "target" && (!valueConst || (value != "_self" && value != "_blank")):
-			c.report(RuleNoNavigation, "sets target=%s from script: links may only target _self or _blank", src(arg(1)))
+			c.reportf(RuleNoNavigation, "sets target=%s from script: links may only target _self or _blank", src(arg(1)))
 		case (a == "href" || a == "src" || a == "action") && valueConst && strings.HasPrefix(strings.ToLower(strings.TrimSpace(value)), "javascript:"):
-			c.report(RuleInlineHandlers, "sets a javascript: URL from script")
+			c.reportf(RuleInlineHandlers, "sets a javascript: URL from script")
 		}
 	case obj != nil && (name == "createElement" || name == "createElementNS"):
 		i := 0
@@ -438,36 +438,36 @@ func (c *jsChecker) call(fn jsast.IExpr, args []jsast.Arg) {
 		}
 		tag, ok := literalArg(i)
 		if !ok {
-			c.report(RulePlainNames, "calls %s with a computed tag name (%s)", name, src(arg(i)))
+			c.reportf(RulePlainNames, "calls %s with a computed tag name (%s)", name, src(arg(i)))
 			return
 		}
 		switch strings.ToLower(tag) {
 		case "script":
-			c.report(RuleSelfContained, "creates a script element: write the code in the page's own script")
+			c.reportf(RuleSelfContained, "creates a script element: write the code in the page's own script")
 		case "iframe", "frame", "object", "embed", "portal":
-			c.report(RuleSelfContained, "creates an <%s> element", strings.ToLower(tag))
+			c.reportf(RuleSelfContained, "creates an <%s> element", strings.ToLower(tag))
 		case "base":
-			c.report(RuleNoNavigation, "creates a <base> element")
+			c.reportf(RuleNoNavigation, "creates a <base> element")
 		}
 	case c.globalCall(obj, name, "eval"):
-		c.report(RuleNoEval, "calls eval")
+		c.reportf(RuleNoEval, "calls eval")
 	case c.globalCall(obj, name, "Function"):
-		c.report(RuleNoEval, "calls the Function constructor")
+		c.reportf(RuleNoEval, "calls the Function constructor")
 	case c.globalCall(obj, name, "setTimeout", "setInterval") && arg(0) != nil && c.constant(arg(0)):
-		c.report(RuleNoEval, "passes a code string to %s", name)
+		c.reportf(RuleNoEval, "passes a code string to %s", name)
 	case c.globalCall(obj, name, "fetch", "importScripts"):
-		c.report(RuleNoNetwork, "calls %s: the CSP allows no network; data arrives through the App bridge", name)
+		c.reportf(RuleNoNetwork, "calls %s: the CSP allows no network; data arrives through the App bridge", name)
 	case obj != nil && name == "sendBeacon":
-		c.report(RuleNoNetwork, "calls sendBeacon: the CSP allows no network")
+		c.reportf(RuleNoNetwork, "calls sendBeacon: the CSP allows no network")
 	case name == "postMessage":
-		c.report(RuleBridgeOnly, "calls postMessage: talk to the host through the App bridge only")
+		c.reportf(RuleBridgeOnly, "calls postMessage: talk to the host through the App bridge only")
 	case name == "addEventListener" && (obj == nil || c.isWindow(obj)):
 		if ev, ok := literalArg(0); ok && ev == "message" {
-			c.report(RuleBridgeOnly, "listens for raw \"message\" events: the App bridge does the messaging")
+			c.reportf(RuleBridgeOnly, "listens for raw \"message\" events: the App bridge does the messaging")
 		}
 	case obj != nil && global(c.resolve(obj), "Reflect", "Object") && arg(0) != nil &&
 		(c.isWindow(arg(0)) || c.isDocument(arg(0)) || c.isLocation(arg(0)) || c.isHost(arg(0))):
-		c.report(RulePlainNames, "reaches into %s through %s.%s", src(arg(0)), src(obj), name)
+		c.reportf(RulePlainNames, "reaches into %s through %s.%s", src(arg(0)), src(obj), name)
 	}
 }
 
@@ -475,9 +475,9 @@ func (c *jsChecker) construct(fn jsast.IExpr, args []jsast.Arg) {
 	obj, name := c.callee(fn)
 	switch {
 	case c.globalCall(obj, name, "Function"):
-		c.report(RuleNoEval, "calls the Function constructor")
+		c.reportf(RuleNoEval, "calls the Function constructor")
 	case c.globalCall(obj, name, "XMLHttpRequest", "WebSocket", "EventSource", "Worker", "SharedWorker", "RTCPeerConnection", "webkitRTCPeerConnection"):
-		c.report(RuleNoNetwork, "creates a %s: the CSP allows no network; data arrives through the App bridge", name)
+		c.reportf(RuleNoNetwork, "creates a %s: the CSP allows no network; data arrives through the App bridge", name)
 	}
 }
 
@@ -490,19 +490,19 @@ func (c *jsChecker) access(e jsast.IExpr) {
 	if computed {
 		if name != "" {
 			if sensitiveNames[name] {
-				c.report(RulePlainNames, "spells %q out of pieces (%s): name what you use plainly", name, src(e))
+				c.reportf(RulePlainNames, "spells %q out of pieces (%s): name what you use plainly", name, src(e))
 			}
 		} else if c.isWindow(obj) || c.isDocument(obj) || c.isLocation(obj) || c.isHost(obj) {
-			c.report(RulePlainNames, "accesses %s with a computed name (%s)", src(obj), src(e))
+			c.reportf(RulePlainNames, "accesses %s with a computed name (%s)", src(obj), src(e))
 		}
 	}
 	switch {
 	case (name == "parent" || name == "top" || name == "opener" || name == "frames") && c.isWindow(obj):
-		c.report(RuleBridgeOnly, "uses window.%s: talk to the host through the App bridge only", name)
+		c.reportf(RuleBridgeOnly, "uses window.%s: talk to the host through the App bridge only", name)
 	case name == "serviceWorker" && global(c.resolve(obj), "navigator"):
-		c.report(RuleNoNetwork, "uses navigator.serviceWorker")
+		c.reportf(RuleNoNetwork, "uses navigator.serviceWorker")
 	case c.isHost(obj):
-		c.report(RuleBridgeOnly, "reaches into the host's window (%s)", src(e))
+		c.reportf(RuleBridgeOnly, "reaches into the host's window (%s)", src(e))
 	}
 }
 

@@ -249,7 +249,7 @@ func checkedRules(t *testing.T) map[string]bool {
 				case *ast.Ident:
 					fn = f.Name
 				}
-				if fn != "add" && fn != "addf" && fn != "report" && fn != "addImport" {
+				if fn != "add" && fn != "addf" && fn != "reportf" && fn != "addImport" {
 					return true
 				}
 				for _, a := range n.Args {

@@ -94,12 +94,37 @@ func (s *Server) handleInspect(w http.ResponseWriter, r *http.Request) {
 func (s *Server) handleUI(w http.ResponseWriter, r *http.Request) {
 	ctx, cancel := context.WithTimeout(r.Context(), frameTimeout)
 	defer cancel()
-	v, err := s.e.UI(ctx, r.PathValue("name"))
+	read := s.e.UI
+	if q := r.URL.Query().Get("readable"); q == "1" || q == "true" {
+		read = s.e.ReadableUI // ReadableUI
+	}
+	v, err := read(ctx, r.PathValue("name"))
 	if err != nil {
 		writeAPIError(w, err)
 		return
 	}
 	writeJSON(w, http.StatusOK, v)
+}
+
+// handleDropRefinement serves DropRefinement: the tool from the path, the
+// index (and the feedback it must have) in the body.
+func (s *Server) handleDropRefinement(w http.ResponseWriter, r *http.Request) {
+	var req contract.DropRefinementRequest
+	if !readJSONBody(w, r, &req) {
+		return
+	}
+	req.Tool = r.PathValue("name")
+	if req.Source == "" {
+		req.Source = contract.SourceAPI
+	}
+	ctx, cancel := context.WithTimeout(r.Context(), frameTimeout)
+	defer cancel()
+	ch, err := s.e.DropRefinement(ctx, req)
+	if err != nil {
+		writeAPIError(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, ch)
 }
 
 func (s *Server) handlePreviewInfo(w http.ResponseWriter, r *http.Request) {
@@ -117,9 +142,10 @@ func (s *Server) handlePreviewInfo(w http.ResponseWriter, r *http.Request) {
 func (s *Server) handleUIChange(regenerate bool) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		var body struct {
-			Feedback         string `json:"feedback"`
-			ClearRefinements bool   `json:"clearRefinements"`
-			Source           string `json:"source"`
+			Feedback          string `json:"feedback"`
+			ClearRefinements  bool   `json:"clearRefinements"`
+			Source            string `json:"source"`
+			RequireUnderstood bool   `json:"requireUnderstood"`
 		}
 		if !readJSONBody(w, r, &body) {
 			return
@@ -135,7 +161,8 @@ func (s *Server) handleUIChange(regenerate bool) http.HandlerFunc {
 		if regenerate {
 			ch, err = s.e.Regenerate(ctx, contract.RegenerateRequest{Tool: tool, ClearRefinements: body.ClearRefinements, Source: body.Source})
 		} else {
-			ch, err = s.e.Refine(ctx, contract.RefineRequest{Tool: tool, Feedback: body.Feedback, Source: body.Source})
+			ch, err = s.e.Refine(ctx, contract.RefineRequest{Tool: tool, Feedback: body.Feedback, Source: body.Source,
+				RequireUnderstood: body.RequireUnderstood})
 		}
 		if err != nil {
 			writeAPIError(w, err)

@@ -103,6 +103,7 @@ func (s *Server) routes() {
 		{"GET /api/tools/{name}/preview", http.HandlerFunc(s.handlePreviewInfo)},
 		{"POST /api/tools/{name}/refine", s.handleUIChange(false)},
 		{"POST /api/tools/{name}/regenerate", s.handleUIChange(true)},
+		{"POST /api/tools/{name}/refinements/drop", http.HandlerFunc(s.handleDropRefinement)},
 		{"POST /api/tool/{name}", http.HandlerFunc(s.handleToolCall)},
 		{"POST /api/refresh", http.HandlerFunc(s.handleRefresh)},
 		{"GET /api/queue", http.HandlerFunc(s.handlePendingEvents)}, // PendingEvents (queue.go)

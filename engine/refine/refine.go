@@ -75,6 +75,7 @@ const (
 // content (whatever other processes put there) when saving.
 type change struct {
 	add   *contract.Refinement // append to tool's history (unless already there)
+	drop  *contract.Refinement // remove from tool's history (the first one equal to it)
 	tool  string
 	clear []string // drop these tools' histories
 }
@@ -88,6 +89,20 @@ func (c change) apply(tools map[string][]contract.Refinement) {
 			}
 		}
 		tools[c.tool] = append(tools[c.tool], *c.add)
+	}
+	if c.drop != nil {
+		hist := tools[c.tool]
+		for i, r := range hist {
+			if r.Feedback == c.drop.Feedback && r.Source == c.drop.Source && r.Time.Equal(c.drop.Time) {
+				hist = slices.Delete(slices.Clone(hist), i, i+1)
+				break
+			}
+		}
+		if len(hist) == 0 {
+			delete(tools, c.tool)
+		} else {
+			tools[c.tool] = hist
+		}
 	}
 	for _, t := range c.clear {
 		delete(tools, t)
@@ -197,6 +212,29 @@ func (s *Store) Add(tool, feedback, source string) ([]contract.Refinement, error
 	defer s.mu.Unlock()
 	err := s.commitLocked(change{add: &contract.Refinement{Feedback: feedback, Time: time.Now().UTC().Round(0), Source: source}, tool: tool})
 	return slices.Clone(s.tools[tool]), err
+}
+
+// Drop removes the refinement at index (from 0; -1 is the last) of tool's
+// history and returns it with the history left. When feedback is not ""
+// it must be that refinement's feedback: another process may have changed
+// the history since the caller read it, and then nothing is dropped.
+func (s *Store) Drop(tool string, index int, feedback string) (dropped contract.Refinement, left []contract.Refinement, err error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.reloadLocked()
+	hist := s.tools[tool]
+	if index == -1 {
+		index = len(hist) - 1
+	}
+	if index < 0 || index >= len(hist) {
+		return contract.Refinement{}, slices.Clone(hist), fmt.Errorf("%s has %d refinement(s): there is no refinement %d", tool, len(hist), index)
+	}
+	dropped = hist[index]
+	if feedback != "" && strings.TrimSpace(feedback) != dropped.Feedback {
+		return contract.Refinement{}, slices.Clone(hist), fmt.Errorf("refinement %d of %s is %q now, not %q (the history changed)", index, tool, dropped.Feedback, feedback)
+	}
+	err = s.commitLocked(change{drop: &dropped, tool: tool})
+	return dropped, slices.Clone(s.tools[tool]), err
 }
 
 // History returns tool's refinements, oldest first (nil if none).

@@ -14,6 +14,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/genui-dev/genui/engine/jsonrpc"
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 )
@@ -352,6 +353,7 @@ func (c *Client) dialInProcess(cn *conn) error {
 // stop) reports a better reason within a second.
 func (c *Client) startLineLink(cn *conn, r io.Reader, w io.Writer, closers []io.Closer) {
 	l := newLineLink(r, w, closers, c.maxLine, c.log)
+	l.tracer = c.currentTracer()
 	l.onNotify = c.queue.push
 	l.onRequest = c.lineRequestHandler(cn)
 	l.onEnd = func(err error) {
@@ -394,7 +396,7 @@ func (c *Client) dialHTTP(cn *conn) error {
 	}
 	c.attach(h)
 	h.SetRequestHandler(c.mcpRequestHandler(cn))
-	cn.tr, cn.link = h, mcpLink{h}
+	cn.tr, cn.link = h, mcpLink{h, c.currentTracer()}
 	if err := startTransport(cn, h); err != nil {
 		return fmt.Errorf("connect %s: %w", c.target, err)
 	}
@@ -417,7 +419,7 @@ func (c *Client) dialSSE(cn *conn) error {
 	s.SetConnectionLostHandler(func(err error) {
 		cn.fail(fmt.Sprintf("upstream SSE stream closed (%v)", err))
 	})
-	cn.tr, cn.link = s, mcpLink{s}
+	cn.tr, cn.link = s, mcpLink{s, c.currentTracer()}
 	if err := startTransport(cn, s); err != nil {
 		return fmt.Errorf("connect %s: %w", c.target, err)
 	}
@@ -428,7 +430,11 @@ func (c *Client) dialSSE(cn *conn) error {
 // The callback runs on the transport's read loop, so it only enqueues.
 func (c *Client) attach(tr transport.Interface) {
 	tr.SetNotificationHandler(func(n mcp.JSONRPCNotification) {
-		c.queue.push(n.Method, fromNotificationParams(n.Params))
+		params := fromNotificationParams(n.Params)
+		if t := tracing(c.currentTracer()); t != nil {
+			t.Frame(false, jsonrpc.NewNotification(n.Method, params))
+		}
+		c.queue.push(n.Method, params)
 	})
 }
 

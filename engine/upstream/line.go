@@ -73,6 +73,8 @@ type lineLink struct {
 	onTimeout  func(id int64, method string)
 	onAsyncEnd func(calls []pendingCall, err error)
 	sweepEvery time.Duration
+	// tracer watches every frame read and written (nil: nobody).
+	tracer Tracer
 
 	mu      sync.Mutex
 	pending map[int64]pendingCall
@@ -133,6 +135,9 @@ func (l *lineLink) readLoop() {
 			l.onEnd(err)
 			l.finish()
 			return
+		}
+		if t := tracing(l.tracer); t != nil {
+			t.Frame(false, b)
 		}
 		if l.async.Load() > 0 && l.answerAsync(b) {
 			continue // answered from the read buffer: nothing copied
@@ -564,6 +569,14 @@ func (l *lineLink) writeRequest(id int64, method string, params json.RawMessage)
 		return err
 	}
 	head := strconv.AppendInt(append(idb[:0], `{"jsonrpc":"2.0","id":`...), id, 10)
+	if t := tracing(l.tracer); t != nil {
+		// Before the write: the answer may be read before it returns.
+		frame := append(append(append([]byte(nil), head...), methodKey...), q...)
+		if !isNullOrEmpty(params) {
+			frame = append(append(frame, paramsKey...), params...)
+		}
+		t.Frame(true, append(frame, closeBrace...))
+	}
 	if isNullOrEmpty(params) {
 		return l.w.WriteParts(head, methodKey, q, closeBrace)
 	}
@@ -639,6 +652,9 @@ func (l *lineLink) write(b []byte) error {
 	case <-l.done:
 		return l.closedErr()
 	default:
+	}
+	if t := tracing(l.tracer); t != nil {
+		t.Frame(true, b) // before the write: the answer may be read before it returns
 	}
 	if err := l.w.WriteFrame(b); err != nil {
 		return fmt.Errorf("write to upstream: %w", err)

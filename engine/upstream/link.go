@@ -3,6 +3,7 @@ package upstream
 import (
 	"context"
 	"encoding/json"
+	"strconv"
 
 	"github.com/genui-dev/genui/engine/jsonrpc"
 	"github.com/mark3labs/mcp-go/client/transport"
@@ -26,12 +27,21 @@ type link interface {
 // mcpLink adapts an mcp-go client transport. Results and errors stay raw;
 // incoming notification and server-request params are decoded by mcp-go
 // (see the package README for that limitation).
-type mcpLink struct{ tr transport.Interface }
+// Its frames are traced as built from what mcp-go hands over (the bytes on
+// the wire are mcp-go's).
+type mcpLink struct {
+	tr     transport.Interface
+	tracer Tracer
+}
 
 func (l mcpLink) call(ctx context.Context, id int64, method string, params json.RawMessage) (*jsonrpc.Message, error) {
 	req := transport.JSONRPCRequest{JSONRPC: mcp.JSONRPC_VERSION, ID: mcp.NewRequestId(id), Method: method}
 	if len(params) > 0 {
 		req.Params = params // a nil RawMessage in an interface would encode as null
+	}
+	idb := strconv.AppendInt(nil, id, 10)
+	if t := tracing(l.tracer); t != nil {
+		t.Frame(true, jsonrpc.NewRequest(idb, method, params))
 	}
 	resp, err := l.tr.SendRequest(ctx, req)
 	if err != nil {
@@ -40,13 +50,20 @@ func (l mcpLink) call(ctx context.Context, id int64, method string, params json.
 	if resp == nil {
 		return nil, nil // convertResponse reports it
 	}
-	m := &jsonrpc.Message{JSONRPC: "2.0", Result: resp.Result}
+	m := &jsonrpc.Message{JSONRPC: "2.0", ID: idb, Result: resp.Result}
 	if resp.Error != nil {
 		m.Error = &jsonrpc.Error{Code: resp.Error.Code, Message: resp.Error.Message}
 		if resp.Error.Data != nil {
 			if b, err := json.Marshal(resp.Error.Data); err == nil {
 				m.Error.Data = b
 			}
+		}
+	}
+	if t := tracing(l.tracer); t != nil {
+		if m.Error != nil {
+			t.Frame(false, jsonrpc.NewErrorResponse(idb, m.Error))
+		} else {
+			t.Frame(false, jsonrpc.NewResult(idb, m.Result))
 		}
 	}
 	return m, nil
@@ -58,7 +75,13 @@ func (l mcpLink) notify(ctx context.Context, method string, params json.RawMessa
 		return jsonrpc.Errorf(jsonrpc.CodeInvalidParams, "invalid params for %s: %v", method, err)
 	}
 	n := mcp.JSONRPCNotification{JSONRPC: mcp.JSONRPC_VERSION, Notification: mcp.Notification{Method: method, Params: p}}
-	return l.tr.SendNotification(ctx, n)
+	if err := l.tr.SendNotification(ctx, n); err != nil {
+		return err
+	}
+	if t := tracing(l.tracer); t != nil {
+		t.Frame(true, jsonrpc.NewNotification(method, params))
+	}
+	return nil
 }
 
 func (l mcpLink) close() error { return l.tr.Close() }

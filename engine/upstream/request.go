@@ -285,13 +285,25 @@ func (c *Client) mcpRequestHandler(cn *conn) transport.RequestHandler {
 			}
 			params = b
 		}
+		t := tracing(c.currentTracer())
+		var idb json.RawMessage
+		if t != nil {
+			idb, _ = json.Marshal(req.ID)
+			t.Frame(false, jsonrpc.NewRequest(idb, req.Method, params))
+		}
 		result, je := c.answerServerRequest(ctx, req.Method, params)
 		if je != nil {
 			var data any
 			if len(je.Data) > 0 {
 				data = je.Data
 			}
+			if t != nil {
+				t.Frame(true, jsonrpc.NewErrorResponse(idb, je))
+			}
 			return transport.NewJSONRPCErrorResponse(req.ID, je.Code, je.Message, data), nil
+		}
+		if t != nil {
+			t.Frame(true, jsonrpc.NewResult(idb, result))
 		}
 		return transport.NewJSONRPCResultResponse(req.ID, result), nil
 	}

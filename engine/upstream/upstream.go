@@ -131,6 +131,43 @@ type Client struct {
 	onRequest  func(ctx context.Context, method string, params json.RawMessage) (json.RawMessage, error)
 	capsFunc   func(ctx context.Context) json.RawMessage
 	onState    func(contract.UpstreamState)
+	tracer     Tracer
+}
+
+// Tracer watches the connection's JSON-RPC frames as they go out and come
+// in (genui's Traffic view): requests with their real ids, the answers,
+// every notification (notifications/cancelled included) and genui's own
+// answers to the server's requests. stdio and in-process connections hand
+// over the bytes on the wire; HTTP and SSE ones the frames as mcp-go
+// decoded them (see the README).
+type Tracer interface {
+	// Tracing reports whether frames are wanted now; it is asked for every
+	// frame, so it must be cheap.
+	Tracing() bool
+	// Frame is one frame genui wrote (out) or read. frame is only valid
+	// during the call.
+	Frame(out bool, frame []byte)
+}
+
+// SetTracer sets the frame watcher. Call it before Run.
+func (c *Client) SetTracer(t Tracer) {
+	c.mu.Lock()
+	c.tracer = t
+	c.mu.Unlock()
+}
+
+func (c *Client) currentTracer() Tracer {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.tracer
+}
+
+// tracing returns the tracer when it wants frames now (nil otherwise).
+func tracing(t Tracer) Tracer {
+	if t != nil && t.Tracing() {
+		return t
+	}
+	return nil
 }
 
 // New returns a Client for cfg with defaults filled in. It does not connect;

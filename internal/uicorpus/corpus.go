@@ -37,6 +37,8 @@ type Server struct {
 	Setup string `json:"setup,omitempty"`
 	// Tools are the tools/list entries, raw.
 	Tools []json.RawMessage `json:"tools"`
+	// Skipped are the tools deliberately not called, each with the reason.
+	Skipped map[string]string `json:"skipped,omitempty"`
 	// Calls are the calls made, in order.
 	Calls []Call `json:"calls"`
 }

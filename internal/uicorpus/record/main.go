@@ -214,7 +214,7 @@ func record(w *world, sp spec, list bool) (*uicorpus.Server, error) {
 		return nil, fmt.Errorf("tools/list: %w", err)
 	}
 	srv := &uicorpus.Server{Name: sp.name, Package: sp.pkg, Version: manifest.Version, License: license, Kind: sp.kind,
-		Command: append([]string{"node", filepath.Join("node_modules", sp.pkg, sp.bin)}, args[1:]...), Setup: sp.setup, Tools: tools}
+		Command: append([]string{"node", filepath.Join("node_modules", sp.pkg, sp.bin)}, args[1:]...), Setup: sp.setup, Tools: tools, Skipped: sp.skip}
 	names := map[string]bool{}
 	var order []string
 	for _, t := range tools {

@@ -1,0 +1,72 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+)
+
+// openViewerMsg asks the root to show lines whole in the viewer.
+type openViewerMsg struct {
+	title string
+	lines []string
+}
+
+// viewerDialog shows something whole over the body: a row of Events,
+// Traffic or Log opened with enter, exactly, scrollable, searchable and
+// copyable (y), wrapped or scrolled sideways (w, < >); esc closes it.
+type viewerDialog struct {
+	s     *shared
+	title string
+	lines []string
+	text  textView
+}
+
+func newViewerDialog(s *shared, title string, lines []string) *viewerDialog {
+	return &viewerDialog{s: s, title: title, lines: lines, text: textView{wrap: true, find: newFinder(s.styles)}}
+}
+
+func (d *viewerDialog) place() placement { return placeBody }
+
+func (d *viewerDialog) Keys() []key.Binding {
+	k := d.s.keys
+	if d.text.capturing() {
+		return []key.Binding{k.Enter, k.Back}
+	}
+	return append([]key.Binding{k.Back, k.CopyText, k.PageDown}, d.text.keys(k)...)
+}
+
+func (d *viewerDialog) Update(msg tea.Msg) (tea.Cmd, bool) {
+	k := d.s.keys
+	if km, ok := msg.(tea.KeyPressMsg); ok && !d.text.capturing() {
+		switch {
+		case key.Matches(km, k.Back) && d.text.find.query == "", key.Matches(km, k.Quit):
+			return nil, true
+		case key.Matches(km, k.CopyText):
+			plain := make([]string, len(d.lines))
+			for i, l := range d.lines {
+				plain[i] = ansi.Strip(l)
+			}
+			text := strings.Join(plain, "\n")
+			d.s.setStatus(fmt.Sprintf("copied %s (%d lines)", size(len(text)), len(plain)), false)
+			return d.s.opts.Copy(text), false
+		}
+	}
+	cmd, _ := d.text.update(k, msg)
+	return cmd, false
+}
+
+func (d *viewerDialog) View(w, h int) []string {
+	lines, sc, footer := d.text.render(d.s.styles, d.lines, w-2, h-2)
+	if footer != "" {
+		for len(lines) < h-3 {
+			lines = append(lines, "")
+		}
+		lines = append(lines, footer)
+	}
+	title := d.title + d.text.sideNote() + " — esc closes · y copies · / searches · w wraps"
+	return box(d.s.styles, title, true, w, h, lines, sc)
+}
