@@ -79,7 +79,7 @@ func (w lockedWriter) Write(p []byte) (int, error) {
 	return w.b.Write(p)
 }
 
-func newLLMRig(t *testing.T, def llmtest.Reply, mod func(*gen.Config), tools ...string) *llmRig {
+func newLLMRig(t testing.TB, def llmtest.Reply, mod func(*gen.Config), tools ...string) *llmRig {
 	t.Helper()
 	if len(tools) == 0 {
 		tools = []string{forecastToolJSON}
