@@ -251,7 +251,7 @@ func TestConcurrentReadsOneProviderRequest(t *testing.T) {
 		}()
 	}
 	wg.Wait()
-	waitFor(t, "the LLM page", 10*time.Second, func() bool {
+	waitFor(t, "the LLM page", hangGuard, func() bool {
 		return r.e.ui.generations()["get_forecast"].State == contract.GenDone
 	})
 	for range 10 {
@@ -302,7 +302,7 @@ func TestRejectedPageKeepsOfflineAndSaysWhy(t *testing.T) {
 	r := newLLMRig(t, llmtest.Reply{Text: bad}, nil)
 	failed := collect(r.e, contract.EventGenerationFailed)
 	read(t, r.e, "get_forecast")
-	waitFor(t, "generation-failed", 10*time.Second, func() bool { return len(failed()) == 1 })
+	waitFor(t, "generation-failed", hangGuard, func() bool { return len(failed()) == 1 })
 	ui := read(t, r.e, "get_forecast")
 	if ui.Meta.UIType != gen.UITypeOfflineRich || !strings.Contains(ui.Meta.FallbackReason, "assigns location.href") {
 		t.Fatalf("uiType %q reason %q", ui.Meta.UIType, ui.Meta.FallbackReason)
@@ -324,7 +324,7 @@ func TestRejectedPageKeepsOfflineAndSaysWhy(t *testing.T) {
 	if _, err := r.e.Regenerate(context.Background(), contract.RegenerateRequest{Tool: "get_forecast"}); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, "the LLM page after regenerate", 10*time.Second, func() bool {
+	waitFor(t, "the LLM page after regenerate", hangGuard, func() bool {
 		return r.e.ui.generations()["get_forecast"].State == contract.GenDone
 	})
 	if n := r.srv.Count(); n != 3 {
@@ -341,14 +341,14 @@ func TestUnusableAnswerKeepsThePreviousLLMPage(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	read(t, r.e, "get_forecast")
-	waitFor(t, "the first LLM page", 10*time.Second, func() bool { return r.e.ui.generations()["get_forecast"].State == contract.GenDone })
+	waitFor(t, "the first LLM page", hangGuard, func() bool { return r.e.ui.generations()["get_forecast"].State == contract.GenDone })
 
 	r.srv.SetDefault(llmtest.Reply{Text: llmtest.InnerHTMLPage})
 	if _, err := r.e.Refine(ctx, contract.RefineRequest{Tool: "get_forecast", Feedback: "dark theme", Source: contract.SourceMCP}); err != nil {
 		t.Fatal(err)
 	}
 	tool := mustTool(t, r.e, "get_forecast")
-	waitFor(t, "the refinement's generation", 10*time.Second, func() bool {
+	waitFor(t, "the refinement's generation", hangGuard, func() bool {
 		g := r.e.ui.generations()["get_forecast"]
 		return g.State == contract.GenDone && g.Key == string(r.e.ui.key(tool))
 	})
@@ -364,7 +364,7 @@ func TestUnusableAnswerKeepsThePreviousLLMPage(t *testing.T) {
 	if _, err := r.e.Regenerate(ctx, contract.RegenerateRequest{Tool: "get_forecast"}); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, "the regeneration", 10*time.Second, func() bool {
+	waitFor(t, "the regeneration", hangGuard, func() bool {
 		g := r.e.ui.generations()["get_forecast"]
 		return g.State != contract.GenRunning && r.srv.Count() >= 5
 	})
@@ -375,7 +375,7 @@ func TestUnusableAnswerKeepsThePreviousLLMPage(t *testing.T) {
 	if _, err := r.e.Regenerate(ctx, contract.RegenerateRequest{Tool: "get_forecast", ClearRefinements: true}); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, "the regeneration without refinements", 10*time.Second, func() bool {
+	waitFor(t, "the regeneration without refinements", hangGuard, func() bool {
 		return r.e.ui.generations()["get_forecast"].State == contract.GenFailed
 	})
 	if ui := read(t, r.e, "get_forecast"); ui.Meta.UIType != gen.UITypeOfflineRich {
@@ -460,7 +460,7 @@ func TestPromptInjectionNeverServed(t *testing.T) {
 		}
 	}
 	check("the first read", read(t, r.e, "get_forecast").HTML)
-	waitFor(t, "the generation to end", 10*time.Second, func() bool { return r.e.ui.generations()["get_forecast"].State == contract.GenFailed })
+	waitFor(t, "the generation to end", hangGuard, func() bool { return r.e.ui.generations()["get_forecast"].State == contract.GenFailed })
 	ui := read(t, r.e, "get_forecast")
 	check("the read after the generation", ui.HTML)
 	if !strings.Contains(ui.Meta.FallbackReason, "copied from the tool definition") && !strings.Contains(ui.Meta.FallbackReason, "prompt-injection") {
@@ -476,7 +476,7 @@ func TestPromptInjectionNeverServed(t *testing.T) {
 	if _, err := r.e.Regenerate(context.Background(), contract.RegenerateRequest{Tool: "get_forecast"}); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, "the second generation", 10*time.Second, func() bool {
+	waitFor(t, "the second generation", hangGuard, func() bool {
 		g := r.e.ui.generations()["get_forecast"]
 		return g.State == contract.GenFailed && strings.Contains(g.FallbackReason, "residue")
 	})
@@ -524,15 +524,18 @@ func emergencyHTML(t *registry.Tool, reason string) (string, error) {
 // TestOneGenerationPerTool: a refinement while the LLM writes the page
 // supersedes that generation: it is cancelled, only the new one counts.
 func TestOneGenerationPerTool(t *testing.T) {
-	r := newLLMRig(t, llmtest.Reply{Text: llmtest.ForecastPage, Delay: 30 * time.Second}, nil)
+	// The first answer is held until the test ends: only a cancel can end
+	// that generation.
+	held, _ := holdReplies(t)
+	r := newLLMRig(t, llmtest.Reply{Text: llmtest.ForecastPage, Release: held}, nil)
 	failed := collect(r.e, contract.EventGenerationFailed, contract.EventUIUpdated)
 	read(t, r.e, "get_forecast")
-	waitFor(t, "the first request", 5*time.Second, func() bool { return r.srv.Count() == 1 })
+	waitFor(t, "the first request", hangGuard, func() bool { return r.srv.Count() == 1 })
 	r.srv.SetDefault(llmtest.Reply{Text: llmtest.ForecastPage})
 	if _, err := r.e.Refine(context.Background(), contract.RefineRequest{Tool: "get_forecast", Feedback: "dark theme", Source: contract.SourceMCP}); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, "the refined page", 10*time.Second, func() bool {
+	waitFor(t, "the refined page", hangGuard, func() bool {
 		g := r.e.ui.generations()["get_forecast"]
 		return g.State == contract.GenDone && g.Key == string(r.e.ui.key(mustTool(t, r.e, "get_forecast")))
 	})
@@ -541,8 +544,8 @@ func TestOneGenerationPerTool(t *testing.T) {
 	if len(reqs) != 2 {
 		t.Fatalf("%d requests, want 2", len(reqs))
 	}
-	// Cancelled, it ends well before its 30 s answer.
-	waitFor(t, "the superseded generation to end", 5*time.Second, func() bool { return len(r.e.ui.running()) == 0 })
+	// Cancelled, it ends although its answer never comes.
+	waitFor(t, "the superseded generation to end", hangGuard, func() bool { return len(r.e.ui.running()) == 0 })
 	for _, ev := range failed() {
 		if ev.Kind == contract.EventGenerationFailed {
 			t.Errorf("the superseded generation reported a failure: %v", ev.Detail)
