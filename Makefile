@@ -7,6 +7,9 @@ export GENUI_TEST_CACHE ?= $(HOME)/.cache/genui-test
 VERSION := $(shell sed -n 's/^\*\*Version: \([0-9][0-9]*\.[0-9][0-9]*\.[0-9][0-9]*\)\*\*$$/\1/p' README.md)
 GIT_REV := $(shell git rev-parse --short=12 HEAD 2>/dev/null)
 COMMIT  := $(if $(GIT_REV),$(GIT_REV)$(shell git diff --quiet HEAD -- 2>/dev/null || echo -dirty),unknown)
+# grpcnotrace: grpc (brought by the Google providers' auth) leaves out golang.org/x/net/trace,
+# whose html/template pages would otherwise keep every exported method in the binary (make size)
+TAGS    := grpcnotrace
 LDFLAGS := -s -w -X github.com/genui-dev/genui/engine.Version=$(VERSION) -X github.com/genui-dev/genui/engine.Commit=$(COMMIT)
 
 # make lint's tools: golangci-lint, pinned and built into the test cache; ESLint from npm
@@ -26,7 +29,7 @@ RELEASE_DOWNLOAD_URL ?= $(RELEASE_HOMEPAGE)/releases/download
 # archive entries carry the commit's time, so the same commit gives the same archives
 SOURCE_DATE_EPOCH ?= $(shell git log -1 --format=%ct 2>/dev/null)
 
-.PHONY: build test test-short bench lint release version uicorpus
+.PHONY: build test test-short bench lint release version uicorpus size
 
 ## version: the version builds get, from README.md
 version:
@@ -35,7 +38,7 @@ version:
 
 ## build: the genui binary at bin/genui, with the README's version and the commit
 build: version
-	$(GO) build -ldflags '$(LDFLAGS)' -o bin/genui ./cmd/genui
+	$(GO) build -tags '$(TAGS)' -ldflags '$(LDFLAGS)' -o bin/genui ./cmd/genui
 
 ## release: static binaries (CGO_ENABLED=0, -trimpath) for PLATFORMS under RELEASE_DIR,
 ## named genui-vX.Y.Z-OS-ARCH[.exe]; from them (internal/release) an archive per platform
@@ -48,7 +51,7 @@ release: version
 		os=$${p%/*}; arch=$${p#*/}; ext=; [ "$$os" = windows ] && ext=.exe; \
 		out=$(RELEASE_DIR)/genui-v$(VERSION)-$$os-$$arch$$ext; \
 		echo "build $$out"; \
-		CGO_ENABLED=0 GOOS=$$os GOARCH=$$arch $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $$out ./cmd/genui; \
+		CGO_ENABLED=0 GOOS=$$os GOARCH=$$arch $(GO) build -trimpath -tags '$(TAGS)' -ldflags '$(LDFLAGS)' -o $$out ./cmd/genui; \
 	done
 	$(GO) run ./internal/release/gen -version '$(VERSION)' -dir '$(RELEASE_DIR)' -platforms '$(PLATFORMS)' \
 		-homepage '$(RELEASE_HOMEPAGE)' -download-url '$(RELEASE_DOWNLOAD_URL)' -mtime '$(or $(SOURCE_DATE_EPOCH),0)'
@@ -92,7 +95,14 @@ bench: build
 	scripts/test-deps.sh
 	$(GO) run ./bench -genui bin/genui
 	$(GO) test -run '^$$' -bench . ./engine/ ./engine/events/ ./engine/cache/ ./engine/host/ ./engine/httpapi/
+	$(GO) test -run '^$$' -bench . -benchtime 1x ./bench/pagerender/
 	$(GO) test -run '^$$' -bench . -benchmem ./tui/
+
+## size: the stripped linux/amd64 binary as `make release` builds it, the modules, packages and
+## direct dependencies that make it up, what keeps the linker from dropping unused methods,
+## and the size without that (a measurement build; bench/size)
+size: version
+	$(GO) run ./bench/size -tags '$(TAGS)' -ldflags '$(filter-out -s -w,$(LDFLAGS))' -whatif
 
 ## uicorpus: record the UI corpus (not part of test): install a dozen MCP servers from npm and
 ## what they need from Debian into the test cache, call every tool, write testdata/uicorpus/ and

@@ -48,6 +48,9 @@ type config struct {
 	tool    string          // tool to call
 	args    json.RawMessage // its arguments
 	timeout time.Duration   // bound for the whole run
+	// tools is the size of the many-tools upstream (0: skip that part);
+	// toolRounds how often each of its modes starts.
+	tools, toolRounds int
 }
 
 // stats summarises latencies.
@@ -137,6 +140,9 @@ func main() {
 	if os.Getenv(relayEnv) != "" {
 		os.Exit(relayMain())
 	}
+	if os.Getenv(manyToolsEnv) != "" {
+		os.Exit(manyToolsMain())
+	}
 	var cfg config
 	var args string
 	flag.StringVar(&cfg.genui, "genui", "", "genui binary (default: build ./cmd/genui into a temp dir)")
@@ -146,6 +152,8 @@ func main() {
 	flag.StringVar(&cfg.tool, "tool", "get_current_weather", "demo tool to call")
 	flag.StringVar(&args, "args", `{"location":"Berlin"}`, "tool arguments as JSON")
 	flag.DurationVar(&cfg.timeout, "timeout", 10*time.Minute, "bound for the whole run")
+	flag.IntVar(&cfg.tools, "tools", 100_000, "tools of the many-tools upstream (0: skip)")
+	flag.IntVar(&cfg.toolRounds, "tool-rounds", 5, "measured starts of each many-tools mode (after one warm-up)")
 	flag.Parse()
 	cfg.args = json.RawMessage(args)
 
@@ -218,6 +226,13 @@ func benchMain(cfg config) error {
 		return err
 	}
 	fmt.Print(r)
+	if cfg.tools > 0 {
+		tr, err := benchManyTools(ctx, cfg)
+		if err != nil {
+			return fmt.Errorf("many tools: %w", err)
+		}
+		fmt.Print(tr)
+	}
 	return nil
 }
 

@@ -18,6 +18,9 @@ func TestMain(m *testing.M) {
 	if os.Getenv(relayEnv) != "" {
 		os.Exit(relayMain())
 	}
+	if os.Getenv(manyToolsEnv) != "" {
+		os.Exit(manyToolsMain())
+	}
 	os.Exit(testenv.Main(m))
 }
 

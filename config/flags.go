@@ -27,7 +27,7 @@ type Flags struct {
 	// the user set count.
 	dir, llm, model, uiMetadata, upstreamURL, upstreamTransport string
 	logLevel, logFormat                                         string
-	headers, allowedOrigins                                     []string
+	headers, allowedOrigins, watch                              []string
 	persist                                                     bool
 	refresh                                                     time.Duration
 	uiPort, mcpPort                                             int
@@ -46,6 +46,7 @@ func (f *Flags) Register(fs *pflag.FlagSet) {
 	fs.StringVar(&f.upstreamURL, "upstream-url", "", "wrap an MCP server at this URL (streamable HTTP; SSE with --upstream-transport sse)")
 	fs.StringVar(&f.upstreamTransport, "upstream-transport", "", "http|sse (with --upstream-url)")
 	fs.StringArrayVar(&f.headers, "header", nil, "HTTP header for the upstream, 'K: V' (repeatable)")
+	fs.StringArrayVar(&f.watch, "watch", nil, "restart the stdio upstream when these files change: a file, a folder or a glob such as 'src/**/*.ts' (repeatable; upstream.watch in genui.json adds ignore, debounce and a build command)")
 	fs.DurationVar(&f.refresh, "refresh-interval", 0, "also re-fetch the upstream's tools this often (e.g. 5m; 0 = only on list_changed and _ui_refresh_tools)")
 	fs.StringVar(&f.logLevel, "log-level", "", "debug|info|warn|error (default info)")
 	fs.StringVar(&f.logFormat, "log-format", "", "json|text (default json)")

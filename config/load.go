@@ -612,11 +612,21 @@ func flagLayer(fs *pflag.FlagSet, command []string) (map[string]any, map[string]
 			source := Source{Layer: LayerFlag, Name: "--" + s.Flag}
 			var v any
 			var err error
-			switch s.Kind {
-			case kMap:
+			switch {
+			case s.Kind == kMap:
 				vals, _ := fs.GetStringArray(s.Flag)
 				v, err = parseHeaders(vals)
-			case kList:
+			case s.Kind == kList && fl.Value.Type() == "stringArray":
+				// Repeated flags, each one value (a glob may hold commas).
+				vals, _ := fs.GetStringArray(s.Flag)
+				list := []any{}
+				for _, x := range vals {
+					if x = strings.TrimSpace(x); x != "" {
+						list = append(list, x)
+					}
+				}
+				v = list
+			case s.Kind == kList:
 				vals, _ := fs.GetStringSlice(s.Flag)
 				list := []any{}
 				for _, x := range vals {
@@ -689,7 +699,7 @@ func parseValue(s setting, raw string) (any, error) {
 		return b, nil
 	case kList:
 		out := []any{}
-		for _, p := range strings.Split(raw, ",") {
+		for _, p := range splitList(raw) {
 			if p = strings.TrimSpace(p); p != "" {
 				out = append(out, p)
 			}
@@ -699,4 +709,27 @@ func parseValue(s setting, raw string) (any, error) {
 		return nil, fmt.Errorf("cannot be set from a single value")
 	}
 	return raw, nil
+}
+
+// splitList splits a comma-separated list, leaving commas inside braces
+// alone (a glob such as src/**/*.{ts,js} is one entry).
+func splitList(raw string) []string {
+	var out []string
+	depth, start := 0, 0
+	for i, c := range raw {
+		switch c {
+		case '{':
+			depth++
+		case '}':
+			if depth > 0 {
+				depth--
+			}
+		case ',':
+			if depth == 0 {
+				out = append(out, raw[start:i])
+				start = i + 1
+			}
+		}
+	}
+	return append(out, raw[start:])
 }

@@ -55,6 +55,11 @@ var settings = []setting{
 	{Path: "upstream.headers", Kind: kMap, Flag: "header", NoEnv: true},
 	{Path: "upstream.reconnect.min", Kind: kDuration, Default: "1s"},
 	{Path: "upstream.reconnect.max", Kind: kDuration, Default: "30s"},
+	{Path: "upstream.watch.paths", Kind: kList, Flag: "watch"},
+	{Path: "upstream.watch.ignore", Kind: kList},
+	{Path: "upstream.watch.debounce", Kind: kDuration, Default: "300ms"},
+	{Path: "upstream.watch.build", Kind: kString},
+	{Path: "upstream.watch.buildTimeout", Kind: kDuration, Default: "5m"},
 
 	{Path: "llm.provider", Kind: kEnum, Flag: "llm", Env: []string{"GENUI_LLM", "GENUI_LLM_PROVIDER"}, Default: "auto", Noun: "LLM provider"},
 	{Path: "llm.model", Kind: kString, Flag: "model", Env: []string{"GENUI_MODEL", "GENUI_LLM_MODEL"}},
@@ -86,6 +91,16 @@ var settings = []setting{
 	{Path: "logging.maxSizeMB", Kind: kInt, Default: 10},
 	{Path: "logging.maxBackups", Kind: kInt, Default: 3},
 	{Path: "logging.redact", Kind: kList},
+
+	{Path: "history.enabled", Kind: kBool, Default: true},
+	{Path: "history.maxEntries", Kind: kInt, Default: 1000},
+	{Path: "history.maxBytes", Kind: kInt, Default: 16777216},
+	{Path: "history.maxValueBytes", Kind: kInt, Default: 65536},
+	{Path: "history.excludeArguments", Kind: kList},
+	{Path: "history.excludeResults", Kind: kList},
+
+	{Path: "checks.directory", Kind: kString, Default: "genui-checks"},
+	{Path: "checks.timeout", Kind: kDuration, Default: "1m"},
 
 	{Path: "toolRefresh.interval", Kind: kDuration, Flag: "refresh-interval", Default: "0s"},
 	{Path: "toolRefresh.backoff", Kind: kDuration},

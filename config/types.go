@@ -26,6 +26,8 @@ type Config struct {
 	// AnswerTimeout bounds how long the upstream's elicitation and sampling
 	// requests wait for an answer from genui's own surfaces.
 	AnswerTimeout Duration `json:"answerTimeout"`
+	History       History  `json:"history"`
+	Checks        Checks   `json:"checks"`
 }
 
 // Upstream is the wrapped MCP server: Command (stdio) or URL (http/sse);
@@ -39,6 +41,36 @@ type Upstream struct {
 	Transport string            `json:"transport,omitempty"`
 	Headers   map[string]string `json:"headers,omitempty"`
 	Reconnect Reconnect         `json:"reconnect"`
+	Watch     Watch             `json:"watch"`
+}
+
+// Watch restarts a stdio upstream when its files change (--watch).
+type Watch struct {
+	// Paths are files, folders or globs; none: no watch.
+	Paths  []string `json:"paths,omitempty"`
+	Ignore []string `json:"ignore,omitempty"`
+	// Debounce is the quiet time before a restart.
+	Debounce Duration `json:"debounce"`
+	// Build runs (through the shell) before each restart; a failing build
+	// keeps the old upstream. BuildTimeout bounds it.
+	Build        string   `json:"build,omitempty"`
+	BuildTimeout Duration `json:"buildTimeout"`
+}
+
+// History is the call history under DIR/history.
+type History struct {
+	Enabled          bool     `json:"enabled"`
+	MaxEntries       int      `json:"maxEntries"`
+	MaxBytes         int64    `json:"maxBytes"`
+	MaxValueBytes    int      `json:"maxValueBytes"`
+	ExcludeArguments []string `json:"excludeArguments,omitempty"`
+	ExcludeResults   []string `json:"excludeResults,omitempty"`
+}
+
+// Checks are pinned calls, replayed by genui check.
+type Checks struct {
+	Directory string   `json:"directory"`
+	Timeout   Duration `json:"timeout"`
 }
 
 // Reconnect bounds the restart/reconnect delay (doubling from Min to Max).

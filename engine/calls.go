@@ -143,25 +143,32 @@ func newCallID() string {
 // CallTool calls an upstream tool and returns its result verbatim (see
 // contract.API).
 func (e *Engine) CallTool(ctx context.Context, req contract.CallRequest) (contract.CallResult, error) {
+	res, _, err := e.callTool(ctx, req)
+	return res, err
+}
+
+// callTool is CallTool that also returns the call's entry in the history,
+// also when it failed upstream (0: not recorded).
+func (e *Engine) callTool(ctx context.Context, req contract.CallRequest) (contract.CallResult, int64, error) {
 	args := json.RawMessage(strings.TrimSpace(string(req.Arguments)))
 	if len(args) == 0 || string(args) == "null" {
 		args = json.RawMessage("{}")
 	}
 	var obj map[string]json.RawMessage
 	if err := json.Unmarshal(args, &obj); err != nil || obj == nil {
-		return contract.CallResult{}, contract.Errorf(contract.CodeInvalidArgument, "arguments must be a JSON object")
+		return contract.CallResult{}, 0, contract.Errorf(contract.CodeInvalidArgument, "arguments must be a JSON object")
 	}
 	if len(req.CallID) > maxCallIDLen {
-		return contract.CallResult{}, contract.Errorf(contract.CodeInvalidArgument, "callId longer than %d bytes", maxCallIDLen)
+		return contract.CallResult{}, 0, contract.Errorf(contract.CodeInvalidArgument, "callId longer than %d bytes", maxCallIDLen)
 	}
 	t, err := e.LookupTool(ctx, req.Name)
 	if err != nil {
-		return contract.CallResult{}, err
+		return contract.CallResult{}, 0, err
 	}
 	asTask := t.TaskSupport == contract.TaskSupportRequired
 	if req.Task {
 		if t.TaskSupport != contract.TaskSupportOptional && t.TaskSupport != contract.TaskSupportRequired {
-			return contract.CallResult{}, contract.Errorf(contract.CodeInvalidArgument,
+			return contract.CallResult{}, 0, contract.Errorf(contract.CodeInvalidArgument,
 				"%s cannot run as a task: its execution.taskSupport is %q", t.Name, orForbidden(t.TaskSupport))
 		}
 		asTask = true
@@ -170,7 +177,7 @@ func (e *Engine) CallTool(ctx context.Context, req contract.CallRequest) (contra
 		e.Push(req.Source, "tools/call", req.Name, map[string]any{"arguments": args})
 	}
 	if err := e.relay.Wait(ctx); err != nil {
-		return contract.CallResult{}, err
+		return contract.CallResult{}, 0, err
 	}
 	id := req.CallID
 	if id == "" {
@@ -184,7 +191,7 @@ func (e *Engine) CallTool(ctx context.Context, req contract.CallRequest) (contra
 	defer cancel(nil)
 	c := &surfaceCall{id: id, tool: t.Name, source: source, seq: e.relay.NextCallSeq(), token: progressTokenPrefix + id, ctx: cctx, cancel: cancel}
 	if !e.calls.add(c) {
-		return contract.CallResult{}, contract.Errorf(contract.CodeInvalidArgument, "a call with id %q is already in flight", id)
+		return contract.CallResult{}, 0, contract.Errorf(contract.CodeInvalidArgument, "a call with id %q is already in flight", id)
 	}
 	defer e.calls.remove(c)
 	call := map[string]any{"name": req.Name, "arguments": args, "_meta": map[string]any{"progressToken": c.token}}
@@ -193,9 +200,10 @@ func (e *Engine) CallTool(ctx context.Context, req contract.CallRequest) (contra
 	}
 	params, err := json.Marshal(call)
 	if err != nil {
-		return contract.CallResult{}, contract.Errorf(contract.CodeInvalidArgument, "arguments: %v", err)
+		return contract.CallResult{}, 0, contract.Errorf(contract.CodeInvalidArgument, "arguments: %v", err)
 	}
 	e.hub.publish(contract.EventCallStarted, t.Name, &contract.CallStarted{CallID: id, Source: source, Task: asTask})
+	gen := e.relay.up.Generation()
 	start := time.Now()
 	var res json.RawMessage
 	var task *contract.Task
@@ -209,7 +217,7 @@ func (e *Engine) CallTool(ctx context.Context, req contract.CallRequest) (contra
 		ce := e.callError(cctx, c, err, d)
 		e.hub.publish(contract.EventCallFinished, t.Name, &contract.CallFinished{CallID: id, Error: ce.Message,
 			Cancelled: ce.Code == contract.CodeCancelled, Duration: d})
-		return contract.CallResult{}, ce
+		return contract.CallResult{}, e.recordSurfaceCall(ctx, req, args, nil, ce.Message, gen, start, d), ce
 	}
 	var r struct {
 		IsError bool `json:"isError"`
@@ -217,7 +225,8 @@ func (e *Engine) CallTool(ctx context.Context, req contract.CallRequest) (contra
 	_ = json.Unmarshal(res, &r)
 	e.ObserveResult(req.Name, args, res, d) // one real result shows an LLM the data's shape
 	e.hub.publish(contract.EventCallFinished, t.Name, &contract.CallFinished{CallID: id, IsError: r.IsError, Duration: d})
-	return contract.CallResult{Result: res, IsError: r.IsError, Duration: d, CallID: id, Task: task}, nil
+	hid := e.recordSurfaceCall(ctx, req, args, res, "", gen, start, d)
+	return contract.CallResult{Result: res, IsError: r.IsError, Duration: d, CallID: id, Task: task, HistoryID: hid}, hid, nil
 }
 
 func orForbidden(s string) string {

@@ -12,14 +12,17 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"sync"
 	"time"
 
 	"golang.org/x/sync/semaphore"
 
 	"github.com/genui-dev/genui/engine/cache"
+	"github.com/genui-dev/genui/engine/checks"
 	"github.com/genui-dev/genui/engine/contract"
 	"github.com/genui-dev/genui/engine/gen"
+	"github.com/genui-dev/genui/engine/history"
 	"github.com/genui-dev/genui/engine/jsonrpc"
 	"github.com/genui-dev/genui/engine/metrics"
 	"github.com/genui-dev/genui/engine/refine"
@@ -93,6 +96,15 @@ type Options struct {
 	// sampling requests: the upstream is told genui supports them even
 	// when the stdio host does not.
 	Surfaces bool
+	// History configures the call history (Dir defaults to Dir/history;
+	// without a Dir it is kept in memory).
+	History history.Options
+	// ChecksDir is where pinned calls live (default checks.DefaultDir);
+	// CheckTimeout bounds each replayed call (default 1 min).
+	ChecksDir    string
+	CheckTimeout time.Duration
+	// Watch restarts a stdio upstream when its files change.
+	Watch WatchOptions
 	// Metrics receives genui's Prometheus metrics (nil = none).
 	Metrics *metrics.Metrics
 	Logger  *slog.Logger
@@ -116,6 +128,11 @@ type Engine struct {
 	calls  callRegistry // calls from genui's surfaces in flight (calls.go)
 	// pending are the upstream's requests awaiting an answer (requests.go).
 	pending pendingSet
+	// The develop loop: the call history, the pinned calls (checks) and
+	// the watch on the upstream's files.
+	history *history.Store
+	checks  *checks.Store
+	watch   watching
 }
 
 // frontEnds is what front ends registered (see SetURLs, SetSessionSource).
@@ -206,6 +223,17 @@ func New(opts Options) (*Engine, error) {
 	if e.ui.refine, err = refine.Open(refinePath, opts.Logger); err != nil {
 		return nil, fmt.Errorf("open refinements: %w", err)
 	}
+	ho := opts.History
+	if ho.Dir == "" && opts.Dir != "" {
+		ho.Dir = filepath.Join(opts.Dir, "history")
+	}
+	if ho.Logger == nil {
+		ho.Logger = opts.Logger
+	}
+	if e.history, err = history.Open(ho); err != nil {
+		return nil, fmt.Errorf("open the call history: %w", err)
+	}
+	e.checks = checks.NewStore(opts.ChecksDir)
 	e.relay = &Relay{up: up, met: opts.Metrics, hub: e.hub, upstreamWait: opts.UpstreamWait,
 		reconnectWait: opts.ReconnectWait, toolsChanged: e.refreshForListChanged,
 		surfaceNotification: e.interceptNotification}
@@ -248,10 +276,20 @@ func (e *Engine) observeMetrics() {
 // Run keeps the upstream connected (and, with RefreshInterval, its tools
 // fresh) until ctx ends.
 func (e *Engine) Run(ctx context.Context) error {
+	defer e.history.Close()
 	defer e.hub.shutdown()
 	defer e.ui.stopGenerations()
 	if e.opts.RefreshInterval > 0 {
 		go e.refreshLoop(ctx)
+	}
+	if len(e.opts.Watch.Paths) > 0 {
+		wctx, cancel := context.WithCancel(ctx)
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			e.runWatch(wctx)
+		}()
+		defer func() { cancel(); <-done }()
 	}
 	return e.relay.up.Run(ctx)
 }
@@ -377,10 +415,13 @@ func (e *Engine) RefreshTools(ctx context.Context) (contract.ToolDiff, error) {
 		}
 	}
 	e.ui.prewarm(ch.Tools)
-	if !ch.First && !ch.Diff.Empty() {
-		e.hub.publish(contract.EventToolsChanged, "", &contract.ToolsChanged{Diff: ch.Diff})
+	returnLoadMemory(ch.Tools)
+	if ch.First || ch.Diff.Empty() {
+		return ch.Diff, nil
 	}
-	return ch.Diff, nil
+	diff := describeChanges(ch.Diff, ch.Previous, ch.Tools)
+	e.hub.publish(contract.EventToolsChanged, "", &contract.ToolsChanged{Diff: diff})
+	return diff, nil
 }
 
 func (e *Engine) listAllTools(ctx context.Context) ([]json.RawMessage, error) {
@@ -395,20 +436,61 @@ func (e *Engine) listAllTools(ctx context.Context) ([]json.RawMessage, error) {
 		if err != nil {
 			return nil, fmt.Errorf("tools/list: %w", err)
 		}
-		var r struct {
-			Tools      []json.RawMessage `json:"tools"`
-			NextCursor string            `json:"nextCursor"`
-		}
-		if err := json.Unmarshal(res, &r); err != nil {
+		tools, next, err := splitToolsPage(res)
+		if err != nil {
 			return nil, fmt.Errorf("tools/list: malformed result: %w", err)
 		}
-		all = append(all, r.Tools...)
-		if r.NextCursor == "" {
+		all = append(all, tools...)
+		if next == "" {
 			return all, nil
 		}
-		cursor = r.NextCursor
+		cursor = next
 	}
 	return nil, errors.New("tools/list: more than 1000 pages; giving up")
+}
+
+// bigToolList is the size of tool JSON above which a refresh hands the
+// memory it used for the upstream's answers back to the OS.
+const bigToolList = 16 << 20
+
+// returnLoadMemory: loading a big tool list (100,000 tools are a 36 MB
+// answer, read, split and copied once into the registry) leaves that much
+// garbage, which the runtime would keep mapped until it needs the room;
+// a process that holds 60 MB should not sit at 200 MB for it. One forced
+// collection in the background returns it.
+func returnLoadMemory(tools []*registry.Tool) {
+	n := 0
+	for _, t := range tools {
+		n += len(t.Raw)
+	}
+	if n >= bigToolList {
+		go debug.FreeOSMemory()
+	}
+}
+
+// splitToolsPage finds a tools/list result's tools and nextCursor in one
+// pass, without copying: each tool is a slice of res (the registry copies
+// what it keeps). A 36 MB page of 100,000 tools decoded into
+// []json.RawMessage was 100,000 copies to throw away.
+func splitToolsPage(res json.RawMessage) (tools []json.RawMessage, next string, err error) {
+	var cursorRaw []byte
+	found, ok := jsonrpc.ArrayMember(res, "tools", func(v []byte) { tools = append(tools, v) }, func(key, v []byte) {
+		if string(key) == "nextCursor" {
+			cursorRaw = v
+		}
+	})
+	if !ok {
+		if found {
+			return nil, "", errors.New("tools is not a JSON array")
+		}
+		return nil, "", errors.New("not a JSON object with a tools array")
+	}
+	if len(cursorRaw) > 0 && string(cursorRaw) != "null" {
+		if err := json.Unmarshal(cursorRaw, &next); err != nil {
+			return nil, "", fmt.Errorf("nextCursor: %w", err)
+		}
+	}
+	return tools, next, nil
 }
 
 // WithRequestID returns ctx carrying the id of the MCP/HTTP request whose

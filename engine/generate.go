@@ -69,13 +69,13 @@ type page struct {
 
 // genTool is a tool as the generators see it.
 func genTool(t *registry.Tool) gen.Tool {
-	return gen.Tool{Name: t.Name, Title: t.Title, Description: t.Description, InputSchema: t.InputSchema,
-		OutputSchema: t.OutputSchema, Annotations: t.Annotations, Meta: t.Meta}
+	return gen.Tool{Name: t.Name, Title: t.Title(), Description: t.Description(), InputSchema: t.InputSchema(),
+		OutputSchema: t.OutputSchema(), Annotations: t.Annotations(), Meta: t.Meta()}
 }
 
 // key is the cache key of a tool's current UI.
 func (u *uiService) key(t *registry.Tool) cache.Key {
-	h := t.Hash
+	h := t.Hash()
 	if t.Visibility != nil {
 		// Who may call the tool shapes its UI (no Run button for model-only).
 		h += "|visibility=" + strings.Join(t.Visibility, ",")
@@ -233,7 +233,7 @@ func (u *uiService) genConfig() cache.Config {
 // the engine generates offline).
 func (u *uiService) offlineKey(t *registry.Tool) cache.Key {
 	cfg := cache.Config{PromptVersion: PromptVersion, TemplateVersion: templateVersion(), Provider: gen.ProviderOffline, Theme: u.theme()}
-	return cache.MakeKey(t.Name, t.Hash, u.refine.Hash(t.Name), cfg.Hash())
+	return cache.MakeKey(t.Name, t.Hash(), u.refine.Hash(t.Name), cfg.Hash())
 }
 
 // setSampler gives the generators the host's MCP sampling.
@@ -639,8 +639,8 @@ func (u *uiService) generate(g gen.Generator, t *registry.Tool, key cache.Key, r
 	if err != nil {
 		log.Error("UI generation failed; serving the emergency page", "reason", err.Error())
 		u.met.Generation(g.Name(), metrics.OutcomeFailed, time.Since(start))
-		html, eerr := viewdefs.Emergency(viewdefs.ToolData{Name: t.Name, Title: t.Title,
-			Description: t.Description, InputSchema: t.InputSchema, OutputSchema: t.OutputSchema}, err.Error())
+		html, eerr := viewdefs.Emergency(viewdefs.ToolData{Name: t.Name, Title: t.Title(),
+			Description: t.Description(), InputSchema: t.InputSchema(), OutputSchema: t.OutputSchema()}, err.Error())
 		if eerr != nil {
 			return page{}, fmt.Errorf("generate UI for %s: %w (emergency page: %v)", t.Name, err, eerr)
 		}

@@ -517,8 +517,8 @@ func TestProgressEvents(t *testing.T) {
 }
 
 func emergencyHTML(t *registry.Tool, reason string) (string, error) {
-	return viewdefs.Emergency(viewdefs.ToolData{Name: t.Name, Title: t.Title, Description: t.Description,
-		InputSchema: t.InputSchema}, reason)
+	return viewdefs.Emergency(viewdefs.ToolData{Name: t.Name, Title: t.Title(), Description: t.Description(),
+		InputSchema: t.InputSchema()}, reason)
 }
 
 // TestOneGenerationPerTool: a refinement while the LLM writes the page

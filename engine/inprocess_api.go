@@ -64,9 +64,9 @@ func (e *Engine) Tools(ctx context.Context) ([]contract.ToolInfo, error) {
 }
 
 func (e *Engine) toolInfo(t *registry.Tool) contract.ToolInfo {
-	return contract.ToolInfo{ToolStatus: e.ui.status(t, e.ui.isGenerating(t.Name)), Title: t.Title,
-		Description: t.Description, InputSchema: t.InputSchema, OutputSchema: t.OutputSchema,
-		Annotations: t.Annotations, TaskSupport: t.TaskSupport}
+	return contract.ToolInfo{ToolStatus: e.ui.status(t, e.ui.isGenerating(t.Name)), Title: t.Title(),
+		Description: t.Description(), InputSchema: t.InputSchema(), OutputSchema: t.OutputSchema(),
+		Annotations: t.Annotations(), TaskSupport: t.TaskSupport}
 }
 
 // LookupTool finds a tool, waiting (bounded) for the upstream's first

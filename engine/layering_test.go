@@ -175,3 +175,24 @@ func TestRegistryIsLow(t *testing.T) {
 		}
 	}
 }
+
+// TestDevelopLoopPackagesAreLow: the call history, the checks, the result
+// diff and the file watch sit below the engine: the contract, jsonrpc and
+// safefile, each other where they build on one another, nothing above.
+func TestDevelopLoopPackagesAreLow(t *testing.T) {
+	allowed := map[string]map[string]bool{
+		"history":    {module + "engine/contract": true, module + "engine/jsonrpc": true, module + "engine/safefile": true},
+		"checks":     {module + "engine/contract": true, module + "engine/resultdiff": true, module + "engine/safefile": true},
+		"resultdiff": {module + "engine/contract": true},
+		"watch":      {},
+	}
+	for dir, ok := range allowed {
+		for _, f := range parseDir(t, dir) {
+			for _, imp := range imports(f) {
+				if strings.HasPrefix(imp, module) && !ok[imp] {
+					t.Errorf("engine/%s imports %s", dir, imp)
+				}
+			}
+		}
+	}
+}

@@ -29,6 +29,8 @@ func (e *Engine) State(ctx context.Context) (contract.State, error) {
 		Cache:        e.ui.cache.Stats(),
 		Refinements:  e.ui.refine.All(),
 		Events:       e.hub.queue.Stats(),
+		History:      e.history.Stats(),
+		Watch:        e.watch.state(),
 		Generation: contract.GenerationState{Running: e.ui.running(), Limit: e.opts.MaxConcurrentGenerations,
 			LLM: e.ui.generations()},
 	}
@@ -39,7 +41,7 @@ func (e *Engine) State(ctx context.Context) (contract.State, error) {
 	for _, n := range st.Generation.Running {
 		running[n] = true
 	}
-	for _, t := range e.tools.List() {
+	for _, t := range e.tools.Snapshot() {
 		st.Tools = append(st.Tools, e.ui.status(t, running[t.Name]))
 	}
 	return st, nil
@@ -48,7 +50,7 @@ func (e *Engine) State(ctx context.Context) (contract.State, error) {
 // status is a tool's identity and UI status.
 func (u *uiService) status(t *registry.Tool, generating bool) contract.ToolStatus {
 	ts := contract.ToolStatus{Name: t.Name, ResourceURI: t.ResourceURI(), OwnUI: t.OwnUI != "", Visibility: t.Visibility,
-		Hash: t.Hash, Refinements: len(u.refine.History(t.Name))}
+		Hash: t.Hash(), Refinements: len(u.refine.History(t.Name))}
 	ts.UI = contract.UIStatus{State: contract.UIStateNone, Generating: generating}
 	switch {
 	case t.OwnUI != "":

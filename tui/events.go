@@ -98,6 +98,9 @@ type eventRow struct {
 	taken     bool   // an agent took it through /wait
 	detail    []byte // JSON shown when opened
 	queued    []byte // the queued event's JSON (merged rows)
+	// readable is what a person reads first when it is opened (a tool
+	// diff, a build's output), before the JSON.
+	readable []string
 }
 
 // trafficRow is one JSON-RPC message of the Traffic pane.
@@ -152,9 +155,19 @@ func queuedRow(q contract.QueuedEvent) eventRow {
 // engineRow turns an engine event into a row.
 func engineRow(ev contract.Event) eventRow {
 	var text string
+	var readable []string
 	switch d := ev.Detail.(type) {
 	case *contract.ToolsChanged:
 		text = fmt.Sprintf("+%d -%d ~%d tools", len(d.Diff.Added), len(d.Diff.Removed), len(d.Diff.Changed))
+		for _, c := range d.Diff.Changes {
+			if c.Kind == contract.ChangeChanged {
+				text += fmt.Sprintf(" · %s: %s", c.Tool, strings.Join(c.Fields, ", "))
+			}
+			readable = append(readable, c.Text()...)
+		}
+	case *contract.UpstreamRestart:
+		text = d.Summary()
+		readable = restartLines(d)
 	case *contract.UIUpdated:
 		text = fmt.Sprintf("%s → %s", d.Reason, orDash(d.UIType))
 	case *contract.GenerationStarted:
@@ -218,7 +231,27 @@ func engineRow(ev contract.Event) eventRow {
 		}
 	}
 	det, _ := json.Marshal(ev)
-	return eventRow{time: ev.Time, kind: string(ev.Kind), tool: ev.Tool, text: clean(text), detail: det}
+	return eventRow{time: ev.Time, kind: string(ev.Kind), tool: ev.Tool, text: clean(text), detail: det, readable: readable}
+}
+
+// restartLines is a watched restart's step for a person: what changed in
+// the tools, path by path, or the build's output.
+func restartLines(d *contract.UpstreamRestart) []string {
+	var out []string
+	if d.Error != "" {
+		out = append(out, d.Error)
+	}
+	for _, c := range d.Changes {
+		out = append(out, c.Text()...)
+	}
+	if len(d.Regenerated) > 0 {
+		out = append(out, "UIs generated again: "+strings.Join(d.Regenerated, ", "))
+	}
+	if d.Output != "" {
+		out = append(out, "build output:")
+		out = append(out, cleanLines(d.Output)...)
+	}
+	return out
 }
 
 func newTrafficRow(ev contract.Event, t *contract.Traffic) trafficRow {
@@ -324,6 +357,9 @@ func (m *Model) handleEvents(msg eventsMsg) tea.Cmd {
 			inspectAgain[ev.Tool] = true
 		case *contract.ToolsChanged:
 			cmds = append(cmds, m.fetchTools())
+		case *contract.UpstreamRestart:
+			// A watched upstream's restart, step by step, on the status line.
+			m.setStatus("upstream: "+d.Summary(), d.Error != "")
 		}
 		refetch = true
 		m.insertEvent(engineRow(ev))

@@ -122,6 +122,9 @@ func (s *shared) eventDetail(i, w int) []string {
 			out = append(out, ns.Render(l))
 		}
 	}
+	for _, l := range r.readable {
+		out = append(out, wrapAll([]string{clean(l)}, w)...)
+	}
 	out = append(out, wrapAll(prettyJSON(r.detail), w)...)
 	if len(r.queued) > 0 {
 		out = append(out, st.Muted.Render("as queued:"))

@@ -243,6 +243,16 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case openViewerMsg:
 		m.overlay.push(newViewerDialog(m.shared, msg.title, msg.lines))
 		return m, nil
+	case showPaneMsg:
+		prev := m.selected()
+		m.list.selectName(msg.tool)
+		m.focus = focusPane
+		cmds := []tea.Cmd{m.selectionChanged(prev), m.show(msg.id)}
+		if msg.then != nil {
+			c, _ := m.current().Update(msg.then)
+			cmds = append(cmds, c)
+		}
+		return m, tea.Batch(cmds...)
 	}
 	return m, m.toComponents(msg)
 }

@@ -88,4 +88,5 @@ var paneTable = []paneSpec{
 	varsPaneSpec,
 	trafficPaneSpec,
 	logPaneSpec,
+	historyPaneSpec,
 }

@@ -245,6 +245,40 @@ func (s *stubAPI) PendingEvents(ctx context.Context) ([]contract.QueuedEvent, er
 	return s.pending, s.record("PendingEvents")
 }
 
+// The call history: the stub keeps none (the History pane is tested over
+// a real engine, historypane_test.go).
+func (s *stubAPI) History(ctx context.Context, q contract.HistoryQuery) (contract.HistoryPage, error) {
+	return contract.HistoryPage{Entries: []contract.HistoryEntry{}}, s.record("History")
+}
+
+func (s *stubAPI) HistoryEntry(ctx context.Context, id int64) (contract.HistoryEntry, error) {
+	_ = s.record("HistoryEntry %d", id)
+	return contract.HistoryEntry{}, contract.Errorf(contract.CodeNotFound, "no recorded call %d", id)
+}
+
+func (s *stubAPI) RerunCall(ctx context.Context, req contract.RerunRequest) (contract.Rerun, error) {
+	_ = s.record("RerunCall %d", req.ID)
+	return contract.Rerun{}, contract.Errorf(contract.CodeNotFound, "no recorded call %d", req.ID)
+}
+
+func (s *stubAPI) CompareCalls(ctx context.Context, req contract.CompareRequest) (contract.ResultDiff, error) {
+	_ = s.record("CompareCalls %d %d", req.A, req.B)
+	return contract.ResultDiff{}, contract.Errorf(contract.CodeNotFound, "no recorded call %d", req.A)
+}
+
+func (s *stubAPI) Checks(ctx context.Context) ([]contract.Check, error) {
+	return []contract.Check{}, s.record("Checks")
+}
+
+func (s *stubAPI) AddCheck(ctx context.Context, req contract.AddCheckRequest) (contract.Check, error) {
+	_ = s.record("AddCheck %s", req.Name)
+	return contract.Check{}, contract.Errorf(contract.CodeNotFound, "no recorded call %d", req.HistoryID)
+}
+
+func (s *stubAPI) RunChecks(ctx context.Context, req contract.RunChecksRequest) (contract.CheckReport, error) {
+	return contract.CheckReport{}, s.record("RunChecks")
+}
+
 func (s *stubAPI) Subscribe(ctx context.Context) (<-chan contract.Event, error) {
 	if err := s.record("Subscribe"); err != nil {
 		return nil, err

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"unicode"
@@ -9,6 +10,7 @@ import (
 	"github.com/alecthomas/chroma/v2"
 	udiff "github.com/aymanbagabas/go-udiff"
 	"github.com/genui-dev/genui/engine/contract"
+	"github.com/genui-dev/genui/pagepack"
 )
 
 // uiDoc is a tool's UI as the UI tab shows it: metadata and the HTML as
@@ -110,8 +112,17 @@ func newChangeView(ch contract.UIChange) *changeView {
 	if ch.OldHTML == ch.HTML || ch.OldHTML == "" {
 		return cv
 	}
-	edits := udiff.Lines(ch.OldHTML, ch.HTML)
-	u, err := udiff.ToUnifiedDiff("before", "after", ch.OldHTML, edits, 3)
+	// Offline pages are served packed (their scripts and styles in one
+	// encoded line); a person compares the source, so both sides are
+	// unpacked first.
+	before, err1 := readableHTML(ch.OldHTML)
+	after, err2 := readableHTML(ch.HTML)
+	if err := errors.Join(err1, err2); err != nil {
+		cv.diff = []diffLine{{op: '@', text: "diff failed: " + err.Error()}}
+		return cv
+	}
+	edits := udiff.Lines(before, after)
+	u, err := udiff.ToUnifiedDiff("before", "after", before, edits, 3)
 	if err != nil {
 		cv.diff = []diffLine{{op: '@', text: "diff failed: " + err.Error()}}
 		return cv
@@ -214,4 +225,16 @@ func words(s string) []string {
 		out = append(out, s[start:])
 	}
 	return out
+}
+
+// readableHTML is a page as its source reads: a packed page unpacked.
+func readableHTML(page string) (string, error) {
+	if !pagepack.IsPacked(page) {
+		return page, nil
+	}
+	html, err := pagepack.Unpack(page)
+	if err != nil {
+		return "", fmt.Errorf("unpacking the page: %w", err)
+	}
+	return html, nil
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/genui-dev/genui/engine/contract"
+	"github.com/genui-dev/genui/pagepack"
 )
 
 // Issue 19's daily-use behaviour, key by key against the stub engine:
@@ -366,8 +367,9 @@ func TestAddATrivialPane(t *testing.T) {
 		d := newDriverWith(t, newStub(), nil, specs)
 		defer d.finish()
 		d.send(tea.WindowSizeMsg{Width: 140, Height: 30})
-		mustContain(t, d.screen(), "8 Hello")
-		d.key("8")
+		n := fmt.Sprint(len(specs)) // its number key
+		mustContain(t, d.screen(), n+" Hello")
+		d.key(n)
 		mustContain(t, d.screen(), "hello, alpha (0)")
 		d.key("l")
 		d.key("x")
@@ -377,7 +379,7 @@ func TestAddATrivialPane(t *testing.T) {
 		d.key("j")
 		mustContain(t, d.screen(), "hello, beta (1)")
 		d.key("?")
-		mustContain(t, d.screen(), "This pane: 8 Hello — says hello to the selected tool", "greet again")
+		mustContain(t, d.screen(), "This pane: "+n+" Hello — says hello to the selected tool", "greet again")
 		d.key("esc")
 		d.key(":")
 		d.typeText("hello")
@@ -493,4 +495,31 @@ func TestTrafficRows(t *testing.T) {
 		d.key("enter")
 		mustContain(t, d.screen(), "as sent:", `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":7,"reason":"request cancelled"}}`, "indented:")
 	})
+}
+
+// TestDiffOfPackedPagesShowsSource: offline pages are served packed (their
+// scripts in one encoded line); the diff after a refine compares the
+// unpacked source, so the changed script line is what the UI tab shows.
+func TestDiffOfPackedPagesShowsSource(t *testing.T) {
+	page := func(size string) string {
+		p, err := pagepack.Pack("<!doctype html><html><head><style>\nbody { margin: 0 }\nh1 { font-size: " + size +
+			" }\n</style></head><body><h1>x</h1><script>\nconst a = 1;\nconst b = 2;\n</script></body></html>\n")
+		if err != nil || !pagepack.IsPacked(p) {
+			t.Fatalf("pack: %v (packed %v)", err, pagepack.IsPacked(p))
+		}
+		return p
+	}
+	cv := newChangeView(contract.UIChange{Tool: "t", Reason: "refine", OldHTML: page("14px"), HTML: page("18px")})
+	var minus, plus []string
+	for _, d := range cv.diff {
+		switch d.op {
+		case '-':
+			minus = append(minus, d.text)
+		case '+':
+			plus = append(plus, d.text)
+		}
+	}
+	if len(minus) != 1 || len(plus) != 1 || !strings.Contains(minus[0], "font-size: 14px") || !strings.Contains(plus[0], "font-size: 18px") {
+		t.Fatalf("the diff of two packed pages is not their source's:\n- %q\n+ %q", minus, plus)
+	}
 }

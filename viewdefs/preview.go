@@ -6,8 +6,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"html/template"
 	"strings"
+
+	template "github.com/DataDog/datadog-agent/pkg/template/html"
 )
 
 // previewHostJS is the preview page as an MCP host of its own calls:

@@ -6,8 +6,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"html/template"
 	"strings"
+
+	template "github.com/DataDog/datadog-agent/pkg/template/html"
 )
 
 // The offline rich renderers (rich.js) are plain browser JavaScript that

@@ -12,9 +12,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"html/template"
 	"strings"
 	"sync"
+
+	template "github.com/DataDog/datadog-agent/pkg/template/html"
 )
 
 //go:embed *.html.tmpl

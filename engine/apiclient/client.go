@@ -14,6 +14,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"time"
 
@@ -313,4 +314,66 @@ func readEvents(ctx context.Context, r io.Reader, out chan<- contract.Event) {
 		}
 	}
 	// The stream ended (EOF, a read error, ctx): closing out says so.
+}
+
+// History implements contract.API.
+func (c *Client) History(ctx context.Context, q contract.HistoryQuery) (contract.HistoryPage, error) {
+	v := url.Values{}
+	if q.Tool != "" {
+		v.Set("tool", q.Tool)
+	}
+	if q.Source != "" {
+		v.Set("source", q.Source)
+	}
+	if q.Errors {
+		v.Set("errors", "1")
+	}
+	if q.Before != 0 {
+		v.Set("before", strconv.FormatInt(q.Before, 10))
+	}
+	if q.Limit != 0 {
+		v.Set("limit", strconv.Itoa(q.Limit))
+	}
+	path := "/api/history"
+	if len(v) > 0 {
+		path += "?" + v.Encode()
+	}
+	var p contract.HistoryPage
+	return p, c.do(ctx, http.MethodGet, path, nil, &p)
+}
+
+// HistoryEntry implements contract.API.
+func (c *Client) HistoryEntry(ctx context.Context, id int64) (contract.HistoryEntry, error) {
+	var h contract.HistoryEntry
+	return h, c.do(ctx, http.MethodGet, "/api/history/"+strconv.FormatInt(id, 10), nil, &h)
+}
+
+// RerunCall implements contract.API.
+func (c *Client) RerunCall(ctx context.Context, req contract.RerunRequest) (contract.Rerun, error) {
+	var r contract.Rerun
+	return r, c.do(ctx, http.MethodPost, "/api/history/"+strconv.FormatInt(req.ID, 10)+"/rerun", req, &r)
+}
+
+// CompareCalls implements contract.API.
+func (c *Client) CompareCalls(ctx context.Context, req contract.CompareRequest) (contract.ResultDiff, error) {
+	var d contract.ResultDiff
+	return d, c.do(ctx, http.MethodPost, "/api/history/compare", req, &d)
+}
+
+// Checks implements contract.API.
+func (c *Client) Checks(ctx context.Context) ([]contract.Check, error) {
+	var list []contract.Check
+	return list, c.do(ctx, http.MethodGet, "/api/checks", nil, &list)
+}
+
+// AddCheck implements contract.API.
+func (c *Client) AddCheck(ctx context.Context, req contract.AddCheckRequest) (contract.Check, error) {
+	var ch contract.Check
+	return ch, c.do(ctx, http.MethodPost, "/api/checks", req, &ch)
+}
+
+// RunChecks implements contract.API.
+func (c *Client) RunChecks(ctx context.Context, req contract.RunChecksRequest) (contract.CheckReport, error) {
+	var r contract.CheckReport
+	return r, c.do(ctx, http.MethodPost, "/api/checks/run", req, &r)
 }

@@ -16,6 +16,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -51,8 +52,9 @@ func Start(t testing.TB, opts ...Option) *Harness {
 	o := engine.Options{
 		Upstream: upstream.Config{Transport: "inprocess", InProcess: demo.ServeStdio,
 			BackoffMin: 50 * time.Millisecond, BackoffMax: 200 * time.Millisecond},
-		Dir:    t.TempDir(),
-		Logger: log,
+		Dir:       t.TempDir(),
+		ChecksDir: filepath.Join(t.TempDir(), "genui-checks"),
+		Logger:    log,
 	}
 	for _, f := range opts {
 		f(&o)

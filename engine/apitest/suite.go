@@ -44,6 +44,9 @@ func Run(t *testing.T, newAPI func(t *testing.T, h *Harness) contract.API) {
 		{"SubscribeSeesTraffic", testSubscribeTraffic},
 		{"PendingEventsNeverConsumes", testPendingEvents},
 		{"SubscribeSeesLogRecords", testSubscribeLog},
+		{"History", testHistory},
+		{"RerunAndCompare", testRerunAndCompare},
+		{"Checks", testChecks},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

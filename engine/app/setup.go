@@ -15,6 +15,7 @@ import (
 	"github.com/genui-dev/genui/engine/contract"
 	"github.com/genui-dev/genui/engine/demo"
 	"github.com/genui-dev/genui/engine/gen"
+	"github.com/genui-dev/genui/engine/history"
 	"github.com/genui-dev/genui/engine/host"
 	"github.com/genui-dev/genui/engine/install"
 	"github.com/genui-dev/genui/engine/upstream"
@@ -173,6 +174,11 @@ func (s *Setup) EngineOptions() (engine.Options, error) {
 		RefreshInterval: c.ToolRefresh.Interval.D(), RefreshBackoffMax: c.ToolRefresh.Backoff.D(),
 		ReadableAssets: s.Debug,
 		Roots:          roots(c.Roots), AnswerTimeout: c.AnswerTimeout.D(),
+		History: history.Options{Disabled: !c.History.Enabled, MaxEntries: c.History.MaxEntries, MaxBytes: c.History.MaxBytes,
+			MaxValueBytes: c.History.MaxValueBytes, ExcludeArguments: c.History.ExcludeArguments, ExcludeResults: c.History.ExcludeResults},
+		ChecksDir: c.Checks.Directory, CheckTimeout: c.Checks.Timeout.D(),
+		Watch: engine.WatchOptions{Paths: c.Upstream.Watch.Paths, Ignore: c.Upstream.Watch.Ignore, Debounce: c.Upstream.Watch.Debounce.D(),
+			Build: c.Upstream.Watch.Build, BuildTimeout: c.Upstream.Watch.BuildTimeout.D()},
 	}, nil
 }
 

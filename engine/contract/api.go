@@ -79,6 +79,22 @@ type API interface {
 	// them: the next /wait still returns every one. Front ends that watch
 	// the queue call it once and then follow EventQueued events.
 	PendingEvents(ctx context.Context) ([]QueuedEvent, error)
+	// History lists recorded tool calls, newest first (without their
+	// results); HistoryEntry returns one whole.
+	History(ctx context.Context, q HistoryQuery) (HistoryPage, error)
+	HistoryEntry(ctx context.Context, id int64) (HistoryEntry, error)
+	// RerunCall calls a recorded call again (same tool and arguments, or
+	// edited ones) and reports how the result differs.
+	RerunCall(ctx context.Context, req RerunRequest) (Rerun, error)
+	// CompareCalls reports how one recorded call's result differs from
+	// another's.
+	CompareCalls(ctx context.Context, req CompareRequest) (ResultDiff, error)
+	// Checks lists the pinned calls; AddCheck pins one; RunChecks replays
+	// them against the upstream and reports equal, changed (with the diff)
+	// or failed.
+	Checks(ctx context.Context) ([]Check, error)
+	AddCheck(ctx context.Context, req AddCheckRequest) (Check, error)
+	RunChecks(ctx context.Context, req RunChecksRequest) (CheckReport, error)
 	// Subscribe streams every engine event from now until ctx ends. Final
 	// events are never dropped; streaming ones (generation progress,
 	// traffic, log) may be for a reader that falls behind. Watching never
@@ -359,6 +375,8 @@ type CallResult struct {
 	CallID   string          `json:"callId,omitempty"`
 	// Task is the task the call ran as (its last status), if it did.
 	Task *Task `json:"task,omitempty"`
+	// HistoryID is the call's entry in the history (0 when not recorded).
+	HistoryID int64 `json:"historyId,omitempty"`
 }
 
 // PreviewInfo is where a tool's browser preview is.
@@ -373,6 +391,8 @@ type ToolDiff struct {
 	Removed   []string `json:"removed"`
 	Changed   []string `json:"changed"`
 	Unchanged []string `json:"unchanged"`
+	// Changes say how each added, removed or changed tool changed.
+	Changes []ToolChange `json:"changes,omitempty"`
 }
 
 // Empty reports whether nothing was added, removed or changed.

@@ -25,7 +25,8 @@ const (
 	// context); the upstream was told (notifications/cancelled).
 	CodeCancelled ErrorCode = "cancelled"
 	// CodeNotFound: a call or pending request that is not (or no longer)
-	// there: it ended, was answered, or never existed.
+	// there: it ended, was answered, or never existed; a recorded call or
+	// a check that is not there.
 	CodeNotFound ErrorCode = "not_found"
 	// CodeConflict: another surface answered the request first.
 	CodeConflict ErrorCode = "conflict"

@@ -55,6 +55,7 @@ const (
 	EventRequestAnswered EventKind = "request-answered" // *RequestAnswered
 	EventResourceUpdated EventKind = "resource-updated" // *ResourceUpdated
 	EventListChanged     EventKind = "list-changed"     // *ListChanged
+	EventUpstreamRestart EventKind = "upstream-restart" // *UpstreamRestart: a watched upstream's restart, step by step
 )
 
 // IsStreaming reports whether events of this kind may be dropped for a
@@ -255,6 +256,7 @@ func (*PendingRequest) eventKind() EventKind     { return EventRequestPending }
 func (*RequestAnswered) eventKind() EventKind    { return EventRequestAnswered }
 func (*ResourceUpdated) eventKind() EventKind    { return EventResourceUpdated }
 func (*ListChanged) eventKind() EventKind        { return EventListChanged }
+func (*UpstreamRestart) eventKind() EventKind    { return EventUpstreamRestart }
 
 // newDetail returns an empty detail of the type kind carries (nil for an
 // unknown kind).
@@ -304,6 +306,8 @@ func newDetail(kind EventKind) EventDetail {
 		return &ResourceUpdated{}
 	case EventListChanged:
 		return &ListChanged{}
+	case EventUpstreamRestart:
+		return &UpstreamRestart{}
 	}
 	return nil
 }

@@ -31,6 +31,9 @@ type State struct {
 	Refinements  map[string][]Refinement `json:"refinements"`
 	// Events is the /wait queue: pending events and whether an agent polls.
 	Events QueueStats `json:"events"`
+	// History is the call history; Watch the watch on the upstream's files.
+	History HistoryStats `json:"history"`
+	Watch   WatchState   `json:"watch"`
 }
 
 // UpstreamState is the upstream connection's state.
@@ -40,8 +43,11 @@ type UpstreamState struct {
 	Target    string `json:"target"`
 	Connected bool   `json:"connected"`
 	// Restarts counts connection attempts after the first one.
-	Restarts  int    `json:"restarts"`
-	LastError string `json:"lastError,omitempty"`
+	Restarts int `json:"restarts"`
+	// Generation counts the connections made: 1 for the first, one more
+	// for every restart or reconnect (a call's HistoryEntry.Generation).
+	Generation int    `json:"generation"`
+	LastError  string `json:"lastError,omitempty"`
 	// PID of the stdio child, 0 otherwise.
 	PID             int             `json:"pid,omitempty"`
 	ServerInfo      json.RawMessage `json:"serverInfo,omitempty"`

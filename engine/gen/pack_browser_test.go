@@ -77,3 +77,28 @@ func TestPackedPageWithoutDecompressionStream(t *testing.T) {
 		t.Fatalf("no clear failure: %+v", got)
 	}
 }
+
+// TestPackedPageDamaged: a packed block that does not inflate makes the
+// page say so, visibly, and leaves no unhandled promise rejection behind
+// (the loader writes the bytes into the DecompressionStream itself).
+func TestPackedPageDamaged(t *testing.T) {
+	f, ui := newFixture(t)
+	page := packedForecast(t, `<script>window.unhandled = []; addEventListener("unhandledrejection", (e) => window.unhandled.push(String(e.reason)));</script>`)
+	start := strings.Index(page, pagepack.PackAttr+">") + len(pagepack.PackAttr+">")
+	end := start + strings.Index(page[start:], "<")
+	page = page[:start] + strings.Repeat("3q2+7w3q", 64) + page[end:] // valid base64, not deflate
+	ui.addHTML("get_forecast", page)
+	browsertest.Run(t, f.ctx, 20*time.Second, chromedp.Navigate(f.host+"/?tool=get_forecast"))
+	f.waitFrame(`(w, d) => d.querySelector("[role=alert]") !== null`)
+	var got struct {
+		Alert, State, Visibility string
+		Unhandled                []string
+	}
+	if err := json.Unmarshal(f.frame(`(w, d) => ({Alert: d.querySelector("[role=alert]").textContent, State: d.body.dataset.state,
+		Visibility: getComputedStyle(d.querySelector("main")).visibility, Unhandled: w.unhandled})`), &got); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(got.Alert, "could not unpack") || got.State != "error" || got.Visibility != "visible" || len(got.Unhandled) > 0 {
+		t.Fatalf("damaged block: %+v", got)
+	}
+}

@@ -45,10 +45,13 @@ func (sess *Session) dispatch(ctx context.Context, msg *jsonrpc.Message, reply S
 			log.Info("wrapper tool call", "tool", p.Name)
 			return s.callWrapper(ctx, p.Name, p.Arguments)
 		}
-		start := time.Now()
+		pol, start := s.e.HistoryPolicy(p.Name), time.Now()
 		res, err := sess.forward(ctx, msg, reply)
 		if err == nil {
 			s.e.ObserveResult(p.Name, p.Arguments, res, time.Since(start)) // one real result shows the LLM the data's shape
+		}
+		if pol.Record {
+			sess.recordCall(ctx, p.Name, p.Arguments, res, err, pol, start)
 		}
 		return res, err
 	case "resources/list":

@@ -43,6 +43,13 @@ type Engine interface {
 	// (roots; elicitation and sampling when its surfaces may answer): the
 	// upstream is told them besides the stdio host's.
 	OwnCapabilities() json.RawMessage
+	// HistoryPolicy says what the call history keeps of a tool's calls
+	// (Record false: nothing; how many bytes of arguments and result) and
+	// the upstream generation now; it does not keep tool. RecordCall hands
+	// the history a finished call, which it owns from then on; it never
+	// blocks.
+	HistoryPolicy(tool string) contract.HistoryPolicy
+	RecordCall(rec *contract.CallRecord)
 }
 
 // Upstream is the pass-through to the upstream (engine.Relay).
@@ -87,6 +94,8 @@ type Upstream interface {
 type Tools interface {
 	Get(name string) (*registry.Tool, bool)
 	List() []*registry.Tool
+	// Snapshot is List without the copy (read-only).
+	Snapshot() []*registry.Tool
 	// WithUI is every tool's JSON with genui's UI metadata, Raw verbatim.
 	WithUI() []json.RawMessage
 	Raw() []json.RawMessage

@@ -10,6 +10,7 @@ import (
 	"time"
 	"unsafe"
 
+	"github.com/genui-dev/genui/engine/contract"
 	"github.com/genui-dev/genui/engine/jsonrpc"
 )
 
@@ -42,6 +43,11 @@ type fastCall struct {
 	start  time.Time
 	rid    int64 // request id, formatted only when logged
 	call   int64 // the id the upstream sees (Upstream.Go)
+	// The call's history record (tools/call, when the history keeps the
+	// tool's calls): filled in as the call goes (history.go).
+	hist       contract.CallRecord
+	histResult int
+	recording  bool
 }
 
 // fastMethod reports whether requests of method may take the fast path:
@@ -88,12 +94,12 @@ func (sess *Session) forwardFast(frame []byte, out *jsonrpc.FrameWriter) bool {
 		return false
 	}
 	params := top.Params
-	var name []byte
+	var name, args []byte
 	if params != nil {
 		if params[0] != '{' {
 			return false
 		}
-		if name, ok = fastParams(params); !ok {
+		if name, args, ok = fastParams(params); !ok {
 			return false
 		}
 	}
@@ -110,6 +116,11 @@ func (sess *Session) forwardFast(frame []byte, out *jsonrpc.FrameWriter) bool {
 	if tool != nil && s.e.WantsExamples() {
 		fc.tool = string(tool)
 		fc.params = append([]byte(nil), params...)
+	}
+	if tool != nil {
+		if pol := s.e.HistoryPolicy(unsafe.String(unsafe.SliceData(tool), len(tool))); pol.Record {
+			fc.beginRecord(pol, tool, args)
+		}
 	}
 	sess.mu.Lock()
 	if sess.closed || sess.fast[fc.hostID] != nil || sess.inflight[fc.hostID] != nil {
@@ -161,25 +172,28 @@ func plainID(id []byte) bool {
 // fastParams reports whether params carry nothing genui rewrites: no
 // top-level _meta (progress tokens, the modern revision's envelope) and
 // no escaped key that might spell one; it also returns the raw "name"
-// member (nil when absent or given twice), all in one pass.
-func fastParams(params []byte) (name []byte, ok bool) {
+// member (nil when absent or given twice) and the raw "arguments", all in
+// one pass.
+func fastParams(params []byte) (name, args []byte, ok bool) {
 	ok = true
 	names := 0
 	if !jsonrpc.EachMember(params, func(key, v []byte) bool {
 		switch {
 		case string(key) == "name":
 			name, names = v, names+1
+		case string(key) == "arguments":
+			args = v
 		case string(key) == "_meta" || bytes.IndexByte(key, '\\') >= 0:
 			ok = false
 		}
 		return ok
 	}) {
-		return nil, false
+		return nil, nil, false
 	}
 	if names != 1 {
 		name = nil
 	}
-	return name, ok
+	return name, args, ok
 }
 
 // Answered writes the upstream's answer to the host: on the upstream
@@ -214,8 +228,10 @@ func (fc *fastCall) Answered(a jsonrpc.Answer) {
 			_ = json.Unmarshal(fc.params, &p)
 			s.e.ObserveResult(fc.tool, p.Arguments, res, time.Since(fc.start))
 		}
+		fc.endRecord(res, "")
 	}
 	if je != nil {
+		fc.endRecord(nil, je.Message)
 		s.up.CountError(je)
 		if s.log.Enabled(context.Background(), slog.LevelInfo) {
 			fc.logger().Info("request failed", "code", je.Code, "err", je.Message, "ms", time.Since(fc.start).Milliseconds())
@@ -284,6 +300,7 @@ func (fc *fastCall) cancel(reason string) {
 	call := fc.call
 	fc.sess.mu.Unlock()
 	s.up.Cancel(call, reason)
+	fc.endRecord(nil, reason)
 	if s.log.Enabled(context.Background(), slog.LevelInfo) {
 		fc.logger().Info("request "+reason, "ms", time.Since(fc.start).Milliseconds())
 	}

@@ -87,7 +87,7 @@ func (sess *Session) listTools(ctx context.Context, params json.RawMessage) (jso
 	if err := s.waitReady(ctx); err != nil {
 		return nil, err
 	}
-	up := s.tools.List()
+	up := s.tools.Snapshot()
 	var own []json.RawMessage
 	if !s.opts.NoWrappers {
 		own = wrapperTools()
@@ -110,19 +110,34 @@ func (sess *Session) listTools(ctx context.Context, params json.RawMessage) (jso
 	}
 	end := min(start+s.opts.ToolsPageSize, total)
 	withUI := sess.showUIFor(ctx)
+	// The page is assembled from the tools' JSON as it is (valid JSON the
+	// upstream sent, or genui's own): encoding/json would re-scan and
+	// re-escape every byte of it.
+	size := 64
 	page := make([]json.RawMessage, 0, end-start)
 	for i := start; i < end; i++ {
+		raw := at(i).own
 		if t := at(i); t.up != nil {
-			page = append(page, t.up.JSON(withUI))
-		} else {
-			page = append(page, t.own)
+			raw = t.up.JSON(withUI)
 		}
+		page = append(page, raw)
+		size += len(raw) + 1
 	}
-	res := map[string]any{"tools": page}
+	out := make([]byte, 0, size)
+	out = append(out, `{"tools":[`...)
+	for i, raw := range page {
+		if i > 0 {
+			out = append(out, ',')
+		}
+		out = append(out, raw...)
+	}
+	out = append(out, ']')
 	if end < total {
-		res["nextCursor"] = encodeToolsCursor(toolsCursor{Offset: end, After: at(end - 1).name()})
+		cursor, _ := json.Marshal(encodeToolsCursor(toolsCursor{Offset: end, After: at(end - 1).name()}))
+		out = append(out, `,"nextCursor":`...)
+		out = append(out, cursor...)
 	}
-	return json.Marshal(res)
+	return append(out, '}'), nil
 }
 
 // resumeAt is where the page after cursor c starts in a list of total

@@ -223,8 +223,8 @@ func (s *Server) handlePreview(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	d := viewdefs.PreviewData{
-		Tool: viewdefs.ToolData{Name: t.Name, Title: t.Title, Description: t.Description,
-			InputSchema: t.InputSchema, OutputSchema: t.OutputSchema},
+		Tool: viewdefs.ToolData{Name: t.Name, Title: t.Title(), Description: t.Description(),
+			InputSchema: t.InputSchema(), OutputSchema: t.OutputSchema()},
 		ToolJSON:    s.toolJSON(t),
 		Visibility:  t.Visibility,
 		OwnUI:       t.OwnUI,
@@ -246,7 +246,7 @@ func (s *Server) handlePreview(w http.ResponseWriter, r *http.Request) {
 			d.Args = obj
 		}
 	} else {
-		d.Args = SchemaDefaults(t.InputSchema)
+		d.Args = SchemaDefaults(t.InputSchema())
 	}
 	for _, tt := range s.e.Registry().List() {
 		d.Tools = append(d.Tools, tt.Name)

@@ -2,7 +2,6 @@ package httpapi
 
 import (
 	"bytes"
-	"html/template"
 	"io"
 	"io/fs"
 	"net/http"
@@ -13,6 +12,7 @@ import (
 	"sort"
 	"strings"
 
+	template "github.com/DataDog/datadog-agent/pkg/template/html"
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/extension"
 )

@@ -122,6 +122,14 @@ func (s *Server) routes() {
 		{"POST /api/upstream/resources/unsubscribe", s.handleResourceSubscription(false)},
 		{"GET /api/upstream/prompts", http.HandlerFunc(s.handlePrompts)},
 		{"POST /api/upstream/prompts/get", http.HandlerFunc(s.handleGetPrompt)},
+		// The call history and the checks (develop.go).
+		{"GET /api/history", http.HandlerFunc(s.handleHistory)},
+		{"POST /api/history/compare", http.HandlerFunc(s.handleCompare)},
+		{"GET /api/history/{id}", http.HandlerFunc(s.handleHistoryEntry)},
+		{"POST /api/history/{id}/rerun", http.HandlerFunc(s.handleRerun)},
+		{"GET /api/checks", http.HandlerFunc(s.handleChecks)},
+		{"POST /api/checks", http.HandlerFunc(s.handleAddCheck)},
+		{"POST /api/checks/run", http.HandlerFunc(s.handleRunChecks)},
 		// The agents' queue, long-polled.
 		{"GET /wait", events.WaitHandler(s.e.AgentQueue(), s.log)},
 		// DIR/resources (resource.go).

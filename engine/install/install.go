@@ -19,8 +19,8 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"text/template"
 
+	template "github.com/DataDog/datadog-agent/pkg/template/text"
 	"github.com/google/renameio/v2/maybe"
 )
 

@@ -71,7 +71,26 @@ func (fr *FrameReader) ReadFrame() ([]byte, error) {
 	}
 }
 
+// keepBuf is the most line buffer a FrameReader keeps between frames: a
+// reader that once took a 36 MB tools/list answer does not hold 36 MB for
+// the rest of the connection.
+const keepBuf = 1 << 20
+
+// Own returns the frame b that ReadFrame just returned as memory the
+// caller keeps: a line that did not fit bufio's buffer is handed over
+// without a copy (the reader starts a new buffer); a short one is copied.
+func (fr *FrameReader) Own(b []byte) []byte {
+	if len(fr.buf) > 0 && len(b) > 0 && &b[0] == &fr.buf[0] {
+		fr.buf = nil
+		return b[:len(b):len(b)]
+	}
+	return bytes.Clone(b)
+}
+
 func (fr *FrameReader) readLine() ([]byte, error) {
+	if cap(fr.buf) > keepBuf {
+		fr.buf = nil
+	}
 	fr.buf = fr.buf[:0]
 	for {
 		chunk, err := fr.br.ReadSlice('\n')

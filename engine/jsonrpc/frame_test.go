@@ -35,6 +35,55 @@ func TestFrameReader(t *testing.T) {
 	}
 }
 
+// TestFrameReaderLetsGoOfABigLine: after a line larger than keepBuf the
+// reader does not keep its buffer (it held a 36 MB tools/list answer for
+// the life of the upstream connection); small lines reuse theirs.
+func TestFrameReaderLetsGoOfABigLine(t *testing.T) {
+	big := strings.Repeat("x", 3*keepBuf)
+	fr := NewFrameReader(strings.NewReader(big+"\nsmall\n"+strings.Repeat("y", 100<<10)+"\nz\n"), 0)
+	if f, err := fr.ReadFrame(); err != nil || len(f) != len(big) {
+		t.Fatalf("big frame: %d bytes, %v", len(f), err)
+	}
+	if f, err := fr.ReadFrame(); err != nil || string(f) != "small" {
+		t.Fatalf("small frame: %q, %v", f, err)
+	}
+	if cap(fr.buf) > keepBuf {
+		t.Fatalf("the reader keeps a %d-byte buffer after a big line", cap(fr.buf))
+	}
+	if _, err := fr.ReadFrame(); err != nil {
+		t.Fatal(err)
+	}
+	kept := cap(fr.buf)
+	if f, err := fr.ReadFrame(); err != nil || string(f) != "z" || kept == 0 {
+		t.Fatalf("after a 100 KiB line: %q %v, buffer %d", f, err, kept)
+	}
+}
+
+// TestFrameReaderOwn: a frame taken with Own stays as it was while the
+// reader goes on, whether it was long (handed over) or short (copied).
+func TestFrameReaderOwn(t *testing.T) {
+	long := strings.Repeat("l", 200<<10)
+	fr := NewFrameReader(strings.NewReader(long+"\nshort\n"+strings.Repeat("m", 200<<10)+"\nx\n"), 0)
+	var kept []string
+	var owned [][]byte
+	for {
+		f, err := fr.ReadFrame()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		kept = append(kept, string(f))
+		owned = append(owned, fr.Own(f))
+	}
+	for i := range kept {
+		if string(owned[i]) != kept[i] {
+			t.Fatalf("frame %d changed after the reader went on: %.20q, want %.20q", i, owned[i], kept[i])
+		}
+	}
+}
+
 func TestFrameReaderSkipsOversizedLineAndGoesOn(t *testing.T) {
 	for _, size := range []int{11, 1000, 200 << 10} { // inside and across bufio's buffer
 		in := strings.Repeat("z", size) + "\nnext\n"

@@ -36,6 +36,12 @@ func Scan(b []byte) (t Top, ok bool) {
 // or is cut short where it looks (values are not validated: json.Valid
 // does that).
 func EachMember(b []byte, f func(key, value []byte) bool) bool {
+	return EachMemberAt(b, func(key []byte, start, end int) bool { return f(key, b[start:end:end]) })
+}
+
+// EachMemberAt is EachMember with each value given as its offsets in b
+// (b[start:end]), for callers that keep positions rather than slices.
+func EachMemberAt(b []byte, f func(key []byte, start, end int) bool) bool {
 	i := skipSpace(b, 0)
 	if i >= len(b) || b[i] != '{' {
 		return false
@@ -66,7 +72,7 @@ func EachMember(b []byte, f func(key, value []byte) bool) bool {
 		if i, ok = skipValue(b, i); !ok {
 			return false
 		}
-		if !f(key, b[vs:i:i]) {
+		if !f(key, vs, i) {
 			return true
 		}
 		i = skipSpace(b, i)
@@ -80,6 +86,118 @@ func EachMember(b []byte, f func(key, value []byte) bool) bool {
 			return true
 		default:
 			return false
+		}
+	}
+}
+
+// EachElement calls f with the raw bytes of each element of the JSON array
+// b, in order, until f returns false. It reports false when b is not an
+// array or is cut short where it looks (values are not validated). The
+// slices alias b.
+func EachElement(b []byte, f func(value []byte) bool) bool {
+	end, ok := eachElement(b, skipSpace(b, 0), f)
+	return ok && (end < 0 || skipSpace(b, end) == len(b))
+}
+
+// eachElement walks the array starting at b[i] ('[') and returns the index
+// just past it (-1 when f stopped it early).
+func eachElement(b []byte, i int, f func(value []byte) bool) (int, bool) {
+	if i >= len(b) || b[i] != '[' {
+		return 0, false
+	}
+	i = skipSpace(b, i+1)
+	if i < len(b) && b[i] == ']' {
+		return i + 1, true
+	}
+	for {
+		if i >= len(b) {
+			return 0, false
+		}
+		vs := i
+		var ok bool
+		if i, ok = skipValue(b, i); !ok || i == vs {
+			return 0, false
+		}
+		if !f(b[vs:i:i]) {
+			return -1, true
+		}
+		i = skipSpace(b, i)
+		if i >= len(b) {
+			return 0, false
+		}
+		switch b[i] {
+		case ',':
+			i = skipSpace(b, i+1)
+		case ']':
+			return i + 1, true
+		default:
+			return 0, false
+		}
+	}
+}
+
+// ArrayMember splits the object b in one pass: the elements of its
+// member key, which must be an array, go to elem (slices of b); every
+// other member goes to other. A tools/list page of 100,000 tools is
+// walked once, not once to find "tools" and again to split it. It reports
+// false when b is not an object, key is not an array, or b is cut short
+// (values are not validated); found says whether key was there. A null
+// key counts as an empty array, as encoding/json decodes it.
+func ArrayMember(b []byte, key string, elem func(value []byte), other func(key, value []byte)) (found, ok bool) {
+	i := skipSpace(b, 0)
+	if i >= len(b) || b[i] != '{' {
+		return false, false
+	}
+	i = skipSpace(b, i+1)
+	if i < len(b) && b[i] == '}' {
+		return false, skipSpace(b, i+1) == len(b)
+	}
+	for {
+		if i >= len(b) || b[i] != '"' {
+			return found, false
+		}
+		ks := i + 1
+		j, sok := skipString(b, i)
+		if !sok {
+			return found, false
+		}
+		k := b[ks : j-1 : j-1]
+		i = skipSpace(b, j)
+		if i >= len(b) || b[i] != ':' {
+			return found, false
+		}
+		i = skipSpace(b, i+1)
+		if i >= len(b) {
+			return found, false
+		}
+		if string(k) == key && hasLit(b, i, "null") {
+			found = true // null decodes as an empty slice
+			i += 4
+		} else if string(k) == key {
+			found = true
+			var aok bool
+			if i, aok = eachElement(b, i, func(v []byte) bool { elem(v); return true }); !aok {
+				return found, false
+			}
+		} else {
+			vs := i
+			var vok bool
+			if i, vok = skipValue(b, i); !vok {
+				return found, false
+			}
+			other(k, b[vs:i:i])
+		}
+		i = skipSpace(b, i)
+		if i >= len(b) {
+			return found, false
+		}
+		switch b[i] {
+		case ',':
+			i = skipSpace(b, i+1)
+		case '}':
+			return found, skipSpace(b, i+1) == len(b)
+		default:
+			return found, false
 		}
 	}
 }

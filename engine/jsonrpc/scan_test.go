@@ -106,3 +106,68 @@ func TestASCII(t *testing.T) {
 		t.Error("an ASCII document should come back as is")
 	}
 }
+
+// TestEachElementMatchesEncodingJSON: for valid arrays EachElement yields
+// exactly the elements encoding/json decodes, as slices of the input; for
+// anything else it reports false or stops where the input is cut short.
+func TestEachElementMatchesEncodingJSON(t *testing.T) {
+	for _, s := range []string{`[]`, ` [ ] `, `[1]`, `[ {"a":"]"} , "x\"]" ,[1,[2]], null,true,-1.5e3 ]`, `[{"name":"t","inputSchema":{}}]`} {
+		var want []json.RawMessage
+		if err := json.Unmarshal([]byte(s), &want); err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		b := []byte(s)
+		if !EachElement(b, func(v []byte) bool { got = append(got, string(v)); return true }) {
+			t.Fatalf("EachElement(%s) failed", s)
+		}
+		if len(got) != len(want) {
+			t.Fatalf("EachElement(%s) = %q, want %d elements", s, got, len(want))
+		}
+		for i := range got {
+			var a, b2 bytes.Buffer
+			_ = json.Compact(&a, []byte(got[i]))
+			_ = json.Compact(&b2, want[i])
+			if a.String() != b2.String() {
+				t.Errorf("EachElement(%s)[%d] = %s, want %s", s, i, got[i], want[i])
+			}
+		}
+	}
+	for _, s := range []string{``, `{}`, `[`, `[1,`, `[1 2]`, `[,]`, `["x]`, `[{"a":1]`} {
+		if EachElement([]byte(s), func([]byte) bool { return true }) {
+			t.Errorf("EachElement(%q) reported a well-formed array", s)
+		}
+	}
+	n := 0
+	EachElement([]byte(`[1,2,3]`), func([]byte) bool { n++; return n < 2 })
+	if n != 2 {
+		t.Errorf("EachElement did not stop when asked: %d calls", n)
+	}
+}
+
+// TestArrayMember: one pass splits an object's array member into its
+// elements and hands over the other members, as encoding/json sees them.
+func TestArrayMember(t *testing.T) {
+	for _, tc := range []struct {
+		in           string
+		elems, other int
+		found, ok    bool
+	}{
+		{`{"tools":[{"name":"a"},{"name":"]"}],"nextCursor":"c"}`, 2, 1, true, true},
+		{` { "nextCursor" : "x" , "tools" : [ ] } `, 0, 1, true, true},
+		{`{"tools":null}`, 0, 0, true, true},
+		{`{"other":{"tools":[1]}}`, 0, 1, false, true},
+		{`{}`, 0, 0, false, true},
+		{`{"tools":{"a":1}}`, 0, 0, true, false},
+		{`{"tools":[1,2}`, 0, 0, true, false},
+		{`{"tools":[1]`, 1, 0, true, false},
+		{`[]`, 0, 0, false, false},
+		{`{"tools":[1]} x`, 1, 0, true, false},
+	} {
+		var elems, other int
+		found, ok := ArrayMember([]byte(tc.in), "tools", func([]byte) { elems++ }, func([]byte, []byte) { other++ })
+		if found != tc.found || ok != tc.ok || ok && (elems != tc.elems || other != tc.other) {
+			t.Errorf("ArrayMember(%s) = found %v ok %v, %d elements, %d others; want %v %v %d %d", tc.in, found, ok, elems, other, tc.found, tc.ok, tc.elems, tc.other)
+		}
+	}
+}

@@ -5,6 +5,7 @@
 package registry
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -83,6 +84,17 @@ func (r *Registry) List() []*Tool {
 	return append([]*Tool(nil), r.tools...)
 }
 
+// Snapshot returns the tools in upstream order without copying the list:
+// a refresh replaces the list rather than changing it, so the slice stays
+// as it is; callers must not modify it. (tools/list answers one page of
+// 1,000 out of maybe 100,000 tools; copying every pointer for each page
+// cost more than the page.)
+func (r *Registry) Snapshot() []*Tool {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	return r.tools[:len(r.tools):len(r.tools)]
+}
+
 // WithUI returns each tool's JSON with genui's UI metadata added.
 func (r *Registry) WithUI() []json.RawMessage {
 	tools := r.List()
@@ -153,13 +165,17 @@ func (r *Registry) QueueRefresh() bool { return r.refreshQueued.CompareAndSwap(f
 // Change is what a Refresh did.
 type Change struct {
 	Diff contract.ToolDiff
-	// Tools is the new list; First is set for the first successful load.
-	Tools []*Tool
-	First bool
+	// Tools is the new list, Previous the one it replaced; First is set
+	// for the first successful load.
+	Tools    []*Tool
+	Previous []*Tool
+	First    bool
 }
 
-// Refresh fetches the tools (fetch returns every page's tools), replaces
-// the list and reports the change. Refreshes run one at a time, in order.
+// Refresh fetches the tools (fetch returns every page's tools, each a
+// valid JSON value: the engine's are slices of frames the upstream link
+// validated, and checking 36 MB of them again delayed the first tools/list),
+// replaces the list and reports the change. Refreshes run one at a time, in order.
 // A failed fetch keeps the old list and is remembered for WaitReady.
 func (r *Registry) Refresh(ctx context.Context, fetch func(context.Context) ([]json.RawMessage, error)) (Change, error) {
 	select {
@@ -180,11 +196,13 @@ func (r *Registry) Refresh(ctx context.Context, fetch func(context.Context) ([]j
 		r.mu.Unlock()
 		return Change{}, err
 	}
-	var next []*Tool
-	nextBy := map[string]*Tool{}
-	for _, raw := range raws {
-		t, err := Parse(raw)
-		if err != nil {
+	next := make([]*Tool, 0, len(raws))
+	nextBy := make(map[string]*Tool, len(raws))
+	arena := &arena{}
+	store := make([]Tool, len(raws)) // one allocation for the structs too
+	for i, raw := range raws {
+		t := &store[i]
+		if err := t.parse(arena.copy(raw)); err != nil {
 			r.opts.Logger.Warn("skipping malformed upstream tool", "err", err, "tool", string(raw[:min(len(raw), 200)]))
 			continue
 		}
@@ -203,7 +221,7 @@ func (r *Registry) Refresh(ctx context.Context, fetch func(context.Context) ([]j
 		switch {
 		case !ok:
 			diff.Added = append(diff.Added, t.Name)
-		case old.Hash != t.Hash || string(old.Raw) != string(t.Raw):
+		case !bytes.Equal(old.Raw, t.Raw): // the hash is a function of Raw
 			diff.Changed = append(diff.Changed, t.Name)
 		default:
 			diff.Unchanged = append(diff.Unchanged, t.Name)
@@ -214,12 +232,33 @@ func (r *Registry) Refresh(ctx context.Context, fetch func(context.Context) ([]j
 			diff.Removed = append(diff.Removed, name)
 		}
 	}
-	first := r.tools == nil
+	first, prev := r.tools == nil, r.tools
 	r.tools, r.byName, r.err, r.fatal = next, nextBy, nil, false
 	r.mu.Unlock()
 	sort.Strings(diff.Removed)
 	r.loadOnce.Do(func() { close(r.loaded) })
-	return Change{Diff: diff, Tools: next, First: first}, nil
+	return Change{Diff: diff, Tools: next, Previous: prev, First: first}, nil
+}
+
+// arena holds the tools' JSON: one copy of each, back to back in blocks
+// of about arenaBlock bytes, so 100,000 tools are a few dozen allocations
+// without per-object rounding (and a tool the upstream changed releases
+// its block with the rest of the old list, not on its own).
+type arena struct{ block []byte }
+
+const arenaBlock = 1 << 20
+
+// copy returns a copy of raw in the arena.
+func (a *arena) copy(raw []byte) []byte {
+	if len(raw) > cap(a.block)-len(a.block) {
+		if len(raw) >= arenaBlock/4 {
+			return bytes.Clone(raw) // a large tool gets its own allocation
+		}
+		a.block = make([]byte, 0, arenaBlock)
+	}
+	start := len(a.block)
+	a.block = append(a.block, raw...)
+	return a.block[start:len(a.block):len(a.block)]
 }
 
 // uiEnabled applies EnabledTools and DisabledTools to a tool name.

@@ -1,28 +1,32 @@
 package registry
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
 	"strings"
+	"sync/atomic"
 
 	"github.com/genui-dev/genui/engine/cache"
 	"github.com/genui-dev/genui/engine/contract"
+	"github.com/genui-dev/genui/engine/jsonrpc"
 )
 
 // legacyResourceURIKey is the deprecated flat _meta key older hosts read.
 const legacyResourceURIKey = "ui/resourceUri"
 
 // Tool is one upstream tool as genui holds it: the raw JSON exactly as the
-// upstream sent it, plus what genui derived from it.
+// upstream sent it, plus what genui derived from it. The fields genui
+// reads (title, description, schemas, annotations, _meta) are not copied:
+// their accessors return slices of Raw, located once when the tool is
+// parsed, so a tool costs its JSON and a small struct (an upstream with
+// 100,000 tools is 36 MB of JSON). Raw must not be modified.
 type Tool struct {
 	Name string
 	// Raw is the tool object verbatim from the upstream's tools/list.
 	Raw json.RawMessage
-	// Hash covers name, description, inputSchema and outputSchema in
-	// canonical JSON; it changes exactly when a UI must be regenerated.
-	Hash string
 	// OwnUI is the upstream's own ui:// resource URI when the tool already
 	// ships an MCP App; genui then passes it through untouched.
 	OwnUI string
@@ -33,13 +37,62 @@ type Tool struct {
 	Visibility []string
 	// TaskSupport is execution.taskSupport ("" when absent: forbidden).
 	TaskSupport string
-	// The definition's fields genui reads (Raw keeps everything).
-	Title        string
-	Description  string
-	InputSchema  json.RawMessage
-	OutputSchema json.RawMessage
-	Annotations  json.RawMessage
-	Meta         json.RawMessage
+
+	title, description, inputSchema, outputSchema, annotations, meta span
+	hash                                                             atomic.Pointer[string]
+}
+
+// span locates a member's value in Raw (end 0: absent).
+type span struct{ start, end uint32 }
+
+func (t *Tool) at(s span) json.RawMessage {
+	if s.end == 0 {
+		return nil
+	}
+	return t.Raw[s.start:s.end:s.end]
+}
+
+// Title is the tool's title ("" when it has none).
+func (t *Tool) Title() string { return jsonString(t.at(t.title)) }
+
+// Description is the tool's description ("" when it has none).
+func (t *Tool) Description() string { return jsonString(t.at(t.description)) }
+
+// InputSchema is the raw inputSchema (nil when absent).
+func (t *Tool) InputSchema() json.RawMessage { return t.at(t.inputSchema) }
+
+// OutputSchema is the raw outputSchema (nil when absent).
+func (t *Tool) OutputSchema() json.RawMessage { return t.at(t.outputSchema) }
+
+// Annotations is the raw annotations object (nil when absent).
+func (t *Tool) Annotations() json.RawMessage { return t.at(t.annotations) }
+
+// Meta is the raw _meta (nil when absent).
+func (t *Tool) Meta() json.RawMessage { return t.at(t.meta) }
+
+// Hash covers name, description, inputSchema and outputSchema in canonical
+// JSON; it changes exactly when a UI must be regenerated. It is computed
+// on first use (canonicalising 100,000 schemas at load would delay the
+// first tools/list by seconds; most tools are never asked for it).
+func (t *Tool) Hash() string {
+	if h := t.hash.Load(); h != nil {
+		return *h
+	}
+	h := cache.ToolHash(cache.ToolIdentity{Name: t.Name, Description: t.Description(),
+		InputSchema: t.InputSchema(), OutputSchema: t.OutputSchema()})
+	t.hash.CompareAndSwap(nil, &h)
+	return *t.hash.Load()
+}
+
+// jsonString decodes a raw JSON string value ("" for null, absent or
+// anything else: parse has checked the type).
+func jsonString(raw []byte) string {
+	if s, ok := jsonrpc.PlainString(raw); ok {
+		return string(s)
+	}
+	var s string
+	_ = json.Unmarshal(raw, &s)
+	return s
 }
 
 // ResourceURI is the ui:// URI genui serves this tool's UI at (or the
@@ -65,58 +118,103 @@ func (t *Tool) VisibleToApps() bool {
 // disabledTools).
 func (t *Tool) HasGeneratedUI() bool { return t.OwnUI == "" && !t.UIDisabled }
 
-// Parse decodes one raw upstream tool. Unknown fields stay in Raw.
+// Parse decodes one raw upstream tool (copying raw). Unknown fields stay
+// in Raw.
 func Parse(raw json.RawMessage) (*Tool, error) {
-	var t struct {
-		Name         string          `json:"name"`
-		Title        string          `json:"title"`
-		Description  string          `json:"description"`
-		InputSchema  json.RawMessage `json:"inputSchema"`
-		OutputSchema json.RawMessage `json:"outputSchema"`
-		Annotations  json.RawMessage `json:"annotations"`
-		Meta         json.RawMessage `json:"_meta"`
-		Execution    json.RawMessage `json:"execution"`
+	if !jsonrpc.Valid(raw) {
+		return nil, errors.New("tool is not valid JSON")
 	}
-	if err := json.Unmarshal(raw, &t); err != nil {
-		return nil, fmt.Errorf("tool is not a JSON object: %w", err)
+	tool := &Tool{}
+	if err := tool.parse(bytes.Clone(raw)); err != nil {
+		return nil, err
 	}
-	if t.Name == "" {
-		return nil, errors.New("tool without a name")
+	return tool, nil
+}
+
+// maxToolBytes bounds one tool's JSON (spans are 32-bit).
+const maxToolBytes = 1 << 31
+
+// parse decodes one raw tool, which must be valid JSON, into an empty
+// Tool without copying it: the Tool keeps raw. Members are found by exact key, in one pass; a
+// member given twice counts as its last occurrence (as encoding/json
+// decodes it).
+func (tool *Tool) parse(raw json.RawMessage) error {
+	if len(raw) >= maxToolBytes {
+		return fmt.Errorf("tool is %d bytes of JSON, more than genui takes", len(raw))
 	}
-	tool := &Tool{
-		Name:  t.Name,
-		Raw:   append(json.RawMessage(nil), raw...),
-		Title: t.Title, Description: t.Description, InputSchema: t.InputSchema,
-		OutputSchema: t.OutputSchema, Annotations: t.Annotations, Meta: t.Meta,
+	tool.Raw = raw
+	var name []byte
+	typeErr := ""
+	isObject := jsonrpc.EachMemberAt(raw, func(key []byte, start, end int) bool {
+		v, at := raw[start:end], span{uint32(start), uint32(end)}
+		switch string(key) {
+		case "name":
+			name = v
+		case "title", "description":
+			switch {
+			case string(v) == "null":
+				at = span{}
+			case v[0] != '"':
+				typeErr = fmt.Sprintf("tool %s is not a string", key)
+				return false
+			}
+			if string(key) == "title" {
+				tool.title = at
+			} else {
+				tool.description = at
+			}
+		case "inputSchema":
+			tool.inputSchema = at
+		case "outputSchema":
+			tool.outputSchema = at
+		case "annotations":
+			tool.annotations = at
+		case "_meta":
+			tool.meta = at
+		case "execution":
+			var exec struct {
+				TaskSupport string `json:"taskSupport"`
+			}
+			tool.TaskSupport = ""
+			if json.Unmarshal(v, &exec) == nil {
+				tool.TaskSupport = exec.TaskSupport
+			}
+		}
+		return true
+	})
+	switch {
+	case typeErr != "":
+		return errors.New(typeErr)
+	case !isObject:
+		return errors.New("tool is not a JSON object")
+	case name == nil:
+		return errors.New("tool without a name")
+	case name[0] != '"':
+		return errors.New("tool name is not a string")
 	}
-	var exec struct {
-		TaskSupport string `json:"taskSupport"`
+	if tool.Name = jsonString(name); tool.Name == "" {
+		return errors.New("tool without a name")
 	}
-	if json.Unmarshal(t.Execution, &exec) == nil {
-		tool.TaskSupport = exec.TaskSupport
-	}
-	tool.Hash = cache.ToolHash(cache.ToolIdentity{Name: t.Name, Description: t.Description,
-		InputSchema: t.InputSchema, OutputSchema: t.OutputSchema})
-	if len(t.Meta) > 0 {
-		var meta struct {
+	if meta := tool.Meta(); len(meta) > 0 && meta[0] == '{' {
+		var m struct {
 			UI *struct {
 				ResourceURI string   `json:"resourceUri"`
 				Visibility  []string `json:"visibility"`
 			} `json:"ui"`
 			Legacy string `json:"ui/resourceUri"`
 		}
-		// A _meta that is not an object is kept verbatim and ignored here.
-		if json.Unmarshal(t.Meta, &meta) == nil {
-			if meta.UI != nil {
-				tool.OwnUI = meta.UI.ResourceURI
-				tool.Visibility = meta.UI.Visibility
+		// A _meta that does not decode is kept verbatim and ignored here.
+		if json.Unmarshal(meta, &m) == nil {
+			if m.UI != nil {
+				tool.OwnUI = m.UI.ResourceURI
+				tool.Visibility = m.UI.Visibility
 			}
-			if tool.OwnUI == "" && strings.HasPrefix(meta.Legacy, "ui://") {
-				tool.OwnUI = meta.Legacy
+			if tool.OwnUI == "" && strings.HasPrefix(m.Legacy, "ui://") {
+				tool.OwnUI = m.Legacy
 			}
 		}
 	}
-	return tool, nil
+	return nil
 }
 
 // JSON is the tool as hosts see it: verbatim, or with genui's UI linkage
@@ -136,10 +234,29 @@ func (t *Tool) JSON(withUI bool) json.RawMessage {
 // WithUIMeta returns the tool JSON with genui's UI linkage added: every
 // field the upstream sent is kept (only key order may change), existing
 // _meta keys are preserved, and a tool that already has a UI (or gets none)
-// is returned unchanged.
+// is returned unchanged. A tool without _meta (the common case) gets it
+// appended to its bytes as they are.
 func (t *Tool) WithUIMeta() (json.RawMessage, error) {
 	if t.OwnUI != "" || t.UIDisabled {
 		return t.Raw, nil
+	}
+	uri, _ := json.Marshal(contract.UIURI(t.Name))
+	if t.meta.end == 0 {
+		end := bytes.LastIndexByte(t.Raw, '}')
+		if end < 0 {
+			return nil, errors.New("tool is not a JSON object")
+		}
+		body := bytes.TrimRight(t.Raw[:end], " \t\r\n")
+		out := make([]byte, 0, len(t.Raw)+2*len(uri)+48)
+		out = append(out, body...)
+		if body[len(body)-1] != '{' {
+			out = append(out, ',')
+		}
+		out = append(out, `"_meta":{"ui":{"resourceUri":`...)
+		out = append(out, uri...)
+		out = append(out, `},"`+legacyResourceURIKey+`":`...)
+		out = append(out, uri...)
+		return append(out, "}}"...), nil
 	}
 	var obj map[string]json.RawMessage
 	if err := json.Unmarshal(t.Raw, &obj); err != nil {
@@ -161,7 +278,6 @@ func (t *Tool) WithUIMeta() (json.RawMessage, error) {
 			ui = map[string]json.RawMessage{}
 		}
 	}
-	uri, _ := json.Marshal(contract.UIURI(t.Name))
 	ui["resourceUri"] = uri
 	meta["ui"], _ = json.Marshal(ui)
 	meta[legacyResourceURIKey] = uri

@@ -2,9 +2,11 @@ package registry_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 
+	"github.com/genui-dev/genui/engine/cache"
 	"github.com/genui-dev/genui/engine/contract"
 	"github.com/genui-dev/genui/engine/registry"
 )
@@ -65,6 +67,79 @@ func TestUIMetaEdgeCases(t *testing.T) {
 		}
 		if name, ok := contract.ToolFromURI(tc.wantURI); !ok || name != tool.Name {
 			t.Errorf("ToolFromURI(%s) = %q, %v; want %q", tc.wantURI, name, ok, tool.Name)
+		}
+	}
+}
+
+// TestParseReadsFieldsInPlace: the fields genui reads are slices of Raw
+// (one copy of each tool's JSON is kept), decoded as encoding/json would.
+func TestParseReadsFieldsInPlace(t *testing.T) {
+	raw := `{ "name" : "a\u00e9b", "title":"T \"q\"", "description":null, "inputSchema" : {"type":"object"},
+		"outputSchema":{"type":"object","properties":{"x":{}}},"annotations":{"readOnlyHint":true},"x":[1],"title":"T2"}`
+	tool, err := registry.Parse(json.RawMessage(raw))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want struct {
+		Name, Title, Description               string
+		InputSchema, OutputSchema, Annotations json.RawMessage
+	}
+	if err := json.Unmarshal([]byte(raw), &want); err != nil {
+		t.Fatal(err)
+	}
+	if tool.Name != want.Name || tool.Title() != want.Title || tool.Description() != want.Description {
+		t.Errorf("name %q title %q description %q, want %q %q %q", tool.Name, tool.Title(), tool.Description(), want.Name, want.Title, want.Description)
+	}
+	for _, f := range []struct {
+		got, want json.RawMessage
+	}{{tool.InputSchema(), want.InputSchema}, {tool.OutputSchema(), want.OutputSchema}, {tool.Annotations(), want.Annotations}} {
+		if string(f.got) != string(f.want) {
+			t.Errorf("got %s, want %s", f.got, f.want)
+		}
+		if len(f.got) > 0 && &f.got[0] != &tool.Raw[strings.Index(string(tool.Raw), string(f.got))] {
+			t.Errorf("%s is a copy, not a slice of Raw", f.got)
+		}
+	}
+	if tool.Meta() != nil || tool.OutputSchema() == nil {
+		t.Errorf("meta %s, outputSchema %s", tool.Meta(), tool.OutputSchema())
+	}
+	if got, want := tool.Hash(), cache.ToolHash(cache.ToolIdentity{Name: want.Name, Description: want.Description,
+		InputSchema: want.InputSchema, OutputSchema: want.OutputSchema}); got != want {
+		t.Errorf("hash %s, want %s", got, want)
+	}
+	for _, bad := range []string{`[]`, `{"name":1}`, `{"title":"x"}`, `{"name":"x","title":5}`, `{"name":"x","description":{}}`, `{"name":"x",}`, `{"name":""}`} {
+		if _, err := registry.Parse(json.RawMessage(bad)); err == nil {
+			t.Errorf("Parse(%s) accepted it", bad)
+		}
+	}
+}
+
+// TestWithUIMetaAppendsToToolsWithoutMeta: the fast path (a tool without
+// _meta gets it appended to its bytes) gives what the general one does.
+func TestWithUIMetaAppendsToToolsWithoutMeta(t *testing.T) {
+	for _, raw := range []string{`{"name":"x"}`, "{\"name\":\"x/y\",\"inputSchema\":{\"type\":\"object\"} \n }", `{"name":"<&>","title":"t"}`} {
+		tool, err := registry.Parse(json.RawMessage(raw))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := tool.WithUIMeta()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var obj, orig map[string]any
+		if err := json.Unmarshal(got, &obj); err != nil {
+			t.Fatalf("%s: %v", got, err)
+		}
+		_ = json.Unmarshal([]byte(raw), &orig)
+		uri := contract.UIURI(tool.Name)
+		meta, _ := obj["_meta"].(map[string]any)
+		ui, _ := meta["ui"].(map[string]any)
+		if ui["resourceUri"] != uri || meta["ui/resourceUri"] != uri || len(meta) != 2 || len(ui) != 1 {
+			t.Errorf("%s: _meta %v", got, meta)
+		}
+		delete(obj, "_meta")
+		if b1, b2 := fmt.Sprint(obj), fmt.Sprint(orig); b1 != b2 {
+			t.Errorf("%s: fields %s, want %s", got, b1, b2)
 		}
 	}
 }

@@ -180,6 +180,7 @@ func spawn(cfg Config, target string, stderr io.Writer) (*child, error) {
 		inW.Close()
 		return nil, fmt.Errorf("start %s: stdout pipe: %w", target, err)
 	}
+	widenPipe(outR)
 	cmd.Stdin, cmd.Stdout = inR, outW
 	started, waited := make(chan error, 1), make(chan error, 1)
 	go func() {

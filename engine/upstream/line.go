@@ -142,7 +142,7 @@ func (l *lineLink) readLoop() {
 		if l.async.Load() > 0 && l.answerAsync(b) {
 			continue // answered from the read buffer: nothing copied
 		}
-		l.dispatch(bytes.Clone(b))
+		l.dispatch(l.r.Own(b)) // a 36 MB answer is not copied
 	}
 }
 
@@ -254,6 +254,27 @@ type frame struct {
 	Error  json.RawMessage `json:"error"`
 }
 
+// decodeFrame decodes a line into a frame. The common frame (the five
+// members, plain keys, each once, a plain method name) is validated and
+// split in one pass without copying: a 36 MB tools/list answer decoded
+// by encoding/json was a validation pass, a decoding pass and a copy of
+// its result. Anything else goes to encoding/json.
+func decodeFrame(line []byte) (frame, error) {
+	if top, ok := jsonrpc.ScanValid(line); ok && !top.Other && !top.Dup {
+		f := frame{ID: top.ID, Params: top.Params, Result: top.Result, Error: top.Error}
+		if top.Method == nil {
+			return f, nil
+		}
+		if m, plain := jsonrpc.PlainString(top.Method); plain {
+			f.Method = string(m)
+			return f, nil
+		}
+	}
+	var f frame
+	err := json.Unmarshal(line, &f)
+	return f, err
+}
+
 // dispatch routes one line: notifications to onNotify (in order, on this
 // goroutine), server requests to onRequest (each on its own goroutine),
 // responses to the waiting call. Malformed lines are logged and skipped.
@@ -261,8 +282,8 @@ func (l *lineLink) dispatch(line []byte) {
 	if len(bytes.TrimSpace(line)) == 0 {
 		return
 	}
-	var f frame
-	if err := json.Unmarshal(line, &f); err != nil {
+	f, err := decodeFrame(line)
+	if err != nil {
 		// When the line names a request in flight it is that request's
 		// (broken) answer: fail the call now rather than at its timeout.
 		if id := jsonrpc.RecoverID(line); id != nil {

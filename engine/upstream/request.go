@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"strings"
 	"time"
 
 	"github.com/genui-dev/genui/engine/jsonrpc"
@@ -117,6 +118,9 @@ func (c *Client) roundTrip(ctx context.Context, cn *conn, method string, params 
 func deadError(cn *conn, method string) *jsonrpc.Error {
 	if cn.reason == reasonShutdown {
 		return jsonrpc.Errorf(jsonrpc.CodeUpstreamUnavailable, "%s while handling %s", cn.reason, method)
+	}
+	if strings.HasPrefix(cn.reason, reasonRestarted) {
+		return jsonrpc.Errorf(jsonrpc.CodeUpstreamUnavailable, "%s while handling %s; the new upstream serves now: call again", cn.reason, method)
 	}
 	verb := "reconnecting"
 	if cn.kind == TransportStdio || cn.kind == TransportInProcess {

@@ -27,6 +27,7 @@ func (c *Client) Run(ctx context.Context) error {
 		return errors.New("upstream: Run called more than once")
 	}
 	c.running = true
+	c.runCtx = ctx
 	c.mu.Unlock()
 
 	stopQueue := c.queue.start()
@@ -56,6 +57,9 @@ func (c *Client) Run(ctx context.Context) error {
 			t.Stop()
 			return nil
 		case <-t.C:
+		case <-c.kick: // Restart: try now (the files changed, the fix may be in)
+			t.Stop()
+			attempt = 0
 		}
 		c.update(func(s *contract.UpstreamState) { s.Restarts++ })
 	}
@@ -74,7 +78,10 @@ func (c *Client) connectOnce(ctx context.Context) time.Duration {
 	if err != nil {
 		if ctx.Err() == nil {
 			c.log.Warn("upstream connect failed", "err", err)
-			c.update(func(s *contract.UpstreamState) { s.LastError = err.Error() })
+			c.update(func(s *contract.UpstreamState) {
+				s.LastError = err.Error()
+				c.failures++
+			})
 		}
 		return 0
 	}
@@ -83,10 +90,18 @@ func (c *Client) connectOnce(ctx context.Context) time.Duration {
 	if cn.kind == TransportHTTP || cn.kind == TransportSSE {
 		go c.monitorHealth(cn)
 	}
-	select {
-	case <-cn.dead:
-	case <-ctx.Done():
-		cn.fail(reasonShutdown)
+	for waiting := true; waiting; {
+		select {
+		case <-cn.dead:
+			waiting = false
+		case <-ctx.Done():
+			cn.fail(reasonShutdown)
+			waiting = false
+		case req := <-c.swapped:
+			// Restart made a new connection ready: it replaces this one.
+			c.swap(cn, req)
+			cn, since = req.cn, time.Now()
+		}
 	}
 	reason := cn.reason
 	// Detach first so new requests fail fast while we tear down.
@@ -108,6 +123,35 @@ func (c *Client) connectOnce(ctx context.Context) time.Duration {
 // handshake runs initialize / notifications/initialized on a fresh
 // connection and publishes it as current.
 func (c *Client) handshake(cn *conn) error {
+	res, info, err := c.initialize(cn)
+	if err != nil {
+		return err
+	}
+	c.update(func(s *contract.UpstreamState) {
+		c.cur = cn
+		c.initResult = res
+		s.Connected = true
+		s.LastError = ""
+		s.PID = cn.pid
+		s.ServerInfo = info.ServerInfo
+		s.ProtocolVersion = info.ProtocolVersion
+		s.Generation++
+	})
+	c.log.Info("upstream connected", "target", c.target, "pid", cn.pid,
+		"protocol", info.ProtocolVersion, "server", string(info.ServerInfo))
+	return nil
+}
+
+// initInfo is what genui reads of the upstream's initialize result.
+type initInfo struct {
+	ProtocolVersion string          `json:"protocolVersion"`
+	ServerInfo      json.RawMessage `json:"serverInfo"`
+}
+
+// initialize runs initialize / notifications/initialized on a fresh
+// connection without publishing it.
+func (c *Client) initialize(cn *conn) (json.RawMessage, initInfo, error) {
+	var info initInfo
 	caps := c.cfg.Capabilities
 	c.mu.Lock()
 	capsFunc := c.capsFunc
@@ -123,26 +167,22 @@ func (c *Client) handshake(cn *conn) error {
 		"clientInfo":      map[string]string{"name": c.cfg.ClientName, "version": c.cfg.ClientVersion},
 	})
 	if err != nil {
-		return fmt.Errorf("initialize params: %w", err)
+		return nil, info, fmt.Errorf("initialize params: %w", err)
 	}
 	ctx, cancel := context.WithTimeout(cn.ctx, initTimeout)
 	defer cancel()
 	res, err := c.roundTrip(ctx, cn, "initialize", params)
 	if err != nil {
 		if errors.Is(err, context.DeadlineExceeded) {
-			return fmt.Errorf("initialize: no answer within %s", initTimeout)
+			return nil, info, fmt.Errorf("initialize: no answer within %s", initTimeout)
 		}
-		return fmt.Errorf("initialize: %w", err)
-	}
-	var info struct {
-		ProtocolVersion string          `json:"protocolVersion"`
-		ServerInfo      json.RawMessage `json:"serverInfo"`
+		return nil, info, fmt.Errorf("initialize: %w", err)
 	}
 	if err := json.Unmarshal(res, &info); err != nil {
-		return fmt.Errorf("initialize: malformed result: %w", err)
+		return nil, info, fmt.Errorf("initialize: malformed result: %w", err)
 	}
 	if info.ProtocolVersion == "" {
-		return errors.New("initialize: result has no protocolVersion")
+		return nil, info, errors.New("initialize: result has no protocolVersion")
 	}
 	if info.ProtocolVersion != c.cfg.ProtocolVersion {
 		c.log.Info("upstream negotiated another protocol version", "asked", c.cfg.ProtocolVersion, "got", info.ProtocolVersion)
@@ -151,23 +191,12 @@ func (c *Client) handshake(cn *conn) error {
 		h.SetProtocolVersion(info.ProtocolVersion)
 	}
 	if err := c.notify(ctx, cn, "notifications/initialized", nil); err != nil {
-		return fmt.Errorf("notifications/initialized: %w", err)
+		return nil, info, fmt.Errorf("notifications/initialized: %w", err)
 	}
 	if cn.isDead() {
-		return errors.New(cn.reason)
+		return nil, info, errors.New(cn.reason)
 	}
-	c.update(func(s *contract.UpstreamState) {
-		c.cur = cn
-		c.initResult = res
-		s.Connected = true
-		s.LastError = ""
-		s.PID = cn.pid
-		s.ServerInfo = info.ServerInfo
-		s.ProtocolVersion = info.ProtocolVersion
-	})
-	c.log.Info("upstream connected", "target", c.target, "pid", cn.pid,
-		"protocol", info.ProtocolVersion, "server", string(info.ServerInfo))
-	return nil
+	return res, info, nil
 }
 
 // monitorHealth pings an HTTP/SSE upstream when it has been idle for a

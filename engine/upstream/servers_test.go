@@ -35,6 +35,12 @@ func TestMain(m *testing.M) {
 	case "":
 		os.Exit(m.Run())
 	case "mcp":
+		if f := os.Getenv("UPSTREAM_TEST_BROKEN_IF"); f != "" {
+			if _, err := os.Stat(f); err == nil {
+				fmt.Fprintln(os.Stderr, "server.js:3 SyntaxError: Unexpected token")
+				os.Exit(1)
+			}
+		}
 		if err := server.ServeStdio(newTestMCPServer()); err != nil {
 			fmt.Fprintln(os.Stderr, "serve:", err)
 			os.Exit(1)

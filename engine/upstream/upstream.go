@@ -132,6 +132,16 @@ type Client struct {
 	capsFunc   func(ctx context.Context) json.RawMessage
 	onState    func(contract.UpstreamState)
 	tracer     Tracer
+	// runCtx is Run's context (connections live in it); swapped hands Run
+	// a connection Restart made current; kick cuts a reconnect backoff
+	// short; restartMu lets one Restart run at a time.
+	runCtx   context.Context
+	failures int // failed connection attempts (Restart waits for one)
+	// gen mirrors state.Generation for Generation (read on every call).
+	gen       atomic.Int64
+	swapped   chan *swapRequest
+	kick      chan struct{}
+	restartMu sync.Mutex
 }
 
 // Tracer watches the connection's JSON-RPC frames as they go out and come
@@ -221,6 +231,8 @@ func New(cfg Config) *Client {
 		maxLine:     maxLineBytes,
 		queue:       newNotifyQueue(log),
 		changed:     make(chan struct{}),
+		swapped:     make(chan *swapRequest),
+		kick:        make(chan struct{}, 1),
 		state: contract.UpstreamState{
 			Transport: cfg.Transport,
 			Target:    target(cfg),
@@ -333,6 +345,13 @@ func (c *Client) State() contract.UpstreamState {
 	return c.state
 }
 
+// Transport is the upstream's transport (TransportStdio, ...).
+func (c *Client) Transport() string { return c.cfg.Transport }
+
+// Generation is State().Generation without its lock: the connection
+// calls go to now (1 for the first; 0 before it).
+func (c *Client) Generation() int { return int(c.gen.Load()) }
+
 // InitializeResult is the raw result of the last successful initialize
 // (capabilities, serverInfo, instructions), or nil before the first one.
 func (c *Client) InitializeResult() json.RawMessage {
@@ -401,7 +420,11 @@ func (c *Client) unavailable(method string) *jsonrpc.Error {
 
 // update changes the state under the lock, wakes waiters and calls the
 // state handler outside the lock.
-func (c *Client) update(f func(s *contract.UpstreamState)) {
+func (c *Client) update(f func(s *contract.UpstreamState)) { c.updateState(f, true) }
+
+// updateState is update; tell false keeps the state handler out of it
+// (Restart reports its own outcome).
+func (c *Client) updateState(f func(s *contract.UpstreamState), tell bool) {
 	c.mu.Lock()
 	prev := c.state.Connected
 	f(&c.state)
@@ -409,10 +432,11 @@ func (c *Client) update(f func(s *contract.UpstreamState)) {
 		c.state.Since = time.Now()
 	}
 	snap, h := c.state, c.onState
+	c.gen.Store(int64(c.state.Generation))
 	close(c.changed)
 	c.changed = make(chan struct{})
 	c.mu.Unlock()
-	if h != nil {
+	if h != nil && tell {
 		h(snap)
 	}
 }

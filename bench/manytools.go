@@ -1,0 +1,234 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/genui-dev/genui/internal/manytools"
+)
+
+// The 100,000-tool upstream, as a user meets it: `genui mcp` in front of a
+// stdio server with that many tools (internal/manytools, this program
+// re-executed with manyToolsEnv set), against the same server alone. Time
+// from spawning the server to the first tools/list answer the client has
+// read whole (the server alone sends all its tools in that answer, about
+// 36 MB; genui sends its first page, after reading all of them from the
+// upstream), and genui's resident memory a second later, against genui in
+// front of a one-tool server in the same run. genui keeps its --dir across
+// the rounds (as a user's .ui stays), after one unmeasured start of each.
+
+// manyToolsEnv makes this program (or its test binary) a stdio MCP server
+// with that many tools and nothing else.
+const manyToolsEnv = "GENUI_BENCH_MANYTOOLS"
+
+func manyToolsMain() int {
+	n, err := strconv.Atoi(os.Getenv(manyToolsEnv))
+	if err != nil || n < 0 {
+		fmt.Fprintln(os.Stderr, "manytools: bad", manyToolsEnv)
+		return 2
+	}
+	if err := (&manytools.Server{N: n}).Serve(context.Background(), os.Stdin, os.Stdout); err != nil {
+		fmt.Fprintln(os.Stderr, "manytools:", err)
+		return 1
+	}
+	return 0
+}
+
+// toolsReport is the 100,000-tool part of a run.
+type toolsReport struct {
+	N, Rounds   int
+	JSONBytes   int           // the tools' JSON, without the envelope
+	Direct      time.Duration // median spawn to first tools/list answer, server alone
+	Genui       time.Duration // the same through genui mcp
+	PageTools   int           // tools in genui's first page
+	AnswerBytes int           // bytes of the server's own answer
+	RSS, RSS1   int64         // genui's resident bytes after its first answer: N tools, 1 tool
+}
+
+func (r toolsReport) String() string {
+	if r.N == 0 {
+		return ""
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d upstream tools (%.1f MB of tool JSON), spawn to the first tools/list answer read (median of %d):\n",
+		r.N, float64(r.JSONBytes)/1e6, r.Rounds)
+	fmt.Fprintf(&b, "  server alone %v (all %d tools, %.1f MB), genui %v (first page, %d tools): %.2fx the server's own (goal <= 1.5x)\n",
+		r.Direct.Round(time.Millisecond), r.N, float64(r.AnswerBytes)/1e6, r.Genui.Round(time.Millisecond), r.PageTools, ratio(r.Genui, r.Direct))
+	added := r.RSS - r.RSS1
+	fmt.Fprintf(&b, "  genui resident memory a second later: %.1f MB, %.1f MB with a one-tool server: %.0f B/tool added, %.2fx the tools' JSON (the Go heap after GC: BenchmarkToolsList100k)\n",
+		float64(r.RSS)/1e6, float64(r.RSS1)/1e6, float64(added)/float64(r.N), float64(added)/float64(r.JSONBytes))
+	return b.String()
+}
+
+// benchManyTools alternates the server alone and genui in front of it,
+// rounds times each, then measures genui with a one-tool server.
+func benchManyTools(ctx context.Context, cfg config) (toolsReport, error) {
+	r := toolsReport{N: cfg.tools, Rounds: cfg.toolRounds, JSONBytes: (&manytools.Server{N: cfg.tools}).ToolsBytes()}
+	dir, err := os.MkdirTemp("", "genui-bench-tools-")
+	if err != nil {
+		return r, err
+	}
+	defer os.RemoveAll(dir)
+	var direct, viaGenui []time.Duration
+	var rss []int64
+	for i := -1; i < cfg.toolRounds; i++ { // round -1 warms up
+		d, err := firstToolsList(ctx, cfg, cfg.tools, "")
+		if err != nil {
+			return r, fmt.Errorf("server alone: %w", err)
+		}
+		g, err := firstToolsList(ctx, cfg, cfg.tools, dir)
+		if err != nil {
+			return r, fmt.Errorf("through genui: %w", err)
+		}
+		if d.tools != cfg.tools {
+			return r, fmt.Errorf("the server alone listed %d tools, want %d", d.tools, cfg.tools)
+		}
+		if i < 0 {
+			continue
+		}
+		direct, viaGenui, rss = append(direct, d.took), append(viaGenui, g.took), append(rss, g.rss)
+		r.PageTools, r.AnswerBytes = g.tools, d.bytes
+	}
+	one, err := firstToolsList(ctx, cfg, 1, dir)
+	if err != nil {
+		return r, fmt.Errorf("through genui, one tool: %w", err)
+	}
+	r.Direct, r.Genui = median(direct), median(viaGenui)
+	slices.Sort(rss)
+	r.RSS, r.RSS1 = rss[len(rss)/2], one.rss
+	return r, nil
+}
+
+func median(d []time.Duration) time.Duration {
+	s := slices.Clone(d)
+	slices.Sort(s)
+	return s[len(s)/2]
+}
+
+// listed is one spawn-to-tools/list measurement.
+type listed struct {
+	took  time.Duration
+	tools int   // tools in the answer
+	bytes int   // bytes of the answer
+	rss   int64 // genui's resident bytes right after (genui only)
+}
+
+// firstToolsList spawns the n-tool server (through genui mcp with --dir
+// genuiDir when that is not ""), initializes, asks tools/list and times
+// the answer.
+func firstToolsList(ctx context.Context, cfg config, n int, genuiDir string) (listed, error) {
+	ctx, cancel := context.WithTimeout(ctx, 5*time.Minute)
+	defer cancel()
+	var cmd *exec.Cmd
+	env := append(slices.DeleteFunc(os.Environ(), func(kv string) bool { return strings.HasPrefix(kv, manyToolsEnv+"=") }),
+		manyToolsEnv+"="+strconv.Itoa(n))
+	if genuiDir != "" {
+		cmd = exec.CommandContext(ctx, cfg.genui, "mcp", "--dir", genuiDir, "--llm", "offline", "--", cfg.relay)
+		cmd.Dir = genuiDir
+	} else {
+		cmd = exec.CommandContext(ctx, cfg.relay)
+	}
+	cmd.Env = env
+	cmd.Stderr = io.Discard
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		return listed{}, err
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return listed{}, err
+	}
+	start := time.Now()
+	if err := cmd.Start(); err != nil {
+		return listed{}, err
+	}
+	defer func() {
+		_ = in.Close()
+		done := make(chan struct{})
+		go func() { _ = cmd.Wait(); close(done) }()
+		select {
+		case <-done:
+		case <-time.After(10 * time.Second):
+			_ = cmd.Process.Kill()
+			<-done
+		}
+	}()
+	br := bufio.NewReaderSize(out, 1<<20)
+	send := func(s string) error { _, err := io.WriteString(in, s+"\n"); return err }
+	if err := send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"bench","version":"1"}}}`); err != nil {
+		return listed{}, err
+	}
+	if _, err := readAnswer(br, 1); err != nil {
+		return listed{}, fmt.Errorf("initialize: %w", err)
+	}
+	if err := send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`); err != nil {
+		return listed{}, err
+	}
+	if err := send(`{"jsonrpc":"2.0","id":2,"method":"tools/list"}`); err != nil {
+		return listed{}, err
+	}
+	line, err := readAnswer(br, 2)
+	took := time.Since(start)
+	if err != nil {
+		return listed{}, fmt.Errorf("tools/list: %w", err)
+	}
+	res := listed{took: took, bytes: len(line)}
+	if genuiDir != "" {
+		time.Sleep(time.Second) // what it settles at, not a transient
+		res.rss = residentBytes(cmd.Process.Pid)
+	}
+	var ans struct {
+		Result struct {
+			Tools []json.RawMessage `json:"tools"`
+		} `json:"result"`
+		Error json.RawMessage `json:"error"`
+	}
+	if err := json.Unmarshal(line, &ans); err != nil || ans.Error != nil {
+		return listed{}, fmt.Errorf("tools/list answer: %v %.300s", err, ans.Error)
+	}
+	res.tools = len(ans.Result.Tools)
+	return res, nil
+}
+
+// readAnswer reads frames until the response with the given id (skipping
+// notifications and requests) and returns it.
+func readAnswer(br *bufio.Reader, id int) ([]byte, error) {
+	prefix := []byte(`"id":` + strconv.Itoa(id) + `,`)
+	for {
+		line, err := br.ReadBytes('\n')
+		if err != nil {
+			return nil, err
+		}
+		head := line[:min(len(line), 64)]
+		if bytes.Contains(head, prefix) && !bytes.Contains(head, []byte(`"method"`)) {
+			return bytes.TrimSpace(line), nil
+		}
+	}
+}
+
+// residentBytes is a process's resident set (VmRSS), or 0.
+func residentBytes(pid int) int64 {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/status")
+	if err != nil {
+		return 0
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(line, "VmRSS:"); ok {
+			kb, err := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 10, 64)
+			if err == nil {
+				return kb << 10
+			}
+		}
+	}
+	return 0
+}

@@ -1,0 +1,76 @@
+package main
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+)
+
+func TestSymbolPackage(t *testing.T) {
+	for sym, want := range map[string]string{
+		"github.com/openai/openai-go/v3/responses.(*Response).UnmarshalJSON":   "github.com/openai/openai-go/v3/responses",
+		"github.com/a/b.F[go.shape.string,github.com/c/d.T]":                   "github.com/a/b",
+		"type:*github.com/genui-dev/genui/engine/registry.Tool":                "github.com/genui-dev/genui/engine/registry",
+		"go:itab.*github.com/google/go-cmp/cmp.comparer,github.com/x/y.Option": "github.com/google/go-cmp/cmp",
+		"net/http.(*Server).Serve":                                             "net/http",
+		"runtime.mallocgc":                                                     "runtime",
+		"vendor/golang.org/x/net/idna.idnaValues":                              "golang.org/x/net/idna",
+		"go:string.*": "",
+		"charm.land/fantasy/providers/anthropic.toPrompt.func1": "charm.land/fantasy/providers/anthropic",
+		"gopkg.in/natefinch/lumberjack.v2.(*Logger).Write":      "gopkg.in/natefinch/lumberjack.v2",
+	} {
+		known := map[string]string{"gopkg.in/natefinch/lumberjack.v2": "gopkg.in/natefinch/lumberjack.v2"}
+		if got := symbolPackage(sym, known); got != want {
+			t.Errorf("symbolPackage(%q) = %q, want %q", sym, got, want)
+		}
+	}
+}
+
+// TestReportsTheMethodLookup: a program that executes a template is
+// reported with text/template's lookup and its importer; a plain one is
+// reported with dead-code elimination on.
+func TestReportsTheMethodLookup(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds two programs")
+	}
+	var out bytes.Buffer
+	if err := run(&out, "./testdata/tmpl", "", "", 5, false); err != nil {
+		t.Fatal(err)
+	}
+	s := out.String()
+	for _, want := range []string{"stripped linux/amd64 binary", "top modules", "std", "method dead-code elimination: OFF",
+		"text/template.(*state).evalField", "imported (directly or through the standard library) by: github.com/genui-dev/genui/bench/size/testdata/tmpl"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("report lacks %q:\n%s", want, s)
+		}
+	}
+	out.Reset()
+	if err := run(&out, "./testdata/plain", "", "", 5, false); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "method dead-code elimination: on") {
+		t.Errorf("plain program:\n%s", out.String())
+	}
+}
+
+// TestGenuiExecutesNoStandardTemplate: no package of genui's binary imports
+// the standard library's text/template or html/template, whose execution
+// looks methods up by name and makes the linker keep every exported method
+// (63 MB against 41 MB; `make size`). Templates use
+// github.com/DataDog/datadog-agent/pkg/template instead.
+func TestGenuiExecutesNoStandardTemplate(t *testing.T) {
+	d, err := loadDeps("github.com/genui-dev/genui/cmd/genui", "grpcnotrace")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for p, imps := range d.imports {
+		if !strings.HasPrefix(p, "github.com/genui-dev/genui") {
+			continue
+		}
+		for _, i := range imps {
+			if i == "text/template" || i == "html/template" {
+				t.Errorf("%s imports %s: use github.com/DataDog/datadog-agent/pkg/template/%s", p, i, strings.TrimSuffix(i, "/template"))
+			}
+		}
+	}
+}

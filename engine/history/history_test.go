@@ -1,0 +1,229 @@
+package history
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/genui-dev/genui/engine/contract"
+)
+
+func open(t *testing.T, o Options) *Store {
+	t.Helper()
+	s, err := Open(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(s.Close)
+	return s
+}
+
+func call(tool, args, result string) *contract.CallRecord {
+	return &contract.CallRecord{Tool: tool, Source: contract.SourceMCP, Session: "s1", Start: time.Now(), Duration: 3 * time.Millisecond,
+		Generation: 1, Arguments: json.RawMessage(args), ArgumentsSize: len(args), Result: json.RawMessage(result), ResultSize: len(result)}
+}
+
+// record records synchronously (the writer has written it when it returns).
+func record(t *testing.T, s *Store, rec *contract.CallRecord) int64 {
+	t.Helper()
+	id := s.RecordWait(context.Background(), rec)
+	if id == 0 {
+		t.Fatal("not recorded")
+	}
+	return id
+}
+
+func files(t *testing.T, dir string) string {
+	t.Helper()
+	names, _ := filepath.Glob(filepath.Join(dir, "calls-*.jsonl"))
+	var all strings.Builder
+	for _, n := range names {
+		b, err := os.ReadFile(n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		all.Write(b)
+	}
+	return all.String()
+}
+
+func TestRecordListGetAndRestart(t *testing.T) {
+	dir := t.TempDir()
+	s := open(t, Options{Dir: dir})
+	a := record(t, s, call("get_forecast", `{"location":"Berlin"}`, `{"content":[{"type":"text","text":"sunny\nwarm"}]}`))
+	b := record(t, s, call("get_forecast", `{"location":"Oslo"}`, `{"content":[{"type":"text","text":"rain"}],"isError":true}`))
+	fail := call("set_units", `{"units":"metric"}`, "")
+	fail.Error, fail.Source = "upstream restarted while handling tools/call", contract.SourceTUI
+	c := record(t, s, fail)
+	if a != 1 || b != 2 || c != 3 {
+		t.Fatalf("ids %d %d %d", a, b, c)
+	}
+	e, ok := s.Get(a)
+	if !ok || e.Tool != "get_forecast" || string(e.Arguments) != `{"location":"Berlin"}` || e.Session != "s1" ||
+		e.Generation != 1 || e.Duration != 3*time.Millisecond || e.Summary != "sunny warm" || e.IsError {
+		t.Fatalf("entry %+v", e)
+	}
+	if e, _ := s.Get(b); !e.IsError {
+		t.Fatalf("isError not read from the result: %+v", e)
+	}
+	page, n := s.List(contract.HistoryQuery{})
+	if n != 3 || len(page) != 3 || page[0].ID != 3 || page[2].ID != 1 || page[0].Result != nil || !page[0].Listed {
+		t.Fatalf("list %d %+v", n, page)
+	}
+	if page, n := s.List(contract.HistoryQuery{Errors: true}); n != 2 || page[0].ID != 3 || page[1].ID != 2 {
+		t.Fatalf("errors: %+v", page)
+	}
+	if page, _ := s.List(contract.HistoryQuery{Tool: "get_forecast", Before: 2}); len(page) != 1 || page[0].ID != 1 {
+		t.Fatalf("tool and before: %+v", page)
+	}
+	if page, _ := s.List(contract.HistoryQuery{Source: contract.SourceTUI}); len(page) != 1 || page[0].ID != 3 {
+		t.Fatalf("source: %+v", page)
+	}
+	s.Close()
+
+	// A genui killed mid-write leaves a torn line: the next start skips it.
+	names, _ := filepath.Glob(filepath.Join(dir, "calls-*.jsonl"))
+	f, err := os.OpenFile(names[len(names)-1], os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _ = f.WriteString(`{"id":4,"tool":"tor`)
+	f.Close()
+
+	s2 := open(t, Options{Dir: dir})
+	if st := s2.Stats(); st.Entries != 3 || st.LastID != 3 || st.Dir != dir {
+		t.Fatalf("after restart: %+v", st)
+	}
+	if e, ok := s2.Get(1); !ok || string(e.Arguments) != `{"location":"Berlin"}` {
+		t.Fatalf("entry 1 after restart: %+v", e)
+	}
+	if id := record(t, s2, call("get_forecast", `{}`, `{}`)); id != 4 {
+		t.Fatalf("ids do not continue across restarts: %d", id)
+	}
+}
+
+// The history keeps at most its limits; the oldest entries go first and
+// their files with them.
+func TestBounded(t *testing.T) {
+	dir := t.TempDir()
+	s := open(t, Options{Dir: dir, MaxEntries: 8})
+	for i := 0; i < 30; i++ {
+		record(t, s, call("t", fmt.Sprintf(`{"i":%d}`, i), `{"content":[]}`))
+	}
+	st := s.Stats()
+	if st.Entries > 8 || st.Entries < 6 || st.LastID != 30 {
+		t.Fatalf("stats %+v", st)
+	}
+	if _, ok := s.Get(1); ok {
+		t.Fatal("the oldest entry is still there")
+	}
+	page, _ := s.List(contract.HistoryQuery{})
+	if page[len(page)-1].ID != int64(30-st.Entries+1) {
+		t.Fatalf("kept %d entries, oldest %d", st.Entries, page[len(page)-1].ID)
+	}
+	if names, _ := filepath.Glob(filepath.Join(dir, "calls-*.jsonl")); len(names) > segments+1 {
+		t.Fatalf("%d segment files", len(names))
+	}
+	if strings.Contains(files(t, dir), `{"i":0}`) {
+		t.Fatal("the oldest call is still on disk")
+	}
+	s.Close()
+	s2 := open(t, Options{Dir: dir, MaxEntries: 8})
+	if st2 := s2.Stats(); st2.Entries != st.Entries || st2.LastID != 30 {
+		t.Fatalf("after restart %+v, before %+v", st2, st)
+	}
+
+	// Bytes bound the same way.
+	dir = t.TempDir()
+	s3 := open(t, Options{Dir: dir, MaxBytes: 8 << 10})
+	big := `{"content":[{"type":"text","text":"` + strings.Repeat("x", 900) + `"}]}`
+	for i := 0; i < 40; i++ {
+		record(t, s3, call("t", `{}`, big))
+	}
+	if st := s3.Stats(); st.Bytes > 8<<10 || st.Entries < 4 {
+		t.Fatalf("bytes bound: %+v", st)
+	}
+}
+
+// Excluded tools' arguments and results never reach the files; long
+// values are cut with their size.
+func TestExcludedAndTruncated(t *testing.T) {
+	dir := t.TempDir()
+	s := open(t, Options{Dir: dir, ExcludeArguments: []string{"login"}, ExcludeResults: []string{"get_*"}, MaxValueBytes: 300})
+	if p := s.Policy("login"); !p.Record || p.Arguments != 0 || p.Result != 300 || !p.ExcludeArguments {
+		t.Fatalf("policy %+v", p)
+	}
+	id := record(t, s, call("login", `{"password":"hunter2"}`, `{"content":[{"type":"text","text":"ok"}]}`))
+	id2 := record(t, s, call("get_token", `{"user":"ann"}`, `{"content":[{"type":"text","text":"tok-SECRET"}]}`))
+	long := `{"content":[{"type":"text","text":"` + strings.Repeat("é", 400) + `"}]}`
+	rec := call("echo", `{}`, long[:300])
+	rec.ResultSize, rec.IsError = len(long), true
+	id3 := record(t, s, rec)
+	all := files(t, dir)
+	if strings.Contains(all, "hunter2") || strings.Contains(all, "tok-SECRET") {
+		t.Fatalf("excluded values written:\n%s", all)
+	}
+	e, _ := s.Get(id)
+	if e.Arguments != nil || e.ArgumentsOmitted != contract.OmittedExcluded || e.ArgumentsSize != 22 || e.Replayable() == "" ||
+		e.Summary != "ok" {
+		t.Fatalf("login: %+v", e)
+	}
+	e, _ = s.Get(id2)
+	if e.Result != nil || e.ResultOmitted != contract.OmittedExcluded || string(e.Arguments) != `{"user":"ann"}` {
+		t.Fatalf("get_token: %+v", e)
+	}
+	e, _ = s.Get(id3)
+	if e.Result != nil || e.ResultOmitted != contract.OmittedTruncated || e.ResultSize != len(long) || !e.IsError ||
+		!strings.HasPrefix(e.ResultPrefix, `{"content"`) || len(e.ResultPrefix) > 300 {
+		t.Fatalf("truncated: %+v", e)
+	}
+}
+
+// Record never waits for the writer: when it falls behind, calls are
+// dropped and counted.
+func TestRecordNeverBlocks(t *testing.T) {
+	release := make(chan struct{})
+	s := open(t, Options{QueueSize: 2, OnWrite: func(int64) { <-release }})
+	start := time.Now()
+	for i := 0; i < 50; i++ {
+		s.Record(call("t", `{}`, `{}`))
+	}
+	if d := time.Since(start); d > time.Second {
+		t.Fatalf("50 records took %s", d)
+	}
+	close(release)
+	if st := s.Stats(); st.Dropped < 40 {
+		t.Fatalf("dropped %d, want at least 40", st.Dropped)
+	}
+}
+
+// Two genuis on one folder: the second keeps its calls in memory.
+func TestSharedFolder(t *testing.T) {
+	dir := t.TempDir()
+	a := open(t, Options{Dir: dir})
+	b := open(t, Options{Dir: dir})
+	if a.Stats().Shared != "" || b.Stats().Shared == "" || b.Stats().Dir != "" {
+		t.Fatalf("a %+v b %+v", a.Stats(), b.Stats())
+	}
+	record(t, b, call("t", `{"only":"memory"}`, `{}`))
+	if strings.Contains(files(t, dir), "memory") {
+		t.Fatal("the second genui wrote the shared history")
+	}
+	if e, ok := b.Get(1); !ok || string(e.Arguments) != `{"only":"memory"}` {
+		t.Fatalf("memory entry: %+v", e)
+	}
+}
+
+func TestStringsAreJSON(t *testing.T) {
+	for _, s := range []string{"plain", "quote\" back\\ nl\n tab\t ctl\x01", "bad \xff utf8", "ünïcödé ✓"} {
+		var back string
+		if err := json.Unmarshal(appendString(nil, s), &back); err != nil || back != strings.ToValidUTF8(s, "\ufffd") {
+			t.Errorf("%q -> %q (%v)", s, back, err)
+		}
+	}
+}
