@@ -89,11 +89,12 @@ test-short:
 ## byte relay vs the demo directly with genui's allocations per call, cached UI reads vs ping over
 ## OS pipes, 100,000 upstream tools: bytes genui holds per tool vs the tool's JSON and a paged
 ## tools/list vs compacting the JSON, a TUI frame with 1,000 tools and 10,000 events vs an empty
-## one). Every figure comes with its same-run baseline.
+## one, a read while the LLM writes the page (what a first read gets) vs a cached read, /variables
+## with 1,000 tools vs 10 per tool). Every figure comes with its same-run baseline.
 bench: build
 	scripts/test-deps.sh
 	$(GO) run ./bench -genui bin/genui
-	$(GO) test -run '^$$' -bench . ./engine/events/ ./engine/cache/ ./engine/host/
+	$(GO) test -run '^$$' -bench . ./engine/ ./engine/events/ ./engine/cache/ ./engine/host/ ./engine/httpapi/
 	$(GO) test -run '^$$' -bench . -benchtime 1x ./bench/pagerender/
 	$(GO) test -run '^$$' -bench . -benchmem ./tui/
 

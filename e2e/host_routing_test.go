@@ -153,10 +153,11 @@ func TestHostWithoutTheCapabilityLeavesItToTheSurfaces(t *testing.T) {
 		}
 		return res, err
 	}
-	start := time.Now()
+	// The refusal names the missing capability: a call left waiting for a
+	// surface would end with a timeout instead.
 	res, err := call()
-	if err != nil || !strings.Contains(string(res), "did not declare the elicitation capability") || time.Since(start) > 10*time.Second {
-		t.Fatalf("with no surface open: %s %v after %s, want the host's refusal at once", res, err, time.Since(start))
+	if err != nil || !strings.Contains(string(res), "did not declare the elicitation capability") {
+		t.Fatalf("with no surface open: %s %v, want the host's refusal", res, err)
 	}
 
 	evs, err := api.Subscribe(ctx)

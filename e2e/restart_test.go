@@ -16,9 +16,9 @@ import (
 )
 
 // TestUpstreamKilledMidCall SIGKILLs genui's stdio upstream (`genui
-// demo-server`) while a run_battery tools/call is in flight: the host must get an error response within 1 s,
-// and after genui restarts the upstream (backoff about 1 s) calls succeed
-// again.
+// demo-server`) while a run_battery tools/call is in flight: the host gets
+// an error response that names the upstream's exit (not a timeout), and
+// after genui restarts the upstream (backoff about 1 s) calls succeed again.
 func TestUpstreamKilledMidCall(t *testing.T) {
 	bin := testenv.GenuiBinary(t)
 	c, _ := genuiMCP(t, "--", bin, "demo-server")
@@ -62,6 +62,9 @@ func TestUpstreamKilledMidCall(t *testing.T) {
 	}
 	killed := time.Now()
 
+	// The in-flight call fails because its upstream died, which the error
+	// says: one left to a request timeout would say nothing of the exit. How
+	// soon is no claim here (the test's bound only stops a hang).
 	select {
 	case r := <-done:
 		if r.err != nil {
@@ -70,23 +73,20 @@ func TestUpstreamKilledMidCall(t *testing.T) {
 		switch {
 		case r.rpcErr != nil:
 			t.Logf("in-flight call failed after %v with %v", r.at.Sub(killed), r.rpcErr)
-			if r.rpcErr.Code != jsonrpc.CodeUpstreamUnavailable {
-				t.Logf("note: code %d, genui's upstream-unavailable code is %d", r.rpcErr.Code, jsonrpc.CodeUpstreamUnavailable)
+			if r.rpcErr.Code != jsonrpc.CodeUpstreamUnavailable || !strings.Contains(r.rpcErr.Message, "upstream exited") {
+				t.Errorf("in-flight call failed with %v, want code %d naming the upstream's exit", r.rpcErr, jsonrpc.CodeUpstreamUnavailable)
 			}
 		case isErrorResult(r.res):
-			t.Logf("in-flight call failed after %v with an isError result: %s", r.at.Sub(killed), clip(r.res))
+			t.Errorf("in-flight call failed with an isError result, want the upstream-unavailable error: %s", clip(r.res))
 		default:
 			t.Fatalf("in-flight call succeeded although its upstream was killed: %s", clip(r.res))
 		}
-		if d := r.at.Sub(killed); d > time.Second {
-			t.Errorf("error response came %v after the kill, want within 1 s", d)
-		}
-	case <-time.After(time.Second):
-		t.Fatal("no response to the in-flight call within 1 s of killing the upstream")
+	case <-ctx.Done():
+		t.Fatal("no response to the in-flight call after killing the upstream")
 	}
 
-	// genui restarts the upstream; a cheap call must work again within 10 s.
-	deadline := time.Now().Add(10 * time.Second)
+	// genui restarts the upstream (backoff about 1 s); a cheap call works
+	// again.
 	var last string
 	for {
 		rctx, cancel := context.WithTimeout(ctx, 5*time.Second)
@@ -103,8 +103,8 @@ func TestUpstreamKilledMidCall(t *testing.T) {
 		} else if err != nil {
 			last = err.Error()
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("tools/call still failing 10 s after the upstream was killed: %s", last)
+		if ctx.Err() != nil {
+			t.Fatalf("tools/call never worked again after the upstream was killed: %s", last)
 		}
 		time.Sleep(200 * time.Millisecond)
 	}
@@ -117,10 +117,9 @@ func TestUpstreamKilledMidCall(t *testing.T) {
 }
 
 // waitDemoChild returns the pid of genui's `demo-server` child (other than
-// not), polling /proc/<genui>/task/*/children for up to 10 s.
+// not), polling /proc/<genui>/task/*/children while ctx lasts.
 func waitDemoChild(ctx context.Context, t *testing.T, genuiPid, not int) int {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
 	for {
 		for _, pid := range children(genuiPid) {
 			cmdline, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/cmdline")
@@ -128,7 +127,7 @@ func waitDemoChild(ctx context.Context, t *testing.T, genuiPid, not int) int {
 				return pid
 			}
 		}
-		if time.Now().After(deadline) || ctx.Err() != nil {
+		if ctx.Err() != nil {
 			t.Fatalf("no demo-server child of genui (pid %d) found", genuiPid)
 		}
 		time.Sleep(50 * time.Millisecond)

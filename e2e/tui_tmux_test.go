@@ -132,7 +132,7 @@ func TestTUIInTmux(t *testing.T) {
 	dir := filepath.Join(work, "ui")
 	x := startTUI(t, 100, 30, work, "tui", "--dir", dir)
 	s := x.waitFor("the demo's tools and the help bar", 60*time.Second,
-		contains("Tools 8/8", "get_forecast", "run_battery", "in-process", "/ filter", "1-7 panes", "? help"))
+		contains("Tools 8/8", "get_forecast", "run_battery", "in-process", "/ filter", "1-9, 0 panes", "? help"))
 	for _, f := range []string{"mcp-port", "ui-port"} {
 		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
 			t.Fatalf("%s not written while the TUI runs: %v\n%s", f, err, s)

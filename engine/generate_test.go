@@ -79,7 +79,7 @@ func (w lockedWriter) Write(p []byte) (int, error) {
 	return w.b.Write(p)
 }
 
-func newLLMRig(t *testing.T, def llmtest.Reply, mod func(*gen.Config), tools ...string) *llmRig {
+func newLLMRig(t testing.TB, def llmtest.Reply, mod func(*gen.Config), tools ...string) *llmRig {
 	t.Helper()
 	if len(tools) == 0 {
 		tools = []string{forecastToolJSON}
@@ -165,24 +165,43 @@ func read(t *testing.T, e *Engine, tool string) page {
 	return ui
 }
 
-// TestBackgroundUpgrade: the first read answers at once with the offline
-// UI; the LLM page then replaces it in the cache, with tokens, duration and
-// chain recorded, and an EventUIUpdated tells hosts.
+// hangGuard bounds the waits of the tests below. It only stops a test
+// that hangs: how fast a generation is belongs in benchmarks, and a loaded
+// machine may be many times slower than an idle one.
+const hangGuard = time.Minute
+
+// holdReplies returns a channel for llmtest.Reply.Release and the function
+// that closes it; the test's end closes it too.
+func holdReplies(t *testing.T) (<-chan struct{}, func()) {
+	ch := make(chan struct{})
+	var once sync.Once
+	release := func() { once.Do(func() { close(ch) }) }
+	t.Cleanup(release)
+	return ch, release
+}
+
+// TestBackgroundUpgrade: the first read answers with the offline UI while
+// the LLM is still writing the page (the stand-in provider holds its
+// answer until the test releases it); the LLM page then replaces it in the
+// cache, with tokens, duration and chain recorded, and an EventUIUpdated
+// tells hosts.
 func TestBackgroundUpgrade(t *testing.T) {
-	r := newLLMRig(t, llmtest.Reply{Text: llmtest.ForecastPage, Delay: 2 * time.Second, InputTokens: 321, OutputTokens: 654}, nil)
+	held, release := holdReplies(t)
+	r := newLLMRig(t, llmtest.Reply{Text: llmtest.ForecastPage, Release: held, InputTokens: 321, OutputTokens: 654}, nil)
 	updated := collect(r.e, contract.EventUIUpdated, contract.EventGenerationStarted, contract.EventGenerationFinished)
-	start := time.Now()
 	first := read(t, r.e, "get_forecast")
-	if d := time.Since(start); d > 1500*time.Millisecond {
-		t.Errorf("first read took %v; it must not wait for the LLM (2 s)", d)
-	}
 	if st := r.e.ui.generations()["get_forecast"]; st.State != contract.GenRunning {
 		t.Errorf("generation %q after the first read, want running", st.State)
 	}
 	if first.Meta.UIType != gen.UITypeOfflineRich || !strings.Contains(first.Meta.FallbackReason, "being generated") {
 		t.Fatalf("first read: uiType %q reason %q", first.Meta.UIType, first.Meta.FallbackReason)
 	}
-	waitFor(t, "ui-updated", 10*time.Second, func() bool {
+	// The provider has the request and holds it: the generation lasts at
+	// least from that request until the release.
+	waitFor(t, "the provider request", hangGuard, func() bool { return r.srv.Count() == 1 })
+	heldFor := time.Since(r.srv.Requests()[0].At).Truncate(time.Millisecond)
+	release()
+	waitFor(t, "ui-updated", hangGuard, func() bool {
 		for _, ev := range updated() {
 			if ev.Kind == contract.EventUIUpdated {
 				return true
@@ -195,7 +214,7 @@ func TestBackgroundUpgrade(t *testing.T) {
 		t.Fatalf("second read: fromCache %v uiType %q", second.FromCache, second.Meta.UIType)
 	}
 	m := second.Meta
-	if m.InputTokens != 321 || m.OutputTokens != 654 || m.Duration < 2*time.Second || m.Provider != "anthropic" ||
+	if m.InputTokens != 321 || m.OutputTokens != 654 || m.Duration < heldFor || m.Provider != "anthropic" ||
 		len(m.Chain) != 1 || m.Chain[0].Stage != gen.StageGenerated {
 		t.Fatalf("cache meta = %+v", m)
 	}
@@ -232,7 +251,7 @@ func TestConcurrentReadsOneProviderRequest(t *testing.T) {
 		}()
 	}
 	wg.Wait()
-	waitFor(t, "the LLM page", 10*time.Second, func() bool {
+	waitFor(t, "the LLM page", hangGuard, func() bool {
 		return r.e.ui.generations()["get_forecast"].State == contract.GenDone
 	})
 	for range 10 {
@@ -253,14 +272,16 @@ func TestFirstReadWait(t *testing.T) {
 }
 
 // TestFirstReadWaitFallsBackAtBudget: a provider slower than the wait
-// budget: the read returns the offline UI at the budget, with the reason.
+// budget (it holds its answer until the test ends): the read returns the
+// offline UI once the budget is spent, with the reason.
 func TestFirstReadWaitFallsBackAtBudget(t *testing.T) {
-	r := newLLMRig(t, llmtest.Reply{Text: llmtest.ForecastPage, Delay: 20 * time.Second}, func(c *gen.Config) {
+	held, _ := holdReplies(t)
+	r := newLLMRig(t, llmtest.Reply{Text: llmtest.ForecastPage, Release: held}, func(c *gen.Config) {
 		c.FirstRead, c.WaitBudget = gen.FirstReadWait, 300*time.Millisecond
 	})
 	start := time.Now()
 	ui := read(t, r.e, "get_forecast")
-	if d := time.Since(start); d > 5*time.Second || d < 300*time.Millisecond {
+	if d := time.Since(start); d < 300*time.Millisecond {
 		t.Errorf("read returned after %v with a 300 ms wait budget", d)
 	}
 	if ui.Meta.UIType != gen.UITypeOfflineRich || !strings.Contains(ui.Meta.FallbackReason, "TIMEOUT") {
@@ -281,7 +302,7 @@ func TestRejectedPageKeepsOfflineAndSaysWhy(t *testing.T) {
 	r := newLLMRig(t, llmtest.Reply{Text: bad}, nil)
 	failed := collect(r.e, contract.EventGenerationFailed)
 	read(t, r.e, "get_forecast")
-	waitFor(t, "generation-failed", 10*time.Second, func() bool { return len(failed()) == 1 })
+	waitFor(t, "generation-failed", hangGuard, func() bool { return len(failed()) == 1 })
 	ui := read(t, r.e, "get_forecast")
 	if ui.Meta.UIType != gen.UITypeOfflineRich || !strings.Contains(ui.Meta.FallbackReason, "assigns location.href") {
 		t.Fatalf("uiType %q reason %q", ui.Meta.UIType, ui.Meta.FallbackReason)
@@ -303,7 +324,7 @@ func TestRejectedPageKeepsOfflineAndSaysWhy(t *testing.T) {
 	if _, err := r.e.Regenerate(context.Background(), contract.RegenerateRequest{Tool: "get_forecast"}); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, "the LLM page after regenerate", 10*time.Second, func() bool {
+	waitFor(t, "the LLM page after regenerate", hangGuard, func() bool {
 		return r.e.ui.generations()["get_forecast"].State == contract.GenDone
 	})
 	if n := r.srv.Count(); n != 3 {
@@ -320,14 +341,14 @@ func TestUnusableAnswerKeepsThePreviousLLMPage(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	read(t, r.e, "get_forecast")
-	waitFor(t, "the first LLM page", 10*time.Second, func() bool { return r.e.ui.generations()["get_forecast"].State == contract.GenDone })
+	waitFor(t, "the first LLM page", hangGuard, func() bool { return r.e.ui.generations()["get_forecast"].State == contract.GenDone })
 
 	r.srv.SetDefault(llmtest.Reply{Text: llmtest.InnerHTMLPage})
 	if _, err := r.e.Refine(ctx, contract.RefineRequest{Tool: "get_forecast", Feedback: "dark theme", Source: contract.SourceMCP}); err != nil {
 		t.Fatal(err)
 	}
 	tool := mustTool(t, r.e, "get_forecast")
-	waitFor(t, "the refinement's generation", 10*time.Second, func() bool {
+	waitFor(t, "the refinement's generation", hangGuard, func() bool {
 		g := r.e.ui.generations()["get_forecast"]
 		return g.State == contract.GenDone && g.Key == string(r.e.ui.key(tool))
 	})
@@ -343,7 +364,7 @@ func TestUnusableAnswerKeepsThePreviousLLMPage(t *testing.T) {
 	if _, err := r.e.Regenerate(ctx, contract.RegenerateRequest{Tool: "get_forecast"}); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, "the regeneration", 10*time.Second, func() bool {
+	waitFor(t, "the regeneration", hangGuard, func() bool {
 		g := r.e.ui.generations()["get_forecast"]
 		return g.State != contract.GenRunning && r.srv.Count() >= 5
 	})
@@ -354,7 +375,7 @@ func TestUnusableAnswerKeepsThePreviousLLMPage(t *testing.T) {
 	if _, err := r.e.Regenerate(ctx, contract.RegenerateRequest{Tool: "get_forecast", ClearRefinements: true}); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, "the regeneration without refinements", 10*time.Second, func() bool {
+	waitFor(t, "the regeneration without refinements", hangGuard, func() bool {
 		return r.e.ui.generations()["get_forecast"].State == contract.GenFailed
 	})
 	if ui := read(t, r.e, "get_forecast"); ui.Meta.UIType != gen.UITypeOfflineRich {
@@ -367,7 +388,7 @@ func TestUnusableAnswerKeepsThePreviousLLMPage(t *testing.T) {
 // a real result seen earlier.
 func TestRefineEditsCurrentPage(t *testing.T) {
 	r := newLLMRig(t, llmtest.Reply{Text: llmtest.ForecastPage}, nil)
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), hangGuard)
 	defer cancel()
 	res, err := r.e.relay.Forward(ctx, "tools/call", json.RawMessage(`{"name":"get_forecast","arguments":{"location":"Oslo"}}`))
 	if err != nil {
@@ -375,19 +396,22 @@ func TestRefineEditsCurrentPage(t *testing.T) {
 	}
 	r.e.ObserveResult("get_forecast", json.RawMessage(`{"location":"Oslo"}`), res, 120*time.Millisecond)
 	read(t, r.e, "get_forecast")
-	waitFor(t, "the first LLM page", 10*time.Second, func() bool { return r.e.ui.generations()["get_forecast"].State == contract.GenDone })
+	waitFor(t, "the first LLM page", hangGuard, func() bool { return r.e.ui.generations()["get_forecast"].State == contract.GenDone })
 	read(t, r.e, "get_forecast") // cache hit: the page the refinement will edit
 
 	edited := strings.Replace(llmtest.ForecastPage, "Waiting for a forecast", "Pick a city", 1)
-	r.srv.SetDefault(llmtest.Reply{Text: edited, Delay: time.Second})
+	held, release := holdReplies(t)
+	r.srv.SetDefault(llmtest.Reply{Text: edited, Release: held})
 	out, err := r.e.Refine(ctx, contract.RefineRequest{Tool: "get_forecast", Feedback: "say Pick a city while waiting", Source: contract.SourceMCP})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if out.Meta.UIType != gen.UITypeOfflineRich || out.Meta.FallbackReason == "" {
-		t.Errorf("refine answered %v; the offline UI with the refinement stands in while the LLM edits", out)
+		t.Errorf("refine answered a %q page (reason %q); the offline UI with the refinement stands in while the LLM edits",
+			out.Meta.UIType, out.Meta.FallbackReason)
 	}
-	waitFor(t, "the edited page", 10*time.Second, func() bool {
+	release()
+	waitFor(t, "the edited page", hangGuard, func() bool {
 		g := r.e.ui.generations()["get_forecast"]
 		return g.State == contract.GenDone && g.Key == string(r.e.ui.key(mustTool(t, r.e, "get_forecast")))
 	})
@@ -436,7 +460,7 @@ func TestPromptInjectionNeverServed(t *testing.T) {
 		}
 	}
 	check("the first read", read(t, r.e, "get_forecast").HTML)
-	waitFor(t, "the generation to end", 10*time.Second, func() bool { return r.e.ui.generations()["get_forecast"].State == contract.GenFailed })
+	waitFor(t, "the generation to end", hangGuard, func() bool { return r.e.ui.generations()["get_forecast"].State == contract.GenFailed })
 	ui := read(t, r.e, "get_forecast")
 	check("the read after the generation", ui.HTML)
 	if !strings.Contains(ui.Meta.FallbackReason, "copied from the tool definition") && !strings.Contains(ui.Meta.FallbackReason, "prompt-injection") {
@@ -452,7 +476,7 @@ func TestPromptInjectionNeverServed(t *testing.T) {
 	if _, err := r.e.Regenerate(context.Background(), contract.RegenerateRequest{Tool: "get_forecast"}); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, "the second generation", 10*time.Second, func() bool {
+	waitFor(t, "the second generation", hangGuard, func() bool {
 		g := r.e.ui.generations()["get_forecast"]
 		return g.State == contract.GenFailed && strings.Contains(g.FallbackReason, "residue")
 	})
@@ -467,15 +491,21 @@ func TestPromptInjectionNeverServed(t *testing.T) {
 // TestProgressEvents: a streaming generation publishes progress events with
 // growing byte counts; /state shows it running.
 func TestProgressEvents(t *testing.T) {
-	r := newLLMRig(t, llmtest.Reply{Text: llmtest.ForecastPage, ChunkSize: 200, ChunkDelay: 120 * time.Millisecond}, nil)
+	// The stream stops after its first chunk until the test has seen the
+	// generation running with bytes; the rest then comes 120 ms apart
+	// (more than the 250 ms progress throttle in all).
+	held, release := holdReplies(t)
+	r := newLLMRig(t, llmtest.Reply{Text: llmtest.ForecastPage, ChunkSize: 200, ChunkDelay: 120 * time.Millisecond,
+		Release: held, HoldAfter: 1}, nil)
 	progress := collect(r.e, contract.EventGenerationProgress)
 	read(t, r.e, "get_forecast")
-	waitFor(t, "running in /state", 5*time.Second, func() bool {
+	waitFor(t, "running in /state", hangGuard, func() bool {
 		state, _ := r.e.State(context.Background())
 		g := state.Generation.LLM["get_forecast"]
 		return g.State == contract.GenRunning && g.Bytes > 0
 	})
-	waitFor(t, "done", 20*time.Second, func() bool { return r.e.ui.generations()["get_forecast"].State == contract.GenDone })
+	release()
+	waitFor(t, "done", hangGuard, func() bool { return r.e.ui.generations()["get_forecast"].State == contract.GenDone })
 	evs := progress()
 	if len(evs) < 3 {
 		t.Fatalf("%d progress events", len(evs))
@@ -494,15 +524,18 @@ func emergencyHTML(t *registry.Tool, reason string) (string, error) {
 // TestOneGenerationPerTool: a refinement while the LLM writes the page
 // supersedes that generation: it is cancelled, only the new one counts.
 func TestOneGenerationPerTool(t *testing.T) {
-	r := newLLMRig(t, llmtest.Reply{Text: llmtest.ForecastPage, Delay: 30 * time.Second}, nil)
+	// The first answer is held until the test ends: only a cancel can end
+	// that generation.
+	held, _ := holdReplies(t)
+	r := newLLMRig(t, llmtest.Reply{Text: llmtest.ForecastPage, Release: held}, nil)
 	failed := collect(r.e, contract.EventGenerationFailed, contract.EventUIUpdated)
 	read(t, r.e, "get_forecast")
-	waitFor(t, "the first request", 5*time.Second, func() bool { return r.srv.Count() == 1 })
+	waitFor(t, "the first request", hangGuard, func() bool { return r.srv.Count() == 1 })
 	r.srv.SetDefault(llmtest.Reply{Text: llmtest.ForecastPage})
 	if _, err := r.e.Refine(context.Background(), contract.RefineRequest{Tool: "get_forecast", Feedback: "dark theme", Source: contract.SourceMCP}); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, "the refined page", 10*time.Second, func() bool {
+	waitFor(t, "the refined page", hangGuard, func() bool {
 		g := r.e.ui.generations()["get_forecast"]
 		return g.State == contract.GenDone && g.Key == string(r.e.ui.key(mustTool(t, r.e, "get_forecast")))
 	})
@@ -511,8 +544,8 @@ func TestOneGenerationPerTool(t *testing.T) {
 	if len(reqs) != 2 {
 		t.Fatalf("%d requests, want 2", len(reqs))
 	}
-	// Cancelled, it ends well before its 30 s answer.
-	waitFor(t, "the superseded generation to end", 5*time.Second, func() bool { return len(r.e.ui.running()) == 0 })
+	// Cancelled, it ends although its answer never comes.
+	waitFor(t, "the superseded generation to end", hangGuard, func() bool { return len(r.e.ui.running()) == 0 })
 	for _, ev := range failed() {
 		if ev.Kind == contract.EventGenerationFailed {
 			t.Errorf("the superseded generation reported a failure: %v", ev.Detail)

@@ -18,7 +18,7 @@ import (
 func TestReportSecurityDropsTheLLMPage(t *testing.T) {
 	r := newLLMRig(t, llmtest.Reply{Text: llmtest.ForecastPage}, nil)
 	read(t, r.e, "get_forecast")
-	waitFor(t, "the LLM page", 10*time.Second, func() bool { return r.e.ui.generations()["get_forecast"].State == contract.GenDone })
+	waitFor(t, "the LLM page", hangGuard, func() bool { return r.e.ui.generations()["get_forecast"].State == contract.GenDone })
 	if ui := read(t, r.e, "get_forecast"); ui.Meta.UIType != gen.UITypeLLM {
 		t.Fatalf("served %s", ui.Meta.UIType)
 	}

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"strings"
 	"testing"
@@ -56,12 +57,10 @@ func TestUnusableToolsListFailsFast(t *testing.T) {
 	}()
 	wctx, wcancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer wcancel()
-	start := time.Now()
+	// It fails with the tools/list failure, not its context's deadline:
+	// it did not wait (the 30 s bound only stops a hang).
 	err = e.tools.WaitReady(wctx)
-	if err == nil || !strings.Contains(err.Error(), "exceeded max depth") {
+	if err == nil || !strings.Contains(err.Error(), "exceeded max depth") || errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("WaitReady: %v, want the tools/list failure", err)
-	}
-	if d := time.Since(start); d > 5*time.Second {
-		t.Fatalf("WaitReady failed after %s, want at once", d)
 	}
 }

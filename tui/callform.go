@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -39,10 +41,11 @@ const (
 	fieldBool
 	fieldEnum
 	fieldJSON
+	fieldMulti // an array of choices: a checkbox per choice
 )
 
 func (k fieldKind) String() string {
-	return [...]string{"string", "number", "integer", "boolean", "choice", "JSON"}[k]
+	return [...]string{"string", "number", "integer", "boolean", "choice", "JSON", "choices"}[k]
 }
 
 type formField struct {
@@ -57,9 +60,12 @@ type formField struct {
 	input textinput.Model // string, number, integer, json (one line)
 	area  textarea.Model  // string, json (multi-line)
 	enum  []json.RawMessage
-	pick  int  // enum: index into enum, -1 unset
-	on    bool // bool
-	set   bool // bool: given at all
+	names []string // enum: the choices' titles (oneOf const/title, enumNames), "" for none
+	pick  int      // enum: index into enum, -1 unset
+	picks []bool   // multi: which choices are checked
+	opt   int      // multi: the choice under the cursor
+	on    bool     // bool
+	set   bool     // bool: given at all
 	err   string
 }
 
@@ -102,9 +108,19 @@ func (s *shared) formFor(tool string) *callForm {
 
 // schemaProp is the part of a property schema the form uses.
 type schemaProp struct {
-	Type             json.RawMessage            `json:"type"`
-	Enum             []json.RawMessage          `json:"enum"`
-	Description      string                     `json:"description"`
+	Type        json.RawMessage   `json:"type"`
+	Enum        []json.RawMessage `json:"enum"`
+	Description string            `json:"description"`
+	Title       string            `json:"title"`
+	OneOf       []struct {
+		Const json.RawMessage `json:"const"`
+		Title string          `json:"title"`
+	} `json:"oneOf"`
+	AnyOf []struct {
+		Const json.RawMessage `json:"const"`
+		Title string          `json:"title"`
+	} `json:"anyOf"`
+	EnumNames        []string                   `json:"enumNames"`
 	Default          json.RawMessage            `json:"default"`
 	Const            json.RawMessage            `json:"const"`
 	Format           string                     `json:"format"`
@@ -197,8 +213,41 @@ func isContent(name string, p schemaProp) bool {
 }
 
 func newField(name string, p schemaProp, required bool) *formField {
-	fd := &formField{name: name, required: required, desc: p.Description, pick: -1}
+	desc := p.Description
+	if p.Title != "" && p.Title != name {
+		desc = strings.TrimSuffix(p.Title+" — "+desc, " — ") // an elicitation's fields have titles
+	}
+	fd := &formField{name: name, required: required, desc: desc, pick: -1}
 	typ := schemaType(p.Type)
+	// A choice of titled constants (oneOf [{const, title}], as elicitation
+	// schemas write titled enums) is an enum with names.
+	if len(p.Enum) == 0 && len(p.OneOf) > 0 {
+		var consts []json.RawMessage
+		var names []string
+		for _, o := range p.OneOf {
+			if len(o.Const) == 0 {
+				consts = nil
+				break
+			}
+			consts, names = append(consts, o.Const), append(names, o.Title)
+		}
+		p.Enum, fd.names = consts, names
+	} else if len(p.EnumNames) == len(p.Enum) {
+		fd.names = p.EnumNames // the legacy enumNames
+	}
+	if consts, names := arrayChoices(p); typ == "array" && len(consts) > 0 {
+		fd.kind, fd.enum, fd.names, fd.picks = fieldMulti, consts, names, make([]bool, len(consts))
+		var def []json.RawMessage
+		_ = json.Unmarshal(p.Default, &def)
+		for i, e := range consts {
+			for _, d := range def {
+				if bytes.Equal(bytes.TrimSpace(e), bytes.TrimSpace(d)) {
+					fd.picks[i] = true
+				}
+			}
+		}
+		return fd
+	}
 	switch {
 	case len(p.Enum) > 0:
 		fd.kind, fd.enum = fieldEnum, p.Enum
@@ -404,7 +453,7 @@ func (f *callForm) setStyles(st Styles) {
 	}
 	as.Cursor.Blink = false
 	for _, fd := range f.fields {
-		if fd.kind != fieldBool && fd.kind != fieldEnum {
+		if fd.editable() {
 			fd.input.SetStyles(inputStyles(st))
 			fd.area.SetStyles(as)
 		}
@@ -420,7 +469,34 @@ func (f *callForm) field() *formField {
 }
 
 // editable reports whether the field takes text.
-func (fd *formField) editable() bool { return fd.kind != fieldBool && fd.kind != fieldEnum }
+func (fd *formField) editable() bool {
+	return fd.kind != fieldBool && fd.kind != fieldEnum && fd.kind != fieldMulti
+}
+
+// arrayChoices are the choices of an array of enum items (items.enum, or
+// items.anyOf/oneOf of {const, title}): the values and their titles.
+func arrayChoices(p schemaProp) ([]json.RawMessage, []string) {
+	var items schemaProp
+	if len(p.Items) == 0 || json.Unmarshal(p.Items, &items) != nil {
+		return nil, nil
+	}
+	if len(items.Enum) > 0 {
+		return items.Enum, items.EnumNames
+	}
+	alts := items.OneOf
+	if len(alts) == 0 {
+		alts = items.AnyOf
+	}
+	var consts []json.RawMessage
+	var names []string
+	for _, o := range alts {
+		if len(o.Const) == 0 {
+			return nil, nil
+		}
+		consts, names = append(consts, o.Const), append(names, o.Title)
+	}
+	return consts, names
+}
 
 func (f *callForm) focus() tea.Cmd {
 	if f.raw {
@@ -458,7 +534,7 @@ func (f *callForm) move(d int) tea.Cmd {
 // choosing reports whether the current field takes space/←/→ as a choice.
 func (f *callForm) choosing() bool {
 	fd := f.field()
-	return fd != nil && (fd.kind == fieldBool || fd.kind == fieldEnum)
+	return fd != nil && (fd.kind == fieldBool || fd.kind == fieldEnum || fd.kind == fieldMulti)
 }
 
 // multiLine reports whether the focused input is a text area (enter is a
@@ -469,6 +545,29 @@ func (f *callForm) multiLine() bool {
 	}
 	fd := f.field()
 	return fd != nil && fd.editable() && fd.multi
+}
+
+// choose is space, left or right on a choosing field: a checkbox list
+// moves its cursor with left/right and checks with space; the others
+// toggle.
+func (f *callForm) choose(k string) {
+	fd := f.field()
+	if fd == nil {
+		return
+	}
+	if fd.kind != fieldMulti {
+		f.toggle(k == "left")
+		return
+	}
+	switch k {
+	case "left":
+		fd.opt = max(fd.opt-1, 0)
+	case "right":
+		fd.opt = min(fd.opt+1, len(fd.enum)-1)
+	default:
+		fd.picks[fd.opt] = !fd.picks[fd.opt]
+		fd.err = ""
+	}
 }
 
 // toggle flips a boolean (unset -> true -> false -> unset when optional)
@@ -715,6 +814,16 @@ func (f *callForm) fill(raw json.RawMessage) error {
 			if !found {
 				return fmt.Errorf("%s must be one of its choices", fd.name)
 			}
+		case fieldMulti:
+			var vs []json.RawMessage
+			if json.Unmarshal(v, &vs) != nil {
+				return fmt.Errorf("%s must be a list of its choices", fd.name)
+			}
+			for _, x := range vs {
+				if !slices.ContainsFunc(fd.enum, func(e json.RawMessage) bool { return bytes.Equal(bytes.TrimSpace(e), bytes.TrimSpace(x)) }) {
+					return fmt.Errorf("%s must be a list of its choices", fd.name)
+				}
+			}
 		case fieldString:
 			var s string
 			if json.Unmarshal(v, &s) != nil {
@@ -747,6 +856,12 @@ func (f *callForm) fill(raw json.RawMessage) error {
 				if s.v != nil && bytes.Equal(bytes.TrimSpace(e), bytes.TrimSpace(s.v)) {
 					fd.pick = i
 				}
+			}
+		case fieldMulti:
+			var vs []json.RawMessage
+			_ = json.Unmarshal(s.v, &vs)
+			for i, e := range fd.enum {
+				fd.picks[i] = slices.ContainsFunc(vs, func(x json.RawMessage) bool { return bytes.Equal(bytes.TrimSpace(e), bytes.TrimSpace(x)) })
 			}
 		default:
 			f.setText(fd, s.text)
@@ -793,6 +908,18 @@ func (fd *formField) value() (json.RawMessage, bool, error) {
 			return nil, false, nil
 		}
 		return fd.enum[fd.pick], true, nil
+	case fieldMulti:
+		var vs []json.RawMessage
+		for i, on := range fd.picks {
+			if on {
+				vs = append(vs, fd.enum[i])
+			}
+		}
+		if len(vs) == 0 {
+			return nil, false, nil
+		}
+		b, err := json.Marshal(vs)
+		return b, true, err
 	}
 	text := fd.text()
 	s := strings.TrimSpace(text)
@@ -893,9 +1020,39 @@ func (f *callForm) render(st Styles, w int, active bool) []string {
 		case fieldEnum:
 			v := st.Muted.Render("unset")
 			if fd.pick >= 0 {
-				v = st.Text.Render(enumLabel(fd.enum[fd.pick]))
+				label := enumLabel(fd.enum[fd.pick])
+				if fd.pick < len(fd.names) && fd.names[fd.pick] != "" {
+					label = clean(fd.names[fd.pick]) + " (" + label + ")"
+				}
+				v = st.Text.Render(label)
 			}
 			val = st.Muted.Render("‹ ") + v + st.Muted.Render(fmt.Sprintf(" ›  %d choices", len(fd.enum)))
+		case fieldMulti:
+			n := 0
+			for i, on := range fd.picks {
+				if on {
+					n++
+				}
+				box := "[ ] "
+				if on {
+					box = "[x] "
+				}
+				label := enumLabel(fd.enum[i])
+				if i < len(fd.names) && fd.names[i] != "" {
+					label = clean(fd.names[i]) + " (" + label + ")"
+				}
+				l := box + label
+				switch {
+				case cur && i == fd.opt:
+					l = st.Key.Render("› " + l)
+				case on:
+					l = "  " + st.Text.Render(l)
+				default:
+					l = "  " + st.Muted.Render(l)
+				}
+				below = append(below, pad+l)
+			}
+			val = st.Muted.Render(fmt.Sprintf("%d of %d chosen · ←/→ move · space checks", n, len(fd.enum)))
 		default:
 			if fd.multi {
 				fd.area.SetWidth(inputW)

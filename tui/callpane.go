@@ -30,10 +30,14 @@ func (p *callPane) capturing() bool { return p.active || p.text.capturing() }
 
 func (p *callPane) Keys() []key.Binding {
 	k := p.s.keys
-	if p.active {
-		return []key.Binding{k.CallSend, k.NextField, k.PrevField, k.Toggle, k.Editor, k.RawJSON, k.Skeleton, k.Cancel}
+	var run []key.Binding // ctrl+x while the tool's call runs
+	if t := p.s.peek(p.s.selected()); t != nil && t.result != nil && t.result.running {
+		run = []key.Binding{k.CancelCall}
 	}
-	return append([]key.Binding{k.Enter, k.EditAll}, p.text.keys(k)...)
+	if p.active {
+		return append(append([]key.Binding{k.CallSend}, run...), k.NextField, k.PrevField, k.Toggle, k.Editor, k.RawJSON, k.Skeleton, k.Cancel)
+	}
+	return append(append(append([]key.Binding{k.Enter, k.EditAll}, run...), k.OpenLink), p.text.keys(k)...)
 }
 
 func (p *callPane) Update(msg tea.Msg) (tea.Cmd, bool) {
@@ -75,6 +79,8 @@ func (p *callPane) Update(msg tea.Msg) (tea.Cmd, bool) {
 			return p.open(), true
 		case key.Matches(msg, s.keys.EditAll) && !p.text.capturing():
 			return p.editAll(), true
+		case key.Matches(msg, s.keys.OpenLink) && !p.text.capturing():
+			return s.openResultLink(s.selected()), true
 		}
 	}
 	return p.text.update(s.keys, msg)
@@ -173,10 +179,18 @@ func (p *callPane) formKey(msg tea.KeyPressMsg) tea.Cmd {
 			s.setStatus(err.Error(), true)
 			return nil
 		}
+		if r := s.tool(tool).result; r != nil && r.running {
+			s.setStatus(tool+" is still running: ctrl+x cancels it", true)
+			return nil
+		}
+		id := newCallID()
 		s.setBusy(tool, "calling")
-		s.tool(tool).result = &callResult{args: string(args), running: true}
+		s.tool(tool).result = &callResult{args: string(args), running: true, callID: id}
+		s.calls[id] = tool
 		p.text.offset, p.text.xoff = 0, 0
-		return tea.Batch(s.doCall(tool, args), s.spinTick())
+		return tea.Batch(s.doCall(tool, args, id), s.spinTick())
+	case key.Matches(msg, k.CancelCall):
+		return s.cancelCall(tool)
 	case key.Matches(msg, k.Cancel):
 		p.active = false
 		f.blur()
@@ -224,7 +238,7 @@ func (p *callPane) formKey(msg tea.KeyPressMsg) tea.Cmd {
 	case !multi && key.Matches(msg, k.PrevField):
 		return f.move(-1)
 	case key.Matches(msg, k.Toggle) && f.choosing():
-		f.toggle(msg.String() == "left")
+		f.choose(msg.String())
 		return nil
 	}
 	return f.update(msg)
@@ -247,6 +261,13 @@ type callResult struct {
 	err     string
 	lines   []string
 	running bool
+	// callID names the call (its events, CancelCall); progress and task
+	// are what its events said while it ran.
+	callID     string
+	progress   *callProgress
+	task       *contract.Task
+	cancelling bool
+	cancelled  bool // it ended because it was cancelled
 }
 
 // callLines is the Call pane: the form, then the last result.
@@ -274,7 +295,13 @@ func (p *callPane) callLines(tool string, w int) []string {
 	out = append(out, "")
 	switch {
 	case r.running:
-		out = append(out, wrapStyled(st.Accent, s.spinner()+" calling "+tool+" "+r.args, w-1)...)
+		out = append(out, s.progressLines(r, tool, w-1)...)
+	case r.cancelled:
+		out = append(out, wrapStyled(st.Warn, "⊘ cancelled: "+r.err, w-1)...)
+		if r.progress != nil {
+			out = append(out, wrapStyled(st.Muted, fmt.Sprintf("  at %s after %d progress step(s)%s", progressText(r.progress), r.progress.steps,
+				prefixed(" — ", r.progress.message)), w-1)...)
+		}
 	case r.err != "":
 		out = append(out, wrapStyled(st.Err, "✗ call failed: "+r.err, w-1)...)
 	default:

@@ -50,10 +50,11 @@ type (
 		feedback string // a refine's feedback (asked again when not understood)
 	}
 	callMsg struct {
-		tool  string
-		res   contract.CallResult
-		lines []string
-		err   error
+		tool   string
+		callID string
+		res    contract.CallResult
+		lines  []string
+		err    error
 	}
 	refreshMsg struct {
 		diff contract.ToolDiff
@@ -227,16 +228,16 @@ func newChangeMsg(ctx context.Context, api contract.API, tool string, ch contrac
 	return changeMsg{tool: tool, cv: newChangeView(ch), doc: plainDoc(v)}
 }
 
-func (m *shared) doCall(tool string, args json.RawMessage) tea.Cmd {
+func (m *shared) doCall(tool string, args json.RawMessage, callID string) tea.Cmd {
 	api := m.api
 	ctx, cancel := m.callCtx(generateCall)
 	return func() tea.Msg {
 		defer cancel()
-		res, err := api.CallTool(ctx, contract.CallRequest{Name: tool, Arguments: args, Source: contract.SourceTUI})
+		res, err := api.CallTool(ctx, contract.CallRequest{Name: tool, Arguments: args, Source: contract.SourceTUI, CallID: callID})
 		if err != nil {
-			return callMsg{tool: tool, err: err}
+			return callMsg{tool: tool, callID: callID, err: err}
 		}
-		return callMsg{tool: tool, res: res, lines: resultLines(res.Result)}
+		return callMsg{tool: tool, callID: callID, res: res, lines: resultLines(res.Result)}
 	}
 }
 
@@ -376,6 +377,12 @@ func resultLines(raw json.RawMessage) []string {
 			Data     string          `json:"data"`
 			URI      string          `json:"uri"`
 			Resource json.RawMessage `json:"resource"`
+			// Annotations show as badges on the block's head line.
+			Annotations *struct {
+				Audience     []string `json:"audience"`
+				Priority     *float64 `json:"priority"`
+				LastModified string   `json:"lastModified"`
+			} `json:"annotations"`
 		} `json:"content"`
 		StructuredContent json.RawMessage `json:"structuredContent"`
 		Meta              json.RawMessage `json:"_meta"`
@@ -386,6 +393,21 @@ func resultLines(raw json.RawMessage) []string {
 	var out []string
 	for i, c := range r.Content {
 		head := fmt.Sprintf("content[%d] %s", i, c.Type)
+		if a := c.Annotations; a != nil {
+			var badges []string
+			if len(a.Audience) > 0 {
+				badges = append(badges, "audience "+clean(strings.Join(a.Audience, ", ")))
+			}
+			if a.Priority != nil {
+				badges = append(badges, fmt.Sprintf("priority %g", *a.Priority))
+			}
+			if a.LastModified != "" {
+				badges = append(badges, "modified "+clean(a.LastModified))
+			}
+			if len(badges) > 0 {
+				head += " [" + strings.Join(badges, " · ") + "]"
+			}
+		}
 		switch c.Type {
 		case "text":
 			out = append(out, head)
@@ -398,7 +420,26 @@ func resultLines(raw json.RawMessage) []string {
 		case "image", "audio":
 			out = append(out, fmt.Sprintf("%s %s, %s base64", head, c.MIMEType, size(len(c.Data))))
 		case "resource_link":
-			out = append(out, head+" "+clean(c.URI))
+			out = append(out, head+" "+clean(c.URI)+"  (o opens it)")
+		case "resource":
+			// An embedded resource: its text, or a blob's size (o opens
+			// it, where s saves it), never the base64.
+			var e contract.ResourceContent
+			if json.Unmarshal(c.Resource, &e) != nil {
+				out = append(out, head)
+				out = append(out, prettyJSON(c.Resource)...)
+				continue
+			}
+			head += " " + clean(e.URI)
+			if e.MIMEType != "" {
+				head += " · " + clean(e.MIMEType)
+			}
+			if e.Text != nil {
+				out = append(out, head+"  (o opens it)")
+				out = append(out, cleanLines(*e.Text)...)
+			} else {
+				out = append(out, head+fmt.Sprintf(" · blob, %s base64  (o opens it, s there saves it)", size(len(e.Blob))))
+			}
 		default:
 			out = append(out, head)
 			b, _ := json.Marshal(c)

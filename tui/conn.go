@@ -197,7 +197,7 @@ func (m *Model) handleAttached(msg attachedMsg) tea.Cmd {
 	m.lastTaken = 0
 	m.events.Push(eventRow{time: m.now(), kind: "attached", text: "now showing the genui at " + msg.base})
 	m.setStatus("attached to "+msg.base, false)
-	return tea.Batch(m.subscribe(), m.fetchState(), m.fetchTools(), m.fetchPending())
+	return tea.Batch(m.subscribe(), m.fetchState(), m.fetchTools(), m.fetchPending(), m.engineChanged())
 }
 
 // resubscribe is a reconnect attempt: find the genui watched (or the one
@@ -301,7 +301,7 @@ func (m *Model) handleSubscribed(msg subscribedMsg) tea.Cmd {
 		// from 1 again): take its pending events as new.
 		m.seenQueue, m.lastTaken = map[int64]int{}, 0
 		m.events.Push(eventRow{time: m.now(), kind: "reconnected", text: "the events below come from the genui at " + m.base})
-		cmds = append(cmds, m.fetchState(), m.fetchTools(), m.fetchPending(), m.fetchInspect(m.selected()))
+		cmds = append(cmds, m.fetchState(), m.fetchTools(), m.fetchPending(), m.fetchInspect(m.selected()), m.engineChanged())
 	}
 	return tea.Batch(cmds...)
 }

@@ -339,8 +339,13 @@ func (m *Model) handleEvents(msg eventsMsg) tea.Cmd {
 		case *contract.LogRecord:
 			m.logs.Push(newLogRow(ev, d))
 			continue
-		case *contract.GenerationProgress, *contract.CallProgress:
+		case *contract.CallProgress:
+			m.callEvent(ev)
+			continue // streaming: the Call pane shows it as a progress bar
+		case *contract.GenerationProgress:
 			continue // streaming: the panes that run them show progress
+		case *contract.TaskStatus:
+			m.callEvent(ev)
 		case *contract.Queued:
 			m.addQueued(d.Event)
 			continue
@@ -357,6 +362,12 @@ func (m *Model) handleEvents(msg eventsMsg) tea.Cmd {
 			inspectAgain[ev.Tool] = true
 		case *contract.ToolsChanged:
 			cmds = append(cmds, m.fetchTools())
+		case *contract.PendingRequest:
+			cmds = append(cmds, m.requestPending(d))
+		case *contract.RequestAnswered:
+			cmds = append(cmds, m.requestGone(d))
+		case *contract.ResourceUpdated, *contract.ListChanged:
+			cmds = append(cmds, resourceEvent(ev))
 		case *contract.UpstreamRestart:
 			// A watched upstream's restart, step by step, on the status line.
 			m.setStatus("upstream: "+d.Summary(), d.Error != "")

@@ -287,6 +287,19 @@ func flow(t *testing.T, w, h int) {
 	if code != 200 || !strings.Contains(string(body), "hello from the preview") {
 		t.Fatalf("/wait after the TUI showed the event: %d %s", code, body)
 	}
+	keys("9")
+	s = term.waitFor(t, "the Resources pane", has("Resources", "Roots", "file:///golden/work", "Resource templates"))
+	snap("7_resources", s)
+
 	keys("q")
 	tm.WaitFinished(t, teatest.WithFinalTimeout(10*time.Second))
+}
+
+// Roots pins the working directory genui answers roots/list with.
+func (g goldenAPI) Roots(ctx context.Context) ([]contract.Root, error) {
+	rs, err := g.API.Roots(ctx)
+	for i := range rs {
+		rs[i] = contract.Root{URI: "file:///golden/work", Name: "work"}
+	}
+	return rs, err
 }

@@ -36,8 +36,15 @@ type KeyMap struct {
 	CopyURL         key.Binding
 	ToggleDiff      key.Binding
 	Attach          key.Binding
-	Help            key.Binding
-	Quit            key.Binding
+	// CancelCall cancels the running call (the selected tool's, or the
+	// only one).
+	CancelCall key.Binding
+	// OpenLink opens a resource link of the call result.
+	OpenLink key.Binding
+	// Requests shows the requests awaiting an answer again.
+	Requests key.Binding
+	Help     key.Binding
+	Quit     key.Binding
 	// Interrupt (ctrl+c) backs out of any input, and quits from the top.
 	Interrupt key.Binding
 
@@ -108,6 +115,9 @@ func DefaultKeyMap(specs []paneSpec) KeyMap {
 		CopyURL:         key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "copy preview URL")),
 		ToggleDiff:      key.NewBinding(key.WithKeys("d"), key.WithHelp("d", "diff/source")),
 		Attach:          key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "attach"), key.WithDisabled()),
+		CancelCall:      key.NewBinding(key.WithKeys("ctrl+x"), key.WithHelp("ctrl+x", "cancel the running call")),
+		OpenLink:        key.NewBinding(key.WithKeys("o"), key.WithHelp("o", "open a resource link of the result")),
+		Requests:        key.NewBinding(key.WithKeys("!"), key.WithHelp("!", "answer the upstream's pending requests")),
 		Help:            key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
 		Quit:            key.NewBinding(key.WithKeys("q"), key.WithHelp("q", "quit")),
 		Interrupt:       key.NewBinding(key.WithKeys("ctrl+c"), key.WithHelp("ctrl+c", "back out / quit")),
@@ -161,8 +171,11 @@ func (k KeyMap) tabsBinding() key.Binding {
 		keys = append(keys, b.Keys()...)
 	}
 	label := ""
-	if len(keys) > 0 {
-		label = keys[0] + "-" + keys[len(keys)-1]
+	switch n := len(keys); {
+	case n == 10: // 1-9 and 0
+		label = "1-9, 0"
+	case n > 0:
+		label = keys[0] + "-" + keys[n-1]
 	}
 	return key.NewBinding(key.WithKeys(keys...), key.WithHelp(label, "panes"))
 }
@@ -174,7 +187,8 @@ func (k KeyMap) browseHelp() helpKeys {
 		full: [][]key.Binding{
 			{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.FocusList, k.FocusPane, k.Enter, k.Back},
 			append([]key.Binding{k.Filter, k.NextTab, k.PrevTab}, k.Tabs...),
-			{k.Generate, k.Refine, k.Regenerate, k.RegenerateClear, k.DropLast, k.DropAny, k.ToggleDiff, k.Call, k.Preview, k.CopyURL, k.Export, k.RefreshTools},
+			{k.Generate, k.Refine, k.Regenerate, k.RegenerateClear, k.DropLast, k.DropAny, k.ToggleDiff, k.Call, k.CancelCall, k.Preview, k.CopyURL, k.Export, k.RefreshTools},
+			{k.Requests},
 			{k.Attach, k.Help, k.Quit},
 		},
 	}

@@ -163,7 +163,7 @@ func newModel(opts Options, specs []paneSpec) *Model {
 		tools:  map[string]*toolState{},
 		vars:   newVarTree(),
 		events: newRing[eventRow](maxEvents), traffic: newRing[trafficRow](maxTraffic), logs: newRing[logRow](maxLogs),
-		seenQueue: map[int64]int{}, queuedIDs: map[string]bool{},
+		seenQueue: map[int64]int{}, queuedIDs: map[string]bool{}, calls: map[string]string{},
 		list: newToolList(),
 	}
 	m := &Model{shared: s, help: help.New(), width: 80, height: 24, darkKnown: opts.Dark != nil, specs: specs}
@@ -179,7 +179,7 @@ func NoColorFromEnv() bool { return os.Getenv("NO_COLOR") != "" }
 
 // Init starts the subscription, the first fetches and the poll.
 func (m *Model) Init() tea.Cmd {
-	cmds := []tea.Cmd{m.subscribe(), m.fetchState(), m.fetchTools(), m.fetchPending(), m.pollTick()}
+	cmds := []tea.Cmd{m.subscribe(), m.fetchState(), m.fetchTools(), m.fetchPending(), m.requestsCmd(true), m.pollTick()}
 	if !m.darkKnown {
 		cmds = append(cmds, tea.RequestBackgroundColor)
 	}
@@ -218,6 +218,23 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.handleChange(msg)
 	case callMsg:
 		return m, m.handleCall(msg)
+	case cancelMsg:
+		return m, m.handleCancel(msg)
+	case requestsMsg:
+		return m, m.handleRequests(msg)
+	case answerMsg:
+		return m, m.handleAnswer(msg)
+	case resourceReadMsg:
+		return m, m.handleResourceRead(msg)
+	case openSaveMsg:
+		d, cmd := newSaveDialog(m.shared, msg)
+		m.overlay.push(d)
+		return m, cmd
+	case savedMsg:
+		return m, m.handleSaved(msg)
+	case pushDialogMsg:
+		m.overlay.push(msg.d)
+		return m, nil
 	case refreshMsg:
 		return m, m.handleRefresh(msg)
 	case previewMsg:
@@ -600,6 +617,15 @@ func (m *Model) globalKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 			c, _ := m.current().Update(callFormOpenMsg{})
 			return tea.Batch(cmd, c)
 		})
+	case key.Matches(msg, k.CancelCall):
+		t, why := m.runningCall()
+		if t == "" {
+			m.setStatus(why, false)
+			return nil, true
+		}
+		return m.cancelCall(t), true
+	case key.Matches(msg, k.Requests):
+		return m.fetchRequests(), true
 	case key.Matches(msg, k.RefreshTools):
 		m.busyAll++
 		m.setStatus("refreshing the upstream's tools…", false)

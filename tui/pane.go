@@ -70,13 +70,15 @@ type paneSpec struct {
 
 // Pane ids the root refers to (g shows the UI, c the Call form, ...).
 const (
-	paneDetail  = "detail"
-	paneUI      = "ui"
-	paneCall    = "call"
-	paneEvents  = "events"
-	paneVars    = "variables"
-	paneTraffic = "traffic"
-	paneLog     = "log"
+	paneDetail    = "detail"
+	paneUI        = "ui"
+	paneCall      = "call"
+	paneEvents    = "events"
+	paneVars      = "variables"
+	paneTraffic   = "traffic"
+	paneLog       = "log"
+	paneResources = "resources"
+	panePrompts   = "prompts"
 )
 
 // paneTable is every pane of the right side, in tab order.
@@ -89,4 +91,6 @@ var paneTable = []paneSpec{
 	trafficPaneSpec,
 	logPaneSpec,
 	historyPaneSpec,
+	resourcesPaneSpec,
+	promptsPaneSpec,
 }

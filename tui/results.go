@@ -143,16 +143,25 @@ func (m *Model) handleChange(msg changeMsg) tea.Cmd {
 
 func (m *Model) handleCall(msg callMsg) tea.Cmd {
 	t := m.tool(msg.tool)
-	t.busy = ""
 	r := t.result
 	if r == nil {
 		r = &callResult{}
 		t.result = r
 	}
-	r.running = false
+	delete(m.calls, msg.callID)
+	if msg.callID != "" && r.callID != "" && r.callID != msg.callID {
+		return nil // an older call's answer
+	}
+	t.busy = ""
+	r.running, r.cancelling = false, false
 	if msg.err != nil {
 		r.err = errText(msg.err)
 		r.lines = nil
+		if isCancelled(msg.err) {
+			r.cancelled = true
+			m.setStatus("the call of "+msg.tool+" was cancelled (the upstream was told)", false)
+			return nil
+		}
 		m.setStatus("call "+msg.tool+": "+r.err, true)
 		return nil
 	}

@@ -45,6 +45,12 @@ type shared struct {
 	// the events starts over).
 	eventsReordered int
 	lastTaken       int64 // highest queue seq an agent took
+	// calls maps the call ids of the Call pane's calls to their tools
+	// (their progress events name the call, not the tool).
+	calls map[string]string
+	// requests are the upstream's requests awaiting an answer that this
+	// TUI may answer, oldest first (requests.go).
+	requests []*contract.PendingRequest
 
 	// Subscription generation: results of an older one are ignored.
 	subGen     int

@@ -133,7 +133,7 @@ func TestFilterKey(t *testing.T) {
 func TestTabKeys(t *testing.T) {
 	inBubble(t, nil, func(t *testing.T, d *driver) {
 		for i := range len(paneTable) {
-			d.key(string(rune('1' + i)))
+			d.key(tabKey(i))
 			if d.m.tab != i {
 				t.Fatalf("key %d: tab %d", i+1, d.m.tab)
 			}
@@ -363,7 +363,7 @@ func TestHelpAndQuitKeys(t *testing.T) {
 			t.Fatalf("a key in help: help %v, selected %s", d.helpOpen(), d.m.selected())
 		}
 		// The help bar comes from the key map.
-		mustContain(t, d.screen(), "/ filter", "1-8 panes", "g generate UI", "r refine", "? help")
+		mustContain(t, d.screen(), "/ filter", "1-9, 0 panes", "g generate UI", "r refine", "? help")
 		d.key("ctrl+c")
 		if !d.quit {
 			t.Fatal("ctrl+c did not quit")
@@ -395,7 +395,16 @@ func TestAttachKey(t *testing.T) {
 		}
 		d.send(discoverMsg{base: other.base})
 		mustContain(t, d.screen(), "▶ press a to attach to the genui now serving", "a attach")
+		// A request of the old engine's upstream is not the new one's.
+		d.stub.events <- pending("old-1", contract.RequestElicitation, "elicitation/create", "", contract.SourceAPI,
+			`{"message":"from the old genui","requestedSchema":{"type":"object","properties":{}}}`)
+		synctest_wait(d)
+		mustContain(t, d.screen(), "from the old genui")
+		d.m.overlay.remove(d.m.overlay.front()) // the dialog has the keys; left open, a would type
 		d.key("a")
+		if len(d.m.requests) != 0 {
+			t.Fatalf("the old genui's requests are still queued: %v", d.m.requests)
+		}
 		if released != 1 || d.m.mode != Attached || d.m.base != other.base {
 			t.Fatalf("after a: released %d, mode %v, base %s", released, d.m.mode, d.m.base)
 		}

@@ -46,7 +46,8 @@ func (m *Model) layout() screenLayout {
 }
 
 // tabLabels are the tab names that fit in w cells, and the padding around
-// each (narrow terminals get short names and no padding).
+// each (narrow terminals get short names and no padding; narrower ones the
+// number keys, with the visible pane's short name).
 func (m *Model) tabLabels(w int) ([]string, int) {
 	full := make([]string, len(m.specs))
 	n := 1
@@ -58,10 +59,31 @@ func (m *Model) tabLabels(w int) ([]string, int) {
 		return full, 1
 	}
 	short := make([]string, len(m.specs))
+	n = 1
 	for i, sp := range m.specs {
 		short[i] = strings.TrimSpace(tabKey(i) + " " + sp.short)
+		n += len(short[i]) + 1
 	}
-	return short, 0
+	if n <= w {
+		return short, 0
+	}
+	// Number keys only, the visible pane named; then names again, in
+	// order, while they fit.
+	out := make([]string, len(short))
+	n = 1
+	for i := range short {
+		out[i] = short[i]
+		if i != m.tab && tabKey(i) != "" {
+			out[i] = tabKey(i)
+		}
+		n += len(out[i]) + 1
+	}
+	for i := range out {
+		if extra := len(short[i]) - len(out[i]); extra > 0 && n+extra <= w {
+			out[i], n = short[i], n+extra
+		}
+	}
+	return out, 0
 }
 
 func (m *Model) render() string {
@@ -306,6 +328,12 @@ func (m *Model) helpKeys() helpKeys {
 	hk := m.keys.browseHelp()
 	if m.focus == focusPane {
 		hk.short[0] = m.keys.Search // / searches the focused pane
+	}
+	if t, _ := m.runningCall(); t != "" {
+		hk.short = append([]key.Binding{m.keys.CancelCall}, hk.short...)
+	}
+	if len(m.requests) > 0 {
+		hk.short = append([]key.Binding{m.keys.Requests}, hk.short...)
 	}
 	return hk
 }

@@ -20,15 +20,14 @@ import (
 // -32601 at once instead of waiting for a host that will not answer.
 func TestRelayNeedsTheHostsCapability(t *testing.T) {
 	s := newScripted()
-	h := startHostOpts(t, scriptedUpstream(s), host.Options{ClientRequestTimeout: 20 * time.Second})
+	// An hour for the host to answer: a relay that waited for this host
+	// would trip the client's hang bound (pipeClient.call); the refusal is
+	// -32601, not a timeout.
+	h := startHostOpts(t, scriptedUpstream(s), host.Options{ClientRequestTimeout: time.Hour})
 	h.c.initialize(map[string]any{"roots": map[string]any{}}) // no sampling
-	start := time.Now()
 	r := h.c.call("tools/call", map[string]any{"name": "ask"})
 	if r.Error != nil || !strings.Contains(string(r.Result), `-32601`) {
 		t.Fatalf("the upstream's sampling request: %s %v, want it refused with -32601", r.Result, r.Error)
-	}
-	if d := time.Since(start); d > 5*time.Second {
-		t.Fatalf("refused after %s, want at once", d)
 	}
 	select {
 	case m := <-h.c.reqs:

@@ -14,3 +14,17 @@ func OpenListens(s *Server) int {
 	}
 	return n
 }
+
+// OpenStreams is how many GET streams the session with id has attached (0
+// for an unknown session).
+func OpenStreams(s *Server, id string) int {
+	s.mu.Lock()
+	sess, ok := s.sessions[id]
+	s.mu.Unlock()
+	if !ok {
+		return 0
+	}
+	sess.mu.Lock()
+	defer sess.mu.Unlock()
+	return len(sess.streams)
+}

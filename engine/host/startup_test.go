@@ -55,7 +55,8 @@ func TestInitializeWaitsForTheUpstreamHandshake(t *testing.T) {
 
 // TestInitializeAnswersWhenTheUpstreamIsLate: when the upstream cannot come
 // up within the bound, initialize answers with what is known (genui's own
-// capabilities, no instructions) in about that time, and the session hears
+// capabilities, no instructions: it did not wait for the upstream), and the
+// session hears
 // list_changed for tools, resources and prompts once the upstream arrives.
 func TestInitializeAnswersWhenTheUpstreamIsLate(t *testing.T) {
 	const bound = 300 * time.Millisecond
@@ -64,8 +65,8 @@ func TestInitializeAnswersWhenTheUpstreamIsLate(t *testing.T) {
 	var res initResult
 	h.c.result("initialize", initParams, &res)
 	took := time.Since(start)
-	if took < bound || took > bound+time.Second {
-		t.Errorf("initialize took %s, want about the %s bound", took, bound)
+	if took < bound {
+		t.Errorf("initialize took %s, less than the %s bound", took, bound)
 	}
 	if _, ok := res.Capabilities["prompts"]; ok || res.Instructions != "" {
 		t.Fatalf("initialize answered before the upstream claims its capabilities: %s %q", mustJSON(res.Capabilities), res.Instructions)
@@ -94,11 +95,9 @@ func TestInitializeDoesNotWaitForAFailedUpstream(t *testing.T) {
 	up := upstream.Config{Transport: "inprocess", InProcess: func(ctx context.Context, r io.Reader, w io.Writer) error {
 		return nil // closes at once, before any handshake
 	}}
-	h := startHostOpts(t, up, host.Options{}, func(o *engine.Options) { o.UpstreamWait = 10 * time.Second })
-	start := time.Now()
+	// With an hour's bound, an initialize that waited for it would trip the
+	// client's hang bound (pipeClient.call).
+	h := startHostOpts(t, up, host.Options{}, func(o *engine.Options) { o.UpstreamWait = time.Hour })
 	var res initResult
 	h.c.result("initialize", initParams, &res)
-	if took := time.Since(start); took > 3*time.Second {
-		t.Fatalf("initialize with a failing upstream took %s", took)
-	}
 }

@@ -200,13 +200,12 @@ func TestToolCallBoundedWhenUpstreamNeverReady(t *testing.T) {
 			t.Error("engine did not stop within 10 s")
 		}
 	})
-	start := time.Now()
+	// An answer at all is the claim: one that waited for the upstream
+	// would never come (do's own bound fails the test); 503 "not ready"
+	// says the 300 ms lookup wait ended it.
 	code, _, body := do(t, "POST", ts.URL+"/api/tool/get_weather", `{}`)
 	if code != http.StatusServiceUnavailable || !strings.Contains(body, "not ready") {
 		t.Errorf("tool call with a silent upstream: %d %s, want 503 not ready", code, body)
-	}
-	if d := time.Since(start); d > 5*time.Second {
-		t.Errorf("answer took %s", d)
 	}
 }
 

@@ -44,15 +44,14 @@ func manyToolsUpstream(n int) upstream.Config {
 	return upstream.Config{Transport: "inprocess", InProcess: serve}
 }
 
-// TestVariablesThousandTools: /variables stays correct and quick with 1,000
-// tools (JSON and the server-rendered page).
+// TestVariablesThousandTools: /variables stays correct with 1,000 tools
+// (JSON and the server-rendered page). How quick it is:
+// BenchmarkVariablesThousandTools.
 func TestVariablesThousandTools(t *testing.T) {
 	p := startPreview(t, manyToolsUpstream(1000))
 	if n := len(p.e.Registry().List()); n != 1000 {
 		t.Fatalf("%d tools, want 1000", n)
 	}
-	// Generous, for -race on a loaded machine; it measures ~0.3 s without.
-	limit := 10 * time.Second
 	start := time.Now()
 	code, _, body := do(t, "GET", p.apiTS.URL+"/variables", "", "Accept", "application/json")
 	jsonTime := time.Since(start)
@@ -83,7 +82,4 @@ func TestVariablesThousandTools(t *testing.T) {
 		t.Errorf("page: %d, has last tool: %v", code, strings.Contains(page, `data-path="tools[999].name"`))
 	}
 	t.Logf("%d variables; JSON %d bytes in %s, page %d bytes in %s", len(vars.Variables), len(body), jsonTime, len(page), htmlTime)
-	if jsonTime > limit || htmlTime > limit {
-		t.Errorf("too slow: JSON %s, page %s (limit %s)", jsonTime, htmlTime, limit)
-	}
 }

@@ -123,8 +123,8 @@ func TestGoTimeoutAndCancelTellTheUpstream(t *testing.T) {
 	if !errors.Is(a.Err, context.DeadlineExceeded) {
 		t.Fatalf("hang: %+v, want DeadlineExceeded", a)
 	}
-	if d := time.Since(start); d < 300*time.Millisecond || d > 2*time.Second {
-		t.Errorf("timed out after %s, want about 300ms", d)
+	if d := time.Since(start); d < 300*time.Millisecond {
+		t.Errorf("timed out after %s, before its 300ms timeout", d)
 	}
 	want := fmt.Sprintf(`RAW cancelled {"requestId":%d,"reason":"request timed out"}`, call)
 	waitFor(t, 5*time.Second, want, func() bool { return strings.Contains(stderr.String(), want) })

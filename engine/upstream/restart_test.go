@@ -25,7 +25,7 @@ func TestRestartReplacesUpstream(t *testing.T) {
 	broken := filepath.Join(t.TempDir(), "broken")
 	stderr := &syncBuffer{}
 	cfg := stdioConfig(t, "mcp", stderr, "UPSTREAM_TEST_BROKEN_IF="+broken)
-	cfg.BackoffMin, cfg.BackoffMax = 20*time.Second, 30*time.Second // only Restart brings it back quickly
+	cfg.BackoffMin, cfg.BackoffMax = time.Hour, time.Hour // only Restart can bring it back within the test
 	c := New(cfg)
 	runClient(t, c)
 	waitReady(t, c, 20*time.Second)
@@ -88,12 +88,11 @@ func TestRestartReplacesUpstream(t *testing.T) {
 	}
 	_, _ = callTool(ctx, c, "crash", nil, nil)
 	waitFor(t, 10*time.Second, "the crash", func() bool { return !c.State().Connected })
-	start := time.Now()
 	if err := c.Restart(ctx, "fixed"); err != nil {
 		t.Fatal(err)
 	}
-	if st := c.State(); !st.Connected || st.Generation != 3 || time.Since(start) > 15*time.Second {
-		t.Fatalf("after a restart of a crashed upstream: %+v (%s)", st, time.Since(start))
+	if st := c.State(); !st.Connected || st.Generation != 3 {
+		t.Fatalf("after a restart of a crashed upstream: %+v", st)
 	}
 }
 

@@ -163,6 +163,17 @@ func jsonEqual(t *testing.T, got, want json.RawMessage) bool {
 	return reflect.DeepEqual(g, w)
 }
 
+// downCtx bounds a Request made while the upstream is down and stays down
+// until the Request returns. It must fail at once with
+// CodeUpstreamUnavailable; one that waited for a connection would end with
+// this context's deadline instead (not a *jsonrpc.Error). The bound only
+// stops a hang: how fast the failure comes is no claim of a unit test.
+func downCtx(t *testing.T) context.Context {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	t.Cleanup(cancel)
+	return ctx
+}
+
 func asRPCError(t *testing.T, err error) *jsonrpc.Error {
 	t.Helper()
 	var je *jsonrpc.Error
@@ -240,13 +251,11 @@ func TestConfigErrors(t *testing.T) {
 
 func TestNotStartedFailsFast(t *testing.T) {
 	c := New(Config{Command: "true"})
-	start := time.Now()
-	_, err := c.Request(context.Background(), "tools/list", nil)
+	// The client never runs: a Request that waited for a connection would
+	// end with the context's deadline, not the upstream-unavailable error.
+	_, err := c.Request(downCtx(t), "tools/list", nil)
 	if je := asRPCError(t, err); je.Code != jsonrpc.CodeUpstreamUnavailable {
 		t.Fatalf("code = %d, want %d", je.Code, jsonrpc.CodeUpstreamUnavailable)
-	}
-	if time.Since(start) > 100*time.Millisecond {
-		t.Fatalf("Request took %s while not connected", time.Since(start))
 	}
 	if err := c.Notify(context.Background(), "notifications/x", nil); err == nil {
 		t.Fatal("Notify succeeded while not connected")
@@ -407,13 +416,9 @@ func TestStdioCancellationNotifiesUpstream(t *testing.T) {
 
 	ctx, cancel := context.WithCancel(context.Background())
 	time.AfterFunc(300*time.Millisecond, cancel)
-	start := time.Now()
-	_, err := callTool(ctx, c, "hang", nil, nil)
+	_, err := callTool(ctx, c, "hang", nil, nil) // "hang" never answers: only the cancel ends it
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("err = %v, want context.Canceled", err)
-	}
-	if d := time.Since(start); d > 2*time.Second {
-		t.Fatalf("cancelled Request took %s", d)
 	}
 	waitFor(t, 5*time.Second, "notifications/cancelled upstream", func() bool {
 		return strings.Contains(stderr.String(), "RAW cancelled")
@@ -497,7 +502,6 @@ func TestStdioKillMidCallRestarts(t *testing.T) {
 		done <- result{err, time.Now()}
 	}()
 	waitFor(t, 5*time.Second, "slow call in flight", func() bool { return strings.Contains(stderr.String(), "slow: start") })
-	killedAt := time.Now()
 	if err := syscall.Kill(-pid, syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
@@ -507,9 +511,8 @@ func TestStdioKillMidCallRestarts(t *testing.T) {
 	case <-time.After(5 * time.Second):
 		t.Fatal("in-flight Request did not return after the child was killed")
 	}
-	if d := r.at.Sub(killedAt); d > time.Second {
-		t.Errorf("Request returned %s after the kill, want < 1s", d)
-	}
+	// It ended with the kill, not with the slow call's answer 5 s later:
+	// the error names the exit (how soon after the kill is no claim here).
 	je := asRPCError(t, r.err)
 	if je.Code != jsonrpc.CodeUpstreamUnavailable || !strings.Contains(je.Message, "while handling tools/call; restarting") ||
 		!strings.Contains(je.Message, "upstream exited (signal: killed)") {
@@ -614,11 +617,7 @@ func TestStdioShutdownKillsGrandchildren(t *testing.T) {
 	if processGone(grandchild) {
 		t.Fatalf("grandchild %d not running before shutdown", grandchild)
 	}
-	start := time.Now()
-	stop()
-	if d := time.Since(start); d > 4*time.Second {
-		t.Errorf("shutdown took %s", d)
-	}
+	stop() // bounded: runClient's stop fails the test if Run does not return
 	waitFor(t, 3*time.Second, "child and grandchild to die", func() bool {
 		return processGone(child) && processGone(grandchild)
 	})
@@ -642,9 +641,10 @@ func TestStdioShutdownEscalatesToSIGKILL(t *testing.T) {
 	pid := c.State().PID
 	start := time.Now()
 	stop()
-	d := time.Since(start)
-	if d < termGrace-100*time.Millisecond || d > termGrace+3*time.Second {
-		t.Errorf("shutdown of a SIGTERM-ignoring child took %s, want about %s", d, termGrace)
+	// It gave the child its grace before the SIGKILL (and did not wait
+	// forever: stop is bounded).
+	if d := time.Since(start); d < termGrace-100*time.Millisecond {
+		t.Errorf("shutdown of a SIGTERM-ignoring child took %s, less than its %s grace", d, termGrace)
 	}
 	waitFor(t, 2*time.Second, "child to die", func() bool { return processGone(pid) })
 }
@@ -659,11 +659,10 @@ func TestStdioBadCommandRetries(t *testing.T) {
 	if st.Connected || !strings.Contains(st.LastError, "/nonexistent/genui-test-server") {
 		t.Errorf("state = %+v", st)
 	}
-	start := time.Now()
-	_, err := c.Request(context.Background(), "tools/list", nil)
+	_, err := c.Request(downCtx(t), "tools/list", nil)
 	je := asRPCError(t, err)
-	if je.Code != jsonrpc.CodeUpstreamUnavailable || !strings.Contains(je.Message, "not connected") || time.Since(start) > 100*time.Millisecond {
-		t.Errorf("Request while down = %+v after %s", je, time.Since(start))
+	if je.Code != jsonrpc.CodeUpstreamUnavailable || !strings.Contains(je.Message, "not connected") {
+		t.Errorf("Request while down = %+v", je)
 	}
 }
 
@@ -705,11 +704,7 @@ func TestInProcess(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitFor(t, 5*time.Second, "progress notifications", func() bool { return len(got.byMethod("notifications/progress")) == 2 })
-	start := time.Now()
-	stop()
-	if d := time.Since(start); d > 3*time.Second {
-		t.Errorf("in-process shutdown took %s", d)
-	}
+	stop() // bounded: runClient's stop fails the test if Run does not return
 	mu.Lock()
 	defer mu.Unlock()
 	if starts != 1 {
@@ -826,10 +821,10 @@ func TestStreamableHTTPReconnects(t *testing.T) {
 	restarts := c.State().Restarts
 	up.stop()
 	waitFor(t, 5*time.Second, "disconnect noticed", func() bool { return !c.State().Connected })
-	start := time.Now()
-	_, err := callTool(ctx, c, "echo", map[string]any{"text": "down"}, nil)
-	if je := asRPCError(t, err); je.Code != jsonrpc.CodeUpstreamUnavailable || time.Since(start) > time.Second {
-		t.Errorf("Request while server down = %+v after %s", je, time.Since(start))
+	// The server stays down until the call returns (see downCtx).
+	_, err := callTool(downCtx(t), c, "echo", map[string]any{"text": "down"}, nil)
+	if je := asRPCError(t, err); je.Code != jsonrpc.CodeUpstreamUnavailable {
+		t.Errorf("Request while server down = %+v", je)
 	}
 	startHTTPUpstream(t, up.addr, streamableHandler)
 	waitReady(t, c, 10*time.Second)
@@ -856,10 +851,9 @@ func TestHTTPUnreachableRetries(t *testing.T) {
 	if st := c.State(); st.Connected || st.LastError == "" || st.Transport != "http" {
 		t.Errorf("state = %+v", st)
 	}
-	start := time.Now()
-	_, err = c.Request(context.Background(), "tools/list", nil)
-	if je := asRPCError(t, err); je.Code != jsonrpc.CodeUpstreamUnavailable || time.Since(start) > 100*time.Millisecond {
-		t.Errorf("Request = %+v after %s", je, time.Since(start))
+	_, err = c.Request(downCtx(t), "tools/list", nil)
+	if je := asRPCError(t, err); je.Code != jsonrpc.CodeUpstreamUnavailable {
+		t.Errorf("Request = %+v", je)
 	}
 }
 

@@ -53,6 +53,14 @@ type Reply struct {
 	InputTokens, OutputTokens int
 	// Hook, when set, runs when the request arrives (before Delay).
 	Hook func(r Request)
+	// Release, when set, holds the reply until it is closed (or the
+	// client goes away): after Delay and before anything is sent, or,
+	// with HoldAfter > 0, once that many chunks of the streamed Text are
+	// out (HoldAfter must be less than the number of chunks). A test looks
+	// at a generation in flight this way, however fast or slow the machine
+	// is, instead of racing a Delay.
+	Release   <-chan struct{}
+	HoldAfter int
 }
 
 // Request is one request the server received.
@@ -224,7 +232,18 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	if rep.Hook != nil {
 		rep.Hook(req)
 	}
+	var p struct {
+		Stream bool   `json:"stream"`
+		Model  string `json:"model"`
+	}
+	_ = json.Unmarshal(body, &p)
+	if s.Wire == Gemini {
+		p.Stream = strings.Contains(r.URL.Path, ":streamGenerateContent")
+	}
 	if !sleep(r, rep.Delay) {
+		return
+	}
+	if (rep.HoldAfter <= 0 || !p.Stream) && !hold(r, rep.Release) {
 		return
 	}
 	for k, v := range rep.Header {
@@ -239,14 +258,6 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(rep.Status)
 		_, _ = io.WriteString(w, b)
 		return
-	}
-	var p struct {
-		Stream bool   `json:"stream"`
-		Model  string `json:"model"`
-	}
-	_ = json.Unmarshal(body, &p)
-	if s.Wire == Gemini {
-		p.Stream = strings.Contains(r.URL.Path, ":streamGenerateContent")
 	}
 	if rep.InputTokens == 0 {
 		rep.InputTokens = 100
@@ -294,8 +305,8 @@ func (s *Server) streamAnthropic(r *http.Request, emit func(string, any), model 
 	emit("content_block_start", map[string]any{"type": "content_block_start", "index": 0,
 		"content_block": map[string]any{"type": "text", "text": ""}})
 	emit("ping", map[string]any{"type": "ping"})
-	for _, c := range chunks {
-		if !sleep(r, rep.ChunkDelay) {
+	for i, c := range chunks {
+		if !sleep(r, rep.ChunkDelay) || !holdAt(r, rep, i) {
 			return
 		}
 		emit("content_block_delta", map[string]any{"type": "content_block_delta", "index": 0,
@@ -323,7 +334,7 @@ func (s *Server) streamGemini(r *http.Request, emit func(string, any), rep Reply
 		chunks = []string{""}
 	}
 	for i, c := range chunks {
-		if !sleep(r, rep.ChunkDelay) {
+		if !sleep(r, rep.ChunkDelay) || !holdAt(r, rep, i) {
 			return
 		}
 		cand := map[string]any{"index": 0, "content": map[string]any{"role": "model", "parts": []any{map[string]any{"text": c}}}}
@@ -353,8 +364,8 @@ func (s *Server) streamOpenAI(r *http.Request, w io.Writer, fl http.Flusher, emi
 		return m
 	}
 	emit("", chunk(map[string]any{"role": "assistant", "content": ""}, nil))
-	for _, c := range chunks {
-		if !sleep(r, rep.ChunkDelay) {
+	for i, c := range chunks {
+		if !sleep(r, rep.ChunkDelay) || !holdAt(r, rep, i) {
 			return
 		}
 		emit("", chunk(map[string]any{"content": c}, nil))
@@ -462,4 +473,27 @@ func sleep(r *http.Request, d time.Duration) bool {
 	case <-r.Context().Done():
 		return false
 	}
+}
+
+// hold waits until release is closed (at once when it is nil) unless the
+// client goes away (false then).
+func hold(r *http.Request, release <-chan struct{}) bool {
+	if release == nil {
+		return true
+	}
+	select {
+	case <-release:
+		return true
+	case <-r.Context().Done():
+		return false
+	}
+}
+
+// holdAt holds a streamed reply before its chunk i when HoldAfter chunks
+// are out.
+func holdAt(r *http.Request, rep Reply, i int) bool {
+	if rep.HoldAfter <= 0 || i != rep.HoldAfter {
+		return true
+	}
+	return hold(r, rep.Release)
 }

