@@ -120,13 +120,14 @@ func TestTUIDailyUseOnServerFilesystem(t *testing.T) {
 	}
 
 	// The arguments as sent: Traffic, searched, opened.
-	x.keys("Escape", "6", "l", "/")
+	x.toList()
+	x.keys("6", "l", "/")
 	x.text("pasted.txt")
 	x.keys("Enter")
 	x.waitFor("the answer found (the newest match)", 10*time.Second, contains("/ pasted.txt  2/2"))
 	x.keys("N", "Enter", "Enter") // the request, opened whole
 	x.waitFor("the request frame with both lines", 10*time.Second, contains("genui->upstream request tools/call write_file", `"content": "line one\nline two"`))
-	x.keys("Escape", "Escape", "Escape")
+	x.toList()
 
 	// $EDITOR hands the content field to a script; what it wrote is sent.
 	x.keys("3", "l", "Enter") // the form comes back on the field last used: content
@@ -158,7 +159,7 @@ func TestTUIDailyUseOnServerFilesystem(t *testing.T) {
 	x.text("Secure MCP Filesystem")
 	x.keys("Enter")
 	x.waitFor("the search in the Log", 10*time.Second, contains("/ secure mcp filesystem", "1/1"))
-	x.keys("Escape", "Escape")
+	x.toList()
 
 	// The palette runs an action.
 	x.keys(":")
@@ -225,6 +226,8 @@ func TestTUITrafficShowsACancellation(t *testing.T) {
 	x.keys("Enter")
 	x.waitFor("the host's cancellation, opened", 10*time.Second, contains("host->genui notification notifications/cancelled",
 		`(request "cancel-me")`, `"requestId": "cancel-me"`))
-	x.keys("Escape", "n", "Enter")
+	x.keys("Escape") // the viewer closes (the help bar stays the pane's)
+	x.waitFor("the viewer closed", 10*time.Second, func(s string) bool { return !strings.Contains(s, `"requestId": "cancel-me"`) })
+	x.keys("n", "Enter")
 	x.waitFor("genui's cancellation, opened", 10*time.Second, contains("genui->upstream notification notifications/cancelled", `"requestId": `))
 }

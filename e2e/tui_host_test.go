@@ -1,16 +1,23 @@
 package e2e_test
 
 import (
+	"context"
 	"encoding/base64"
+	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
+	"github.com/genui-dev/genui/engine/jsonrpc"
 	"github.com/genui-dev/genui/internal/llmtest"
+	"github.com/genui-dev/genui/internal/mcptest"
+	"github.com/genui-dev/genui/internal/testenv"
 )
 
 // genui tui as a complete MCP host, driven in tmux on npm's server-everything
@@ -312,14 +319,38 @@ func (x *tmuxTerm) paneRow(name string) {
 }
 
 // TestAttachedTUIAnswersItsCallsRequests: the workbench attached to a
-// `genui mcp` (a stdio host beside it) calls trigger-elicitation-request;
-// the request reaches the TUI over the HTTP event stream, the dialog
-// answers it through the API, and the tool's result shows the value.
+// `genui mcp` whose stdio host declared elicitation. Both call
+// trigger-elicitation-request at once: the host's elicitation goes to the
+// host (held there while the TUI's call runs), the TUI's reaches the TUI
+// over the HTTP event stream and never the host; each answer reaches its
+// own call's result.
 func TestAttachedTUIAnswersItsCallsRequests(t *testing.T) {
 	t.Parallel()
-	c, dir := genuiMCP(t, append([]string{"--"}, everythingCmd(t)...)...)
+	hostAsked := make(chan json.RawMessage, 4)
+	release := make(chan struct{})
+	var releaseOnce sync.Once
+	t.Cleanup(func() { releaseOnce.Do(func() { close(release) }) })
+	h := func(ctx context.Context, method string, params json.RawMessage) (json.RawMessage, *jsonrpc.Error) {
+		switch method {
+		case "ping":
+			return json.RawMessage(`{}`), nil
+		case "roots/list":
+			return json.RawMessage(`{"roots":[]}`), nil
+		case "elicitation/create":
+			hostAsked <- params
+			select {
+			case <-release:
+			case <-ctx.Done():
+			}
+			return json.RawMessage(`{"action":"accept","content":{"name":"Host Hopper"}}`), nil
+		}
+		return nil, jsonrpc.Errorf(jsonrpc.CodeMethodNotFound, "test host does not handle %s", method)
+	}
+	dir := filepath.Join(t.TempDir(), "ui")
+	c := session(t, exec.Command(testenv.GenuiBinary(t), append([]string{"mcp", "--dir", dir, "--"}, everythingCmd(t)...)...),
+		mcptest.WithRequestHandler(h))
 	ctx := bounded(t, 3*time.Minute)
-	if _, err := c.Initialize(ctx, protocol, hostCaps); err != nil {
+	if _, err := c.Initialize(ctx, protocol, json.RawMessage(`{"roots":{},"elicitation":{"form":{}}}`)); err != nil {
 		t.Fatal(err)
 	}
 	if _, rerr, err := c.Request(ctx, "tools/list", map[string]any{}); err != nil || rerr != nil {
@@ -327,12 +358,51 @@ func TestAttachedTUIAnswersItsCallsRequests(t *testing.T) {
 	}
 	x := startTUI(t, 140, 45, t.TempDir(), "tui", "--attach", "--dir", dir)
 	x.waitFor("the attached workbench", 60*time.Second, contains("attached", "trigger-elicitation-request"))
+
+	// The host's own call: its elicitation reaches the host, which holds
+	// its answer until the TUI's call is done.
+	type hostAnswer struct {
+		res json.RawMessage
+		err error
+	}
+	hostDone := make(chan hostAnswer, 1)
+	go func() {
+		res, rerr, err := c.Request(ctx, "tools/call", map[string]any{"name": "trigger-elicitation-request", "arguments": map[string]any{}})
+		if err == nil && rerr != nil {
+			err = rerr
+		}
+		hostDone <- hostAnswer{res, err}
+	}()
+	select {
+	case <-hostAsked:
+	case <-ctx.Done():
+		t.Fatal("the host never got the elicitation of its own call")
+	}
+
 	x.selectTool("trigger-elicitation-request")
 	x.keys("c", "Enter")
 	x.waitFor("the elicitation dialog", 30*time.Second, contains("The upstream asks for input (elicitation)", "during a call of trigger-elicitation-request (tui)"))
 	x.text("Grace Hopper")
 	x.keys("C-s")
 	x.waitFor("the answered value in the tool's result", 30*time.Second, contains("- Name: Grace Hopper"))
+	select {
+	case p := <-hostAsked:
+		t.Fatalf("the host got a second elicitation (the TUI call's): %s", p)
+	default:
+	}
+	releaseOnce.Do(func() { close(release) })
+	var ha hostAnswer
+	select {
+	case ha = <-hostDone:
+	case <-ctx.Done():
+		t.Fatal("the host's call did not finish")
+	}
+	if ha.err != nil || !strings.Contains(string(ha.res), "Name: Host Hopper") || strings.Contains(string(ha.res), "Grace Hopper") {
+		t.Fatalf("the host's call: %s %v", ha.res, ha.err)
+	}
+	if s := x.screen(); strings.Contains(s, "Host Hopper") {
+		t.Fatalf("the host's answer shows in the TUI's result:\n%s", s)
+	}
 	x.toList()
 	x.keys("q")
 	if code := x.exitCode(30 * time.Second); code != "0" {
