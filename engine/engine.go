@@ -440,13 +440,35 @@ func (e *Engine) listAllTools(ctx context.Context) ([]json.RawMessage, error) {
 		if err != nil {
 			return nil, fmt.Errorf("tools/list: malformed result: %w", err)
 		}
-		all = append(all, tools...)
+		all = append(all, keptTools(res, tools)...)
 		if next == "" {
 			return all, nil
 		}
 		cursor = next
 	}
 	return nil, errors.New("tools/list: more than 1000 pages; giving up")
+}
+
+// keptTools returns a page's tools as the registry keeps them: slices of
+// the page's answer res when they are most of it (100,000 tools in one
+// 36 MB answer are kept where they arrived, not copied), else one compact
+// copy, so that an answer carrying much besides its tools is not held for
+// as long as they are.
+func keptTools(res json.RawMessage, tools []json.RawMessage) []json.RawMessage {
+	n := 0
+	for _, t := range tools {
+		n += len(t)
+	}
+	if len(res)-n <= max(len(res)/8, 4<<10) {
+		return tools
+	}
+	buf := make([]byte, 0, n)
+	for i, t := range tools {
+		start := len(buf)
+		buf = append(buf, t...)
+		tools[i] = buf[start:len(buf):len(buf)]
+	}
+	return tools
 }
 
 // bigToolList is the size of tool JSON above which a refresh hands the

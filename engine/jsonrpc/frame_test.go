@@ -139,3 +139,30 @@ func TestFrameWriter(t *testing.T) {
 type writerFunc func([]byte) (int, error)
 
 func (f writerFunc) Write(p []byte) (int, error) { return f(p) }
+
+// TestFrameReaderLineOfManyBlocks: a line of several growing blocks (a
+// 36 MB tools/list answer) comes back whole and in order, its CR LF
+// trimmed, the limit counts every block, and the next line reads as usual.
+func TestFrameReaderLineOfManyBlocks(t *testing.T) {
+	var b strings.Builder
+	for i := 0; b.Len() < 2*maxBlock+12345; i++ { // seven blocks and a part of the eighth
+		b.WriteString(strings.Repeat(string(rune('a'+i%26)), 1+i%4093))
+	}
+	line := b.String()
+	fr := NewFrameReader(strings.NewReader(line+"\r\nnext\n"+line+"xy\n"), len(line)+1) // the CR counts
+	f, err := fr.ReadFrame()
+	if err != nil || string(f) != line {
+		t.Fatalf("long line: %d bytes (want %d), equal %v, err %v", len(f), len(line), string(f) == line, err)
+	}
+	for i, p := range fr.parts[:cap(fr.parts)] {
+		if p != nil {
+			t.Fatalf("block %d (%d bytes) is still held after the line was joined", i, cap(p))
+		}
+	}
+	if f, err := fr.ReadFrame(); err != nil || string(f) != "next" {
+		t.Fatalf("after the long line: %q %v", f, err)
+	}
+	if _, err := fr.ReadFrame(); !IsFrameTooLarge(err) {
+		t.Fatalf("a line one byte over the limit: %v, want FrameTooLargeError", err)
+	}
+}

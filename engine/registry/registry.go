@@ -175,7 +175,11 @@ type Change struct {
 // Refresh fetches the tools (fetch returns every page's tools, each a
 // valid JSON value: the engine's are slices of frames the upstream link
 // validated, and checking 36 MB of them again delayed the first tools/list),
-// replaces the list and reports the change. Refreshes run one at a time, in order.
+// replaces the list and reports the change. The tools keep the slices
+// fetch returns, uncopied (copying 36 MB of tools delayed the first
+// tools/list too): fetch hands over memory nobody changes afterwards and
+// that holds little besides the tools (the engine compacts a page whose
+// answer carries much else). Refreshes run one at a time, in order.
 // A failed fetch keeps the old list and is remembered for WaitReady.
 func (r *Registry) Refresh(ctx context.Context, fetch func(context.Context) ([]json.RawMessage, error)) (Change, error) {
 	select {
@@ -198,11 +202,10 @@ func (r *Registry) Refresh(ctx context.Context, fetch func(context.Context) ([]j
 	}
 	next := make([]*Tool, 0, len(raws))
 	nextBy := make(map[string]*Tool, len(raws))
-	arena := &arena{}
 	store := make([]Tool, len(raws)) // one allocation for the structs too
 	for i, raw := range raws {
 		t := &store[i]
-		if err := t.parse(arena.copy(raw)); err != nil {
+		if err := t.parse(raw); err != nil {
 			r.opts.Logger.Warn("skipping malformed upstream tool", "err", err, "tool", string(raw[:min(len(raw), 200)]))
 			continue
 		}
@@ -238,27 +241,6 @@ func (r *Registry) Refresh(ctx context.Context, fetch func(context.Context) ([]j
 	sort.Strings(diff.Removed)
 	r.loadOnce.Do(func() { close(r.loaded) })
 	return Change{Diff: diff, Tools: next, Previous: prev, First: first}, nil
-}
-
-// arena holds the tools' JSON: one copy of each, back to back in blocks
-// of about arenaBlock bytes, so 100,000 tools are a few dozen allocations
-// without per-object rounding (and a tool the upstream changed releases
-// its block with the rest of the old list, not on its own).
-type arena struct{ block []byte }
-
-const arenaBlock = 1 << 20
-
-// copy returns a copy of raw in the arena.
-func (a *arena) copy(raw []byte) []byte {
-	if len(raw) > cap(a.block)-len(a.block) {
-		if len(raw) >= arenaBlock/4 {
-			return bytes.Clone(raw) // a large tool gets its own allocation
-		}
-		a.block = make([]byte, 0, arenaBlock)
-	}
-	start := len(a.block)
-	a.block = append(a.block, raw...)
-	return a.block[start:len(a.block):len(a.block)]
 }
 
 // uiEnabled applies EnabledTools and DisabledTools to a tool name.

@@ -307,10 +307,23 @@ func (l *lineLink) dispatch(line []byte) {
 	case f.Method != "":
 		go l.answer(f.ID, f.Method, f.Params)
 	case hasID:
+		f.Result = ownResult(line, f.Result)
 		l.deliver(f)
 	default:
 		l.log.Warn("upstream sent a line that is no JSON-RPC message; skipped", "line", preview(line))
 	}
+}
+
+// ownResult is the result a caller keeps: the slice of line itself when
+// it is most of the line (a 36 MB tools/list answer is handed on
+// uncopied, and the registry keeps its tools where they are), else a copy,
+// so that a frame carrying much else besides its result (a huge params or
+// id next to it) is not held for as long as the result is.
+func ownResult(line []byte, res json.RawMessage) json.RawMessage {
+	if len(line)-len(res) <= max(len(line)/8, 4<<10) {
+		return res
+	}
+	return bytes.Clone(res)
 }
 
 // answer runs the request handler and writes its response frame.

@@ -387,3 +387,26 @@ func readLine(fr *jsonrpc.FrameReader) ([]byte, error) {
 	}
 	return bytes.Clone(b), nil
 }
+
+// TestOwnResultCopiesOnlyFromAFrameWithMuchElse: a response that is
+// mostly its result is handed on as a slice of the frame (no copy of a
+// 36 MB tools/list answer); one whose frame carries much else (a 1 MB id)
+// gets its result copied, so keeping the result does not keep the rest.
+func TestOwnResultCopiesOnlyFromAFrameWithMuchElse(t *testing.T) {
+	big := []byte(`{"jsonrpc":"2.0","id":1,"result":{"tools":[` + strings.Repeat(`{"name":"a"},`, 10000) + `{"name":"b"}]}}`)
+	f, err := decodeFrame(big)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := ownResult(big, f.Result); &got[0] != &f.Result[0] {
+		t.Fatal("a result that is most of its frame was copied")
+	}
+	padded := []byte(`{"jsonrpc":"2.0","id":"` + strings.Repeat("9", 1<<20) + `","result":{"tools":[]}}`)
+	if f, err = decodeFrame(padded); err != nil {
+		t.Fatal(err)
+	}
+	got := ownResult(padded, f.Result)
+	if string(got) != `{"tools":[]}` || &got[0] == &f.Result[0] {
+		t.Fatalf("a small result in a 1 MB frame: %q, copied %v", got, &got[0] != &f.Result[0])
+	}
+}
