@@ -32,22 +32,18 @@ func genuiMCPWithHost(t *testing.T, caps string, h mcptest.RequestHandler) (*mcp
 	return c, apiclient.New(waitAPIBase(t, dir), nil)
 }
 
-// TestElicitationGoesToTheCallsOwnHost: a stdio host that declared
-// elicitation gets the upstream's elicitation for its own call, while the
-// elicitation of a call made through the HTTP API at the same time becomes
-// a request awaiting an answer from genui's surfaces; each answer reaches
-// its own call.
-func TestElicitationGoesToTheCallsOwnHost(t *testing.T) {
-	hostAsked := make(chan json.RawMessage, 4)
-	release := make(chan struct{})
-	h := func(ctx context.Context, method string, params json.RawMessage) (json.RawMessage, *jsonrpc.Error) {
+// heldElicitingHost answers a stdio host's requests: ping, an empty roots
+// list, and elicitation/create with the name "Host Hopper" once release is
+// closed (each elicitation's params go to asked first).
+func heldElicitingHost(asked chan<- json.RawMessage, release <-chan struct{}) mcptest.RequestHandler {
+	return func(ctx context.Context, method string, params json.RawMessage) (json.RawMessage, *jsonrpc.Error) {
 		switch method {
 		case "ping":
 			return json.RawMessage(`{}`), nil
 		case "roots/list":
 			return json.RawMessage(`{"roots":[]}`), nil
 		case "elicitation/create":
-			hostAsked <- params
+			asked <- params
 			select {
 			case <-release:
 			case <-ctx.Done():
@@ -56,7 +52,17 @@ func TestElicitationGoesToTheCallsOwnHost(t *testing.T) {
 		}
 		return nil, jsonrpc.Errorf(jsonrpc.CodeMethodNotFound, "test host does not handle %s", method)
 	}
-	c, api := genuiMCPWithHost(t, `{"roots":{},"elicitation":{"form":{}}}`, h)
+}
+
+// TestElicitationGoesToTheCallsOwnHost: a stdio host that declared
+// elicitation gets the upstream's elicitation for its own call, while the
+// elicitation of a call made through the HTTP API at the same time becomes
+// a request awaiting an answer from genui's surfaces; each answer reaches
+// its own call.
+func TestElicitationGoesToTheCallsOwnHost(t *testing.T) {
+	hostAsked := make(chan json.RawMessage, 4)
+	release := make(chan struct{})
+	c, api := genuiMCPWithHost(t, `{"roots":{},"elicitation":{"form":{}}}`, heldElicitingHost(hostAsked, release))
 	ctx := bounded(t, 90*time.Second)
 	evs, err := api.Subscribe(ctx) // a surface is open
 	if err != nil {

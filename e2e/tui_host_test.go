@@ -1,7 +1,6 @@
 package e2e_test
 
 import (
-	"context"
 	"encoding/base64"
 	"encoding/json"
 	"os"
@@ -14,7 +13,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/genui-dev/genui/engine/jsonrpc"
 	"github.com/genui-dev/genui/internal/llmtest"
 	"github.com/genui-dev/genui/internal/mcptest"
 	"github.com/genui-dev/genui/internal/testenv"
@@ -330,25 +328,9 @@ func TestAttachedTUIAnswersItsCallsRequests(t *testing.T) {
 	release := make(chan struct{})
 	var releaseOnce sync.Once
 	t.Cleanup(func() { releaseOnce.Do(func() { close(release) }) })
-	h := func(ctx context.Context, method string, params json.RawMessage) (json.RawMessage, *jsonrpc.Error) {
-		switch method {
-		case "ping":
-			return json.RawMessage(`{}`), nil
-		case "roots/list":
-			return json.RawMessage(`{"roots":[]}`), nil
-		case "elicitation/create":
-			hostAsked <- params
-			select {
-			case <-release:
-			case <-ctx.Done():
-			}
-			return json.RawMessage(`{"action":"accept","content":{"name":"Host Hopper"}}`), nil
-		}
-		return nil, jsonrpc.Errorf(jsonrpc.CodeMethodNotFound, "test host does not handle %s", method)
-	}
 	dir := filepath.Join(t.TempDir(), "ui")
 	c := session(t, exec.Command(testenv.GenuiBinary(t), append([]string{"mcp", "--dir", dir, "--"}, everythingCmd(t)...)...),
-		mcptest.WithRequestHandler(h))
+		mcptest.WithRequestHandler(heldElicitingHost(hostAsked, release)))
 	ctx := bounded(t, 3*time.Minute)
 	if _, err := c.Initialize(ctx, protocol, json.RawMessage(`{"roots":{},"elicitation":{"form":{}}}`)); err != nil {
 		t.Fatal(err)

@@ -88,11 +88,12 @@ func TestToolAPI(t *testing.T) {
 			continue
 		}
 		// The one error body of the API: {"error", "code"[, "suggestions"]};
-		// a call's answer: {"result", "isError", "duration", "callId"[, "task"]}.
+		// a call's answer: {"result", "isError", "duration", "callId"[, "task"][, "historyId"]}
+		// (historyId: the call's entry in the call history).
 		allowed := map[string]bool{"error": true, "code": true, "suggestions": true}
 		key := "error"
 		if c.want == 200 {
-			key, allowed = "result", map[string]bool{"result": true, "isError": true, "duration": true, "callId": true, "task": true}
+			key, allowed = "result", map[string]bool{"result": true, "isError": true, "duration": true, "callId": true, "task": true, "historyId": true}
 		}
 		if _, ok := v[key]; !ok {
 			t.Errorf("%s: want %q in %s", c.name, key, agentClip(body))
