@@ -54,6 +54,26 @@ func heldElicitingHost(asked chan<- json.RawMessage, release <-chan struct{}) mc
 	}
 }
 
+// hostAnswer is a stdio host's tools/call outcome (an RPC error as err).
+type hostAnswer struct {
+	res json.RawMessage
+	err error
+}
+
+// callInBackground makes the stdio host c call tool (no arguments) and
+// delivers the outcome on the returned channel.
+func callInBackground(ctx context.Context, c *mcptest.Client, tool string) <-chan hostAnswer {
+	done := make(chan hostAnswer, 1)
+	go func() {
+		res, rerr, err := c.Request(ctx, "tools/call", map[string]any{"name": tool, "arguments": map[string]any{}})
+		if err == nil && rerr != nil {
+			err = rerr
+		}
+		done <- hostAnswer{res, err}
+	}()
+	return done
+}
+
 // TestElicitationGoesToTheCallsOwnHost: a stdio host that declared
 // elicitation gets the upstream's elicitation for its own call, while the
 // elicitation of a call made through the HTTP API at the same time becomes
@@ -69,18 +89,7 @@ func TestElicitationGoesToTheCallsOwnHost(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	type hostAnswer struct {
-		res json.RawMessage
-		err error
-	}
-	hostDone := make(chan hostAnswer, 1)
-	go func() {
-		res, rerr, err := c.Request(ctx, "tools/call", map[string]any{"name": "trigger-elicitation-request", "arguments": map[string]any{}})
-		if err == nil && rerr != nil {
-			err = rerr
-		}
-		hostDone <- hostAnswer{res, err}
-	}()
+	hostDone := callInBackground(ctx, c, "trigger-elicitation-request")
 	select {
 	case <-hostAsked:
 	case <-time.After(30 * time.Second):

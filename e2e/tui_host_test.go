@@ -343,18 +343,7 @@ func TestAttachedTUIAnswersItsCallsRequests(t *testing.T) {
 
 	// The host's own call: its elicitation reaches the host, which holds
 	// its answer until the TUI's call is done.
-	type hostAnswer struct {
-		res json.RawMessage
-		err error
-	}
-	hostDone := make(chan hostAnswer, 1)
-	go func() {
-		res, rerr, err := c.Request(ctx, "tools/call", map[string]any{"name": "trigger-elicitation-request", "arguments": map[string]any{}})
-		if err == nil && rerr != nil {
-			err = rerr
-		}
-		hostDone <- hostAnswer{res, err}
-	}()
+	hostDone := callInBackground(ctx, c, "trigger-elicitation-request")
 	select {
 	case <-hostAsked:
 	case <-ctx.Done():

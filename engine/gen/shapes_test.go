@@ -67,22 +67,7 @@ Date:   Mon Jan 12 10:04:11 2026 +0000
     Large imports spent most of their time waiting on one file at a time.
     Reads now go through a pool of workers.
 
-diff --git a/importer.go b/importer.go
-index 3f2a9c1..9b8a7c6 100644
---- a/importer.go
-+++ b/importer.go
-@@ -10,7 +10,9 @@ func Import(paths []string) error {
- 	for _, p := range paths {
--		if err := read(p); err != nil {
--			return err
--		}
-+		wg.Go(func() { errs <- read(p) })
- 	}
-+	wg.Wait()
-+	close(errs)
- 	return nil
- }
-`
+` + diffText
 
 // numberedFile is a file as some servers read it, "Line N: text" (issue 23:
 // read as 399 key: value pairs, a card 26,344 px tall).
