@@ -125,8 +125,12 @@ func TestTUIDailyUseOnServerFilesystem(t *testing.T) {
 	x.text("pasted.txt")
 	x.keys("Enter")
 	x.waitFor("the answer found (the newest match)", 10*time.Second, contains("/ pasted.txt  2/2"))
-	x.keys("N", "Enter", "Enter") // the request, opened whole
-	x.waitFor("the request frame with both lines", 10*time.Second, contains("genui->upstream request tools/call write_file", `"content": "line one\nline two"`))
+	// The request, opened whole. The first enter's detail below the row
+	// already shows the frame, so the wait names the viewer's title: the
+	// second enter must have been read before toList sends its next key.
+	x.keys("N", "Enter", "Enter")
+	x.waitFor("the request frame with both lines, in the viewer", 10*time.Second,
+		contains("Traffic · genui->upstream request tools/call write_file — esc closes", `"content": "line one\nline two"`))
 	x.toList()
 
 	// $EDITOR hands the content field to a script; what it wrote is sent.
