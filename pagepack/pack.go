@@ -25,8 +25,10 @@ import (
 // half. What differs between tools stays readable in the page: the markup,
 // the tool data and the view configuration, so a diff between two
 // generations of a tool's UI shows what changed. The mcpshim element is not
-// packed (Inject replaces it; pages other than ours need it synchronously),
-// nor are JSON data blocks. Packing only uses what the default MCP Apps CSP
+// packed: it stays where Inject put it, in the head, so the page can create
+// its App and start the host's handshake before the block is unpacked (the
+// handshake's round trips then overlap the unpacking). Nor are JSON data
+// blocks. Packing only uses what the default MCP Apps CSP
 // allows: the parts become inline elements ('unsafe-inline'); no eval, no
 // fetch.
 //
@@ -37,14 +39,15 @@ import (
 const PackAttr = "data-genui-pack"
 
 // ShimAttr marks the script element of the App shim (mcpshim.Inject writes
-// <script data-genui-shim>; ShimAttr is this constant). Pack carries
-// that element as a part of its own kind, so the packed page carries the
-// shim: CarriesShim says so.
+// <script data-genui-shim>; ShimAttr is this constant). Pack leaves that
+// element inline and marks the page as carrying the shim: CarriesShim says
+// so. (Pages packed before the shim stayed inline hold it as a part of
+// kind "shim"; Unpack still gives it back.)
 const ShimAttr = "data-genui-shim"
 
-// PackedShimAttr marks the loader of a page that carries the shim inside its
-// packed block: the shim was injected before packing and the page's module
-// scripts rewritten, so mcpshim.Inject leaves such a page as it is.
+// PackedShimAttr marks the loader of a page that was packed with its shim:
+// the shim was injected before packing and the page's module scripts
+// rewritten, so mcpshim.Inject leaves such a page as it is.
 const PackedShimAttr = "data-genui-packed-shim"
 
 // loaderStart is the loader's start tag exactly as Pack writes it for a page
@@ -72,14 +75,22 @@ const packHide = `<style ` + PackAttr + `-hide>main{visibility:hidden}</style>`
 // leaving it blank. The bytes are written straight into the stream: a
 // Blob's stream is read back through the browser process, which took 13 ms
 // of inflating against 8 (median of 30 loads, bench/pagerender); a damaged
-// block fails text(). The "genui-unpacked" performance mark tells `make
-// bench` how long unpacking took.
+// block fails text(). The base64 is decoded by Uint8Array.fromBase64 where
+// the browser has it (Chromium 140+: 0.2 ms against 2 for atob and a loop
+// over the characters, which older browsers still take). The
+// "genui-unpacked" performance mark tells `make bench` how long unpacking
+// took.
 const packLoader = `(async () => {
   const hide = document.querySelector("style[` + PackAttr + `-hide]");
   try {
-    const s = atob(document.querySelector("script[` + PackAttr + `]").textContent);
-    const b = new Uint8Array(s.length);
-    for (let i = 0; i < s.length; i++) b[i] = s.charCodeAt(i);
+    const t = document.querySelector("script[` + PackAttr + `]").textContent;
+    let b;
+    if (Uint8Array.fromBase64) b = Uint8Array.fromBase64(t);
+    else {
+      const s = atob(t);
+      b = new Uint8Array(s.length);
+      for (let i = 0; i < s.length; i++) b[i] = s.charCodeAt(i);
+    }
     const ds = new DecompressionStream("deflate-raw");
     const w = ds.writable.getWriter();
     w.write(b).catch(() => {});
@@ -88,7 +99,6 @@ const packLoader = `(async () => {
     for (const [kind, src] of JSON.parse(text)) {
       const el = document.createElement(kind === "style" ? "style" : "script");
       if (kind === "module") el.type = "module";
-      if (kind === "shim") el.setAttribute("` + ShimAttr + `", "");
       el.textContent = src;
       (kind === "script" || kind === "module" ? document.body : document.head).appendChild(el);
     }
@@ -133,7 +143,9 @@ func Pack(page string) (string, error) {
 				hid = true
 			}
 		case m[8] >= 0:
-			parts = append(parts, packPart{"shim", page[m[8]:m[9]]})
+			// The shim stays inline: a page can create its App and start
+			// the handshake before the block is unpacked.
+			out.WriteString(page[m[0]:m[1]])
 			shim = true
 		case m[4] >= 0:
 			parts = append(parts, packPart{"module", page[m[6]:m[7]]})
@@ -163,8 +175,8 @@ func Pack(page string) (string, error) {
 // IsPacked reports whether page holds a packed block.
 func IsPacked(page string) bool { return strings.Contains(page, PackAttr+">") }
 
-// CarriesShim reports whether page carries the App shim inside its packed
-// block: its loader's start tag is exactly the one Pack writes then (a page
+// CarriesShim reports whether page was packed with the App shim (inline
+// before the block; in it, for pages packed before): its loader's start tag is exactly the one Pack writes then (a page
 // that merely mentions the mark, a quoted tool description, does not).
 func CarriesShim(page string) bool { return strings.Contains(page, loaderStart) }
 

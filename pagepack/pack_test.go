@@ -109,17 +109,23 @@ func TestUnpackRefusesDamage(t *testing.T) {
 	}
 }
 
-// TestPackCarriesTheShim: the shim Inject put in is packed with the rest;
-// the page is marked so that Inject (which the engine runs on every page
-// it serves) leaves it as it is, and Unpack gives the shim back, once.
-func TestPackCarriesTheShim(t *testing.T) {
+// TestPackKeepsTheShimInline: the shim Inject put in stays an inline element
+// of the head, ahead of the packed block, so the page can create its App and
+// start the host's handshake before the block is unpacked; the page is
+// marked so that Inject (which the engine runs on every page it serves)
+// leaves it as it is, and Unpack gives the shim back, once.
+func TestPackKeepsTheShimInline(t *testing.T) {
 	page := mcpshim.Inject(richPage(t, `{"type":"object","properties":{"q":{"type":"string"}}}`))
 	packed, err := Pack(page)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if strings.Contains(packed, "<script "+mcpshim.ShimAttr+">") || !strings.Contains(packed, PackedShimAttr) {
-		t.Fatal("the shim was not packed, or the page not marked")
+	shim := "<script " + mcpshim.ShimAttr + ">" + mcpshim.AppJS() + "</script>"
+	if strings.Count(packed, shim) != 1 || !strings.Contains(packed, PackedShimAttr) {
+		t.Fatal("the shim is not inline once, or the page not marked")
+	}
+	if i := strings.Index(packed, shim); i > strings.Index(packed, "</head>") || i > strings.Index(packed, PackAttr+">") {
+		t.Fatal("the shim is not in the head, ahead of the block")
 	}
 	if !CarriesShim(packed) || CarriesShim(page) {
 		t.Fatal("CarriesShim does not tell the packed page from the injected one")
@@ -131,14 +137,11 @@ func TestPackCarriesTheShim(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if strings.Count(back, "<script "+mcpshim.ShimAttr+">"+mcpshim.AppJS()+"</script>") != 1 {
+	if strings.Count(back, shim) != 1 {
 		t.Fatal("Unpack did not give the shim back once")
 	}
-	if strings.Index(back, mcpshim.ShimAttr) > strings.Index(back, "</head>") {
-		t.Fatal("the unpacked shim is not in the head")
-	}
-	if len(packed)*2 >= len(page) {
-		t.Errorf("packed %d bytes of %d, want under half", len(packed), len(page))
+	if len(packed)-len(shim) >= (len(page)-len(shim))/2 {
+		t.Errorf("packed %d bytes of %d (the shim's %d left out), want under half", len(packed)-len(shim), len(page)-len(shim), len(shim))
 	}
 }
 
