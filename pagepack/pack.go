@@ -24,11 +24,12 @@ import (
 // in the original order), which takes a rich page from ~100 KB to about
 // half. What differs between tools stays readable in the page: the markup,
 // the tool data and the view configuration, so a diff between two
-// generations of a tool's UI shows what changed. The mcpshim element is not
-// packed: it stays where Inject put it, in the head, so the page can create
-// its App and start the host's handshake before the block is unpacked (the
-// handshake's round trips then overlap the unpacking). Nor are JSON data
-// blocks. Packing only uses what the default MCP Apps CSP
+// generations of a tool's UI shows what changed. JSON data blocks are not
+// packed. The mcpshim element and the scripts marked FirstAttr (the offline
+// page's connect.js, which starts the host's handshake) are deflated on
+// their own, ahead of the rest: the loader inflates both streams at once and
+// runs the small first one as soon as it is in, so the handshake's round
+// trips overlap the unpacking of the rest. Packing only uses what the default MCP Apps CSP
 // allows: the parts become inline elements ('unsafe-inline'); no eval, no
 // fetch.
 //
@@ -39,15 +40,19 @@ import (
 const PackAttr = "data-genui-pack"
 
 // ShimAttr marks the script element of the App shim (mcpshim.Inject writes
-// <script data-genui-shim>; ShimAttr is this constant). Pack leaves that
-// element inline and marks the page as carrying the shim: CarriesShim says
-// so. (Pages packed before the shim stayed inline hold it as a part of
-// kind "shim"; Unpack still gives it back.)
+// <script data-genui-shim>; ShimAttr is this constant). Pack carries
+// that element as a part of its own kind, so the packed page carries the
+// shim: CarriesShim says so.
 const ShimAttr = "data-genui-shim"
 
-// PackedShimAttr marks the loader of a page that was packed with its shim:
-// the shim was injected before packing and the page's module scripts
-// rewritten, so mcpshim.Inject leaves such a page as it is.
+// FirstAttr marks a classic script that Pack puts with the shim in the
+// first stream: it runs right after the shim, before the rest is unpacked
+// (<script data-genui-first>, exactly so).
+const FirstAttr = "data-genui-first"
+
+// PackedShimAttr marks the loader of a page that carries the shim inside its
+// packed block: the shim was injected before packing and the page's module
+// scripts rewritten, so mcpshim.Inject leaves such a page as it is.
 const PackedShimAttr = "data-genui-packed-shim"
 
 // loaderStart is the loader's start tag exactly as Pack writes it for a page
@@ -56,8 +61,8 @@ const loaderStart = "<script " + PackAttr + "-loader " + PackedShimAttr + ">"
 
 // packable is one style or classic/module script element exactly as
 // genui's templates write them (no attributes but type="module"), or the
-// shim element as mcpshim.Inject writes it.
-var packable = regexp.MustCompile(`(?s)<style>(.*?)</style>|<script( type="module")?>(.*?)</script>|<script ` + ShimAttr + `>(.*?)</script>`)
+// shim element as mcpshim.Inject writes it, or a script marked FirstAttr.
+var packable = regexp.MustCompile(`(?s)<style>(.*?)</style>|<script( type="module")?>(.*?)</script>|<script ` + ShimAttr + `>(.*?)</script>|<script ` + FirstAttr + `>(.*?)</script>`)
 
 // packed finds a packed page's parts, hide style and loader.
 var (
@@ -75,7 +80,10 @@ const packHide = `<style ` + PackAttr + `-hide>main{visibility:hidden}</style>`
 // leaving it blank. The bytes are written straight into the stream: a
 // Blob's stream is read back through the browser process, which took 13 ms
 // of inflating against 8 (median of 30 loads, bench/pagerender); a damaged
-// block fails text(). The base64 is decoded by Uint8Array.fromBase64 where
+// block fails text(). A block of two streams (base64 joined by ".") holds
+// the shim and the first scripts in the first: both are inflated at once,
+// the first inserted as soon as it is in. The base64 is decoded by
+// Uint8Array.fromBase64 where
 // the browser has it (Chromium 140+: 0.2 ms against 2 for atob and a loop
 // over the characters, which older browsers still take). The
 // "genui-unpacked" performance mark tells `make bench` how long unpacking
@@ -83,24 +91,31 @@ const packHide = `<style ` + PackAttr + `-hide>main{visibility:hidden}</style>`
 const packLoader = `(async () => {
   const hide = document.querySelector("style[` + PackAttr + `-hide]");
   try {
-    const t = document.querySelector("script[` + PackAttr + `]").textContent;
-    let b;
-    if (Uint8Array.fromBase64) b = Uint8Array.fromBase64(t);
-    else {
-      const s = atob(t);
-      b = new Uint8Array(s.length);
-      for (let i = 0; i < s.length; i++) b[i] = s.charCodeAt(i);
-    }
-    const ds = new DecompressionStream("deflate-raw");
-    const w = ds.writable.getWriter();
-    w.write(b).catch(() => {});
-    w.close().catch(() => {});
-    const text = await new Response(ds.readable).text();
-    for (const [kind, src] of JSON.parse(text)) {
-      const el = document.createElement(kind === "style" ? "style" : "script");
-      if (kind === "module") el.type = "module";
-      el.textContent = src;
-      (kind === "script" || kind === "module" ? document.body : document.head).appendChild(el);
+    const inflate = (t) => {
+      let b;
+      if (Uint8Array.fromBase64) b = Uint8Array.fromBase64(t);
+      else {
+        const s = atob(t);
+        b = new Uint8Array(s.length);
+        for (let i = 0; i < s.length; i++) b[i] = s.charCodeAt(i);
+      }
+      const ds = new DecompressionStream("deflate-raw");
+      const w = ds.writable.getWriter();
+      w.write(b).catch(() => {});
+      w.close().catch(() => {});
+      const text = new Response(ds.readable).text();
+      text.catch(() => {});
+      return text;
+    };
+    const streams = document.querySelector("script[` + PackAttr + `]").textContent.split(".").map(inflate);
+    for (const text of streams) {
+      for (const [kind, src] of JSON.parse(await text)) {
+        const el = document.createElement(kind === "style" ? "style" : "script");
+        if (kind === "module") el.type = "module";
+        if (kind === "shim") el.setAttribute("` + ShimAttr + `", "");
+        el.textContent = src;
+        (kind === "style" || kind === "shim" ? document.head : document.body).appendChild(el);
+      }
     }
     performance.mark("genui-unpacked");
   } catch (err) {
@@ -114,7 +129,8 @@ const packLoader = `(async () => {
   }
 })();`
 
-// packPart is one packed element: kind "style", "shim", "script" or "module".
+// packPart is one packed element: kind "style", "shim", "first" (a script
+// marked FirstAttr), "script" or "module".
 type packPart [2]string
 
 // Pack returns page with its packable elements (see above) replaced by a
@@ -128,7 +144,7 @@ func Pack(page string) (string, error) {
 	if len(locs) == 0 {
 		return page, nil
 	}
-	parts := make([]packPart, 0, len(locs))
+	var first, parts []packPart
 	var out strings.Builder
 	out.Grow(len(page) / 2)
 	last, hid, shim := 0, false, false
@@ -143,10 +159,10 @@ func Pack(page string) (string, error) {
 				hid = true
 			}
 		case m[8] >= 0:
-			// The shim stays inline: a page can create its App and start
-			// the handshake before the block is unpacked.
-			out.WriteString(page[m[0]:m[1]])
+			first = append(first, packPart{"shim", page[m[8]:m[9]]})
 			shim = true
+		case m[10] >= 0:
+			first = append(first, packPart{"first", page[m[10]:m[11]]})
 		case m[4] >= 0:
 			parts = append(parts, packPart{"module", page[m[6]:m[7]]})
 		default:
@@ -156,6 +172,13 @@ func Pack(page string) (string, error) {
 	block, err := packBlock(parts)
 	if err != nil {
 		return "", err
+	}
+	if len(first) > 0 {
+		b, err := packBlock(first)
+		if err != nil {
+			return "", err
+		}
+		block = b + "." + block
 	}
 	if !hid {
 		// No style was packed: nothing to hide, but the loader looks.
@@ -226,6 +249,8 @@ func Unpack(page string) (string, error) {
 			styles.WriteString("<style>" + p[1] + "</style>")
 		case "shim":
 			styles.WriteString("<script " + ShimAttr + ">" + p[1] + "</script>")
+		case "first":
+			scripts.WriteString("<script " + FirstAttr + ">" + p[1] + "</script>")
 		case "module":
 			scripts.WriteString(`<script type="module">` + p[1] + "</script>")
 		case "script":
@@ -339,21 +364,26 @@ func packBlock(parts []packPart) (string, error) {
 // maxUnpacked bounds what a block may expand to (a page's parts are ~150 KB).
 const maxUnpacked = 8 << 20
 
-func unpackBlock(b64 string) ([]packPart, error) {
-	z, err := base64.StdEncoding.DecodeString(b64)
-	if err != nil {
-		return nil, fmt.Errorf("packed page: %w", err)
+func unpackBlock(block string) ([]packPart, error) {
+	var all []packPart
+	total := 0
+	for _, b64 := range strings.Split(block, ".") {
+		z, err := base64.StdEncoding.DecodeString(b64)
+		if err != nil {
+			return nil, fmt.Errorf("packed page: %w", err)
+		}
+		raw, err := io.ReadAll(io.LimitReader(flate.NewReader(bytes.NewReader(z)), int64(maxUnpacked-total)+1))
+		if err != nil {
+			return nil, fmt.Errorf("packed page: %w", err)
+		}
+		if total += len(raw); total > maxUnpacked {
+			return nil, fmt.Errorf("packed page: expands beyond %d bytes", maxUnpacked)
+		}
+		var parts []packPart
+		if err := json.Unmarshal(raw, &parts); err != nil {
+			return nil, fmt.Errorf("packed page: %w", err)
+		}
+		all = append(all, parts...)
 	}
-	raw, err := io.ReadAll(io.LimitReader(flate.NewReader(bytes.NewReader(z)), maxUnpacked+1))
-	if err != nil {
-		return nil, fmt.Errorf("packed page: %w", err)
-	}
-	if len(raw) > maxUnpacked {
-		return nil, fmt.Errorf("packed page: expands beyond %d bytes", maxUnpacked)
-	}
-	var parts []packPart
-	if err := json.Unmarshal(raw, &parts); err != nil {
-		return nil, fmt.Errorf("packed page: %w", err)
-	}
-	return parts, nil
+	return all, nil
 }

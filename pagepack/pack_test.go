@@ -109,23 +109,30 @@ func TestUnpackRefusesDamage(t *testing.T) {
 	}
 }
 
-// TestPackKeepsTheShimInline: the shim Inject put in stays an inline element
-// of the head, ahead of the packed block, so the page can create its App and
-// start the host's handshake before the block is unpacked; the page is
-// marked so that Inject (which the engine runs on every page it serves)
-// leaves it as it is, and Unpack gives the shim back, once.
-func TestPackKeepsTheShimInline(t *testing.T) {
+// TestPackPutsTheShimFirst: the shim Inject put in and the scripts marked
+// FirstAttr are packed in a stream of their own ahead of the rest (the
+// loader runs them while the rest inflates); the page is marked so that
+// Inject (which the engine runs on every page it serves) leaves it as it
+// is, and Unpack gives the shim back, once, in the head, and the first
+// scripts ahead of the others.
+func TestPackPutsTheShimFirst(t *testing.T) {
 	page := mcpshim.Inject(richPage(t, `{"type":"object","properties":{"q":{"type":"string"}}}`))
+	page = strings.Replace(page, `<script type="application/json" id="view-config">`,
+		`<script `+FirstAttr+`>connectEarly()</script><script type="application/json" id="view-config">`, 1)
 	packed, err := Pack(page)
 	if err != nil {
 		t.Fatal(err)
 	}
-	shim := "<script " + mcpshim.ShimAttr + ">" + mcpshim.AppJS() + "</script>"
-	if strings.Count(packed, shim) != 1 || !strings.Contains(packed, PackedShimAttr) {
-		t.Fatal("the shim is not inline once, or the page not marked")
+	if strings.Contains(packed, "<script "+mcpshim.ShimAttr+">") || strings.Contains(packed, "connectEarly") || !strings.Contains(packed, PackedShimAttr) {
+		t.Fatal("the shim or the first script was not packed, or the page not marked")
 	}
-	if i := strings.Index(packed, shim); i > strings.Index(packed, "</head>") || i > strings.Index(packed, PackAttr+">") {
-		t.Fatal("the shim is not in the head, ahead of the block")
+	start := strings.Index(packed, PackAttr+">") + len(PackAttr+">")
+	if n := strings.Count(packed[start:start+strings.Index(packed[start:], "<")], "."); n != 1 {
+		t.Fatalf("block of %d streams, want 2", n+1)
+	}
+	scripts, err := PackedScripts(packed)
+	if err != nil || len(scripts) < 3 || scripts[0] != mcpshim.AppJS() || (scripts[1] != "connectEarly()" && scripts[2] != "connectEarly()") {
+		t.Fatalf("scripts start %.60q (%v); want the shim, then the first script", scripts, err)
 	}
 	if !CarriesShim(packed) || CarriesShim(page) {
 		t.Fatal("CarriesShim does not tell the packed page from the injected one")
@@ -137,11 +144,20 @@ func TestPackKeepsTheShimInline(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if strings.Count(back, shim) != 1 {
+	if strings.Count(back, "<script "+mcpshim.ShimAttr+">"+mcpshim.AppJS()+"</script>") != 1 {
 		t.Fatal("Unpack did not give the shim back once")
 	}
-	if len(packed)-len(shim) >= (len(page)-len(shim))/2 {
-		t.Errorf("packed %d bytes of %d (the shim's %d left out), want under half", len(packed)-len(shim), len(page)-len(shim), len(shim))
+	if strings.Index(back, mcpshim.ShimAttr) > strings.Index(back, "</head>") {
+		t.Fatal("the unpacked shim is not in the head")
+	}
+	if i := strings.Index(back, "<script "+FirstAttr+">connectEarly()</script>"); i < 0 || i > strings.Index(back, "<script>") {
+		t.Fatal("Unpack did not give the first script back ahead of the others")
+	}
+	if again, err := Pack(back); err != nil || again != packed {
+		t.Fatalf("packing the unpacked page again gave another page (%v)", err)
+	}
+	if len(packed)*2 >= len(page) {
+		t.Errorf("packed %d bytes of %d, want under half", len(packed), len(page))
 	}
 }
 

@@ -146,12 +146,15 @@ function fixButtonContrast() {
   }
 }
 window.genuiButtonContrast = fixButtonContrast;
-fixButtonContrast();
+/* Checked once the host's colours are in (on connect when the host sent style variables, and when
+   they change): genui's own pair reads (4.5:1 in both themes), and each check forces a style pass
+   over the whole page. */
 if (app.addEventListener) app.addEventListener("hostcontextchanged", fixButtonContrast);
 
 const connected = (window.genuiConnected || app.connect()).then(function () {
   if (rich) rich.applyTheme();
-  fixButtonContrast();
+  const ctx = app.getHostContext();
+  if (ctx && ctx.styles && isPlainObject(ctx.styles.variables) && Object.keys(ctx.styles.variables).length) fixButtonContrast();
   if (document.body.dataset.state === "connecting") setState("ready", "");
   return true;
 }, function (e) {

@@ -54,7 +54,7 @@ func TestPageEscapesHostileText(t *testing.T) {
 	}
 	// The App comes from the shim mcpshim.Inject adds (window.McpApps):
 	// connect.js creates it and connects before anything is unpacked.
-	if !strings.Contains(page, "<script data-genui-connect>") || !strings.Contains(page, "window.McpApps.App(") ||
+	if !strings.Contains(page, "<script data-genui-first>") || !strings.Contains(page, "window.McpApps.App(") ||
 		strings.Contains(page, `type="module"`) || strings.Contains(page, "@modelcontextprotocol/ext-apps") {
 		t.Errorf("page does not take its App from the shim in connect.js, or still has a module script")
 	}
