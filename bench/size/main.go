@@ -6,9 +6,12 @@
 // every exported method of every type stored in an interface is then kept,
 // which for generated API clients is most of their code). With -whatif it
 // also builds the binary as if that lookup were not reachable, to say what
-// it costs.
+// it costs. With -unused 'FROM=>TO ...' it reports what imports the program
+// never calls bring in (a dependency's back ends it does not configure):
+// the size of a build with the code using them deleted from a scratch copy
+// of the importing module (prune.go), and the packages only they reach.
 //
-//	go run ./bench/size [-pkg ./cmd/genui] [-tags grpcnotrace] [-ldflags '-X ...'] [-top 25] [-whatif]
+//	go run ./bench/size [-pkg ./cmd/genui] [-tags grpcnotrace] [-ldflags '-X ...'] [-top 25] [-whatif] [-unused 'FROM=>TO ...']
 //
 // How shares are counted: the unstripped binary's ELF symbols in .text,
 // .rodata, .data and .noptrdata, by the package their name starts with,
