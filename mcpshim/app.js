@@ -16,6 +16,10 @@
   // The SDK's default request timeout (DEFAULT_REQUEST_TIMEOUT_MSEC).
   var DEFAULT_TIMEOUT_MS = 60000;
   var RESIZE_DEBOUNCE_MS = 30;
+  // Auto-resize's first report waits for the first result's frame or an
+  // idle moment, at most this long after the handshake (see _startAutoResize).
+  var FIRST_SIZE_MS = 200;
+  var FIRST_SIZE_FALLBACK_MS = 50;
 
   // JSON-RPC error codes used here.
   var METHOD_NOT_FOUND = -32601;
@@ -144,6 +148,7 @@
     this._hostInfo = undefined;
     this._onMessage = this._handleMessage.bind(this);
     this._resizeCleanup = null;
+    this._resultShown = null;    // auto-resize's wait for the first result (_startAutoResize)
     this.onteardown = undefined;
     this.oncalltool = undefined;
     this.onlisttools = undefined;
@@ -232,6 +237,7 @@
     } catch (e) {
       console.error("mcp-apps: " + ev + " handler threw", e);
     }
+    if (ev === "toolresult" && this._resultShown) this._resultShown();
   };
 
   App.prototype.getHostContext = function () { return this._hostContext; };
@@ -270,7 +276,7 @@
       var held = this._outbox;
       this._outbox = [];
       held.forEach(function (msg) { this._send(msg, true); }, this);
-      if (this._options.autoResize) this.setupSizeChangedNotifications();
+      if (this._options.autoResize) this._startAutoResize();
     } catch (e) {
       this.close();
       throw e;
@@ -706,6 +712,41 @@
     }
     changed();
     return tool;
+  };
+
+  /**
+   * Auto-resize after connect() starts at the first of: the frame after the
+   * page's first tool-result handler ran (painted: the next task), an idle
+   * moment (requestIdleCallback, at most FIRST_SIZE_MS after the handshake;
+   * without it FIRST_SIZE_FALLBACK_MS). A host sends the result right after
+   * the handshake when it has it: a size measured before it is one the host
+   * lays its frame out for only to do so again a moment later, and measuring
+   * forces a layout of a page about to change (bench/pagerender: the host
+   * and a same-origin frame share one thread). A result that takes longer
+   * comes after an idle moment, so the host still learns the page's size at
+   * once.
+   */
+  App.prototype._startAutoResize = function () {
+    var self = this, done = false, idle = null, timer = null;
+    var start = function () {
+      if (done) return;
+      stop();
+      if (self._target) self.setupSizeChangedNotifications();
+    };
+    var stop = function () {
+      done = true;
+      self._resultShown = null;
+      if (idle !== null) global.cancelIdleCallback(idle);
+      if (timer !== null) clearTimeout(timer);
+      if (self._resizeCleanup === stop) self._resizeCleanup = null;
+    };
+    this._resultShown = function () {
+      self._resultShown = null;
+      requestAnimationFrame(function () { setTimeout(start, 0); });
+    };
+    if (typeof global.requestIdleCallback === "function") idle = global.requestIdleCallback(start, { timeout: FIRST_SIZE_MS });
+    else timer = setTimeout(start, FIRST_SIZE_FALLBACK_MS);
+    this._resizeCleanup = stop;
   };
 
   /**
