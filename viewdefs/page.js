@@ -152,8 +152,15 @@ window.genuiButtonContrast = fixButtonContrast;
 if (app.addEventListener) app.addEventListener("hostcontextchanged", fixButtonContrast);
 
 const connected = (window.genuiConnected || app.connect()).then(function () {
-  if (rich) rich.applyTheme();
   const ctx = app.getHostContext();
+  /* connect.js set the system's theme on the root until the host's came; a host that sends none
+     leaves the page following the system's theme as it changes. */
+  const root = document.documentElement;
+  if (window.genuiThemeGuess && !(ctx && (ctx.theme === "light" || ctx.theme === "dark")) && root.getAttribute("data-theme") === window.genuiThemeGuess) {
+    root.removeAttribute("data-theme");
+    root.style.removeProperty("color-scheme");
+  }
+  if (rich) rich.applyTheme();
   if (ctx && ctx.styles && isPlainObject(ctx.styles.variables) && Object.keys(ctx.styles.variables).length) fixButtonContrast();
   if (document.body.dataset.state === "connecting") setState("ready", "");
   return true;
