@@ -15,6 +15,18 @@
     root.style.colorScheme = guess;
     window.genuiThemeGuess = guess;
   }
+  /* The page's content is held out of layout (display: none) until the host's tool input comes (a
+     result sent right after it is then drawn in the first frame that shows the page: the browser
+     does not lay out the form alone when parsing ends nor paint a frame of it first), a result
+     comes, connecting fails, or at the latest 50 ms after the handshake (a host that sends no
+     input) or 300 ms after this line. */
+  var body = document.body, held = setTimeout(release, 300);
+  function release() {
+    clearTimeout(held);
+    body.removeAttribute("data-genui-held");
+  }
+  body.setAttribute("data-genui-held", "");
+  window.genuiRelease = release;
   var tool = JSON.parse(document.getElementById("tool-data").textContent).tool;
   var app = new window.McpApps.App({ name: "genui-minimal-" + tool.name, version: "1.0.0" }, {}, { autoResize: true });
   window.genuiApp = app;

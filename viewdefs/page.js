@@ -75,11 +75,14 @@ let lastArgs = {};
 function showResult(result) {
   rich.render(result, resultEl, lastArgs);
 }
+/* connect.js holds the page's content out of layout until the tool input comes (see there). */
+const release = window.genuiRelease || function () {};
 app.ontoolinput = function (p) {
+  release(); /* before filling the form: a text area measures its text to size itself */
   prefill(p && p.arguments);
   lastArgs = isPlainObject(p && p.arguments) ? p.arguments : {};
 };
-app.ontoolinputpartial = function (p) { prefill(p && p.arguments); };
+app.ontoolinputpartial = function (p) { release(); prefill(p && p.arguments); };
 /* The "result-painted" performance mark: set once the frame that shows a result has been
    painted (the task after the next animation frame), for hosts and `make bench`;
    "result-received" when the result arrives. */
@@ -88,6 +91,7 @@ function markPainted() {
 }
 app.ontoolresult = function (result) {
   performance.mark("result-received");
+  release(); /* before drawing: the renderers measure what they draw in */
   showError("");
   showResult(result);
   setState(result && result.isError ? "error" : "result", "");
@@ -163,8 +167,10 @@ const connected = (window.genuiConnected || app.connect()).then(function () {
   if (rich) rich.applyTheme();
   if (ctx && ctx.styles && isPlainObject(ctx.styles.variables) && Object.keys(ctx.styles.variables).length) fixButtonContrast();
   if (document.body.dataset.state === "connecting") setState("ready", "");
+  setTimeout(release, 50);
   return true;
 }, function (e) {
+  release();
   setState("error", "");
   showError("Not connected to an MCP Apps host: " + e.message);
   return false;
