@@ -155,3 +155,72 @@ func TestAppAndBridgeInBrowser(t *testing.T) {
 	browsertest.Poll(t, ctx, `window.hostLog.some(m => m.msg.id === "bad-init" && m.msg.error)`, 5*time.Second)
 	expect("bad init error", host(`window.hostLog.find(m => m.msg.id === "bad-init" && m.msg.error).msg.error`), `missing required params: appCapabilities, protocolVersion`)
 }
+
+// resizeView connects at once, is busy for 120 ms once connected (a page
+// still unpacking and building), and only then, a task later, takes the tool
+// result the host sent right after the handshake: it draws a 900 px block.
+const resizeView = `<!doctype html><html><head><title>resize</title></head><body style="margin: 0"><p>resize</p>
+<script type="module">
+import { App } from "@modelcontextprotocol/ext-apps";
+const app = new App({ name: "resize", version: "1.0.0" }, {});
+window.app = app;
+await app.connect();
+const end = performance.now() + 120;
+while (performance.now() < end) {}
+setTimeout(() => {
+  app.ontoolresult = () => {
+    const d = document.createElement("div");
+    d.style.height = "900px";
+    document.body.appendChild(d);
+    window.drawn = true;
+  };
+  document.body.dataset.ready = "1";
+}, 0);
+</script></body></html>`
+
+const resizeHost = `<!doctype html><html><body>
+<iframe id="ui" sandbox="allow-scripts allow-same-origin" style="width: 600px; border: 0"></iframe>
+<script>%s</script>
+<script>
+window.sizes = [];
+const bridge = new McpHost.AppBridge(document.getElementById("ui"), {
+  hostInfo: { name: "resize-host", version: "1.0.0" },
+  hostContext: { theme: "light" },
+  autoResize: false,
+  onSizeChanged: (p) => window.sizes.push(p.height)
+});
+bridge.start();
+bridge.sendToolInput({});
+bridge.sendToolResult({ content: [{ type: "text", text: "tall" }] });
+document.getElementById("ui").src = %s;
+</script></body></html>`
+
+// TestAutoResizeReportsTheResultsSize: the first size-changed comes after the
+// first tool result was drawn, not from a page still getting ready (whose
+// size the host would lay its frame out for only to do so again); the old
+// 30 ms timer after connect reported the page without its result first.
+func TestAutoResizeReportsTheResultsSize(t *testing.T) {
+	ctx := openBridgePage(t, resizeView, resizeHost)
+	browsertest.WaitFrame(t, ctx, "#ui", `(w) => w.drawn === true`, 10*time.Second)
+	browsertest.Poll(t, ctx, `window.sizes.length > 0`, 5*time.Second)
+	tctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	sizes, err := chromedp.Run(tctx, chromedp.Evaluate[string](`JSON.stringify(window.sizes)`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var hs []float64
+	if err := json.Unmarshal([]byte(sizes), &hs); err != nil || len(hs) == 0 {
+		t.Fatalf("sizes = %s, %v", sizes, err)
+	}
+	if hs[0] < 900 {
+		t.Errorf("first reported height %v (all: %s), want the drawn result's (>= 900)", hs[0], sizes)
+	}
+}
+
+// TestAutoResizeReportsWithoutAResult: a page that gets no result still
+// tells the host its size (at an idle moment after the handshake).
+func TestAutoResizeReportsWithoutAResult(t *testing.T) {
+	ctx := openBridgePage(t, probeView, probeHost)
+	browsertest.Poll(t, ctx, `window.hostLog.some(m => m.msg.method === "ui/notifications/size-changed" && m.msg.params.height > 0)`, 5*time.Second)
+}
