@@ -15,11 +15,10 @@
     root.style.colorScheme = guess;
     window.genuiThemeGuess = guess;
   }
-  /* The page's content is held out of layout (display: none) until the host's tool input comes (a
-     result sent right after it is then drawn in the first frame that shows the page: the browser
-     does not lay out the form alone when parsing ends nor paint a frame of it first), a result
-     comes, connecting fails, or at the latest 50 ms after the handshake (a host that sends no
-     input) or 300 ms after this line. */
+  /* The page's content is held out of layout (display: none) until the handshake is done (or fails,
+     or a tool input or result comes), at the latest 300 ms after this line: the browser then does
+     not lay out the form alone when parsing ends nor paint frames of it while the page waits for
+     the host (bench/pagerender: the host and the frame share one thread). */
   var body = document.body, held = setTimeout(release, 300);
   function release() {
     clearTimeout(held);

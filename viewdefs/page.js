@@ -167,7 +167,7 @@ const connected = (window.genuiConnected || app.connect()).then(function () {
   if (rich) rich.applyTheme();
   if (ctx && ctx.styles && isPlainObject(ctx.styles.variables) && Object.keys(ctx.styles.variables).length) fixButtonContrast();
   if (document.body.dataset.state === "connecting") setState("ready", "");
-  setTimeout(release, 50);
+  release();
   return true;
 }, function (e) {
   release();

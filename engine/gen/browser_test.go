@@ -145,7 +145,10 @@ type fixture struct {
 	host string
 }
 
-func newFixture(t *testing.T) (*fixture, *uiServer) {
+func newFixture(t *testing.T) (*fixture, *uiServer) { return newFixtureHost(t, hostPage) }
+
+// newFixtureHost is newFixture with another host page (hostPage's two %s).
+func newFixtureHost(t *testing.T, hostTmpl string) (*fixture, *uiServer) {
 	ctx := browsertest.Start(t)
 	ui := &uiServer{pages: map[string]string{}}
 	uiSrv := httptest.NewServer(ui)
@@ -154,7 +157,7 @@ func newFixture(t *testing.T) (*fixture, *uiServer) {
 		tool := r.URL.Query().Get("tool")
 		src, _ := json.Marshal(uiSrv.URL + "/ui/" + tool)
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		fmt.Fprintf(w, hostPage, mcpshim.HostJS(), src)
+		fmt.Fprintf(w, hostTmpl, mcpshim.HostJS(), src)
 	}))
 	t.Cleanup(hostSrv.Close)
 	return &fixture{t: t, ctx: ctx, host: hostSrv.URL}, ui
