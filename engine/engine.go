@@ -436,7 +436,7 @@ func (e *Engine) listAllTools(ctx context.Context) ([]json.RawMessage, error) {
 		if err != nil {
 			return nil, fmt.Errorf("tools/list: %w", err)
 		}
-		tools, next, err := splitToolsPage(res)
+		tools, next, err := e.toolsPage(res)
 		if err != nil {
 			return nil, fmt.Errorf("tools/list: malformed result: %w", err)
 		}
@@ -447,6 +447,20 @@ func (e *Engine) listAllTools(ctx context.Context) ([]json.RawMessage, error) {
 		cursor = next
 	}
 	return nil, errors.New("tools/list: more than 1000 pages; giving up")
+}
+
+// toolsPage is splitToolsPage of a tools/list result, using the tools the
+// upstream link found while the answer streamed in when it did (a 36 MB
+// answer is not walked again; the rest of the result still is).
+func (e *Engine) toolsPage(res json.RawMessage) (tools []json.RawMessage, next string, err error) {
+	streamed, rest, ok := e.relay.up.ListedTools(res)
+	if !ok {
+		return splitToolsPage(res)
+	}
+	if _, next, err = splitToolsPage(rest); err != nil {
+		return nil, "", err
+	}
+	return streamed, next, nil
 }
 
 // keptTools returns a page's tools as the registry keeps them: slices of

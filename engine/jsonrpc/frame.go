@@ -42,7 +42,29 @@ type FrameReader struct {
 	// genui's first tools/list).
 	parts   [][]byte
 	partLen int
+	// watcher sees the bytes of each long line as they are read (Watch);
+	// watched says it saw all of the line ReadFrame returned last.
+	watcher           LineWatcher
+	watching, watched bool
 }
+
+// LineWatcher follows the lines longer than a FrameReader's buffer while
+// they are read (a ResultArrayStream): Reset at the start of each such
+// line, then Write with each piece of it in order, the line's end
+// included. Write must not keep p.
+type LineWatcher interface {
+	Reset()
+	Write(p []byte)
+}
+
+// Watch hands each line longer than the reader's buffer to w as it is
+// read, so that work on it can run while the rest arrives; Watched then
+// says whether w saw the line ReadFrame returned.
+func (fr *FrameReader) Watch(w LineWatcher) { fr.watcher = w }
+
+// Watched reports whether the line ReadFrame returned last went through
+// the LineWatcher, all of it.
+func (fr *FrameReader) Watched() bool { return fr.watched }
 
 // NewFrameReader reads frames from r; max <= 0 means DefaultMaxFrame.
 func NewFrameReader(r io.Reader, max int) *FrameReader {
@@ -99,6 +121,7 @@ func (fr *FrameReader) readLine() ([]byte, error) {
 		fr.buf = nil
 	}
 	fr.buf = fr.buf[:0]
+	fr.watching, fr.watched = false, false
 	clear(fr.parts)
 	fr.parts, fr.partLen = fr.parts[:0], 0
 	for {
@@ -127,6 +150,10 @@ func (fr *FrameReader) readLine() ([]byte, error) {
 			}
 			fr.add(chunk)
 		case errors.Is(err, bufio.ErrBufferFull):
+			if fr.watcher != nil && len(fr.buf) == 0 && len(fr.parts) == 0 {
+				fr.watching = true // a long line starts
+				fr.watcher.Reset()
+			}
 			fr.add(chunk)
 			continue
 		case errors.Is(err, io.EOF) && content > 0:
@@ -142,6 +169,7 @@ func (fr *FrameReader) readLine() ([]byte, error) {
 			clear(fr.parts) // the blocks are garbage now
 			fr.parts, fr.partLen = fr.parts[:0], 0
 		}
+		fr.watched = fr.watching
 		return bytes.TrimRight(fr.buf, "\r\n"), nil
 	}
 }
@@ -156,6 +184,9 @@ const (
 // add appends chunk to the line being read: to buf while it has room,
 // else buf becomes a part and a new block starts.
 func (fr *FrameReader) add(chunk []byte) {
+	if fr.watching {
+		fr.watcher.Write(chunk)
+	}
 	for len(chunk) > 0 {
 		if len(fr.buf) == cap(fr.buf) {
 			if len(fr.buf) > 0 {

@@ -166,3 +166,41 @@ func TestFrameReaderLineOfManyBlocks(t *testing.T) {
 		t.Fatalf("a line one byte over the limit: %v, want FrameTooLargeError", err)
 	}
 }
+
+// recordingWatcher keeps what a FrameReader hands it.
+type recordingWatcher struct {
+	lines  [][]byte
+	pieces int
+}
+
+func (w *recordingWatcher) Reset() { w.lines = append(w.lines, nil) }
+func (w *recordingWatcher) Write(p []byte) {
+	w.lines[len(w.lines)-1] = append(w.lines[len(w.lines)-1], p...)
+	w.pieces++
+}
+
+// TestFrameReaderWatch: a line longer than the buffer reaches the watcher
+// whole, in pieces, with its line end; short lines do not.
+func TestFrameReaderWatch(t *testing.T) {
+	long := bytes.Repeat([]byte("0123456789"), 50_000)
+	in := "short\n" + string(long) + "\r\nafter\n" + string(long[:70_000])
+	fr := NewFrameReader(strings.NewReader(in), 0)
+	w := &recordingWatcher{}
+	fr.Watch(w)
+	want := []struct {
+		line    string
+		watched bool
+	}{{"short", false}, {string(long), true}, {"after", false}, {string(long[:70_000]), true}}
+	for i, wl := range want {
+		line, err := fr.ReadFrame()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(line) != wl.line || fr.Watched() != wl.watched {
+			t.Fatalf("frame %d: %d bytes, watched %v; want %d, %v", i, len(line), fr.Watched(), len(wl.line), wl.watched)
+		}
+	}
+	if len(w.lines) != 2 || string(w.lines[0]) != string(long)+"\r\n" || string(w.lines[1]) != string(long[:70_000]) || w.pieces < 4 {
+		t.Fatalf("watcher saw %d lines in %d pieces", len(w.lines), w.pieces)
+	}
+}

@@ -75,6 +75,12 @@ type lineLink struct {
 	sweepEvery time.Duration
 	// tracer watches every frame read and written (nil: nobody).
 	tracer Tracer
+	// stream follows each long line while it is read: a tools/list answer
+	// is validated and its tools found as it arrives (not in passes over
+	// 36 MB after its last byte). onListed gets the tools of a tools/list
+	// answer so found, before the answer is delivered.
+	stream   *jsonrpc.ResultArrayStream
+	onListed func(result json.RawMessage, tools []json.RawMessage, rest json.RawMessage)
 
 	mu      sync.Mutex
 	pending map[int64]pendingCall
@@ -107,8 +113,12 @@ type pendingCall struct {
 // closers are closed by close (the pipe ends). Call start to run the read
 // loop.
 func newLineLink(r io.Reader, w io.Writer, closers []io.Closer, maxLine int, log *slog.Logger) *lineLink {
+	fr := newFrameReader(r, maxLine)
+	stream := jsonrpc.NewResultArrayStream("tools")
+	fr.Watch(stream)
 	return &lineLink{
-		r:        newFrameReader(r, maxLine),
+		r:        fr,
+		stream:   stream,
 		w:        jsonrpc.NewFrameWriter(w),
 		closers:  closers,
 		maxLine:  maxLine,
@@ -138,6 +148,14 @@ func (l *lineLink) readLoop() {
 		}
 		if t := tracing(l.tracer); t != nil {
 			t.Frame(false, b)
+		}
+		if l.r.Watched() {
+			if st, ok := l.stream.Finish(b); ok {
+				if line := l.r.Own(b); &line[0] == &b[0] { // handed over, not copied
+					l.dispatchStreamed(line, st)
+					continue
+				}
+			}
 		}
 		if l.async.Load() > 0 && l.answerAsync(b) {
 			continue // answered from the read buffer: nothing copied
@@ -252,6 +270,8 @@ type frame struct {
 	Params json.RawMessage `json:"params"`
 	Result json.RawMessage `json:"result"`
 	Error  json.RawMessage `json:"error"`
+	// streamed is set for a frame the stream split (dispatchStreamed).
+	streamed *jsonrpc.StreamedResult `json:"-"`
 }
 
 // decodeFrame decodes a line into a frame. The common frame (the five
@@ -326,6 +346,21 @@ func ownResult(line []byte, res json.RawMessage) json.RawMessage {
 	return bytes.Clone(res)
 }
 
+// dispatchStreamed routes a response the stream validated and split while
+// it was read (st aliases the line, which the link owns): what dispatch
+// does with a response, without its passes over the line.
+func (l *lineLink) dispatchStreamed(line []byte, st jsonrpc.StreamedResult) {
+	if isNullOrEmpty(st.Top.ID) {
+		l.log.Warn("upstream sent a line that is no JSON-RPC message; skipped", "line", preview(line))
+		return
+	}
+	f := frame{ID: st.Top.ID, Result: ownResult(line, st.Top.Result), Error: st.Top.Error}
+	if &f.Result[0] == &st.Top.Result[0] { // else a copy, which the tools do not alias
+		f.streamed = &st
+	}
+	l.deliver(f)
+}
+
 // answer runs the request handler and writes its response frame.
 func (l *lineLink) answer(id json.RawMessage, method string, params json.RawMessage) {
 	resp := l.onRequest(id, method, params)
@@ -342,6 +377,9 @@ func (l *lineLink) deliver(f frame) {
 	if !ok {
 		l.unmatched(key)
 		return
+	}
+	if f.streamed != nil && pc.method == "tools/list" && isNullOrEmpty(f.Error) && l.onListed != nil {
+		l.onListed(f.Result, f.streamed.Elems, f.streamed.Rest)
 	}
 	if pc.w != nil { // line is owned by dispatch: nothing to copy
 		a := jsonrpc.Answer{Result: f.Result}

@@ -1,0 +1,134 @@
+package upstream
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/genui-dev/genui/engine/jsonrpc"
+	"github.com/genui-dev/genui/internal/manytools"
+)
+
+// TestListedToolsStreamed: a tools/list answer longer than the read
+// buffer is split while it is read; ListedTools hands out exactly the
+// tools an ordinary split of the result finds (the same bytes of it), once,
+// and the rest of the result keeps its nextCursor.
+func TestListedToolsStreamed(t *testing.T) {
+	srv := &manytools.Server{N: 3000, PageSize: 2500}
+	c := New(Config{InProcess: srv.Serve, Logger: testLogger(t)})
+	defer runClient(t, c)()
+	waitReady(t, c, 5*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	res, err := c.Request(ctx, "tools/list", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tools, rest, ok := c.ListedTools(res)
+	if !ok {
+		t.Fatalf("a %d-byte tools/list answer was not split as it streamed in", len(res))
+	}
+	var want []json.RawMessage
+	var cursor string
+	found, aok := jsonrpc.ArrayMember(res, "tools", func(v []byte) { want = append(want, v) }, func(k, v []byte) {
+		if string(k) == "nextCursor" {
+			_ = json.Unmarshal(v, &cursor)
+		}
+	})
+	if !found || !aok || len(want) != 2500 || cursor != "2500" {
+		t.Fatalf("ordinary split: found %v ok %v, %d tools, cursor %q", found, aok, len(want), cursor)
+	}
+	if len(tools) != len(want) {
+		t.Fatalf("streamed %d tools, want %d", len(tools), len(want))
+	}
+	for i := range want {
+		if !bytes.Equal(tools[i], want[i]) || &tools[i][0] != &want[i][0] {
+			t.Fatalf("tool %d: %.80s, want %.80s (the same bytes of the result)", i, tools[i], want[i])
+		}
+	}
+	if !strings.Contains(string(rest), `"nextCursor":"2500"`) || strings.Contains(string(rest), "tool_") {
+		t.Fatalf("rest = %.200s", rest)
+	}
+	if _, _, again := c.ListedTools(res); again {
+		t.Fatal("ListedTools handed the tools out twice")
+	}
+	// A small page is read the ordinary way: nothing listed.
+	small, err := c.Request(ctx, "tools/list", json.RawMessage(`{"cursor":"2999"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, ok := c.ListedTools(small); ok {
+		t.Fatal("a one-tool page was listed as streamed")
+	}
+}
+
+// TestListedToolsBrokenAnswer: a long tools/list answer that is not valid
+// JSON (or has a member twice) is not taken by the stream: the call gets
+// the ordinary read's answer (a clear error for broken JSON, the answer
+// encoding/json makes of duplicates), nothing is listed, and the link
+// goes on.
+func TestListedToolsBrokenAnswer(t *testing.T) {
+	srv := &manytools.Server{N: 1000}
+	var tools []string
+	for i := range 1000 {
+		tools = append(tools, string(srv.Tool(i)))
+	}
+	all := strings.Join(tools, ",")
+	answers := map[string]string{
+		"broken": `{"jsonrpc":"2.0","id":ID,"result":{"tools":[` + all + `,{"name":"x",}]}}`,
+		"dup":    `{"jsonrpc":"2.0","id":ID,"result":{"tools":[` + all + `]},"result":{"tools":[]}}`,
+	}
+	for name, answer := range answers {
+		t.Run(name, func(t *testing.T) {
+			c := New(Config{InProcess: func(ctx context.Context, r io.Reader, w io.Writer) error {
+				sc := bufio.NewScanner(r)
+				for sc.Scan() {
+					var m struct {
+						ID     json.RawMessage `json:"id"`
+						Method string          `json:"method"`
+					}
+					if json.Unmarshal(sc.Bytes(), &m) != nil || len(m.ID) == 0 {
+						continue
+					}
+					out := `{"jsonrpc":"2.0","id":` + string(m.ID) + `,"result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"b","version":"1"}}}`
+					switch m.Method {
+					case "tools/list":
+						out = strings.Replace(answer, "ID", string(m.ID), 1)
+					case "ping":
+						out = `{"jsonrpc":"2.0","id":` + string(m.ID) + `,"result":{}}`
+					}
+					if _, err := io.WriteString(w, out+"\n"); err != nil {
+						return err
+					}
+				}
+				return sc.Err()
+			}, Logger: testLogger(t)})
+			defer runClient(t, c)()
+			waitReady(t, c, 5*time.Second)
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			res, err := c.Request(ctx, "tools/list", nil)
+			switch name {
+			case "broken":
+				if err == nil || !strings.Contains(err.Error(), "unreadable reply to tools/list") {
+					t.Fatalf("broken answer: err %v, %d bytes", err, len(res))
+				}
+			case "dup": // encoding/json keeps the last result
+				if err != nil || string(res) != `{"tools":[]}` {
+					t.Fatalf("duplicate result: %v, %.80s", err, res)
+				}
+				if _, _, ok := c.ListedTools(res); ok {
+					t.Fatal("an answer with its result twice was listed as streamed")
+				}
+			}
+			if _, err := c.Request(ctx, "ping", nil); err != nil {
+				t.Fatalf("the link did not go on: %v", err)
+			}
+		})
+	}
+}
