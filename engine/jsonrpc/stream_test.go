@@ -197,3 +197,34 @@ func FuzzResultArrayStream(f *testing.F) {
 		checkStream(t, line, cuts)
 	})
 }
+
+// BenchmarkToolsAnswer: a 100,000-tool answer (18 MB here) followed in
+// 64 KiB pieces as a FrameReader hands them over, against the ordinary
+// read after the last byte (ScanValid, then ArrayMember over the result).
+func BenchmarkToolsAnswer(b *testing.B) {
+	line := toolsLine(100_000, "", "")
+	fed := append(bytes.Clone(line), '\n')
+	b.Run("streamed", func(b *testing.B) {
+		b.SetBytes(int64(len(line)))
+		s := NewResultArrayStream("tools")
+		for b.Loop() {
+			s.Reset()
+			for at := 0; at < len(fed); at += 64 << 10 {
+				s.Write(fed[at:min(at+64<<10, len(fed))])
+			}
+			if r, ok := s.Finish(line); !ok || len(r.Elems) != 100_000 {
+				b.Fatal("not followed")
+			}
+		}
+	})
+	b.Run("ordinary", func(b *testing.B) {
+		b.SetBytes(int64(len(line)))
+		for b.Loop() {
+			top, ok := ScanValid(line)
+			n := 0
+			if found, aok := ArrayMember(top.Result, "tools", func([]byte) { n++ }, func(_, _ []byte) {}); !ok || !found || !aok || n != 100_000 {
+				b.Fatal("not split")
+			}
+		}
+	})
+}

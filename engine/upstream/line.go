@@ -45,6 +45,10 @@ func formatBytes(n int) string {
 	return fmt.Sprintf("%d bytes", n)
 }
 
+// streamLongLines makes line links follow long lines as they are read
+// (ResultArrayStream); benchmarks turn it off to compare.
+var streamLongLines = true
+
 // lineLink is genui's own transport for stdio and in-process upstreams:
 // newline-delimited JSON-RPC on a reader/writer pair. Unlike mcp-go's stdio
 // transport it never decodes params: notifications and server-to-client
@@ -115,7 +119,9 @@ type pendingCall struct {
 func newLineLink(r io.Reader, w io.Writer, closers []io.Closer, maxLine int, log *slog.Logger) *lineLink {
 	fr := newFrameReader(r, maxLine)
 	stream := jsonrpc.NewResultArrayStream("tools")
-	fr.Watch(stream)
+	if streamLongLines {
+		fr.Watch(stream)
+	}
 	return &lineLink{
 		r:        fr,
 		stream:   stream,

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"io"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -131,4 +132,54 @@ func TestListedToolsBrokenAnswer(t *testing.T) {
 			}
 		})
 	}
+}
+
+// BenchmarkToolsListRead100k: an in-process upstream's 100,000-tool
+// tools/list answer (36 MB) from the request to the tools in hand, split
+// as the answer streams in against the ordinary read (validate, then
+// split, after the last byte), alternating. The server builds its answer
+// in each op too (the same in both).
+func BenchmarkToolsListRead100k(b *testing.B) {
+	for _, streamed := range []bool{true, false} {
+		name := map[bool]string{true: "streamed", false: "ordinary"}[streamed]
+		b.Run(name, func(b *testing.B) {
+			defer func(old bool) { streamLongLines = old }(streamLongLines)
+			streamLongLines = streamed
+			c := New(Config{InProcess: (&manytools.Server{N: 100_000}).Serve})
+			ctx, cancel := context.WithCancel(context.Background())
+			done := make(chan struct{})
+			go func() { defer close(done); _ = c.Run(ctx) }()
+			defer func() { cancel(); <-done }()
+			wctx, wcancel := context.WithTimeout(ctx, 10*time.Second)
+			defer wcancel()
+			if err := c.WaitReady(wctx); err != nil {
+				b.Fatal(err)
+			}
+			cpu0 := cpuTime()
+			for b.Loop() {
+				res, err := c.Request(ctx, "tools/list", nil)
+				if err != nil {
+					b.Fatal(err)
+				}
+				tools, _, ok := c.ListedTools(res)
+				if !ok {
+					found, _ := jsonrpc.ArrayMember(res, "tools", func(v []byte) { tools = append(tools, v) }, func(_, _ []byte) {})
+					if !found {
+						b.Fatal("no tools")
+					}
+				}
+				if len(tools) != 100_000 || ok != streamed {
+					b.Fatalf("%d tools, streamed %v", len(tools), ok)
+				}
+			}
+			b.ReportMetric(float64(cpuTime()-cpu0)/1e6/float64(b.N), "cpu-ms/op")
+		})
+	}
+}
+
+// cpuTime is the CPU time this process has used (user and system).
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
