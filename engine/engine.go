@@ -432,35 +432,27 @@ func (e *Engine) listAllTools(ctx context.Context) ([]json.RawMessage, error) {
 		if cursor != "" {
 			params, _ = json.Marshal(map[string]string{"cursor": cursor})
 		}
-		res, err := e.relay.request(ctx, "tools/list", params)
+		res, streamed, split, err := e.relay.listTools(ctx, params)
 		if err != nil {
 			return nil, fmt.Errorf("tools/list: %w", err)
 		}
-		tools, next, err := e.toolsPage(res)
+		tools, next, err := splitToolsPage(res) // split: res has an empty tools array
 		if err != nil {
 			return nil, fmt.Errorf("tools/list: malformed result: %w", err)
 		}
-		all = append(all, keptTools(res, tools)...)
+		if split {
+			// As they lie in the blocks the answer was read into: nothing
+			// else is held with them.
+			all = append(all, streamed...)
+		} else {
+			all = append(all, keptTools(res, tools)...)
+		}
 		if next == "" {
 			return all, nil
 		}
 		cursor = next
 	}
 	return nil, errors.New("tools/list: more than 1000 pages; giving up")
-}
-
-// toolsPage is splitToolsPage of a tools/list result, using the tools the
-// upstream link found while the answer streamed in when it did (a 36 MB
-// answer is not walked again; the rest of the result still is).
-func (e *Engine) toolsPage(res json.RawMessage) (tools []json.RawMessage, next string, err error) {
-	streamed, rest, ok := e.relay.up.ListedTools(res)
-	if !ok {
-		return splitToolsPage(res)
-	}
-	if _, next, err = splitToolsPage(rest); err != nil {
-		return nil, "", err
-	}
-	return streamed, next, nil
 }
 
 // keptTools returns a page's tools as the registry keeps them: slices of

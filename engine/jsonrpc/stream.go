@@ -1,6 +1,9 @@
 package jsonrpc
 
-import "encoding/json"
+import (
+	"bytes"
+	"encoding/json"
+)
 
 // ResultArrayStream validates a long response frame while it is read and
 // finds the elements of one array in its result (result.tools of a
@@ -8,13 +11,14 @@ import "encoding/json"
 // byte: 100,000 tools are one 36 MB line, and validating it, then
 // splitting the array, each took a pass over it after it was read.
 //
-// A FrameReader feeds it each piece of a long line (FrameReader.Stream);
+// It is fed the pieces of a line (through a FrameReader's LineWatcher)
+// and keeps slices of them: the pieces must stay valid and unchanged.
 // Finish then says whether the line is a frame of that shape, valid as a
-// whole, and where the elements are. It is an optimisation only: anything
-// it does not follow (another shape, a member given twice, an escaped
-// key, an element over maxStreamCarry, JSON that is not valid) makes
-// Finish report false, and the caller reads the line the ordinary way,
-// which then finds what is wrong.
+// whole, and gives the elements. It is an optimisation only: anything it
+// does not follow (another shape, a member given twice, an escaped key, an
+// element over maxStreamCarry, JSON that is not valid) makes Finish report
+// false, and the line is read the ordinary way, which then finds what is
+// wrong.
 //
 // How it validates: each element is validated on its own (where it lies
 // in a piece, or copied together when it spans two), the separators
@@ -25,15 +29,10 @@ type ResultArrayStream struct {
 	key string // the result member whose array is followed
 
 	state int
-	n     int    // bytes fed so far (offset of the next byte in the line)
-	head  []byte // the line so far, while looking for the array
-	open  int    // offset of the array's '['
-	close int    // offset just past its ']'
-	carry []byte // an element (or its start) cut by the end of a piece
-	carAt int    // the line offset of carry[0]
-	spare []byte // carry's other buffer
-	elems []int  // start and end offset of each element, in pairs
-	tail  int    // bytes fed after the array
+	head  []byte            // the line before the array (while looking: all fed so far)
+	tail  []byte            // the line after the array
+	carry []byte            // an element (or its start) cut by the end of a piece
+	elems []json.RawMessage // the elements found so far
 }
 
 // The stream's states.
@@ -60,24 +59,20 @@ func NewResultArrayStream(key string) *ResultArrayStream {
 	return &ResultArrayStream{key: key}
 }
 
-// Reset starts a new line.
+// Reset starts a new line. What Finish returned stays as it is.
 func (s *ResultArrayStream) Reset() {
-	s.state, s.n, s.open, s.close, s.tail = streamHead, 0, 0, 0, 0
-	s.head, s.carry = s.head[:0], s.carry[:0]
-	s.elems = s.elems[:0]
-	if cap(s.elems) > 1<<16 { // a big list's offsets are not kept for the next
-		s.elems = nil
-	}
-	if cap(s.carry) > 64<<10 || cap(s.spare) > 64<<10 {
-		s.carry, s.spare = nil, nil
+	s.state = streamHead
+	s.head, s.tail, s.elems = nil, nil, nil // handed out by Finish, or small
+	s.carry = s.carry[:0]
+	if cap(s.carry) > 64<<10 {
+		s.carry = nil
 	}
 }
 
 // Write feeds the next piece of the line (which may include the line's
-// end). p is not kept.
+// end). The elements found in p are slices of it: p must stay valid and
+// unchanged.
 func (s *ResultArrayStream) Write(p []byte) {
-	base := s.n
-	s.n += len(p)
 	if s.state == streamHead {
 		if len(s.head)+len(p) > maxStreamHead {
 			s.state = streamFailed
@@ -92,9 +87,11 @@ func (s *ResultArrayStream) Write(p []byte) {
 			s.state = streamFailed
 			return
 		}
-		s.open, s.state = at, streamFirst
-		s.elements(s.head[at+1:], at+1) // copies what it carries
-		s.head = s.head[:0]
+		// The elements in head keep slices of it: head is not written
+		// again (Reset drops it).
+		s.state = streamFirst
+		s.elements(s.head[at+1 : len(s.head) : len(s.head)])
+		s.head = s.head[:at:at]
 		return
 	}
 	for len(p) > 0 {
@@ -102,10 +99,10 @@ func (s *ResultArrayStream) Write(p []byte) {
 		case s.state == streamFailed:
 			return
 		case s.state == streamTail:
-			s.addTail(len(p))
+			s.addTail(p)
 			return
 		case len(s.carry) == 0:
-			s.elements(p, base)
+			s.elements(p)
 			return
 		}
 		// Complete the cut element: add to it, in growing steps, until it
@@ -116,23 +113,21 @@ func (s *ResultArrayStream) Write(p []byte) {
 			return
 		}
 		s.carry = append(s.carry, p[:n]...)
-		p, base = p[n:], base+n
 		end, ok := validValue(s.carry, 0)
-		if ok && end < len(s.carry) {
-			at := s.carAt
-			s.elems = append(s.elems, at, at+end)
-			s.state = streamSep
-			rest := s.carry[end:]
-			s.carry, s.spare = s.spare[:0], s.carry
-			s.elements(rest, at+end) // may start a new carry, in the other buffer
+		if !ok || end == len(s.carry) {
+			p = p[n:]
+			continue
 		}
+		s.elems = append(s.elems, bytes.Clone(s.carry[:end]))
+		s.state = streamSep
+		p = p[n-(len(s.carry)-end):] // what follows the element is read in place
+		s.carry = s.carry[:0]
 	}
 }
 
-// elements reads array content b at line offset base: elements, the
-// separators and the closing bracket; an element cut by b's end is carried
-// to the next piece.
-func (s *ResultArrayStream) elements(b []byte, base int) {
+// elements reads array content b: elements, the separators and the
+// closing bracket; an element cut by b's end is carried to the next piece.
+func (s *ResultArrayStream) elements(b []byte) {
 	i := 0
 	for {
 		i = skipSpace(b, i)
@@ -147,14 +142,14 @@ func (s *ResultArrayStream) elements(b []byte, base int) {
 				i++
 				continue
 			case ']':
-				s.closeArray(b[i+1:], base+i+1)
+				s.addTail(b[i+1:])
 				return
 			}
 			s.state = streamFailed
 			return
 		case streamFirst:
 			if b[i] == ']' {
-				s.closeArray(b[i+1:], base+i+1)
+				s.addTail(b[i+1:])
 				return
 			}
 		}
@@ -163,80 +158,61 @@ func (s *ResultArrayStream) elements(b []byte, base int) {
 			// Cut short (or invalid: the carry finds out, or the
 			// ordinary read after Finish does).
 			s.carry = append(s.carry[:0], b[i:]...)
-			s.carAt = base + i
 			return
 		}
-		s.elems = append(s.elems, base+i, base+end)
+		s.elems = append(s.elems, b[i:end:end])
 		s.state = streamSep
 		i = end
 	}
 }
 
-func (s *ResultArrayStream) closeArray(rest []byte, at int) {
-	s.close, s.state = at, streamTail
-	s.addTail(len(rest))
-}
-
-// addTail counts n bytes after the array (Finish reads them from the line).
-func (s *ResultArrayStream) addTail(n int) {
-	if s.tail += n; s.tail > maxStreamHead {
+// addTail keeps p, bytes after the array.
+func (s *ResultArrayStream) addTail(p []byte) {
+	s.state = streamTail
+	if len(s.tail)+len(p) > maxStreamHead {
 		s.state = streamFailed
+		return
 	}
+	s.tail = append(s.tail, p...)
 }
 
 // StreamedResult is what a ResultArrayStream found in a valid line.
 type StreamedResult struct {
-	// Top is the frame's top-level members; Top.Result is the result
-	// member as a slice of the line.
+	// Top is the frame's top-level members except Result (copies).
 	Top Top
-	// Elems are the array's elements, slices of the line.
+	// Elems are the array's elements, slices of the pieces fed (an
+	// element that spanned two is a copy).
 	Elems []json.RawMessage
 	// Rest is the result with the array left empty ("key":[]), for
 	// reading its other members without walking the elements again.
 	Rest []byte
 }
 
-// Finish reports whether line (the frame just read whole, whose bytes
-// were all fed to Write, then its line end) is a valid JSON object with no
-// member given twice or escaped, and with an array result.<key>, and
-// returns what it found. The returned slices alias line, except Rest.
-func (s *ResultArrayStream) Finish(line []byte) (StreamedResult, bool) {
-	if s.state != streamTail || s.close > len(line) || s.n < len(line) || s.n-len(line) > 2 {
+// Finish reports whether the line fed since Reset, with its line end, is
+// a valid JSON object with no member given twice or escaped, and with an
+// array result.<key>, and returns what it found.
+func (s *ResultArrayStream) Finish() (StreamedResult, bool) {
+	if s.state != streamTail {
 		return StreamedResult{}, false
 	}
 	// The stand-in: the line with an empty array where the array is.
-	head, tail := line[:s.open], line[s.close:]
-	stand := make([]byte, 0, len(head)+2+len(tail))
-	stand = append(append(append(stand, head...), '[', ']'), tail...)
+	tail := bytes.TrimRight(s.tail, "\r\n")
+	open := len(s.head)
+	stand := make([]byte, 0, len(s.head)+2+len(tail))
+	stand = append(append(append(stand, s.head...), '[', ']'), tail...)
 	top, ok := ScanValid(stand)
 	if !ok || top.Other || top.Dup || top.Result == nil || top.Method != nil {
 		return StreamedResult{}, false
 	}
-	// Where each member is (ScanValid's slices do not say), in the line.
-	grow := s.close - s.open - 2 // the array's bytes beyond "[]"
-	var r StreamedResult
 	resStart, resEnd := -1, -1
 	EachMemberAt(stand, func(key []byte, start, end int) bool {
-		v := line[start:end:end]
-		if start > s.open {
-			v = line[start+grow : end+grow : end+grow]
-		}
-		switch string(key) {
-		case "jsonrpc":
-			r.Top.JSONRPC = v
-		case "id":
-			r.Top.ID = v
-		case "params":
-			r.Top.Params = v
-		case "error":
-			r.Top.Error = v
-		case "result":
+		if string(key) == "result" {
 			resStart, resEnd = start, end
 		}
 		return true
 	})
 	// The placeholder must be the result's one member named key.
-	if resStart < 0 || resStart > s.open || s.open+2 > resEnd {
+	if resStart < 0 || resStart > open || open+2 > resEnd {
 		return StreamedResult{}, false
 	}
 	keys, at := 0, -1
@@ -247,16 +223,12 @@ func (s *ResultArrayStream) Finish(line []byte) (StreamedResult, bool) {
 		}
 		return true
 	})
-	if keys != 1 || at != s.open {
+	if keys != 1 || at != open {
 		return StreamedResult{}, false
 	}
-	r.Top.Result = line[resStart : resEnd+grow : resEnd+grow]
-	r.Rest = stand[resStart:resEnd:resEnd]
-	r.Elems = make([]json.RawMessage, len(s.elems)/2)
-	for k := range r.Elems {
-		a, b := s.elems[2*k], s.elems[2*k+1]
-		r.Elems[k] = line[a:b:b]
-	}
+	top.Result = nil
+	r := StreamedResult{Top: top, Elems: s.elems, Rest: stand[resStart:resEnd:resEnd]}
+	s.elems = nil
 	return r, true
 }
 

@@ -356,7 +356,6 @@ func (c *Client) startLineLink(cn *conn, r io.Reader, w io.Writer, closers []io.
 	l := newLineLink(r, w, closers, c.maxLine, c.log)
 	l.tracer = c.currentTracer()
 	l.onNotify = c.queue.push
-	l.onListed = c.keepListed
 	l.onRequest = c.lineRequestHandler(cn)
 	l.onEnd = func(err error) {
 		var tooLong *lineTooLongError

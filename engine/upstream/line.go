@@ -81,10 +81,9 @@ type lineLink struct {
 	tracer Tracer
 	// stream follows each long line while it is read: a tools/list answer
 	// is validated and its tools found as it arrives (not in passes over
-	// 36 MB after its last byte). onListed gets the tools of a tools/list
-	// answer so found, before the answer is delivered.
-	stream   *jsonrpc.ResultArrayStream
-	onListed func(result json.RawMessage, tools []json.RawMessage, rest json.RawMessage)
+	// 36 MB after its last byte), and handed to a ListTools call without
+	// being joined into one slice (lineWatcher.End).
+	stream *jsonrpc.ResultArrayStream
 
 	mu      sync.Mutex
 	pending map[int64]pendingCall
@@ -111,6 +110,8 @@ type pendingCall struct {
 	ch       chan *jsonrpc.Message // buffered, one answer
 	w        jsonrpc.Waiter
 	deadline int64 // unix ns
+	// page is set for a ListTools call: a streamed answer's tools go there.
+	page *toolsPage
 }
 
 // newLineLink builds a link reading frames from r and writing them to w.
@@ -118,13 +119,9 @@ type pendingCall struct {
 // loop.
 func newLineLink(r io.Reader, w io.Writer, closers []io.Closer, maxLine int, log *slog.Logger) *lineLink {
 	fr := newFrameReader(r, maxLine)
-	stream := jsonrpc.NewResultArrayStream("tools")
-	if streamLongLines {
-		fr.Watch(stream)
-	}
-	return &lineLink{
+	l := &lineLink{
 		r:        fr,
-		stream:   stream,
+		stream:   jsonrpc.NewResultArrayStream("tools"),
 		w:        jsonrpc.NewFrameWriter(w),
 		closers:  closers,
 		maxLine:  maxLine,
@@ -135,6 +132,49 @@ func newLineLink(r io.Reader, w io.Writer, closers []io.Closer, maxLine int, log
 		pending:  make(map[int64]pendingCall),
 		done:     make(chan struct{}),
 	}
+	if streamLongLines {
+		fr.Watch(lineWatcher{l})
+	}
+	return l
+}
+
+// lineWatcher follows the link's long lines as they are read (the
+// FrameReader calls it on the read loop).
+type lineWatcher struct{ l *lineLink }
+
+func (w lineWatcher) Reset()         { w.l.stream.Reset() }
+func (w lineWatcher) Write(p []byte) { w.l.stream.Write(p) }
+
+// End takes a tools/list answer the stream validated and split when it
+// answers a ListTools call: the call gets the tools as they lie in the
+// reader's blocks and the result with its tools array empty, and the 36 MB
+// line is never joined. Anything else (another shape, an error answer,
+// another caller, the traffic view watching frames) is read the ordinary
+// way.
+func (w lineWatcher) End() bool {
+	l := w.l
+	if tracing(l.tracer) != nil {
+		return false // the traffic view shows the frame as it came
+	}
+	st, ok := l.stream.Finish()
+	if !ok || !isNullOrEmpty(st.Top.Error) {
+		return false
+	}
+	id, plain := jsonrpc.PlainInt(st.Top.ID)
+	if !plain {
+		return false
+	}
+	l.mu.Lock()
+	pc, found := l.pending[id]
+	if !found || pc.page == nil || pc.w != nil {
+		l.mu.Unlock()
+		return false
+	}
+	delete(l.pending, id)
+	l.mu.Unlock()
+	pc.page.tools, pc.page.split = st.Elems, true
+	pc.ch <- &jsonrpc.Message{JSONRPC: "2.0", ID: json.RawMessage(st.Top.ID), Result: st.Rest} // buffered, one answer
+	return true
 }
 
 // start runs the read loop in a goroutine.
@@ -154,14 +194,6 @@ func (l *lineLink) readLoop() {
 		}
 		if t := tracing(l.tracer); t != nil {
 			t.Frame(false, b)
-		}
-		if l.r.Watched() {
-			if st, ok := l.stream.Finish(b); ok {
-				if line := l.r.Own(b); &line[0] == &b[0] { // handed over, not copied
-					l.dispatchStreamed(line, st)
-					continue
-				}
-			}
 		}
 		if l.async.Load() > 0 && l.answerAsync(b) {
 			continue // answered from the read buffer: nothing copied
@@ -276,8 +308,6 @@ type frame struct {
 	Params json.RawMessage `json:"params"`
 	Result json.RawMessage `json:"result"`
 	Error  json.RawMessage `json:"error"`
-	// streamed is set for a frame the stream split (dispatchStreamed).
-	streamed *jsonrpc.StreamedResult `json:"-"`
 }
 
 // decodeFrame decodes a line into a frame. The common frame (the five
@@ -352,21 +382,6 @@ func ownResult(line []byte, res json.RawMessage) json.RawMessage {
 	return bytes.Clone(res)
 }
 
-// dispatchStreamed routes a response the stream validated and split while
-// it was read (st aliases the line, which the link owns): what dispatch
-// does with a response, without its passes over the line.
-func (l *lineLink) dispatchStreamed(line []byte, st jsonrpc.StreamedResult) {
-	if isNullOrEmpty(st.Top.ID) {
-		l.log.Warn("upstream sent a line that is no JSON-RPC message; skipped", "line", preview(line))
-		return
-	}
-	f := frame{ID: st.Top.ID, Result: ownResult(line, st.Top.Result), Error: st.Top.Error}
-	if &f.Result[0] == &st.Top.Result[0] { // else a copy, which the tools do not alias
-		f.streamed = &st
-	}
-	l.deliver(f)
-}
-
 // answer runs the request handler and writes its response frame.
 func (l *lineLink) answer(id json.RawMessage, method string, params json.RawMessage) {
 	resp := l.onRequest(id, method, params)
@@ -383,9 +398,6 @@ func (l *lineLink) deliver(f frame) {
 	if !ok {
 		l.unmatched(key)
 		return
-	}
-	if f.streamed != nil && pc.method == "tools/list" && isNullOrEmpty(f.Error) && l.onListed != nil {
-		l.onListed(f.Result, f.streamed.Elems, f.streamed.Rest)
 	}
 	if pc.w != nil { // line is owned by dispatch: nothing to copy
 		a := jsonrpc.Answer{Result: f.Result}
@@ -512,7 +524,7 @@ func (l *lineLink) call(ctx context.Context, id int64, method string, params jso
 	key := id
 	ch := make(chan *jsonrpc.Message, 1)
 	l.mu.Lock()
-	l.pending[key] = pendingCall{id: id, method: method, ch: ch}
+	l.pending[key] = pendingCall{id: id, method: method, ch: ch, page: toolsPageFrom(ctx)}
 	l.mu.Unlock()
 	answered := false
 	defer func() {

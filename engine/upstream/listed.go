@@ -1,43 +1,39 @@
 package upstream
 
 import (
+	"context"
 	"encoding/json"
-	"sync"
 )
 
-// listedTools is the newest tools/list answer whose tools the read loop
-// found while the answer streamed in (a stdio or in-process upstream),
-// until the caller of that tools/list takes them (ListedTools).
-type listedTools struct {
-	mu     sync.Mutex
-	result json.RawMessage
-	tools  []json.RawMessage
-	rest   json.RawMessage
+// toolsPage is where a stdio or in-process link puts the tools of a
+// tools/list answer it split while the answer streamed in (ListTools).
+type toolsPage struct {
+	tools []json.RawMessage
+	split bool
 }
 
-// keepListed is the line link's onListed: it runs on the read loop before
-// the answer reaches its caller, and replaces what an earlier answer left.
-func (c *Client) keepListed(result json.RawMessage, tools []json.RawMessage, rest json.RawMessage) {
-	c.listed.mu.Lock()
-	c.listed.result, c.listed.tools, c.listed.rest = result, tools, rest
-	c.listed.mu.Unlock()
+type toolsPageKey struct{}
+
+// toolsPageFrom is the page a ListTools call waits on (nil for any other
+// request).
+func toolsPageFrom(ctx context.Context) *toolsPage {
+	p, _ := ctx.Value(toolsPageKey{}).(*toolsPage)
+	return p
 }
 
-// ListedTools returns the tools of result, a tools/list result Request
-// returned, when the read loop found them while the answer streamed in:
-// each a valid JSON value, a slice of result, in order, and rest, the
-// result with its tools array left empty (for its other members, such as
-// nextCursor). ok is false when it did not (another transport, an answer
-// of another shape): the caller splits result itself. The tools are
-// handed out once.
-func (c *Client) ListedTools(result json.RawMessage) (tools []json.RawMessage, rest json.RawMessage, ok bool) {
-	c.listed.mu.Lock()
-	defer c.listed.mu.Unlock()
-	l := &c.listed
-	if len(result) == 0 || len(l.result) != len(result) || &l.result[0] != &result[0] {
-		return nil, nil, false
+// ListTools is Request of tools/list, for a caller that wants the tools
+// one by one. On a stdio or in-process upstream a long answer is validated
+// and split while it is read: split is true, tools are the result's tools
+// (each a valid JSON value, in order, as the upstream sent them) and
+// result is the result with its tools array left empty (for nextCursor
+// and the other members); 100,000 tools (36 MB) are neither walked nor
+// copied again after their last byte. Otherwise split is false and result
+// is the whole result, for the caller to split.
+func (c *Client) ListTools(ctx context.Context, params json.RawMessage) (result json.RawMessage, tools []json.RawMessage, split bool, err error) {
+	page := &toolsPage{}
+	res, err := c.Request(context.WithValue(ctx, toolsPageKey{}, page), "tools/list", params)
+	if err != nil || !page.split {
+		return res, nil, false, err
 	}
-	tools, rest = l.tools, l.rest
-	l.result, l.tools, l.rest = nil, nil, nil
-	return tools, rest, true
+	return res, page.tools, true, nil
 }

@@ -15,24 +15,28 @@ import (
 	"github.com/genui-dev/genui/internal/manytools"
 )
 
-// TestListedToolsStreamed: a tools/list answer longer than the read
-// buffer is split while it is read; ListedTools hands out exactly the
-// tools an ordinary split of the result finds (the same bytes of it), once,
-// and the rest of the result keeps its nextCursor.
-func TestListedToolsStreamed(t *testing.T) {
+// TestListToolsStreamed: a tools/list answer longer than the read buffer
+// is split while it is read; ListTools hands out exactly the tools an
+// ordinary split of the same answer (Request) finds, and the result with
+// an empty tools array that keeps nextCursor. A page short enough for one
+// buffer is not split.
+func TestListToolsStreamed(t *testing.T) {
 	srv := &manytools.Server{N: 3000, PageSize: 2500}
 	c := New(Config{InProcess: srv.Serve, Logger: testLogger(t)})
 	defer runClient(t, c)()
 	waitReady(t, c, 5*time.Second)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	res, err := c.Request(ctx, "tools/list", nil)
+	rest, tools, split, err := c.ListTools(ctx, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	tools, rest, ok := c.ListedTools(res)
-	if !ok {
-		t.Fatalf("a %d-byte tools/list answer was not split as it streamed in", len(res))
+	if !split {
+		t.Fatal("a 900 KB tools/list answer was not split as it streamed in")
+	}
+	res, err := c.Request(ctx, "tools/list", nil) // the same answer, read the ordinary way
+	if err != nil {
+		t.Fatal(err)
 	}
 	var want []json.RawMessage
 	var cursor string
@@ -48,32 +52,24 @@ func TestListedToolsStreamed(t *testing.T) {
 		t.Fatalf("streamed %d tools, want %d", len(tools), len(want))
 	}
 	for i := range want {
-		if !bytes.Equal(tools[i], want[i]) || &tools[i][0] != &want[i][0] {
-			t.Fatalf("tool %d: %.80s, want %.80s (the same bytes of the result)", i, tools[i], want[i])
+		if !bytes.Equal(tools[i], want[i]) {
+			t.Fatalf("tool %d: %.80s, want %.80s", i, tools[i], want[i])
 		}
 	}
-	if !strings.Contains(string(rest), `"nextCursor":"2500"`) || strings.Contains(string(rest), "tool_") {
+	if string(rest) != `{"tools":[],"nextCursor":"2500"}` {
 		t.Fatalf("rest = %.200s", rest)
 	}
-	if _, _, again := c.ListedTools(res); again {
-		t.Fatal("ListedTools handed the tools out twice")
-	}
-	// A small page is read the ordinary way: nothing listed.
-	small, err := c.Request(ctx, "tools/list", json.RawMessage(`{"cursor":"2999"}`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, _, ok := c.ListedTools(small); ok {
-		t.Fatal("a one-tool page was listed as streamed")
+	small, tools, split, err := c.ListTools(ctx, json.RawMessage(`{"cursor":"2999"}`))
+	if err != nil || split || tools != nil || !strings.Contains(string(small), "tool_003000") {
+		t.Fatalf("one-tool page: split %v, %d tools, err %v, %.100s", split, len(tools), err, small)
 	}
 }
 
-// TestListedToolsBrokenAnswer: a long tools/list answer that is not valid
+// TestListToolsBrokenAnswer: a long tools/list answer that is not valid
 // JSON (or has a member twice) is not taken by the stream: the call gets
 // the ordinary read's answer (a clear error for broken JSON, the answer
-// encoding/json makes of duplicates), nothing is listed, and the link
-// goes on.
-func TestListedToolsBrokenAnswer(t *testing.T) {
+// encoding/json makes of duplicates), nothing split, and the link goes on.
+func TestListToolsBrokenAnswer(t *testing.T) {
 	srv := &manytools.Server{N: 1000}
 	var tools []string
 	for i := range 1000 {
@@ -113,18 +109,15 @@ func TestListedToolsBrokenAnswer(t *testing.T) {
 			waitReady(t, c, 5*time.Second)
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 			defer cancel()
-			res, err := c.Request(ctx, "tools/list", nil)
+			res, tools, split, err := c.ListTools(ctx, nil)
 			switch name {
 			case "broken":
 				if err == nil || !strings.Contains(err.Error(), "unreadable reply to tools/list") {
 					t.Fatalf("broken answer: err %v, %d bytes", err, len(res))
 				}
 			case "dup": // encoding/json keeps the last result
-				if err != nil || string(res) != `{"tools":[]}` {
-					t.Fatalf("duplicate result: %v, %.80s", err, res)
-				}
-				if _, _, ok := c.ListedTools(res); ok {
-					t.Fatal("an answer with its result twice was listed as streamed")
+				if err != nil || string(res) != `{"tools":[]}` || split || tools != nil {
+					t.Fatalf("duplicate result: %v, split %v, %.80s", err, split, res)
 				}
 			}
 			if _, err := c.Request(ctx, "ping", nil); err != nil {
@@ -157,11 +150,10 @@ func BenchmarkToolsListRead100k(b *testing.B) {
 			}
 			cpu0 := cpuTime()
 			for b.Loop() {
-				res, err := c.Request(ctx, "tools/list", nil)
+				res, tools, ok, err := c.ListTools(ctx, nil)
 				if err != nil {
 					b.Fatal(err)
 				}
-				tools, _, ok := c.ListedTools(res)
 				if !ok {
 					found, _ := jsonrpc.ArrayMember(res, "tools", func(v []byte) { tools = append(tools, v) }, func(_, _ []byte) {})
 					if !found {

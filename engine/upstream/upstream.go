@@ -120,8 +120,6 @@ type Client struct {
 	healthEvery, healthWait time.Duration
 	// maxLine bounds one line from a stdio/in-process upstream (maxLineBytes).
 	maxLine int
-	// listed is the newest tools/list answer split while it was read.
-	listed listedTools
 
 	mu         sync.Mutex
 	cur        *conn // nil while disconnected
