@@ -191,8 +191,8 @@ func (r *Relay) request(ctx context.Context, method string, params json.RawMessa
 
 // listTools is request of tools/list through upstream.Client.ListTools
 // (the tools split as the answer streamed in, when they were).
-func (r *Relay) listTools(ctx context.Context, params json.RawMessage) (json.RawMessage, []json.RawMessage, bool, error) {
-	res, tools, split, err := r.up.ListTools(ctx, params)
+func (r *Relay) listTools(ctx context.Context, params json.RawMessage, each func([]json.RawMessage)) (json.RawMessage, []json.RawMessage, bool, error) {
+	res, tools, split, err := r.up.ListTools(ctx, params, each)
 	r.CountError(err)
 	return res, tools, split, err
 }

@@ -33,7 +33,16 @@ type ResultArrayStream struct {
 	tail  []byte            // the line after the array
 	carry []byte            // an element (or its start) cut by the end of a piece
 	elems []json.RawMessage // the elements found so far
+	sent  int               // how many of them onFound has had
+	// onFound gets the elements found by each Write (SetOnFound).
+	onFound func(elems []json.RawMessage)
 }
+
+// SetOnFound makes each Write hand the elements it found to f, in order,
+// before Finish (a consumer can work on them while the rest arrives). The
+// slice is f's to keep; the elements are valid JSON each, but whether the
+// line as a whole is valid only Finish says.
+func (s *ResultArrayStream) SetOnFound(f func(elems []json.RawMessage)) { s.onFound = f }
 
 // The stream's states.
 const (
@@ -61,7 +70,7 @@ func NewResultArrayStream(key string) *ResultArrayStream {
 
 // Reset starts a new line. What Finish returned stays as it is.
 func (s *ResultArrayStream) Reset() {
-	s.state = streamHead
+	s.state, s.sent = streamHead, 0
 	s.head, s.tail, s.elems = nil, nil, nil // handed out by Finish, or small
 	s.carry = s.carry[:0]
 	if cap(s.carry) > 64<<10 {
@@ -73,6 +82,15 @@ func (s *ResultArrayStream) Reset() {
 // end). The elements found in p are slices of it: p must stay valid and
 // unchanged.
 func (s *ResultArrayStream) Write(p []byte) {
+	s.write(p)
+	if s.onFound != nil && len(s.elems) > s.sent {
+		n := len(s.elems)
+		s.onFound(s.elems[s.sent:n:n])
+		s.sent = n
+	}
+}
+
+func (s *ResultArrayStream) write(p []byte) {
 	if s.state == streamHead {
 		if len(s.head)+len(p) > maxStreamHead {
 			s.state = streamFailed

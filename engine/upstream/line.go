@@ -84,6 +84,7 @@ type lineLink struct {
 	// 36 MB after its last byte), and handed to a ListTools call without
 	// being joined into one slice (lineWatcher.End).
 	stream *jsonrpc.ResultArrayStream
+	feed   *toolsPage // the ListTools call a streaming answer's tools go to (read loop only)
 
 	mu      sync.Mutex
 	pending map[int64]pendingCall
@@ -134,6 +135,7 @@ func newLineLink(r io.Reader, w io.Writer, closers []io.Closer, maxLine int, log
 	}
 	if streamLongLines {
 		fr.Watch(lineWatcher{l})
+		l.stream.SetOnFound(l.found)
 	}
 	return l
 }
@@ -142,8 +144,36 @@ func newLineLink(r io.Reader, w io.Writer, closers []io.Closer, maxLine int, log
 // FrameReader calls it on the read loop).
 type lineWatcher struct{ l *lineLink }
 
-func (w lineWatcher) Reset()         { w.l.stream.Reset() }
+// Reset starts a long line: its tools, if it turns out to hold some, go
+// to the one ListTools call in flight that wants them as they come.
+func (w lineWatcher) Reset() {
+	l := w.l
+	l.stream.Reset()
+	l.feed = nil
+	l.mu.Lock()
+	for _, pc := range l.pending {
+		if pc.page != nil && pc.page.each != nil {
+			if l.feed != nil { // two: which one this answers is not known yet
+				l.feed = nil
+				break
+			}
+			l.feed = pc.page
+		}
+	}
+	l.mu.Unlock()
+	if l.feed != nil {
+		l.feed.each(nil)
+	}
+}
+
 func (w lineWatcher) Write(p []byte) { w.l.stream.Write(p) }
+
+// found hands the tools the stream found to the ListTools call fed.
+func (l *lineLink) found(batch []json.RawMessage) {
+	if l.feed != nil {
+		l.feed.each(batch)
+	}
+}
 
 // End takes a tools/list answer the stream validated and split when it
 // answers a ListTools call: the call gets the tools as they lie in the
@@ -153,6 +183,7 @@ func (w lineWatcher) Write(p []byte) { w.l.stream.Write(p) }
 // way.
 func (w lineWatcher) End() bool {
 	l := w.l
+	l.feed = nil
 	if tracing(l.tracer) != nil {
 		return false // the traffic view shows the frame as it came
 	}

@@ -10,6 +10,9 @@ import (
 type toolsPage struct {
 	tools []json.RawMessage
 	split bool
+	// each, when set, gets the tools of a streaming answer as they are
+	// found (ListTools).
+	each func(batch []json.RawMessage)
 }
 
 type toolsPageKey struct{}
@@ -29,8 +32,16 @@ func toolsPageFrom(ctx context.Context) *toolsPage {
 // and the other members); 100,000 tools (36 MB) are neither walked nor
 // copied again after their last byte. Otherwise split is false and result
 // is the whole result, for the caller to split.
-func (c *Client) ListTools(ctx context.Context, params json.RawMessage) (result json.RawMessage, tools []json.RawMessage, split bool, err error) {
-	page := &toolsPage{}
+//
+// each (may be nil) gets the tools of a long answer while it streams in,
+// in batches, on the link's read loop (it must return soon; it may keep
+// the batch), so the caller can work on them before the last byte: a nil
+// batch means an answer starts (forget what came before). They are the
+// tools returned only when split is true and their count matches: a
+// stream that turns out to be another call's answer, or invalid, is
+// followed by the ordinary read.
+func (c *Client) ListTools(ctx context.Context, params json.RawMessage, each func(batch []json.RawMessage)) (result json.RawMessage, tools []json.RawMessage, split bool, err error) {
+	page := &toolsPage{each: each}
 	res, err := c.Request(context.WithValue(ctx, toolsPageKey{}, page), "tools/list", params)
 	if err != nil || !page.split {
 		return res, nil, false, err

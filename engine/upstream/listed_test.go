@@ -17,9 +17,9 @@ import (
 
 // TestListToolsStreamed: a tools/list answer longer than the read buffer
 // is split while it is read; ListTools hands out exactly the tools an
-// ordinary split of the same answer (Request) finds, and the result with
-// an empty tools array that keeps nextCursor. A page short enough for one
-// buffer is not split.
+// ordinary split of the same answer (Request) finds, its hook got them
+// in batches before, and the result with an empty tools array keeps
+// nextCursor. A page short enough for one buffer is not split.
 func TestListToolsStreamed(t *testing.T) {
 	srv := &manytools.Server{N: 3000, PageSize: 2500}
 	c := New(Config{InProcess: srv.Serve, Logger: testLogger(t)})
@@ -27,7 +27,17 @@ func TestListToolsStreamed(t *testing.T) {
 	waitReady(t, c, 5*time.Second)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	rest, tools, split, err := c.ListTools(ctx, nil)
+	var early []json.RawMessage // what the hook got while the answer streamed in
+	starts, batches := 0, 0
+	rest, tools, split, err := c.ListTools(ctx, nil, func(batch []json.RawMessage) {
+		if batch == nil {
+			starts++
+			early = nil
+			return
+		}
+		batches++
+		early = append(early, batch...)
+	})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,10 +66,18 @@ func TestListToolsStreamed(t *testing.T) {
 			t.Fatalf("tool %d: %.80s, want %.80s", i, tools[i], want[i])
 		}
 	}
+	if starts != 1 || batches < 2 || len(early) != len(tools) {
+		t.Fatalf("hook: %d starts, %d batches, %d tools; want 1, several, %d", starts, batches, len(early), len(tools))
+	}
+	for i := range early {
+		if !bytes.Equal(early[i], tools[i]) {
+			t.Fatalf("hook's tool %d: %.80s, want %.80s", i, early[i], tools[i])
+		}
+	}
 	if string(rest) != `{"tools":[],"nextCursor":"2500"}` {
 		t.Fatalf("rest = %.200s", rest)
 	}
-	small, tools, split, err := c.ListTools(ctx, json.RawMessage(`{"cursor":"2999"}`))
+	small, tools, split, err := c.ListTools(ctx, json.RawMessage(`{"cursor":"2999"}`), nil)
 	if err != nil || split || tools != nil || !strings.Contains(string(small), "tool_003000") {
 		t.Fatalf("one-tool page: split %v, %d tools, err %v, %.100s", split, len(tools), err, small)
 	}
@@ -109,7 +127,7 @@ func TestListToolsBrokenAnswer(t *testing.T) {
 			waitReady(t, c, 5*time.Second)
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 			defer cancel()
-			res, tools, split, err := c.ListTools(ctx, nil)
+			res, tools, split, err := c.ListTools(ctx, nil, nil)
 			switch name {
 			case "broken":
 				if err == nil || !strings.Contains(err.Error(), "unreadable reply to tools/list") {
@@ -150,7 +168,7 @@ func BenchmarkToolsListRead100k(b *testing.B) {
 			}
 			cpu0 := cpuTime()
 			for b.Loop() {
-				res, tools, ok, err := c.ListTools(ctx, nil)
+				res, tools, ok, err := c.ListTools(ctx, nil, nil)
 				if err != nil {
 					b.Fatal(err)
 				}
