@@ -6,7 +6,9 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -73,8 +75,54 @@ func (x *tmuxTerm) waitFor(what string, d time.Duration, cond func(string) bool)
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-	x.t.Fatalf("waiting %s for %s; the screen is:\n%s", d, what, s)
+	x.t.Fatalf("waiting %s for %s; the screen is:\n%s%s", d, what, s, x.goroutines())
 	return ""
+}
+
+// goroutines asks the program in the pane for its goroutines (SIGQUIT makes
+// a Go program print them to stderr and exit) and returns what it printed,
+// so a wait that failed because the program stalled says where.
+func (x *tmuxTerm) goroutines() string {
+	out, err := exec.Command(x.tmux, "-S", x.sock, "display-message", "-p", "-t", "tui", "#{pane_pid}").Output()
+	if err != nil {
+		return ""
+	}
+	// The pane runs sh -c, whose child is genui.
+	for _, pid := range childPIDs(strings.TrimSpace(string(out))) {
+		_ = syscall.Kill(pid, syscall.SIGQUIT)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for time.Now().Before(deadline) {
+		if b, err := os.ReadFile(x.exitFile); err == nil && len(b) > 0 {
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	b, _ := os.ReadFile(x.exitFile + ".stderr")
+	if len(b) == 0 {
+		return ""
+	}
+	return "\nthe program's stderr after SIGQUIT:\n" + string(b)
+}
+
+// childPIDs lists the processes whose parent is ppid (from /proc).
+func childPIDs(ppid string) []int {
+	dirs, _ := filepath.Glob("/proc/[0-9]*/status")
+	var pids []int
+	for _, st := range dirs {
+		b, err := os.ReadFile(st)
+		if err != nil {
+			continue
+		}
+		for line := range strings.Lines(string(b)) {
+			if f := strings.Fields(line); len(f) == 2 && f[0] == "PPid:" && f[1] == ppid {
+				if pid, err := strconv.Atoi(filepath.Base(filepath.Dir(st))); err == nil {
+					pids = append(pids, pid)
+				}
+			}
+		}
+	}
+	return pids
 }
 
 // keys sends tmux key names (Enter, Escape, Down, ...) one by one, with a

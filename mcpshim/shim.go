@@ -50,8 +50,6 @@ func HostJS() string { return hostJS }
 const ShimAttr = pagepack.ShimAttr
 
 var (
-	// One script element, attributes in group 1, body in group 2.
-	reScript = regexp.MustCompile(`(?is)<script\b([^>]*)>(.*?)</script\s*>`)
 	// An existing shim element (app.js never contains a closing script tag).
 	reShim = regexp.MustCompile(`(?is)<script\s+` + ShimAttr + `\b[^>]*>.*?</script\s*>`)
 	reHead = regexp.MustCompile(`(?i)<head(?:\s[^>]*)?>`)
@@ -60,12 +58,14 @@ var (
 	// Attribute values in a start tag.
 	reType = regexp.MustCompile(`(?i)\btype\s*=\s*["']?\s*module\b`)
 	reSrc  = regexp.MustCompile(`(?i)\bsrc\s*=\s*("[^"]*"|'[^']*'|[^\s>]+)`)
-	// Static imports: bindings in group 1, specifier in group 2.
-	reImport = regexp.MustCompile(`\bimport\s*((?:[\w$]+\s*,\s*)?(?:\{[^}]*\}|\*\s*as\s+[\w$]+|[\w$]+))\s*from\s*["']([^"'\n]+)["'][ \t]*;?`)
+	// Static imports: bindings in group 1, specifier in group 2. The three
+	// import patterns start at the word import (at a word boundary, which
+	// replaceImports checks): they are anchored and run only there.
+	reImport = regexp.MustCompile(`^import\s*((?:[\w$]+\s*,\s*)?(?:\{[^}]*\}|\*\s*as\s+[\w$]+|[\w$]+))\s*from\s*["']([^"'\n]+)["'][ \t]*;?`)
 	// Side-effect imports: import "spec";
-	reBareImport = regexp.MustCompile(`\bimport\s*["']([^"'\n]+)["'][ \t]*;?`)
+	reBareImport = regexp.MustCompile(`^import\s*["']([^"'\n]+)["'][ \t]*;?`)
 	// Dynamic imports: import("spec")
-	reDynImport = regexp.MustCompile(`\bimport\s*\(\s*["']([^"'\n]+)["']\s*\)`)
+	reDynImport = regexp.MustCompile(`^import\s*\(\s*["']([^"'\n]+)["']\s*\)`)
 	reAsName    = regexp.MustCompile(`^([\w$]+)\s+as\s+([\w$]+)$`)
 )
 
@@ -106,53 +106,167 @@ func Inject(html string) string {
 	if pagepack.CarriesShim(html) {
 		return html
 	}
-	html = reShim.ReplaceAllString(html, "")
+	// The shim's attribute has no letter that case-folds outside ASCII
+	// (s and k do), so an ASCII look says whether the pattern can match.
+	if strings.Contains(lowerASCII(html), "data-genui-") {
+		html = reShim.ReplaceAllString(html, "")
+	}
 	html = rewriteScripts(html)
 	return insertShim(html)
 }
 
+// rewriteScripts removes script elements that load ext-apps and rewrites the
+// ext-apps imports of inline module scripts.
 func rewriteScripts(html string) string {
-	return reScript.ReplaceAllStringFunc(html, func(el string) string {
-		m := reScript.FindStringSubmatchIndex(el)
-		attrs, body := el[m[2]:m[3]], el[m[4]:m[5]]
+	return replaceScripts(html, func(open, body, end string) string {
+		attrs := open[len("<script") : len(open)-1]
 		if src := reSrc.FindStringSubmatch(attrs); src != nil {
 			if IsExtAppsSpecifier(strings.Trim(src[1], `"'`)) {
 				return ""
 			}
-			return el
+			return open + body + end
 		}
 		if !reType.MatchString(attrs) {
-			return el
+			return open + body + end
 		}
-		nb := rewriteImports(body)
-		if nb == body {
-			return el
-		}
-		return el[:m[4]] + nb + el[m[5]:]
+		return open + rewriteImports(body) + end
 	})
+}
+
+// replaceScripts returns html with each script element (what
+// `(?is)<script\b([^>]*)>(.*?)</script\s*>` matches, the letters of "script"
+// in ASCII case only) replaced by what f returns for its start tag, body
+// and end tag. It finds them with strings.Index: a regexp steps its machine
+// through every byte of a 100 KB module body, tens of milliseconds a page.
+func replaceScripts(html string, f func(open, body, end string) string) string {
+	low := lowerASCII(html)
+	var b strings.Builder
+	last, pos := 0, 0
+	for {
+		i := strings.Index(low[pos:], "<script")
+		if i < 0 {
+			break
+		}
+		start := pos + i
+		attrs := start + len("<script")
+		if attrs < len(low) && isWordByte(low[attrs]) { // <scripts, <script1: not the element
+			pos = attrs
+			continue
+		}
+		gt := strings.IndexByte(low[attrs:], '>')
+		if gt < 0 {
+			break // no start tag ends after here
+		}
+		bodyStart := attrs + gt + 1
+		bodyEnd, end := closingScript(low, bodyStart)
+		if end < 0 {
+			break // nothing closes a script after here
+		}
+		b.WriteString(html[last:start])
+		b.WriteString(f(html[start:bodyStart], html[bodyStart:bodyEnd], html[bodyEnd:end]))
+		last, pos = end, end
+	}
+	if last == 0 {
+		return html
+	}
+	b.WriteString(html[last:])
+	return b.String()
+}
+
+// closingScript finds the first </script\s*> in low at or after from: where
+// it starts and ends (-1, -1 when there is none).
+func closingScript(low string, from int) (int, int) {
+	for p := from; ; {
+		j := strings.Index(low[p:], "</script")
+		if j < 0 {
+			return -1, -1
+		}
+		q := p + j + len("</script")
+		for q < len(low) && isSpaceByte(low[q]) {
+			q++
+		}
+		if q < len(low) && low[q] == '>' {
+			return p + j, q + 1
+		}
+		p += j + 1
+	}
 }
 
 // rewriteImports replaces ext-apps imports in one module script body.
 func rewriteImports(js string) string {
-	js = reImport.ReplaceAllStringFunc(js, func(stmt string) string {
-		m := reImport.FindStringSubmatch(stmt)
+	js = replaceImports(reImport, js, func(m []string) string {
 		if !IsExtAppsSpecifier(m[2]) {
-			return stmt
+			return m[0]
 		}
 		return bindings(m[1])
 	})
-	js = reBareImport.ReplaceAllStringFunc(js, func(stmt string) string {
-		if IsExtAppsSpecifier(reBareImport.FindStringSubmatch(stmt)[1]) {
+	js = replaceImports(reBareImport, js, func(m []string) string {
+		if IsExtAppsSpecifier(m[1]) {
 			return "/* ext-apps provided by genui shim */"
 		}
-		return stmt
+		return m[0]
 	})
-	return reDynImport.ReplaceAllStringFunc(js, func(expr string) string {
-		if IsExtAppsSpecifier(reDynImport.FindStringSubmatch(expr)[1]) {
+	return replaceImports(reDynImport, js, func(m []string) string {
+		if IsExtAppsSpecifier(m[1]) {
 			return "Promise.resolve(window.McpApps)"
 		}
-		return expr
+		return m[0]
 	})
+}
+
+// replaceImports is ReplaceAllStringFunc for `\b` + re (anchored, starting
+// with the word import) that runs re only where "import" starts a word:
+// the regexp machine does not step through the rest of the script. f gets
+// the match and its groups.
+func replaceImports(re *regexp.Regexp, js string, f func(m []string) string) string {
+	var b strings.Builder
+	last, pos := 0, 0
+	for {
+		i := strings.Index(js[pos:], "import")
+		if i < 0 {
+			break
+		}
+		start := pos + i
+		pos = start + 1
+		if start > 0 && isWordByte(js[start-1]) {
+			continue
+		}
+		m := re.FindStringSubmatch(js[start:])
+		if m == nil {
+			continue
+		}
+		b.WriteString(js[last:start])
+		b.WriteString(f(m))
+		last = start + len(m[0])
+		pos = last
+	}
+	if last == 0 {
+		return js
+	}
+	b.WriteString(js[last:])
+	return b.String()
+}
+
+// lowerASCII lowers ASCII letters only, so indexes into the result are
+// indexes into s.
+func lowerASCII(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if 'A' <= c && c <= 'Z' {
+			b[i] = c + 'a' - 'A'
+		}
+	}
+	return string(b)
+}
+
+// isWordByte is \w: the bytes a regexp's \b sees as word characters.
+func isWordByte(c byte) bool {
+	return c == '_' || '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
+}
+
+// isSpaceByte is \s in Go's regexp syntax.
+func isSpaceByte(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r'
 }
 
 // bindings turns an import clause into const declarations from window.McpApps:

@@ -207,6 +207,9 @@ func TestPreviewAsHostBrowser(t *testing.T) {
 		// heard the cancel is checked next.
 		p.run(chromedp.Click(chromedp.CSS(`#cancel-call`)))
 		p.poll(`document.body.dataset.call === "cancelled"`, 20*time.Second)
+		// The page logs "cancel ID" when genui answers the cancel request,
+		// which may come after the call itself ended cancelled.
+		p.poll(`genuiPreview.log.some(e => e.method.startsWith("cancel p-"))`, 10*time.Second)
 		callID := p.eval(`genuiPreview.log.filter(e => e.method.startsWith("cancel p-")).map(e => e.method.slice(7))[0]`)
 		waitSent(t, r, func(s string) bool { return cancelledFor(s, "trigger-long-running-operation", callID) })
 		if st := p.eval(`document.getElementById("call-status").textContent`); !strings.HasPrefix(st, "Cancelled") {
