@@ -35,7 +35,7 @@ import (
 // Versions of what goes into a UI, part of every cache key.
 const (
 	PromptVersion   = "1"
-	TemplateVersion = "6" // 4: offline pages pack their code (pagepack.Pack); 5: pages carry a CSP meta tag (pagecsp); 6: Cancel, resource links, downloads, annotation badges
+	TemplateVersion = "7" // 4: offline pages pack their code (pagepack.Pack); 5: pages carry a CSP meta tag (pagecsp); 6: Cancel, resource links, downloads, annotation badges; 7: offline pages connect before unpacking (shim and connect.js inflated first), page.js a classic script
 )
 
 // Options configure an Engine.

@@ -109,17 +109,30 @@ func TestUnpackRefusesDamage(t *testing.T) {
 	}
 }
 
-// TestPackCarriesTheShim: the shim Inject put in is packed with the rest;
-// the page is marked so that Inject (which the engine runs on every page
-// it serves) leaves it as it is, and Unpack gives the shim back, once.
-func TestPackCarriesTheShim(t *testing.T) {
+// TestPackPutsTheShimFirst: the shim Inject put in and the scripts marked
+// FirstAttr are packed in a stream of their own ahead of the rest (the
+// loader runs them while the rest inflates); the page is marked so that
+// Inject (which the engine runs on every page it serves) leaves it as it
+// is, and Unpack gives the shim back, once, in the head, and the first
+// scripts ahead of the others.
+func TestPackPutsTheShimFirst(t *testing.T) {
 	page := mcpshim.Inject(richPage(t, `{"type":"object","properties":{"q":{"type":"string"}}}`))
+	page = strings.Replace(page, `<script type="application/json" id="view-config">`,
+		`<script `+FirstAttr+`>connectEarly()</script><script type="application/json" id="view-config">`, 1)
 	packed, err := Pack(page)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if strings.Contains(packed, "<script "+mcpshim.ShimAttr+">") || !strings.Contains(packed, PackedShimAttr) {
-		t.Fatal("the shim was not packed, or the page not marked")
+	if strings.Contains(packed, "<script "+mcpshim.ShimAttr+">") || strings.Contains(packed, "connectEarly") || !strings.Contains(packed, PackedShimAttr) {
+		t.Fatal("the shim or the first script was not packed, or the page not marked")
+	}
+	start := strings.Index(packed, PackAttr+">") + len(PackAttr+">")
+	if n := strings.Count(packed[start:start+strings.Index(packed[start:], "<")], "."); n != 1 {
+		t.Fatalf("block of %d streams, want 2", n+1)
+	}
+	scripts, err := PackedScripts(packed)
+	if err != nil || len(scripts) < 3 || scripts[0] != mcpshim.AppJS() || (scripts[1] != "connectEarly()" && scripts[2] != "connectEarly()") {
+		t.Fatalf("scripts start %.60q (%v); want the shim, then the first script", scripts, err)
 	}
 	if !CarriesShim(packed) || CarriesShim(page) {
 		t.Fatal("CarriesShim does not tell the packed page from the injected one")
@@ -136,6 +149,12 @@ func TestPackCarriesTheShim(t *testing.T) {
 	}
 	if strings.Index(back, mcpshim.ShimAttr) > strings.Index(back, "</head>") {
 		t.Fatal("the unpacked shim is not in the head")
+	}
+	if i := strings.Index(back, "<script "+FirstAttr+">connectEarly()</script>"); i < 0 || i > strings.Index(back, "<script>") {
+		t.Fatal("Unpack did not give the first script back ahead of the others")
+	}
+	if again, err := Pack(back); err != nil || again != packed {
+		t.Fatalf("packing the unpacked page again gave another page (%v)", err)
 	}
 	if len(packed)*2 >= len(page) {
 		t.Errorf("packed %d bytes of %d, want under half", len(packed), len(page))

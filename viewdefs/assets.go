@@ -13,24 +13,25 @@ import (
 // stale); the readable sources beside it are what is edited, and what
 // pages carry instead after UseReadableSources(true) (genui --debug).
 //
-// The pages' module scripts are units: render.js (result rendering shared
-// by the pages) followed by page.js (the offline UI) or emergency.js (the
-// emergency page); each unit is minified as one ES module.
+// The pages' own scripts are units: render.js (result rendering shared by
+// the pages) followed by page.js (the offline UI: one classic script
+// wrapped in a function, so it runs the moment the packed page's loader
+// inserts it) or emergency.js (the emergency page: one ES module).
 
 //go:generate go run ../internal/minify/gen .
 
 var (
 	//go:embed min
 	minFS embed.FS
-	//go:embed form.js form-nested.js form-none.js rich.js textlines.js textdata.js text.js render.js page.js emergency.js page.css rich.css
+	//go:embed connect.js form.js form-nested.js form-none.js rich.js textlines.js textdata.js text.js render.js page.js emergency.js page.css rich.css
 	srcFS embed.FS
 )
 
 // assets is one build of everything a page inlines.
 type assets struct {
-	form, formNested, formNone, rich, text string
-	pageRich, emergency                    string
-	pageCSS, richCSS                       string
+	connect, form, formNested, formNone, rich, text string
+	pageRich, emergency                             string
+	pageCSS, richCSS                                string
 }
 
 var (
@@ -62,10 +63,18 @@ func load(fs embed.FS, min bool) *assets {
 		}
 		return strings.Join(parts, "\n")
 	}
+	// A Wrapped unit (internal/minify): one classic script in strict mode,
+	// its top-level names its own; the minified build is wrapped already.
+	wrapped := func(src string) string {
+		if min {
+			return src
+		}
+		return "(() => {\n\"use strict\";\n" + src + "\n})();"
+	}
 	return &assets{
-		form: read("form.js"), formNested: read("form-nested.js"), formNone: read("form-none.js"),
+		connect: read("connect.js"), form: read("form.js"), formNested: read("form-nested.js"), formNone: read("form-none.js"),
 		rich: read("rich.js"), text: unit("text.js", "textlines.js", "textdata.js", "text.js"),
-		pageRich:  unit("page-rich.js", "render.js", "page.js"),
+		pageRich:  wrapped(unit("page-rich.js", "render.js", "page.js")),
 		emergency: unit("emergency.js", "render.js", "emergency.js"),
 		pageCSS:   read("page.css"), richCSS: read("rich.css"),
 	}

@@ -1,6 +1,8 @@
-/* genui offline UI: the page's module script (after render.js). Reads the tool from #tool-data, builds
-   the form (form.js), connects the App and shows results (rich.js). */
-import { App } from "@modelcontextprotocol/ext-apps";
+/* genui offline UI: the page's script (after render.js; the two run as one classic script wrapped in
+   a function, so it runs the moment the loader inserts it, not a task later as a module would). Reads
+   the tool from #tool-data, builds the form (form.js), takes the App connect.js connected and shows
+   results (rich.js). */
+const { App } = window.McpApps;
 
 const data = JSON.parse(document.getElementById("tool-data").textContent);
 const tool = data.tool;
@@ -62,7 +64,8 @@ function isPlainObject(v) { return v !== null && typeof v === "object" && !Array
 
 /* ---- bridge ---- */
 
-const app = new App({ name: "genui-minimal-" + tool.name, version: "1.0.0" }, {}, { autoResize: true });
+/* connect.js created the App and started the handshake before this script was unpacked. */
+const app = window.genuiApp || new App({ name: "genui-minimal-" + tool.name, version: "1.0.0" }, {}, { autoResize: true });
 window.genuiApp = app;
 /* The rich renderers (rich.js); the arguments of the call whose result is
    shown let them page through the tool. */
@@ -143,12 +146,15 @@ function fixButtonContrast() {
   }
 }
 window.genuiButtonContrast = fixButtonContrast;
-fixButtonContrast();
+/* Checked once the host's colours are in (on connect when the host sent style variables, and when
+   they change): genui's own pair reads (4.5:1 in both themes), and each check forces a style pass
+   over the whole page. */
 if (app.addEventListener) app.addEventListener("hostcontextchanged", fixButtonContrast);
 
-const connected = app.connect().then(function () {
+const connected = (window.genuiConnected || app.connect()).then(function () {
   if (rich) rich.applyTheme();
-  fixButtonContrast();
+  const ctx = app.getHostContext();
+  if (ctx && ctx.styles && isPlainObject(ctx.styles.variables) && Object.keys(ctx.styles.variables).length) fixButtonContrast();
   if (document.body.dataset.state === "connecting") setState("ready", "");
   return true;
 }, function (e) {

@@ -153,7 +153,7 @@ func Rich(t ToolData, cfg ViewConfig) (string, error) {
 		"Name": t.Name, "Title": title, "Description": t.Description, "Data": data, "ModelOnly": t.ModelOnly(),
 		"Rich": true, "Theme": cfg.Theme, "ViewConfig": cfg,
 		// Embedded files; template.JS and template.CSS inline them verbatim.
-		"RichJS": template.JS(a.rich), "TextJS": template.JS(a.text), "FormJS": formScripts(in),
+		"RichJS": template.JS(a.rich), "TextJS": template.JS(a.text), "FormJS": formScripts(in), "ConnectJS": template.JS(a.connect),
 		"MarkdownJS": markdownFor(out), "CSS": template.CSS(a.pageCSS + a.richCSS), "PageJS": template.JS(a.pageRich),
 	})
 }

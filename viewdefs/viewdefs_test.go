@@ -52,8 +52,11 @@ func TestPageEscapesHostileText(t *testing.T) {
 	if tool["outputSchema"] == nil {
 		t.Errorf("outputSchema missing")
 	}
-	if !regexp.MustCompile(`import\s*\{\s*App(\s+as\s+[\w$]+)?\s*\}\s*from\s*"@modelcontextprotocol/ext-apps"`).MatchString(page) {
-		t.Errorf("page does not import App (mcpshim.Inject relies on it)")
+	// The App comes from the shim mcpshim.Inject adds (window.McpApps):
+	// connect.js creates it and connects before anything is unpacked.
+	if !strings.Contains(page, "<script data-genui-first>") || !strings.Contains(page, "window.McpApps.App(") ||
+		strings.Contains(page, `type="module"`) || strings.Contains(page, "@modelcontextprotocol/ext-apps") {
+		t.Errorf("page does not take its App from the shim in connect.js, or still has a module script")
 	}
 	if strings.Contains(page, "100vh") || strings.Contains(page, "innerHTML") {
 		t.Errorf("page uses 100vh or innerHTML")

@@ -11,6 +11,12 @@
 // for five shapes (table, card, markdown, tree, diff); the benchmark
 // reports p50 and p95 of each and genui's as a multiple of the minimal
 // page's (goal: 1.5x at most).
+//
+// To compare two versions of genui's pages in one run (the honest way on a
+// shared machine): GENUI_PAGERENDER_WRITE=DIR writes this version's page
+// for each shape to DIR/<shape>.html and stops; a run of another version
+// with GENUI_PAGERENDER_COMPARE=DIR loads those pages too, in the same
+// alternation, and prints their p50 against the same minimal page.
 package pagerender
 
 import (
@@ -129,12 +135,26 @@ func BenchmarkPageRender(b *testing.B) {
 	for _, s := range shapes {
 		pages["genui/"+s.name] = offlinePage(b, s)
 	}
+	if dir := os.Getenv("GENUI_PAGERENDER_WRITE"); dir != "" {
+		for _, s := range shapes {
+			if err := os.WriteFile(filepath.Join(dir, s.name+".html"), []byte(pages["genui/"+s.name]), 0o644); err != nil {
+				b.Fatal(err)
+			}
+		}
+		b.Skipf("wrote genui's pages to %s", dir)
+	}
+	other := os.Getenv("GENUI_PAGERENDER_COMPARE")
+	if other != "" {
+		for _, s := range shapes {
+			pages["other/"+s.name] = mustRead(b, filepath.Join(other, s.name+".html"))
+		}
+	}
 	srv := server(b, pages)
 	ctx := browsertest.Start(b)
 	browsertest.Run(b, ctx, 30*time.Second, chromedp.Navigate(srv.URL+"/"))
 	browsertest.Poll(b, ctx, `window.benchReady === true`, 30*time.Second)
 
-	type result struct{ genui, minimal []loaded }
+	type result struct{ genui, minimal, other []loaded }
 	results := map[string]*result{}
 	b.ResetTimer()
 	for n := 0; n < b.N; n++ {
@@ -144,8 +164,11 @@ func BenchmarkPageRender(b *testing.B) {
 			for i := -warmUp; i < loads; i++ {
 				// Alternate which page goes first, so drift hits both alike.
 				order := []string{"genui/" + s.name, "minimal"}
+				if other != "" {
+					order = append(order, "other/"+s.name)
+				}
 				if i%2 == 1 {
-					order[0], order[1] = order[1], order[0]
+					slices.Reverse(order)
 				}
 				for _, page := range order {
 					l, err := load(ctx, srv.URL+"/app/"+page, s)
@@ -158,9 +181,12 @@ func BenchmarkPageRender(b *testing.B) {
 					if i < 0 {
 						continue
 					}
-					if page == "minimal" {
+					switch {
+					case page == "minimal":
 						r.minimal = append(r.minimal, l)
-					} else {
+					case strings.HasPrefix(page, "other/"):
+						r.other = append(r.other, l)
+					default:
 						r.genui = append(r.genui, l)
 					}
 				}
@@ -179,6 +205,10 @@ func BenchmarkPageRender(b *testing.B) {
 		lines = append(lines, fmt.Sprintf("%-8s genui p50 %6.1f ms p95 %6.1f ms | minimal p50 %6.1f ms p95 %6.1f ms | genui/minimal p50 %.2fx p95 %.2fx (goal <= 1.5x)",
 			s.name, g50, g95, m50, m95, g50/m50, g95/m95))
 		phases = append(phases, fmt.Sprintf("%-8s genui %s | minimal %s", s.name, phaseLine(r.genui), phaseLine(r.minimal)))
+		if other != "" {
+			o50 := percentile(painted(r.other), 50)
+			lines = append(lines, fmt.Sprintf("%-8s compared: pages of %s p50 %6.1f ms, %.2fx the minimal page (this version %.2fx)", s.name, other, o50, o50/m50, g50/m50))
+		}
 	}
 	// Printed, not logged: go test cuts a benchmark's log after ten lines.
 	fmt.Printf("navigation start to result painted, %d loads of each page per shape (%d KB genui page for the table):\n%s\n"+

@@ -6,9 +6,12 @@
 // every exported method of every type stored in an interface is then kept,
 // which for generated API clients is most of their code). With -whatif it
 // also builds the binary as if that lookup were not reachable, to say what
-// it costs.
+// it costs. With -unused 'FROM=>TO ...' it reports what imports the program
+// never calls bring in (a dependency's back ends it does not configure):
+// the size of a build with the code using them deleted from a scratch copy
+// of the importing module (prune.go), and the packages only they reach.
 //
-//	go run ./bench/size [-pkg ./cmd/genui] [-tags grpcnotrace] [-ldflags '-X ...'] [-top 25] [-whatif]
+//	go run ./bench/size [-pkg ./cmd/genui] [-tags grpcnotrace] [-ldflags '-X ...'] [-top 25] [-whatif] [-unused 'FROM=>TO ...']
 //
 // How shares are counted: the unstripped binary's ELF symbols in .text,
 // .rodata, .data and .noptrdata, by the package their name starts with,
@@ -40,8 +43,14 @@ func main() {
 	ldflags := flag.String("ldflags", "", "extra -ldflags (the release's -X version stamps); -s -w are added for the stripped build")
 	top := flag.Int("top", 25, "modules and packages to list")
 	whatif := flag.Bool("whatif", false, "also build with reflect's MethodByName in text/template made unreachable (a measurement, not a release build)")
+	unused := flag.String("unused", "", "space-separated imports FROM=>TO that the program never calls at run time (a dependency's back ends it does not configure): report what only they bring in")
 	flag.Parse()
-	if err := run(os.Stdout, *pkg, *tags, *ldflags, *top, *whatif); err != nil {
+	cuts, err := parseCuts(*unused)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "size:", err)
+		os.Exit(2)
+	}
+	if err := run(os.Stdout, *pkg, *tags, *ldflags, *top, *whatif, cuts...); err != nil {
 		fmt.Fprintln(os.Stderr, "size:", err)
 		os.Exit(1)
 	}
@@ -75,7 +84,7 @@ func fileSize(path string) (int64, error) {
 
 func mb(n int64) string { return fmt.Sprintf("%.1f MB", float64(n)/1e6) }
 
-func run(w io.Writer, pkg, tags, ldflags string, top int, whatif bool) error {
+func run(w io.Writer, pkg, tags, ldflags string, top int, whatif bool, cuts ...cut) error {
 	dir, err := os.MkdirTemp("", "genui-size-")
 	if err != nil {
 		return err
@@ -124,6 +133,32 @@ func run(w io.Writer, pkg, tags, ldflags string, top int, whatif bool) error {
 	}
 	fmt.Fprintf(w, "\nby direct dependency of %s (the modules only it brings in, itself included):\n", graph.main)
 	shares.print(w, direct, top, sz)
+
+	if len(cuts) > 0 {
+		gone := graph.onlyThrough(cuts)
+		only := map[string]float64{}
+		var sum float64
+		for p := range gone {
+			only[graph.module[p]] += shares.byPackage[p]
+			sum += shares.byPackage[p]
+		}
+		names := make([]string, len(cuts))
+		for i, c := range cuts {
+			names[i] = c.from + " => " + c.to
+		}
+		fmt.Fprintf(w, "\nbrought in only by imports the program never calls (%s):\n", strings.Join(names, ", "))
+		if alt, err := buildWithoutImports(dir, pkg, tags, ldflags, cuts); err != nil {
+			fmt.Fprintf(w, "  not measured: %v\n", err)
+		} else if asz, err := fileSize(alt); err != nil {
+			return err
+		} else {
+			fmt.Fprintf(w, "  the binary without them (measurement only, the importers' code that uses them deleted in a scratch copy): %d bytes = %s (%.1f MiB, %+.1f MB)\n",
+				asz, mb(asz), float64(asz)/(1<<20), float64(asz-sz)/1e6)
+		}
+		fmt.Fprintf(w, "  %s in %d packages, by module (code and data by symbol, without their type descriptors and strings):\n",
+			mb(int64(sum*float64(sz)/shares.total)), len(gone))
+		shares.print(w, only, top, sz)
+	}
 
 	blockers, err := reflectMethodBlockers(dir, pkg, tags, ldflags, graph)
 	if err != nil {
@@ -186,6 +221,57 @@ func loadDeps(pkg, tags string) (*deps, error) {
 		d.imports[f[0]] = f[2:]
 	}
 	return d, nil
+}
+
+// cut is an import (from imports to) that the program never calls at run
+// time, such as a dependency's back end it does not configure.
+type cut struct{ from, to string }
+
+func parseCuts(s string) ([]cut, error) {
+	var out []cut
+	for _, f := range strings.Fields(s) {
+		from, to, ok := strings.Cut(f, "=>")
+		if !ok || from == "" || to == "" {
+			return nil, fmt.Errorf("-unused: %q is not FROM=>TO", f)
+		}
+		out = append(out, cut{from, to})
+	}
+	return out, nil
+}
+
+// onlyThrough returns the packages the main module's packages reach only
+// through the cut imports: those the build would leave out if the cut
+// imports were gone.
+func (d *deps) onlyThrough(cuts []cut) map[string]bool {
+	skip := map[cut]bool{}
+	for _, c := range cuts {
+		skip[c] = true
+	}
+	seen := map[string]bool{}
+	var stack []string
+	for p, m := range d.module {
+		if m == d.main {
+			seen[p] = true
+			stack = append(stack, p)
+		}
+	}
+	for len(stack) > 0 {
+		x := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		for _, y := range d.imports[x] {
+			if !seen[y] && !skip[cut{x, y}] {
+				seen[y] = true
+				stack = append(stack, y)
+			}
+		}
+	}
+	out := map[string]bool{}
+	for p := range d.module {
+		if !seen[p] {
+			out[p] = true
+		}
+	}
+	return out
 }
 
 // broughtBy maps every module to the main module's direct dependency that

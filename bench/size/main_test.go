@@ -34,15 +34,21 @@ func TestReportsTheMethodLookup(t *testing.T) {
 		t.Skip("builds two programs")
 	}
 	var out bytes.Buffer
-	if err := run(&out, "./testdata/tmpl", "", "", 5, false); err != nil {
+	tmpl := "github.com/genui-dev/genui/bench/size/testdata/tmpl"
+	if err := run(&out, "./testdata/tmpl", "", "", 5, false, cut{tmpl, "text/template"}); err != nil {
 		t.Fatal(err)
 	}
 	s := out.String()
 	for _, want := range []string{"stripped linux/amd64 binary", "top modules", "std", "method dead-code elimination: OFF",
+		"brought in only by imports the program never calls (" + tmpl + " => text/template):",
+		"not measured: " + tmpl + ": not a package of a dependency module",
 		"text/template.(*state).evalField", "imported (directly or through the standard library) by: github.com/genui-dev/genui/bench/size/testdata/tmpl"} {
 		if !strings.Contains(s, want) {
 			t.Errorf("report lacks %q:\n%s", want, s)
 		}
+	}
+	if strings.Contains(s, " in 0 packages") {
+		t.Errorf("the cut import left nothing out:\n%s", s)
 	}
 	out.Reset()
 	if err := run(&out, "./testdata/plain", "", "", 5, false); err != nil {
@@ -71,6 +77,46 @@ func TestGenuiExecutesNoStandardTemplate(t *testing.T) {
 			if i == "text/template" || i == "html/template" {
 				t.Errorf("%s imports %s: use github.com/DataDog/datadog-agent/pkg/template/%s", p, i, strings.TrimSuffix(i, "/template"))
 			}
+		}
+	}
+}
+
+// TestOnlyThrough: cutting an import leaves out what only it reaches, not
+// what the program also reaches another way.
+func TestOnlyThrough(t *testing.T) {
+	d := &deps{main: "m", module: map[string]string{
+		"m/cmd": "m", "m/llm": "m", "p": "p", "p/cloud": "p", "aws": "aws", "aws/sts": "aws", "shared": "s", "fmt": "std",
+	}, imports: map[string][]string{
+		"m/cmd":   {"m/llm", "fmt"},
+		"m/llm":   {"p"},
+		"p":       {"p/cloud", "shared"},
+		"p/cloud": {"aws", "shared", "fmt"},
+		"aws":     {"aws/sts", "shared"},
+		"aws/sts": {"aws"},
+	}}
+	got := d.onlyThrough([]cut{{"p", "p/cloud"}})
+	want := map[string]bool{"p/cloud": true, "aws": true, "aws/sts": true}
+	if len(got) != len(want) {
+		t.Fatalf("onlyThrough = %v, want %v", got, want)
+	}
+	for p := range want {
+		if !got[p] {
+			t.Errorf("onlyThrough lacks %s: %v", p, got)
+		}
+	}
+	if got := d.onlyThrough([]cut{{"m/llm", "p/cloud"}}); len(got) != 0 {
+		t.Errorf("an import nobody makes left out %v", got)
+	}
+}
+
+func TestParseCuts(t *testing.T) {
+	got, err := parseCuts(" a/b=>c/d  e=>f ")
+	if err != nil || len(got) != 2 || got[0] != (cut{"a/b", "c/d"}) || got[1] != (cut{"e", "f"}) {
+		t.Errorf("parseCuts = %v, %v", got, err)
+	}
+	for _, bad := range []string{"a/b", "=>c", "a=>"} {
+		if _, err := parseCuts(bad); err == nil {
+			t.Errorf("parseCuts(%q) accepted", bad)
 		}
 	}
 }

@@ -27,17 +27,22 @@ type Unit struct {
 	// Module: the sources form one ES module (the pages' module scripts,
 	// which import App from @modelcontextprotocol/ext-apps).
 	Module bool
+	// Wrapped: the sources form one classic script in strict mode, wrapped
+	// in a function so that their top-level names stay its own (and are
+	// shortened too).
+	Wrapped bool
 }
 
 // Units are every minified asset.
 var Units = []Unit{
 	{Out: "mcpshim/min/app.js", Srcs: []string{"mcpshim/app.js"}},
+	{Out: "viewdefs/min/connect.js", Srcs: []string{"viewdefs/connect.js"}},
 	{Out: "viewdefs/min/form.js", Srcs: []string{"viewdefs/form.js"}},
 	{Out: "viewdefs/min/form-nested.js", Srcs: []string{"viewdefs/form-nested.js"}},
 	{Out: "viewdefs/min/form-none.js", Srcs: []string{"viewdefs/form-none.js"}},
 	{Out: "viewdefs/min/rich.js", Srcs: []string{"viewdefs/rich.js"}},
 	{Out: "viewdefs/min/text.js", Srcs: []string{"viewdefs/textlines.js", "viewdefs/textdata.js", "viewdefs/text.js"}},
-	{Out: "viewdefs/min/page-rich.js", Srcs: []string{"viewdefs/render.js", "viewdefs/page.js"}, Module: true},
+	{Out: "viewdefs/min/page-rich.js", Srcs: []string{"viewdefs/render.js", "viewdefs/page.js"}, Wrapped: true},
 	{Out: "viewdefs/min/emergency.js", Srcs: []string{"viewdefs/render.js", "viewdefs/emergency.js"}, Module: true},
 	{Out: "viewdefs/min/page.css", Srcs: []string{"viewdefs/page.css"}},
 	{Out: "viewdefs/min/rich.css", Srcs: []string{"viewdefs/rich.css"}},
@@ -46,6 +51,10 @@ var Units = []Unit{
 // Concat joins a unit's sources the way both the minifier and the
 // readable (--debug) pages see them.
 func Concat(srcs ...string) string { return strings.Join(srcs, "\n") }
+
+// Wrap turns the joined sources of a Wrapped unit into one classic script,
+// as both the minifier and the readable (--debug) pages see it.
+func Wrap(src string) string { return "(() => {\n\"use strict\";\n" + src + "\n})();" }
 
 // Build minifies one unit's concatenated source.
 func Build(u Unit, src string) ([]byte, error) {
@@ -115,7 +124,11 @@ func Generate(root string, dirs ...string) (map[string][]byte, error) {
 			}
 			srcs = append(srcs, string(b))
 		}
-		b, err := Build(u, Concat(srcs...))
+		src := Concat(srcs...)
+		if u.Wrapped {
+			src = Wrap(src)
+		}
+		b, err := Build(u, src)
 		if err != nil {
 			return nil, err
 		}

@@ -1,0 +1,1 @@
+(function(){var e=JSON.parse(document.getElementById("tool-data").textContent).tool,n=new window.McpApps.App({name:"genui-minimal-"+e.name,version:"1.0.0"},{},{autoResize:!0});window.genuiApp=n,window.genuiConnected=n.connect(),window.genuiConnected.catch(function(){})})();
