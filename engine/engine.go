@@ -398,7 +398,7 @@ func (e *Engine) refreshForListChanged() {
 // registry and reports what changed. Removed tools lose their cache entries
 // and refinements.
 func (e *Engine) RefreshTools(ctx context.Context) (contract.ToolDiff, error) {
-	ch, err := e.tools.Refresh(ctx, e.listAllTools)
+	ch, err := e.tools.RefreshParsed(ctx, e.listAllTools)
 	if err != nil {
 		return contract.ToolDiff{}, err
 	}
@@ -424,29 +424,110 @@ func (e *Engine) RefreshTools(ctx context.Context) (contract.ToolDiff, error) {
 	return diff, nil
 }
 
-func (e *Engine) listAllTools(ctx context.Context) ([]json.RawMessage, error) {
-	var all []json.RawMessage
+func (e *Engine) listAllTools(ctx context.Context) ([]*registry.Tool, error) {
+	var all []*registry.Tool
 	var cursor string
 	for page := 0; page < 1000; page++ {
 		var params json.RawMessage
 		if cursor != "" {
 			params, _ = json.Marshal(map[string]string{"cursor": cursor})
 		}
-		res, err := e.relay.request(ctx, "tools/list", params)
+		tools, next, err := e.listToolsPage(ctx, params)
 		if err != nil {
-			return nil, fmt.Errorf("tools/list: %w", err)
+			return nil, err
 		}
-		tools, next, err := splitToolsPage(res)
-		if err != nil {
-			return nil, fmt.Errorf("tools/list: malformed result: %w", err)
-		}
-		all = append(all, keptTools(res, tools)...)
+		all = append(all, tools...)
 		if next == "" {
 			return all, nil
 		}
 		cursor = next
 	}
 	return nil, errors.New("tools/list: more than 1000 pages; giving up")
+}
+
+// listToolsPage fetches one tools/list page and parses its tools. A long
+// answer's tools are parsed on another goroutine while the answer still
+// streams in (upstream.Client.ListTools hands them over as the link finds
+// them), so little is left to do after its last byte.
+func (e *Engine) listToolsPage(ctx context.Context, params json.RawMessage) ([]*registry.Tool, string, error) {
+	ahead := e.parseAhead()
+	res, streamed, split, err := e.relay.listTools(ctx, params, ahead.each)
+	p := ahead.finish()
+	if err != nil {
+		return nil, "", fmt.Errorf("tools/list: %w", err)
+	}
+	tools, next, err := splitToolsPage(res) // split: res has an empty tools array
+	if err != nil {
+		return nil, "", fmt.Errorf("tools/list: malformed result: %w", err)
+	}
+	if split && p.Added() == len(streamed) {
+		return p.Tools(), next, nil
+	}
+	if split {
+		tools = streamed // as they lie in the blocks the answer was read into
+	} else {
+		tools = keptTools(res, tools)
+	}
+	p = e.tools.NewParser()
+	p.Add(tools)
+	return p.Tools(), next, nil
+}
+
+// parsing parses the tools a streaming tools/list answer hands over, on
+// its own goroutine.
+type parsing struct {
+	batches chan []json.RawMessage
+	quit    chan struct{}
+	done    chan struct{}
+	p       *registry.Parser
+}
+
+func (e *Engine) parseAhead() *parsing {
+	a := &parsing{batches: make(chan []json.RawMessage, 1024), quit: make(chan struct{}), done: make(chan struct{}),
+		p: e.tools.NewParser()}
+	take := func(b []json.RawMessage) {
+		if b == nil { // another answer starts
+			a.p = e.tools.NewParser()
+			return
+		}
+		a.p.Add(b)
+	}
+	go func() {
+		defer close(a.done)
+		for {
+			select {
+			case b := <-a.batches:
+				take(b)
+			case <-a.quit: // what was sent before is still taken
+				for {
+					select {
+					case b := <-a.batches:
+						take(b)
+					default:
+						return
+					}
+				}
+			}
+		}
+	}()
+	return a
+}
+
+// each is ListTools' hook (on the upstream link's read loop): it waits
+// while the parser is behind by a full queue, never after finish.
+func (a *parsing) each(batch []json.RawMessage) {
+	select {
+	case a.batches <- batch:
+	case <-a.quit:
+	}
+}
+
+// finish stops the goroutine once it has parsed what was handed over and
+// returns its parser.
+func (a *parsing) finish() *registry.Parser {
+	close(a.quit)
+	<-a.done
+	return a.p
 }
 
 // keptTools returns a page's tools as the registry keeps them: slices of

@@ -189,6 +189,14 @@ func (r *Relay) request(ctx context.Context, method string, params json.RawMessa
 	return res, err
 }
 
+// listTools is request of tools/list through upstream.Client.ListTools
+// (the tools split as the answer streamed in, when they were).
+func (r *Relay) listTools(ctx context.Context, params json.RawMessage, each func([]json.RawMessage)) (json.RawMessage, []json.RawMessage, bool, error) {
+	res, tools, split, err := r.up.ListTools(ctx, params, each)
+	r.CountError(err)
+	return res, tools, split, err
+}
+
 func (r *Relay) upstreamNotification(method string, params json.RawMessage) {
 	if method == "notifications/tools/list_changed" {
 		r.toolsChanged()

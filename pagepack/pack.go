@@ -59,10 +59,63 @@ const PackedShimAttr = "data-genui-packed-shim"
 // that carries the shim.
 const loaderStart = "<script " + PackAttr + "-loader " + PackedShimAttr + ">"
 
-// packable is one style or classic/module script element exactly as
-// genui's templates write them (no attributes but type="module"), or the
-// shim element as mcpshim.Inject writes it, or a script marked FirstAttr.
-var packable = regexp.MustCompile(`(?s)<style>(.*?)</style>|<script( type="module")?>(.*?)</script>|<script ` + ShimAttr + `>(.*?)</script>|<script ` + FirstAttr + `>(.*?)</script>`)
+// packableOpen are the start tags of the elements Pack packs: a style or
+// classic/module script element exactly as genui's templates write them (no
+// attributes but type="module"), the shim element as mcpshim.Inject writes
+// it, or a script marked FirstAttr. Each body runs to the first end tag of
+// its kind, exactly so.
+var packableOpen = []struct{ tag, end string }{
+	{"<style>", "</style>"},
+	{`<script type="module">`, "</script>"},
+	{"<script>", "</script>"},
+	{"<script " + ShimAttr + ">", "</script>"},
+	{"<script " + FirstAttr + ">", "</script>"},
+}
+
+// packableLocs finds the packable elements, in the index layout of
+// FindAllStringSubmatchIndex for
+// `(?s)<style>(.*?)</style>|<script( type="module")?>(.*?)</script>|<script SHIM>(.*?)</script>|<script FIRST>(.*?)</script>`
+// (whole element, style body, the module attribute, script body, shim body,
+// first body). It looks with strings.Index: that regexp stepped its machine
+// through every byte of the page's scripts, most of packing's time.
+func packableLocs(page string) [][]int {
+	var locs [][]int
+	for pos := 0; ; {
+		i := strings.Index(page[pos:], "<s")
+		if i < 0 {
+			return locs
+		}
+		start := pos + i
+		pos = start + 1
+		for k, o := range packableOpen {
+			if !strings.HasPrefix(page[start:], o.tag) {
+				continue
+			}
+			body := start + len(o.tag)
+			j := strings.Index(page[body:], o.end)
+			if j < 0 {
+				break // not closed: the regexp moved on to the next position
+			}
+			m := []int{start, body + j + len(o.end), -1, -1, -1, -1, -1, -1, -1, -1, -1, -1}
+			switch k {
+			case 0:
+				m[2], m[3] = body, body+j
+			case 1:
+				m[4], m[5] = start+len("<script"), start+len(`<script type="module"`)
+				m[6], m[7] = body, body+j
+			case 2:
+				m[6], m[7] = body, body+j
+			case 3:
+				m[8], m[9] = body, body+j
+			case 4:
+				m[10], m[11] = body, body+j
+			}
+			locs = append(locs, m)
+			pos = m[1]
+			break
+		}
+	}
+}
 
 // packed finds a packed page's parts, hide style and loader.
 var (
@@ -142,7 +195,7 @@ func Pack(page string) (string, error) {
 	if IsPacked(page) {
 		return page, nil
 	}
-	locs := packable.FindAllStringSubmatchIndex(page, -1)
+	locs := packableLocs(page)
 	if len(locs) == 0 {
 		return page, nil
 	}

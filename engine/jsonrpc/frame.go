@@ -42,7 +42,28 @@ type FrameReader struct {
 	// genui's first tools/list).
 	parts   [][]byte
 	partLen int
+	// watcher sees the bytes of each long line as they are read (Watch);
+	// watching is set while it does.
+	watcher  LineWatcher
+	watching bool
 }
+
+// LineWatcher follows the lines longer than a FrameReader's buffer while
+// they are read (through a ResultArrayStream): Reset at the start of each
+// such line, then Write with each piece of it in order, the line's end
+// included, then End. The pieces are the reader's own copy of the line:
+// they stay valid and unchanged, so the watcher may keep slices of them.
+// End reports whether the watcher took the line: ReadFrame then does not
+// join it into one slice (a 36 MB copy) and goes on to the next line.
+type LineWatcher interface {
+	Reset()
+	Write(p []byte)
+	End() (taken bool)
+}
+
+// Watch hands each line longer than the reader's buffer to w as it is
+// read, so that work on it can run while the rest arrives.
+func (fr *FrameReader) Watch(w LineWatcher) { fr.watcher = w }
 
 // NewFrameReader reads frames from r; max <= 0 means DefaultMaxFrame.
 func NewFrameReader(r io.Reader, max int) *FrameReader {
@@ -69,6 +90,9 @@ func (fr *FrameReader) FailOnOversized() { fr.stop = true }
 func (fr *FrameReader) ReadFrame() ([]byte, error) {
 	for {
 		line, err := fr.readLine()
+		if errors.Is(err, errLineTaken) {
+			continue
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -94,11 +118,15 @@ func (fr *FrameReader) Own(b []byte) []byte {
 	return bytes.Clone(b)
 }
 
+// errLineTaken: the line went to the LineWatcher, which kept it.
+var errLineTaken = errors.New("line taken by its watcher")
+
 func (fr *FrameReader) readLine() ([]byte, error) {
-	if cap(fr.buf) > keepBuf {
-		fr.buf = nil
+	if cap(fr.buf) > keepBuf || fr.watching {
+		fr.buf = nil // a watched line's blocks may be kept by its watcher
 	}
 	fr.buf = fr.buf[:0]
+	fr.watching = false
 	clear(fr.parts)
 	fr.parts, fr.partLen = fr.parts[:0], 0
 	for {
@@ -127,12 +155,21 @@ func (fr *FrameReader) readLine() ([]byte, error) {
 			}
 			fr.add(chunk)
 		case errors.Is(err, bufio.ErrBufferFull):
+			if fr.watcher != nil && len(fr.buf) == 0 && len(fr.parts) == 0 {
+				fr.watching = true // a long line starts
+				fr.watcher.Reset()
+			}
 			fr.add(chunk)
 			continue
 		case errors.Is(err, io.EOF) && content > 0:
 			fr.add(chunk)
 		default:
 			return nil, err
+		}
+		if fr.watching && fr.watcher.End() {
+			clear(fr.parts) // the watcher keeps them
+			fr.parts, fr.partLen, fr.buf = fr.parts[:0], 0, nil
+			return nil, errLineTaken
 		}
 		if len(fr.parts) > 0 {
 			// One allocation of the line's size, one copy (bytes.Join
@@ -166,6 +203,9 @@ func (fr *FrameReader) add(chunk []byte) {
 		}
 		n := copy(fr.buf[len(fr.buf):cap(fr.buf)], chunk)
 		fr.buf = fr.buf[:len(fr.buf)+n]
+		if fr.watching {
+			fr.watcher.Write(fr.buf[len(fr.buf)-n : len(fr.buf) : len(fr.buf)])
+		}
 		chunk = chunk[n:]
 	}
 }

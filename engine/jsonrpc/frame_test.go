@@ -166,3 +166,53 @@ func TestFrameReaderLineOfManyBlocks(t *testing.T) {
 		t.Fatalf("a line one byte over the limit: %v, want FrameTooLargeError", err)
 	}
 }
+
+// recordingWatcher keeps what a FrameReader hands it, and takes the lines
+// that start with take.
+type recordingWatcher struct {
+	lines  [][]byte
+	pieces int
+	take   string
+	kept   [][][]byte // the pieces themselves, per line (they must not change)
+}
+
+func (w *recordingWatcher) End() bool {
+	return w.take != "" && bytes.HasPrefix(w.lines[len(w.lines)-1], []byte(w.take))
+}
+
+func (w *recordingWatcher) Reset() { w.lines, w.kept = append(w.lines, nil), append(w.kept, nil) }
+func (w *recordingWatcher) Write(p []byte) {
+	w.lines[len(w.lines)-1] = append(w.lines[len(w.lines)-1], p...)
+	w.kept[len(w.kept)-1] = append(w.kept[len(w.kept)-1], p)
+	w.pieces++
+}
+
+// TestFrameReaderWatch: a line longer than the buffer reaches the watcher
+// whole, in pieces, with its line end; short lines do not; a line the
+// watcher takes is not returned.
+func TestFrameReaderWatch(t *testing.T) {
+	long := bytes.Repeat([]byte("0123456789"), 50_000)
+	taken := "T" + string(long)
+	in := "short\n" + string(long) + "\r\nafter\n" + taken + "\nlast\n" + string(long[:70_000])
+	fr := NewFrameReader(strings.NewReader(in), 0)
+	w := &recordingWatcher{take: "T"}
+	fr.Watch(w)
+	for i, want := range []string{"short", string(long), "after", "last", string(long[:70_000])} {
+		line, err := fr.ReadFrame()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(line) != want {
+			t.Fatalf("frame %d: %d bytes, want %d", i, len(line), len(want))
+		}
+	}
+	if len(w.lines) != 3 || string(w.lines[0]) != string(long)+"\r\n" || string(w.lines[1]) != taken+"\n" ||
+		string(w.lines[2]) != string(long[:70_000]) || w.pieces < 6 {
+		t.Fatalf("watcher saw %d lines in %d pieces", len(w.lines), w.pieces)
+	}
+	for i, pieces := range w.kept { // read on since: the pieces kept are as they were
+		if got := bytes.Join(pieces, nil); !bytes.Equal(got, w.lines[i]) {
+			t.Fatalf("line %d: the pieces kept changed after they were handed over", i)
+		}
+	}
+}

@@ -23,16 +23,33 @@ func ScanValid(b []byte) (t Top, ok bool) {
 // validate checks b and, when t is not nil, records the members of a
 // top-level object in t (obj reports that b is one).
 func validate(b []byte, t *Top) (ok, obj bool) {
+	end, ok, obj := validateAt(b, skipSpace(b, 0), t, false)
+	return ok && skipSpace(b, end) == len(b), obj
+}
+
+// validValue checks the JSON value starting at b[i] (no space before it)
+// and returns the index just past it; what follows is not looked at. It
+// reports false for a value nested deeper than 256 levels (which Valid
+// leaves to json.Valid) as well as for an invalid or cut-short one.
+func validValue(b []byte, i int) (end int, ok bool) {
+	end, ok, _ = validateAt(b, i, nil, true)
+	return end, ok
+}
+
+// validateAt checks the value starting at b[i] and returns the index just
+// past it; t and obj as for validate. one: the value need not be all of b
+// (validValue), and too deep a nesting fails instead of going to
+// json.Valid.
+func validateAt(b []byte, i int, t *Top, one bool) (end int, ok, obj bool) {
 	var stack [256]byte // '{' or '[' per open level
 	depth := 0
-	var key []byte // the top-level member being read
-	vs := -1       // where its value starts
-	i := skipSpace(b, 0)
+	var key []byte                  // the top-level member being read
+	vs := -1                        // where its value starts
 	obj = i < len(b) && b[i] == '{' // ScanValid uses it only when ok
 	for {
 		// A value starts at b[i].
 		if i >= len(b) {
-			return false, obj
+			return 0, false, obj
 		}
 		if depth == 1 {
 			vs = i
@@ -40,14 +57,17 @@ func validate(b []byte, t *Top) (ok, obj bool) {
 		switch c := b[i]; {
 		case c == '{' || c == '[':
 			if depth == len(stack) {
+				if one {
+					return 0, false, obj
+				}
 				if t != nil {
 					*t = Top{}
 					var sok bool
 					if *t, sok = Scan(b); !sok {
-						return false, false
+						return 0, false, false
 					}
 				}
-				return json.Valid(b), obj
+				return len(b), json.Valid(b), obj
 			}
 			stack[depth] = c
 			depth++
@@ -64,42 +84,42 @@ func validate(b []byte, t *Top) (ok, obj bool) {
 		case c == '"':
 			var sok bool
 			if i, sok = validString(b, i); !sok {
-				return false, obj
+				return 0, false, obj
 			}
 		case c == '-' || c >= '0' && c <= '9':
 			var nok bool
 			if i, nok = validNumber(b, i); !nok {
-				return false, obj
+				return 0, false, obj
 			}
 		case c == 't':
 			if !hasLit(b, i, "true") {
-				return false, obj
+				return 0, false, obj
 			}
 			i += 4
 		case c == 'f':
 			if !hasLit(b, i, "false") {
-				return false, obj
+				return 0, false, obj
 			}
 			i += 5
 		case c == 'n':
 			if !hasLit(b, i, "null") {
-				return false, obj
+				return 0, false, obj
 			}
 			i += 4
 		default:
-			return false, obj
+			return 0, false, obj
 		}
 	afterValue:
 		if depth == 1 && vs >= 0 && t != nil && obj {
 			t.set(key, b[vs:i:i])
 			vs = -1
 		}
-		i = skipSpace(b, i)
 		if depth == 0 {
-			return i == len(b), obj
+			return i, true, obj
 		}
+		i = skipSpace(b, i)
 		if i >= len(b) {
-			return false, obj
+			return 0, false, obj
 		}
 		switch b[i] {
 		case ',':
@@ -113,23 +133,23 @@ func validate(b []byte, t *Top) (ok, obj bool) {
 			i++
 			goto afterValue
 		}
-		return false, obj
+		return 0, false, obj
 	key:
 		// A member's key and colon at b[i], then its value.
 		if i >= len(b) || b[i] != '"' {
-			return false, obj
+			return 0, false, obj
 		}
 		ks := i + 1
 		var kok bool
 		if i, kok = validString(b, i); !kok {
-			return false, obj
+			return 0, false, obj
 		}
 		if depth == 1 {
 			key = b[ks : i-1 : i-1]
 		}
 		i = skipSpace(b, i)
 		if i >= len(b) || b[i] != ':' {
-			return false, obj
+			return 0, false, obj
 		}
 		i = skipSpace(b, i+1)
 	}

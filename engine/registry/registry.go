@@ -182,6 +182,20 @@ type Change struct {
 // answer carries much else). Refreshes run one at a time, in order.
 // A failed fetch keeps the old list and is remembered for WaitReady.
 func (r *Registry) Refresh(ctx context.Context, fetch func(context.Context) ([]json.RawMessage, error)) (Change, error) {
+	return r.RefreshParsed(ctx, func(ctx context.Context) ([]*Tool, error) {
+		raws, err := fetch(ctx)
+		if err != nil {
+			return nil, err
+		}
+		p := r.NewParser()
+		p.Add(raws)
+		return p.Tools(), nil
+	})
+}
+
+// RefreshParsed is Refresh with the tools parsed by the fetch (through a
+// Parser, e.g. while their list still streams in).
+func (r *Registry) RefreshParsed(ctx context.Context, fetch func(context.Context) ([]*Tool, error)) (Change, error) {
 	select {
 	case r.refreshSem <- struct{}{}:
 	case <-ctx.Done():
@@ -189,7 +203,7 @@ func (r *Registry) Refresh(ctx context.Context, fetch func(context.Context) ([]j
 	}
 	defer func() { <-r.refreshSem }()
 	r.refreshQueued.Store(false) // changes announced from now on need another refresh
-	raws, err := fetch(ctx)
+	parsed, err := fetch(ctx)
 	if err != nil {
 		r.mu.Lock()
 		r.err, r.fatal = err, answeredFailure(err)
@@ -200,15 +214,9 @@ func (r *Registry) Refresh(ctx context.Context, fetch func(context.Context) ([]j
 		r.mu.Unlock()
 		return Change{}, err
 	}
-	next := make([]*Tool, 0, len(raws))
-	nextBy := make(map[string]*Tool, len(raws))
-	store := make([]Tool, len(raws)) // one allocation for the structs too
-	for i, raw := range raws {
-		t := &store[i]
-		if err := t.parse(raw); err != nil {
-			r.opts.Logger.Warn("skipping malformed upstream tool", "err", err, "tool", string(raw[:min(len(raw), 200)]))
-			continue
-		}
+	next := make([]*Tool, 0, len(parsed))
+	nextBy := make(map[string]*Tool, len(parsed))
+	for _, t := range parsed {
 		t.UIDisabled = !r.uiEnabled(t.Name)
 		if _, dup := nextBy[t.Name]; dup {
 			r.opts.Logger.Warn("upstream lists a tool twice; keeping the first", "tool", t.Name)
@@ -242,6 +250,39 @@ func (r *Registry) Refresh(ctx context.Context, fetch func(context.Context) ([]j
 	r.loadOnce.Do(func() { close(r.loaded) })
 	return Change{Diff: diff, Tools: next, Previous: prev, First: first}, nil
 }
+
+// Parser parses tools for RefreshParsed, batch by batch (the engine's
+// runs while a tools/list answer streams in). A malformed tool is logged
+// and left out. Not safe for concurrent use.
+type Parser struct {
+	log   *slog.Logger
+	tools []*Tool
+	n     int // raw tools added
+}
+
+// NewParser returns a parser logging to the registry's logger.
+func (r *Registry) NewParser() *Parser { return &Parser{log: r.opts.Logger} }
+
+// Add parses raws (each a valid JSON value, kept uncopied: Raw is the
+// slice given), in order after the ones added before.
+func (p *Parser) Add(raws []json.RawMessage) {
+	store := make([]Tool, len(raws)) // one allocation for the structs too
+	for i, raw := range raws {
+		t := &store[i]
+		if err := t.parse(raw); err != nil {
+			p.log.Warn("skipping malformed upstream tool", "err", err, "tool", string(raw[:min(len(raw), 200)]))
+			continue
+		}
+		p.tools = append(p.tools, t)
+	}
+	p.n += len(raws)
+}
+
+// Added is how many raw tools Add took (malformed ones included).
+func (p *Parser) Added() int { return p.n }
+
+// Tools are the tools parsed, in order.
+func (p *Parser) Tools() []*Tool { return p.tools }
 
 // uiEnabled applies EnabledTools and DisabledTools to a tool name.
 func (r *Registry) uiEnabled(name string) bool {

@@ -45,6 +45,10 @@ func formatBytes(n int) string {
 	return fmt.Sprintf("%d bytes", n)
 }
 
+// streamLongLines makes line links follow long lines as they are read
+// (ResultArrayStream); benchmarks turn it off to compare.
+var streamLongLines = true
+
 // lineLink is genui's own transport for stdio and in-process upstreams:
 // newline-delimited JSON-RPC on a reader/writer pair. Unlike mcp-go's stdio
 // transport it never decodes params: notifications and server-to-client
@@ -75,6 +79,12 @@ type lineLink struct {
 	sweepEvery time.Duration
 	// tracer watches every frame read and written (nil: nobody).
 	tracer Tracer
+	// stream follows each long line while it is read: a tools/list answer
+	// is validated and its tools found as it arrives (not in passes over
+	// 36 MB after its last byte), and handed to a ListTools call without
+	// being joined into one slice (lineWatcher.End).
+	stream *jsonrpc.ResultArrayStream
+	feed   *toolsPage // the ListTools call a streaming answer's tools go to (read loop only)
 
 	mu      sync.Mutex
 	pending map[int64]pendingCall
@@ -101,14 +111,18 @@ type pendingCall struct {
 	ch       chan *jsonrpc.Message // buffered, one answer
 	w        jsonrpc.Waiter
 	deadline int64 // unix ns
+	// page is set for a ListTools call: a streamed answer's tools go there.
+	page *toolsPage
 }
 
 // newLineLink builds a link reading frames from r and writing them to w.
 // closers are closed by close (the pipe ends). Call start to run the read
 // loop.
 func newLineLink(r io.Reader, w io.Writer, closers []io.Closer, maxLine int, log *slog.Logger) *lineLink {
-	return &lineLink{
-		r:        newFrameReader(r, maxLine),
+	fr := newFrameReader(r, maxLine)
+	l := &lineLink{
+		r:        fr,
+		stream:   jsonrpc.NewResultArrayStream("tools"),
 		w:        jsonrpc.NewFrameWriter(w),
 		closers:  closers,
 		maxLine:  maxLine,
@@ -119,6 +133,79 @@ func newLineLink(r io.Reader, w io.Writer, closers []io.Closer, maxLine int, log
 		pending:  make(map[int64]pendingCall),
 		done:     make(chan struct{}),
 	}
+	if streamLongLines {
+		fr.Watch(lineWatcher{l})
+		l.stream.SetOnFound(l.found)
+	}
+	return l
+}
+
+// lineWatcher follows the link's long lines as they are read (the
+// FrameReader calls it on the read loop).
+type lineWatcher struct{ l *lineLink }
+
+// Reset starts a long line: its tools, if it turns out to hold some, go
+// to the one ListTools call in flight that wants them as they come.
+func (w lineWatcher) Reset() {
+	l := w.l
+	l.stream.Reset()
+	l.feed = nil
+	l.mu.Lock()
+	for _, pc := range l.pending {
+		if pc.page != nil && pc.page.each != nil {
+			if l.feed != nil { // two: which one this answers is not known yet
+				l.feed = nil
+				break
+			}
+			l.feed = pc.page
+		}
+	}
+	l.mu.Unlock()
+	if l.feed != nil {
+		l.feed.each(nil)
+	}
+}
+
+func (w lineWatcher) Write(p []byte) { w.l.stream.Write(p) }
+
+// found hands the tools the stream found to the ListTools call fed.
+func (l *lineLink) found(batch []json.RawMessage) {
+	if l.feed != nil {
+		l.feed.each(batch)
+	}
+}
+
+// End takes a tools/list answer the stream validated and split when it
+// answers a ListTools call: the call gets the tools as they lie in the
+// reader's blocks and the result with its tools array empty, and the 36 MB
+// line is never joined. Anything else (another shape, an error answer,
+// another caller, the traffic view watching frames) is read the ordinary
+// way.
+func (w lineWatcher) End() bool {
+	l := w.l
+	l.feed = nil
+	if tracing(l.tracer) != nil {
+		return false // the traffic view shows the frame as it came
+	}
+	st, ok := l.stream.Finish()
+	if !ok || !isNullOrEmpty(st.Top.Error) {
+		return false
+	}
+	id, plain := jsonrpc.PlainInt(st.Top.ID)
+	if !plain {
+		return false
+	}
+	l.mu.Lock()
+	pc, found := l.pending[id]
+	if !found || pc.page == nil || pc.w != nil {
+		l.mu.Unlock()
+		return false
+	}
+	delete(l.pending, id)
+	l.mu.Unlock()
+	pc.page.tools, pc.page.split = st.Elems, true
+	pc.ch <- &jsonrpc.Message{JSONRPC: "2.0", ID: json.RawMessage(st.Top.ID), Result: st.Rest} // buffered, one answer
+	return true
 }
 
 // start runs the read loop in a goroutine.
@@ -468,7 +555,7 @@ func (l *lineLink) call(ctx context.Context, id int64, method string, params jso
 	key := id
 	ch := make(chan *jsonrpc.Message, 1)
 	l.mu.Lock()
-	l.pending[key] = pendingCall{id: id, method: method, ch: ch}
+	l.pending[key] = pendingCall{id: id, method: method, ch: ch, page: toolsPageFrom(ctx)}
 	l.mu.Unlock()
 	answered := false
 	defer func() {
