@@ -424,19 +424,27 @@ func (e *Engine) RefreshTools(ctx context.Context) (contract.ToolDiff, error) {
 	return diff, nil
 }
 
-func (e *Engine) listAllTools(ctx context.Context) ([]*registry.Tool, error) {
-	var all []*registry.Tool
+// listAllTools fetches every page; a list of one page comes back indexed
+// as it was parsed, the pages of a longer one are indexed again in one.
+func (e *Engine) listAllTools(ctx context.Context) (*registry.Parser, error) {
+	var all *registry.Parser
 	var cursor string
 	for page := 0; page < 1000; page++ {
 		var params json.RawMessage
 		if cursor != "" {
 			params, _ = json.Marshal(map[string]string{"cursor": cursor})
 		}
-		tools, next, err := e.listToolsPage(ctx, params)
+		p, next, err := e.listToolsPage(ctx, params)
 		if err != nil {
 			return nil, err
 		}
-		all = append(all, tools...)
+		switch {
+		case page == 0 && next == "":
+			return p, nil
+		case page == 0:
+			all = e.tools.NewParser()
+		}
+		all.AddParsed(p.Tools())
 		if next == "" {
 			return all, nil
 		}
@@ -449,7 +457,7 @@ func (e *Engine) listAllTools(ctx context.Context) ([]*registry.Tool, error) {
 // answer's tools are parsed on another goroutine while the answer still
 // streams in (upstream.Client.ListTools hands them over as the link finds
 // them), so little is left to do after its last byte.
-func (e *Engine) listToolsPage(ctx context.Context, params json.RawMessage) ([]*registry.Tool, string, error) {
+func (e *Engine) listToolsPage(ctx context.Context, params json.RawMessage) (*registry.Parser, string, error) {
 	ahead := e.parseAhead()
 	res, streamed, split, err := e.relay.listTools(ctx, params, ahead.each)
 	p := ahead.finish()
@@ -461,7 +469,7 @@ func (e *Engine) listToolsPage(ctx context.Context, params json.RawMessage) ([]*
 		return nil, "", fmt.Errorf("tools/list: malformed result: %w", err)
 	}
 	if split && p.Added() == len(streamed) {
-		return p.Tools(), next, nil
+		return p, next, nil
 	}
 	if split {
 		tools = streamed // as they lie in the blocks the answer was read into
@@ -470,7 +478,7 @@ func (e *Engine) listToolsPage(ctx context.Context, params json.RawMessage) ([]*
 	}
 	p = e.tools.NewParser()
 	p.Add(tools)
-	return p.Tools(), next, nil
+	return p, next, nil
 }
 
 // parsing parses the tools a streaming tools/list answer hands over, on
