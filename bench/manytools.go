@@ -53,10 +53,15 @@ type toolsReport struct {
 	// Ratios are genui's time over the server's own, one per round (each
 	// round starts the server alone and then genui, back to back, so a
 	// load swing between rounds moves both); the report gives their median.
-	Ratios      []float64
-	PageTools   int   // tools in genui's first page
-	AnswerBytes int   // bytes of the server's own answer
-	RSS, RSS1   int64 // genui's resident bytes after its first answer: N tools, 1 tool
+	Ratios []float64
+	// CPU is the median CPU time (user + system, from /proc, 10 ms
+	// ticks) the process spent up to the answer: the server alone's,
+	// genui's own (its upstream, a child, not counted). Unlike the wall
+	// clock it hardly moves with the other load on the machine.
+	DirectCPU, GenuiCPU time.Duration
+	PageTools           int   // tools in genui's first page
+	AnswerBytes         int   // bytes of the server's own answer
+	RSS, RSS1           int64 // genui's resident bytes after its first answer: N tools, 1 tool
 }
 
 func (r toolsReport) String() string {
@@ -68,6 +73,8 @@ func (r toolsReport) String() string {
 		r.N, float64(r.JSONBytes)/1e6, r.Rounds)
 	fmt.Fprintf(&b, "  server alone %v (all %d tools, %.1f MB), genui %v (first page, %d tools)\n",
 		r.Direct.Round(time.Millisecond), r.N, float64(r.AnswerBytes)/1e6, r.Genui.Round(time.Millisecond), r.PageTools)
+	fmt.Fprintf(&b, "  CPU time to that answer (median): the server alone %v, genui itself %v (its upstream not counted)\n",
+		r.DirectCPU, r.GenuiCPU)
 	ratios := slices.Clone(r.Ratios)
 	slices.Sort(ratios)
 	fmt.Fprintf(&b, "  genui over the server's own, round by round: median %.2fx (range %.2f-%.2fx over %d rounds; goal <= 1.5x)\n",
@@ -87,7 +94,7 @@ func benchManyTools(ctx context.Context, cfg config) (toolsReport, error) {
 		return r, err
 	}
 	defer os.RemoveAll(dir)
-	var direct, viaGenui []time.Duration
+	var direct, viaGenui, directCPU, genuiCPU []time.Duration
 	var rss []int64
 	for i := -1; i < cfg.toolRounds; i++ { // round -1 warms up
 		// The order flips every round, so neither mode always runs right
@@ -110,6 +117,7 @@ func benchManyTools(ctx context.Context, cfg config) (toolsReport, error) {
 		}
 		direct, viaGenui, rss = append(direct, d.took), append(viaGenui, g.took), append(rss, g.rss)
 		r.Ratios = append(r.Ratios, ratio(g.took, d.took))
+		directCPU, genuiCPU = append(directCPU, d.cpu), append(genuiCPU, g.cpu)
 		r.PageTools, r.AnswerBytes = g.tools, d.bytes
 	}
 	one, err := firstToolsList(ctx, cfg, 1, dir)
@@ -117,6 +125,7 @@ func benchManyTools(ctx context.Context, cfg config) (toolsReport, error) {
 		return r, fmt.Errorf("through genui, one tool: %w", err)
 	}
 	r.Direct, r.Genui = median(direct), median(viaGenui)
+	r.DirectCPU, r.GenuiCPU = median(directCPU), median(genuiCPU)
 	slices.Sort(rss)
 	r.RSS, r.RSS1 = rss[len(rss)/2], one.rss
 	return r, nil
@@ -134,6 +143,7 @@ type listed struct {
 	tools int   // tools in the answer
 	bytes int   // bytes of the answer
 	rss   int64 // genui's resident bytes right after (genui only)
+	cpu   time.Duration
 }
 
 // firstToolsList spawns the n-tool server (through genui mcp with --dir
@@ -192,10 +202,11 @@ func firstToolsList(ctx context.Context, cfg config, n int, genuiDir string) (li
 	}
 	line, err := readAnswer(br, 2)
 	took := time.Since(start)
+	cpu := cpuTime(cmd.Process.Pid)
 	if err != nil {
 		return listed{}, fmt.Errorf("tools/list: %w", err)
 	}
-	res := listed{took: took, bytes: len(line)}
+	res := listed{took: took, bytes: len(line), cpu: cpu}
 	if genuiDir != "" {
 		time.Sleep(time.Second) // what it settles at, not a transient
 		res.rss = residentBytes(cmd.Process.Pid)
@@ -244,4 +255,29 @@ func residentBytes(pid int) int64 {
 		}
 	}
 	return 0
+}
+
+// cpuTime is a process's CPU time so far (user + system, without its
+// children), or 0. /proc counts in clock ticks: 100 a second on Linux.
+func cpuTime(pid int) time.Duration {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return 0
+	}
+	// Fields after the command name (which may hold spaces) in ")":
+	// state is the 3rd field, utime the 14th, stime the 15th.
+	i := bytes.LastIndexByte(b, ')')
+	if i < 0 {
+		return 0
+	}
+	f := strings.Fields(string(b[i+1:]))
+	if len(f) < 13 {
+		return 0
+	}
+	ut, err1 := strconv.ParseInt(f[11], 10, 64)
+	st, err2 := strconv.ParseInt(f[12], 10, 64)
+	if err1 != nil || err2 != nil {
+		return 0
+	}
+	return time.Duration(ut+st) * 10 * time.Millisecond
 }
