@@ -488,6 +488,7 @@ type parsing struct {
 	quit    chan struct{}
 	done    chan struct{}
 	p       *registry.Parser
+	gc      func() // puts the GC back as it was (loadGC), once a long answer streams
 }
 
 func (e *Engine) parseAhead() *parsing {
@@ -497,6 +498,9 @@ func (e *Engine) parseAhead() *parsing {
 		if b == nil { // another answer starts
 			a.p = e.tools.NewParser()
 			return
+		}
+		if a.gc == nil {
+			a.gc = loadGC()
 		}
 		a.p.Add(b)
 	}
@@ -535,7 +539,47 @@ func (a *parsing) each(batch []json.RawMessage) {
 func (a *parsing) finish() *registry.Parser {
 	close(a.quit)
 	<-a.done
+	if a.gc != nil {
+		a.gc()
+	}
 	return a.p
+}
+
+// loadGCPercent is the GC's target while a long tools/list answer streams
+// in: the heap grows from a few MB to the answer's size and more (36 MB of
+// tools and their parsed fields for 100,000 tools), and at GOGC's 100 the
+// collector ran five times during the transfer, each marking everything
+// loaded so far, on the CPU the reading and parsing need. What genui holds
+// afterwards is the same (returnLoadMemory collects once the load is done);
+// the peak while loading may grow by up to the answer's size.
+const loadGCPercent = 400
+
+var (
+	loadGCMu    sync.Mutex
+	loadGCUsers int
+	loadGCWas   int
+)
+
+// loadGC raises the GC's target for a load and returns what puts it back
+// when the last load running ends. A target set higher already (GOGC), or
+// the GC turned off, is left alone.
+func loadGC() (restore func()) {
+	loadGCMu.Lock()
+	defer loadGCMu.Unlock()
+	if loadGCUsers == 0 {
+		loadGCWas = debug.SetGCPercent(loadGCPercent)
+		if loadGCWas < 0 || loadGCWas >= loadGCPercent {
+			debug.SetGCPercent(loadGCWas)
+		}
+	}
+	loadGCUsers++
+	return func() {
+		loadGCMu.Lock()
+		defer loadGCMu.Unlock()
+		if loadGCUsers--; loadGCUsers == 0 {
+			debug.SetGCPercent(loadGCWas)
+		}
+	}
 }
 
 // keptTools returns a page's tools as the registry keeps them: slices of
