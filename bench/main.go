@@ -197,6 +197,9 @@ func relayMain() int {
 
 // benchMain resolves or builds the binaries, runs, and prints the report.
 func benchMain(cfg config) error {
+	if cfg.tools > 0 && cfg.toolRounds < 1 {
+		return fmt.Errorf("-tool-rounds %d: at least one round", cfg.toolRounds)
+	}
 	if !json.Valid(cfg.args) {
 		return fmt.Errorf("-args %q is not valid JSON", cfg.args)
 	}

@@ -123,3 +123,35 @@ func TestBenchSmoke(t *testing.T) {
 	}
 	t.Log("\n" + r.String())
 }
+
+// TestToolsReportRatioIsPerRound: the many-tools report's ratio is the
+// median of the rounds' own ratios (not the ratio of the two medians),
+// with their range and each round's in order.
+func TestToolsReportRatioIsPerRound(t *testing.T) {
+	ms := func(v int) time.Duration { return time.Duration(v) * time.Millisecond }
+	r := toolsReport{N: 100, Rounds: 5, JSONBytes: 36_400, Direct: ms(300), Genui: ms(500), PageTools: 100,
+		AnswerBytes: 36_500, RSS: 40e6, RSS1: 36e6, DirectCPU: ms(180), GenuiCPU: ms(220),
+		Ratios: []float64{2, 1, 3, 1.2, 1.5}}
+	got := r.String()
+	for _, want := range []string{"median 1.50x (range 1.00-3.00x over 5 rounds; goal <= 1.5x): 2.00 1.00 3.00 1.20 1.50\n",
+		"server alone 180ms, genui itself 220ms"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("report lacks %q:\n%s", want, got)
+		}
+	}
+}
+
+// TestCPUTimeCounts: the CPU time read from /proc grows with work done
+// (by 10 ms within 10 s of work, however loaded the machine).
+func TestCPUTimeCounts(t *testing.T) {
+	before := cpuTime(os.Getpid())
+	if before <= 0 {
+		t.Fatalf("CPU time %v", before)
+	}
+	// Reading /proc over and over is the work.
+	for start := time.Now(); cpuTime(os.Getpid())-before < 10*time.Millisecond; {
+		if time.Since(start) > 10*time.Second {
+			t.Fatalf("CPU time %v before 10 s of work, %v after", before, cpuTime(os.Getpid()))
+		}
+	}
+}

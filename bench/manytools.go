@@ -46,13 +46,22 @@ func manyToolsMain() int {
 
 // toolsReport is the 100,000-tool part of a run.
 type toolsReport struct {
-	N, Rounds   int
-	JSONBytes   int           // the tools' JSON, without the envelope
-	Direct      time.Duration // median spawn to first tools/list answer, server alone
-	Genui       time.Duration // the same through genui mcp
-	PageTools   int           // tools in genui's first page
-	AnswerBytes int           // bytes of the server's own answer
-	RSS, RSS1   int64         // genui's resident bytes after its first answer: N tools, 1 tool
+	N, Rounds int
+	JSONBytes int           // the tools' JSON, without the envelope
+	Direct    time.Duration // median spawn to first tools/list answer, server alone
+	Genui     time.Duration // the same through genui mcp
+	// Ratios are genui's time over the server's own, one per round (each
+	// round starts the server alone and then genui, back to back, so a
+	// load swing between rounds moves both); the report gives their median.
+	Ratios []float64
+	// CPU is the median CPU time (its threads' run time in /proc) the
+	// process spent up to the answer: the server alone's,
+	// genui's own (its upstream, a child, not counted). Unlike the wall
+	// clock it hardly moves with the other load on the machine.
+	DirectCPU, GenuiCPU time.Duration
+	PageTools           int   // tools in genui's first page
+	AnswerBytes         int   // bytes of the server's own answer
+	RSS, RSS1           int64 // genui's resident bytes after its first answer: N tools, 1 tool
 }
 
 func (r toolsReport) String() string {
@@ -62,8 +71,18 @@ func (r toolsReport) String() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%d upstream tools (%.1f MB of tool JSON), spawn to the first tools/list answer read (median of %d):\n",
 		r.N, float64(r.JSONBytes)/1e6, r.Rounds)
-	fmt.Fprintf(&b, "  server alone %v (all %d tools, %.1f MB), genui %v (first page, %d tools): %.2fx the server's own (goal <= 1.5x)\n",
-		r.Direct.Round(time.Millisecond), r.N, float64(r.AnswerBytes)/1e6, r.Genui.Round(time.Millisecond), r.PageTools, ratio(r.Genui, r.Direct))
+	fmt.Fprintf(&b, "  server alone %v (all %d tools, %.1f MB), genui %v (first page, %d tools)\n",
+		r.Direct.Round(time.Millisecond), r.N, float64(r.AnswerBytes)/1e6, r.Genui.Round(time.Millisecond), r.PageTools)
+	fmt.Fprintf(&b, "  CPU time to that answer (median): the server alone %v, genui itself %v (its upstream not counted)\n",
+		r.DirectCPU.Round(time.Millisecond), r.GenuiCPU.Round(time.Millisecond))
+	ratios := slices.Clone(r.Ratios)
+	slices.Sort(ratios)
+	fmt.Fprintf(&b, "  genui over the server's own, round by round: median %.2fx (range %.2f-%.2fx over %d rounds; goal <= 1.5x):",
+		ratios[len(ratios)/2], ratios[0], ratios[len(ratios)-1], len(ratios))
+	for _, x := range r.Ratios { // in order, to pool runs
+		fmt.Fprintf(&b, " %.2f", x)
+	}
+	b.WriteString("\n")
 	added := r.RSS - r.RSS1
 	fmt.Fprintf(&b, "  genui resident memory a second later: %.1f MB, %.1f MB with a one-tool server: %.0f B/tool added, %.2fx the tools' JSON (the Go heap after GC: BenchmarkToolsList100k)\n",
 		float64(r.RSS)/1e6, float64(r.RSS1)/1e6, float64(added)/float64(r.N), float64(added)/float64(r.JSONBytes))
@@ -79,16 +98,20 @@ func benchManyTools(ctx context.Context, cfg config) (toolsReport, error) {
 		return r, err
 	}
 	defer os.RemoveAll(dir)
-	var direct, viaGenui []time.Duration
+	var direct, viaGenui, directCPU, genuiCPU []time.Duration
 	var rss []int64
 	for i := -1; i < cfg.toolRounds; i++ { // round -1 warms up
-		d, err := firstToolsList(ctx, cfg, cfg.tools, "")
-		if err != nil {
-			return r, fmt.Errorf("server alone: %w", err)
-		}
-		g, err := firstToolsList(ctx, cfg, cfg.tools, dir)
-		if err != nil {
-			return r, fmt.Errorf("through genui: %w", err)
+		// The order flips every round, so neither mode always runs right
+		// after the other's exit (its freed memory, its page cache).
+		var d, g listed
+		for _, alone := range []bool{i%2 == 0, i%2 != 0} {
+			if alone {
+				if d, err = firstToolsList(ctx, cfg, cfg.tools, ""); err != nil {
+					return r, fmt.Errorf("server alone: %w", err)
+				}
+			} else if g, err = firstToolsList(ctx, cfg, cfg.tools, dir); err != nil {
+				return r, fmt.Errorf("through genui: %w", err)
+			}
 		}
 		if d.tools != cfg.tools {
 			return r, fmt.Errorf("the server alone listed %d tools, want %d", d.tools, cfg.tools)
@@ -97,6 +120,8 @@ func benchManyTools(ctx context.Context, cfg config) (toolsReport, error) {
 			continue
 		}
 		direct, viaGenui, rss = append(direct, d.took), append(viaGenui, g.took), append(rss, g.rss)
+		r.Ratios = append(r.Ratios, ratio(g.took, d.took))
+		directCPU, genuiCPU = append(directCPU, d.cpu), append(genuiCPU, g.cpu)
 		r.PageTools, r.AnswerBytes = g.tools, d.bytes
 	}
 	one, err := firstToolsList(ctx, cfg, 1, dir)
@@ -104,6 +129,7 @@ func benchManyTools(ctx context.Context, cfg config) (toolsReport, error) {
 		return r, fmt.Errorf("through genui, one tool: %w", err)
 	}
 	r.Direct, r.Genui = median(direct), median(viaGenui)
+	r.DirectCPU, r.GenuiCPU = median(directCPU), median(genuiCPU)
 	slices.Sort(rss)
 	r.RSS, r.RSS1 = rss[len(rss)/2], one.rss
 	return r, nil
@@ -121,6 +147,7 @@ type listed struct {
 	tools int   // tools in the answer
 	bytes int   // bytes of the answer
 	rss   int64 // genui's resident bytes right after (genui only)
+	cpu   time.Duration
 }
 
 // firstToolsList spawns the n-tool server (through genui mcp with --dir
@@ -179,10 +206,11 @@ func firstToolsList(ctx context.Context, cfg config, n int, genuiDir string) (li
 	}
 	line, err := readAnswer(br, 2)
 	took := time.Since(start)
+	cpu := cpuTime(cmd.Process.Pid)
 	if err != nil {
 		return listed{}, fmt.Errorf("tools/list: %w", err)
 	}
-	res := listed{took: took, bytes: len(line)}
+	res := listed{took: took, bytes: len(line), cpu: cpu}
 	if genuiDir != "" {
 		time.Sleep(time.Second) // what it settles at, not a transient
 		res.rss = residentBytes(cmd.Process.Pid)
@@ -231,4 +259,31 @@ func residentBytes(pid int) int64 {
 		}
 	}
 	return 0
+}
+
+// cpuTime is a process's CPU time so far, without its children: the sum
+// of its threads' run time in /proc (nanoseconds; /proc/PID/stat counts
+// 10 ms ticks), or 0. Go programs seldom end a thread, so what a thread
+// that ended ran is hardly ever missing.
+func cpuTime(pid int) time.Duration {
+	dir := "/proc/" + strconv.Itoa(pid) + "/task"
+	tasks, err := os.ReadDir(dir)
+	if err != nil {
+		return 0
+	}
+	var sum time.Duration
+	for _, t := range tasks {
+		b, err := os.ReadFile(dir + "/" + t.Name() + "/schedstat")
+		if err != nil {
+			continue // the thread ended
+		}
+		f := strings.Fields(string(b))
+		if len(f) == 0 {
+			continue
+		}
+		if ns, err := strconv.ParseInt(f[0], 10, 64); err == nil {
+			sum += time.Duration(ns)
+		}
+	}
+	return sum
 }

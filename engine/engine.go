@@ -424,19 +424,27 @@ func (e *Engine) RefreshTools(ctx context.Context) (contract.ToolDiff, error) {
 	return diff, nil
 }
 
-func (e *Engine) listAllTools(ctx context.Context) ([]*registry.Tool, error) {
-	var all []*registry.Tool
+// listAllTools fetches every page; a list of one page comes back indexed
+// as it was parsed, the pages of a longer one are indexed again in one.
+func (e *Engine) listAllTools(ctx context.Context) (*registry.Parser, error) {
+	var all *registry.Parser
 	var cursor string
 	for page := 0; page < 1000; page++ {
 		var params json.RawMessage
 		if cursor != "" {
 			params, _ = json.Marshal(map[string]string{"cursor": cursor})
 		}
-		tools, next, err := e.listToolsPage(ctx, params)
+		p, next, err := e.listToolsPage(ctx, params)
 		if err != nil {
 			return nil, err
 		}
-		all = append(all, tools...)
+		switch {
+		case page == 0 && next == "":
+			return p, nil
+		case page == 0:
+			all = e.tools.NewParser()
+		}
+		all.AddParsed(p.Tools())
 		if next == "" {
 			return all, nil
 		}
@@ -449,7 +457,7 @@ func (e *Engine) listAllTools(ctx context.Context) ([]*registry.Tool, error) {
 // answer's tools are parsed on another goroutine while the answer still
 // streams in (upstream.Client.ListTools hands them over as the link finds
 // them), so little is left to do after its last byte.
-func (e *Engine) listToolsPage(ctx context.Context, params json.RawMessage) ([]*registry.Tool, string, error) {
+func (e *Engine) listToolsPage(ctx context.Context, params json.RawMessage) (*registry.Parser, string, error) {
 	ahead := e.parseAhead()
 	res, streamed, split, err := e.relay.listTools(ctx, params, ahead.each)
 	p := ahead.finish()
@@ -461,7 +469,7 @@ func (e *Engine) listToolsPage(ctx context.Context, params json.RawMessage) ([]*
 		return nil, "", fmt.Errorf("tools/list: malformed result: %w", err)
 	}
 	if split && p.Added() == len(streamed) {
-		return p.Tools(), next, nil
+		return p, next, nil
 	}
 	if split {
 		tools = streamed // as they lie in the blocks the answer was read into
@@ -470,7 +478,7 @@ func (e *Engine) listToolsPage(ctx context.Context, params json.RawMessage) ([]*
 	}
 	p = e.tools.NewParser()
 	p.Add(tools)
-	return p.Tools(), next, nil
+	return p, next, nil
 }
 
 // parsing parses the tools a streaming tools/list answer hands over, on
@@ -480,6 +488,7 @@ type parsing struct {
 	quit    chan struct{}
 	done    chan struct{}
 	p       *registry.Parser
+	gc      func() // puts the GC back as it was (loadGC), once a long answer streams
 }
 
 func (e *Engine) parseAhead() *parsing {
@@ -489,6 +498,9 @@ func (e *Engine) parseAhead() *parsing {
 		if b == nil { // another answer starts
 			a.p = e.tools.NewParser()
 			return
+		}
+		if a.gc == nil {
+			a.gc = loadGC()
 		}
 		a.p.Add(b)
 	}
@@ -527,7 +539,47 @@ func (a *parsing) each(batch []json.RawMessage) {
 func (a *parsing) finish() *registry.Parser {
 	close(a.quit)
 	<-a.done
+	if a.gc != nil {
+		a.gc()
+	}
 	return a.p
+}
+
+// loadGCPercent is the GC's target while a long tools/list answer streams
+// in: the heap grows from a few MB to the answer's size and more (36 MB of
+// tools and their parsed fields for 100,000 tools), and at GOGC's 100 the
+// collector ran five times during the transfer, each marking everything
+// loaded so far, on the CPU the reading and parsing need. What genui holds
+// afterwards is the same (returnLoadMemory collects once the load is done);
+// the peak while loading may grow by up to the answer's size.
+const loadGCPercent = 400
+
+var (
+	loadGCMu    sync.Mutex
+	loadGCUsers int
+	loadGCWas   int
+)
+
+// loadGC raises the GC's target for a load and returns what puts it back
+// when the last load running ends. A target set higher already (GOGC), or
+// the GC turned off, is left alone.
+func loadGC() (restore func()) {
+	loadGCMu.Lock()
+	defer loadGCMu.Unlock()
+	if loadGCUsers == 0 {
+		loadGCWas = debug.SetGCPercent(loadGCPercent)
+		if loadGCWas < 0 || loadGCWas >= loadGCPercent {
+			debug.SetGCPercent(loadGCWas)
+		}
+	}
+	loadGCUsers++
+	return func() {
+		loadGCMu.Lock()
+		defer loadGCMu.Unlock()
+		if loadGCUsers--; loadGCUsers == 0 {
+			debug.SetGCPercent(loadGCWas)
+		}
+	}
 }
 
 // keptTools returns a page's tools as the registry keeps them: slices of

@@ -3,6 +3,7 @@ package engine
 import (
 	"bytes"
 	"context"
+	"runtime/debug"
 	"strconv"
 	"testing"
 	"time"
@@ -18,6 +19,7 @@ import (
 // for byte.
 func TestToolsParsedWhileStreaming(t *testing.T) {
 	srv := &manytools.Server{N: 3000, PageSize: 2000}
+	gogc := gcPercent()
 	e, err := New(Options{Upstream: upstream.Config{Transport: "inprocess", InProcess: srv.Serve}, Dir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
@@ -30,6 +32,9 @@ func TestToolsParsedWhileStreaming(t *testing.T) {
 	defer wcancel()
 	if err := e.tools.WaitReady(wctx); err != nil {
 		t.Fatal(err)
+	}
+	if got := gcPercent(); got != gogc {
+		t.Fatalf("after the load GOGC is %d, was %d", got, gogc)
 	}
 	tools := e.tools.List()
 	if len(tools) != srv.N {
@@ -50,6 +55,44 @@ func TestToolsParsedWhileStreaming(t *testing.T) {
 	for i, tool := range p.Tools() {
 		if &tool.Raw[0] != &streamed[i][0] || tool.Name != srv.Name(i) {
 			t.Fatalf("parsed tool %d is not the streamed one: %s", i, tool.Name)
+		}
+	}
+}
+
+// gcPercent reads the GC's target (setting it is the only way to read it).
+func gcPercent() int {
+	v := debug.SetGCPercent(100)
+	debug.SetGCPercent(v)
+	return v
+}
+
+// TestLoadGCRaisesAndPutsBack: a load raises the GC's target; loads that
+// overlap put it back only when the last ends; a target set higher
+// (GOGC), or the GC turned off, is left alone.
+func TestLoadGCRaisesAndPutsBack(t *testing.T) {
+	defer debug.SetGCPercent(debug.SetGCPercent(100))
+	one := loadGC()
+	if got := gcPercent(); got != loadGCPercent {
+		t.Fatalf("during a load: GOGC %d, want %d", got, loadGCPercent)
+	}
+	two := loadGC()
+	one()
+	if got := gcPercent(); got != loadGCPercent {
+		t.Fatalf("while a second load runs: GOGC %d, want %d", got, loadGCPercent)
+	}
+	two()
+	if got := gcPercent(); got != 100 {
+		t.Fatalf("after the loads: GOGC %d, want 100 back", got)
+	}
+	for _, set := range []int{-1, 2 * loadGCPercent} {
+		debug.SetGCPercent(set)
+		done := loadGC()
+		if got := gcPercent(); got != set {
+			t.Fatalf("GOGC %d set before: %d during a load", set, got)
+		}
+		done()
+		if got := gcPercent(); got != set {
+			t.Fatalf("GOGC %d set before: %d after a load", set, got)
 		}
 	}
 }

@@ -31,7 +31,10 @@ func IsFrameTooLarge(err error) bool {
 
 // FrameReader reads newline-delimited frames with a size limit.
 type FrameReader struct {
-	br   *bufio.Reader
+	br *bufio.Reader
+	// src is what br reads: the reader given, after the bytes a direct
+	// read took past a long line's end (readDirect) when there are some.
+	src  io.Reader
 	max  int
 	buf  []byte
 	stop bool // FailOnOversized
@@ -46,6 +49,9 @@ type FrameReader struct {
 	// watching is set while it does.
 	watcher  LineWatcher
 	watching bool
+	// lent: bufio reads bytes from a block of the last line (readDirect
+	// read past its end), so the next line must not reuse buf.
+	lent bool
 }
 
 // LineWatcher follows the lines longer than a FrameReader's buffer while
@@ -73,7 +79,7 @@ func NewFrameReader(r io.Reader, max int) *FrameReader {
 	if pr := newPollReader(r); pr != nil {
 		r = pr
 	}
-	return &FrameReader{br: bufio.NewReaderSize(r, 64<<10), max: max}
+	return &FrameReader{br: bufio.NewReaderSize(r, 64<<10), src: r, max: max}
 }
 
 // FailOnOversized makes an over-long line final: ReadFrame returns
@@ -122,11 +128,11 @@ func (fr *FrameReader) Own(b []byte) []byte {
 var errLineTaken = errors.New("line taken by its watcher")
 
 func (fr *FrameReader) readLine() ([]byte, error) {
-	if cap(fr.buf) > keepBuf || fr.watching {
+	if cap(fr.buf) > keepBuf || fr.watching || fr.lent {
 		fr.buf = nil // a watched line's blocks may be kept by its watcher
 	}
 	fr.buf = fr.buf[:0]
-	fr.watching = false
+	fr.watching, fr.lent = false, false
 	clear(fr.parts)
 	fr.parts, fr.partLen = fr.parts[:0], 0
 	for {
@@ -139,8 +145,8 @@ func (fr *FrameReader) readLine() ([]byte, error) {
 			if fr.stop {
 				return nil, &FrameTooLargeError{Limit: fr.max}
 			}
-			for errors.Is(err, bufio.ErrBufferFull) { // skip the rest of the line
-				_, err = fr.br.ReadSlice('\n')
+			if errors.Is(err, bufio.ErrBufferFull) { // skip the rest of the line
+				err = fr.skipLine()
 			}
 			if err != nil && !errors.Is(err, io.EOF) {
 				return nil, err
@@ -160,7 +166,12 @@ func (fr *FrameReader) readLine() ([]byte, error) {
 				fr.watcher.Reset()
 			}
 			fr.add(chunk)
-			continue
+			switch done, err := fr.readDirect(); {
+			case err != nil:
+				return nil, err
+			case !done:
+				continue
+			}
 		case errors.Is(err, io.EOF) && content > 0:
 			fr.add(chunk)
 		default:
@@ -183,6 +194,81 @@ func (fr *FrameReader) readLine() ([]byte, error) {
 	}
 }
 
+// readDirect reads on in a long line straight into its blocks (called
+// after ReadSlice's ErrBufferFull, with bufio's buffer empty): bufio hands
+// a read at least its buffer's size to the reader underneath, so the
+// reads are as long as the block's free room (up to maxBlock; the pipe
+// holds up to 1 MiB) instead of 64 KiB, and the bytes are not copied
+// through bufio's buffer. done: the line ended (at a newline, or at the
+// end of the input); the bytes read past its newline go back in front of
+// what bufio reads next. done is false when the block's room is under
+// bufio's size (ReadSlice goes on there).
+func (fr *FrameReader) readDirect() (done bool, err error) {
+	for empty := 0; fr.br.Buffered() == 0; {
+		if len(fr.buf) == cap(fr.buf) {
+			fr.grow()
+		}
+		room := fr.buf[len(fr.buf):cap(fr.buf)]
+		if len(room) < fr.br.Size() {
+			return false, nil // bufio would read into its buffer and copy
+		}
+		n, rerr := fr.br.Read(room)
+		got := room[:n]
+		end := bytes.IndexByte(got, '\n')
+		if end >= 0 {
+			if rest := got[end+1:]; len(rest) > 0 {
+				// The block is never changed (the watcher may keep it):
+				// bufio can read the rest from there.
+				fr.src = io.MultiReader(bytes.NewReader(rest), fr.src)
+				fr.br.Reset(fr.src)
+				fr.lent = true
+			}
+			got = got[:end+1]
+		}
+		if fr.partLen+len(fr.buf)+len(got)-min(end+1, 1) > fr.max {
+			switch {
+			case fr.stop || end >= 0 || errors.Is(rerr, io.EOF):
+			case rerr != nil:
+				return false, rerr
+			default:
+				if err := fr.skipLine(); err != nil {
+					return false, err
+				}
+			}
+			return false, &FrameTooLargeError{Limit: fr.max}
+		}
+		fr.buf = fr.buf[:len(fr.buf)+len(got)]
+		if fr.watching && len(got) > 0 {
+			fr.watcher.Write(got[:len(got):len(got)])
+		}
+		switch {
+		case end >= 0 || errors.Is(rerr, io.EOF):
+			return true, nil
+		case rerr != nil:
+			return false, rerr
+		case n == 0:
+			if empty++; empty >= 100 {
+				return false, io.ErrNoProgress
+			}
+		default:
+			empty = 0
+		}
+	}
+	return false, nil
+}
+
+// skipLine reads to the end of the current line, dropping it.
+func (fr *FrameReader) skipLine() error {
+	_, err := fr.br.ReadSlice('\n')
+	for errors.Is(err, bufio.ErrBufferFull) {
+		_, err = fr.br.ReadSlice('\n')
+	}
+	if err != nil && !errors.Is(err, io.EOF) {
+		return err
+	}
+	return nil
+}
+
 // Blocks of a long line: the first is bufio's size, each next one twice
 // the last, up to maxBlock.
 const (
@@ -195,11 +281,7 @@ const (
 func (fr *FrameReader) add(chunk []byte) {
 	for len(chunk) > 0 {
 		if len(fr.buf) == cap(fr.buf) {
-			if len(fr.buf) > 0 {
-				fr.parts = append(fr.parts, fr.buf)
-				fr.partLen += len(fr.buf)
-			}
-			fr.buf = make([]byte, 0, min(max(2*cap(fr.buf), firstBlock), maxBlock))
+			fr.grow()
 		}
 		n := copy(fr.buf[len(fr.buf):cap(fr.buf)], chunk)
 		fr.buf = fr.buf[:len(fr.buf)+n]
@@ -208,4 +290,13 @@ func (fr *FrameReader) add(chunk []byte) {
 		}
 		chunk = chunk[n:]
 	}
+}
+
+// grow makes the full block buf a part of the line and starts the next.
+func (fr *FrameReader) grow() {
+	if len(fr.buf) > 0 {
+		fr.parts = append(fr.parts, fr.buf)
+		fr.partLen += len(fr.buf)
+	}
+	fr.buf = make([]byte, 0, min(max(2*cap(fr.buf), firstBlock), maxBlock))
 }

@@ -216,3 +216,83 @@ func TestFrameReaderWatch(t *testing.T) {
 		}
 	}
 }
+
+// chunkReader hands out its bytes in reads of pseudo-random sizes (up to
+// a few MiB: a long line's direct reads then end mid-line, at its end,
+// and past it into the lines after).
+type chunkReader struct {
+	b    []byte
+	seed uint32
+}
+
+func (c *chunkReader) Read(p []byte) (int, error) {
+	if len(c.b) == 0 {
+		return 0, io.EOF
+	}
+	c.seed = c.seed*1664525 + 1013904223
+	n := min(len(p), len(c.b), 1+int(c.seed>>8)%(3<<20))
+	copy(p, c.b[:n])
+	c.b = c.b[n:]
+	return n, nil
+}
+
+// TestFrameReaderLongLinesAmongOthers: lines of every length from empty
+// to several blocks, CR LF or LF, read in reads of random sizes, some over
+// the limit, with and without a watcher taking some: every frame comes out
+// whole and in order, an over-long one as FrameTooLargeError without
+// losing the lines after it, and what the watcher kept stays as it was.
+func TestFrameReaderLongLinesAmongOthers(t *testing.T) {
+	const limit = 900 << 10
+	var in bytes.Buffer
+	var lines []string
+	seed := uint32(7)
+	for i := 0; i < 120; i++ {
+		seed = seed*1664525 + 1013904223
+		n := int(seed>>8) % 1200 << 10
+		if i%3 == 0 {
+			n = int(seed>>8) % 300
+		}
+		line := strings.Repeat(string(rune('a'+i%26)), n)
+		if i%5 == 0 {
+			line = "T" + line // the watcher takes it
+		}
+		lines = append(lines, line)
+		in.WriteString(line)
+		if i%2 == 0 {
+			in.WriteString("\r")
+		}
+		in.WriteString("\n")
+	}
+	for _, watch := range []bool{false, true} {
+		for round := uint32(1); round <= 3; round++ {
+			fr := NewFrameReader(&chunkReader{b: in.Bytes(), seed: round}, limit)
+			w := &recordingWatcher{take: "T"}
+			if watch {
+				fr.Watch(w)
+			}
+			for i, want := range lines {
+				if want == "" || (watch && strings.HasPrefix(want, "T") && len(want) > 64<<10 && len(want) <= limit) {
+					continue // blank lines are skipped; taken ones never come out
+				}
+				got, err := fr.ReadFrame()
+				if len(want) > limit {
+					if !IsFrameTooLarge(err) {
+						t.Fatalf("watch %v round %d line %d (%d bytes): %v, want FrameTooLargeError", watch, round, i, len(want), err)
+					}
+					continue
+				}
+				if err != nil || string(got) != want {
+					t.Fatalf("watch %v round %d line %d: %d bytes %.10q (err %v), want %d bytes %.10q", watch, round, i, len(got), got, err, len(want), want)
+				}
+			}
+			if f, err := fr.ReadFrame(); !errors.Is(err, io.EOF) {
+				t.Fatalf("watch %v round %d: after the last line %.20q %v, want EOF", watch, round, f, err)
+			}
+			for i, pieces := range w.kept {
+				if got := bytes.Join(pieces, nil); !bytes.Equal(got, w.lines[i]) {
+					t.Fatalf("watch %v round %d: kept line %d changed after it was handed over", watch, round, i)
+				}
+			}
+		}
+	}
+}
