@@ -163,8 +163,9 @@ func (st *resumable) Send(frame []byte) error {
 }
 
 // attach makes sw the stream's connection and writes to it the events after
-// seq that are still in the window (none for a new stream, which gets its
-// priming event instead). It reports false when the write failed.
+// seq that are still in the window (a new stream first gets its priming
+// event, then what was sent to it before it was attached). It reports false
+// when the write failed.
 func (st *resumable) attach(sw *sseWriter, seq int64, fresh bool) bool {
 	st.mu.Lock()
 	defer st.mu.Unlock()
@@ -174,12 +175,12 @@ func (st *resumable) attach(sw *sseWriter, seq int64, fresh bool) bool {
 	st.conn = sw
 	defer st.signalLocked()
 	if fresh {
-		// Prime the client with an id to resume from (2025-11-25).
+		// Prime the client with an id to resume from (2025-11-25); then
+		// what was sent to the new stream before it was attached.
 		if err := sw.prime(st.eventID(0)); err != nil {
 			st.dropLocked()
 			return false
 		}
-		return true
 	}
 	for _, ev := range st.events {
 		if ev.seq <= seq {
@@ -315,13 +316,16 @@ func (sess *Session) serveGetStream(w http.ResponseWriter, r *http.Request, st *
 	if fresh {
 		st = sess.replayLog().open(streamGet)
 	}
+	// The stream is the session's output before its headers go out: a
+	// client that has them holds a busy session, which is never evicted
+	// for a new one. What is sent before attach is kept and replayed.
+	sess.addStream(st)
+	defer sess.removeStream(st)
 	sw := newSSE(w)
 	w.WriteHeader(http.StatusOK)
 	if !st.attach(sw, seq, fresh) {
 		return
 	}
-	sess.addStream(st)
-	defer sess.removeStream(st)
 	defer sw.close()
 	defer st.detach(sw)
 	t := time.NewTicker(25 * time.Second)
