@@ -108,17 +108,20 @@ func Inject(html string) string {
 	}
 	// The shim's attribute has no letter that case-folds outside ASCII
 	// (s and k do), so an ASCII look says whether the pattern can match.
-	if strings.Contains(lowerASCII(html), "data-genui-") {
-		html = reShim.ReplaceAllString(html, "")
+	low := lowerASCII(html)
+	if strings.Contains(low, "data-genui-") {
+		if h := reShim.ReplaceAllString(html, ""); h != html {
+			html, low = h, lowerASCII(h)
+		}
 	}
-	html = rewriteScripts(html)
+	html = rewriteScripts(html, low)
 	return insertShim(html)
 }
 
 // rewriteScripts removes script elements that load ext-apps and rewrites the
-// ext-apps imports of inline module scripts.
-func rewriteScripts(html string) string {
-	return replaceScripts(html, func(open, body, end string) string {
+// ext-apps imports of inline module scripts (low is lowerASCII(html)).
+func rewriteScripts(html, low string) string {
+	return replaceScripts(html, low, func(open, body, end string) string {
 		attrs := open[len("<script") : len(open)-1]
 		if src := reSrc.FindStringSubmatch(attrs); src != nil {
 			if IsExtAppsSpecifier(strings.Trim(src[1], `"'`)) {
@@ -138,8 +141,8 @@ func rewriteScripts(html string) string {
 // in ASCII case only) replaced by what f returns for its start tag, body
 // and end tag. It finds them with strings.Index: a regexp steps its machine
 // through every byte of a 100 KB module body, tens of milliseconds a page.
-func replaceScripts(html string, f func(open, body, end string) string) string {
-	low := lowerASCII(html)
+// low is lowerASCII(html), which the caller has already made.
+func replaceScripts(html, low string, f func(open, body, end string) string) string {
 	var b strings.Builder
 	last, pos := 0, 0
 	for {

@@ -180,30 +180,11 @@ func TestToolCallBoundedWhenUpstreamNeverReady(t *testing.T) {
 		_, _ = io.Copy(io.Discard, r) // reads everything, answers nothing
 		return nil
 	}}
-	e, err := engine.New(engine.Options{Upstream: silent, Dir: t.TempDir(), ToolLookupWait: 300 * time.Millisecond})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	go func() { _ = e.Run(ctx); close(done) }()
-	s := New(Options{Engine: e, Host: host.New(host.Options{Engine: e, Upstream: e.Relay(), Tools: e.Registry()})})
-	ts := httptest.NewServer(s.Handler())
-	s.SetBases("http://127.0.0.1:1", ts.URL)
-	t.Cleanup(func() {
-		ts.CloseClientConnections()
-		ts.Close()
-		cancel()
-		select {
-		case <-done:
-		case <-time.After(10 * time.Second):
-			t.Error("engine did not stop within 10 s")
-		}
-	})
+	base, _ := startSideServer(t, engine.Options{Upstream: silent, Dir: t.TempDir(), ToolLookupWait: 300 * time.Millisecond})
 	// An answer at all is the claim: one that waited for the upstream
 	// would never come (do's own bound fails the test); 503 "not ready"
 	// says the 300 ms lookup wait ended it.
-	code, _, body := do(t, "POST", ts.URL+"/api/tool/get_weather", `{}`)
+	code, _, body := do(t, "POST", base+"/api/tool/get_weather", `{}`)
 	if code != http.StatusServiceUnavailable || !strings.Contains(body, "not ready") {
 		t.Errorf("tool call with a silent upstream: %d %s, want 503 not ready", code, body)
 	}
@@ -463,3 +444,31 @@ func TestUnwritablePortFileKeepsServing(t *testing.T) {
 // keep imports used when tests are trimmed.
 var _ = url.QueryEscape
 var _ contract.QueuedEvent
+
+// startSideServer runs an engine with opts behind the side server (the
+// host's base a closed port) and returns the side server's URL and the
+// engine, which is stopped, within a bound, when tb ends.
+func startSideServer(tb testing.TB, opts engine.Options) (string, *engine.Engine) {
+	tb.Helper()
+	e, err := engine.New(opts)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { _ = e.Run(ctx); close(done) }()
+	s := New(Options{Engine: e, Host: host.New(host.Options{Engine: e, Upstream: e.Relay(), Tools: e.Registry()})})
+	ts := httptest.NewServer(s.Handler())
+	s.SetBases("http://127.0.0.1:1", ts.URL)
+	tb.Cleanup(func() {
+		ts.CloseClientConnections()
+		ts.Close()
+		cancel()
+		select {
+		case <-done:
+		case <-time.After(10 * time.Second):
+			tb.Error("engine did not stop within 10 s")
+		}
+	})
+	return ts.URL, e
+}

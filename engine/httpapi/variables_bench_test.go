@@ -4,12 +4,10 @@ import (
 	"context"
 	"io"
 	"net/http"
-	"net/http/httptest"
 	"testing"
 	"time"
 
 	"github.com/genui-dev/genui/engine"
-	"github.com/genui-dev/genui/engine/host"
 )
 
 // BenchmarkVariablesThousandTools times GET /variables (JSON and the
@@ -64,26 +62,11 @@ func BenchmarkVariablesThousandTools(b *testing.B) {
 // variablesServer runs an engine over n tools behind the side server and
 // returns its API base URL.
 func variablesServer(b *testing.B, n int) string {
-	e, err := engine.New(engine.Options{Upstream: manyToolsUpstream(n), Dir: b.TempDir()})
-	if err != nil {
-		b.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	go func() { _ = e.Run(ctx); close(done) }()
-	s := New(Options{Engine: e, Host: host.New(host.Options{Engine: e, Upstream: e.Relay(), Tools: e.Registry()})})
-	ts := httptest.NewServer(s.Handler())
-	s.SetBases("http://127.0.0.1:1", ts.URL)
-	b.Cleanup(func() {
-		ts.CloseClientConnections()
-		ts.Close()
-		cancel()
-		<-done
-	})
+	base, e := startSideServer(b, engine.Options{Upstream: manyToolsUpstream(n), Dir: b.TempDir()})
 	wctx, wcancel := context.WithTimeout(context.Background(), time.Minute)
 	defer wcancel()
 	if err := e.Registry().WaitReady(wctx); err != nil {
 		b.Fatal(err)
 	}
-	return ts.URL
+	return base
 }
