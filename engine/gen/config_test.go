@@ -183,7 +183,7 @@ func TestOpenRouterBaseURL(t *testing.T) {
 	}
 }
 
-// TestGoogleProvider: the google provider (Gemini API, SSE) through fantasy
+// TestGoogleProvider: the google provider (Gemini API, SSE) through Google's SDK
 // against a stand-in at GOOGLE_GEMINI_BASE_URL.
 func TestGoogleProvider(t *testing.T) {
 	srv := llmtest.New(t, llmtest.Gemini, llmtest.Reply{Text: llmtest.ForecastPage, InputTokens: 11, OutputTokens: 22})
