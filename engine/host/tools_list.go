@@ -136,22 +136,24 @@ func (sess *Session) listPage(ctx context.Context, cur *toolsCursor, whole bool)
 	// upstream sent, or genui's own): encoding/json would re-scan and
 	// re-escape every byte of it.
 	size := 64
-	page := make([]json.RawMessage, 0, end-start)
 	for i := start; i < end; i++ {
-		raw := at(i).own
 		if t := at(i); t.up != nil {
-			raw = t.up.JSON(withUI)
+			size += len(t.up.Raw) + 2*len(t.up.Name) + 80 // room for genui's _meta
+		} else {
+			size += len(t.own) + 1
 		}
-		page = append(page, raw)
-		size += len(raw) + 1
 	}
 	out := make([]byte, 0, size)
 	out = append(out, `{"tools":[`...)
-	for i, raw := range page {
-		if i > 0 {
+	for i := start; i < end; i++ {
+		if i > start {
 			out = append(out, ',')
 		}
-		out = append(out, raw...)
+		if t := at(i); t.up != nil {
+			out = t.up.AppendJSON(out, withUI)
+		} else {
+			out = append(out, t.own...)
+		}
 	}
 	out = append(out, ']')
 	if loading != nil {
