@@ -86,6 +86,11 @@ func (sess *Session) listTools(ctx context.Context, params json.RawMessage) (jso
 		}
 		cur = &c
 	}
+	if cur == nil { // a listing starts over: what an earlier one paged no longer matters
+		sess.mu.Lock()
+		sess.pagedFrom = nil
+		sess.mu.Unlock()
+	}
 	return sess.listPage(ctx, cur, false)
 }
 

@@ -169,7 +169,8 @@ func TestToolsListPagesWhileUpstreamStillWrites(t *testing.T) {
 // its answer turns out not to be JSON, after a host got pages of it, the
 // host's next page is a clear error, the host is told
 // notifications/tools/list_changed, and the registry is left as it was
-// (nothing of the failed load in it).
+// (nothing of the failed load in it); listing again from the start once
+// the restarted upstream answers whole works.
 func TestToolsListUpstreamFailsAfterFirstPages(t *testing.T) {
 	for _, how := range []string{"die", "invalid"} {
 		t.Run(how, func(t *testing.T) {
@@ -214,6 +215,25 @@ func TestToolsListUpstreamFailsAfterFirstPages(t *testing.T) {
 			}
 			if n := len(e.Registry().List()); n != 0 {
 				t.Fatalf("the registry holds %d tools of a failed load", n)
+			}
+			if how != "die" {
+				return
+			}
+			// The restarted upstream answers whole: listing again from the
+			// start pages through every tool.
+			goOn("rest")
+			names := 0
+			for p := sessionPage(t, sess, ""); ; p = sessionPage(t, sess, p.cursor) {
+				if p.err != nil {
+					t.Fatalf("listing again, after %d tools: %v", names, p.err)
+				}
+				names += len(p.names)
+				if p.cursor == "" {
+					break
+				}
+			}
+			if names < pausingTools {
+				t.Fatalf("listing again gave %d tools, want %d and genui's own", names, pausingTools)
 			}
 		})
 	}
