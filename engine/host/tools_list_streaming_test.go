@@ -222,6 +222,13 @@ func TestToolsListUpstreamFailsAfterFirstPages(t *testing.T) {
 			// The restarted upstream answers whole: listing again from the
 			// start pages through every tool.
 			goOn("rest")
+			// (WaitReady fails at once while the last load's error is the
+			// dead upstream's cut-off answer: watch the registry instead.)
+			for deadline := time.Now().Add(time.Minute); len(e.Registry().List()) != pausingTools; time.Sleep(10 * time.Millisecond) {
+				if time.Now().After(deadline) {
+					t.Fatal("the restarted upstream's tools did not load")
+				}
+			}
 			names := 0
 			for p := sessionPage(t, sess, ""); ; p = sessionPage(t, sess, p.cursor) {
 				if p.err != nil {
