@@ -78,7 +78,7 @@ func (r toolsReport) String() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%d upstream tools (%.1f MB of tool JSON), spawn to the first tools/list answer read (median of %d):\n",
 		r.N, float64(r.JSONBytes)/1e6, r.Rounds)
-	fmt.Fprintf(&b, "  server alone %v (all %d tools, %.1f MB), genui %v (first page, %d tools)\n",
+	fmt.Fprintf(&b, "  server alone %v (all %d tools, %.1f MB), genui %v (first page, %d tools; it goes out once they are in)\n",
 		r.Direct.Round(time.Millisecond), r.N, float64(r.AnswerBytes)/1e6, r.Genui.Round(time.Millisecond), r.PageTools)
 	fmt.Fprintf(&b, "  CPU time to that answer (median): the server alone %v, genui itself %v (its upstream not counted)\n",
 		r.DirectCPU.Round(time.Millisecond), r.GenuiCPU.Round(time.Millisecond))
@@ -99,7 +99,7 @@ func (r toolsReport) String() string {
 	}
 	b.WriteString("\n")
 	added := r.RSS - r.RSS1
-	fmt.Fprintf(&b, "  genui resident memory a second later: %.1f MB, %.1f MB with a one-tool server: %.0f B/tool added, %.2fx the tools' JSON (the Go heap after GC: BenchmarkToolsList100k)\n",
+	fmt.Fprintf(&b, "  genui resident memory a second after its first page (a start of its own): %.1f MB, %.1f MB with a one-tool server: %.0f B/tool added, %.2fx the tools' JSON (the Go heap after GC: BenchmarkToolsList100k)\n",
 		float64(r.RSS)/1e6, float64(r.RSS1)/1e6, float64(added)/float64(r.N), float64(added)/float64(r.JSONBytes))
 	return b.String()
 }
