@@ -101,15 +101,9 @@ bench: build
 
 ## size: the stripped linux/amd64 binary as `make release` builds it, the modules, packages and
 ## direct dependencies that make it up, what keeps the linker from dropping unused methods,
-## and the size without that (a measurement build; bench/size); and what fantasy's Anthropic
-## provider brings only for Bedrock and Vertex, which genui never configures (SIZE_UNUSED)
-FANTASY_ANTHROPIC := charm.land/fantasy/providers/anthropic
-SIZE_UNUSED := $(FANTASY_ANTHROPIC)=>github.com/anthropics/anthropic-sdk-go/bedrock \
-	$(FANTASY_ANTHROPIC)=>github.com/aws/aws-sdk-go-v2/config \
-	$(FANTASY_ANTHROPIC)=>github.com/anthropics/anthropic-sdk-go/vertex \
-	$(FANTASY_ANTHROPIC)=>golang.org/x/oauth2/google
+## and the size without that (a measurement build; bench/size)
 size: version
-	$(GO) run ./bench/size -tags '$(TAGS)' -ldflags '$(filter-out -s -w,$(LDFLAGS))' -whatif -unused '$(SIZE_UNUSED)'
+	$(GO) run ./bench/size -tags '$(TAGS)' -ldflags '$(filter-out -s -w,$(LDFLAGS))' -whatif
 
 ## uicorpus: record the UI corpus (not part of test): install a dozen MCP servers from npm and
 ## what they need from Debian into the test cache, call every tool, write testdata/uicorpus/ and

@@ -81,6 +81,30 @@ func TestGenuiExecutesNoStandardTemplate(t *testing.T) {
 	}
 }
 
+// TestGenuiLinksNoCloudOnlyBackEnds: genui asks Anthropic and Gemini through
+// their SDKs, not fantasy's Anthropic, Google or OpenRouter providers, which
+// link the Bedrock and Vertex clients, the AWS SDK and Google's OAuth for
+// options genui never sets (3 MB; 41.6 MB against 38.6 MB, `make size`).
+func TestGenuiLinksNoCloudOnlyBackEnds(t *testing.T) {
+	d, err := loadDeps("github.com/genui-dev/genui/cmd/genui", "grpcnotrace")
+	if err != nil {
+		t.Fatal(err)
+	}
+	banned := []string{"charm.land/fantasy/providers/anthropic", "charm.land/fantasy/providers/google",
+		"charm.land/fantasy/providers/openrouter", "github.com/anthropics/anthropic-sdk-go/bedrock",
+		"github.com/anthropics/anthropic-sdk-go/vertex", "github.com/aws/", "golang.org/x/oauth2/google"}
+	if len(d.imports) < 100 {
+		t.Fatalf("go list -deps listed only %d packages", len(d.imports))
+	}
+	for p := range d.imports {
+		for _, b := range banned {
+			if p == b || strings.HasSuffix(b, "/") && strings.HasPrefix(p, b) {
+				t.Errorf("genui links %s", p)
+			}
+		}
+	}
+}
+
 // TestOnlyThrough: cutting an import leaves out what only it reaches, not
 // what the program also reaches another way.
 func TestOnlyThrough(t *testing.T) {

@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"charm.land/fantasy"
-	"charm.land/fantasy/providers/anthropic"
 	"github.com/genui-dev/genui/engine/contract"
 )
 
@@ -33,30 +32,24 @@ type message struct {
 	Role, Text string
 }
 
-// completer is one way to ask a model: a provider through fantasy, or the
-// host's model through MCP sampling.
+// completer is one way to ask a model: a provider's SDK (Anthropic, Gemini),
+// an OpenAI-style API through fantasy, or the host's model through MCP sampling.
 type completer interface {
 	// complete asks once (no retries). onText receives the answer's length
 	// in bytes as it streams.
 	complete(ctx context.Context, system string, msgs []message, req Request, onText func(n int)) (Completion, error)
 }
 
-// fantasyCompleter streams from a fantasy language model.
+// fantasyCompleter streams from a fantasy language model (OpenAI and the
+// OpenAI-compatible APIs: Ollama, OpenRouter, any compatible server).
 type fantasyCompleter struct {
 	model       fantasy.LanguageModel
-	provider    string
 	maxTokens   int64
 	temperature *float64
 }
 
 func (c *fantasyCompleter) complete(ctx context.Context, system string, msgs []message, _ Request, onText func(int)) (Completion, error) {
-	sys := fantasy.NewSystemMessage(system)
-	if c.provider == anthropic.Name {
-		// The system prompt is the same for every tool: let Anthropic cache it.
-		sys.ProviderOptions = anthropic.NewProviderCacheControlOptions(&anthropic.ProviderCacheControlOptions{
-			CacheControl: anthropic.CacheControl{Type: "ephemeral"}})
-	}
-	prompt := fantasy.Prompt{sys}
+	prompt := fantasy.Prompt{fantasy.NewSystemMessage(system)}
 	for _, m := range msgs {
 		if m.Role == roleAssistant {
 			prompt = append(prompt, fantasy.Message{Role: fantasy.MessageRoleAssistant, Content: []fantasy.MessagePart{fantasy.TextPart{Text: m.Text}}})
@@ -74,18 +67,13 @@ func (c *fantasyCompleter) complete(ctx context.Context, system string, msgs []m
 		return Completion{}, err
 	}
 	var out Completion
-	var text []byte
+	var text answerText
 	finished := false
 	for part := range stream {
 		switch part.Type {
 		case fantasy.StreamPartTypeTextDelta:
-			text = append(text, part.Delta...)
-			if len(text) > 2*MaxHTMLBytes {
-				return Completion{}, &Error{Class: ErrInvalidRequest,
-					Message: fmt.Sprintf("the answer passed %d KB while streaming; a page may be at most %d KB", 2*MaxHTMLBytes>>10, MaxHTMLBytes>>10)}
-			}
-			if onText != nil {
-				onText(len(text))
+			if err := text.add(part.Delta, onText); err != nil {
+				return Completion{}, err
 			}
 		case fantasy.StreamPartTypeError:
 			if part.Error == nil {
@@ -110,7 +98,7 @@ func (c *fantasyCompleter) complete(ctx context.Context, system string, msgs []m
 	if !finished {
 		return Completion{}, &Error{Class: ErrNetwork, Retryable: true, Message: "the stream ended without a finish event"}
 	}
-	out.Text = string(text)
+	out.Text = text.String()
 	out.Model = c.model.Model()
 	return out, nil
 }

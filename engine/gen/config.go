@@ -11,11 +11,8 @@ import (
 	"time"
 
 	"charm.land/fantasy"
-	"charm.land/fantasy/providers/anthropic"
-	"charm.land/fantasy/providers/google"
 	"charm.land/fantasy/providers/openai"
 	"charm.land/fantasy/providers/openaicompat"
-	"charm.land/fantasy/providers/openrouter"
 )
 
 // Provider names (--llm values besides auto and offline).
@@ -205,6 +202,9 @@ func ollamaBaseURL(v string) (string, error) {
 	return u.String(), nil
 }
 
+// openRouterURL is OpenRouter's OpenAI-compatible API.
+const openRouterURL = "https://openrouter.ai/api/v1"
+
 // newCompleter builds the provider client for cfg (after defaults).
 func newCompleter(cfg Config) (completer, error) {
 	temp := cfg.Temperature
@@ -217,11 +217,7 @@ func newCompleter(cfg Config) (completer, error) {
 	client := cfg.HTTPClient
 	switch cfg.Provider {
 	case ProviderAnthropic:
-		opts := []anthropic.Option{anthropic.WithAPIKey(cfg.APIKey), anthropic.WithHTTPClient(client)}
-		if cfg.BaseURL != "" {
-			opts = append(opts, anthropic.WithBaseURL(cfg.BaseURL))
-		}
-		prov, err = anthropic.New(opts...)
+		return newAnthropicCompleter(cfg, maxTokens), nil
 	case ProviderOpenAI:
 		opts := []openai.Option{openai.WithAPIKey(cfg.APIKey), openai.WithHTTPClient(client)}
 		if cfg.BaseURL != "" {
@@ -242,23 +238,20 @@ func newCompleter(cfg Config) (completer, error) {
 		prov, err = openaicompat.New(openaicompat.WithBaseURL(base), openaicompat.WithAPIKey(key),
 			openaicompat.WithName(cfg.Provider), openaicompat.WithHTTPClient(client))
 	case ProviderGoogle:
-		opts := []google.Option{google.WithGeminiAPIKey(cfg.APIKey), google.WithHTTPClient(client)}
-		if cfg.BaseURL != "" {
-			opts = append(opts, google.WithBaseURL(cfg.BaseURL))
+		c, err := newGeminiCompleter(cfg, maxTokens)
+		if err != nil {
+			return nil, fmt.Errorf("%s provider: %w", cfg.Provider, err)
 		}
-		prov, err = google.New(opts...)
+		return c, nil
 	case ProviderOpenRouter:
-		hc := client
-		if cfg.BaseURL != "" {
-			// The openrouter provider has no base-URL option: send its
-			// requests to the configured URL instead.
-			next := http.DefaultTransport
-			if client.Transport != nil {
-				next = client.Transport
-			}
-			hc = &http.Client{Transport: rebase{from: openrouter.DefaultURL, to: strings.TrimSuffix(cfg.BaseURL, "/"), next: next}}
+		// OpenRouter speaks OpenAI's chat completions. fantasy's openrouter
+		// provider would import its Anthropic provider (see anthropicCompleter).
+		base := cfg.BaseURL
+		if base == "" {
+			base = openRouterURL
 		}
-		prov, err = openrouter.New(openrouter.WithAPIKey(cfg.APIKey), openrouter.WithHTTPClient(hc))
+		prov, err = openaicompat.New(openaicompat.WithBaseURL(base), openaicompat.WithAPIKey(cfg.APIKey),
+			openaicompat.WithName(cfg.Provider), openaicompat.WithHTTPClient(client))
 	default:
 		return nil, fmt.Errorf("unknown LLM provider %q", cfg.Provider)
 	}
@@ -269,24 +262,5 @@ func newCompleter(cfg Config) (completer, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s model %s: %w", cfg.Provider, cfg.Model, err)
 	}
-	return &fantasyCompleter{model: model, provider: cfg.Provider, maxTokens: maxTokens, temperature: temp}, nil
-}
-
-// rebase is a RoundTripper that moves requests under from to under to.
-type rebase struct {
-	from, to string
-	next     http.RoundTripper
-}
-
-func (r rebase) RoundTrip(req *http.Request) (*http.Response, error) {
-	u := req.URL.String()
-	if rest, ok := strings.CutPrefix(u, r.from); ok {
-		nu, err := url.Parse(r.to + rest)
-		if err != nil {
-			return nil, err
-		}
-		req = req.Clone(req.Context())
-		req.URL, req.Host = nu, nu.Host
-	}
-	return r.next.RoundTrip(req)
+	return &fantasyCompleter{model: model, maxTokens: maxTokens, temperature: temp}, nil
 }

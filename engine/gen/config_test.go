@@ -148,12 +148,12 @@ func TestRetryAfterHeader(t *testing.T) {
 		{map[string]string{"Retry-After": "soon"}, 0},
 		{map[string]string{}, 0},
 	} {
-		if got := retryAfter(tc.h); got != tc.want {
+		if got := retryAfter(headerGetter(tc.h)); got != tc.want {
 			t.Errorf("retryAfter(%v) = %v, want %v", tc.h, got, tc.want)
 		}
 	}
 	future := time.Now().Add(90 * time.Second).UTC().Format(http.TimeFormat)
-	if got := retryAfter(map[string]string{"Retry-After": future}); got < 80*time.Second || got > 91*time.Second {
+	if got := retryAfter(headerGetter(map[string]string{"Retry-After": future})); got < 80*time.Second || got > 91*time.Second {
 		t.Errorf("HTTP-date Retry-After = %v", got)
 	}
 }
@@ -183,7 +183,7 @@ func TestOpenRouterBaseURL(t *testing.T) {
 	}
 }
 
-// TestGoogleProvider: the google provider (Gemini API, SSE) through fantasy
+// TestGoogleProvider: the google provider (Gemini API, SSE) through Google's SDK
 // against a stand-in at GOOGLE_GEMINI_BASE_URL.
 func TestGoogleProvider(t *testing.T) {
 	srv := llmtest.New(t, llmtest.Gemini, llmtest.Reply{Text: llmtest.ForecastPage, InputTokens: 11, OutputTokens: 22})

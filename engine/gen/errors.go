@@ -2,6 +2,7 @@ package gen
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -64,29 +65,15 @@ func classify(err error, redact func(string) string) *Error {
 	}
 	var pe *fantasy.ProviderError
 	if errors.As(err, &pe) {
-		e := &Error{Status: pe.StatusCode, Message: redact(providerMessage(pe)), RetryAfter: retryAfter(pe.ResponseHeaders)}
-		switch s := pe.StatusCode; {
-		case s == http.StatusUnauthorized || s == http.StatusForbidden || pe.AuthError:
-			e.Class = ErrAuth
-		case s == http.StatusTooManyRequests:
-			e.Class, e.Retryable = ErrRateLimit, true
-		case s == http.StatusRequestTimeout:
-			e.Class, e.Retryable = ErrTimeout, true
-		case s >= 500:
-			e.Class, e.Retryable = ErrServer, true
-		case s >= 400:
-			e.Class = ErrInvalidRequest
-			if s == http.StatusConflict {
-				e.Retryable = true
-			}
-		case pe.TransientError || pe.IsRetryable():
-			// Mid-stream error events and dropped streams carry no status.
-			e.Class, e.Retryable = ErrServer, true
-			if strings.Contains(strings.ToLower(pe.Message+pe.Title), "rate") {
-				e.Class = ErrRateLimit
-			}
-		default:
-			e.Class = ErrServer
+		transient := pe.TransientError || pe.IsRetryable()
+		return statusError(pe.StatusCode, headerGetter(pe.ResponseHeaders), redact(providerMessage(pe)), pe.AuthError, transient)
+	}
+	var ae *apiError
+	if errors.As(err, &ae) {
+		get := func(k string) string { return strings.TrimSpace(ae.header.Get(k)) }
+		e := statusError(ae.status, get, redact(shorten(ae.message)), false, ae.transient)
+		if ae.retryAfter > 0 {
+			e.RetryAfter = ae.retryAfter
 		}
 		return e
 	}
@@ -100,22 +87,92 @@ func classify(err error, redact func(string) string) *Error {
 	return &Error{Class: ErrServer, Retryable: false, Message: msg}
 }
 
-// providerMessage is the provider's own message without the request and
-// response dumps fantasy keeps (those can hold headers).
-func providerMessage(pe *fantasy.ProviderError) string {
-	m := pe.Message
-	if pe.Title != "" && !strings.Contains(m, pe.Title) {
-		m = pe.Title + ": " + m
+// statusError classifies a provider's answer by its HTTP status; a stream's
+// error event has none, and transient says whether it names a temporary
+// condition.
+func statusError(status int, header func(string) string, msg string, authErr, transient bool) *Error {
+	e := &Error{Status: status, Message: msg, RetryAfter: retryAfter(header)}
+	switch s := status; {
+	case s == http.StatusUnauthorized || s == http.StatusForbidden || authErr:
+		e.Class = ErrAuth
+	case s == http.StatusTooManyRequests:
+		e.Class, e.Retryable = ErrRateLimit, true
+	case s == http.StatusRequestTimeout:
+		e.Class, e.Retryable = ErrTimeout, true
+	case s >= 500:
+		e.Class, e.Retryable = ErrServer, true
+	case s >= 400:
+		e.Class = ErrInvalidRequest
+		if s == http.StatusConflict {
+			e.Retryable = true
+		}
+	case transient:
+		// Mid-stream error events and dropped streams carry no status.
+		e.Class, e.Retryable = ErrServer, true
+		if strings.Contains(strings.ToLower(msg), "rate") {
+			e.Class = ErrRateLimit
+		}
+	default:
+		e.Class = ErrServer
 	}
+	return e
+}
+
+// apiError is a provider's error as genui's own SDK completers (Anthropic,
+// Gemini) report it: an HTTP status with the response's headers, or an error
+// event inside a 200 stream (status 0).
+type apiError struct {
+	status    int
+	header    http.Header
+	message   string
+	transient bool
+	// retryAfter is when the provider asked to be asked again, where it
+	// says so in the error's body instead of a header (Gemini's RetryInfo).
+	retryAfter time.Duration
+	cause      error
+}
+
+func (e *apiError) Error() string { return e.message }
+func (e *apiError) Unwrap() error { return e.cause }
+
+// streamErrorEvent reads an SSE error event's payload,
+// {"type":"error","error":{"type":"overloaded_error","message":"..."}}.
+func streamErrorEvent(payload string, cause error) error {
+	var env struct {
+		Error *struct {
+			Type    string `json:"type"`
+			Message string `json:"message"`
+		} `json:"error"`
+	}
+	if json.Unmarshal([]byte(payload), &env) != nil || env.Error == nil || (env.Error.Type == "" && env.Error.Message == "") {
+		return &apiError{message: "the provider's stream sent an error: " + payload, cause: cause}
+	}
+	msg := env.Error.Message
+	if env.Error.Type != "" {
+		msg = env.Error.Type + ": " + msg
+	}
+	return &apiError{message: msg, transient: fantasy.TransientStreamErrorTypes[env.Error.Type], cause: cause}
+}
+
+// responseHeader is r's header, or none when there was no response.
+func responseHeader(r *http.Response) http.Header {
+	if r == nil {
+		return nil
+	}
+	return r.Header
+}
+
+// shorten keeps a provider's message readable in one line of a log.
+func shorten(m string) string {
 	if len(m) > 600 {
-		m = m[:600] + "..."
+		return m[:600] + "..."
 	}
 	return m
 }
 
-// retryAfter reads retry-after-ms or retry-after (seconds or an HTTP date).
-func retryAfter(h map[string]string) time.Duration {
-	get := func(k string) string {
+// headerGetter reads a header from fantasy's map of them, case-insensitively.
+func headerGetter(h map[string]string) func(string) string {
+	return func(k string) string {
 		for hk, v := range h {
 			if strings.EqualFold(hk, k) {
 				return strings.TrimSpace(v)
@@ -123,6 +180,20 @@ func retryAfter(h map[string]string) time.Duration {
 		}
 		return ""
 	}
+}
+
+// providerMessage is the provider's own message without the request and
+// response dumps fantasy keeps (those can hold headers).
+func providerMessage(pe *fantasy.ProviderError) string {
+	m := pe.Message
+	if pe.Title != "" && !strings.Contains(m, pe.Title) {
+		m = pe.Title + ": " + m
+	}
+	return shorten(m)
+}
+
+// retryAfter reads retry-after-ms or retry-after (seconds or an HTTP date).
+func retryAfter(get func(string) string) time.Duration {
 	if v := get("retry-after-ms"); v != "" {
 		if ms, err := strconv.ParseFloat(v, 64); err == nil && ms >= 0 {
 			return time.Duration(ms * float64(time.Millisecond))

@@ -58,6 +58,8 @@ func providerFor(w llmtest.Wire) string {
 		return ProviderAnthropic
 	case llmtest.OpenAI:
 		return ProviderOpenAI
+	case llmtest.Gemini:
+		return ProviderGoogle
 	}
 	return ProviderOllama
 }

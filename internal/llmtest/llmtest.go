@@ -61,6 +61,11 @@ type Reply struct {
 	// is, instead of racing a Delay.
 	Release   <-chan struct{}
 	HoldAfter int
+	// StreamError, when set (Anthropic), ends the stream after the text's
+	// chunks with an SSE error event of this type (e.g. "overloaded_error")
+	// instead of message_delta and message_stop, as the Messages API does
+	// when it fails after its 200.
+	StreamError string
 }
 
 // Request is one request the server received.
@@ -312,6 +317,10 @@ func (s *Server) streamAnthropic(r *http.Request, emit func(string, any), model 
 		emit("content_block_delta", map[string]any{"type": "content_block_delta", "index": 0,
 			"delta": map[string]any{"type": "text_delta", "text": c}})
 	}
+	if rep.StreamError != "" {
+		emit("error", map[string]any{"type": "error", "error": map[string]any{"type": rep.StreamError, "message": "the stream failed: " + rep.StreamError}})
+		return
+	}
 	emit("content_block_stop", map[string]any{"type": "content_block_stop", "index": 0})
 	stop := rep.Finish
 	if stop == "" {
@@ -424,6 +433,18 @@ func ErrorBody(wire Wire, status int, msg string) string {
 			typ = "api_error"
 		}
 		b, _ := json.Marshal(map[string]any{"type": "error", "error": map[string]any{"type": typ, "message": msg}})
+		return string(b)
+	}
+	if wire == Gemini {
+		// google.rpc.Status, as the Gemini API documents its errors; a 429
+		// says when to retry in a RetryInfo detail, not a header.
+		st := map[int]string{400: "INVALID_ARGUMENT", 401: "UNAUTHENTICATED", 403: "PERMISSION_DENIED", 404: "NOT_FOUND",
+			429: "RESOURCE_EXHAUSTED", 500: "INTERNAL", 503: "UNAVAILABLE"}[status]
+		e := map[string]any{"code": status, "message": msg, "status": st}
+		if status == http.StatusTooManyRequests {
+			e["details"] = []any{map[string]any{"@type": "type.googleapis.com/google.rpc.RetryInfo", "retryDelay": "7s"}}
+		}
+		b, _ := json.Marshal(map[string]any{"error": e})
 		return string(b)
 	}
 	typ, code := "api_error", any(nil)
