@@ -16,10 +16,9 @@ import (
 // clients, the AWS SDK and Google's auth for options genui never sets, 2.7
 // MB of the binary (`make size`), with no build tag to leave them out.
 type anthropicCompleter struct {
-	client      anthropic.Client
-	model       string
-	maxTokens   int64
-	temperature *float64
+	client anthropic.Client
+	model  string
+	limits
 }
 
 func newAnthropicCompleter(cfg Config, maxTokens int64) *anthropicCompleter {
@@ -34,15 +33,23 @@ func newAnthropicCompleter(cfg Config, maxTokens int64) *anthropicCompleter {
 		opts = append(opts, option.WithBaseURL(cfg.BaseURL))
 	}
 	return &anthropicCompleter{client: anthropic.NewClient(opts...), model: cfg.Model,
-		maxTokens: maxTokens, temperature: cfg.Temperature}
+		limits: limits{maxTokens: maxTokens, temperature: cfg.Temperature}}
+}
+
+func (c *anthropicCompleter) withLimits(l limits) completer {
+	cc := *c
+	cc.limits = l
+	return &cc
 }
 
 func (c *anthropicCompleter) complete(ctx context.Context, system string, msgs []message, _ Request, onText func(int)) (Completion, error) {
 	params := anthropic.MessageNewParams{
 		Model:     anthropic.Model(c.model),
 		MaxTokens: c.maxTokens,
+	}
+	if system != "" {
 		// The system prompt is the same for every tool: let Anthropic cache it.
-		System: []anthropic.TextBlockParam{{Text: system, CacheControl: anthropic.NewCacheControlEphemeralParam()}},
+		params.System = []anthropic.TextBlockParam{{Text: system, CacheControl: anthropic.NewCacheControlEphemeralParam()}}
 	}
 	if c.temperature != nil {
 		params.Temperature = anthropic.Float(*c.temperature)
@@ -58,7 +65,7 @@ func (c *anthropicCompleter) complete(ctx context.Context, system string, msgs [
 	defer func() { _ = stream.Close() }()
 	var (
 		out      Completion
-		text     answerText
+		text     = answerText{limit: c.maxBytes}
 		stop     anthropic.StopReason
 		finished bool
 		usage    anthropic.Usage
@@ -131,15 +138,30 @@ func anthropicError(err error) error {
 	return err
 }
 
-// answerText collects a streamed answer, refusing one that outgrows any page
-// genui would keep.
-type answerText struct{ b []byte }
+// limits are what one ask may spend: the answer's tokens, its temperature
+// and its bytes (0: twice the largest page genui keeps). A draft of an
+// answer to a sampling request asks with its own.
+type limits struct {
+	maxTokens   int64
+	temperature *float64
+	maxBytes    int
+}
+
+// answerText collects a streamed answer, refusing one that outgrows its
+// bound (by default, any page genui would keep).
+type answerText struct {
+	b     []byte
+	limit int
+}
 
 func (t *answerText) add(s string, onText func(int)) error {
 	t.b = append(t.b, s...)
-	if len(t.b) > 2*MaxHTMLBytes {
+	switch {
+	case t.limit == 0 && len(t.b) > 2*MaxHTMLBytes:
 		return &Error{Class: ErrInvalidRequest,
 			Message: fmt.Sprintf("the answer passed %d KB while streaming; a page may be at most %d KB", 2*MaxHTMLBytes>>10, MaxHTMLBytes>>10)}
+	case t.limit > 0 && len(t.b) > t.limit:
+		return &Error{Class: ErrInvalidRequest, Message: fmt.Sprintf("the answer passed %d KB while streaming; stopped", t.limit>>10)}
 	}
 	if onText != nil {
 		onText(len(t.b))

@@ -40,16 +40,32 @@ type completer interface {
 	complete(ctx context.Context, system string, msgs []message, req Request, onText func(n int)) (Completion, error)
 }
 
+// providerCompleter asks a provider of genui's own (not the host's model
+// through sampling); a draft answer to an upstream's sampling request asks it
+// with that request's limits.
+type providerCompleter interface {
+	completer
+	withLimits(limits) completer
+}
+
 // fantasyCompleter streams from a fantasy language model (OpenAI and the
 // OpenAI-compatible APIs: Ollama, OpenRouter, any compatible server).
 type fantasyCompleter struct {
-	model       fantasy.LanguageModel
-	maxTokens   int64
-	temperature *float64
+	model fantasy.LanguageModel
+	limits
+}
+
+func (c *fantasyCompleter) withLimits(l limits) completer {
+	cc := *c
+	cc.limits = l
+	return &cc
 }
 
 func (c *fantasyCompleter) complete(ctx context.Context, system string, msgs []message, _ Request, onText func(int)) (Completion, error) {
-	prompt := fantasy.Prompt{fantasy.NewSystemMessage(system)}
+	var prompt fantasy.Prompt
+	if system != "" {
+		prompt = append(prompt, fantasy.NewSystemMessage(system))
+	}
 	for _, m := range msgs {
 		if m.Role == roleAssistant {
 			prompt = append(prompt, fantasy.Message{Role: fantasy.MessageRoleAssistant, Content: []fantasy.MessagePart{fantasy.TextPart{Text: m.Text}}})
@@ -67,7 +83,7 @@ func (c *fantasyCompleter) complete(ctx context.Context, system string, msgs []m
 		return Completion{}, err
 	}
 	var out Completion
-	var text answerText
+	text := answerText{limit: c.maxBytes}
 	finished := false
 	for part := range stream {
 		switch part.Type {

@@ -262,5 +262,5 @@ func newCompleter(cfg Config) (completer, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s model %s: %w", cfg.Provider, cfg.Model, err)
 	}
-	return &fantasyCompleter{model: model, maxTokens: maxTokens, temperature: temp}, nil
+	return &fantasyCompleter{model: model, limits: limits{maxTokens: maxTokens, temperature: temp}}, nil
 }

@@ -14,10 +14,9 @@ import (
 // imports fantasy's Anthropic provider (for Claude on Vertex), which brings
 // the Bedrock and Vertex clients genui never uses (see anthropicCompleter).
 type geminiCompleter struct {
-	client      *genai.Client
-	model       string
-	maxTokens   int64
-	temperature *float64
+	client *genai.Client
+	model  string
+	limits
 }
 
 func newGeminiCompleter(cfg Config, maxTokens int64) (*geminiCompleter, error) {
@@ -31,13 +30,21 @@ func newGeminiCompleter(cfg Config, maxTokens int64) (*geminiCompleter, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &geminiCompleter{client: client, model: cfg.Model, maxTokens: maxTokens, temperature: cfg.Temperature}, nil
+	return &geminiCompleter{client: client, model: cfg.Model, limits: limits{maxTokens: maxTokens, temperature: cfg.Temperature}}, nil
+}
+
+func (c *geminiCompleter) withLimits(l limits) completer {
+	cc := *c
+	cc.limits = l
+	return &cc
 }
 
 func (c *geminiCompleter) complete(ctx context.Context, system string, msgs []message, _ Request, onText func(int)) (Completion, error) {
 	conf := &genai.GenerateContentConfig{
-		SystemInstruction: genai.NewContentFromText(system, genai.RoleUser),
-		MaxOutputTokens:   int32(min(c.maxTokens, 1<<31-1)), //nolint:gosec // bounded just above
+		MaxOutputTokens: int32(min(c.maxTokens, 1<<31-1)), //nolint:gosec // bounded just above
+	}
+	if system != "" {
+		conf.SystemInstruction = genai.NewContentFromText(system, genai.RoleUser)
 	}
 	if c.temperature != nil {
 		t := float32(*c.temperature)
@@ -53,7 +60,7 @@ func (c *geminiCompleter) complete(ctx context.Context, system string, msgs []me
 	}
 	var (
 		out    Completion
-		text   answerText
+		text   = answerText{limit: c.maxBytes}
 		finish genai.FinishReason
 	)
 	for resp, err := range c.client.Models.GenerateContentStream(ctx, c.model, contents, conf) {

@@ -7,8 +7,6 @@ import (
 	"fmt"
 	"strings"
 	"time"
-
-	"charm.land/fantasy"
 )
 
 // Answering the upstream's sampling requests. When an upstream asks genui
@@ -40,7 +38,7 @@ func (l *LLM) AnswerSampling(ctx context.Context, params json.RawMessage) (Sampl
 	if err := l.AuthFailure(); err != nil {
 		return SamplingAnswer{}, err
 	}
-	fc, ok := l.c.(*fantasyCompleter)
+	pc, ok := l.c.(providerCompleter)
 	if !ok {
 		return SamplingAnswer{}, errors.New("--llm sampling asks a host's own model; genui has no provider of its own to draft a sampling answer with")
 	}
@@ -59,67 +57,37 @@ func (l *LLM) AnswerSampling(ctx context.Context, params json.RawMessage) (Sampl
 	if len(p.Messages) == 0 {
 		return SamplingAnswer{}, errors.New("the sampling request has no messages")
 	}
-	var prompt fantasy.Prompt
-	if strings.TrimSpace(p.SystemPrompt) != "" {
-		prompt = append(prompt, fantasy.NewSystemMessage(p.SystemPrompt))
-	}
+	msgs := make([]message, 0, len(p.Messages))
 	for i, m := range p.Messages {
 		text := samplingText(m.Content)
 		if text == "" {
 			return SamplingAnswer{}, fmt.Errorf("message %d has no content genui can send", i+1)
 		}
-		role := fantasy.MessageRoleUser
+		role := roleUser
 		if m.Role == "assistant" {
-			role = fantasy.MessageRoleAssistant
+			role = roleAssistant
 		}
-		prompt = append(prompt, fantasy.Message{Role: role, Content: []fantasy.MessagePart{fantasy.TextPart{Text: text}}})
+		msgs = append(msgs, message{Role: role, Text: text})
 	}
-	maxTokens := int64(l.cfg.MaxTokens)
-	if p.MaxTokens > 0 && p.MaxTokens < maxTokens {
-		maxTokens = p.MaxTokens
+	lim := limits{maxTokens: int64(l.cfg.MaxTokens), temperature: l.cfg.Temperature, maxBytes: maxSamplingAnswerBytes}
+	if p.MaxTokens > 0 && p.MaxTokens < lim.maxTokens {
+		lim.maxTokens = p.MaxTokens
 	}
-	temp := fc.temperature
 	if p.Temperature != nil {
-		temp = p.Temperature
+		lim.temperature = p.Temperature
 	}
 	ctx, cancel := context.WithTimeout(ctx, samplingAnswerTimeout)
 	defer cancel()
 	l.requests.Add(1)
-	stream, err := fc.model.Stream(ctx, fantasy.Call{Prompt: prompt, MaxOutputTokens: &maxTokens, Temperature: temp})
+	c, err := pc.withLimits(lim).complete(ctx, strings.TrimSpace(p.SystemPrompt), msgs, Request{}, nil)
 	if err != nil {
+		if ctx.Err() != nil {
+			return SamplingAnswer{}, ctx.Err()
+		}
 		return SamplingAnswer{}, l.classifyAnswerError(err)
 	}
-	out := SamplingAnswer{Provider: l.cfg.Provider}
-	var text strings.Builder
-	finished := false
-	for part := range stream {
-		switch part.Type {
-		case fantasy.StreamPartTypeTextDelta:
-			text.WriteString(part.Delta)
-			if text.Len() > maxSamplingAnswerBytes {
-				return SamplingAnswer{}, fmt.Errorf("the answer passed %d KB while streaming; stopped", maxSamplingAnswerBytes>>10)
-			}
-		case fantasy.StreamPartTypeError:
-			if part.Error == nil {
-				part.Error = errors.New("the provider reported a stream error")
-			}
-			return SamplingAnswer{}, l.classifyAnswerError(part.Error)
-		case fantasy.StreamPartTypeFinish:
-			finished = true
-			out.InputTokens = int(part.Usage.InputTokens)
-			out.OutputTokens = int(part.Usage.OutputTokens)
-			out.Truncated = part.FinishReason == fantasy.FinishReasonLength
-		}
-	}
-	if err := ctx.Err(); err != nil {
-		return SamplingAnswer{}, err
-	}
-	if !finished {
-		return SamplingAnswer{}, errors.New("the provider's stream ended without a finish event")
-	}
-	out.Text = text.String()
-	out.Model = fc.model.Model()
-	return out, nil
+	return SamplingAnswer{Text: c.Text, Model: c.Model, Provider: l.cfg.Provider,
+		InputTokens: c.InputTokens, OutputTokens: c.OutputTokens, Truncated: c.Truncated}, nil
 }
 
 // classifyAnswerError words a provider failure, keys redacted.

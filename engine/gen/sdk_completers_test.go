@@ -1,6 +1,7 @@
 package gen
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -145,3 +146,45 @@ func TestOpenRouterDefaultURL(t *testing.T) {
 type roundTripFunc func(*http.Request) (*http.Response, error)
 
 func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
+
+// TestAnswerSamplingThroughEachProvider: a draft answer to an upstream's
+// sampling request goes through the configured provider's own client with
+// the request's system prompt, conversation, token limit and temperature.
+func TestAnswerSamplingThroughEachProvider(t *testing.T) {
+	const params = `{"systemPrompt":"Answer in one word.","maxTokens":50,"temperature":0.25,"messages":[
+		{"role":"user","content":{"type":"text","text":"What is two plus two?"}},
+		{"role":"assistant","content":[{"type":"text","text":"Four."}]},
+		{"role":"user","content":[{"type":"text","text":"And three plus three?"},{"type":"image","mimeType":"image/png","data":"iVBORw0KGgo="}]}]}`
+	for _, w := range []llmtest.Wire{llmtest.Anthropic, llmtest.OpenAI, llmtest.Gemini} {
+		t.Run(string(w), func(t *testing.T) {
+			r := newWireRig(t, w, llmtest.Reply{Text: "Six.", InputTokens: 30, OutputTokens: 3}, nil)
+			ans, err := r.llm.AnswerSampling(context.Background(), json.RawMessage(params))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if ans.Text != "Six." || ans.Provider != providerFor(w) || ans.InputTokens != 30 || ans.OutputTokens != 3 || ans.Model == "" {
+				t.Fatalf("answer %+v", ans)
+			}
+			q := r.srv.Requests()[0]
+			body := string(q.Body)
+			for _, want := range []string{"Answer in one word.", "What is two plus two?", "Four.", "And three plus three?",
+				"[image content (image/png) not shown]", "50", "0.25"} {
+				if !strings.Contains(body, want) {
+					t.Errorf("the request lacks %q: %s", want, body)
+				}
+			}
+			if strings.Contains(body, "window.McpApps") {
+				t.Error("a sampling draft was sent the UI generator's system prompt")
+			}
+		})
+	}
+	t.Run("no system prompt sends none", func(t *testing.T) {
+		r := newWireRig(t, llmtest.Anthropic, llmtest.Reply{Text: "Six."}, nil)
+		if _, err := r.llm.AnswerSampling(context.Background(), json.RawMessage(`{"messages":[{"role":"user","content":{"type":"text","text":"hi"}}]}`)); err != nil {
+			t.Fatal(err)
+		}
+		if b := r.srv.Requests()[0].Body; bytes.Contains(b, []byte(`"system"`)) {
+			t.Errorf("an empty system prompt was sent: %s", b)
+		}
+	})
+}
