@@ -124,17 +124,18 @@ func TestBenchSmoke(t *testing.T) {
 	t.Log("\n" + r.String())
 }
 
-// TestToolsReportRatioIsPerRound: the many-tools report's ratio is the
-// median of the rounds' own ratios (not the ratio of the two medians),
-// with their range and each round's in order.
+// TestToolsReportRatioIsPerRound: the many-tools report's ratios (first
+// page, whole listing) are the medians of the rounds' own ratios (not the
+// ratio of the two medians), with their range and each round's in order.
 func TestToolsReportRatioIsPerRound(t *testing.T) {
 	ms := func(v int) time.Duration { return time.Duration(v) * time.Millisecond }
 	r := toolsReport{N: 100, Rounds: 5, JSONBytes: 36_400, Direct: ms(300), Genui: ms(500), PageTools: 100,
 		AnswerBytes: 36_500, RSS: 40e6, RSS1: 36e6, DirectCPU: ms(180), GenuiCPU: ms(220),
-		Ratios: []float64{2, 1, 3, 1.2, 1.5}}
+		Ratios: []float64{2, 1, 3, 1.2, 1.5}, GenuiWhole: ms(900), WholeRatios: []float64{3, 2.5, 4, 2, 3.5}}
 	got := r.String()
 	for _, want := range []string{"median 1.50x (range 1.00-3.00x over 5 rounds; goal <= 1.5x): 2.00 1.00 3.00 1.20 1.50\n",
-		"server alone 180ms, genui itself 220ms"} {
+		"server alone 180ms, genui itself 220ms",
+		"every page, cursor by cursor) 900ms; over the server's one answer, round by round: median 3.00x (range 2.00-4.00x): 3.00 2.50 4.00 2.00 3.50\n"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("report lacks %q:\n%s", want, got)
 		}

@@ -458,7 +458,7 @@ func (e *Engine) listAllTools(ctx context.Context) (*registry.Parser, error) {
 // streams in (upstream.Client.ListTools hands them over as the link finds
 // them), so little is left to do after its last byte.
 func (e *Engine) listToolsPage(ctx context.Context, params json.RawMessage) (*registry.Parser, string, error) {
-	ahead := e.parseAhead()
+	ahead := e.parseAhead(len(params) == 0)
 	res, streamed, split, err := e.relay.listTools(ctx, params, ahead.each)
 	p := ahead.finish()
 	if err != nil {
@@ -482,7 +482,10 @@ func (e *Engine) listToolsPage(ctx context.Context, params json.RawMessage) (*re
 }
 
 // parsing parses the tools a streaming tools/list answer hands over, on
-// its own goroutine.
+// its own goroutine. The first page's tools are published as they are
+// parsed (registry.Parser.Publish): during the first load the MCP host
+// answers a host's tools/list page as soon as its tools are in, not after
+// the upstream's last byte.
 type parsing struct {
 	batches chan []json.RawMessage
 	quit    chan struct{}
@@ -491,18 +494,24 @@ type parsing struct {
 	gc      func() // puts the GC back as it was (loadGC), once a long answer streams
 }
 
-func (e *Engine) parseAhead() *parsing {
+func (e *Engine) parseAhead(publish bool) *parsing {
 	a := &parsing{batches: make(chan []json.RawMessage, 1024), quit: make(chan struct{}), done: make(chan struct{}),
 		p: e.tools.NewParser()}
 	take := func(b []json.RawMessage) {
 		if b == nil { // another answer starts
 			a.p = e.tools.NewParser()
+			if publish {
+				a.p.Publish()
+			}
 			return
 		}
 		if a.gc == nil {
 			a.gc = loadGC()
 		}
 		a.p.Add(b)
+		if publish {
+			a.p.Publish()
+		}
 	}
 	go func() {
 		defer close(a.done)

@@ -46,7 +46,7 @@ func TestToolsParsedWhileStreaming(t *testing.T) {
 		}
 	}
 	// One page the way listToolsPage takes it: parsed ahead, all of it.
-	ahead := e.parseAhead()
+	ahead := e.parseAhead(false)
 	_, streamed, split, err := e.relay.listTools(wctx, nil, ahead.each)
 	p := ahead.finish()
 	if err != nil || !split || len(streamed) != 2000 || p.Added() != 2000 || len(p.Tools()) != 2000 {

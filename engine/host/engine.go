@@ -101,4 +101,8 @@ type Tools interface {
 	Raw() []json.RawMessage
 	// WaitReady waits for the first tools/list.
 	WaitReady(ctx context.Context) error
+	// WaitTools waits until need tools can be listed: the whole list once
+	// loaded (l nil), or during the first load the tools parsed so far
+	// (see registry.Registry.WaitTools).
+	WaitTools(ctx context.Context, need int) (tools []*registry.Tool, l *registry.Loading, err error)
 }

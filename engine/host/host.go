@@ -28,6 +28,7 @@ import (
 
 	"github.com/genui-dev/genui/engine/contract"
 	"github.com/genui-dev/genui/engine/jsonrpc"
+	"github.com/genui-dev/genui/engine/registry"
 )
 
 func init() {
@@ -257,6 +258,9 @@ type Session struct {
 	fast        map[string]*fastCall // fast-path requests in flight (fastpath.go)
 	pending     map[string]chan *jsonrpc.Message
 	subs        map[string]bool // genui's own ui:// resources subscribed
+	// pagedFrom is the first load (in progress, or ended) this session got
+	// tools/list pages of before it ended (tools_list.go).
+	pagedFrom *registry.Loading
 	// upHeld are the upstream resources this (legacy) session subscribed
 	// to: holds on the shared upstream subscriptions, released at Close.
 	upHeld map[string]bool

@@ -4,6 +4,9 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
 
 	"github.com/genui-dev/genui/engine/jsonrpc"
 	"github.com/genui-dev/genui/engine/registry"
@@ -69,7 +72,6 @@ func (t listedTool) name() string {
 
 // listTools answers tools/list: one page from params' cursor.
 func (sess *Session) listTools(ctx context.Context, params json.RawMessage) (json.RawMessage, error) {
-	s := sess.srv
 	var p struct {
 		Cursor *string `json:"cursor"`
 	}
@@ -84,12 +86,31 @@ func (sess *Session) listTools(ctx context.Context, params json.RawMessage) (jso
 		}
 		cur = &c
 	}
-	if err := s.waitReady(ctx); err != nil {
+	if cur == nil { // a listing starts over: what an earlier one paged no longer matters
+		sess.mu.Lock()
+		sess.pagedFrom = nil
+		sess.mu.Unlock()
+	}
+	return sess.listPage(ctx, cur, false)
+}
+
+// listPage answers one tools/list page, from the tools loaded so far when
+// they reach past it, unless whole.
+func (sess *Session) listPage(ctx context.Context, cur *toolsCursor, whole bool) (json.RawMessage, error) {
+	s := sess.srv
+	need := s.opts.ToolsPageSize + 1 // the page and one after it: the page has a next one
+	if cur != nil {
+		need += cur.Offset
+	}
+	if whole {
+		need = math.MaxInt
+	}
+	up, loading, err := sess.pageTools(ctx, cur, need)
+	if err != nil {
 		return nil, err
 	}
-	up := s.tools.Snapshot()
 	var own []json.RawMessage
-	if !s.opts.NoWrappers {
+	if !s.opts.NoWrappers && loading == nil { // genui's own follow the whole list
 		own = wrapperTools()
 	}
 	total := len(up) + len(own)
@@ -102,7 +123,13 @@ func (sess *Session) listTools(ctx context.Context, params json.RawMessage) (jso
 	start := 0
 	if cur != nil {
 		var ok bool
-		if start, ok = resumeAt(*cur, total, at); !ok {
+		start, ok = resumeAt(*cur, total, at)
+		if loading != nil && (!ok || start+s.opts.ToolsPageSize >= total) {
+			// Not where the cursor said among the tools so far (the answer
+			// started over): the whole list decides.
+			return sess.listPage(ctx, cur, true)
+		}
+		if !ok {
 			return nil, jsonrpc.Errorf(jsonrpc.CodeInvalidParams,
 				"tools/list: the cursor continues after the tool %q, which the upstream no longer lists (its tools changed); list again without a cursor",
 				cur.After)
@@ -114,30 +141,96 @@ func (sess *Session) listTools(ctx context.Context, params json.RawMessage) (jso
 	// upstream sent, or genui's own): encoding/json would re-scan and
 	// re-escape every byte of it.
 	size := 64
-	page := make([]json.RawMessage, 0, end-start)
 	for i := start; i < end; i++ {
-		raw := at(i).own
 		if t := at(i); t.up != nil {
-			raw = t.up.JSON(withUI)
+			size += len(t.up.Raw) + 2*len(t.up.Name) + 80 // room for genui's _meta
+		} else {
+			size += len(t.own) + 1
 		}
-		page = append(page, raw)
-		size += len(raw) + 1
 	}
 	out := make([]byte, 0, size)
 	out = append(out, `{"tools":[`...)
-	for i, raw := range page {
-		if i > 0 {
+	for i := start; i < end; i++ {
+		if i > start {
 			out = append(out, ',')
 		}
-		out = append(out, raw...)
+		if t := at(i); t.up != nil {
+			out = t.up.AppendJSON(out, withUI)
+		} else {
+			out = append(out, t.own...)
+		}
 	}
 	out = append(out, ']')
+	if loading != nil {
+		sess.pagedOf(loading)
+	}
 	if end < total {
 		cursor, _ := json.Marshal(encodeToolsCursor(toolsCursor{Offset: end, After: at(end - 1).name()}))
 		out = append(out, `,"nextCursor":`...)
 		out = append(out, cursor...)
 	}
 	return append(out, '}'), nil
+}
+
+// pageTools is the upstream's tools a page is cut from, waiting (bounded
+// by Options.ReadyTimeout) until need of them can be listed: the
+// registry's list, or during the first load the tools parsed so far
+// (loading set): a host's first page goes out once its tools are in, not
+// after the upstream's last byte (100,000 tools are one 36 MB answer). A
+// page that follows one of a load that failed part way is an error; a
+// first page waits for the next attempt.
+func (sess *Session) pageTools(ctx context.Context, cur *toolsCursor, need int) ([]*registry.Tool, *registry.Loading, error) {
+	s := sess.srv
+	ctx, cancel := context.WithTimeout(ctx, s.opts.ReadyTimeout)
+	defer cancel()
+	failed := func(err error) error {
+		return jsonrpc.Errorf(jsonrpc.CodeUpstreamUnavailable,
+			"tools/list: %v, after genui had sent pages of it; it was told tools/list_changed: list again without a cursor", err)
+	}
+	if cur != nil {
+		sess.mu.Lock()
+		from := sess.pagedFrom
+		sess.mu.Unlock()
+		if from != nil && from.Err() != nil {
+			return nil, nil, failed(fmt.Errorf("%w: %w", registry.ErrLoadFailed, from.Err()))
+		}
+	}
+	for {
+		up, loading, err := s.tools.WaitTools(ctx, need)
+		switch {
+		case err == nil:
+			return up, loading, nil
+		case errors.Is(err, registry.ErrLoadFailed) && cur == nil:
+			continue // the next attempt's tools (or ctx's end)
+		case errors.Is(err, registry.ErrLoadFailed):
+			return nil, nil, failed(err)
+		}
+		return nil, nil, &jsonrpc.Error{Code: jsonrpc.CodeUpstreamUnavailable, Message: err.Error()}
+	}
+}
+
+// pagedOf records that the session got a page of a load still in
+// progress. When that load ends with another list than the one paged
+// (it failed part way, or the answer started over), the session is told
+// tools/list_changed: what it listed is not what genui holds.
+func (sess *Session) pagedOf(loading *registry.Loading) {
+	sess.mu.Lock()
+	seen := sess.pagedFrom == loading
+	sess.pagedFrom = loading
+	sess.mu.Unlock()
+	if seen {
+		return
+	}
+	go func() {
+		select {
+		case <-loading.Done(): // the registry's refresh ends it, bounded
+		case <-sess.ctx.Done():
+			return
+		}
+		if !loading.Kept() {
+			sess.sendOrActive(jsonrpc.NewNotification("notifications/tools/list_changed", nil))
+		}
+	}()
 }
 
 // resumeAt is where the page after cursor c starts in a list of total

@@ -47,7 +47,11 @@ type Registry struct {
 	// WaitReady.
 	loadFailed chan struct{}
 	loaded     chan struct{} // closed after the first successful load
-	loadOnce   sync.Once
+	// loading is the first load while it runs (WaitTools), nil otherwise;
+	// loadStarted is closed and replaced when one starts.
+	loading     *Loading
+	loadStarted chan struct{}
+	loadOnce    sync.Once
 
 	// refreshSem serialises Refresh; refreshQueued coalesces requests
 	// for one (tools/list_changed storms).
@@ -66,7 +70,7 @@ func New(opts Options) (*Registry, error) {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
 	return &Registry{opts: opts, byName: map[string]*Tool{}, loaded: make(chan struct{}),
-		loadFailed: make(chan struct{}), refreshSem: make(chan struct{}, 1)}, nil
+		loadFailed: make(chan struct{}), loadStarted: make(chan struct{}), refreshSem: make(chan struct{}, 1)}, nil
 }
 
 // Get looks a tool up by name.
@@ -205,6 +209,15 @@ func (r *Registry) RefreshParsed(ctx context.Context, fetch func(context.Context
 	}
 	defer func() { <-r.refreshSem }()
 	r.refreshQueued.Store(false) // changes announced from now on need another refresh
+	var lg *Loading
+	r.mu.Lock()
+	if r.tools == nil { // the first load: WaitTools may hand its tools out as they come
+		lg = newLoading()
+		r.loading = lg
+		close(r.loadStarted)
+		r.loadStarted = make(chan struct{})
+	}
+	r.mu.Unlock()
 	p, err := fetch(ctx)
 	if err != nil {
 		r.mu.Lock()
@@ -213,7 +226,11 @@ func (r *Registry) RefreshParsed(ctx context.Context, fetch func(context.Context
 			close(r.loadFailed)
 			r.loadFailed = make(chan struct{})
 		}
+		r.loading = nil
 		r.mu.Unlock()
+		if lg != nil {
+			lg.end(nil, err)
+		}
 		return Change{}, err
 	}
 	next, nextBy := p.tools, p.byName
@@ -247,9 +264,13 @@ func (r *Registry) RefreshParsed(ctx context.Context, fetch func(context.Context
 	r.mu.Lock()
 	first, prev := r.tools == nil, r.tools
 	r.tools, r.byName, r.err, r.fatal = next, nextBy, nil, false
+	r.loading = nil
 	r.mu.Unlock()
 	sort.Strings(diff.Removed)
 	r.loadOnce.Do(func() { close(r.loaded) })
+	if lg != nil {
+		lg.end(next, nil)
+	}
 	return Change{Diff: diff, Tools: next, Previous: prev, First: first}, nil
 }
 

@@ -231,6 +231,48 @@ func (t *Tool) JSON(withUI bool) json.RawMessage {
 	return raw
 }
 
+// AppendJSON appends JSON(withUI) to dst (the same bytes): a tool without
+// _meta, the common case, gets genui's UI linkage written straight after
+// its own bytes, with no copy of its own (a host's listing of 100,000
+// tools allocated and copied 45 MB for them, two thirds of the listing's
+// time).
+func (t *Tool) AppendJSON(dst []byte, withUI bool) []byte {
+	if withUI && t.OwnUI == "" && !t.UIDisabled && t.meta.end == 0 {
+		if out, ok := t.appendUIMeta(dst); ok {
+			return out
+		}
+	}
+	return append(dst, t.JSON(withUI)...)
+}
+
+// appendUIMeta appends Raw with genui's _meta added to a tool that has
+// none (false when Raw does not end as an object does).
+func (t *Tool) appendUIMeta(dst []byte) ([]byte, bool) {
+	end := bytes.LastIndexByte(t.Raw, '}')
+	if end < 0 {
+		return dst, false
+	}
+	body := bytes.TrimRight(t.Raw[:end], " \t\r\n")
+	dst = append(dst, body...)
+	if body[len(body)-1] != '{' {
+		dst = append(dst, ',')
+	}
+	uri := contract.UIURI(t.Name)
+	dst = append(dst, `"_meta":{"ui":{"resourceUri":`...)
+	dst = appendURI(dst, uri)
+	dst = append(dst, `},"`+legacyResourceURIKey+`":`...)
+	dst = appendURI(dst, uri)
+	return append(dst, "}}"...), true
+}
+
+// appendURI appends a ui:// URI as a JSON string: url.PathEscape leaves
+// only printable ASCII other than '"' and '\\', which JSON takes as it is.
+func appendURI(dst []byte, uri string) []byte {
+	dst = append(dst, '"')
+	dst = append(dst, uri...)
+	return append(dst, '"')
+}
+
 // WithUIMeta returns the tool JSON with genui's UI linkage added: every
 // field the upstream sent is kept (only key order may change), existing
 // _meta keys are preserved, and a tool that already has a UI (or gets none)
@@ -240,24 +282,14 @@ func (t *Tool) WithUIMeta() (json.RawMessage, error) {
 	if t.OwnUI != "" || t.UIDisabled {
 		return t.Raw, nil
 	}
-	uri, _ := json.Marshal(contract.UIURI(t.Name))
 	if t.meta.end == 0 {
-		end := bytes.LastIndexByte(t.Raw, '}')
-		if end < 0 {
+		out, ok := t.appendUIMeta(make([]byte, 0, len(t.Raw)+2*len(t.Name)+64))
+		if !ok {
 			return nil, errors.New("tool is not a JSON object")
 		}
-		body := bytes.TrimRight(t.Raw[:end], " \t\r\n")
-		out := make([]byte, 0, len(t.Raw)+2*len(uri)+48)
-		out = append(out, body...)
-		if body[len(body)-1] != '{' {
-			out = append(out, ',')
-		}
-		out = append(out, `"_meta":{"ui":{"resourceUri":`...)
-		out = append(out, uri...)
-		out = append(out, `},"`+legacyResourceURIKey+`":`...)
-		out = append(out, uri...)
-		return append(out, "}}"...), nil
+		return out, nil
 	}
+	uri, _ := json.Marshal(contract.UIURI(t.Name))
 	var obj map[string]json.RawMessage
 	if err := json.Unmarshal(t.Raw, &obj); err != nil {
 		return nil, err

@@ -143,3 +143,50 @@ func TestWithUIMetaAppendsToToolsWithoutMeta(t *testing.T) {
 		}
 	}
 }
+
+// TestAppendJSONIsJSON: AppendJSON writes exactly JSON's bytes after what
+// dst holds, for tools with and without _meta, with their own UI, left
+// without one, with names whose URI JSON escapes, and with space before
+// the closing brace.
+func TestAppendJSONIsJSON(t *testing.T) {
+	raws := []string{
+		`{"name":"plain","inputSchema":{"type":"object"}}`,
+		`{"name":"spaced","inputSchema":{"type":"object"} 	
+}`,
+		`{"name":"a&b<c>d","inputSchema":{"type":"object"}}`,
+		`{"name":"größe ✓","inputSchema":{"type":"object"}}`,
+		`{"name":"with_meta","inputSchema":{"type":"object"},"_meta":{"x":1}}`,
+		`{"name":"own","inputSchema":{"type":"object"},"_meta":{"ui":{"resourceUri":"ui://own/app"}}}`,
+		`{"name":"empty"}`,
+	}
+	for _, raw := range raws {
+		tool, err := registry.Parse(json.RawMessage(raw))
+		if err != nil {
+			t.Fatalf("%s: %v", raw, err)
+		}
+		for _, disabled := range []bool{false, true} {
+			tool.UIDisabled = disabled
+			for _, withUI := range []bool{false, true} {
+				want := append([]byte("[1,"), tool.JSON(withUI)...)
+				got := tool.AppendJSON([]byte("[1,"), withUI)
+				if string(got) != string(want) {
+					t.Errorf("%s (disabled %v, withUI %v):\n got %s\nwant %s", raw, disabled, withUI, got, want)
+				}
+				var v struct {
+					Meta struct {
+						UI struct {
+							ResourceURI string `json:"resourceUri"`
+						} `json:"ui"`
+						Legacy string `json:"ui/resourceUri"`
+					} `json:"_meta"`
+				}
+				if err := json.Unmarshal(got[3:], &v); err != nil {
+					t.Fatalf("%s: %s is not JSON: %v", raw, got, err)
+				}
+				if withUI && tool.HasGeneratedUI() && (v.Meta.UI.ResourceURI != contract.UIURI(tool.Name) || v.Meta.Legacy != contract.UIURI(tool.Name)) {
+					t.Errorf("%s: _meta names %q and %q, want %q", raw, v.Meta.UI.ResourceURI, v.Meta.Legacy, contract.UIURI(tool.Name))
+				}
+			}
+		}
+	}
+}
