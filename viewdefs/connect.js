@@ -32,4 +32,8 @@
   window.genuiConnected = app.connect();
   /* page.js handles a failed handshake; this keeps it from being reported as unhandled meanwhile. */
   window.genuiConnected.catch(function () {});
+  /* The packed page's loader unpacks the rest once the handshake is done (pagepack): the host's
+     answer is then handled when it comes, not after the rest's styles and scripts, and the host
+     sends the tool input and result while the page unpacks. */
+  window.genuiPackWait = window.genuiConnected;
 })();

@@ -41,6 +41,7 @@
   var EMPTY = "\u2014";          // em dash: what null and missing values show
   var LIST_SHOWN = 6;            // items of an array shown in a cell before "+N more"
   var NARROW = 560;              // px below which a table wider than its box stacks its rows
+  var FIRST_ROWS = 24;           // rows of a table's first drawing laid out before its first frame (.table-wrap shows ~20)
   var HASH_RE = /^(?:(?:sha1|sha224|sha256|sha384|sha512|md5|blake2b|git)[:-])?[0-9a-f]{16,128}$|^sha(?:1|256|384|512)-[A-Za-z0-9+\/]{27,}={0,2}$/i;
   var LABEL_KEYS = ["name", "title", "label", "path", "id", "key", "text", "value"];
   var WRITE_VERB_RE = /^(?:create|update|delete|remove|insert|add|set|write|put|post|patch|edit|modify|move|rename|upsert|save|store|drop|alter|append|upload|send|commit|push|merge|reset|clear|apply|assign|archive|restore|enable|disable|start|stop|kill|cancel|approve|mark|tag|link|unlink|close|mkdir|rm|mv|cp|copy|import|install|uninstall|publish|deploy|trigger)$/;
@@ -1155,8 +1156,14 @@
     var cols = this.cols.shown;
     if (this.kind === "table") {
       var fmts = this.formats || (this.formats = cols.map(function (c) { return c.type === "number" ? numberFormat(this.all, c.key) : null; }, this));
-      rows.forEach(function (r) {
+      // The first drawing of a long table lays out only the rows its box shows before the
+      // result's first frame: the rest are in the document but out of layout (class "later")
+      // until that frame is painted (less style and layout work before the result is on screen).
+      var later = !this.drawn && rows.length > FIRST_ROWS + 8 ? FIRST_ROWS : 0;
+      this.drawn = true;
+      rows.forEach(function (r, n) {
         var tr = DOC.createElement("tr");
+        if (later && n >= later) tr.className = "later";
         for (var i = 0; i < cols.length; i++) {
           var td = DOC.createElement("td");
           if (cols[i].type === "number" || cols[i].type === "quantity") td.className = "num";
@@ -1173,6 +1180,7 @@
         frag.appendChild(tr);
       }
       this.tbody.replaceChildren(frag);
+      if (later) this.showLater();
       var sort = this.sort;
       this.ths.forEach(function (th) {
         th.setAttribute("aria-sort", sort && sort.col.key === th.dataset.key ? (sort.dir === "asc" ? "ascending" : "descending") : "none");
@@ -1202,6 +1210,22 @@
     this.root.dataset.state = "ready";
     this.updatePager();
     if (this.o.onDraw) this.o.onDraw(rows);
+  };
+
+  /* Puts the rows the first drawing held out of layout back in once its frame is painted (the task
+     after the next animation frame; a frame that gets no animation frames, hidden, gets them after
+     250 ms), then fits the table again: a later row may make it wider than its box. */
+  Collection.prototype.showLater = function () {
+    var self = this, body = this.tbody, done = false;
+    var show = function () {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      Array.prototype.forEach.call(body.querySelectorAll("tr.later"), function (tr) { tr.classList.remove("later"); });
+      if (self.fit && body === self.tbody) requestAnimationFrame(self.fit);
+    };
+    var timer = setTimeout(show, 250);
+    requestAnimationFrame(function () { setTimeout(show, 0); });
   };
 
   /* Builds the CSV of the visible page and downloads it through a blob: link. */

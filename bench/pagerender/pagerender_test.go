@@ -208,6 +208,7 @@ func BenchmarkPageRender(b *testing.B) {
 		if other != "" {
 			o50 := percentile(painted(r.other), 50)
 			lines = append(lines, fmt.Sprintf("%-8s compared: pages of %s p50 %6.1f ms, %.2fx the minimal page (this version %.2fx)", s.name, other, o50, o50/m50, g50/m50))
+			phases = append(phases, fmt.Sprintf("%-8s compared: %s", s.name, phaseLine(r.other)))
 		}
 	}
 	// Printed, not logged: go test cuts a benchmark's log after ten lines.

@@ -58,6 +58,56 @@ func TestPackedPageUnderDefaultCSP(t *testing.T) {
 	}
 }
 
+// TestPackedPageUnpacksTheRestAfterTheHandshake: the offline page's
+// connect.js starts the handshake from the first stream and the loader
+// unpacks the rest (styles, form, renderers, page.js) only once it is done,
+// so the host's answer is handled when it comes, not behind the rest; the
+// page then works as before. Opened without a host (no answer ever comes),
+// the rest is unpacked anyway, at most 250 ms after the first stream.
+func TestPackedPageUnpacksTheRestAfterTheHandshake(t *testing.T) {
+	f, ui := newFixture(t)
+	// Notes, when the handshake settles, whether the rest's scripts had run.
+	const hook = `<script>window.atHandshake = null; (function () { let c; Object.defineProperty(window, "genuiConnected", {configurable: true,
+  get: function () { return c; },
+  set: function (v) { c = v; v.then(function () { window.atHandshake = {done: true, restRan: !!window.GenuiRich}; }, function () { window.atHandshake = {done: false, restRan: !!window.GenuiRich}; }); }}); })();</script>`
+	ui.addHTML("get_forecast", packedForecast(t, hook))
+	f.open("get_forecast")
+	f.waitFrame(`(w, d) => d.getElementById("f-location") !== null`)
+	var at struct{ Done, RestRan bool }
+	if err := json.Unmarshal(f.frame(`(w, d) => w.atHandshake`), &at); err != nil {
+		t.Fatal(err)
+	}
+	if !at.Done || at.RestRan {
+		t.Errorf("at the handshake's end: %+v; want it done before the rest's scripts ran", at)
+	}
+	f.eval(`(bridge.sendToolResult({content: [{type: "text", text: "Sunny in Berlin"}], structuredContent: {city: "Berlin", high_c: 23}}), true)`, nil)
+	f.waitFrame(`(w, d) => d.body.dataset.state === "result"`)
+	if !strings.Contains(f.frameText("#result"), "Sunny in Berlin") {
+		t.Fatalf("result not rendered: %q", f.frameText("#result"))
+	}
+
+	// No host: the page is its own parent and nobody answers.
+	var alone struct {
+		Unpacked bool
+		Form     bool
+	}
+	ctx, cancel := context.WithTimeout(f.ctx, 10*time.Second)
+	defer cancel()
+	var page string
+	f.eval(`document.getElementById("ui").src`, &page)
+	if _, err := chromedp.Run(ctx, chromedp.Navigate(page)); err != nil {
+		t.Fatal(err)
+	}
+	browsertest.Poll(t, f.ctx, `performance.getEntriesByName("genui-unpacked").length > 0`, 5*time.Second)
+	raw, err := chromedp.Run(ctx, chromedp.Evaluate[string](`JSON.stringify({Unpacked: performance.getEntriesByName("genui-unpacked").length > 0, Form: !!document.getElementById("f-location") && !!window.GenuiRich})`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal([]byte(raw), &alone); err != nil || !alone.Unpacked || !alone.Form {
+		t.Errorf("without a host: %+v %v; want the rest unpacked and the form built", alone, err)
+	}
+}
+
 // TestPackedPageWithoutDecompressionStream: in a browser without
 // DecompressionStream the page says why it cannot run, visibly, instead of
 // staying blank.

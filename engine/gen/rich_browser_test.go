@@ -352,6 +352,45 @@ func TestRichTableAgainstDemoDatastore(t *testing.T) {
 	t.Logf("1,000-row page drawn in %.1f ms", ms)
 }
 
+// A long table's first drawing lays out only the rows its box shows before the result's first
+// frame (bench/pagerender: less work before the result is on screen): the rest are in the
+// document from the start, held out of layout, and every row is laid out once that frame is
+// painted; a later drawing (a sort) holds none.
+func TestRichLongTableLaysOutEveryRowAfterItsFirstFrame(t *testing.T) {
+	f := newDemoFixture(t, "light")
+	f.page("datastore_search")
+	f.open("datastore_search")
+	// What the first drawing put in the table, seen the moment its rows were inserted.
+	f.frameJSON(`(w, d) => { w.firstDrawing = null; new w.MutationObserver(function (ms, o) {
+		const rs = d.querySelectorAll(".collection tbody tr");
+		if (!rs.length) return;
+		w.firstDrawing = {Rows: rs.length, Held: d.querySelectorAll(".collection tbody tr.later").length, HeldShown: [...d.querySelectorAll(".collection tbody tr.later")].filter(r => r.getBoundingClientRect().height > 0).length};
+		o.disconnect();
+	}).observe(d.body, {childList: true, subtree: true}); return true; }`, new(bool))
+	f.deliver("datastore_search", `{filters: {category: "Books"}, limit: 1000}`, collReady)
+	var first struct{ Rows, Held, HeldShown int }
+	f.frameJSON(`(w, d) => w.firstDrawing`, &first)
+	if first.Rows != 50 || first.Held != 50-24 || first.HeldShown != 0 {
+		t.Errorf("first drawing: %+v; want 50 rows, the 26 below the first 24 held out of layout", first)
+	}
+	shown := func() (rows, laidOut int) {
+		var got struct{ Rows, LaidOut int }
+		f.frameJSON(`(w, d) => { const rs = [...d.querySelectorAll(".collection tbody tr")]; return {Rows: rs.length, LaidOut: rs.filter(r => r.getBoundingClientRect().height > 0).length}; }`, &got)
+		return got.Rows, got.LaidOut
+	}
+	f.waitFrame(`(w, d) => !d.querySelector(".collection tbody tr.later")`)
+	if rows, laidOut := shown(); rows != 50 || laidOut != 50 {
+		t.Errorf("after the first frame: %d rows, %d laid out; want 50 and 50", rows, laidOut)
+	}
+	browsertest.FrameClick(t, f.ctx, "#ui", `th[data-key="price"] button`)
+	f.waitFrame(`(w, d) => d.querySelector('th[data-key="price"]').getAttribute("aria-sort") === "ascending"`)
+	var held int
+	f.frameJSON(`(w, d) => d.querySelectorAll(".collection tbody tr.later").length`, &held)
+	if rows, laidOut := shown(); held != 0 || rows != 50 || laidOut != 50 {
+		t.Errorf("after a sort: %d rows held, %d rows, %d laid out; want none held, 50 laid out", held, rows, laidOut)
+	}
+}
+
 func TestRichChartAndCardAgainstDemo(t *testing.T) {
 	f := newDemoFixture(t, "dark")
 	f.page("get_forecast")
