@@ -35,7 +35,7 @@ import (
 // Versions of what goes into a UI, part of every cache key.
 const (
 	PromptVersion   = "1"
-	TemplateVersion = "9" // 4: offline pages pack their code (pagepack.Pack); 5: pages carry a CSP meta tag (pagecsp); 6: Cancel, resource links, downloads, annotation badges; 7: offline pages connect before unpacking (shim and connect.js inflated first), page.js a classic script; 8: the packed rest inflated after the first stream is in, the system theme set before the styles, content held out of layout until the handshake, auto-resize after the first result; 9: the packed rest unpacked once the handshake is done, the rows below a long table's box laid out after its first frame
+	TemplateVersion = "10" // 4: offline pages pack their code (pagepack.Pack); 5: pages carry a CSP meta tag (pagecsp); 6: Cancel, resource links, downloads, annotation badges; 7: offline pages connect before unpacking (shim and connect.js inflated first), page.js a classic script; 8: the packed rest inflated after the first stream is in, the system theme set before the styles, content held out of layout until the handshake, auto-resize after the first result; 9: the packed rest unpacked once the handshake is done, the rows below a long table's box laid out after its first frame; 10: the packed streams read without a Response (no task between the chunks), their parts sliced by length instead of JSON, a task for the host after the handshake, content out of layout (display: none) until the styles are in
 )
 
 // Options configure an Engine.

@@ -15,6 +15,8 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"unicode/utf16"
+	"unicode/utf8"
 )
 
 // Packing. Nine tenths of an offline page is the same on every page: the
@@ -124,16 +126,19 @@ var (
 	rePackLoader = regexp.MustCompile(`(?s)<script ` + PackAttr + `-loader[^>]*>.*?</script>`)
 )
 
-// packHide keeps the page's content invisible until its styles are in, so
-// it never flashes unstyled. The loader removes it whatever happens.
-const packHide = `<style ` + PackAttr + `-hide>main{visibility:hidden}</style>`
+// packHide keeps the page's content out of layout until its styles are in,
+// so it never flashes unstyled and is not laid out unstyled when parsing
+// ends. The loader removes it whatever happens.
+const packHide = `<style ` + PackAttr + `-hide>main{display:none}</style>`
 
 // packLoader expands the parts. On failure (a browser without
 // DecompressionStream, a damaged block) it says so in the page instead of
 // leaving it blank. The bytes are written straight into the stream: a
 // Blob's stream is read back through the browser process, which took 13 ms
-// of inflating against 8 (median of 30 loads, bench/pagerender); a damaged
-// block fails text(). A block of two streams (base64 joined by ".") holds
+// of inflating against 8 (median of 30 loads, bench/pagerender); they are
+// read back with the stream's reader and a TextDecoder, which queue no task
+// (new Response(stream).text() did: 3.7 ms for the rest against 2.0); a
+// damaged block fails a read. A block of two streams (base64 joined by ".") holds
 // the shim and the first scripts in the first, inflated and inserted before
 // the second is started: the App's ui/initialize then goes out before the
 // inflating of the rest queues its tasks, so the host answers while the
@@ -144,7 +149,11 @@ const packHide = `<style ` + PackAttr + `-hide>main{visibility:hidden}</style>`
 // the host's answer is handled when it comes instead of behind the rest's
 // styles and scripts, and the host's tool input and result travel while the
 // page unpacks (bench/pagerender: the result received 5-9 ms sooner, p50
-// lower in all five shapes). The base64 is decoded by
+// lower in all five shapes); one task (setTimeout) after it settles lets
+// the host handle ui/notifications/initialized and send the tool input and
+// result before the unpacking, which queues no task, takes the thread. Parts
+// are sliced out of the inflated text by the lengths in its header line
+// (packHeader). The base64 is decoded by
 // Uint8Array.fromBase64 where
 // the browser has it (Chromium 140+: 0.2 ms against 2 for atob and a loop
 // over the characters, which older browsers still take). The
@@ -153,7 +162,7 @@ const packHide = `<style ` + PackAttr + `-hide>main{visibility:hidden}</style>`
 const packLoader = `(async () => {
   const hide = document.querySelector("style[` + PackAttr + `-hide]");
   try {
-    const inflate = (t) => {
+    const inflate = async (t) => {
       let b;
       if (Uint8Array.fromBase64) b = Uint8Array.fromBase64(t);
       else {
@@ -165,19 +174,28 @@ const packLoader = `(async () => {
       const w = ds.writable.getWriter();
       w.write(b).catch(() => {});
       w.close().catch(() => {});
-      const text = new Response(ds.readable).text();
-      text.catch(() => {});
-      return text;
+      const r = ds.readable.getReader(), dec = new TextDecoder();
+      let out = "";
+      for (;;) {
+        const { done, value } = await r.read();
+        if (done) return out + dec.decode();
+        out += dec.decode(value, { stream: true });
+      }
     };
     let first = true;
     for (const stream of document.querySelector("script[` + PackAttr + `]").textContent.split(".")) {
-      if (!first && window.genuiPackWait) await Promise.race([Promise.resolve(window.genuiPackWait).catch(() => {}), new Promise((r) => setTimeout(r, 250))]);
+      if (!first) {
+        if (window.genuiPackWait) await Promise.race([Promise.resolve(window.genuiPackWait).catch(() => {}), new Promise((r) => setTimeout(r, 250))]);
+        await new Promise((r) => setTimeout(r, 0));
+      }
       first = false;
-      for (const [kind, src] of JSON.parse(await inflate(stream))) {
+      const text = await inflate(stream), nl = text.indexOf("\n");
+      let at = nl + 1;
+      for (const [kind, n] of JSON.parse(text.slice(0, nl)).parts) {
         const el = document.createElement(kind === "style" ? "style" : "script");
         if (kind === "module") el.type = "module";
         if (kind === "shim") el.setAttribute("` + ShimAttr + `", "");
-        el.textContent = src;
+        el.textContent = text.slice(at, at += n);
         (kind === "style" || kind === "shim" ? document.head : document.body).appendChild(el);
       }
     }
@@ -392,10 +410,33 @@ var packMemo = struct {
 
 const packMemoMax = 64
 
+// A stream inflates to a header line, {"parts":[[kind, length], ...]}, then
+// the parts' texts back to back, each length in UTF-16 code units (what a
+// JavaScript string counts): the loader slices them out of the text, where
+// JSON-escaped texts cost a JSON.parse over all of them (0.5 ms of a load,
+// bench/pagerender). Streams packed before hold a JSON array of [kind, text].
+type packHeader struct {
+	Parts [][2]any `json:"parts"`
+}
+
 func packBlock(parts []packPart) (string, error) {
-	raw, err := json.Marshal(parts)
+	h := packHeader{Parts: make([][2]any, len(parts))}
+	n := 0
+	for i, p := range parts {
+		if !utf8.ValidString(p[1]) {
+			return "", fmt.Errorf("packed %s is not valid UTF-8", p[0])
+		}
+		h.Parts[i] = [2]any{p[0], utf16Len(p[1])}
+		n += len(p[1])
+	}
+	head, err := json.Marshal(h)
 	if err != nil {
 		return "", err
+	}
+	raw := make([]byte, 0, len(head)+1+n)
+	raw = append(append(head, '\n'), raw...)
+	for _, p := range parts {
+		raw = append(raw, p[1]...)
 	}
 	key := sha256.Sum256(raw)
 	packMemo.Lock()
@@ -443,11 +484,77 @@ func unpackBlock(block string) ([]packPart, error) {
 		if total += len(raw); total > maxUnpacked {
 			return nil, fmt.Errorf("packed page: expands beyond %d bytes", maxUnpacked)
 		}
-		var parts []packPart
-		if err := json.Unmarshal(raw, &parts); err != nil {
+		parts, err := streamParts(raw)
+		if err != nil {
 			return nil, fmt.Errorf("packed page: %w", err)
 		}
 		all = append(all, parts...)
 	}
 	return all, nil
+}
+
+// streamParts reads one inflated stream: a header line and the texts it
+// measures, or (streams packed before) a JSON array of [kind, text].
+func streamParts(raw []byte) ([]packPart, error) {
+	if len(raw) > 0 && raw[0] == '[' {
+		var parts []packPart
+		err := json.Unmarshal(raw, &parts)
+		return parts, err
+	}
+	nl := bytes.IndexByte(raw, '\n')
+	if nl < 0 {
+		return nil, errors.New("stream has no header")
+	}
+	var head struct {
+		Parts [][2]json.RawMessage `json:"parts"`
+	}
+	if err := json.Unmarshal(raw[:nl], &head); err != nil {
+		return nil, fmt.Errorf("stream header: %w", err)
+	}
+	rest := string(raw[nl+1:])
+	parts := make([]packPart, 0, len(head.Parts))
+	for _, hp := range head.Parts {
+		var kind string
+		var units int
+		if err := json.Unmarshal(hp[0], &kind); err != nil {
+			return nil, fmt.Errorf("stream header: %w", err)
+		}
+		if err := json.Unmarshal(hp[1], &units); err != nil || units < 0 {
+			return nil, fmt.Errorf("stream header: part %q: bad length %s", kind, hp[1])
+		}
+		end, ok := utf16Prefix(rest, units)
+		if !ok {
+			return nil, fmt.Errorf("stream header: part %q is longer than the stream", kind)
+		}
+		parts = append(parts, packPart{kind, rest[:end]})
+		rest = rest[end:]
+	}
+	if rest != "" {
+		return nil, fmt.Errorf("stream: %d bytes after its parts", len(rest))
+	}
+	return parts, nil
+}
+
+// utf16Len is the length of s in UTF-16 code units.
+func utf16Len(s string) int {
+	n := 0
+	for _, r := range s {
+		n += utf16.RuneLen(r)
+	}
+	return n
+}
+
+// utf16Prefix returns the byte length of the first units UTF-16 code
+// units of s, false when s is shorter or the cut splits a character.
+func utf16Prefix(s string, units int) (int, bool) {
+	for i, r := range s {
+		if units == 0 {
+			return i, true
+		}
+		units -= utf16.RuneLen(r)
+		if units < 0 {
+			return 0, false
+		}
+	}
+	return len(s), units == 0
 }

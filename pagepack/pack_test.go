@@ -179,3 +179,61 @@ func TestStripLeavesTheMarkup(t *testing.T) {
 		t.Fatal("a page that only mentions the marks was taken for a packed one")
 	}
 }
+
+// TestPackCountsTextInUTF16: a stream measures its parts in UTF-16 code
+// units (what the loader's JavaScript slices by), so parts with characters
+// of two, three and four UTF-8 bytes (one of them outside the BMP: two
+// units) come back whole, in order; a header that claims more or less than
+// the stream holds is an error.
+func TestPackCountsTextInUTF16(t *testing.T) {
+	page := `<!doctype html><html><head><style>#x::after { content: "é…😀"; }</style></head><body><div id="x"></div>` +
+		`<script>window.a = "😀é…";</script><script>window.b = "after";</script></body></html>`
+	packed, err := Pack(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := Unpack(packed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ws, wj := codeElements(page)
+	gs, gj := codeElements(back)
+	if strings.Join(ws, "\x00") != strings.Join(gs, "\x00") || strings.Join(wj, "\x00") != strings.Join(gj, "\x00") {
+		t.Fatalf("unpacked parts differ:\n%q %q\n%q %q", ws, wj, gs, gj)
+	}
+	if _, err := Pack(`<html><body><script>x = "` + "\xff" + `"</script></body></html>`); err == nil {
+		t.Error("a part that is not UTF-8: no error")
+	}
+}
+
+// TestUnpackReadsEachStreamFormat: the header format and the JSON array of
+// [kind, text] that pages packed before hold; damaged headers are errors.
+func TestUnpackReadsEachStreamFormat(t *testing.T) {
+	for name, tc := range map[string]struct {
+		stream string
+		want   string // the parts joined, "" for an error
+	}{
+		"header":          {"{\"parts\":[[\"style\",3],[\"script\",5]]}\na{}😀x=1", "style:a{}|script:😀x=1"},
+		"array":           {`[["style","a{}"],["script","x=1"]]`, "style:a{}|script:x=1"},
+		"too long":        {"{\"parts\":[[\"script\",9]]}\nx=1", ""},
+		"bytes left":      {"{\"parts\":[[\"script\",2]]}\nx=1", ""},
+		"splits a pair":   {"{\"parts\":[[\"script\",1],[\"script\",1]]}\n😀", ""},
+		"no header":       {"x=1", ""},
+		"negative length": {"{\"parts\":[[\"script\",-1]]}\nx", ""},
+	} {
+		parts, err := StreamParts([]byte(tc.stream))
+		var got []string
+		for _, p := range parts {
+			got = append(got, p[0]+":"+p[1])
+		}
+		if tc.want == "" {
+			if err == nil {
+				t.Errorf("%s: no error (%q)", name, got)
+			}
+			continue
+		}
+		if err != nil || strings.Join(got, "|") != tc.want {
+			t.Errorf("%s: %q, %v; want %q", name, got, err, tc.want)
+		}
+	}
+}

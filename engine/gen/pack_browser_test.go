@@ -3,6 +3,8 @@ package gen
 import (
 	"context"
 	"encoding/json"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -117,13 +119,13 @@ func TestPackedPageWithoutDecompressionStream(t *testing.T) {
 	browsertest.Run(t, f.ctx, 20*time.Second, chromedp.Navigate(f.host+"/?tool=get_forecast"))
 	f.waitFrame(`(w, d) => d.querySelector("[role=alert]") !== null`)
 	var got struct {
-		Alert, State, Visibility string
+		Alert, State, Visibility, Display string
 	}
 	if err := json.Unmarshal(f.frame(`(w, d) => ({Alert: d.querySelector("[role=alert]").textContent, State: d.body.dataset.state,
-		Visibility: getComputedStyle(d.querySelector("main")).visibility})`), &got); err != nil {
+		Visibility: getComputedStyle(d.querySelector("main")).visibility, Display: getComputedStyle(d.querySelector("main")).display})`), &got); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(got.Alert, "could not unpack") || !strings.Contains(got.Alert, "DecompressionStream") || got.State != "error" || got.Visibility != "visible" {
+	if !strings.Contains(got.Alert, "could not unpack") || !strings.Contains(got.Alert, "DecompressionStream") || got.State != "error" || got.Visibility != "visible" || got.Display == "none" {
 		t.Fatalf("no clear failure: %+v", got)
 	}
 }
@@ -141,14 +143,43 @@ func TestPackedPageDamaged(t *testing.T) {
 	browsertest.Run(t, f.ctx, 20*time.Second, chromedp.Navigate(f.host+"/?tool=get_forecast"))
 	f.waitFrame(`(w, d) => d.querySelector("[role=alert]") !== null`)
 	var got struct {
-		Alert, State, Visibility string
-		Unhandled                []string
+		Alert, State, Visibility, Display string
+		Unhandled                         []string
 	}
 	if err := json.Unmarshal(f.frame(`(w, d) => ({Alert: d.querySelector("[role=alert]").textContent, State: d.body.dataset.state,
-		Visibility: getComputedStyle(d.querySelector("main")).visibility, Unhandled: w.unhandled})`), &got); err != nil {
+		Visibility: getComputedStyle(d.querySelector("main")).visibility, Display: getComputedStyle(d.querySelector("main")).display, Unhandled: w.unhandled})`), &got); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(got.Alert, "could not unpack") || got.State != "error" || got.Visibility != "visible" || len(got.Unhandled) > 0 {
+	if !strings.Contains(got.Alert, "could not unpack") || got.State != "error" || got.Visibility != "visible" || got.Display == "none" || len(got.Unhandled) > 0 {
 		t.Fatalf("damaged block: %+v", got)
+	}
+}
+
+// TestPackedPartsKeepEveryCharacter: the loader slices each part out of
+// the inflated text by its length in UTF-16 code units, so text with
+// characters of two, three and four UTF-8 bytes (one outside the BMP)
+// reaches the page whole: a style with them applies, a script with them
+// runs and the one after it too.
+func TestPackedPartsKeepEveryCharacter(t *testing.T) {
+	page, err := pagepack.Pack(`<!doctype html><html><head><meta charset="utf-8"><style>#x::after { content: "é…😀"; }</style></head>` +
+		`<body><main><div id="x"></div></main><script>window.a = "😀é…";</script><script>window.b = "after " + window.a.length;</script></body></html>`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		_, _ = w.Write([]byte(page))
+	}))
+	defer srv.Close()
+	ctx := browsertest.Start(t)
+	browsertest.Run(t, ctx, 20*time.Second, chromedp.Navigate(srv.URL))
+	browsertest.Poll(t, ctx, `performance.getEntriesByName("genui-unpacked").length > 0`, 5*time.Second)
+	raw, err := chromedp.Run(ctx, chromedp.Evaluate[string](`JSON.stringify([window.a, window.b,
+		getComputedStyle(document.getElementById("x"), "::after").content, getComputedStyle(document.querySelector("main")).display])`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := `["😀é…","after 4","\"é…😀\"","block"]`; raw != want {
+		t.Fatalf("got %s, want %s", raw, want)
 	}
 }
