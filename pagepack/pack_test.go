@@ -2,7 +2,9 @@ package pagepack_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -24,6 +26,31 @@ func codeElements(page string) (styles, scripts []string) {
 		}
 	}
 	return styles, scripts
+}
+
+// codeDiff says how the style and script elements of two pages differ, ""
+// when they are the same in the same order.
+func codeDiff(want, got string) string {
+	ws, wj := codeElements(want)
+	gs, gj := codeElements(got)
+	if strings.Join(ws, "\x00") == strings.Join(gs, "\x00") && strings.Join(wj, "\x00") == strings.Join(gj, "\x00") {
+		return ""
+	}
+	first, w, g := "", slices.Concat(ws, wj), slices.Concat(gs, gj)
+	for i, w := range w {
+		if i >= len(g) || g[i] != w {
+			first = fmt.Sprintf("; element %d is %.120q, want %.120q", i, at(g, i), w)
+			break
+		}
+	}
+	return fmt.Sprintf("%d/%d styles, %d/%d scripts%s", len(gs), len(ws), len(gj), len(wj), first)
+}
+
+func at(xs []string, i int) string {
+	if i < len(xs) {
+		return xs[i]
+	}
+	return "(none)"
 }
 
 func richPage(t *testing.T, schema string) string {
@@ -66,10 +93,8 @@ func TestPackRoundTrip(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		ws, wj := codeElements(page)
-		gs, gj := codeElements(back)
-		if strings.Join(ws, "\x00") != strings.Join(gs, "\x00") || strings.Join(wj, "\x00") != strings.Join(gj, "\x00") {
-			t.Fatalf("%s: unpacked elements differ: %d/%d styles, %d/%d scripts", schema, len(gs), len(ws), len(gj), len(wj))
+		if d := codeDiff(page, back); d != "" {
+			t.Fatalf("%s: unpacked elements differ: %s", schema, d)
 		}
 		if IsPacked(back) || strings.Contains(back, PackAttr) {
 			t.Fatalf("%s: unpacked page still has packing", schema)
@@ -196,10 +221,8 @@ func TestPackCountsTextInUTF16(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ws, wj := codeElements(page)
-	gs, gj := codeElements(back)
-	if strings.Join(ws, "\x00") != strings.Join(gs, "\x00") || strings.Join(wj, "\x00") != strings.Join(gj, "\x00") {
-		t.Fatalf("unpacked parts differ:\n%q %q\n%q %q", ws, wj, gs, gj)
+	if d := codeDiff(page, back); d != "" {
+		t.Fatalf("unpacked parts differ: %s", d)
 	}
 	if _, err := Pack(`<html><body><script>x = "` + "\xff" + `"</script></body></html>`); err == nil {
 		t.Error("a part that is not UTF-8: no error")
