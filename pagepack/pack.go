@@ -149,7 +149,8 @@ const packHide = `<style ` + PackAttr + `-hide>main{display:none}</style>`
 // the host's answer is handled when it comes instead of behind the rest's
 // styles and scripts, and the host's tool input and result travel while the
 // page unpacks (bench/pagerender: the result received 5-9 ms sooner, p50
-// lower in all five shapes); one task (setTimeout) after it settles lets
+// lower in all five shapes); one task (a MessageChannel message: a timer's
+// would wait up to a second in a background tab) after it settles lets
 // the host handle ui/notifications/initialized and send the tool input and
 // result before the unpacking, which queues no task, takes the thread. Parts
 // are sliced out of the inflated text by the lengths in its header line
@@ -186,7 +187,7 @@ const packLoader = `(async () => {
     for (const stream of document.querySelector("script[` + PackAttr + `]").textContent.split(".")) {
       if (!first) {
         if (window.genuiPackWait) await Promise.race([Promise.resolve(window.genuiPackWait).catch(() => {}), new Promise((r) => setTimeout(r, 250))]);
-        await new Promise((r) => setTimeout(r, 0));
+        await new Promise((r) => { const c = new MessageChannel(); c.port1.onmessage = r; c.port2.postMessage(0); });
       }
       first = false;
       const text = await inflate(stream), nl = text.indexOf("\n");
