@@ -104,15 +104,21 @@
       });
     }
 
+    /* A task's status after which no other comes. */
+    var FINAL_TASK = { completed: true, failed: true, cancelled: true };
+    var lastTaskCall = null;    /* the id of the newest call run as a task */
+
     /* hostCall runs the page's own call with a progress bar and Cancel. */
     function hostCall(name, args, task) {
       var id = newID("p-");
+      if (task) lastTaskCall = id;
       var p = o.progress;
       p.fill.style.width = "0%";
       p.fill.classList.add("indeterminate");
       p.label.textContent = "Calling " + name + "…";
       p.wrap.hidden = false;
       o.taskStatus.textContent = "";
+      o.taskStatus.dataset.status = "";
       p.cancel.disabled = false;
       p.cancel.onclick = function () { p.cancel.disabled = true; p.label.textContent = "Cancelling…"; cancel(id); };
       state.progress = [];
@@ -131,9 +137,21 @@
       var body = { name: name, arguments: args, from: "host", callId: id };
       if (task) body.task = true;
       return { id: id, body: body, done: function (outcome) {
-        untrack(id);
         p.wrap.hidden = true;
         document.body.dataset.call = outcome;
+        if (!task || FINAL_TASK[o.taskStatus.dataset.status]) {
+          untrack(id);
+          return;
+        }
+        /* The task's last status comes over the event stream, which can reach the page
+           after the call's answer: keep listening for it (at most a minute), shown while
+           no newer task call took the status line. */
+        var stop = setTimeout(function () { untrack(id); }, 60000);
+        track(id, { task: function (t) {
+          var st = (t.task || {}).status;
+          if (lastTaskCall === id) showTask(t);
+          if (FINAL_TASK[st]) { clearTimeout(stop); untrack(id); }
+        } });
       } };
     }
 

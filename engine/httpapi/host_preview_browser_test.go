@@ -187,8 +187,43 @@ func TestPreviewAsHostBrowser(t *testing.T) {
 		if res := p.rawResult(); !strings.Contains(res, "Research Report: tide pools") {
 			t.Fatalf("raw result: %s", res)
 		}
+		// The task's last status comes over the event stream, which may reach
+		// the page after the call's answer: it must still be shown.
+		p.poll(`document.getElementById("task-status").dataset.status === "completed"`, 10*time.Second)
 		if st := p.eval(`document.getElementById("task-status").textContent`); !strings.Contains(st, "completed") {
 			t.Fatalf("task status after the result: %q", st)
+		}
+	})
+
+	// The task's statuses come over the event stream and the call's answer
+	// over its own request: a last status that comes after the answer is
+	// still shown, and one for an older call never covers a newer call's.
+	t.Run("TaskStatusAfterTheAnswer", func(t *testing.T) {
+		p.t = t
+		got := p.eval(`(() => {
+  const line = document.getElementById("task-status"), es = new EventTarget(), div = () => document.createElement("div");
+  const s = GenuiPreviewHost.create({tool: "x", addLog: () => {}, bridge: () => null, readResource: () => Promise.reject(new Error("no")),
+    dialog: document.getElementById("request-dialog"), progress: {wrap: div(), fill: div(), label: div(), cancel: document.createElement("button")}, taskStatus: line});
+  s.listen(es);
+  const send = (callId, status) => es.dispatchEvent(new MessageEvent("task-status", {data: JSON.stringify({detail: {callId, task: {taskId: "t-" + callId, status}}})}));
+  const a = s.hostCall("x", {}, true);
+  send(a.id, "working");
+  a.done("done");
+  send(a.id, "completed");
+  const first = line.dataset.status + " " + line.textContent;
+  const b = s.hostCall("x", {}, true);
+  send(b.id, "working");
+  b.done("done");
+  const c = s.hostCall("x", {}, true);
+  send(b.id, "completed");
+  const second = line.dataset.status + " " + line.textContent;
+  c.done("done");
+  send(c.id, "failed");
+  return [first, second, line.dataset.status].join(" | ");
+})()`)
+		parts := strings.Split(got, " | ")
+		if len(parts) != 3 || !strings.HasPrefix(parts[0], "completed Task t-p-") || strings.Contains(parts[1], "completed") || parts[2] != "failed" {
+			t.Fatalf("task status line after each step %q; want the late completed shown, not over a newer call's line, and the newer call's failed", got)
 		}
 	})
 
