@@ -434,8 +434,7 @@ func packBlock(parts []packPart) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	raw := make([]byte, 0, len(head)+1+n)
-	raw = append(append(head, '\n'), raw...)
+	raw := append(append(make([]byte, 0, len(head)+1+n), head...), '\n')
 	for _, p := range parts {
 		raw = append(raw, p[1]...)
 	}
@@ -525,7 +524,7 @@ func streamParts(raw []byte) ([]packPart, error) {
 		}
 		end, ok := utf16Prefix(rest, units)
 		if !ok {
-			return nil, fmt.Errorf("stream header: part %q is longer than the stream", kind)
+			return nil, fmt.Errorf("stream header: part %q is longer than the stream or ends inside a character", kind)
 		}
 		parts = append(parts, packPart{kind, rest[:end]})
 		rest = rest[end:]
