@@ -149,7 +149,7 @@ func (e *Engine) restartForChange(ctx context.Context, root string, files []stri
 		if res.Err != nil {
 			out := res.Output
 			if res.Cut > 0 {
-				out = fmt.Sprintf("(%d bytes before this; the log has every line)\n", res.Cut) + out
+				out = fmt.Sprintf("(%d bytes before this; the log has the first lines)\n", res.Cut) + out
 			}
 			finish(contract.UpstreamRestart{Phase: contract.RestartBuildFailed, Build: b, Output: out, ExitCode: res.ExitCode,
 				Error: res.Err.Error(), BuildDuration: buildTook})

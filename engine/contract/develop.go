@@ -350,7 +350,7 @@ type UpstreamRestart struct {
 	Files     []string `json:"files,omitempty"`
 	MoreFiles int      `json:"moreFiles,omitempty"`
 	// Build is the build command; Output the end of what it printed
-	// (stdout and stderr, at most 16 KiB: the log has every line);
+	// (stdout and stderr, at most 16 KiB; the log has its first lines);
 	// ExitCode its status.
 	Build    string `json:"build,omitempty"`
 	Output   string `json:"output,omitempty"`

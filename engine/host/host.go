@@ -83,14 +83,14 @@ type Options struct {
 	// open stream (default 1 h).
 	SessionIdle time.Duration
 	// MaxSessions caps HTTP sessions (default 1000): past it a new one
-	// evicts the least recently used session idle longer than
-	// SessionEvictIdle, or is refused (503 with Retry-After) when there is
-	// none.
+	// evicts the oldest session never used after its initialize, else the
+	// least recently used session idle longer than SessionEvictIdle, or is
+	// refused (503 with Retry-After) when there is none.
 	MaxSessions int
-	// SessionEvictIdle is how long a session must have been idle (no
-	// request, no stream, nothing in flight) before a new one may evict it
-	// at MaxSessions (default 5 min): a flood of new sessions never pushes
-	// out a client that was active within it.
+	// SessionEvictIdle is how long a session that has been used must have
+	// been idle (no request, no stream, nothing in flight) before a new one
+	// may evict it at MaxSessions (default 5 min): a flood of new sessions
+	// never pushes out a client that was active within it.
 	SessionEvictIdle time.Duration
 	// ToolsPageSize is the most tools one tools/list answer carries
 	// (default 1000); more come with a nextCursor.
@@ -281,6 +281,9 @@ type Session struct {
 	// newest. lastSeen is the last HTTP activity (for idle expiry).
 	streams  []Sender
 	lastSeen time.Time
+	// used: the session made a request after its initialize or opened a
+	// stream. Until then it is the cheapest to evict at MaxSessions.
+	used bool
 	// replay holds the session's resumable SSE streams (replay.go).
 	replay *replayLog
 }
@@ -381,53 +384,71 @@ func (e *sessionsFullError) RetryAfter() time.Duration { return e.retryAfter }
 
 // admitSession registers a new HTTP session (with out as its stream) if
 // there is room: idle ones past SessionIdle go first, and at MaxSessions
-// the least recently used session idle (no stream, nothing in flight)
-// longer than SessionEvictIdle is evicted. A session used within
-// SessionEvictIdle is never evicted for a new one: a flood of initialize
-// requests is refused (*sessionsFullError, with the time until the oldest
-// idle session passes the bound) instead of pushing out clients that are
-// still working. The count is checked and the session registered under
-// one lock, so concurrent initializes never pass the cap.
+// one idle session (no stream, nothing in flight) is evicted: the oldest
+// that never made a request after its initialize (what a flood of
+// initialize requests leaves; a real client makes its next request at
+// once), else the least recently used one idle longer than
+// SessionEvictIdle. Every client reaches the server over loopback, so the
+// source that a flood is limited by is not an address but this: sessions
+// nobody uses make room for new ones. A session used within
+// SessionEvictIdle, or with a stream open, is never evicted for a new one:
+// when every session is such, the new one is refused (*sessionsFullError,
+// with the time until the oldest idle session passes the bound). The count
+// is checked and the session registered under one lock, so concurrent
+// initializes never pass the cap.
 func (s *Server) admitSession(out Sender) (*Session, error) {
 	s.expireIdle(s.opts.SessionIdle)
-	for attempt := 0; ; attempt++ {
-		now := time.Now()
-		s.mu.Lock()
-		n := len(s.sessions)
-		if n < s.opts.MaxSessions {
-			sess := s.newSessionLocked(newSessionID(), out)
-			s.mu.Unlock()
-			s.sessionsChanged()
-			return sess, nil
-		}
-		var victim *Session
-		var oldest time.Time
-		for _, sess := range s.sessions {
-			sess.mu.Lock()
-			idle := sess.out == nil && len(sess.inflight) == 0 && len(sess.fast) == 0 && len(sess.pending) == 0 && !sess.stdio && !sess.closed
-			seen := sess.lastSeen
-			sess.mu.Unlock()
-			if idle && (victim == nil || seen.Before(oldest)) {
-				victim, oldest = sess, seen
-			}
-		}
+	now := time.Now()
+	s.mu.Lock()
+	n := len(s.sessions)
+	if n < s.opts.MaxSessions {
+		sess := s.newSessionLocked(newSessionID(), out)
 		s.mu.Unlock()
-		full := &sessionsFullError{n: n, max: s.opts.MaxSessions, idle: s.opts.SessionEvictIdle}
-		switch idleFor := now.Sub(oldest); {
-		case victim == nil:
-			full.busy, full.retryAfter = true, busyRetryAfter
-			return nil, full
-		case idleFor <= s.opts.SessionEvictIdle:
-			full.retryAfter = max(s.opts.SessionEvictIdle-idleFor, time.Second)
-			return nil, full
-		case attempt >= 3: // others keep taking the room made
-			full.retryAfter = time.Second
-			return nil, full
+		s.sessionsChanged()
+		return sess, nil
+	}
+	var victim, unused *Session
+	var oldest, oldestUnused time.Time
+	for _, sess := range s.sessions {
+		sess.mu.Lock()
+		idle := sess.out == nil && len(sess.inflight) == 0 && len(sess.fast) == 0 && len(sess.pending) == 0 && !sess.stdio && !sess.closed
+		seen, used := sess.lastSeen, sess.used
+		sess.mu.Unlock()
+		switch {
+		case !idle:
+		case !used && (unused == nil || seen.Before(oldestUnused)):
+			unused, oldestUnused = sess, seen
+		case used && (victim == nil || seen.Before(oldest)):
+			victim, oldest = sess, seen
 		}
+	}
+	full := &sessionsFullError{n: n, max: s.opts.MaxSessions, idle: s.opts.SessionEvictIdle}
+	switch idleFor := now.Sub(oldest); {
+	case unused != nil:
+		victim, oldest = unused, oldestUnused
+	case victim == nil:
+		s.mu.Unlock()
+		full.busy, full.retryAfter = true, busyRetryAfter
+		return nil, full
+	case idleFor <= s.opts.SessionEvictIdle:
+		s.mu.Unlock()
+		full.retryAfter = max(s.opts.SessionEvictIdle-idleFor, time.Second)
+		return nil, full
+	}
+	// The victim leaves the map and the new session enters it under one
+	// lock: concurrent initializes each evict their own victim.
+	delete(s.sessions, victim.ID)
+	sess := s.newSessionLocked(newSessionID(), out)
+	s.mu.Unlock()
+	if victim == unused {
+		s.log.Debug("evicting the oldest HTTP session never used after its initialize", "session", victim.ID,
+			"age", now.Sub(oldest).Round(time.Millisecond), "sessions", n, "max", s.opts.MaxSessions)
+	} else {
 		s.log.Info("evicting the least recently used idle HTTP session", "session", victim.ID, "idle", now.Sub(oldest).Round(time.Second),
 			"sessions", n, "max", s.opts.MaxSessions)
-		victim.Close()
 	}
+	victim.Close()
+	return sess, nil
 }
 
 // writeSessionsFull answers a refused new session: 503, Retry-After in
@@ -445,6 +466,7 @@ func (sess *Session) addStream(st Sender) {
 	sess.mu.Lock()
 	sess.streams = append(sess.streams, st)
 	sess.out = st
+	sess.used = true
 	sess.mu.Unlock()
 }
 
@@ -466,6 +488,14 @@ func (sess *Session) removeStream(st Sender) {
 		}
 	}
 	sess.lastSeen = time.Now()
+}
+
+// markUsed records that the session made a request after its initialize
+// (admitSession evicts sessions never used first).
+func (sess *Session) markUsed() {
+	sess.mu.Lock()
+	sess.used = true
+	sess.mu.Unlock()
 }
 
 // Sessions lists connected sessions.

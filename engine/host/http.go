@@ -213,6 +213,9 @@ func (s *Server) handlePost(w http.ResponseWriter, r *http.Request) {
 			writeJSONError(w, http.StatusNotFound, msg.ID, jsonrpc.CodeInvalidRequest, "unknown or expired session; initialize again")
 			return
 		}
+		if msg.IsRequest() {
+			sess.markUsed()
+		}
 	case msg.IsRequest():
 		// Stateless use (newest protocol, or a client that keeps no session).
 		sess = s.NewSession(newSessionID(), nil)
@@ -339,6 +342,7 @@ func (s *Server) handleLegacyMessage(w http.ResponseWriter, r *http.Request) {
 	}
 	out := SenderFunc(func(b []byte) error { sess.send(b); return nil })
 	if isRequestFrame(body) {
+		sess.markUsed()
 		go sess.HandleFrame(sess.ctx, body, out)
 	} else {
 		sess.HandleFrame(r.Context(), body, out)

@@ -1,15 +1,13 @@
 package watch
 
 import (
-	"bufio"
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"os"
 	"os/exec"
-	"strings"
 	"sync"
 	"time"
 )
@@ -17,12 +15,22 @@ import (
 // DefaultBuildTimeout bounds a build.
 const DefaultBuildTimeout = 5 * time.Minute
 
-// maxOutputTail is how much of a build's output a result keeps (the log
-// has every line).
+// maxOutputTail is how much of a build's output a result keeps.
 const maxOutputTail = 16 << 10
 
 // maxLine bounds one logged output line.
 const maxLine = 64 << 10
+
+// How many output lines a build logs: the first logBurst at once, then at
+// most logPerSecond a second, never more than maxLoggedLines in all. The
+// rest are counted and the count logged at the end ("build output lines
+// dropped"): a build that prints 100 MB costs the log a few hundred lines,
+// not one per line of output, and the result keeps the last 16 KiB.
+const (
+	logBurst       = 200
+	logPerSecond   = 20
+	maxLoggedLines = 1000
+)
 
 // BuildResult is a build's outcome.
 type BuildResult struct {
@@ -39,7 +47,8 @@ type BuildResult struct {
 
 // Build runs command through the shell (sh -c; cmd /C on Windows) in dir,
 // in a process group of its own (a timeout or ctx stops everything it
-// started), and logs each line it prints (component "build").
+// started, however much it prints), and logs what it prints (component
+// "build"), rate-limited: see logBurst.
 func Build(ctx context.Context, command, dir string, timeout time.Duration, log *slog.Logger) BuildResult {
 	if timeout <= 0 {
 		timeout = DefaultBuildTimeout
@@ -54,36 +63,22 @@ func Build(ctx context.Context, command, dir string, timeout time.Duration, log 
 	cmd := shellCommand(ctx, command)
 	cmd.Dir = dir
 	cmd.Env = os.Environ()
-	r, w, err := os.Pipe()
-	if err != nil {
-		return BuildResult{ExitCode: -1, Err: err}
-	}
-	cmd.Stdout, cmd.Stderr = w, w
+	// One writer for both: exec gives the build one pipe and one goroutine
+	// copying it. WaitDelay bounds the wait for that copy once the build has
+	// ended or been killed, even when a process that left the group still
+	// holds the output open.
+	out := newBuildOutput(log, start)
+	cmd.Stdout, cmd.Stderr = out, out
 	cmd.WaitDelay = 2 * time.Second
-	tail := &tailBuffer{max: maxOutputTail}
-	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		sc := bufio.NewScanner(r)
-		sc.Buffer(make([]byte, 4096), maxLine)
-		for sc.Scan() {
-			line := sc.Text()
-			tail.add(line + "\n")
-			log.Info(line)
-		}
-		_, _ = io.Copy(io.Discard, r) // a line over the bound: drain the rest
-	}()
 	log.Info("build started", "command", command)
-	err = cmd.Start()
-	w.Close()
-	if err == nil {
-		err = cmd.Wait()
+	err := cmd.Run()
+	if errors.Is(err, exec.ErrWaitDelay) && cmd.ProcessState != nil && cmd.ProcessState.Success() && ctx.Err() == nil {
+		log.Warn("the build finished but left a process holding its output open; stopped reading it", "command", command)
+		err = nil
 	}
-	wg.Wait()
-	r.Close()
+	out.flush()
 	res := BuildResult{Duration: time.Since(start), ExitCode: -1}
-	res.Output, res.Cut = tail.String()
+	res.Output, res.Cut = out.tail()
 	if cmd.ProcessState != nil {
 		res.ExitCode = cmd.ProcessState.ExitCode()
 	}
@@ -108,33 +103,135 @@ func Build(ctx context.Context, command, dir string, timeout time.Duration, log 
 	return res
 }
 
-// tailBuffer keeps the last max bytes written (at line boundaries).
-type tailBuffer struct {
-	max  int
-	mu   sync.Mutex
-	buf  []string
-	size int
-	cut  int
+// buildOutput takes what a build prints: it keeps the last maxOutputTail
+// bytes for the result and logs whole lines (each cut at maxLine) as the
+// rate limit allows, counting the lines it drops. Lines are found with
+// bytes.IndexByte over each chunk, and a chunk that arrives with no log
+// budget left is only counted, so flooding output costs little.
+type buildOutput struct {
+	log   *slog.Logger
+	start time.Time
+
+	mu       sync.Mutex
+	buf      []byte // the output's end: at most 2*maxOutputTail bytes
+	total    int    // bytes written
+	line     []byte // the line being assembled (at most maxLine bytes)
+	lineLong bool   // line was cut at maxLine
+	logged   int    // lines logged
+	dropped  int    // lines not logged
 }
 
-func (t *tailBuffer) add(line string) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if len(line) > t.max {
-		t.cut += len(line) - t.max
-		line = line[len(line)-t.max:]
+func newBuildOutput(log *slog.Logger, start time.Time) *buildOutput {
+	return &buildOutput{log: log, start: start}
+}
+
+// budgetLocked is how many more lines may be logged now.
+func (o *buildOutput) budgetLocked() int {
+	allowed := logBurst + int(time.Since(o.start)/time.Second)*logPerSecond
+	return min(allowed, maxLoggedLines) - o.logged
+}
+
+func (o *buildOutput) Write(p []byte) (int, error) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.keepTailLocked(p)
+	rest := p
+	budget := o.budgetLocked()
+	for len(rest) > 0 {
+		if budget <= 0 {
+			n := bytes.Count(rest, newline)
+			if n == 0 {
+				o.appendLineLocked(rest)
+				break
+			}
+			o.dropped += n
+			o.line, o.lineLong = o.line[:0], false
+			o.appendLineLocked(rest[bytes.LastIndexByte(rest, '\n')+1:])
+			break
+		}
+		i := bytes.IndexByte(rest, '\n')
+		if i < 0 {
+			o.appendLineLocked(rest)
+			break
+		}
+		o.appendLineLocked(rest[:i])
+		o.logLineLocked()
+		budget--
+		rest = rest[i+1:]
 	}
-	t.buf = append(t.buf, line)
-	t.size += len(line)
-	for t.size > t.max && len(t.buf) > 1 {
-		t.size -= len(t.buf[0])
-		t.cut += len(t.buf[0])
-		t.buf = t.buf[1:]
+	return len(p), nil
+}
+
+var newline = []byte{'\n'}
+
+// appendLineLocked adds b to the line being assembled, up to maxLine.
+func (o *buildOutput) appendLineLocked(b []byte) {
+	if room := maxLine - len(o.line); len(b) > room {
+		b, o.lineLong = b[:room], true
+	}
+	o.line = append(o.line, b...)
+}
+
+// logLineLocked logs the assembled line and starts the next.
+func (o *buildOutput) logLineLocked() {
+	line := string(bytes.TrimSuffix(o.line, []byte{'\r'}))
+	if o.lineLong {
+		o.log.Info(line, "cut", true)
+	} else {
+		o.log.Info(line)
+	}
+	o.logged++
+	o.line, o.lineLong = o.line[:0], false
+}
+
+// keepTailLocked appends p to the kept end of the output.
+func (o *buildOutput) keepTailLocked(p []byte) {
+	o.total += len(p)
+	if len(p) >= maxOutputTail {
+		o.buf = append(o.buf[:0], p[len(p)-maxOutputTail:]...)
+		return
+	}
+	if len(o.buf)+len(p) > 2*maxOutputTail {
+		n := copy(o.buf, o.buf[len(o.buf)-maxOutputTail:])
+		o.buf = o.buf[:n]
+	}
+	o.buf = append(o.buf, p...)
+}
+
+// flush logs a last line without a newline and how many lines were not
+// logged.
+func (o *buildOutput) flush() {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if len(o.line) > 0 || o.lineLong {
+		if o.budgetLocked() > 0 {
+			o.logLineLocked()
+		} else {
+			o.dropped++
+			o.line = o.line[:0]
+		}
+	}
+	if o.dropped > 0 {
+		o.log.Warn(fmt.Sprintf("build output: %d lines dropped", o.dropped), "dropped", o.dropped, "logged", o.logged,
+			"limit", fmt.Sprintf("%d lines, then %d a second, at most %d", logBurst, logPerSecond, maxLoggedLines),
+			"bytes", o.total)
 	}
 }
 
-func (t *tailBuffer) String() (string, int) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return strings.Join(t.buf, ""), t.cut
+// tail is the output's last maxOutputTail bytes, from a line's start when
+// anything was cut before, and how many bytes came before it.
+func (o *buildOutput) tail() (string, int) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	b := o.buf
+	if len(b) > maxOutputTail {
+		b = b[len(b)-maxOutputTail:]
+	}
+	atLineStart := len(b) == o.total || (len(o.buf) > len(b) && o.buf[len(o.buf)-len(b)-1] == '\n')
+	if !atLineStart {
+		if i := bytes.IndexByte(b, '\n'); i >= 0 && i < len(b)-1 {
+			b = b[i+1:]
+		}
+	}
+	return string(b), o.total - len(b)
 }

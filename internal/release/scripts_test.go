@@ -224,6 +224,88 @@ func TestLauncherExplainsMissingBinary(t *testing.T) {
 	}
 }
 
+// TestLauncherRunsOnlyItsOwnPlatformPackage: the launcher runs the binary
+// of the platform package npm installed with it (hoisted beside it in the
+// same node_modules, or nested under it) and nothing else: with that
+// package missing, a perfect forgery (same name and version) in a parent
+// node_modules or on NODE_PATH is not run, and a package of another
+// version where its own should be is refused; both say what is missing.
+func TestLauncherRunsOnlyItsOwnPlatformPackage(t *testing.T) {
+	node := testenv.NodePath(t)
+	o, r := buildWithHostBinary(t, "#!/bin/sh\necho genuine\n")
+	p := o.Platforms[0]
+	mainPkg := filepath.Join(o.Dir, r.NPMMain)
+	platformPkg := filepath.Join(o.Dir, r.NPMPlatforms[0])
+	copyPackage := func(src, dst string) {
+		t.Helper()
+		if err := os.CopyFS(dst, os.DirFS(src)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// plant puts a copy of the platform package, whose binary says
+	// "planted", at dir/@genui/<platform>.
+	plant := func(dir string) {
+		t.Helper()
+		dst := filepath.Join(dir, filepath.FromSlash(p.NPMPackage()))
+		copyPackage(platformPkg, dst)
+		if err := os.WriteFile(filepath.Join(dst, "bin", "genui"), []byte("#!/bin/sh\necho planted\n"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	root := t.TempDir()
+	nodePath := filepath.Join(root, "node-path")
+	plant(nodePath)
+	plant(filepath.Join(root, "node_modules"))
+	launch := func(launcher string) run {
+		t.Helper()
+		cmd := exec.CommandContext(bounded(t), node, launcher)
+		cmd.Env = append(os.Environ(), "NODE_PATH="+nodePath)
+		return runCmd(t, cmd, "")
+	}
+
+	// genui installed without its platform package in a project below the
+	// planted parent node_modules, and in one with only NODE_PATH planted.
+	for _, alone := range []string{filepath.Join(root, "project", "node_modules"), filepath.Join(t.TempDir(), "node_modules")} {
+		copyPackage(mainPkg, filepath.Join(alone, "genui"))
+		res := launch(filepath.Join(alone, "genui", "bin", "genui.js"))
+		if res.code != 1 || res.stdout != "" || !strings.Contains(res.stderr, "the package "+p.NPMPackage()+"@"+version+", which holds") ||
+			!strings.Contains(res.stderr, filepath.Join(alone, "genui", "node_modules", filepath.FromSlash(p.NPMPackage()))) {
+			t.Errorf("without its platform package in %s: code %d stdout %q stderr %q; want exit 1, nothing run, the package and where it was looked for named",
+				alone, res.code, res.stdout, res.stderr)
+		}
+	}
+
+	// Hoisted beside it, and nested under it: the binary runs.
+	hoisted := filepath.Join(root, "hoisted", "node_modules")
+	copyPackage(mainPkg, filepath.Join(hoisted, "genui"))
+	copyPackage(platformPkg, filepath.Join(hoisted, filepath.FromSlash(p.NPMPackage())))
+	nested := filepath.Join(root, "nested", "node_modules")
+	copyPackage(mainPkg, filepath.Join(nested, "genui"))
+	copyPackage(platformPkg, filepath.Join(nested, "genui", "node_modules", filepath.FromSlash(p.NPMPackage())))
+	for _, nm := range []string{hoisted, nested} {
+		if res := launch(filepath.Join(nm, "genui", "bin", "genui.js")); res.code != 0 || res.stdout != "genuine\n" {
+			t.Errorf("installed in %s: code %d stdout %q stderr %q; want the platform package's binary run", nm, res.code, res.stdout, res.stderr)
+		}
+	}
+
+	// Another version where its own platform package should be.
+	stale := filepath.Join(root, "stale", "node_modules")
+	copyPackage(mainPkg, filepath.Join(stale, "genui"))
+	copyPackage(platformPkg, filepath.Join(stale, filepath.FromSlash(p.NPMPackage())))
+	manifest := filepath.Join(stale, filepath.FromSlash(p.NPMPackage()), "package.json")
+	b, err := os.ReadFile(manifest)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(manifest, bytes.Replace(b, []byte(`"version": "`+version+`"`), []byte(`"version": "9.9.9"`), 1), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res := launch(filepath.Join(stale, "genui", "bin", "genui.js"))
+	if res.code != 1 || res.stdout != "" || !strings.Contains(res.stderr, p.NPMPackage()+"@9.9.9") || !strings.Contains(res.stderr, p.NPMPackage()+"@"+version+" installed with it") {
+		t.Errorf("beside a platform package of another version: code %d stdout %q stderr %q; want exit 1 naming both versions", res.code, res.stdout, res.stderr)
+	}
+}
+
 // installScript runs the release's install.sh with /bin/sh (dash on
 // Debian: POSIX, no bashisms) and a clean environment.
 func installScript(t *testing.T, o release.Options, env []string, args ...string) run {
