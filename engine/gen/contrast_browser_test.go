@@ -1,6 +1,7 @@
 package gen
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -124,9 +125,31 @@ func TestButtonContrastUnderHostStyles(t *testing.T) {
 	}
 }
 
+// pageErrorRecorder keeps the frame's uncaught errors in window.pageErrors;
+// withErrorRecorder puts it first in the page (under the host's header
+// policy only, like violationRecorder).
+const pageErrorRecorder = `<script>window.pageErrors = []; addEventListener("error", function (e) { window.pageErrors.push(String(e.message)); });
+addEventListener("unhandledrejection", function (e) { window.pageErrors.push("unhandled rejection: " + String(e.reason)); });</script>`
+
+func withErrorRecorder(t *testing.T, tool Tool) string {
+	t.Helper()
+	res, err := NewOffline().Generate(context.Background(), Request{Tool: tool})
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := strings.Index(res.HTML, "<head>")
+	if i < 0 {
+		t.Fatal("the page has no <head>")
+	}
+	return res.HTML[:i+len("<head>")] + pageErrorRecorder + res.HTML[i+len("<head>"):]
+}
+
 // TestModelOnlyToolHasNoRunButton: a tool UIs may not call (visibility
-// ["model"]) gets no Run button, says why, and submitting its form (Enter in
-// a field) calls nothing; an app-visible tool keeps the button.
+// ["model"]) gets no Run button, says why, its script runs to the end (no
+// error: it once stopped at the missing button, so the form's submit
+// handler never installed), and submitting its form (Enter in a field) is
+// held and calls nothing; an app-visible tool keeps the button, and its
+// Cancel stops a running call.
 func TestModelOnlyToolHasNoRunButton(t *testing.T) {
 	modelOnly := forecastTool
 	modelOnly.Name = "model_only_forecast"
@@ -135,22 +158,28 @@ func TestModelOnlyToolHasNoRunButton(t *testing.T) {
 	both.Name = "app_forecast"
 	both.Meta = json.RawMessage(`{"ui":{"visibility":["model","app"]}}`)
 	f, ui := newFixture(t)
-	ui.add(t, modelOnly)
-	ui.add(t, both)
+	ui.addHTML(modelOnly.Name, withErrorRecorder(t, modelOnly))
+	ui.addHTML(both.Name, withErrorRecorder(t, both))
 
 	f.open(modelOnly.Name)
 	f.waitFrame(`(w, d) => d.body.dataset.state === "ready"`)
 	var page struct {
-		Submit bool
-		Note   string
+		Submit, Held, Cancel bool
+		Note                 string
+		Errors               []string
 	}
 	if err := json.Unmarshal(f.frame(`(w, d) => { d.querySelector("input[name=location], #fields input").value = "Paris";
-		d.getElementById("tool-form").requestSubmit(); const n = d.getElementById("model-only");
-		return {Submit: !!d.getElementById("submit"), Note: n ? n.textContent : ""}; }`), &page); err != nil {
+		const ev = new SubmitEvent("submit", {cancelable: true}); d.getElementById("tool-form").dispatchEvent(ev);
+		const n = d.getElementById("model-only"); const c = d.getElementById("cancel");
+		return {Submit: !!d.getElementById("submit"), Held: ev.defaultPrevented, Cancel: !!c && !c.hidden,
+		        Note: n ? n.textContent : "", Errors: w.pageErrors}; }`), &page); err != nil {
 		t.Fatal(err)
 	}
 	if page.Submit || !strings.Contains(page.Note, "Only the model calls model_only_forecast") {
 		t.Errorf("model-only page: submit button %v, note %q", page.Submit, page.Note)
+	}
+	if len(page.Errors) > 0 || !page.Held || page.Cancel {
+		t.Errorf("model-only page: errors %q, submit held %v (want true: no navigation), a Cancel shown %v", page.Errors, page.Held, page.Cancel)
 	}
 	var calls []json.RawMessage
 	f.eval("window.calls", &calls)
@@ -162,5 +191,16 @@ func TestModelOnlyToolHasNoRunButton(t *testing.T) {
 	f.waitFrame(`(w, d) => d.body.dataset.state === "ready"`)
 	if s := f.frameText("#submit"); !strings.Contains(s, "Run app_forecast") {
 		t.Errorf("app-visible tool: submit button %q", s)
+	}
+	// A reply that never comes: Cancel ends the call at once.
+	f.eval(`(window.replies.push(new Promise(function () {})), true)`, nil)
+	f.frame(`(w, d) => { d.querySelector("input[name=location], #fields input").value = "Paris"; d.getElementById("submit").click(); return true; }`)
+	f.waitFrame(`(w, d) => { const c = d.getElementById("cancel"); return !!c && !c.hidden; }`)
+	f.frame(`(w, d) => { d.getElementById("cancel").click(); return true; }`)
+	f.waitFrame(`(w, d) => d.body.dataset.state === "ready" && d.getElementById("status").textContent.includes("Cancelled")`)
+	var errs []string
+	f.frameJSON(`(w, d) => w.pageErrors`, &errs)
+	if len(errs) > 0 {
+		t.Errorf("app-visible page: errors %q", errs)
 	}
 }
