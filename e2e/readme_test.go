@@ -544,3 +544,26 @@ func TestCLIHelpOnStdout(t *testing.T) {
 		}
 	}
 }
+
+// TestCommandsThatOnlyLookWriteNothing: DIR is created on first use, when
+// genui has something to keep there (a serving genui's log, port files and
+// cache; check's log of its run); commands that only look or fail before
+// doing anything leave the folder as it was: no .ui, no .claude.
+func TestCommandsThatOnlyLookWriteNothing(t *testing.T) {
+	wd := t.TempDir()
+	for _, args := range [][]string{
+		{"version"}, {"--help"}, {"serve", "--help"}, {"config", "show"}, {"config", "schema"}, {"check", "list"},
+		{"tui", "--attach"}, // fails: nothing runs in .ui
+		{"mcp", "--ui-metadata", "sometimes"},
+	} {
+		_, _, _ = genuiRun(t, wd, args...)
+		entries, err := os.ReadDir(wd)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range entries {
+			t.Errorf("genui %v wrote %s into the folder", args, e.Name())
+			_ = os.RemoveAll(filepath.Join(wd, e.Name()))
+		}
+	}
+}
