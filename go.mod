@@ -40,6 +40,7 @@ require (
 	golang.org/x/text v0.43.0
 	google.golang.org/genai v1.68.0
 	gopkg.in/natefinch/lumberjack.v2 v2.2.1
+	mvdan.cc/sh/v3 v3.14.1
 )
 
 require (

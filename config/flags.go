@@ -3,6 +3,7 @@ package config
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/spf13/pflag"
@@ -51,6 +52,39 @@ func (f *Flags) Register(fs *pflag.FlagSet) {
 	fs.StringVar(&f.logLevel, "log-level", "", "debug|info|warn|error (default info)")
 	fs.StringVar(&f.logFormat, "log-format", "", "json|text (default json)")
 	fs.StringSliceVar(&f.allowedOrigins, "allowed-origins", nil, "browser origins served besides loopback pages, e.g. vscode-webview://* or app://shell (repeatable or comma-separated; http.allowedOrigins)")
+}
+
+// serverOnlyFlags mean something only to a genui that serves hosts and
+// runs on (mcp, serve, tui, preview): not to one that writes pages and
+// exits (export) or replays calls (check).
+var serverOnlyFlags = []string{"watch", "refresh-interval", "allowed-origins", "ui-metadata"}
+
+// generationFlags choose and cache the UI generator: nothing to `genui
+// check`, which calls tools and makes no UI.
+var generationFlags = []string{"llm", "model", "no-cache", "persist-cache"}
+
+// RegisterExport adds the common flags that mean something to `genui
+// export` (no server: no watch, refresh, origins or UI metadata).
+func (f *Flags) RegisterExport(fs *pflag.FlagSet) { f.registerExcept(fs, serverOnlyFlags) }
+
+// RegisterCheck adds the common flags that mean something to `genui
+// check` (the upstream, the logs, config and dir: it makes no UI).
+func (f *Flags) RegisterCheck(fs *pflag.FlagSet) {
+	f.registerExcept(fs, append(slices.Clone(serverOnlyFlags), generationFlags...))
+}
+
+// registerExcept is Register without the flags named in skip, so a
+// command's help lists only what it uses (a flag added to Register shows
+// everywhere unless skipped here).
+func (f *Flags) registerExcept(fs *pflag.FlagSet, skip []string) {
+	all := pflag.NewFlagSet("", pflag.ContinueOnError)
+	f.Register(all)
+	all.VisitAll(func(fl *pflag.Flag) {
+		if !slices.Contains(skip, fl.Name) {
+			fs.AddFlag(fl)
+		}
+	})
+	f.fs = fs
 }
 
 // RegisterDir adds only --config and --dir (genui install, genui config).

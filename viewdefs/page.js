@@ -176,12 +176,13 @@ const connected = (window.genuiConnected || app.connect()).then(function () {
   return false;
 });
 
-/* Cancel stops the running call: the App sends the host notifications/cancelled. */
+/* Cancel stops the running call: the App sends the host notifications/cancelled. A model-only
+   tool's page has no Run button (the App may not call it), so no Cancel either. */
 const cancelBtn = el("button", "secondary cancel-call", "Cancel");
 cancelBtn.type = "button";
 cancelBtn.id = "cancel";
 cancelBtn.hidden = true;
-submit.after(cancelBtn);
+if (submit) submit.after(cancelBtn);
 let abort = null;
 cancelBtn.addEventListener("click", function () {
   if (abort) abort.abort("cancelled by the user");

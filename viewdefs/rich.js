@@ -713,15 +713,58 @@
 
   function numeric(c) { return c.type === "number" || c.type === "quantity"; }
 
+  /* A column's unit as its name says it (precipitation_mm, wind_kph, tempC, load_pct): the last
+     word when it is a unit, else "". */
+  var UNIT_WORDS = /^(?:c|f|k|celsius|fahrenheit|kelvin|degc|degf|mm|cm|m|km|in|inch|inches|ft|mi|miles|kph|kmh|mph|knots|ms|s|sec|secs|seconds|min|mins|minutes|h|hr|hrs|hours|days|pct|percent|kb|mb|gb|tb|bytes|kg|g|lb|lbs|oz|usd|eur|gbp|w|kw|kwh|mw|v|a|hz|mhz|ghz|hpa|mbar|bar|psi|l|ml|fps|rpm|db)$/;
+  function nameUnit(key) {
+    var words = String(key).replace(/([a-z0-9])([A-Z])/g, "$1 $2").split(/[\s_\-.]+/).filter(Boolean);
+    var last = words.length > 1 ? words[words.length - 1].toLowerCase() : "";
+    return UNIT_WORDS.test(last) ? last : "";
+  }
+
+  /* The largest magnitude in a column (0 when none). */
+  function maxAbs(records, c) {
+    var m = 0;
+    records.forEach(function (r) {
+      var v = isObj(r) ? sortValue(r[c.key], c.type) : null;
+      if (v !== null && isFinite(v)) m = Math.max(m, Math.abs(v));
+    });
+    return m;
+  }
+
+  /*
+   * Splits y columns into the axes they can share: one unit each (the value's
+   * own unit family, else the unit the column's name ends in), and among
+   * columns of no known unit, magnitudes within 20x of each other (0-2 and
+   * 10^6 on one axis flatten the first to a line). At most two groups (a
+   * chart each), six series in all.
+   */
+  function unitGroups(records, ys) {
+    var groups = [];
+    ys.forEach(function (c) {
+      var unit = (c.unit || "") + "|" + nameUnit(c.key), mag = maxAbs(records, c);
+      var g = groups.filter(function (g) {
+        if (g.unit !== unit) return false;
+        if (unit !== "|" || !mag || !g.mag) return true;
+        return Math.max(mag, g.mag) / Math.min(mag, g.mag) <= 20;
+      })[0];
+      if (!g) { g = { unit: unit, mag: mag, ys: [] }; groups.push(g); }
+      g.ys.push(c);
+    });
+    var left = 6;
+    return groups.slice(0, 2).map(function (g) { var out = g.ys.slice(0, Math.max(1, left)); left -= out.length; return out; });
+  }
+
   /*
    * Chooses the chart's x and y columns: cfg.chartX/chartY when they name
    * columns, else the first date column (or month names, or an ordinal
    * number column such as year, week or step) and every numeric non-id
-   * column of the first one's unit (human sizes, durations and percentages
-   * are numbers), up to six series. Without cfg (auto), a chart is only
-   * drawn for a series: the x values must be strictly monotonic. kind is
-   * cfg.chart, else "bar" for a forced chart over categories, else "line".
-   * Returns {x, ys, kind} or {reason}.
+   * column (human sizes, durations and percentages are numbers), up to six
+   * series. Columns of another unit or scale than the first get a second
+   * chart (unitGroups: spec.more), never the first one's axis. Without cfg
+   * (auto), a chart is only drawn for a series: the x values must be
+   * strictly monotonic. kind is cfg.chart, else "bar" for a forced chart
+   * over categories, else "line". Returns {x, ys, kind, more} or {reason}.
    */
   function chartSpec(records, cols, cfg, forced) {
     var find = (name) => name ? cols.byNorm[norm(name)] : null;
@@ -744,9 +787,11 @@
     if (cfg.chartY && cfg.chartY.length && !ys.length) return { reason: "chart y field " + cfg.chartY.join(", ") + " is not a numeric field of the result" };
     if (!ys.length) {
       var num = cols.all.filter((c) => numeric(c) && c !== x && !ID_RE.test(c.key) && !ORDINAL_RE.test(c.key));
-      if (num.length) ys = num.filter((c) => (c.unit || "") === (num[0].unit || "")).slice(0, 6);
+      if (num.length) ys = num;
     }
     if (!ys.length) return { reason: "no numeric field for the y axis" };
+    var groups = unitGroups(records, ys);
+    ys = groups[0];
     var series = x.type === "date" || x.type === "month" || x.type === "number";
     if (!forced && !(series && monotonic(records, x))) return { reason: "not a series" };
     // Rows with their own ids are records (orders, events), not measurements over x:
@@ -758,7 +803,16 @@
     })) return { reason: "the rows are records with ids, not a series" };
     var kind = cfg.chart || (forced && !series ? "bar" : "line");
     if (kind === "bar" && records.length > 120) kind = "line";
-    return { x: x, ys: ys, kind: kind };
+    return { x: x, ys: ys, kind: kind, more: groups[1] || null };
+  }
+
+  /* The chart of spec, and a second one below it for the columns of another unit (spec.more). */
+  function renderCharts(records, spec, host) {
+    if (!spec.more) return renderChart(records, spec, host);
+    var both = el("div", "charts");
+    both.appendChild(renderChart(records, spec, host));
+    both.appendChild(renderChart(records, { x: spec.x, ys: spec.more, kind: spec.kind }, host));
+    return both;
   }
 
   function fmtNum(n) {
@@ -1355,7 +1409,7 @@
       var kind = view === "cards" ? "cards" : view === "list" ? "list" : "table";
       var coll = new Collection({
         kind: kind, cols: cols, records: records, remote: remote, pageSize: pageSize, name: tool.name,
-        onDraw: spec ? function (rows) { chartRows = rows; chartHost.replaceChildren(renderChart(rows, spec, chartHost)); } : null,
+        onDraw: spec ? function (rows) { chartRows = rows; chartHost.replaceChildren(renderCharts(rows, spec, chartHost)); } : null,
         // The summary above the table (offset, count, ...) follows the page the pager loaded.
         onPage: function (parent) {
           if (!metaCard || !isObj(parent)) return;
@@ -1370,7 +1424,7 @@
         var chartW = 0;
         new ResizeObserver(function () {
           var w = chartHost.clientWidth;
-          if (chartRows && w && Math.abs(w - chartW) > 8) { chartW = w; chartHost.replaceChildren(renderChart(chartRows, spec, chartHost)); }
+          if (chartRows && w && Math.abs(w - chartW) > 8) { chartW = w; chartHost.replaceChildren(renderCharts(chartRows, spec, chartHost)); }
         }).observe(chartHost);
       }
       target.appendChild(coll.root);

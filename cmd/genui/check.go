@@ -34,7 +34,7 @@ func newCheckCmd() *cobra.Command {
 			return s.RunChecks(ctx, o)
 		},
 	}
-	f.Register(cmd.Flags())
+	f.RegisterCheck(cmd.Flags())
 	cmd.Flags().BoolVar(&o.Update, "update", false, "accept changed results: rewrite those checks' files")
 	cmd.Flags().BoolVar(&o.JSON, "json", false, "print the report as JSON")
 	cmd.AddCommand(newCheckAddCmd(), newCheckListCmd())
@@ -59,7 +59,7 @@ func newCheckAddCmd() *cobra.Command {
 			return s.AddCheck(ctx, o)
 		},
 	}
-	f.Register(cmd.Flags())
+	f.RegisterCheck(cmd.Flags())
 	cmd.Flags().Int64Var(&o.HistoryID, "history", 0, "pin the recorded call with this number (the TUI's History pane shows them)")
 	cmd.Flags().StringArrayVar(&o.Ignore, "ignore", nil, "a path whose differences do not count: /structuredContent/at or structuredContent.items[*].id (repeatable)")
 	cmd.Flags().BoolVar(&o.Replace, "replace", false, "replace a check of the same name")
@@ -81,6 +81,6 @@ func newCheckListCmd() *cobra.Command {
 			return s.ListChecks(os.Stdout)
 		},
 	}
-	f.Register(cmd.Flags())
+	f.RegisterDir(cmd.Flags())
 	return cmd
 }

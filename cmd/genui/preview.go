@@ -16,6 +16,8 @@ func newPreviewCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "preview TOOL [flags] [-- UPSTREAM_CMD [ARGS...]]",
 		Short: "Open the browser preview of TOOL (reuses a running genui in --dir when there is one)",
+		Example: "  genui preview get_forecast                    # a tool of the built-in demo (or of the running genui)\n" +
+			"  genui preview --no-open search -- node my-server.js",
 		RunE: func(cmd *cobra.Command, args []string) error {
 			tool, command, err := config.SplitTool(args, cmd.ArgsLenAtDash())
 			if err != nil {
@@ -43,6 +45,8 @@ func newExportCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "export --out DIR [flags] [-- UPSTREAM_CMD [ARGS...]]",
 		Short: "Write every tool's UI as a standalone .html file",
+		Example: "  genui export --out ui/                        # the built-in demo's UIs\n" +
+			"  genui export --out ui/ -- node my-server.js",
 		RunE: func(cmd *cobra.Command, args []string) error {
 			s, err := app.Configure(&f, args, cmd.ArgsLenAtDash())
 			if err != nil {
@@ -58,7 +62,7 @@ func newExportCmd() *cobra.Command {
 			return app.Export(ctx, eo, out, os.Stderr)
 		},
 	}
-	f.Register(cmd.Flags())
+	f.RegisterExport(cmd.Flags())
 	cmd.Flags().StringVar(&out, "out", "", "folder to write the .html files to (required)")
 	_ = cmd.MarkFlagRequired("out")
 	return cmd

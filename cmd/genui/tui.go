@@ -19,6 +19,9 @@ func newTUICmd() *cobra.Command {
 			"or with --no-attach or an upstream given, it runs the engine in-process with its HTTP side\n" +
 			"server and port files (the built-in demo when no upstream is given). Logs go to\n" +
 			"DIR/log/genui.log, never to the terminal.",
+		Example: "  genui tui                                     # attach, or run the built-in demo in-process\n" +
+			"  genui tui -- node my-server.js                # run your server in-process\n" +
+			"  genui tui --watch server.js -- node server.js # restart it when server.js changes",
 		RunE: func(cmd *cobra.Command, args []string) error {
 			s, err := app.Configure(&f, args, cmd.ArgsLenAtDash())
 			if err != nil {

@@ -27,7 +27,8 @@ func Install(opts install.Options, stdout, stderr io.Writer) error {
 	return nil
 }
 
-// autoInstall writes DIR's helper files on first start.
+// autoInstall writes DIR's helper files on first start: inside DIR only
+// (the Claude Code skill in the project is `genui install`'s).
 func (a *App) autoInstall() {
 	dir := a.opts.Engine.Dir
 	if dir == "" {
@@ -36,7 +37,7 @@ func (a *App) autoInstall() {
 	if _, err := os.Stat(filepath.Join(dir, "README.md")); err == nil {
 		return
 	}
-	rep, err := install.Install(install.Options{Dir: dir, Version: engine.Version})
+	rep, err := install.Install(install.Options{Dir: dir, Version: engine.Version, DirOnly: true})
 	if err != nil {
 		a.log.Warn("auto-install failed", "err", err)
 		return

@@ -1,6 +1,7 @@
 package gen
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -11,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/genui-dev/genui/internal/browsertest"
 	"github.com/genui-dev/genui/internal/testenv"
 )
 
@@ -124,9 +126,31 @@ func TestButtonContrastUnderHostStyles(t *testing.T) {
 	}
 }
 
+// pageErrorRecorder keeps the frame's uncaught errors in window.pageErrors;
+// withErrorRecorder puts it first in the page (under the host's header
+// policy only, like violationRecorder).
+const pageErrorRecorder = `<script>window.pageErrors = []; addEventListener("error", function (e) { window.pageErrors.push(String(e.message)); });
+addEventListener("unhandledrejection", function (e) { window.pageErrors.push("unhandled rejection: " + String(e.reason)); });</script>`
+
+func withErrorRecorder(t *testing.T, tool Tool) string {
+	t.Helper()
+	res, err := NewOffline().Generate(context.Background(), Request{Tool: tool})
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := strings.Index(res.HTML, "<head>")
+	if i < 0 {
+		t.Fatal("the page has no <head>")
+	}
+	return res.HTML[:i+len("<head>")] + pageErrorRecorder + res.HTML[i+len("<head>"):]
+}
+
 // TestModelOnlyToolHasNoRunButton: a tool UIs may not call (visibility
-// ["model"]) gets no Run button, says why, and submitting its form (Enter in
-// a field) calls nothing; an app-visible tool keeps the button.
+// ["model"]) gets no Run button, says why, its script runs to the end (no
+// error: it once stopped at the missing button, so the form's submit
+// handler never installed), and submitting its form (Enter in a field) is
+// held and calls nothing; an app-visible tool keeps the button, and its
+// Cancel stops a running call.
 func TestModelOnlyToolHasNoRunButton(t *testing.T) {
 	modelOnly := forecastTool
 	modelOnly.Name = "model_only_forecast"
@@ -135,22 +159,28 @@ func TestModelOnlyToolHasNoRunButton(t *testing.T) {
 	both.Name = "app_forecast"
 	both.Meta = json.RawMessage(`{"ui":{"visibility":["model","app"]}}`)
 	f, ui := newFixture(t)
-	ui.add(t, modelOnly)
-	ui.add(t, both)
+	ui.addHTML(modelOnly.Name, withErrorRecorder(t, modelOnly))
+	ui.addHTML(both.Name, withErrorRecorder(t, both))
 
 	f.open(modelOnly.Name)
 	f.waitFrame(`(w, d) => d.body.dataset.state === "ready"`)
 	var page struct {
-		Submit bool
-		Note   string
+		Submit, Held, Cancel bool
+		Note                 string
+		Errors               []string
 	}
 	if err := json.Unmarshal(f.frame(`(w, d) => { d.querySelector("input[name=location], #fields input").value = "Paris";
-		d.getElementById("tool-form").requestSubmit(); const n = d.getElementById("model-only");
-		return {Submit: !!d.getElementById("submit"), Note: n ? n.textContent : ""}; }`), &page); err != nil {
+		const ev = new SubmitEvent("submit", {cancelable: true}); d.getElementById("tool-form").dispatchEvent(ev);
+		const n = d.getElementById("model-only"); const c = d.getElementById("cancel");
+		return {Submit: !!d.getElementById("submit"), Held: ev.defaultPrevented, Cancel: !!c && !c.hidden,
+		        Note: n ? n.textContent : "", Errors: w.pageErrors}; }`), &page); err != nil {
 		t.Fatal(err)
 	}
 	if page.Submit || !strings.Contains(page.Note, "Only the model calls model_only_forecast") {
 		t.Errorf("model-only page: submit button %v, note %q", page.Submit, page.Note)
+	}
+	if len(page.Errors) > 0 || !page.Held || page.Cancel {
+		t.Errorf("model-only page: errors %q, submit held %v (want true: no navigation), a Cancel shown %v", page.Errors, page.Held, page.Cancel)
 	}
 	var calls []json.RawMessage
 	f.eval("window.calls", &calls)
@@ -162,5 +192,66 @@ func TestModelOnlyToolHasNoRunButton(t *testing.T) {
 	f.waitFrame(`(w, d) => d.body.dataset.state === "ready"`)
 	if s := f.frameText("#submit"); !strings.Contains(s, "Run app_forecast") {
 		t.Errorf("app-visible tool: submit button %q", s)
+	}
+	// A reply that never comes: Cancel ends the call at once.
+	f.eval(`(window.replies.push(new Promise(function () {})), true)`, nil)
+	f.frame(`(w, d) => { d.querySelector("input[name=location], #fields input").value = "Paris"; d.getElementById("submit").click(); return true; }`)
+	f.waitFrame(`(w, d) => { const c = d.getElementById("cancel"); return !!c && !c.hidden; }`)
+	f.frame(`(w, d) => { d.getElementById("cancel").click(); return true; }`)
+	f.waitFrame(`(w, d) => d.body.dataset.state === "ready" && d.getElementById("status").textContent.includes("Cancelled")`)
+	var errs []string
+	f.frameJSON(`(w, d) => w.pageErrors`, &errs)
+	if len(errs) > 0 {
+		t.Errorf("app-visible page: errors %q", errs)
+	}
+}
+
+// basicHostPalette is what the ext-apps basic-host example sends as its
+// hosts' style variables (examples/basic-host/src/host-styles.ts in
+// modelcontextprotocol/ext-apps: the colour variables, light-dark(light,
+// dark)); the npm packages installed here carry only part of it. Its
+// secondary text on its secondary surface is 4.43:1 in the light theme.
+var basicHostPalette = map[string][2]string{
+	"--color-background-primary": {"#ffffff", "#1a1a1a"}, "--color-background-secondary": {"#f5f5f5", "#2d2d2d"},
+	"--color-background-tertiary": {"#e5e5e5", "#404040"}, "--color-background-inverse": {"#1a1a1a", "#ffffff"},
+	"--color-background-info": {"#eff6ff", "#1e3a5f"}, "--color-background-danger": {"#fef2f2", "#7f1d1d"},
+	"--color-background-success": {"#f0fdf4", "#14532d"}, "--color-background-warning": {"#fefce8", "#713f12"},
+	"--color-text-primary": {"#1f2937", "#f3f4f6"}, "--color-text-secondary": {"#6b7280", "#9ca3af"},
+	"--color-text-tertiary": {"#9ca3af", "#6b7280"}, "--color-text-inverse": {"#f3f4f6", "#1f2937"},
+	"--color-text-info": {"#1d4ed8", "#60a5fa"}, "--color-text-danger": {"#b91c1c", "#f87171"},
+	"--color-text-success": {"#15803d", "#4ade80"}, "--color-text-warning": {"#a16207", "#fbbf24"},
+	"--color-border-primary": {"#e5e7eb", "#404040"}, "--color-border-secondary": {"#d1d5db", "#525252"},
+	"--color-ring-primary": {"#3b82f6", "#60a5fa"},
+}
+
+// TestContrastUnderBasicHostPalette: a result with a card of labelled
+// values, a table and content badges reads at >= 4.5:1 under the
+// basic-host's light and dark palettes (its summary labels and badges, drawn
+// in the host's secondary text on its secondary surface, were 4.43:1).
+func TestContrastUnderBasicHostPalette(t *testing.T) {
+	f, ui := newFixture(t)
+	ui.add(t, forecastTool)
+	f.open(forecastTool.Name)
+	f.waitFrame(`(w, d) => d.body.dataset.state === "ready"`)
+	f.eval(`(bridge.sendToolInput({location: "Berlin"}), bridge.sendToolResult({content: [
+		{type: "text", text: "Sunny in Berlin", annotations: {audience: ["user"], priority: 0.8, lastModified: "2025-06-01T10:00:00Z"}}],
+		structuredContent: {city: "Berlin", country: "DE", updated: "2025-06-01", summary: {high_c: 23, low_c: 12, wind: "NW 12 km/h"},
+		days: [{date: "2025-06-01", high_c: 23, low_c: 12, sky: "sunny"}, {date: "2025-06-02", high_c: 19, low_c: 11, sky: "rain"}]}}), true)`, nil)
+	f.waitFrame(`(w, d) => d.body.dataset.state === "result" && !!d.querySelector(".badge")`)
+	for i, theme := range []string{"light", "dark"} {
+		vars := map[string]string{}
+		for k, v := range basicHostPalette {
+			vars[k] = v[i]
+		}
+		b, _ := json.Marshal(vars)
+		f.eval(fmt.Sprintf(`(bridge.setHostContext({theme: %q, styles: {variables: %s}}), true)`, theme, b), nil)
+		f.waitFrame(fmt.Sprintf(`(w, d) => d.documentElement.dataset.theme === %q && getComputedStyle(d.documentElement).getPropertyValue("--color-background-primary").trim().toLowerCase() === %q`, theme, vars["--color-background-primary"]))
+		issues, err := browsertest.LowContrast(f.ctx, "#ui", 4.5)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, is := range issues {
+			t.Errorf("basic-host %s palette: %s", theme, is)
+		}
 	}
 }

@@ -399,11 +399,13 @@ func TestRichChartAndCardAgainstDemo(t *testing.T) {
 	var got struct {
 		Points, Rows int
 		Series       []string
+		Charts       [][]string
 		Meta         string
 		Dates        []string
 	}
 	f.frameJSON(`(w, d) => ({
 		Points: d.querySelectorAll(".rich svg.chart circle.pt").length,
+		Charts: [...d.querySelectorAll(".rich svg.chart")].map(s => [...s.querySelectorAll("g.series")].map(g => g.dataset.field)),
 		Rows: d.querySelectorAll(".collection tbody tr").length,
 		Series: [...d.querySelectorAll(".rich svg.chart g.series")].map(g => g.dataset.field),
 		Meta: d.querySelector(".rich dl.card.meta").textContent,
@@ -415,6 +417,11 @@ func TestRichChartAndCardAgainstDemo(t *testing.T) {
 	}
 	if !slices.Equal(got.Series, []string{"high", "low", "precipitation_mm"}) || !strings.Contains(got.Meta, "Berlin") {
 		t.Errorf("chart series %q, meta %q", got.Series, got.Meta)
+	}
+	// °C and mm never share an axis: the temperatures get one chart, the
+	// precipitation (its name says mm) another.
+	if len(got.Charts) != 2 || !slices.Equal(got.Charts[0], []string{"high", "low"}) || !slices.Equal(got.Charts[1], []string{"precipitation_mm"}) {
+		t.Errorf("charts %q, want [high low] and [precipitation_mm] on separate axes", got.Charts)
 	}
 	if !slices.IsSorted(got.Dates) || len(got.Dates) != 5 || got.Dates[0] != "2026-01-15" {
 		t.Errorf("points not one per day in date order: %q", got.Dates)
@@ -502,5 +509,36 @@ func TestRichRefinementsInBrowser(t *testing.T) {
 	f.frameJSON(`(w, d) => d.querySelectorAll(".rich svg.chart circle.pt").length`, &pts)
 	if pts != 50 {
 		t.Errorf("chart price by created: %d points, want 50", pts)
+	}
+}
+
+// TestRichChartSplitsUnitsAndScales: the rule behind the forecast's two
+// charts is general: columns whose names end in different units, or of no
+// unit but magnitudes far apart (a loss of 0-2 beside token counts in the
+// millions), get a chart each; columns of one unit and scale share one.
+func TestRichChartSplitsUnitsAndScales(t *testing.T) {
+	tool := Tool{Name: "training_run", Description: "Metrics per step.", InputSchema: json.RawMessage(`{"type":"object","properties":{}}`)}
+	f, ui := newFixture(t)
+	ui.add(t, tool)
+	f.open(tool.Name)
+	f.waitFrame(`(w, d) => d.body.dataset.state === "ready"`)
+	charts := func(rows string) [][]string {
+		t.Helper()
+		f.eval(`(bridge.sendToolInput({}), bridge.sendToolResult({content: [{type: "text", text: "metrics"}], structuredContent: {rows: `+rows+`}}), true)`, nil)
+		f.waitFrame(`(w, d) => d.body.dataset.state === "result" && !!d.querySelector(".rich svg.chart")`)
+		var got [][]string
+		f.frameJSON(`(w, d) => [...d.querySelectorAll(".rich svg.chart")].map(s => [...s.querySelectorAll("g.series")].map(g => g.dataset.field))`, &got)
+		return got
+	}
+	if got := charts(`[{step: 1, loss: 1.9, accuracy: 0.41, tokens: 1200000}, {step: 2, loss: 1.2, accuracy: 0.55, tokens: 2400000}, {step: 3, loss: 0.8, accuracy: 0.62, tokens: 3600000}]`); len(got) != 2 ||
+		!slices.Equal(got[0], []string{"loss", "accuracy"}) || !slices.Equal(got[1], []string{"tokens"}) {
+		t.Errorf("loss, accuracy and tokens: charts %q, want [loss accuracy] and [tokens]", got)
+	}
+	if got := charts(`[{step: 1, wind_kph: 12, gust_kph: 30, temp_c: 4}, {step: 2, wind_kph: 18, gust_kph: 41, temp_c: 6}]`); len(got) != 2 ||
+		!slices.Equal(got[0], []string{"wind_kph", "gust_kph"}) || !slices.Equal(got[1], []string{"temp_c"}) {
+		t.Errorf("kph and °C: charts %q, want [wind_kph gust_kph] and [temp_c]", got)
+	}
+	if got := charts(`[{step: 1, low: 3, high: 9}, {step: 2, low: 4, high: 12}]`); len(got) != 1 || !slices.Equal(got[0], []string{"low", "high"}) {
+		t.Errorf("one unit and scale: charts %q, want one [low high]", got)
 	}
 }

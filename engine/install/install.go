@@ -1,6 +1,8 @@
 // Package install writes genui's folder for agents: DIR/README.md, the
-// DIR/mcp helper script, DIR/resources/ (a guide served at /api/resource/)
-// and a Claude Code skill at PROJECT/.claude/skills/genui/SKILL.md.
+// DIR/mcp helper script, DIR/resources/ (a guide served at /api/resource/),
+// DIR/.gitignore (git ignores the whole folder)
+// and a Claude Code skill at PROJECT/.claude/skills/genui/SKILL.md (only
+// when asked: `genui install`; a starting genui writes DIR's files only).
 //
 // Every file carries the genui version that wrote it. Install leaves a file
 // alone when the version in it is the same or newer (or when it has no
@@ -39,6 +41,10 @@ type Options struct {
 	Force bool
 	// Version is the version to install, X.Y.Z (engine.Version). Required.
 	Version string
+	// DirOnly writes only the files inside Dir (README.md, .gitignore,
+	// mcp, resources/), not the skill in ProjectDir: what a starting genui
+	// writes on its own. Only `genui install` writes outside Dir.
+	DirOnly bool
 }
 
 // Actions reported per file.
@@ -121,9 +127,12 @@ func Install(opts Options) (Report, error) {
 	rep := Report{Dir: dir, ProjectDir: project, Version: opts.Version, Files: []File{}, ClaudeCommand: data.ClaudeCommand}
 	targets := []target{
 		{"README.md.tmpl", filepath.Join(dir, "README.md"), 0o644},
+		{"gitignore.tmpl", filepath.Join(dir, ".gitignore"), 0o644},
 		{"mcp.sh.tmpl", filepath.Join(dir, "mcp"), 0o755},
 		{"agent-guide.md.tmpl", filepath.Join(dir, "resources", "agent-guide.md"), 0o644},
-		{"SKILL.md.tmpl", filepath.Join(project, ".claude", "skills", "genui", "SKILL.md"), 0o644},
+	}
+	if !opts.DirOnly {
+		targets = append(targets, target{"SKILL.md.tmpl", filepath.Join(project, ".claude", "skills", "genui", "SKILL.md"), 0o644})
 	}
 	for _, t := range targets {
 		f, err := installOne(t, data, opts.Force)

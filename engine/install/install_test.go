@@ -35,7 +35,7 @@ func TestFreshInstall(t *testing.T) {
 	if rep.ProjectDir != project || rep.Dir != dir || rep.Version != "1.2.3" {
 		t.Fatalf("report = %+v", rep)
 	}
-	want := map[string]string{"README.md": "installed", "mcp": "installed", "agent-guide.md": "installed", "SKILL.md": "installed"}
+	want := map[string]string{"README.md": "installed", ".gitignore": "installed", "mcp": "installed", "agent-guide.md": "installed", "SKILL.md": "installed"}
 	if got := actions(rep); !equalMaps(got, want) {
 		t.Fatalf("actions = %v, want %v", got, want)
 	}
@@ -135,6 +135,30 @@ func TestForeignFileKept(t *testing.T) {
 	}
 	if read(t, filepath.Join(dir, "README.md")) != "my notes\n" {
 		t.Error("a README.md without a genui marker was overwritten")
+	}
+}
+
+// TestDirOnlyWritesNothingOutsideDir: what a starting genui installs on
+// its own (DirOnly) stays inside DIR: no .claude/ in the project, and
+// DIR/.gitignore keeps the project's git status clean.
+func TestDirOnlyWritesNothingOutsideDir(t *testing.T) {
+	project := t.TempDir()
+	dir := filepath.Join(project, ".ui")
+	rep := mustInstall(t, install.Options{Dir: dir, Version: "1.2.3", DirOnly: true})
+	for _, p := range rep.Installed() {
+		if rel, err := filepath.Rel(dir, p); err != nil || strings.HasPrefix(rel, "..") {
+			t.Errorf("DirOnly wrote %s, outside %s", p, dir)
+		}
+	}
+	entries, err := os.ReadDir(project)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(entries) != 1 || entries[0].Name() != ".ui" {
+		t.Errorf("the project holds %v, want only .ui", entries)
+	}
+	if ig := read(t, filepath.Join(dir, ".gitignore")); !strings.Contains(ig, "\n*\n") || install.FileVersion([]byte(ig)) != "1.2.3" {
+		t.Errorf(".gitignore does not ignore everything with a version marker:\n%s", ig)
 	}
 }
 

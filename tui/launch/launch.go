@@ -58,11 +58,6 @@ func Run(ctx context.Context, r *app.Setup, o Options) error {
 	// even with --debug; nothing the browser launcher prints reaches it.
 	r.Stderr, r.Notices = nil, io.Discard
 	browser.Stdout, browser.Stderr = io.Discard, io.Discard
-	log, err := r.Logger()
-	if err != nil {
-		return err
-	}
-	log = log.With("component", config.ComponentTUI)
 	upstreamGiven := r.UpstreamGiven()
 	if o.Attach && upstreamGiven {
 		return errors.New("--attach shows the running genui with its own upstream: drop the upstream command (or use --no-attach)")
@@ -72,12 +67,21 @@ func Run(ctx context.Context, r *app.Setup, o Options) error {
 	if !o.NoAttach && !upstreamGiven {
 		base, api, derr := tui.Discover(ctx, dir, Locate, dial)
 		if derr == nil {
-			log.Info("tui attached", "api", base)
+			// DIR exists: the genui it attached to serves it.
+			log, err := r.Logger()
+			if err != nil {
+				return err
+			}
+			log.With("component", config.ComponentTUI).Info("tui attached", "api", base)
 			return tui.Run(ctx, tui.Options{API: api, Mode: tui.Attached, Base: base, Dir: dir, Dial: dial, Locate: Locate, NoColor: tui.NoColorFromEnv()})
 		}
 		if o.Attach {
+			// Nothing to show and nothing written: DIR is not created for this.
 			return fmt.Errorf("--attach: no genui is running in %s (%v); start one (genui mcp or genui serve with --dir %s) or drop --attach", dir, derr, dir)
 		}
+	}
+	if _, err := r.Logger(); err != nil {
+		return err
 	}
 	return runInProcess(ctx, r, dial)
 }
