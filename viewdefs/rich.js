@@ -150,7 +150,11 @@
    * structuredContent or as one of its values (memory's bare array next to
    * {entities: [...]}), when it equals one of its string values (a message),
    * or when structuredContent only wraps it ({content: "<text>"}); the
-   * structured part takes its place. Parts: {text}, {data}, {item}.
+   * structured part takes its place. "The same" is modulo null members,
+   * key order, whitespace and one leading prose line before the JSON
+   * (comparableJSON, textJSON): the text says nothing the structured data
+   * does not, and stays one click away in Raw JSON. Parts: {text}, {data},
+   * {item}.
    */
   function merge(result) {
     var items = Array.isArray(result.content) ? result.content : [];
@@ -159,19 +163,19 @@
       var keys = isObj(sc) ? Object.keys(sc) : [];
       scPart = keys.length === 1 && typeof sc[keys[0]] === "string" ? { text: sc[keys[0]], key: keys[0] } : { data: sc };
     }
-    var scJSON = scPart && scPart.data !== undefined ? stableJSON(sc) : null;
+    var scJSON = scPart && scPart.data !== undefined ? comparableJSON(sc) : null;
     var vals = scPart && scPart.data !== undefined && isObj(sc) ? Object.keys(sc).map((k) => sc[k]) : [];
     items.forEach(function (item) {
       var dup = false;
       if (scPart && isText(item)) {
         var t = item.text.trim();
-        if (scPart.text !== undefined) dup = t === scPart.text.trim();
+        if (scPart.text !== undefined) dup = sameText(t, scPart.text);
         else {
-          var j = global.GenuiText.parseJSON(t);
+          var j = textJSON(t);
           if (j !== undefined) {
-            var sj = stableJSON(j);
-            dup = sj === scJSON || vals.some((v) => v !== null && typeof v === "object" && stableJSON(v) === sj);
-          } else dup = t !== "" && vals.some((v) => typeof v === "string" && v.trim() === t);
+            var sj = comparableJSON(j);
+            dup = sj === scJSON || vals.some((v) => v !== null && typeof v === "object" && comparableJSON(v) === sj);
+          } else dup = t !== "" && vals.some((v) => typeof v === "string" && sameText(t, v));
         }
       }
       if (dup) {
@@ -181,6 +185,37 @@
     });
     if (scPart && !placed) parts.push(scPart);
     return parts;
+  }
+
+  /*
+   * textJSON is the JSON a text holds: all of it, or all of it after one
+   * leading prose line ("Current configuration:"), or undefined.
+   */
+  function textJSON(t) {
+    var j = global.GenuiText.parseJSON(t);
+    if (j !== undefined) return j;
+    var nl = t.indexOf("\n");
+    return nl > 0 && nl <= 300 && !/^\s*[\[{]/.test(t) ? global.GenuiText.parseJSON(t.slice(nl + 1)) : undefined;
+  }
+
+  /* Text with its whitespace runs as one space and its ends trimmed: how two copies of a message compare. */
+  function squashSpace(s) { return String(s).replace(/\s+/g, " ").trim(); }
+
+  function sameText(a, b) { return squashSpace(a) === squashSpace(b); }
+
+  /*
+   * comparableJSON is v as JSON for comparing two copies of a result: object
+   * members that are null dropped (text JSON keeps the nulls its structured
+   * copy omits), keys sorted, whitespace in strings squashed.
+   */
+  function comparableJSON(v) {
+    return JSON.stringify(v, function (k, x) {
+      if (typeof x === "string") return squashSpace(x);
+      if (!isObj(x)) return x;
+      var o = {};
+      Object.keys(x).sort().forEach(function (key) { if (x[key] !== null && x[key] !== undefined) o[key] = x[key]; });
+      return o;
+    });
   }
 
   /* v with strings that hold JSON objects or arrays parsed, a few levels down. */
@@ -211,16 +246,6 @@
       }
     }
     return { found: false };
-  }
-
-  /* JSON with object keys sorted, for comparing values. */
-  function stableJSON(v) {
-    return JSON.stringify(v, function (k, x) {
-      if (!isObj(x)) return x;
-      var o = {};
-      Object.keys(x).sort().forEach(function (key) { o[key] = x[key]; });
-      return o;
-    });
   }
 
   /* ---------- columns ---------- */

@@ -1,0 +1,79 @@
+package gen
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/genui-dev/genui/internal/uicorpus"
+)
+
+// Issue 33: the offline pages' understanding of results, each class of
+// failure checked on a recorded result (internal/uicorpus) or, where no
+// recorded server shows the class, on the exact shape the issue quotes.
+
+// recordedCall is the n-th (1-based) recorded call of tool on server.
+func recordedCall(t *testing.T, server, tool string, n int) uicorpus.Call {
+	t.Helper()
+	servers, err := uicorpus.Load(uicorpus.Dir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range servers {
+		if s.Name != server {
+			continue
+		}
+		seen := 0
+		for _, c := range s.Calls {
+			if c.Tool == tool {
+				seen++
+				if seen == n {
+					return c
+				}
+			}
+		}
+	}
+	t.Fatalf("corpus has no call %d of %s/%s", n, server, tool)
+	return uicorpus.Call{}
+}
+
+// showResult opens tool's page and delivers result (a CallToolResult's JSON)
+// as the host's tool result, then waits for the page to show it.
+func showResult(t *testing.T, f *fixture, ui *uiServer, tool Tool, args, result string) {
+	t.Helper()
+	ui.add(t, tool)
+	f.open(tool.Name)
+	if args == "" {
+		args = "{}"
+	}
+	f.eval(`(bridge.sendToolInput(`+args+`), bridge.sendToolResult(`+result+`), true)`, nil)
+	f.waitFrame(`(w, d) => d.body.dataset.state === "result" || d.body.dataset.state === "error"`)
+}
+
+// showRecorded shows the n-th recorded call of tool on server in its page.
+func showRecorded(t *testing.T, f *fixture, ui *uiServer, server, tool string, n int) {
+	t.Helper()
+	c := recordedCall(t, server, tool, n)
+	args := string(c.Arguments)
+	showResult(t, f, ui, corpusTool(t, server, tool), args, string(c.Result))
+}
+
+// TestResultDrawnOnce: a text block that repeats structuredContent modulo
+// null members (git's branch list keeps `"upstream": null` its structured
+// copy omits) or behind one prose line ("Current configuration:" before the
+// JSON) is not drawn a second time: one view, the text in Raw JSON.
+func TestResultDrawnOnce(t *testing.T) {
+	f, ui := newFixture(t)
+	for _, c := range []struct{ server, tool string }{
+		{"git", "git_branch"},
+		{"git", "git_stash"},
+		{"git", "git_commit"},
+		{"desktop-commander", "get_config"},
+	} {
+		showRecorded(t, f, ui, c.server, c.tool, 1)
+		var views []string
+		f.frameJSON(`(w, d) => [...d.querySelectorAll("#result > *:not(details.raw)")].map((e) => e.className + (e.dataset.view ? ":" + e.dataset.view : ""))`, &views)
+		if len(views) != 1 {
+			t.Errorf("%s/%s: %d views (%s), want the structured data drawn once", c.server, c.tool, len(views), strings.Join(views, ", "))
+		}
+	}
+}
