@@ -320,6 +320,7 @@
       if (c.type === "quantity") c.unit = unitOf(records, k);
       return c;
     });
+    all = rankColumnsByRole(all, records);
     var notes = [];
     var byNorm = {};
     all.forEach(function (c) { byNorm[norm(c.key)] = c; });
@@ -341,6 +342,42 @@
       shown = shown.filter((c) => hide.indexOf(norm(c.key)) < 0);
     }
     return { all: all, shown: shown, notes: notes, byNorm: byNorm };
+  }
+
+  /*
+   * rankColumnsByRole orders columns by what they are to a reader, not by
+   * JSON order: the text that names or tells a row (a title, subject, name,
+   * message: role "primary", given the width) first; references a reader
+   * seldom reads (ids, hashes, emails, timestamps, lists of hashes: role
+   * "ref") last; the rest between, each group in JSON order. Records
+   * without such a text column (a series over dates) keep JSON order. The column
+   * chooser and the stacked rows show them all in this order.
+   */
+  var PRIMARY_WORD_RE = /(?:^|[_\-.\s])(?:title|subject|name|message|msg|summary|headline|label|caption|question|task|description)$|(?:Title|Subject|Name|Message|Summary|Headline|Label|Description)$/;
+  var REF_KEY_RE = /(?:^|[_\-.\s])(?:hash|sha|uuid|guid|email|mail|oid|rev|digest|checksum)s?$|(?:Hash|Sha|Uuid|Guid|Email|Mail|Oid|Digest|Checksum)s?$|^(?:hash|sha|uuid|guid|email|e_mail|oid|parents?)$/i;
+  function columnRole(records, c) {
+    var k = c.key;
+    if (ID_RE.test(k) || REF_KEY_RE.test(k) || c.type === "date" || epochFormat(records, k)) return "ref";
+    var n = 0, refs = 0, text = 0;
+    for (var i = 0; i < records.length && n < TYPE_SAMPLE; i++) {
+      var v = isObj(records[i]) ? records[i][k] : undefined;
+      if (v === null || v === undefined || v === "") continue;
+      n++;
+      var first = Array.isArray(v) ? v[0] : v;
+      if (isHash(first) || (typeof first === "string" && /^[^@\s<>]+@[^@\s<>]+\.[a-z]{2,}$/i.test(first))) refs++;
+      if (typeof v === "string" && /[a-z]/i.test(v) && !isHash(v)) text++;
+    }
+    if (n && refs === n) return "ref";
+    if (PRIMARY_WORD_RE.test(k) && text === n && n > 0) return "primary";
+    return "";
+  }
+
+  function rankColumnsByRole(cols, records) {
+    cols.forEach(function (c) { c.role = columnRole(records, c); });
+    // Without a column that tells a row (a series over dates, a list of ids and counts) JSON order stands.
+    if (!cols.some((c) => c.role === "primary")) return cols;
+    var tier = (c) => c.role === "primary" ? 0 : c.role === "ref" ? 2 : 1;
+    return cols.map((c, i) => ({ c: c, i: i })).sort((a, b) => tier(a.c) - tier(b.c) || a.i - b.i).map((x) => x.c);
   }
 
   /* ---------- values ---------- */
@@ -1035,7 +1072,7 @@
     var table = el("table", "data");
     var tr = el("tr");
     this.ths = this.cols.shown.map(function (c) {
-      var th = el("th", c.type === "number" || c.type === "quantity" ? "num" : "");
+      var th = el("th", c.type === "number" || c.type === "quantity" ? "num" : c.role === "primary" ? "primary" : "");
       th.dataset.key = c.key;
       th.dataset.type = c.type;
       var b = el("button", "sort", c.key);
@@ -1192,6 +1229,7 @@
         for (var i = 0; i < cols.length; i++) {
           var td = DOC.createElement("td");
           if (cols[i].type === "number" || cols[i].type === "quantity") td.className = "num";
+          else if (cols[i].role === "primary") td.className = "primary";
           td.dataset.label = cols[i].key;
           fillValue(td, isObj(r) ? r[cols[i].key] : undefined, fmts[i]);
           tr.appendChild(td);

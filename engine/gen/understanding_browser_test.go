@@ -1,6 +1,7 @@
 package gen
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -74,6 +75,47 @@ func TestResultDrawnOnce(t *testing.T) {
 		f.frameJSON(`(w, d) => [...d.querySelectorAll("#result > *:not(details.raw)")].map((e) => e.className + (e.dataset.view ? ":" + e.dataset.view : ""))`, &views)
 		if len(views) != 1 {
 			t.Errorf("%s/%s: %d views (%s), want the structured data drawn once", c.server, c.tool, len(views), strings.Join(views, ", "))
+		}
+	}
+}
+
+// TestColumnsRankedByRole: git's commit list (hash, shortHash, author,
+// authorEmail, timestamp, subject, parents) leads with the subject, in sight
+// and at least 150 px wide at 400 and 1280 px; hashes, the email and the
+// time come after the other columns; no column is dropped.
+func TestColumnsRankedByRole(t *testing.T) {
+	f, ui := newFixture(t)
+	showRecorded(t, f, ui, "git", "git_log", 1)
+	for _, width := range []int{1280, 400} {
+		f.eval(fmt.Sprintf(`(iframe.style.width = "%dpx", true)`, width), nil)
+		f.waitFrame(fmt.Sprintf(`(w, d) => w.innerWidth === %d`, width))
+		var got struct {
+			Keys    []string
+			Subject struct{ Left, Right, Width, Frame float64 }
+		}
+		f.frameJSON(`(w, d) => {
+			const ths = [...d.querySelectorAll("#result table.data thead th")];
+			const td = d.querySelector('#result table.data tbody td[data-label="subject"]');
+			const r = td ? td.getBoundingClientRect() : {left: -1, right: -1, width: 0};
+			return {Keys: ths.map((th) => th.dataset.key), Subject: {Left: r.left, Right: r.right, Width: r.width, Frame: d.documentElement.clientWidth}};
+		}`, &got)
+		if len(got.Keys) != 8 {
+			t.Fatalf("%d px: columns %v, want all 8 of the commit's fields", width, got.Keys)
+		}
+		if got.Keys[0] != "subject" {
+			t.Errorf("%d px: columns %v, want subject first", width, got.Keys)
+		}
+		pos := map[string]int{}
+		for i, k := range got.Keys {
+			pos[k] = i
+		}
+		for _, ref := range []string{"hash", "shortHash", "authorEmail", "timestamp", "parents"} {
+			if pos[ref] < pos["author"] {
+				t.Errorf("%d px: %s before author in %v, want references after the columns a reader reads", width, ref, got.Keys)
+			}
+		}
+		if s := got.Subject; s.Width < 150 || s.Left < 0 || s.Right > s.Frame {
+			t.Errorf("%d px: subject cell %+v, want at least 150 px wide inside the frame", width, s)
 		}
 	}
 }
