@@ -1,6 +1,7 @@
 package gen
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
@@ -117,5 +118,52 @@ func TestColumnsRankedByRole(t *testing.T) {
 		if s := got.Subject; s.Width < 150 || s.Left < 0 || s.Right > s.Frame {
 			t.Errorf("%d px: subject cell %+v, want at least 150 px wide inside the frame", width, s)
 		}
+	}
+}
+
+// firstLettersClippedJS lists the lines of cell lists (bullets in a table
+// cell) whose first letter starts left of the box that clips it: an
+// inherited negative text-indent cut "emp_no" to "mp_no".
+const firstLettersClippedJS = `(w, d) => {
+	const out = [];
+	const lines = [...d.querySelectorAll("#result .cell-line")];
+	for (const line of lines) {
+		const walk = d.createTreeWalker(line, NodeFilter.SHOW_TEXT, {acceptNode: (n) => n.textContent.trim() ? NodeFilter.FILTER_ACCEPT : NodeFilter.FILTER_REJECT});
+		const text = walk.nextNode();
+		if (!text) continue;
+		const at = text.textContent.search(/\S/);
+		const r = d.createRange();
+		r.setStart(text, at);
+		r.setEnd(text, at + 1);
+		const ch = r.getBoundingClientRect();
+		let box = text.parentElement;
+		while (box !== line && w.getComputedStyle(box).overflowX === "visible") box = box.parentElement;
+		const clip = box.getBoundingClientRect();
+		if (ch.left < clip.left - 0.5) out.push(text.textContent.slice(at, at + 12) + " starts " + (clip.left - ch.left).toFixed(1) + " px left of its box");
+	}
+	return {lines: lines.length, clipped: out};
+}`
+
+// TestCellListLinesKeepFirstLetters: long values listed in a table cell
+// (each line a clamped block) start inside their box. No recorded server
+// lists long text in a cell; the records are the issue's (a database
+// gateway's statement with its notes).
+func TestCellListLinesKeepFirstLetters(t *testing.T) {
+	f, ui := newFixture(t)
+	tool := Tool{Name: "execute_sql", Description: "Runs SQL against the demo database.", InputSchema: json.RawMessage(`{"type":"object","properties":{"sql":{"type":"string"}},"required":["sql"]}`)}
+	result := `{"content":[{"type":"text","text":"see structured"}],"structuredContent":{"statements":[
+		{"sql":"SELECT emp_no, dept_name FROM dept_emp JOIN departments USING (dept_no)","count":2,"notes":["emp_no is the employee's number, unique across the whole demo database","dept_name is the department's name, joined from departments by dept_no"]},
+		{"sql":"SELECT count(*) FROM employees","count":1,"notes":["counts every employee, including those who left the company before 2000"]}]}}`
+	showResult(t, f, ui, tool, `{"sql":"SELECT 1"}`, result)
+	var got struct {
+		Lines   int
+		Clipped []string
+	}
+	f.frameJSON(firstLettersClippedJS, &got)
+	if got.Lines < 3 {
+		t.Fatalf("%d bulleted lines in the table's cells, want the notes listed (3)", got.Lines)
+	}
+	if len(got.Clipped) > 0 {
+		t.Errorf("first letters cut: %v", got.Clipped)
 	}
 }
