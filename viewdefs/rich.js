@@ -218,6 +218,36 @@
     });
   }
 
+  /*
+   * failureOf reads an error reported as data: an object that says it failed
+   * ({"success": false}, {"ok": false}, {"status": "error"}), or for an
+   * isError result any object, or an object of nothing but an error string
+   * and its code ({"error": "no such table: x", "code": "SQLITE_ERROR"}).
+   * Returns {message, data, rest} (rest: the keys besides the flag and the
+   * message) or null when it holds no message.
+   */
+  var FAILURE_MESSAGE_KEYS = ["error", "message", "errorMessage", "error_message", "detail", "reason", "errors"];
+  var FAILURE_FLAG_KEYS = ["success", "ok", "status", "isError", "is_error"];
+  function failureOf(data, isError) {
+    if (!isObj(data)) return null;
+    var keys = Object.keys(data);
+    var flagged = isError || data.success === false || data.ok === false || data.isError === true ||
+      (typeof data.status === "string" && /^(?:error|failed|failure|fail)$/i.test(data.status)) ||
+      (typeof data.error === "string" && keys.every((k) => /^(?:error|code|errno|hint|details?)$/i.test(k)));
+    if (!flagged) return null;
+    var message = null, key = null;
+    FAILURE_MESSAGE_KEYS.some(function (k) {
+      var v = data[k];
+      if (Array.isArray(v)) v = v[0];
+      if (isObj(v)) v = typeof v.message === "string" ? v.message : typeof v.error === "string" ? v.error : null;
+      if (typeof v === "string" && v.trim()) { message = v.trim(); key = k; return true; }
+      return false;
+    });
+    if (!message) return null;
+    var rest = keys.filter((k) => k !== key && FAILURE_FLAG_KEYS.indexOf(k) < 0 && data[k] !== null && data[k] !== undefined);
+    return { message: message, data: data, rest: rest };
+  }
+
   /* v with strings that hold JSON objects or arrays parsed, a few levels down. */
   function deepJSON(v, depth) {
     depth = depth || 0;
@@ -1706,6 +1736,16 @@
       Object.keys(v).forEach(function (k) { keys[norm(k)] = true; collectKeys(v[k], keys, depth + 1); });
     }
 
+    /*
+     * failureBanner leads with the message of an error reported as data: the
+     * banner with the message, the payload's other fields as a card below it,
+     * the whole payload one click away in Raw JSON.
+     */
+    function failureBanner(f, target) {
+      target.appendChild(h.errorBanner ? h.errorBanner([{ type: "text", text: f.message }]) : el("div", "error-banner", f.message));
+      if (f.rest.length) target.appendChild(renderCard(f.data, f.rest, 0)).classList.add("meta");
+    }
+
     /* Renders a CallToolResult into target. args are the arguments of the call that produced it. */
     function render(result, target, args) {
       target.replaceChildren();
@@ -1716,11 +1756,28 @@
       var parts;
       if (result.isError) {
         // The error's text goes into the banner; other content (images, links, data) follows it.
-        var items = Array.isArray(result.content) ? result.content : [];
-        target.appendChild(h.errorBanner ? h.errorBanner(items) : el("div", "error-banner", "The tool reported an error."));
+        // A text that is an error object ({"error": "..."}) gives the banner its message.
+        var items = Array.isArray(result.content) ? result.content : [], failed = null;
+        var texts = items.map(function (item) {
+          var f = isText(item) ? failureOf(textJSON(item.text.trim()), true) : null;
+          if (f && !failed) failed = f;
+          return f ? { type: "text", text: f.message } : item;
+        });
+        target.appendChild(h.errorBanner ? h.errorBanner(texts) : el("div", "error-banner", "The tool reported an error."));
+        if (failed && failed.rest.length) target.appendChild(renderCard(failed.data, failed.rest, 0)).classList.add("meta");
         parts = items.filter((item) => !(h.errorBanner && isText(item))).map(function (item) { return isText(item) ? { text: item.text } : { item: item }; });
-        if (isObj(result.structuredContent)) parts.push({ data: result.structuredContent });
-      } else parts = merge(result);
+        if (isObj(result.structuredContent) && !failureOf(result.structuredContent, true)) parts.push({ data: result.structuredContent });
+      } else {
+        parts = merge(result);
+        // A result that is only an error reported as data ({"success": false, "error": "..."}) leads with its message.
+        var only = parts.length === 1 ? (parts[0].data !== undefined ? deepJSON(parts[0].data) : parts[0].text !== undefined ? textJSON(parts[0].text.trim()) : undefined) : undefined;
+        var failure = failureOf(only, false);
+        if (failure) {
+          failureBanner(failure, target);
+          target.dataset.failed = "1";
+          parts = [];
+        } else delete target.dataset.failed;
+      }
       var keys = {}, named = (cfg.show || []).length + (cfg.hide || []).length > 0;
       parts.forEach(function (p) {
         target.appendChild(drawPart(p, args));
@@ -1729,7 +1786,7 @@
       // Fields the user named that this result does not have are said, not silently ignored.
       var absent = (cfg.show || []).concat(cfg.hide || []).filter((n) => !keys[norm(n)]);
       if (absent.length && parts.length && !result.isError) target.insertBefore(el("div", "note config-note", "Not in this result: " + absent.join(", ") + "."), target.firstChild);
-      if (!result.isError && !parts.length) target.appendChild(el("div", "note empty-result", "Done, no output."));
+      if (!result.isError && !parts.length && !target.dataset.failed) target.appendChild(el("div", "note empty-result", "Done, no output."));
       var raw = el("details", "raw");
       raw.appendChild(el("summary", "", "Raw JSON"));
       raw.addEventListener("toggle", function () {

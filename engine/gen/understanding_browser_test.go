@@ -167,3 +167,43 @@ func TestCellListLinesKeepFirstLetters(t *testing.T) {
 		t.Errorf("first letters cut: %v", got.Clipped)
 	}
 }
+
+// TestErrorReportedAsDataLeadsWithMessage: an error a server reports as data
+// ({"success": false, "error": ...} without isError, as the issue's database
+// gateway does; no recorded server does) or as a JSON error object in an
+// isError result shows the message first, no raw JSON in sight, the payload
+// one click away.
+func TestErrorReportedAsDataLeadsWithMessage(t *testing.T) {
+	f, ui := newFixture(t)
+	tool := Tool{Name: "execute_sql", Description: "Runs SQL against the demo database.", InputSchema: json.RawMessage(`{"type":"object","properties":{"sql":{"type":"string"}},"required":["sql"]}`)}
+	for _, c := range []struct{ name, result, message string }{
+		{"success false in text", `{"content":[{"type":"text","text":"{\n  \"success\": false,\n  \"error\": \"no such table: employes\",\n  \"code\": \"EXECUTION_ERROR\"\n}"}]}`, "no such table: employes"},
+		{"success false structured", `{"content":[{"type":"text","text":"{\"success\":false,\"error\":\"no such table: employes\",\"code\":null}"}],"structuredContent":{"success":false,"error":"no such table: employes"}}`, "no such table: employes"},
+		{"isError with an error object", `{"isError":true,"content":[{"type":"text","text":"{\"error\":{\"code\":\"SQLITE_ERROR\",\"message\":\"near \\\"SELEC\\\": syntax error\"}}"}]}`, `near "SELEC": syntax error`},
+	} {
+		showResult(t, f, ui, tool, `{"sql":"SELECT * FROM employes"}`, c.result)
+		var got struct {
+			Message string
+			Visible string
+			Raw     int
+		}
+		f.frameJSON(`(w, d) => {
+			const m = d.querySelector("#result .error-banner .error-message");
+			const r = d.getElementById("result");
+			const raw = [...r.querySelectorAll("details.raw")];
+			raw.forEach((x) => x.hidden = true);
+			const visible = r.innerText;
+			raw.forEach((x) => x.hidden = false);
+			return {Message: m ? m.textContent : "", Visible: visible, Raw: raw.length};
+		}`, &got)
+		if got.Message != c.message {
+			t.Errorf("%s: the banner says %q, want %q", c.name, got.Message, c.message)
+		}
+		if strings.Contains(got.Visible, "{") || strings.Contains(got.Visible, `"success"`) {
+			t.Errorf("%s: raw JSON in sight: %q", c.name, got.Visible)
+		}
+		if got.Raw == 0 {
+			t.Errorf("%s: the payload is not one click away", c.name)
+		}
+	}
+}
