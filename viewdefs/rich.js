@@ -136,7 +136,33 @@
   }
 
   function getPath(data, path) {
-    return path.reduce((v, k) => isObj(v) ? v[k] : undefined, data);
+    return path.reduce((v, k) => isObj(v) || (Array.isArray(v) && typeof k === "number") ? v[k] : undefined, data);
+  }
+
+  /*
+   * principalOf finds the principal data at any depth: the largest array of
+   * records reached from data through objects and one-element arrays (a
+   * gateway's {success, data: {statements: [{sql, rows: [...], count}]}}
+   * holds its rows four levels down). An array inside an array of several
+   * records belongs to each of them (a commit's files), not to the result.
+   * Returns {records, parent, path, wrappers} (wrappers: the objects above
+   * the parent, outermost first) or null.
+   */
+  function principalOf(data) {
+    var best = null, seen = 0;
+    var walk = function (v, path, objs) {
+      if (path.length > 10 || seen++ > 2000) return;
+      if (Array.isArray(v)) {
+        if (isRecordArray(v) && objs.length && (!best || v.length > best.records.length)) {
+          best = { records: v, parent: objs[objs.length - 1], path: path, wrappers: objs.slice(0, -1) };
+        }
+        if (v.length === 1) walk(v[0], path.concat([0]), objs);
+        return;
+      }
+      if (isObj(v)) Object.keys(v).forEach(function (k) { walk(v[k], path.concat([k]), objs.concat([v])); });
+    };
+    walk(data, [], []);
+    return best;
   }
 
   /* ---------- one result model ---------- */
@@ -510,6 +536,7 @@
       return;
     }
     if (isHash(v)) { e.appendChild(hashValue(v)); return; }
+    if (isRecordArray(v)) { e.appendChild(recordsValue(v)); return; }
     if (Array.isArray(v)) { e.appendChild(listValue(v)); return; }
     if (isObj(v)) { e.appendChild(objectValue(v)); return; }
     // "Name <address>" (a commit author, a mail sender): the name, the address on hover.
@@ -589,6 +616,31 @@
       });
       box.appendChild(more);
     }
+    return box;
+  }
+
+  /*
+   * recordsValue is an array of records in a cell: a "N rows" button that
+   * opens them as their own sub-table (miniTable) in the cell, and folds it
+   * again; never one bullet per record.
+   */
+  function recordsValue(arr) {
+    var box = el("div", "sub-records"), table = null;
+    var keys = [];
+    arr.slice(0, KEY_SAMPLE).forEach(function (r) { Object.keys(r).forEach(function (k) { if (keys.indexOf(k) < 0) keys.push(k); }); });
+    var b = el("button", "more-items sub-toggle", arr.length + (arr.length === 1 ? " row" : " rows") + " \u25b8");
+    b.type = "button";
+    b.title = "Show as a table: " + keys.slice(0, 8).join(", ") + (keys.length > 8 ? ", \u2026" : "");
+    b.setAttribute("aria-expanded", "false");
+    b.addEventListener("click", function (ev) {
+      ev.stopPropagation();
+      var open = b.getAttribute("aria-expanded") !== "true";
+      b.setAttribute("aria-expanded", String(open));
+      b.textContent = arr.length + (arr.length === 1 ? " row" : " rows") + (open ? " \u25be" : " \u25b8");
+      if (open) box.appendChild(table || (table = miniTable(arr)));
+      else if (table) table.remove();
+    });
+    box.appendChild(b);
     return box;
   }
 
@@ -1627,6 +1679,48 @@
       });
     }
 
+    /*
+     * principalBelow is the principal data (principalOf) when it lies below
+     * what findMain found: inside the one record of the main array (a list
+     * of one statement that holds the rows), or where findMain does not look
+     * (three levels down and more); else null.
+     */
+    function principalBelow(data, main) {
+      if (!isObj(data) && !Array.isArray(data)) return null;
+      var deep = principalOf(data);
+      if (!deep || (main && deep.records === main.records)) return null;
+      if (main && main.records) {
+        var inside = main.records.length === 1 && deep.path.length > main.path.length && main.path.every((k, i) => deep.path[i] === k);
+        return inside && deep.records.length > 1 ? deep : null;
+      }
+      return !main && deep.records.length > 1 ? deep : null;
+    }
+
+    /*
+     * wrapperHeader draws one object that wraps the principal data as a
+     * header: its scalars as a card, its other arrays and objects (not on
+     * the way down) as collapsed sections, none dropped.
+     */
+    function wrapperHeader(w, deep, args, target) {
+      if (!isObj(w)) return;
+      var onPath = function (v) { return v === deep.parent || deep.wrappers.indexOf(v) >= 0 || (Array.isArray(v) && v.length === 1 && (v[0] === deep.parent || deep.wrappers.indexOf(v[0]) >= 0)); };
+      var scalars = Object.keys(w).filter((k) => !hidden(k) && (w[k] === null || typeof w[k] !== "object"));
+      if (scalars.length) target.appendChild(renderCard(w, scalars, 0)).classList.add("meta");
+      Object.keys(w).forEach(function (k) {
+        var v = w[k];
+        if (v === null || typeof v !== "object" || onPath(v) || hidden(k)) return;
+        var d = el("details", "side");
+        d.dataset.key = k;
+        d.appendChild(el("summary", "", k + (Array.isArray(v) ? " (" + v.length + ")" : "")));
+        d.addEventListener("toggle", function () {
+          if (!d.open || d.children.length > 1) return;
+          if (Array.isArray(v)) arrayView(v, w, [k], args, d);
+          else d.appendChild(renderCard(v, null, 0));
+        });
+        target.appendChild(d);
+      });
+    }
+
     /* Renders data (a JSON value from structuredContent or from text) as the view that fits its shape. */
     function dataView(data, args, from) {
       var view = el("div", "rich");
@@ -1657,8 +1751,14 @@
         tabsView(data, peers, args, view);
         return view;
       }
-      var main = findMain(data);
-      if (main && main.records) {
+      var main = findMain(data), deep = principalBelow(data, main);
+      if (deep) {
+        set("records");
+        view.dataset.principal = deep.path.join(".");
+        deep.wrappers.forEach(function (w) { wrapperHeader(w, deep, args, view); });
+        view.rich = renderRecords(deep, data, args, view);
+        sideSections(deep.parent, deep.records, args, view);
+      } else if (main && main.records) {
         set("records");
         if (main.parent && main.parent !== data && isObj(data)) {
           var top = Object.keys(data).filter((k) => data[k] === null || typeof data[k] !== "object");

@@ -3,6 +3,7 @@ package gen
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -206,4 +207,68 @@ func TestErrorReportedAsDataLeadsWithMessage(t *testing.T) {
 			t.Errorf("%s: the payload is not one click away", c.name)
 		}
 	}
+}
+
+// statementsResult is the issue's database gateway answer:
+// {success, data: {statements: [{sql, rows: [...], count}]}}, one statement
+// per query in sqls, each with n employee rows. No recorded server answers
+// in this shape (the gateway needs a newer Node than this machine's).
+func statementsResult(sqls []string, n int) string {
+	var stmts []map[string]any
+	depts := []string{"Development", "Sales", "Production", "Human Resources"}
+	for _, q := range sqls {
+		var rows []map[string]any
+		for i := 0; i < n; i++ {
+			rows = append(rows, map[string]any{"emp_no": 10001 + i, "first_name": []string{"Georgi", "Bezalel", "Parto", "Chirstian"}[i%4], "last_name": []string{"Facello", "Simmel", "Bamford", "Koblick"}[i%4], "dept_name": depts[i%4], "hire_date": fmt.Sprintf("198%d-0%d-1%d", i%10, 1+i%9, i%10)})
+		}
+		stmts = append(stmts, map[string]any{"sql": q, "rows": rows, "count": n})
+	}
+	body, _ := json.Marshal(map[string]any{"success": true, "data": map[string]any{"statements": stmts}})
+	res, _ := json.Marshal(map[string]any{"content": []map[string]any{{"type": "text", "text": string(body)}}})
+	return string(res)
+}
+
+// TestPrincipalDataBelowTheTop: the rows four levels down are the main
+// table (every row a row, the count in sight), their wrappers a header
+// (success, the statement's sql and count); with two statements each one's
+// rows open as their own sub-table in the cell, never as bullets cut at six.
+func TestPrincipalDataBelowTheTop(t *testing.T) {
+	f, ui := newFixture(t)
+	tool := Tool{Name: "execute_sql", Description: "Runs SQL against the demo database.", InputSchema: json.RawMessage(`{"type":"object","properties":{"sql":{"type":"string"}},"required":["sql"]}`)}
+	const q = "SELECT e.emp_no, first_name, last_name, dept_name, hire_date FROM employees e JOIN dept_emp USING (emp_no) JOIN departments USING (dept_no) LIMIT 40"
+	showResult(t, f, ui, tool, `{"sql":"SELECT 1"}`, statementsResult([]string{q}, 40))
+	var one struct {
+		Rows    int
+		Headers []string
+		Header  string
+		Bullets int
+	}
+	f.frameJSON(`(w, d) => ({
+		Rows: d.querySelectorAll("#result .collection table.data tbody tr").length,
+		Headers: [...d.querySelectorAll("#result .collection table.data thead th")].map((th) => th.dataset.key),
+		Header: [...d.querySelectorAll("#result dl.card.meta")].map((c) => c.innerText).join(" | "),
+		Bullets: d.querySelectorAll("#result .cell-line").length})`, &one)
+	if one.Rows != 40 || !slices.Contains(one.Headers, "emp_no") || !slices.Contains(one.Headers, "dept_name") {
+		t.Errorf("one statement: %d rows under %v, want the 40 employee rows as the main table", one.Rows, one.Headers)
+	}
+	if !strings.Contains(one.Header, q) || !strings.Contains(one.Header, "40") || !strings.Contains(one.Header, "success") {
+		t.Errorf("one statement: header %q, want success, the sql and the count", one.Header)
+	}
+	if one.Bullets != 0 {
+		t.Errorf("one statement: %d bullets", one.Bullets)
+	}
+
+	showResult(t, f, ui, tool, `{"sql":"SELECT 1"}`, statementsResult([]string{q, "SELECT emp_no, dept_name FROM dept_emp JOIN departments USING (dept_no) LIMIT 40"}, 40))
+	var two struct {
+		Rows, Toggles, Bullets int
+	}
+	f.frameJSON(`(w, d) => ({
+		Rows: d.querySelectorAll("#result .collection > .body table.data > tbody > tr").length,
+		Toggles: d.querySelectorAll("#result td .sub-records button.sub-toggle").length,
+		Bullets: d.querySelectorAll("#result .cell-line").length})`, &two)
+	if two.Rows != 2 || two.Toggles != 2 || two.Bullets != 0 {
+		t.Fatalf("two statements: %+v, want two statement rows, each rows cell a sub-table toggle, no bullets", two)
+	}
+	f.frame(`(w, d) => { d.querySelector("#result td .sub-records button.sub-toggle").click(); return true; }`)
+	f.waitFrame(`(w, d) => d.querySelectorAll("#result td .sub-records table.data tbody tr").length === 40`)
 }
