@@ -159,7 +159,7 @@
     return ne.length >= 3 && !ne.some((l) => /[.!?]["')]?\s*$/.test(l)) && len / ne.length < 60;
   }
 
-  /* `path:\n body \n---\n path2:\n body` -> [{title, text}] (read_multiple_files). */
+  /* `path:\n body \n---\n path2:\n body` -> [{title, text}] (several files read in one answer). */
   function sections(ls) {
     var parts = [[]];
     ls.forEach(function (l) { if (l.trim() === "---") parts.push([]); else parts[parts.length - 1].push(l); });
