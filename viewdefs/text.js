@@ -111,17 +111,20 @@
     var o = {}, n = 0;
     for (var i = 0; i < ls.length; i++) {
       var m = ls[i].match(KV_RE);
-      if (!m || Object.prototype.hasOwnProperty.call(o, m[1])) return null;
+      // A "key" that ends a sentence inside it ("Start here. Active work") is prose, not a key.
+      if (!m || Object.prototype.hasOwnProperty.call(o, m[1]) || /[.!?]\s/.test(m[1])) return null;
       o[m[1]] = typed(m[2]);
       n++;
     }
     return n ? o : null;
   }
 
-  /* `- a` / `* a` / `1. a` lines -> the items. */
+  /* `- a` / `* a` / `1. a` lines -> the items; a task list or a nested list is markdown, not values. */
   function bulletList(ls) {
     ls = nonEmpty(ls);
     if (ls.length < 2 || !ls.every((l) => LIST_RE.test(l))) return null;
+    var joined = ls.join("\n");
+    if (TASK_RE.test(joined) || nestedList(joined)) return null;
     return ls.map((l) => l.match(LIST_RE)[2]);
   }
 
@@ -135,9 +138,24 @@
     return hunk > 0 && head > 0 && bad <= 2;
   }
 
+  /* Markdown: headings, fences, emphasis, links and wikilinks, tables, quotes, task lists, nested lists. */
   function looksMarkdown(s) {
     return /^#{1,6}\s+\S/m.test(s) || /^\s*```/m.test(s) || /\*\*[^*\n]+\*\*/.test(s) || /\[[^\]\n]+\]\([^)\s]+\)/.test(s) ||
-      /^\s*\|.*\|\s*\n\s*\|?\s*:?-{3,}/m.test(s) || /^>\s+\S/m.test(s);
+      /^\s*\|.*\|\s*\n\s*\|?\s*:?-{3,}/m.test(s) || /^>\s+\S/m.test(s) || /\[\[[^\[\]\n]+\]\]/.test(s) || TASK_RE.test(s) || nestedList(s);
+  }
+
+  var TASK_RE = /^\s*(?:[-*+]|\d{1,4}[.)])\s+\[[ xX]\]\s/m;
+
+  /* A list with an item indented under another (two spaces or more deeper than a list line above it). */
+  function nestedList(s) {
+    var ls = lines(s), outer = -1;
+    for (var i = 0; i < ls.length; i++) {
+      var m = ls[i].match(/^(\s*)(?:[-*+]|\d{1,4}[.)])\s+\S/);
+      if (!m) { if (ls[i].trim() === "") continue; outer = -1; continue; }
+      if (outer >= 0 && m[1].length >= outer + 2) return true;
+      if (outer < 0 || m[1].length < outer) outer = m[1].length;
+    }
+    return false;
   }
 
   /* Multi-line text that reads as code, terminal output or a log rather than sentences. */
@@ -379,6 +397,38 @@
   }
 
   /*
+   * wikiLinks draws the `[[target|label]]` wikilinks textdata.js's
+   * prepMarkdown marked (\uE000 target \uE001 label \uE002) as marked text:
+   * the label (else the target) in a span.wikilink, the target in its title.
+   * They are no links: nothing here can open a note. In code they are the
+   * text they were.
+   */
+  function wikiLinks(root) {
+    root.normalize();
+    var walk = DOC.createTreeWalker(root, 4), found = [], n;
+    while ((n = walk.nextNode())) if (n.nodeValue.indexOf("\uE000") >= 0) found.push(n);
+    var MARK_RE = /\uE000([^\uE000-\uE002]*)\uE001([^\uE000-\uE002]*)\uE002/g;
+    found.forEach(function (t) {
+      var s = t.nodeValue;
+      if (t.parentElement && t.parentElement.closest("code, pre")) {
+        t.nodeValue = s.replace(MARK_RE, (_, target, label) => "[[" + target + (label ? "|" + label : "") + "]]");
+        return;
+      }
+      var frag = DOC.createDocumentFragment(), at = 0, m;
+      MARK_RE.lastIndex = 0;
+      while ((m = MARK_RE.exec(s))) {
+        if (m.index > at) frag.appendChild(DOC.createTextNode(s.slice(at, m.index)));
+        var w = el("span", "wikilink", m[2] || m[1]);
+        w.title = "Note: " + m[1];
+        frag.appendChild(w);
+        at = m.index + m[0].length;
+      }
+      if (at < s.length) frag.appendChild(DOC.createTextNode(s.slice(at)));
+      t.parentNode.replaceChild(frag, t);
+    });
+  }
+
+  /*
    * Renders markdown into DOM nodes with the vendored streaming-markdown
    * parser and our own renderer: elements are created one by one, text is
    * only ever text nodes, links keep web and mail addresses only, and images
@@ -445,6 +495,7 @@
     var p = M.parser(r);
     M.parser_write(p, text.length > SHOW_LIMIT ? text.slice(0, SHOW_LIMIT) : text);
     M.parser_end(p);
+    wikiLinks(root);
     // Links open through the host (the frame itself must not navigate).
     root.addEventListener("click", function (ev) {
       var a = ev.target && ev.target.closest ? ev.target.closest("a") : null;

@@ -272,3 +272,67 @@ func TestPrincipalDataBelowTheTop(t *testing.T) {
 	f.frame(`(w, d) => { d.querySelector("#result td .sub-records button.sub-toggle").click(); return true; }`)
 	f.waitFrame(`(w, d) => d.querySelectorAll("#result td .sub-records table.data tbody tr").length === 40`)
 }
+
+// TestMarkdownNotesStayMarkdown: a notes vault's note (the issue's: "Start
+// here. Active work: [[...]]", task lists, a nested list, a table; no
+// recorded server reads notes) is markdown: no key/value row made of prose,
+// wikilinks as marked text, task boxes ticked as written, the nested list
+// nested; a bare nested task list is not flattened into values.
+func TestMarkdownNotesStayMarkdown(t *testing.T) {
+	f, ui := newFixture(t)
+	tool := Tool{Name: "read_note", Description: "Reads a note of the vault.", InputSchema: json.RawMessage(`{"type":"object","properties":{"path":{"type":"string"}},"required":["path"]}`)}
+	note := "Start here. Active work: [[Projects/Orders service]] and [[Reading list|what to read]].\nOwner: Ada Lovelace\n\n" +
+		"## Tasks\n- [x] Ship the CSV export\n- [ ] Review the importer PR\n  - [ ] check the paging\n  - [x] check the totals\n- See https://example.com/docs\n\n" +
+		"| Area | Status |\n| --- | --- |\n| Export | done |\n| Import | open |\n"
+	type shape struct {
+		Keys      []string
+		Wiki      []string
+		Boxes     int
+		Ticked    int
+		Nested    int
+		TableRows int
+		Values    int
+		Visible   string
+	}
+	const read = `(w, d) => {
+		const r = d.getElementById("result");
+		const raw = [...r.querySelectorAll("details.raw")];
+		raw.forEach((x) => x.hidden = true);
+		const visible = r.innerText;
+		raw.forEach((x) => x.hidden = false);
+		const boxes = [...r.querySelectorAll(".md input[type=checkbox]")];
+		return {Keys: [...r.querySelectorAll("dl.card dt")].map((e) => e.textContent),
+			Wiki: [...r.querySelectorAll(".md .wikilink")].map((e) => e.textContent),
+			Boxes: boxes.length, Ticked: boxes.filter((b) => b.checked).length,
+			Nested: r.querySelectorAll(".md li > ul").length,
+			TableRows: r.querySelectorAll(".md .md-table tbody tr").length,
+			Values: r.querySelectorAll("ul.values").length, Visible: visible};
+	}`
+	for _, c := range []struct {
+		name, text string
+		want       shape
+	}{
+		{"note", note, shape{Wiki: []string{"Projects/Orders service", "what to read"}, Boxes: 4, Ticked: 2, Nested: 1, TableRows: 2}},
+		{"task list", "- [x] Ship the CSV export\n- [ ] Review the importer PR\n  - [ ] check the paging\n  - [x] check the totals\n", shape{Boxes: 4, Ticked: 2, Nested: 1}},
+	} {
+		res, _ := json.Marshal(map[string]any{"content": []map[string]any{{"type": "text", "text": c.text}}})
+		showResult(t, f, ui, tool, `{"path":"Home.md"}`, string(res))
+		var got shape
+		f.frameJSON(read, &got)
+		if len(got.Keys) != 0 {
+			t.Errorf("%s: prose drawn as key/value rows %q", c.name, got.Keys)
+		}
+		if !slices.Equal(got.Wiki, c.want.Wiki) || strings.Contains(got.Visible, "[[") {
+			t.Errorf("%s: wikilinks %q (visible %q), want %q as marked text", c.name, got.Wiki, got.Visible, c.want.Wiki)
+		}
+		if got.Boxes != c.want.Boxes || got.Ticked != c.want.Ticked || strings.Contains(got.Visible, "[x]") || strings.Contains(got.Visible, "[ ]") {
+			t.Errorf("%s: %d task boxes, %d ticked (visible %q), want %d and %d", c.name, got.Boxes, got.Ticked, got.Visible, c.want.Boxes, c.want.Ticked)
+		}
+		if got.Nested != c.want.Nested || got.Values != 0 {
+			t.Errorf("%s: %d nested lists, %d value lists, want %d nested and the list as markdown", c.name, got.Nested, got.Values, c.want.Nested)
+		}
+		if got.TableRows != c.want.TableRows {
+			t.Errorf("%s: table rows %d, want %d", c.name, got.TableRows, c.want.TableRows)
+		}
+	}
+}
