@@ -364,11 +364,25 @@
    * shown as its text and its target, which a click copies. Brackets with no
    * target (`[selected]`, `[LOG]`) were never a link: they stay text.
    */
+  /*
+   * localFileTarget: a relative link target that names a file a tool wrote
+   * or read (a snapshot `../out/page.yml`, `docs/guide.md`, `data/orders.csv`)
+   * rather than a page of the site the text names: a file extension that is
+   * not a web page's. Such a target is never resolved against the text's
+   * web address; it shows as the path it is.
+   */
+  var WEB_PAGE_EXT_RE = /\.(?:html?|xhtml|php|aspx?|jsp|cgi)$/i;
+  function localFileTarget(target) {
+    var path = target.replace(/[?#].*$/, "");
+    var ext = path.match(/\.[A-Za-z0-9]{1,8}$/);
+    return !!ext && !WEB_PAGE_EXT_RE.test(path);
+  }
+
   function finishLink(a, base) {
     var target = a.dataset.target;
     delete a.dataset.target;
     var u = target === undefined ? null : safeHref(target);
-    if (!u && target && base && !/^[a-z][\w+.-]*:/i.test(target.trim())) {
+    if (!u && target && base && !/^[a-z][\w+.-]*:/i.test(target.trim()) && !localFileTarget(target.trim())) {
       try { var abs = new URL(target.trim(), base).href; u = safeHref(abs); } catch (e) { u = null; }
     }
     if (u) {

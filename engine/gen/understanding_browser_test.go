@@ -336,3 +336,33 @@ func TestMarkdownNotesStayMarkdown(t *testing.T) {
 		}
 	}
 }
+
+// TestRelativeFileLinksStayPaths: a relative link to a file the tool wrote
+// or read (Playwright's snapshot `../playwright-out/page-...yml` under the
+// inspected page's address, a README's `docs/guide.md` beside a web
+// address) is not resolved against the web address the text names: it
+// shows as its path, which a click copies.
+func TestRelativeFileLinksStayPaths(t *testing.T) {
+	f, ui := newFixture(t)
+	for _, c := range []struct{ server, tool, target string }{
+		{"playwright", "browser_navigate", "../playwright-out/page-"},
+		{"desktop-commander", "read_file", "docs/guide.md"},
+	} {
+		showRecorded(t, f, ui, c.server, c.tool, 1)
+		var got struct {
+			Hrefs   []string
+			Targets []string
+		}
+		f.frameJSON(`(w, d) => ({
+			Hrefs: [...d.querySelectorAll("#result a[href]")].map((a) => a.getAttribute("href")),
+			Targets: [...d.querySelectorAll("#result .md-link-target")].map((b) => b.textContent)})`, &got)
+		for _, h := range got.Hrefs {
+			if strings.Contains(h, strings.TrimPrefix(c.target, "../")) {
+				t.Errorf("%s/%s: the file %s became the web link %s", c.server, c.tool, c.target, h)
+			}
+		}
+		if !slices.ContainsFunc(got.Targets, func(s string) bool { return strings.HasPrefix(s, c.target) }) {
+			t.Errorf("%s/%s: path targets %q, want %s… shown as a path", c.server, c.tool, got.Targets, c.target)
+		}
+	}
+}
