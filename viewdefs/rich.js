@@ -420,7 +420,9 @@
       if (v === null || v === undefined || v === "") continue;
       n++;
       var first = Array.isArray(v) ? v[0] : v;
-      if (isHash(first) || (typeof first === "string" && /^[^@\s<>]+@[^@\s<>]+\.[a-z]{2,}$/i.test(first))) refs++;
+      // A hash, a short hex id (git's 7-character commit) or an email address.
+      if (isHash(first) || (typeof first === "string" && /^[0-9a-f]{7,15}$/.test(first) && /\d/.test(first) && /[a-f]/.test(first)) ||
+        (typeof first === "string" && /^[^@\s<>]+@[^@\s<>]+\.[a-z]{2,}$/i.test(first))) refs++;
       if (typeof v === "string" && /[a-z]/i.test(v) && !isHash(v)) text++;
     }
     if (n && refs === n) return "ref";

@@ -71,6 +71,29 @@
   }
 
   /* CSV or TSV: a header of short names and rows with the same number of fields. */
+  /*
+   * firstRowIsData: the first line of delimited text is a row like the
+   * others, not a header, when one of its cells is of the kind every cell
+   * below it in that column is: a size, a date, a file name, a number that
+   * is not a year (a directory listing `README.md<TAB>412<TAB>2026-01-09`).
+   */
+  function cellKind(c) {
+    c = c.trim();
+    if (SIZE_RE.test(c)) return "size";
+    if (/^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/.test(c)) return "date";
+    if (NUM_RE.test(c) && !/^(?:19|20)\d{2}$/.test(c)) return "number";
+    if (/^[^\s\/]*(?:\/[^\s\/]+)*\.[A-Za-z0-9]{1,5}$/.test(c) && !NUM_RE.test(c)) return "file";
+    return "";
+  }
+
+  function firstRowIsData(rows) {
+    if (rows.length < 3) return false;
+    return rows[0].some(function (c, i) {
+      var k = cellKind(c);
+      return k !== "" && rows.slice(1).every((r) => cellKind(r[i]) === k);
+    });
+  }
+
   function delimited(ls, sep) {
     ls = nonEmpty(ls);
     if (ls.length < 2) return null;
@@ -78,10 +101,16 @@
     if (n < 2 || !rows.every((r) => r.length === n)) return null;
     // Two lines of prose with a comma each are not a table: commas need a third row or column.
     if (sep === "," && rows.length < 3 && n < 3) return null;
-    var head = rows[0].map((h) => h.trim());
-    if (!head.every((h) => HEADER_RE.test(h))) return null;
-    if (head.some((h, i) => head.indexOf(h) !== i)) return null;
-    return rows.slice(1).map(function (r) {
+    var head = rows[0].map((h) => h.trim()), body = rows.slice(1);
+    if (firstRowIsData(rows)) {
+      // No header line: every line is a row (a listing's first file is no column name).
+      head = head.map((_, i) => "column " + (i + 1));
+      body = rows;
+    } else {
+      if (!head.every((h) => HEADER_RE.test(h))) return null;
+      if (head.some((h, i) => head.indexOf(h) !== i)) return null;
+    }
+    return body.map(function (r) {
       var o = {};
       head.forEach(function (h, i) { o[h] = typed(r[i]); });
       return o;

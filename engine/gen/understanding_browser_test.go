@@ -366,3 +366,27 @@ func TestRelativeFileLinksStayPaths(t *testing.T) {
 		}
 	}
 }
+
+// TestListingFirstEntryIsARow: a tab-separated directory listing without a
+// header line keeps its first file as a row (it was taken for the column
+// names: the file gone, the count one short). No recorded server lists
+// files this way; the listing is the issue's.
+func TestListingFirstEntryIsARow(t *testing.T) {
+	f, ui := newFixture(t)
+	tool := Tool{Name: "list_files", Description: "Lists the files of a folder with their size and date.", InputSchema: json.RawMessage(`{"type":"object","properties":{"path":{"type":"string"}}}`)}
+	listing := "README.md\t412\t2026-01-09\nconfig.yaml\t298\t2026-01-07\ndata/orders.csv\t1840\t2026-01-05\nsrc/orders.js\t2210\t2026-01-09\n"
+	res, _ := json.Marshal(map[string]any{"content": []map[string]any{{"type": "text", "text": listing}}})
+	showResult(t, f, ui, tool, `{"path":"."}`, string(res))
+	var got struct {
+		Rows    int
+		Headers []string
+		First   string
+	}
+	f.frameJSON(`(w, d) => ({
+		Rows: d.querySelectorAll("#result table.data tbody tr").length,
+		Headers: [...d.querySelectorAll("#result table.data thead th")].map((th) => th.dataset.key),
+		First: (d.querySelector("#result table.data tbody tr") || {innerText: ""}).innerText})`, &got)
+	if got.Rows != 4 || !strings.Contains(got.First, "README.md") || slices.Contains(got.Headers, "README.md") {
+		t.Errorf("listing: %d rows under %v, first %q; want the 4 files as rows, README.md first", got.Rows, got.Headers, got.First)
+	}
+}
