@@ -246,7 +246,8 @@
 
   /*
    * failureOf reads an error reported as data: an object that says it failed
-   * ({"success": false}, {"ok": false}, {"status": "error"}), or for an
+   * ({"success": false}, {"ok": false}, {"status": "error"}; a job whose
+   * status is "failed" is data about the job, not a failed call), or for an
    * isError result any object, or an object of nothing but an error string
    * and its code ({"error": "no such table: x", "code": "SQLITE_ERROR"}).
    * Returns {message, data, rest} (rest: the keys besides the flag and the
@@ -258,7 +259,7 @@
     if (!isObj(data)) return null;
     var keys = Object.keys(data);
     var flagged = isError || data.success === false || data.ok === false || data.isError === true ||
-      (typeof data.status === "string" && /^(?:error|failed|failure|fail)$/i.test(data.status)) ||
+      (typeof data.status === "string" && /^(?:error|fail|failure)$/i.test(data.status)) ||
       (typeof data.error === "string" && keys.every((k) => /^(?:error|code|errno|hint|details?)$/i.test(k)));
     if (!flagged) return null;
     var message = null, key = null;
