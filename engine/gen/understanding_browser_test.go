@@ -60,6 +60,27 @@ func showRecorded(t *testing.T, f *fixture, ui *uiServer, server, tool string, n
 	showResult(t, f, ui, corpusTool(t, server, tool), args, string(c.Result))
 }
 
+// pageInvariantsHold checks the corpus page invariants (overflow, height,
+// links, markers, contrast, CSP...) on the page f shows; errMsg, when set,
+// is the message an error page must show.
+func pageInvariantsHold(t *testing.T, f *fixture, label, errMsg string) {
+	t.Helper()
+	opts := "{}"
+	if errMsg != "" {
+		b, _ := json.Marshal(map[string]any{"error": map[string]any{"message": errMsg}})
+		opts = string(b)
+	}
+	found, err := decodeInvariants(f.frame(invariantsCall(opts)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for inv, problems := range found {
+		for _, p := range problems {
+			t.Errorf("%s: %s: %s", label, inv, p)
+		}
+	}
+}
+
 // TestResultDrawnOnce: a text block that repeats structuredContent modulo
 // null members (git's branch list keeps `"upstream": null` its structured
 // copy omits) or behind one prose line ("Current configuration:" before the
@@ -206,6 +227,7 @@ func TestErrorReportedAsDataLeadsWithMessage(t *testing.T) {
 		if got.Raw == 0 {
 			t.Errorf("%s: the payload is not one click away", c.name)
 		}
+		pageInvariantsHold(t, f, c.name, c.message)
 	}
 }
 
@@ -271,6 +293,7 @@ func TestPrincipalDataBelowTheTop(t *testing.T) {
 	}
 	f.frame(`(w, d) => { d.querySelector("#result td .sub-records button.sub-toggle").click(); return true; }`)
 	f.waitFrame(`(w, d) => d.querySelectorAll("#result td .sub-records table.data tbody tr").length === 40`)
+	pageInvariantsHold(t, f, "two statements, one opened", "")
 }
 
 // TestMarkdownNotesStayMarkdown: a notes vault's note (the issue's: "Start
@@ -334,6 +357,7 @@ func TestMarkdownNotesStayMarkdown(t *testing.T) {
 		if got.TableRows != c.want.TableRows {
 			t.Errorf("%s: table rows %d, want %d", c.name, got.TableRows, c.want.TableRows)
 		}
+		pageInvariantsHold(t, f, c.name, "")
 	}
 }
 
@@ -410,6 +434,7 @@ func TestNestedCellFormStaysShort(t *testing.T) {
 	if height > 1200 {
 		t.Errorf("the form of a five-cell range is %.0f px tall, want at most 1200", height)
 	}
+	pageInvariantsHold(t, f, "five-cell style form", "")
 	f.eval(`window.replies.push({content: [{type: "text", text: "formatted"}]})`, nil)
 	f.frame(`(w, d) => { d.getElementById("submit").click(); return true; }`)
 	f.poll(`window.calls.length === 1`)
