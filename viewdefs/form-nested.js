@@ -17,6 +17,22 @@
     return /ies$/.test(n) ? n.slice(0, -3) + "y" : /(?:ss|us)$/.test(n) ? n : /s$/.test(n) ? n.slice(0, -1) : n;
   }
 
+  /* A one-line summary of an editor's value (its get() answer) for a folded row: `font bold · fill solid`. */
+  function briefValue(r) {
+    if (!r || r.error) return "to fix";
+    if (r.omit || r.value === undefined || r.value === null) return "not set";
+    var v = r.value, out;
+    if (isObj(v)) {
+      out = Object.keys(v).map(function (k) {
+        var x = v[k];
+        if (isObj(x)) return k + " " + Object.keys(x).map((j) => x[j] === true ? j : j + " " + (typeof x[j] === "object" ? "\u2026" : String(x[j]))).join(", ");
+        return k + (x === true ? "" : " " + (typeof x === "object" ? "\u2026" : String(x)));
+      }).join(" \u00b7 ");
+      if (!out) out = "empty";
+    } else out = typeof v === "object" ? JSON.stringify(v) : String(v);
+    return out.length > 90 ? out.slice(0, 89) + "\u2026" : out;
+  }
+
   /* Arrays: rows of item editors with add and remove; JSON for tuples. */
   function arrayEditor(s, ctx) {
     var items = s.items;
@@ -38,6 +54,9 @@
     fs.appendChild(err);
     var rows = [], seq = 0;
     var itemName = itemSchema.title || singular(ctx.label || ctx.name).replace(/^./, (c) => c.toUpperCase());
+    // Items that are objects or choices of an array inside another array's item fold to one line each:
+    // a few cells of a few styles were thousands of pixels of fieldsets.
+    var foldRows = !scalarItems && (ctx.depth || 0) >= 2;
     var f = { kind: "array", wrap: fs, dirty: false };
 
     function addRow(v) {
@@ -55,16 +74,30 @@
         f.dirty = true;
         relabel();
       });
-      row.appendChild(ed.wrap);
+      if (foldRows) {
+        // An item of an array inside another array's item (a cell of a row of styles): one line that opens its editor.
+        var fold = el("details", "row-fold"), sum = el("summary", "");
+        fold.appendChild(sum);
+        fold.appendChild(ed.wrap);
+        entry.fold = fold;
+        entry.summary = sum;
+        var resum = function () { sum.textContent = itemName + " " + (rows.indexOf(entry) + 1) + ": " + briefValue(ed.get()); };
+        entry.resum = resum;
+        fold.addEventListener("change", resum);
+        fold.addEventListener("toggle", resum);
+        row.appendChild(fold);
+      } else row.appendChild(ed.wrap);
       row.appendChild(rm);
       list.appendChild(row);
       rows.push(entry);
       if (v !== undefined) ed.set(v);
       relabel();
+      if (entry.resum) entry.resum();
       return entry;
     }
     function relabel() {
       rows.forEach(function (r, i) {
+        if (r.resum) r.resum();
         var lg = r.ed.wrap.querySelector ? r.ed.wrap.querySelector(":scope > legend label") : null;
         if (lg && !scalarItems && lg.firstChild) lg.firstChild.textContent = itemName + " " + (i + 1);
       });

@@ -136,7 +136,33 @@
   }
 
   function getPath(data, path) {
-    return path.reduce((v, k) => isObj(v) ? v[k] : undefined, data);
+    return path.reduce((v, k) => isObj(v) || (Array.isArray(v) && typeof k === "number") ? v[k] : undefined, data);
+  }
+
+  /*
+   * principalOf finds the principal data at any depth: the largest array of
+   * records reached from data through objects and one-element arrays (a
+   * gateway's {success, data: {statements: [{sql, rows: [...], count}]}}
+   * holds its rows four levels down). An array inside an array of several
+   * records belongs to each of them (a commit's files), not to the result.
+   * Returns {records, parent, path, wrappers} (wrappers: the objects above
+   * the parent, outermost first) or null.
+   */
+  function principalOf(data) {
+    var best = null, seen = 0;
+    var walk = function (v, path, objs) {
+      if (path.length > 10 || seen++ > 2000) return;
+      if (Array.isArray(v)) {
+        if (isRecordArray(v) && objs.length && (!best || v.length > best.records.length)) {
+          best = { records: v, parent: objs[objs.length - 1], path: path, wrappers: objs.slice(0, -1) };
+        }
+        if (v.length === 1) walk(v[0], path.concat([0]), objs);
+        return;
+      }
+      if (isObj(v)) Object.keys(v).forEach(function (k) { walk(v[k], path.concat([k]), objs.concat([v])); });
+    };
+    walk(data, [], []);
+    return best;
   }
 
   /* ---------- one result model ---------- */
@@ -150,7 +176,11 @@
    * structuredContent or as one of its values (memory's bare array next to
    * {entities: [...]}), when it equals one of its string values (a message),
    * or when structuredContent only wraps it ({content: "<text>"}); the
-   * structured part takes its place. Parts: {text}, {data}, {item}.
+   * structured part takes its place. "The same" is modulo null members,
+   * key order, whitespace and one leading prose line before the JSON
+   * (comparableJSON, textJSON): the text says nothing the structured data
+   * does not, and stays one click away in Raw JSON. Parts: {text}, {data},
+   * {item}.
    */
   function merge(result) {
     var items = Array.isArray(result.content) ? result.content : [];
@@ -159,19 +189,19 @@
       var keys = isObj(sc) ? Object.keys(sc) : [];
       scPart = keys.length === 1 && typeof sc[keys[0]] === "string" ? { text: sc[keys[0]], key: keys[0] } : { data: sc };
     }
-    var scJSON = scPart && scPart.data !== undefined ? stableJSON(sc) : null;
+    var scJSON = scPart && scPart.data !== undefined ? comparableJSON(sc) : null;
     var vals = scPart && scPart.data !== undefined && isObj(sc) ? Object.keys(sc).map((k) => sc[k]) : [];
     items.forEach(function (item) {
       var dup = false;
       if (scPart && isText(item)) {
         var t = item.text.trim();
-        if (scPart.text !== undefined) dup = t === scPart.text.trim();
+        if (scPart.text !== undefined) dup = sameText(t, scPart.text);
         else {
-          var j = global.GenuiText.parseJSON(t);
+          var j = textJSON(t);
           if (j !== undefined) {
-            var sj = stableJSON(j);
-            dup = sj === scJSON || vals.some((v) => v !== null && typeof v === "object" && stableJSON(v) === sj);
-          } else dup = t !== "" && vals.some((v) => typeof v === "string" && v.trim() === t);
+            var sj = comparableJSON(j);
+            dup = sj === scJSON || vals.some((v) => v !== null && typeof v === "object" && comparableJSON(v) === sj);
+          } else dup = t !== "" && vals.some((v) => typeof v === "string" && sameText(t, v));
         }
       }
       if (dup) {
@@ -181,6 +211,68 @@
     });
     if (scPart && !placed) parts.push(scPart);
     return parts;
+  }
+
+  /*
+   * textJSON is the JSON a text holds: all of it, or all of it after one
+   * leading prose line ("Current configuration:"), or undefined.
+   */
+  function textJSON(t) {
+    var j = global.GenuiText.parseJSON(t);
+    if (j !== undefined) return j;
+    var nl = t.indexOf("\n");
+    return nl > 0 && nl <= 300 && !/^\s*[\[{]/.test(t) ? global.GenuiText.parseJSON(t.slice(nl + 1)) : undefined;
+  }
+
+  /* Text with its whitespace runs as one space and its ends trimmed: how two copies of a message compare. */
+  function squashSpace(s) { return String(s).replace(/\s+/g, " ").trim(); }
+
+  function sameText(a, b) { return squashSpace(a) === squashSpace(b); }
+
+  /*
+   * comparableJSON is v as JSON for comparing two copies of a result: object
+   * members that are null dropped (text JSON keeps the nulls its structured
+   * copy omits), keys sorted, whitespace in strings squashed.
+   */
+  function comparableJSON(v) {
+    return JSON.stringify(v, function (k, x) {
+      if (typeof x === "string") return squashSpace(x);
+      if (!isObj(x)) return x;
+      var o = {};
+      Object.keys(x).sort().forEach(function (key) { if (x[key] !== null && x[key] !== undefined) o[key] = x[key]; });
+      return o;
+    });
+  }
+
+  /*
+   * failureOf reads an error reported as data: an object that says it failed
+   * ({"success": false}, {"ok": false}, {"status": "error"}; a job whose
+   * status is "failed" is data about the job, not a failed call), or for an
+   * isError result any object, or an object of nothing but an error string
+   * and its code ({"error": "no such table: x", "code": "SQLITE_ERROR"}).
+   * Returns {message, data, rest} (rest: the keys besides the flag and the
+   * message) or null when it holds no message.
+   */
+  var FAILURE_MESSAGE_KEYS = ["error", "message", "errorMessage", "error_message", "detail", "reason", "errors"];
+  var FAILURE_FLAG_KEYS = ["success", "ok", "status", "isError", "is_error"];
+  function failureOf(data, isError) {
+    if (!isObj(data)) return null;
+    var keys = Object.keys(data);
+    var flagged = isError || data.success === false || data.ok === false || data.isError === true ||
+      (typeof data.status === "string" && /^(?:error|fail|failure)$/i.test(data.status)) ||
+      (typeof data.error === "string" && keys.every((k) => /^(?:error|code|errno|hint|details?)$/i.test(k)));
+    if (!flagged) return null;
+    var message = null, key = null;
+    FAILURE_MESSAGE_KEYS.some(function (k) {
+      var v = data[k];
+      if (Array.isArray(v)) v = v[0];
+      if (isObj(v)) v = typeof v.message === "string" ? v.message : typeof v.error === "string" ? v.error : null;
+      if (typeof v === "string" && v.trim()) { message = v.trim(); key = k; return true; }
+      return false;
+    });
+    if (!message) return null;
+    var rest = keys.filter((k) => k !== key && FAILURE_FLAG_KEYS.indexOf(k) < 0 && data[k] !== null && data[k] !== undefined);
+    return { message: message, data: data, rest: rest };
   }
 
   /* v with strings that hold JSON objects or arrays parsed, a few levels down. */
@@ -211,16 +303,6 @@
       }
     }
     return { found: false };
-  }
-
-  /* JSON with object keys sorted, for comparing values. */
-  function stableJSON(v) {
-    return JSON.stringify(v, function (k, x) {
-      if (!isObj(x)) return x;
-      var o = {};
-      Object.keys(x).sort().forEach(function (key) { o[key] = x[key]; });
-      return o;
-    });
   }
 
   /* ---------- columns ---------- */
@@ -295,6 +377,7 @@
       if (c.type === "quantity") c.unit = unitOf(records, k);
       return c;
     });
+    all = rankColumnsByRole(all, records);
     var notes = [];
     var byNorm = {};
     all.forEach(function (c) { byNorm[norm(c.key)] = c; });
@@ -316,6 +399,44 @@
       shown = shown.filter((c) => hide.indexOf(norm(c.key)) < 0);
     }
     return { all: all, shown: shown, notes: notes, byNorm: byNorm };
+  }
+
+  /*
+   * rankColumnsByRole orders columns by what they are to a reader, not by
+   * JSON order: the text that names or tells a row (a title, subject, name,
+   * message: role "primary", given the width) first; references a reader
+   * seldom reads (ids, hashes, emails, timestamps, lists of hashes: role
+   * "ref") last; the rest between, each group in JSON order. Records
+   * without such a text column (a series over dates) keep JSON order. The column
+   * chooser and the stacked rows show them all in this order.
+   */
+  var PRIMARY_WORD_RE = /(?:^|[_\-.\s])(?:title|subject|name|message|msg|summary|headline|label|caption|question|task|description)$|(?:Title|Subject|Name|Message|Summary|Headline|Label|Description)$/;
+  var REF_KEY_RE = /(?:^|[_\-.\s])(?:hash|sha|uuid|guid|email|mail|oid|rev|digest|checksum)s?$|(?:Hash|Sha|Uuid|Guid|Email|Mail|Oid|Digest|Checksum)s?$|^(?:hash|sha|uuid|guid|email|e_mail|oid|parents?)$/i;
+  function columnRole(records, c) {
+    var k = c.key;
+    if (ID_RE.test(k) || REF_KEY_RE.test(k) || c.type === "date" || epochFormat(records, k)) return "ref";
+    var n = 0, refs = 0, text = 0;
+    for (var i = 0; i < records.length && n < TYPE_SAMPLE; i++) {
+      var v = isObj(records[i]) ? records[i][k] : undefined;
+      if (v === null || v === undefined || v === "") continue;
+      n++;
+      var first = Array.isArray(v) ? v[0] : v;
+      // A hash, a short hex id (git's 7-character commit) or an email address.
+      if (isHash(first) || (typeof first === "string" && /^[0-9a-f]{7,15}$/.test(first) && /\d/.test(first) && /[a-f]/.test(first)) ||
+        (typeof first === "string" && /^[^@\s<>]+@[^@\s<>]+\.[a-z]{2,}$/i.test(first))) refs++;
+      if (typeof v === "string" && /[a-z]/i.test(v) && !isHash(v)) text++;
+    }
+    if (n && refs === n) return "ref";
+    if (PRIMARY_WORD_RE.test(k) && text === n && n > 0) return "primary";
+    return "";
+  }
+
+  function rankColumnsByRole(cols, records) {
+    cols.forEach(function (c) { c.role = columnRole(records, c); });
+    // Without a column that tells a row (a series over dates, a list of ids and counts) JSON order stands.
+    if (!cols.some((c) => c.role === "primary")) return cols;
+    var tier = (c) => c.role === "primary" ? 0 : c.role === "ref" ? 2 : 1;
+    return cols.map((c, i) => ({ c: c, i: i })).sort((a, b) => tier(a.c) - tier(b.c) || a.i - b.i).map((x) => x.c);
   }
 
   /* ---------- values ---------- */
@@ -418,6 +539,7 @@
       return;
     }
     if (isHash(v)) { e.appendChild(hashValue(v)); return; }
+    if (isRecordArray(v)) { e.appendChild(recordsValue(v)); return; }
     if (Array.isArray(v)) { e.appendChild(listValue(v)); return; }
     if (isObj(v)) { e.appendChild(objectValue(v)); return; }
     // "Name <address>" (a commit author, a mail sender): the name, the address on hover.
@@ -497,6 +619,31 @@
       });
       box.appendChild(more);
     }
+    return box;
+  }
+
+  /*
+   * recordsValue is an array of records in a cell: a "N rows" button that
+   * opens them as their own sub-table (miniTable) in the cell, and folds it
+   * again; never one bullet per record.
+   */
+  function recordsValue(arr) {
+    var box = el("div", "sub-records"), table = null;
+    var keys = [];
+    arr.slice(0, KEY_SAMPLE).forEach(function (r) { Object.keys(r).forEach(function (k) { if (keys.indexOf(k) < 0) keys.push(k); }); });
+    var b = el("button", "more-items sub-toggle", arr.length + (arr.length === 1 ? " row" : " rows") + " \u25b8");
+    b.type = "button";
+    b.title = "Show as a table: " + keys.slice(0, 8).join(", ") + (keys.length > 8 ? ", \u2026" : "");
+    b.setAttribute("aria-expanded", "false");
+    b.addEventListener("click", function (ev) {
+      ev.stopPropagation();
+      var open = b.getAttribute("aria-expanded") !== "true";
+      b.setAttribute("aria-expanded", String(open));
+      b.textContent = arr.length + (arr.length === 1 ? " row" : " rows") + (open ? " \u25be" : " \u25b8");
+      if (open) box.appendChild(table || (table = miniTable(arr)));
+      else if (table) table.remove();
+    });
+    box.appendChild(b);
     return box;
   }
 
@@ -1064,7 +1211,7 @@
     var table = el("table", "data");
     var tr = el("tr");
     this.ths = this.cols.shown.map(function (c) {
-      var th = el("th", c.type === "number" || c.type === "quantity" ? "num" : "");
+      var th = el("th", c.type === "number" || c.type === "quantity" ? "num" : c.role === "primary" ? "primary" : "");
       th.dataset.key = c.key;
       th.dataset.type = c.type;
       var b = el("button", "sort", c.key);
@@ -1221,6 +1368,7 @@
         for (var i = 0; i < cols.length; i++) {
           var td = DOC.createElement("td");
           if (cols[i].type === "number" || cols[i].type === "quantity") td.className = "num";
+          else if (cols[i].role === "primary") td.className = "primary";
           td.dataset.label = cols[i].key;
           fillValue(td, isObj(r) ? r[cols[i].key] : undefined, fmts[i]);
           tr.appendChild(td);
@@ -1588,6 +1736,48 @@
       });
     }
 
+    /*
+     * principalBelow is the principal data (principalOf) when it lies below
+     * what findMain found: inside the one record of the main array (a list
+     * of one statement that holds the rows), or where findMain does not look
+     * (three levels down and more); else null.
+     */
+    function principalBelow(data, main) {
+      if (!isObj(data) && !Array.isArray(data)) return null;
+      var deep = principalOf(data);
+      if (!deep || (main && deep.records === main.records)) return null;
+      if (main && main.records) {
+        var inside = main.records.length === 1 && deep.path.length > main.path.length && main.path.every((k, i) => deep.path[i] === k);
+        return inside && deep.records.length > 1 ? deep : null;
+      }
+      return !main && deep.records.length > 1 ? deep : null;
+    }
+
+    /*
+     * wrapperHeader draws one object that wraps the principal data as a
+     * header: its scalars as a card, its other arrays and objects (not on
+     * the way down) as collapsed sections, none dropped.
+     */
+    function wrapperHeader(w, deep, args, target) {
+      if (!isObj(w)) return;
+      var onPath = function (v) { return v === deep.parent || deep.wrappers.indexOf(v) >= 0 || (Array.isArray(v) && v.length === 1 && (v[0] === deep.parent || deep.wrappers.indexOf(v[0]) >= 0)); };
+      var scalars = Object.keys(w).filter((k) => !hidden(k) && (w[k] === null || typeof w[k] !== "object"));
+      if (scalars.length) target.appendChild(renderCard(w, scalars, 0)).classList.add("meta");
+      Object.keys(w).forEach(function (k) {
+        var v = w[k];
+        if (v === null || typeof v !== "object" || onPath(v) || hidden(k)) return;
+        var d = el("details", "side");
+        d.dataset.key = k;
+        d.appendChild(el("summary", "", k + (Array.isArray(v) ? " (" + v.length + ")" : "")));
+        d.addEventListener("toggle", function () {
+          if (!d.open || d.children.length > 1) return;
+          if (Array.isArray(v)) arrayView(v, w, [k], args, d);
+          else d.appendChild(renderCard(v, null, 0));
+        });
+        target.appendChild(d);
+      });
+    }
+
     /* Renders data (a JSON value from structuredContent or from text) as the view that fits its shape. */
     function dataView(data, args, from) {
       var view = el("div", "rich");
@@ -1618,8 +1808,14 @@
         tabsView(data, peers, args, view);
         return view;
       }
-      var main = findMain(data);
-      if (main && main.records) {
+      var main = findMain(data), deep = principalBelow(data, main);
+      if (deep) {
+        set("records");
+        view.dataset.principal = deep.path.join(".");
+        deep.wrappers.forEach(function (w) { wrapperHeader(w, deep, args, view); });
+        view.rich = renderRecords(deep, data, args, view);
+        sideSections(deep.parent, deep.records, args, view);
+      } else if (main && main.records) {
         set("records");
         if (main.parent && main.parent !== data && isObj(data)) {
           var top = Object.keys(data).filter((k) => data[k] === null || typeof data[k] !== "object");
@@ -1697,6 +1893,16 @@
       Object.keys(v).forEach(function (k) { keys[norm(k)] = true; collectKeys(v[k], keys, depth + 1); });
     }
 
+    /*
+     * failureBanner leads with the message of an error reported as data: the
+     * banner with the message, the payload's other fields as a card below it,
+     * the whole payload one click away in Raw JSON.
+     */
+    function failureBanner(f, target) {
+      target.appendChild(h.errorBanner ? h.errorBanner([{ type: "text", text: f.message }]) : el("div", "error-banner", f.message));
+      if (f.rest.length) target.appendChild(renderCard(f.data, f.rest, 0)).classList.add("meta");
+    }
+
     /* Renders a CallToolResult into target. args are the arguments of the call that produced it. */
     function render(result, target, args) {
       target.replaceChildren();
@@ -1707,11 +1913,28 @@
       var parts;
       if (result.isError) {
         // The error's text goes into the banner; other content (images, links, data) follows it.
-        var items = Array.isArray(result.content) ? result.content : [];
-        target.appendChild(h.errorBanner ? h.errorBanner(items) : el("div", "error-banner", "The tool reported an error."));
+        // A text that is an error object ({"error": "..."}) gives the banner its message.
+        var items = Array.isArray(result.content) ? result.content : [], failed = null;
+        var texts = items.map(function (item) {
+          var f = isText(item) ? failureOf(textJSON(item.text.trim()), true) : null;
+          if (f && !failed) failed = f;
+          return f ? { type: "text", text: f.message } : item;
+        });
+        target.appendChild(h.errorBanner ? h.errorBanner(texts) : el("div", "error-banner", "The tool reported an error."));
+        if (failed && failed.rest.length) target.appendChild(renderCard(failed.data, failed.rest, 0)).classList.add("meta");
         parts = items.filter((item) => !(h.errorBanner && isText(item))).map(function (item) { return isText(item) ? { text: item.text } : { item: item }; });
-        if (isObj(result.structuredContent)) parts.push({ data: result.structuredContent });
-      } else parts = merge(result);
+        if (isObj(result.structuredContent) && !failureOf(result.structuredContent, true)) parts.push({ data: result.structuredContent });
+      } else {
+        parts = merge(result);
+        // A result that is only an error reported as data ({"success": false, "error": "..."}) leads with its message.
+        var only = parts.length === 1 ? (parts[0].data !== undefined ? deepJSON(parts[0].data) : parts[0].text !== undefined ? textJSON(parts[0].text.trim()) : undefined) : undefined;
+        var failure = failureOf(only, false);
+        if (failure) {
+          failureBanner(failure, target);
+          target.dataset.failed = "1";
+          parts = [];
+        } else delete target.dataset.failed;
+      }
       var keys = {}, named = (cfg.show || []).length + (cfg.hide || []).length > 0;
       parts.forEach(function (p) {
         target.appendChild(drawPart(p, args));
@@ -1720,7 +1943,7 @@
       // Fields the user named that this result does not have are said, not silently ignored.
       var absent = (cfg.show || []).concat(cfg.hide || []).filter((n) => !keys[norm(n)]);
       if (absent.length && parts.length && !result.isError) target.insertBefore(el("div", "note config-note", "Not in this result: " + absent.join(", ") + "."), target.firstChild);
-      if (!result.isError && !parts.length) target.appendChild(el("div", "note empty-result", "Done, no output."));
+      if (!result.isError && !parts.length && !target.dataset.failed) target.appendChild(el("div", "note empty-result", "Done, no output."));
       var raw = el("details", "raw");
       raw.appendChild(el("summary", "", "Raw JSON"));
       raw.addEventListener("toggle", function () {

@@ -71,6 +71,29 @@
   }
 
   /* CSV or TSV: a header of short names and rows with the same number of fields. */
+  /*
+   * firstRowIsData: the first line of delimited text is a row like the
+   * others, not a header, when one of its cells is of the kind every cell
+   * below it in that column is: a size, a date, a file name, a number that
+   * is not a year (a directory listing `README.md<TAB>412<TAB>2026-01-09`).
+   */
+  function cellKind(c) {
+    c = c.trim();
+    if (SIZE_RE.test(c)) return "size";
+    if (/^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/.test(c)) return "date";
+    if (NUM_RE.test(c) && !/^(?:19|20)\d{2}$/.test(c)) return "number";
+    if (/^[^\s\/]*(?:\/[^\s\/]+)*\.[A-Za-z0-9]{1,5}$/.test(c) && !NUM_RE.test(c)) return "file";
+    return "";
+  }
+
+  function firstRowIsData(rows) {
+    if (rows.length < 3) return false;
+    return rows[0].some(function (c, i) {
+      var k = cellKind(c);
+      return k !== "" && rows.slice(1).every((r) => cellKind(r[i]) === k);
+    });
+  }
+
   function delimited(ls, sep) {
     ls = nonEmpty(ls);
     if (ls.length < 2) return null;
@@ -78,10 +101,16 @@
     if (n < 2 || !rows.every((r) => r.length === n)) return null;
     // Two lines of prose with a comma each are not a table: commas need a third row or column.
     if (sep === "," && rows.length < 3 && n < 3) return null;
-    var head = rows[0].map((h) => h.trim());
-    if (!head.every((h) => HEADER_RE.test(h))) return null;
-    if (head.some((h, i) => head.indexOf(h) !== i)) return null;
-    return rows.slice(1).map(function (r) {
+    var head = rows[0].map((h) => h.trim()), body = rows.slice(1);
+    if (firstRowIsData(rows)) {
+      // No header line: every line is a row (a listing's first file is no column name).
+      head = head.map((_, i) => "column " + (i + 1));
+      body = rows;
+    } else {
+      if (!head.every((h) => HEADER_RE.test(h))) return null;
+      if (head.some((h, i) => head.indexOf(h) !== i)) return null;
+    }
+    return body.map(function (r) {
       var o = {};
       head.forEach(function (h, i) { o[h] = typed(r[i]); });
       return o;
@@ -111,17 +140,20 @@
     var o = {}, n = 0;
     for (var i = 0; i < ls.length; i++) {
       var m = ls[i].match(KV_RE);
-      if (!m || Object.prototype.hasOwnProperty.call(o, m[1])) return null;
+      // A "key" that ends a sentence inside it ("Start here. Active work") is prose, not a key.
+      if (!m || Object.prototype.hasOwnProperty.call(o, m[1]) || /[.!?]\s/.test(m[1])) return null;
       o[m[1]] = typed(m[2]);
       n++;
     }
     return n ? o : null;
   }
 
-  /* `- a` / `* a` / `1. a` lines -> the items. */
+  /* `- a` / `* a` / `1. a` lines -> the items; a task list or a nested list is markdown, not values. */
   function bulletList(ls) {
     ls = nonEmpty(ls);
     if (ls.length < 2 || !ls.every((l) => LIST_RE.test(l))) return null;
+    var joined = ls.join("\n");
+    if (TASK_RE.test(joined) || nestedList(joined)) return null;
     return ls.map((l) => l.match(LIST_RE)[2]);
   }
 
@@ -135,9 +167,24 @@
     return hunk > 0 && head > 0 && bad <= 2;
   }
 
+  /* Markdown: headings, fences, emphasis, links and wikilinks, tables, quotes, task lists, nested lists. */
   function looksMarkdown(s) {
     return /^#{1,6}\s+\S/m.test(s) || /^\s*```/m.test(s) || /\*\*[^*\n]+\*\*/.test(s) || /\[[^\]\n]+\]\([^)\s]+\)/.test(s) ||
-      /^\s*\|.*\|\s*\n\s*\|?\s*:?-{3,}/m.test(s) || /^>\s+\S/m.test(s);
+      /^\s*\|.*\|\s*\n\s*\|?\s*:?-{3,}/m.test(s) || /^>\s+\S/m.test(s) || /\[\[[^\[\]\n]+\]\]/.test(s) || TASK_RE.test(s) || nestedList(s);
+  }
+
+  var TASK_RE = /^\s*(?:[-*+]|\d{1,4}[.)])\s+\[[ xX]\]\s/m;
+
+  /* A list with an item indented under another (two spaces or more deeper than a list line above it). */
+  function nestedList(s) {
+    var ls = lines(s), outer = -1;
+    for (var i = 0; i < ls.length; i++) {
+      var m = ls[i].match(/^(\s*)(?:[-*+]|\d{1,4}[.)])\s+\S/);
+      if (!m) { if (ls[i].trim() === "") continue; outer = -1; continue; }
+      if (outer >= 0 && m[1].length >= outer + 2) return true;
+      if (outer < 0 || m[1].length < outer) outer = m[1].length;
+    }
+    return false;
   }
 
   /* Multi-line text that reads as code, terminal output or a log rather than sentences. */
@@ -159,7 +206,7 @@
     return ne.length >= 3 && !ne.some((l) => /[.!?]["')]?\s*$/.test(l)) && len / ne.length < 60;
   }
 
-  /* `path:\n body \n---\n path2:\n body` -> [{title, text}] (read_multiple_files). */
+  /* `path:\n body \n---\n path2:\n body` -> [{title, text}] (several files read in one answer). */
   function sections(ls) {
     var parts = [[]];
     ls.forEach(function (l) { if (l.trim() === "---") parts.push([]); else parts[parts.length - 1].push(l); });
@@ -346,11 +393,25 @@
    * shown as its text and its target, which a click copies. Brackets with no
    * target (`[selected]`, `[LOG]`) were never a link: they stay text.
    */
+  /*
+   * localFileTarget: a relative link target that names a file a tool wrote
+   * or read (a snapshot `../out/page.yml`, `docs/guide.md`, `data/orders.csv`)
+   * rather than a page of the site the text names: a file extension that is
+   * not a web page's. Such a target is never resolved against the text's
+   * web address; it shows as the path it is.
+   */
+  var WEB_PAGE_EXT_RE = /\.(?:html?|xhtml|php|aspx?|jsp|cgi)$/i;
+  function localFileTarget(target) {
+    var path = target.replace(/[?#].*$/, "");
+    var ext = path.match(/\.[A-Za-z0-9]{1,8}$/);
+    return !!ext && !WEB_PAGE_EXT_RE.test(path);
+  }
+
   function finishLink(a, base) {
     var target = a.dataset.target;
     delete a.dataset.target;
     var u = target === undefined ? null : safeHref(target);
-    if (!u && target && base && !/^[a-z][\w+.-]*:/i.test(target.trim())) {
+    if (!u && target && base && !/^[a-z][\w+.-]*:/i.test(target.trim()) && !localFileTarget(target.trim())) {
       try { var abs = new URL(target.trim(), base).href; u = safeHref(abs); } catch (e) { u = null; }
     }
     if (u) {
@@ -376,6 +437,38 @@
       span.appendChild(b);
     }
     a.replaceWith(span);
+  }
+
+  /*
+   * wikiLinks draws the `[[target|label]]` wikilinks textdata.js's
+   * prepMarkdown marked (\uE000 target \uE001 label \uE002) as marked text:
+   * the label (else the target) in a span.wikilink, the target in its title.
+   * They are no links: nothing here can open a note. In code they are the
+   * text they were.
+   */
+  function wikiLinks(root) {
+    root.normalize();
+    var walk = DOC.createTreeWalker(root, 4), found = [], n;
+    while ((n = walk.nextNode())) if (n.nodeValue.indexOf("\uE000") >= 0) found.push(n);
+    var MARK_RE = /\uE000([^\uE000-\uE002]*)\uE001([^\uE000-\uE002]*)\uE002/g;
+    found.forEach(function (t) {
+      var s = t.nodeValue;
+      if (t.parentElement && t.parentElement.closest("code, pre")) {
+        t.nodeValue = s.replace(MARK_RE, (_, target, label) => "[[" + target + (label ? "|" + label : "") + "]]");
+        return;
+      }
+      var frag = DOC.createDocumentFragment(), at = 0, m;
+      MARK_RE.lastIndex = 0;
+      while ((m = MARK_RE.exec(s))) {
+        if (m.index > at) frag.appendChild(DOC.createTextNode(s.slice(at, m.index)));
+        var w = el("span", "wikilink", m[2] || m[1]);
+        w.title = "Note: " + m[1];
+        frag.appendChild(w);
+        at = m.index + m[0].length;
+      }
+      if (at < s.length) frag.appendChild(DOC.createTextNode(s.slice(at)));
+      t.parentNode.replaceChild(frag, t);
+    });
   }
 
   /*
@@ -445,6 +538,7 @@
     var p = M.parser(r);
     M.parser_write(p, text.length > SHOW_LIMIT ? text.slice(0, SHOW_LIMIT) : text);
     M.parser_end(p);
+    wikiLinks(root);
     // Links open through the host (the frame itself must not navigate).
     root.addEventListener("click", function (ev) {
       var a = ev.target && ev.target.closest ? ev.target.closest("a") : null;

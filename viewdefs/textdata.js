@@ -260,15 +260,24 @@
 
   var HTML_TAG_RE = /<\/?[A-Za-z][\w-]*(?:\s[^<>`]*)?\/?>/g;
 
-  /* One line outside fences: code spans kept, intraword `_` escaped, HTML tags as code spans. */
+  /*
+   * One line outside fences: code spans kept, intraword `_` escaped, HTML
+   * tags as code spans, `[[wikilinks]]` (`[[target]]`, `[[target|label]]`)
+   * as private-use markers the parser passes through as text (a `|` inside
+   * one would split a table row), which text.js's markdown() draws as
+   * marked text (wikiLinks).
+   */
   function inline(l) {
     var parts = l.split(/(`+[^`]*`+|\]\([^)\s]*\)|<?https?:\/\/[^\s)>]+>?)/);
     return parts.map(function (p, i) {
       if (i % 2) return p;
       p = p.replace(/([A-Za-z0-9])_(?=[A-Za-z0-9])/g, "$1\\_");
+      p = p.replace(WIKILINK_RE, function (_, target, label) { return "\uE000" + target.trim() + "\uE001" + (label || "").trim() + "\uE002"; });
       return p.replace(HTML_TAG_RE, function (tag) { return "`" + tag + "`"; });
     }).join("");
   }
+
+  var WIKILINK_RE = /\[\[([^\[\]|\n]+)(?:\|([^\[\]\n]+))?\]\]/g;
 
   var HEADING_RE = /^\s{0,3}(#{1,6})\s+(.+?)\s*#*\s*$/;
 
@@ -323,13 +332,19 @@
   }
 
   /* Markdown with headings whose sections hold data: a section view, else null. */
+  /* Inline markdown a reader would see as markup if drawn as plain text: links, wikilinks, emphasis, code spans. */
+  function holdsInlineMarkdown(t) {
+    return /\[\[[^\]\n]+\]\]|\[[^\]\n]+\]\([^)\s]+\)|\*\*[^*\n]+\*\*|`[^`\n]+`/.test(t);
+  }
+
   function readMarkdown(t, classify, hint) {
     var secs = headedSections(t);
     if (!secs) return null;
     var views = secs.map(function (s) {
       var v = s.text.trim() ? classify(s.text, (s.title || "") + " " + (hint || "")) : { kind: "empty" };
-      // In markdown a bullet list or a plain paragraph is markdown (links, emphasis), not a list of values.
-      if ((v.kind === "data" && v.from === "list") || v.kind === "prose") v = { kind: "markdown", text: s.text };
+      // In markdown a bullet list or a plain paragraph is markdown (links, emphasis), not a list of values;
+      // lines of prose with a colon are no key/value record when their values hold markdown.
+      if ((v.kind === "data" && v.from === "list") || v.kind === "prose" || (v.kind === "data" && v.from === "kv" && holdsInlineMarkdown(s.text))) v = { kind: "markdown", text: s.text };
       return { title: s.title, view: v };
     });
     var dataLike = views.some((v) => v.view.kind === "data" || v.view.kind === "log" || v.view.kind === "parts" || v.view.kind === "commits");

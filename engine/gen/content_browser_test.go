@@ -36,8 +36,9 @@ func TestContentNeverHiddenUI(t *testing.T) {
 		if !slices.Equal(c["tags"].Chips, []string{"go", "etl", "io", "parallel", "critical", "v2"}) || c["tags"].More != "+2 more" {
 			t.Errorf("tags = %+v; want six chips and +2 more", c["tags"])
 		}
-		if !slices.Equal(c["owners"].Lines, []string{"name Ada \u00b7 role lead", "name Grace \u00b7 role review"}) {
-			t.Errorf("owners = %+v; want one formatted line per record", c["owners"])
+		// Records in a cell open as their own sub-table (issue 33), never as bullets.
+		if c["owners"].More != "2 rows \u25b8" || len(c["owners"].Lines) != 0 {
+			t.Errorf("owners = %+v; want a 2 rows toggle", c["owners"])
 		}
 		if len(c["observations"].Lines) != 3 || c["limits"].Text != "workers 8 \u00b7 queue 256" {
 			t.Errorf("observations %+v, limits %q", c["observations"], c["limits"].Text)
@@ -50,6 +51,11 @@ func TestContentNeverHiddenUI(t *testing.T) {
 		f.click(`#result tbody tr:first-child td[data-label="tags"] button.more-items`)
 		if c := get(); len(c["tags"].Chips) != 8 || c["tags"].More != "" {
 			t.Errorf("after +2 more: %+v", c["tags"])
+		}
+		f.click(`#result tbody tr:first-child td[data-label="owners"] button.sub-toggle`)
+		owners := js[[]string](f, `(w, d) => [...d.querySelectorAll('#result tbody tr:first-child td[data-label="owners"] .sub-records table.data tbody tr')].map(tr => tr.innerText.replace(/\s+/g, " ").trim())`)
+		if !slices.Equal(owners, []string{"Ada lead", "Grace review"}) {
+			t.Errorf("owners opened = %q; want the two records as a table", owners)
 		}
 	})
 
@@ -66,7 +72,8 @@ func TestContentNeverHiddenUI(t *testing.T) {
 			return {Stacked: !!d.querySelector("#result .collection.stacked"), Overflow: wrap.scrollWidth > wrap.clientWidth + 1,
 				Labels: [...d.querySelectorAll("#result tbody tr:first-child td")].filter(td => td.getBoundingClientRect().right <= right + 1).map(td => td.dataset.label),
 				Chooser: d.querySelector("#result details.col-chooser > summary").textContent}; }`)
-		all := []string{"id", "name", "state", "type", "zone", "cpus", "memory", "ip", "image", "launched"}
+		// Ranked by role (issue 33): the name first; the id, the image digest and the launch time last.
+		all := []string{"name", "state", "type", "zone", "cpus", "memory", "ip", "id", "image", "launched"}
 		if !r.Stacked || r.Overflow || !slices.Equal(r.Labels, all) || r.Chooser != "Columns 10/10" {
 			t.Errorf("10 columns at 400 px = %+v; want stacked rows with every column in sight", r)
 		}

@@ -134,12 +134,13 @@ func TestFilesystemServerUI(t *testing.T) {
 		}](f, `(w, d) => ({Cols: [...d.querySelectorAll("#result .collection th")].map(e => e.dataset.key),
 			Rows: [...d.querySelectorAll("#result .collection tbody tr")].map(tr => [...tr.children].map(td => td.textContent)),
 			Facts: [...d.querySelectorAll("#result dl.card dt")].map(e => e.textContent)})`)
-		if !slices.Equal(ls.Cols, []string{"type", "name", "size"}) || len(ls.Rows) != 4 || !slices.Contains(ls.Facts, "Combined size") {
-			t.Errorf("[FILE]/[DIR] listing = %+v; want a type/name/size table and the totals as a card", ls)
+		// Columns ranked by role (issue 33): the name first.
+		if !slices.Equal(ls.Cols, []string{"name", "type", "size"}) || len(ls.Rows) != 4 || !slices.Contains(ls.Facts, "Combined size") {
+			t.Errorf("[FILE]/[DIR] listing = %+v; want a name/type/size table and the totals as a card", ls)
 		}
 		st, _ := os.Stat(at("notes.txt"))
 		if !slices.ContainsFunc(ls.Rows, func(r []string) bool {
-			return slices.Equal(r, []string{"FILE", "notes.txt", fmt.Sprint(st.Size(), " B")})
+			return slices.Equal(r, []string{"notes.txt", "FILE", fmt.Sprint(st.Size(), " B")})
 		}) {
 			t.Errorf("listing rows = %q", ls.Rows)
 		}

@@ -91,7 +91,7 @@ func TestFixtureShapesUI(t *testing.T) {
 		}{
 			{"monthly_revenue", "#result .collection th", []string{"month", "revenue", "cost"}},      // CSV
 			{"disk_usage", "#result .collection th", []string{"mount", "size_gb", "used_gb", "use"}}, // TSV
-			{"git_log", "#result .collection th", []string{"commit", "message", "author", "date"}},
+			{"git_log", "#result .collection th", []string{"message", "author", "commit", "date"}},   // ranked by role: the message first
 			{"server_info", "#result dl.card dt", []string{"name", "engine", "region", "connections", "replicas", "read_only", "uptime"}},
 			{"todo_list", "#result ul.values li", []string{"Review the importer PR", "Update the upgrade guide", "Tag v2.4.0"}},
 			{"find_users", "#result .text, #result .collection th", []string{"Found 2 users:", "login", "admin"}},     // JSON after a lead-in

@@ -27,7 +27,8 @@ func TestLineOrientedTextUI(t *testing.T) {
 		}](f, `(w, d) => ({Cols: [...d.querySelectorAll("#result .collection th")].map(e => e.dataset.key),
 			Row: [...d.querySelectorAll("#result tbody tr:nth-child(2) td")].map(e => e.textContent)})`)
 		// Before: two columns, commit and a message with author and date glued in.
-		if !slices.Equal(r.Cols, []string{"commit", "message", "author", "date"}) || !slices.Equal(r.Row, []string{"9b8a7c6", "cli: add --dry-run", "Charles Babbage", "2026-01-11"}) {
+		// Columns ranked by role (issue 33): the message first, the commit id and the date last.
+		if !slices.Equal(r.Cols, []string{"message", "author", "commit", "date"}) || !slices.Equal(r.Row, []string{"cli: add --dry-run", "Charles Babbage", "9b8a7c6", "2026-01-11"}) {
 			t.Errorf("one-line log = %+v", r)
 		}
 		// At 400 px nothing is cut: the rows stack, every field in sight.
@@ -42,7 +43,7 @@ func TestLineOrientedTextUI(t *testing.T) {
 		}](f, `(w, d) => { const wrap = d.querySelector("#result .table-wrap"); return {Stacked: !!d.querySelector("#result .collection.stacked"),
 			Labels: [...d.querySelectorAll("#result tbody tr:first-child td")].filter(td => td.checkVisibility() && td.getBoundingClientRect().right <= wrap.getBoundingClientRect().right).map(td => td.dataset.label),
 			Overflow: wrap.scrollWidth > wrap.clientWidth + 1}; }`)
-		if !n.Stacked || n.Overflow || !slices.Equal(n.Labels, []string{"commit", "message", "author", "date"}) {
+		if !n.Stacked || n.Overflow || !slices.Equal(n.Labels, []string{"message", "author", "commit", "date"}) {
 			t.Errorf("one-line log at 400 px = %+v; want stacked rows showing all four fields", n)
 		}
 	})
@@ -61,7 +62,7 @@ func TestLineOrientedTextUI(t *testing.T) {
 			return {Cols: [...d.querySelectorAll("#result .collection th")].map(e => e.dataset.key), Hash: h.textContent, Full: h.dataset.full,
 				Author: c("author").textContent, Email: c("author").title, Date: c("date").textContent, Title: c("date").title}; }`)
 		// The author's address is on hover; git's date is read as a date.
-		want := row{[]string{"commit", "message", "author", "date"}, "3f2a9c1\u2026", "3f2a9c1d4e5b6a7980f1e2d3c4b5a69788796a5b",
+		want := row{[]string{"message", "author", "commit", "date"}, "3f2a9c1\u2026", "3f2a9c1d4e5b6a7980f1e2d3c4b5a69788796a5b",
 			"Ada Lovelace", "Ada Lovelace <ada@example.com>", "2026-01-12 10:04:11 +00:00", "2026-01-12T10:04:11+00:00"}
 		if fmt.Sprint(r) != fmt.Sprint(want) {
 			t.Errorf("multi-line log:\n got  %+v\n want %+v", r, want)
