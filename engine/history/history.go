@@ -49,6 +49,11 @@ const (
 	defaultQueue         = 1024
 	// segments is how many full segments the limits are split into.
 	segments = 4
+	// MaxID bounds entry IDs: segment files are named by their first ID
+	// in twelve digits (so they sort in order), and an ID read from a
+	// file beyond it (a damaged or planted file) would make the next IDs
+	// overflow. At one call a millisecond it lasts thirty years.
+	MaxID = 999_999_999_999
 )
 
 // Options configure a Store.
@@ -194,6 +199,7 @@ func (s *Store) load() error {
 	for _, name := range names {
 		first, ok := segmentFirst(name)
 		if !ok {
+			s.log.Warn("call history: skipping a file whose name is not a segment's", "file", name)
 			continue
 		}
 		data, err := safefile.Read(name, s.opts.MaxBytes*2+1<<20)
@@ -207,8 +213,14 @@ func (s *Store) load() error {
 				continue
 			}
 			st, ok := parseStored(line)
-			if !ok || st.id < s.nextID {
+			if !ok {
 				s.skippedOnLoad++
+				continue
+			}
+			if st.id < s.nextID || st.id > MaxID {
+				s.skippedOnLoad++
+				s.log.Warn("call history: refusing an entry whose id is out of order or out of range",
+					"file", name, "id", st.id, "want", fmt.Sprintf("%d to %d", s.nextID, int64(MaxID)))
 				continue
 			}
 			st.seg = first
@@ -231,7 +243,7 @@ func (s *Store) load() error {
 func segmentFirst(name string) (int64, bool) {
 	base := strings.TrimSuffix(strings.TrimPrefix(filepath.Base(name), "calls-"), ".jsonl")
 	n, err := strconv.ParseInt(base, 10, 64)
-	return n, err == nil && n > 0
+	return n, err == nil && n > 0 && n <= MaxID
 }
 
 // parseStored reads what the index keeps of a line.
@@ -363,6 +375,14 @@ func (s *Store) writer() {
 
 func (s *Store) write(it item) {
 	s.mu.Lock()
+	if s.nextID > MaxID {
+		s.mu.Unlock()
+		s.droppedOne()
+		if it.done != nil {
+			it.done <- 0
+		}
+		return
+	}
 	id := s.nextID
 	s.nextID++
 	line, failed := s.encode(s.scratch[:0], id, it.rec)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
@@ -233,5 +234,48 @@ func TestStringsAreJSON(t *testing.T) {
 		if err := json.Unmarshal(appendString(nil, s), &back); err != nil || back != strings.ToValidUTF8(s, "\ufffd") {
 			t.Errorf("%q -> %q (%v)", s, back, err)
 		}
+	}
+}
+
+// IDs read from disk are bounded and must increase: a damaged or planted
+// entry (an ID of 2^63-1, one going backwards) is refused with a log
+// line, the rest loads, and new IDs stay positive across restarts.
+func TestIDsFromDiskBounded(t *testing.T) {
+	dir := t.TempDir()
+	lines := []string{
+		`{"id":1,"tool":"a","source":"mcp"}`,
+		`{"id":9223372036854775807,"tool":"planted","source":"mcp"}`,
+		`{"id":2,"tool":"b","source":"mcp"}`,
+		`{"id":2,"tool":"again","source":"mcp"}`,
+		`{"id":1000000000000,"tool":"too-far","source":"mcp"}`,
+		`{"id":3,"tool":"c","source":"mcp"}`,
+	}
+	if err := os.WriteFile(filepath.Join(dir, "calls-000000000001.jsonl"), []byte(strings.Join(lines, "\n")+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	// A segment named past the bound is not read either.
+	if err := os.WriteFile(filepath.Join(dir, "calls-9223372036854775807.jsonl"), []byte(`{"id":9223372036854775807,"tool":"x"}`+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var logged strings.Builder
+	s := open(t, Options{Dir: dir, Logger: slog.New(slog.NewTextHandler(&logged, nil))})
+	if st := s.Stats(); st.Entries != 3 || st.LastID != 3 {
+		t.Fatalf("loaded %+v", st)
+	}
+	if !strings.Contains(logged.String(), "id=9223372036854775807") || !strings.Contains(logged.String(), "id=1000000000000") ||
+		!strings.Contains(logged.String(), "calls-9223372036854775807.jsonl") {
+		t.Fatalf("refusals not logged:\n%s", logged.String())
+	}
+	id := record(t, s, call("new", `{"n":1}`, `{}`))
+	if id != 4 {
+		t.Fatalf("new id %d, want 4", id)
+	}
+	s.Close()
+	s2 := open(t, Options{Dir: dir})
+	if e, ok := s2.Get(id); !ok || e.Tool != "new" {
+		t.Fatalf("call %d gone after a restart: %+v %v", id, e, ok)
+	}
+	if id2 := record(t, s2, call("newer", `{}`, `{}`)); id2 != 5 {
+		t.Fatalf("next id after restart %d, want 5", id2)
 	}
 }
