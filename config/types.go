@@ -65,6 +65,10 @@ type History struct {
 	MaxValueBytes    int      `json:"maxValueBytes"`
 	ExcludeArguments []string `json:"excludeArguments,omitempty"`
 	ExcludeResults   []string `json:"excludeResults,omitempty"`
+	// Redact hides values before a call is written: key names matched at
+	// any depth of arguments and results, or paths from "arguments." or
+	// "result." (globs, case-insensitive, '_' and '-' ignored).
+	Redact []string `json:"redact"`
 }
 
 // Checks are pinned calls, replayed by genui check.

@@ -279,3 +279,87 @@ func TestIDsFromDiskBounded(t *testing.T) {
 		t.Fatalf("next id after restart %d, want 5", id2)
 	}
 }
+
+// The history is the user's alone: its folder 0700 and its files 0600,
+// those of an older genui too.
+func TestPrivateFiles(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "history")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	old := filepath.Join(dir, "calls-000000000001.jsonl")
+	if err := os.WriteFile(old, []byte(`{"id":1,"tool":"a","source":"mcp"}`+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(old, 0o644); err != nil { // past the umask
+		t.Fatal(err)
+	}
+	s := open(t, Options{Dir: dir, MaxEntries: 4})
+	if fi, err := os.Stat(old); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Fatalf("an older segment kept its mode: %v %v", fi.Mode(), err)
+	}
+	for i := 0; i < 6; i++ { // new segments too
+		record(t, s, call("t", `{}`, `{}`))
+	}
+	names, _ := filepath.Glob(filepath.Join(dir, "*"))
+	if len(names) < 2 {
+		t.Fatalf("files %v", names)
+	}
+	for _, n := range append(names, dir) {
+		fi, err := os.Stat(n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if fi.Mode().Perm()&0o077 != 0 {
+			t.Errorf("%s is %v", n, fi.Mode().Perm())
+		}
+	}
+}
+
+// history.redact hides secret-looking keys at any depth, and the paths it
+// names, before an entry reaches the file.
+func TestRedact(t *testing.T) {
+	dir := t.TempDir()
+	defaults := []string{"*token", "*secret*", "*password*", "*apikey*", "authorization"}
+	s := open(t, Options{Dir: dir, MaxValueBytes: 400,
+		Redact: append(defaults, "arguments.account.pin", "result.structuredContent.session.*")})
+	args := `{"user":"ann","Password":"hunter2-ARG","nested":{"list":[{"access_token":"tok-ARG"},{"X-Api-Key":"key-ARG"}]},` +
+		`"headers":{"Authorization":"Bearer bearer-ARG"},"account":{"pin":"pin-ARG","id":7},"max_tokens":100,"text":"<b>&"}`
+	result := `{"content":[{"type":"text","text":"ok"}],"structuredContent":{"session":{"cookie":"cookie-RES","n":1},"clientSecret":"secret-RES"}}`
+	id := record(t, s, call("login", args, result))
+	// A truncated value whose start holds a secret key keeps no start.
+	long := `{"refresh_token":"tok-LONG","pad":"` + strings.Repeat("x", 500) + `"}`
+	rec := call("refresh", long[:400], `{}`)
+	rec.ArgumentsSize = len(long)
+	id2 := record(t, s, rec)
+	id3 := record(t, s, call("plain", `{"max_tokens":5,"tokens":["a"]}`, `{"content":[]}`))
+
+	all := files(t, dir)
+	for _, secret := range []string{"hunter2-ARG", "tok-ARG", "key-ARG", "bearer-ARG", "pin-ARG", "cookie-RES", "secret-RES", "tok-LONG"} {
+		if strings.Contains(all, secret) {
+			t.Errorf("%s written:\n%s", secret, all)
+		}
+	}
+	e, _ := s.Get(id)
+	var a map[string]any
+	if err := json.Unmarshal(e.Arguments, &a); err != nil {
+		t.Fatal(err)
+	}
+	if a["user"] != "ann" || a["Password"] != RedactedValue || a["max_tokens"] != float64(100) || a["text"] != "<b>&" ||
+		a["account"].(map[string]any)["id"] != float64(7) || a["account"].(map[string]any)["pin"] != RedactedValue ||
+		!e.ArgumentsRedacted || !e.ResultRedacted || e.Replayable() == "" || e.Summary != "ok" {
+		t.Fatalf("redacted entry: %+v\n%s", e, e.Arguments)
+	}
+	if !strings.Contains(string(e.Result), `"n":"[redacted]"`) || !strings.Contains(string(e.Result), `"clientSecret":"[redacted]"`) {
+		t.Fatalf("result: %s", e.Result)
+	}
+	if e, _ := s.Get(id2); e.ArgumentsPrefix != "" || !e.ArgumentsRedacted || e.ArgumentsOmitted != contract.OmittedTruncated {
+		t.Fatalf("truncated: %+v", e)
+	}
+	if e, _ := s.Get(id3); string(e.Arguments) != `{"max_tokens":5,"tokens":["a"]}` || e.ArgumentsRedacted || e.Replayable() != "" {
+		t.Fatalf("nothing to redact, yet: %+v", e)
+	}
+	if _, err := Open(Options{Redact: []string{"headers.x"}}); err == nil {
+		t.Fatal("a path not from arguments. or result. accepted")
+	}
+}
