@@ -28,6 +28,10 @@ type Config struct {
 	AnswerTimeout Duration `json:"answerTimeout"`
 	History       History  `json:"history"`
 	Checks        Checks   `json:"checks"`
+	// Secrets hides what the configuration must never print (values of
+	// ${env:VAR} and of secret keys) in anything genui prints about the
+	// upstream: its Redact is the one function every such surface uses.
+	Secrets *Secrets `json:"-"`
 }
 
 // Upstream is the wrapped MCP server: Command (stdio) or URL (http/sse);

@@ -91,6 +91,9 @@ func NewSetup(r *config.Resolved) (*Setup, error) {
 		s.Gen.DebugDir = filepath.Join(c.Dir, "debug")
 	}
 	s.Upstream = upstreamConfig(c.Upstream)
+	if !c.Secrets.Empty() {
+		s.Upstream.Redact = c.Secrets.Redact
+	}
 	return s, nil
 }
 
