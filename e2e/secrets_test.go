@@ -25,7 +25,7 @@ const secretShown = "<from ${env:SECRET}>"
 
 // secretProject writes a genui.json whose upstream's command line holds
 // ${env:SECRET} (the demo server, started through sh, which ignores the
-// argument) and returns its folder.
+// argument), as does its watch build step, and returns its folder.
 func secretProject(t *testing.T, script string) string {
 	t.Helper()
 	wd := t.TempDir()
@@ -33,6 +33,7 @@ func secretProject(t *testing.T, script string) string {
 		"command": "/bin/sh",
 		"args":    []string{"-c", script, testenv.GenuiBinary(t), "--label", "${env:SECRET}", "--token=${env:SECRET}"},
 		"env":     map[string]string{"DEMO_LABEL": "${env:SECRET}"},
+		"watch":   map[string]any{"paths": []string{"."}, "build": "true --label ${env:SECRET}"},
 	}}
 	if err := os.WriteFile(filepath.Join(wd, "genui.json"), []byte(mustJSON(cfg)), 0o600); err != nil {
 		t.Fatal(err)
