@@ -14,7 +14,7 @@ import (
 	"github.com/genui-dev/genui/engine/contract"
 )
 
-func open(t *testing.T, o Options) *Store {
+func open(t testing.TB, o Options) *Store {
 	t.Helper()
 	s, err := Open(o)
 	if err != nil {
@@ -358,6 +358,17 @@ func TestRedact(t *testing.T) {
 	}
 	if e, _ := s.Get(id3); string(e.Arguments) != `{"max_tokens":5,"tokens":["a"]}` || e.ArgumentsRedacted || e.Replayable() != "" {
 		t.Fatalf("nothing to redact, yet: %+v", e)
+	}
+	// An escaped key, spaces, and a secret nested deeper than the walk
+	// goes (the whole value goes then).
+	r, _ := newRedactor(defaults)
+	if out, ok := r.redact("arguments", []byte(`{ "pass\u0077ord" : "esc-ARG" , "list" : [ 1 , {"ApiKey": {"x": [1]}} ] }`)); !ok ||
+		string(out) != `{ "pass\u0077ord" : "[redacted]" , "list" : [ 1 , {"ApiKey": "[redacted]"} ] }` {
+		t.Fatalf("escaped key: %s", out)
+	}
+	deep := strings.Repeat(`{"a":`, 400) + `{"token":"deep-ARG"}` + strings.Repeat("}", 400)
+	if out, ok := r.redact("result", []byte(deep)); !ok || strings.Contains(string(out), "deep-ARG") {
+		t.Fatalf("deep: %.200s", out)
 	}
 	if _, err := Open(Options{Redact: []string{"headers.x"}}); err == nil {
 		t.Fatal("a path not from arguments. or result. accepted")
