@@ -177,6 +177,7 @@ func Open(opts Options) (*Store, error) {
 		private(s.log, opts.Dir, 0o700)
 		s.lock = flock.New(filepath.Join(opts.Dir, "lock"))
 		ok, err := s.lock.TryLock()
+		private(s.log, s.lock.Path(), 0o600)
 		switch {
 		case err != nil:
 			s.shared = fmt.Sprintf("cannot lock %s (%v): this genui keeps its calls in memory", s.lock.Path(), err)

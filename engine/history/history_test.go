@@ -294,6 +294,12 @@ func TestPrivateFiles(t *testing.T) {
 	if err := os.Chmod(old, 0o644); err != nil { // past the umask
 		t.Fatal(err)
 	}
+	if err := os.WriteFile(filepath.Join(dir, "lock"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(filepath.Join(dir, "lock"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	s := open(t, Options{Dir: dir, MaxEntries: 4})
 	if fi, err := os.Stat(old); err != nil || fi.Mode().Perm() != 0o600 {
 		t.Fatalf("an older segment kept its mode: %v %v", fi.Mode(), err)
