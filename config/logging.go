@@ -55,7 +55,7 @@ func NewLogger(c Config, debug bool, stderr io.Writer) (*slog.Logger, io.Closer,
 	if debug {
 		level = slog.LevelDebug
 	}
-	opts := &slog.HandlerOptions{Level: level, ReplaceAttr: c.Secrets.hidingIn(Redactor(c.Logging.Redact))}
+	opts := &slog.HandlerOptions{Level: level, ReplaceAttr: LogReplacer(c)}
 	var h slog.Handler
 	if c.Logging.Format == "text" {
 		h = slog.NewTextHandler(w, opts)
@@ -127,6 +127,14 @@ func Redactor(extra []string) func(groups []string, a slog.Attr) slog.Attr {
 		}
 		return a
 	}
+}
+
+// LogReplacer is the slog ReplaceAttr of genui's log: Redactor (credential
+// attributes, bearer tokens, key shapes, logging.redact) and then
+// Secrets.Redact (${env:VAR} values) over every string a record carries.
+// The engine applies it to the records it publishes to watchers too.
+func LogReplacer(c Config) func(groups []string, a slog.Attr) slog.Attr {
+	return c.Secrets.hidingIn(Redactor(c.Logging.Redact))
 }
 
 // hidingIn runs Redact over every string a log line carries (its message

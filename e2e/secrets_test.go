@@ -64,7 +64,9 @@ func getText(t *testing.T, url string) string {
 // appears nowhere.
 func TestEnvSecretsNeverShown(t *testing.T) {
 	env := []string{"SECRET=" + secretValue}
-	wd := secretProject(t, `exec "$0" demo-server`)
+	// The upstream prints its argument on stderr (genui logs it) every
+	// half second for a minute (its process group ends with it).
+	wd := secretProject(t, `(i=0; while [ $i -lt 120 ]; do echo "tick, label $2" >&2; sleep 0.5; i=$((i+1)); done) & exec "$0" demo-server`)
 	dir := filepath.Join(t.TempDir(), "ui")
 
 	// genui serve: the banner, the API, the log.
@@ -126,10 +128,17 @@ func TestEnvSecretsNeverShown(t *testing.T) {
 	}
 
 	// The TUI's header.
-	x := startTUIEnv(t, 160, 40, wd, env, "tui", "--dir", filepath.Join(t.TempDir(), "ui"))
+	x := startTUIEnv(t, 400, 40, wd, env, "tui", "--dir", filepath.Join(t.TempDir(), "ui"))
 	screen := x.waitFor("the header with the upstream", 60*time.Second, contains("--label"))
 	if strings.Contains(screen, secretValue) || !strings.Contains(screen, secretShown) {
 		t.Errorf("the TUI's header:\n%s", screen)
+	}
+	// Its Log tab: the upstream's stderr line, through the engine's log
+	// events.
+	x.keys("7")
+	screen = x.waitFor("the upstream's stderr line in the Log tab", 30*time.Second, contains("line=tick, label"))
+	if strings.Contains(screen, secretValue) || !strings.Contains(screen, "tick, label "+secretShown) {
+		t.Errorf("the TUI's Log tab:\n%s", screen)
 	}
 	x.keys("q")
 
@@ -139,8 +148,8 @@ func TestEnvSecretsNeverShown(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if strings.Contains(string(b), secretValue) {
-			t.Errorf("the log shows the secret:\n%s", tail(string(b), 4000))
+		if strings.Contains(string(b), secretValue) || !strings.Contains(string(b), "tick, label "+secretShown) {
+			t.Errorf("the log shows the secret, or not the upstream's line without it:\n%s", tail(string(b), 4000))
 		}
 	}
 	if t.Failed() {

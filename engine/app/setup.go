@@ -169,7 +169,7 @@ func (s *Setup) EngineOptions() (engine.Options, error) {
 	}
 	c := s.Config
 	return engine.Options{
-		Upstream: s.Upstream, Dir: c.Dir, Generator: g, Logger: log,
+		Upstream: s.Upstream, Dir: c.Dir, Generator: g, Logger: log, LogReplace: config.LogReplacer(c),
 		PersistCache: c.Cache.Persist, CacheDir: c.Cache.Directory, NoCache: s.NoCache,
 		CacheMaxEntries: c.Cache.MaxEntries, CacheMaxEntryBytes: c.Cache.MaxEntryBytes, CacheMaxTotalBytes: c.Cache.MaxTotalBytes,
 		GenerationTimeout: c.Generation.Timeout.D(), MaxConcurrentGenerations: c.Generation.MaxConcurrent,
