@@ -26,9 +26,9 @@ func (e *Engine) Logger() *slog.Logger { return e.opts.Logger }
 type logTee struct {
 	next    slog.Handler
 	replace func(groups []string, a slog.Attr) slog.Attr // nil: as they are
-	sink   *atomic.Pointer[eventHub]
-	attrs  []slog.Attr // from WithAttrs, group-qualified
-	groups []string
+	sink    *atomic.Pointer[eventHub]
+	attrs   []slog.Attr // from WithAttrs, group-qualified
+	groups  []string
 }
 
 func newLogTee(next slog.Handler, replace func([]string, slog.Attr) slog.Attr) *logTee {
