@@ -232,7 +232,9 @@ func (s *Store) load() error {
 				continue
 			}
 			if st.id < s.nextID || st.id > MaxID {
-				s.skippedOnLoad++
+				if s.skippedOnLoad++; s.skippedOnLoad > 10 { // the total follows
+					continue
+				}
 				s.log.Warn("call history: refusing an entry whose id is out of order or out of range",
 					"file", name, "id", st.id, "want", fmt.Sprintf("%d to %d", s.nextID, int64(MaxID)))
 				continue
