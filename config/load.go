@@ -142,6 +142,9 @@ type Effective struct {
 	// fromEnv records the strings that ${env:VAR} references expanded to,
 	// by path, so errors show <from ${env:VAR}> instead (scrub).
 	fromEnv map[string]envOrigin
+	// envValues are the values of the variables ${env:VAR} referenced, by
+	// name: what Secrets hides in everything genui prints.
+	envValues map[string]string
 	// tree is the merged document.
 	tree map[string]any
 }
@@ -152,7 +155,7 @@ func Load(in Input) (*Effective, error) {
 	if in.LookupEnv == nil {
 		in.LookupEnv = os.LookupEnv
 	}
-	eff := &Effective{Sources: map[string]Source{}, secret: map[string]bool{}, fromEnv: map[string]envOrigin{}}
+	eff := &Effective{Sources: map[string]Source{}, secret: map[string]bool{}, fromEnv: map[string]envOrigin{}, envValues: map[string]string{}}
 	path, explicit := in.File, true
 	if path == "" {
 		path, explicit = DefaultFile, false
@@ -236,6 +239,7 @@ func Load(in Input) (*Effective, error) {
 	if err := json.Unmarshal(b, &eff.Config); err != nil {
 		return nil, fmt.Errorf("config: %w", err)
 	}
+	eff.Config.Secrets = eff.secrets(tree)
 	return eff, nil
 }
 
@@ -385,6 +389,9 @@ func ParseFile(b []byte, lookup func(string) (string, bool), eff *Effective) (ma
 	if eff.fromEnv == nil {
 		eff.fromEnv = map[string]envOrigin{}
 	}
+	if eff.envValues == nil {
+		eff.envValues = map[string]string{}
+	}
 	src := Source{Layer: LayerFile}
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.UseNumber()
@@ -496,6 +503,11 @@ func expandTree(v any, path string, lookup func(string) (string, bool), eff *Eff
 		}
 		if len(names) > 0 {
 			eff.fromEnv[path] = envOrigin{value: out, names: names}
+			for _, n := range names {
+				if v, ok := lookup(n); ok {
+					eff.envValues[n] = v
+				}
+			}
 		}
 		return out
 	}

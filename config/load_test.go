@@ -438,3 +438,25 @@ func TestEnvName(t *testing.T) {
 		}
 	}
 }
+
+// history.redact: a default that hides secret-looking keys, its variable,
+// and [] for none; a path must start from arguments. or result.
+func TestHistoryRedact(t *testing.T) {
+	eff, err := load(t, "", env{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(eff.Config.History.Redact, " "); got != "*token *secret* *password* *apikey* authorization" {
+		t.Fatalf("default %q", got)
+	}
+	if eff, err = load(t, "", env{"GENUI_HISTORY_REDACT": "pin,arguments.account.id"}); err != nil ||
+		strings.Join(eff.Config.History.Redact, " ") != "pin arguments.account.id" {
+		t.Fatalf("variable: %v %v", eff.Config.History.Redact, err)
+	}
+	if eff, err = load(t, `{"history": {"redact": []}}`, env{}); err != nil || len(eff.Config.History.Redact) != 0 {
+		t.Fatalf("none: %v %v", eff.Config.History.Redact, err)
+	}
+	if _, err = load(t, `{"history": {"redact": ["headers.x"]}}`, env{}); err == nil || !strings.Contains(err.Error(), "history.redact") {
+		t.Fatalf("a path from elsewhere: %v", err)
+	}
+}

@@ -1,6 +1,7 @@
 package config
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"log/slog"
@@ -54,7 +55,7 @@ func NewLogger(c Config, debug bool, stderr io.Writer) (*slog.Logger, io.Closer,
 	if debug {
 		level = slog.LevelDebug
 	}
-	opts := &slog.HandlerOptions{Level: level, ReplaceAttr: Redactor(c.Logging.Redact)}
+	opts := &slog.HandlerOptions{Level: level, ReplaceAttr: LogReplacer(c)}
 	var h slog.Handler
 	if c.Logging.Format == "text" {
 		h = slog.NewTextHandler(w, opts)
@@ -122,6 +123,61 @@ func Redactor(extra []string) func(groups []string, a slog.Attr) slog.Attr {
 					out[i] = RedactString(s)
 				}
 				return slog.Any(a.Key, out)
+			}
+		}
+		return a
+	}
+}
+
+// LogReplacer is the slog ReplaceAttr of genui's log: Redactor (credential
+// attributes, bearer tokens, key shapes, logging.redact) and then
+// Secrets.Redact (${env:VAR} values) over every string a record carries.
+// The engine applies it to the records it publishes to watchers too.
+func LogReplacer(c Config) func(groups []string, a slog.Attr) slog.Attr {
+	return c.Secrets.hidingIn(Redactor(c.Logging.Redact))
+}
+
+// hidingIn runs Redact over every string a log line carries (its message
+// included) after replace.
+func (s *Secrets) hidingIn(replace func([]string, slog.Attr) slog.Attr) func([]string, slog.Attr) slog.Attr {
+	if s.Empty() {
+		return replace
+	}
+	return func(groups []string, a slog.Attr) slog.Attr {
+		a = replace(groups, a)
+		switch a.Value.Kind() {
+		case slog.KindString:
+			if str := a.Value.String(); str != "" {
+				if r := s.Redact(str); r != str {
+					return slog.String(a.Key, r)
+				}
+			}
+		case slog.KindAny:
+			switch v := a.Value.Any().(type) {
+			case error:
+				if str := v.Error(); s.Redact(str) != str {
+					return slog.String(a.Key, s.Redact(str))
+				}
+			case fmt.Stringer:
+				if str := v.String(); s.Redact(str) != str {
+					return slog.String(a.Key, s.Redact(str))
+				}
+			case []string:
+				out := make([]string, len(v))
+				for i, x := range v {
+					out[i] = s.Redact(x)
+				}
+				return slog.Any(a.Key, out)
+			case map[string]string:
+				out := make(map[string]string, len(v))
+				for k, x := range v {
+					out[k] = s.Redact(x)
+				}
+				return slog.Any(a.Key, out)
+			case json.RawMessage:
+				if str := string(v); s.Redact(str) != str {
+					return slog.String(a.Key, s.Redact(str))
+				}
 			}
 		}
 		return a

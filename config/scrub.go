@@ -57,43 +57,108 @@ func (eff *Effective) secretPath(path string) bool {
 	return false
 }
 
-// scrub replaces, in every error's rule, each value that came from
-// ${env:...} with <from ${env:VAR}> and each secret value in tree with
-// <secret>. Values are matched in the forms rules print them (quoted, and
-// bare when long enough not to be mistaken for other text).
-func (eff *Effective) scrub(errs []*Error, tree map[string]any) {
-	type hidden struct{ value, with string }
-	var hide []hidden
-	for _, o := range eff.fromEnv {
-		if o.value != "" {
-			hide = append(hide, hidden{o.value, o.placeholder()})
+// minHidden is the shortest value Secrets hides in free text: a shorter
+// one (a port, a flag's "1") cannot be told from the text around it, and
+// hiding it would garble every line that happens to contain it.
+const minHidden = 4
+
+// Secrets are the values genui must never print: the value of every
+// ${env:VAR} the configuration read (shown as <from ${env:VAR}>) and the
+// values of keys that hold secrets (llm.apiKey, the upstream's
+// secret-looking headers and environment entries; shown as <secret>).
+// Redact is the one function that hides them: errors about the
+// configuration, `genui config show`, the upstream's command line and URL
+// wherever they are shown (serve's banner, /state, /variables, the TUI's
+// header, genui check's errors, events), and every log line go through
+// it. A nil *Secrets hides nothing.
+type Secrets struct {
+	hide []hidden // longest value first
+}
+
+type hidden struct{ value, with string }
+
+// secrets collects what tree's values must not show.
+func (eff *Effective) secrets(tree map[string]any) *Secrets {
+	s := &Secrets{}
+	seen := map[string]bool{}
+	add := func(value, with string) {
+		if len(value) >= minHidden && !seen[value] {
+			seen[value] = true
+			s.hide = append(s.hide, hidden{value, with})
 		}
 	}
-	add := func(path string, v any) {
-		if s, ok := v.(string); ok && s != "" && eff.secretPath(path) {
-			hide = append(hide, hidden{s, secretPlaceholder})
+	for name, v := range eff.envValues {
+		add(v, "<from ${env:"+name+"}>")
+	}
+	secretAt := func(path string, v any) {
+		if str, ok := v.(string); ok && eff.secretPath(path) {
+			add(str, secretPlaceholder)
 		}
 	}
 	if v, ok := getPath(tree, "llm.apiKey"); ok {
-		add("llm.apiKey", v)
+		secretAt("llm.apiKey", v)
 	}
 	for _, m := range []string{"upstream.headers", "upstream.env"} {
 		if v, ok := getPath(tree, m); ok {
 			if entries, ok := v.(map[string]any); ok {
 				for k, x := range entries {
-					add(m+"."+k, x)
+					secretAt(m+"."+k, x)
 				}
 			}
 		}
 	}
-	// Longest first, so a value that contains another is replaced whole.
-	sort.Slice(hide, func(i, j int) bool { return len(hide[i].value) > len(hide[j].value) })
+	// Longest first, so a value that contains another is replaced whole;
+	// then by value, so the order does not depend on the map's.
+	sort.Slice(s.hide, func(i, j int) bool {
+		if len(s.hide[i].value) != len(s.hide[j].value) {
+			return len(s.hide[i].value) > len(s.hide[j].value)
+		}
+		return s.hide[i].value < s.hide[j].value
+	})
+	return s
+}
+
+// Redact replaces each secret value in text with its placeholder.
+func (s *Secrets) Redact(text string) string {
+	if s == nil {
+		return text
+	}
+	for _, h := range s.hide {
+		if strings.Contains(text, h.value) {
+			text = strings.ReplaceAll(text, h.value, h.with)
+		}
+	}
+	return text
+}
+
+// Empty reports whether there is nothing to hide.
+func (s *Secrets) Empty() bool { return s == nil || len(s.hide) == 0 }
+
+// scrub replaces, in every error's rule, each value that came from
+// ${env:...} with <from ${env:VAR}> and each secret value in tree with
+// <secret>: a whole value first (quoted, as rules print it: "ftp://<the
+// value>/v1" is shown as <from ${env:X}>), then Secrets.Redact.
+func (eff *Effective) scrub(errs []*Error, tree map[string]any) {
+	var whole []hidden
+	for _, o := range eff.fromEnv {
+		if o.value != "" {
+			whole = append(whole, hidden{o.value, o.placeholder()})
+		}
+	}
+	sort.Slice(whole, func(i, j int) bool { return len(whole[i].value) > len(whole[j].value) })
+	sec := eff.secrets(tree)
 	for _, e := range errs {
-		for _, h := range hide {
+		for _, h := range whole {
 			e.Rule = strings.ReplaceAll(e.Rule, strconv.Quote(h.value), h.with)
+		}
+		for _, h := range sec.hide {
+			e.Rule = strings.ReplaceAll(e.Rule, strconv.Quote(h.value), h.with)
+		}
+		for _, h := range whole {
 			if len(h.value) >= 6 {
 				e.Rule = strings.ReplaceAll(e.Rule, h.value, h.with)
 			}
 		}
+		e.Rule = sec.Redact(e.Rule)
 	}
 }

@@ -2,6 +2,7 @@ package config
 
 import (
 	"errors"
+	"os"
 	"strings"
 	"testing"
 )
@@ -87,5 +88,50 @@ func TestConfigErrorsHideSecretKeys(t *testing.T) {
 	_, err := load(t, `{"logging": {"format": "xml"}}`, nil)
 	if err == nil || !strings.Contains(err.Error(), `not "xml"`) {
 		t.Errorf("a literal value is no longer shown: %v", err)
+	}
+}
+
+// TestSecretsRedact: every ${env:VAR} value the configuration read, and
+// the values of secret keys, are hidden by the one function the output
+// surfaces use (Secrets.Redact): in free text, in `config show` and in
+// every log line; values too short to tell from other text are not.
+func TestSecretsRedact(t *testing.T) {
+	const secret = "plain-VALUE-4242"
+	e := env{"PLAIN": secret, "API_TOKEN": "tok-0123456789", "N": "1"}
+	p := writeConfig(t, `{"upstream": {"command": "server", "args": ["--label", "${env:PLAIN}", "--level=${env:N}"],
+		"env": {"API_TOKEN": "${env:API_TOKEN}", "PASSWORD": "hunter2-literal"}}}`)
+	eff, err := ResolveInput(nil, Input{File: p, LookupEnv: e.lookup})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sec := eff.Config.Secrets
+	got := sec.Redact("server --label " + secret + " --level=1 (token tok-0123456789, pw hunter2-literal)")
+	if want := "server --label <from ${env:PLAIN}> --level=1 (token <from ${env:API_TOKEN}>, pw <secret>)"; got != want {
+		t.Fatalf("Redact:\n got %s\nwant %s", got, want)
+	}
+	var shown strings.Builder
+	if err := eff.Show(&shown, false); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(shown.String(), secret) || !strings.Contains(shown.String(), `"<from ${env:PLAIN}>"`) {
+		t.Fatalf("config show:\n%s", shown.String())
+	}
+	eff.Config.Dir = t.TempDir()
+	log, closer, err := NewLogger(eff.Config, false, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	log.Info("upstream started "+secret, "command", "server --label "+secret, "args", []string{secret},
+		"err", errors.New("exit: "+secret), "env", map[string]string{"X": secret})
+	closer.Close()
+	b, err := os.ReadFile(LogFile(eff.Config))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(b), secret) || strings.Count(string(b), "<from ${env:PLAIN}>") != 5 {
+		t.Fatalf("log line:\n%s", b)
+	}
+	if (*Secrets)(nil).Redact(secret) != secret {
+		t.Fatal("a nil Secrets hides something")
 	}
 }

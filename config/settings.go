@@ -98,6 +98,7 @@ var settings = []setting{
 	{Path: "history.maxValueBytes", Kind: kInt, Default: 65536},
 	{Path: "history.excludeArguments", Kind: kList},
 	{Path: "history.excludeResults", Kind: kList},
+	{Path: "history.redact", Kind: kList, Default: []any{"*token", "*secret*", "*password*", "*apikey*", "authorization"}},
 
 	{Path: "checks.directory", Kind: kString, Default: "genui-checks"},
 	{Path: "checks.timeout", Kind: kDuration, Default: "1m"},

@@ -21,7 +21,8 @@ type Entry struct {
 // Entries lists every set value in schema order, each with its source;
 // API keys, credential-like headers and environment entries, values read
 // from secret-looking ${env:VAR}s, URL credentials and anything shaped like
-// a provider key are redacted.
+// a provider key are redacted, and any other ${env:VAR} value shows as
+// <from ${env:VAR}> (Secrets.Redact).
 func (eff *Effective) Entries() []Entry {
 	var out []Entry
 	for _, s := range settings {
@@ -54,7 +55,7 @@ func (eff *Effective) redact(path, name string, v any) any {
 	}
 	switch x := v.(type) {
 	case string:
-		return redactURL(RedactString(x))
+		return redactURL(RedactString(eff.Config.Secrets.Redact(x)))
 	case []any:
 		out := make([]any, len(x))
 		for i, e := range x {
@@ -103,8 +104,11 @@ func (eff *Effective) Show(w io.Writer, asJSON bool) error {
 	fmt.Fprintf(w, "# genui's effective configuration (config file: %s; precedence: flags > GENUI_* environment > file > defaults)\n", file)
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	for _, e := range entries {
-		b, _ := json.Marshal(e.Value)
-		fmt.Fprintf(tw, "%s\t%s\t%s\n", e.Path, b, e.Source)
+		var b strings.Builder // <from ${env:VAR}> as it is, not \u003c...
+		enc := json.NewEncoder(&b)
+		enc.SetEscapeHTML(false)
+		_ = enc.Encode(e.Value)
+		fmt.Fprintf(tw, "%s\t%s\t%s\n", e.Path, strings.TrimSuffix(b.String(), "\n"), e.Source)
 	}
 	if err := tw.Flush(); err != nil {
 		return err

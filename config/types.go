@@ -28,6 +28,10 @@ type Config struct {
 	AnswerTimeout Duration `json:"answerTimeout"`
 	History       History  `json:"history"`
 	Checks        Checks   `json:"checks"`
+	// Secrets hides what the configuration must never print (values of
+	// ${env:VAR} and of secret keys) in anything genui prints about the
+	// upstream: its Redact is the one function every such surface uses.
+	Secrets *Secrets `json:"-"`
 }
 
 // Upstream is the wrapped MCP server: Command (stdio) or URL (http/sse);
@@ -65,6 +69,10 @@ type History struct {
 	MaxValueBytes    int      `json:"maxValueBytes"`
 	ExcludeArguments []string `json:"excludeArguments,omitempty"`
 	ExcludeResults   []string `json:"excludeResults,omitempty"`
+	// Redact hides values before a call is written: key names matched at
+	// any depth of arguments and results, or paths from "arguments." or
+	// "result." (globs, case-insensitive, '_' and '-' ignored).
+	Redact []string `json:"redact"`
 }
 
 // Checks are pinned calls, replayed by genui check.

@@ -108,6 +108,11 @@ type Options struct {
 	// Metrics receives genui's Prometheus metrics (nil = none).
 	Metrics *metrics.Metrics
 	Logger  *slog.Logger
+	// LogReplace, when set, rewrites every attribute (the message
+	// included) of the log records published to watchers (EventLog: the
+	// TUI's Log tab, the API's events), as the log file's handler does
+	// (config.LogReplacer: credentials and ${env:VAR} values hidden).
+	LogReplace func(groups []string, a slog.Attr) slog.Attr
 }
 
 // Engine is genui's core, composed of services that each keep their own
@@ -154,7 +159,7 @@ func New(opts Options) (*Engine, error) {
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
-	tee := newLogTee(opts.Logger.Handler()) // watchers see the log (logevents.go)
+	tee := newLogTee(opts.Logger.Handler(), opts.LogReplace) // watchers see the log (logevents.go)
 	opts.Logger = slog.New(tee)
 	if opts.GenerationTimeout <= 0 {
 		opts.GenerationTimeout = 2 * time.Minute

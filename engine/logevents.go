@@ -24,14 +24,15 @@ func (e *Engine) Logger() *slog.Logger { return e.opts.Logger }
 
 // logTee is the slog.Handler behind Logger.
 type logTee struct {
-	next   slog.Handler
-	sink   *atomic.Pointer[eventHub]
-	attrs  []slog.Attr // from WithAttrs, group-qualified
-	groups []string
+	next    slog.Handler
+	replace func(groups []string, a slog.Attr) slog.Attr // nil: as they are
+	sink    *atomic.Pointer[eventHub]
+	attrs   []slog.Attr // from WithAttrs, group-qualified
+	groups  []string
 }
 
-func newLogTee(next slog.Handler) *logTee {
-	return &logTee{next: next, sink: new(atomic.Pointer[eventHub])}
+func newLogTee(next slog.Handler, replace func([]string, slog.Attr) slog.Attr) *logTee {
+	return &logTee{next: next, replace: replace, sink: new(atomic.Pointer[eventHub])}
 }
 
 // publishes reports whether a record of level goes to watchers: while
@@ -99,7 +100,11 @@ const maxLogAttr = 4 << 10
 // encode as JSON (errors and other values become strings).
 func (t *logTee) record(r slog.Record) *contract.LogRecord {
 	lr := &contract.LogRecord{Level: r.Level.String(), Message: r.Message}
+	if t.replace != nil {
+		lr.Message = t.replace(nil, slog.String(slog.MessageKey, r.Message)).Value.String()
+	}
 	add := func(a slog.Attr) {
+		a = t.replaced(a)
 		if a.Key == "component" {
 			lr.Component = a.Value.Resolve().String()
 			return
@@ -118,6 +123,23 @@ func (t *logTee) record(r slog.Record) *contract.LogRecord {
 		add(a)
 	}
 	return lr
+}
+
+// replaced is a with t.replace applied (to a group's members one by one).
+func (t *logTee) replaced(a slog.Attr) slog.Attr {
+	if t.replace == nil {
+		return a
+	}
+	a.Value = a.Value.Resolve()
+	if a.Value.Kind() != slog.KindGroup {
+		return t.replace(nil, a)
+	}
+	members := a.Value.Group()
+	out := make([]slog.Attr, len(members))
+	for i, m := range members {
+		out[i] = t.replaced(m)
+	}
+	return slog.Attr{Key: a.Key, Value: slog.GroupValue(out...)}
 }
 
 func jsonSafe(v slog.Value) any {

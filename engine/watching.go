@@ -61,8 +61,12 @@ const maxRestartFiles = 20
 // runWatch watches the upstream's files until ctx ends.
 func (e *Engine) runWatch(ctx context.Context) {
 	o := e.opts.Watch
+	build := o.Build // as /state shows it: a ${env:VAR} value hidden
+	if hide := e.opts.Upstream.Redact; hide != nil {
+		build = hide(build)
+	}
 	e.watch.update(func(st *contract.WatchState) {
-		*st = contract.WatchState{Enabled: true, Paths: o.Paths, Ignore: o.Ignore, Debounce: o.Debounce, Build: o.Build}
+		*st = contract.WatchState{Enabled: true, Paths: o.Paths, Ignore: o.Ignore, Debounce: o.Debounce, Build: build}
 	})
 	fail := func(msg string) {
 		e.log.Error("not watching the upstream's files", "reason", msg)

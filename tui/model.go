@@ -59,7 +59,8 @@ type Options struct {
 	// Release stops the in-process engine once the TUI has attached to
 	// another genui (key a). It runs in a command and may block, bounded.
 	Release func()
-	// OpenURL opens the browser (default github.com/pkg/browser); Copy puts
+	// OpenURL opens the browser (default github.com/pkg/browser; it only
+	// ever gets http and https URLs: opener.go); Copy puts
 	// text on the clipboard (default OSC 52 through the terminal, and
 	// tmux's paste buffer inside tmux). Tests inject both.
 	OpenURL func(url string) error
@@ -138,6 +139,7 @@ func newModel(opts Options, specs []paneSpec) *Model {
 	if opts.OpenURL == nil {
 		opts.OpenURL = browser.OpenURL
 	}
+	opts.OpenURL = onlyWeb(opts.OpenURL)
 	if opts.Copy == nil {
 		opts.Copy = copyToClipboard
 	}

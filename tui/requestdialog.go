@@ -107,6 +107,9 @@ func (d *requestDialog) Keys() []key.Binding {
 	case r == nil:
 		return []key.Binding{k.Back}
 	case r.Elicitation != nil && r.Elicitation.Mode == contract.ElicitURL:
+		if _, web := webURL(r.Elicitation.URL); !web {
+			return []key.Binding{reqKeys.done, reqKeys.copy, reqKeys.decline, reqKeys.cancel, k.PageDown}
+		}
 		return []key.Binding{reqKeys.done, reqKeys.open, reqKeys.copy, reqKeys.decline, reqKeys.cancel, k.PageDown}
 	case r.Elicitation != nil:
 		return []key.Binding{reqKeys.accept, k.NextField, k.PrevField, k.Toggle, reqKeys.decline, reqKeys.cancel, k.PageDown}
@@ -242,6 +245,10 @@ func (d *requestDialog) urlKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	case key.Matches(msg, reqKeys.done):
 		return d.send("accepted (done at the URL)", contract.Answer{Result: contract.ElicitResult(contract.ElicitAccept, nil)}), false
 	case key.Matches(msg, reqKeys.open):
+		if why, ok := webURL(u); !ok {
+			d.s.setStatus("not opened: "+why+"; genui opens only http and https URLs (y copies it)", true)
+			return nil, false
+		}
 		open := d.s.opts.OpenURL
 		return func() tea.Msg { return openedURLMsg{url: u, err: open(u)} }, false
 	case key.Matches(msg, reqKeys.copy):
@@ -332,13 +339,18 @@ func (d *requestDialog) askLines(w int) []string {
 		out = append(out, s.section("Message"))
 		out = append(out, indent(wrapAll(cleanLines(e.Message), w-2), "  ")...)
 		if e.Mode == contract.ElicitURL {
-			out = append(out, "", s.section("URL")+"  "+st.Muted.Render("o opens it · y copies it · enter when you are done there"))
+			why, web := webURL(e.URL)
+			keysHelp := "o opens it · y copies it · enter when you are done there"
+			if !web {
+				keysHelp = "y copies it · enter when you are done there"
+			}
+			out = append(out, "", s.section("URL")+"  "+st.Muted.Render(keysHelp))
 			out = append(out, indent(wrapAll([]string{clean(e.URL)}, w-2), "  ")...)
 			// The host, on its own line: where the link really goes.
-			if u, err := url.Parse(e.URL); err == nil && u.Host != "" {
+			if u, err := url.Parse(e.URL); web && err == nil {
 				out = append(out, "  "+st.Muted.Render("host ")+st.Accent.Render(clean(u.Hostname()))+st.Muted.Render(" ("+clean(u.Scheme)+")"))
 			} else {
-				out = append(out, "  "+st.Warn.Render("▲ not a URL with a host"))
+				out = append(out, "  "+st.Warn.Render("▲ "+why+": genui opens only http and https URLs (y copies it)"))
 			}
 			if e.ElicitationID != "" {
 				out = append(out, st.Muted.Render("  elicitation id "+clean(e.ElicitationID)))
@@ -394,7 +406,11 @@ func (d *requestDialog) View(w, h int) []string {
 	switch {
 	case r.Elicitation != nil && r.Elicitation.Mode == contract.ElicitURL:
 		title = "The upstream asks you to open a URL (elicitation)"
-		input = append(input, st.Muted.Render(" enter: done (accept) · o open · y copy · ctrl+n decline · esc cancel"))
+		open := "o open · "
+		if _, web := webURL(r.Elicitation.URL); !web {
+			open = ""
+		}
+		input = append(input, st.Muted.Render(" enter: done (accept) · "+open+"y copy · ctrl+n decline · esc cancel"))
 	case d.form != nil:
 		title = "The upstream asks for input (elicitation)"
 		input = append(input, s.section("Form")+"  "+st.Muted.Render("ctrl+s or enter accepts · ctrl+n declines · esc cancels"))

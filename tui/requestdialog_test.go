@@ -333,3 +333,39 @@ func TestRequestsPendingAtStart(t *testing.T) {
 		mustContain(t, d.screen(), "asked before you came")
 	})
 }
+
+// TestURLElicitationOnlyWebURLs: a file: or javascript: URL from the
+// upstream never reaches the system opener: the dialog says why and y
+// copies it; an https URL still opens (TestURLElicitationDialog).
+func TestURLElicitationOnlyWebURLs(t *testing.T) {
+	for _, u := range []string{"file:///etc/passwd", "javascript:alert(document.cookie)", "JAVASCRIPT:alert(1)", "vscode://x/y", "https:/no-host", " https://example.com"} {
+		t.Run(u, func(t *testing.T) {
+			inHostBubble(t, func(t *testing.T, d *driver, hs *hostStub) {
+				params, _ := json.Marshal(map[string]any{"mode": "url", "message": "Sign in", "url": u, "elicitationId": "e-1"})
+				d.stub.events <- pending("u1", contract.RequestElicitation, "elicitation/create", "", contract.SourceAPI, string(params))
+				synctest_wait(d)
+				mustContain(t, d.screen(), "open a URL", "genui opens only http and https URLs (y copies it)")
+				mustNotContain(t, d.screen(), "· o open", "o open the URL")
+				d.key("o")
+				synctest_wait(d)
+				if c := hs.called("OpenURL"); len(c) != 0 {
+					t.Fatalf("the opener got %v", c)
+				}
+				mustContain(t, d.screen(), "not opened: ")
+				d.key("y")
+				if c := hs.called("Copy"); len(c) != 1 || c[0] != "Copy "+u {
+					t.Fatalf("copy %v", c)
+				}
+			})
+		})
+	}
+	// Whatever pane asks, the opener the TUI was given sees only web URLs.
+	var got []string
+	open := onlyWeb(func(u string) error { got = append(got, u); return nil })
+	for _, u := range []string{"file:///etc/passwd", "javascript:alert(1)", "data:text/html,x", "https://example.com/a", "http://127.0.0.1:1/p"} {
+		_ = open(u)
+	}
+	if strings.Join(got, " ") != "https://example.com/a http://127.0.0.1:1/p" {
+		t.Fatalf("opened %v", got)
+	}
+}

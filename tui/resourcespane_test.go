@@ -195,3 +195,27 @@ func TestListsKeepTheCursorOnReload(t *testing.T) {
 		mustContain(t, d.screen(), "› Picture", "New")
 	})
 }
+
+// TestResultResourceLinkNeverOpener: a result's resource link of any
+// scheme (file:, javascript:) is read through MCP (resources/read), never
+// handed to the system opener.
+func TestResultResourceLinkNeverOpener(t *testing.T) {
+	for _, uri := range []string{"file:///etc/passwd", "javascript:alert(1)"} {
+		inHostBubble(t, func(t *testing.T, d *driver, hs *hostStub) {
+			resourceStub(hs)
+			d.key("c")
+			d.key("esc")
+			tr := d.m.tool("alpha")
+			tr.result = &callResult{res: contract.CallResult{Result: json.RawMessage(`{"content":[{"type":"resource_link","uri":"` + uri + `"}]}`)}}
+			tr.result.lines = resultLines(tr.result.res.Result)
+			d.key("o")
+			synctest_wait(d)
+			if c := hs.called("ReadResource"); len(c) != 1 || c[0] != "ReadResource "+uri {
+				t.Fatalf("read %v", c)
+			}
+			if c := hs.called("OpenURL"); len(c) != 0 {
+				t.Fatalf("the opener got %v", c)
+			}
+		})
+	}
+}

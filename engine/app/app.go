@@ -159,16 +159,23 @@ func (a *App) ServeStdio(in io.Reader, out io.Writer) FrontEnd {
 	return func(ctx context.Context, _ string) error { return a.Host.ServeStdio(ctx, in, out) }
 }
 
-// DescribeUpstream is a one-line description of an upstream configuration.
+// DescribeUpstream is a one-line description of an upstream configuration,
+// its secrets hidden (u.Redact: a ${env:VAR} value shows as
+// <from ${env:VAR}>).
 func DescribeUpstream(u upstream.Config) string {
+	var s string
 	switch u.Transport {
 	case "inprocess":
 		return "built-in demo (in-process)"
 	case "stdio":
-		return strings.Join(append([]string{u.Command}, u.Args...), " ")
+		s = strings.Join(append([]string{u.Command}, u.Args...), " ")
 	default:
-		return u.Transport + " " + u.URL
+		s = u.Transport + " " + u.URL
 	}
+	if u.Redact != nil {
+		s = u.Redact(s)
+	}
+	return s
 }
 
 // ServeBanner is the side front end of `genui serve`: it prints the URLs

@@ -115,7 +115,7 @@ func (s *Setup) checkCaller(ctx context.Context) (checks.Caller, func(), error) 
 			}
 		default:
 		}
-		return nil, func() {}, fmt.Errorf("the upstream %s did not start: %v", DescribeUpstream(s.Upstream), err)
+		return nil, func() {}, fmt.Errorf("the upstream %s did not start: %s", DescribeUpstream(s.Upstream), s.Config.Secrets.Redact(err.Error()))
 	}
 	call := func(ctx context.Context, tool string, args json.RawMessage) (json.RawMessage, error) {
 		params, err := json.Marshal(map[string]any{"name": tool, "arguments": args})

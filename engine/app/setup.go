@@ -91,6 +91,9 @@ func NewSetup(r *config.Resolved) (*Setup, error) {
 		s.Gen.DebugDir = filepath.Join(c.Dir, "debug")
 	}
 	s.Upstream = upstreamConfig(c.Upstream)
+	if !c.Secrets.Empty() {
+		s.Upstream.Redact = c.Secrets.Redact
+	}
 	return s, nil
 }
 
@@ -166,7 +169,7 @@ func (s *Setup) EngineOptions() (engine.Options, error) {
 	}
 	c := s.Config
 	return engine.Options{
-		Upstream: s.Upstream, Dir: c.Dir, Generator: g, Logger: log,
+		Upstream: s.Upstream, Dir: c.Dir, Generator: g, Logger: log, LogReplace: config.LogReplacer(c),
 		PersistCache: c.Cache.Persist, CacheDir: c.Cache.Directory, NoCache: s.NoCache,
 		CacheMaxEntries: c.Cache.MaxEntries, CacheMaxEntryBytes: c.Cache.MaxEntryBytes, CacheMaxTotalBytes: c.Cache.MaxTotalBytes,
 		GenerationTimeout: c.Generation.Timeout.D(), MaxConcurrentGenerations: c.Generation.MaxConcurrent,
@@ -175,7 +178,8 @@ func (s *Setup) EngineOptions() (engine.Options, error) {
 		ReadableAssets: s.Debug,
 		Roots:          roots(c.Roots), AnswerTimeout: c.AnswerTimeout.D(),
 		History: history.Options{Disabled: !c.History.Enabled, MaxEntries: c.History.MaxEntries, MaxBytes: c.History.MaxBytes,
-			MaxValueBytes: c.History.MaxValueBytes, ExcludeArguments: c.History.ExcludeArguments, ExcludeResults: c.History.ExcludeResults},
+			MaxValueBytes: c.History.MaxValueBytes, ExcludeArguments: c.History.ExcludeArguments, ExcludeResults: c.History.ExcludeResults,
+			Redact: c.History.Redact},
 		ChecksDir: c.Checks.Directory, CheckTimeout: c.Checks.Timeout.D(),
 		Watch: engine.WatchOptions{Paths: c.Upstream.Watch.Paths, Ignore: c.Upstream.Watch.Ignore, Debounce: c.Upstream.Watch.Debounce.D(),
 			Build: c.Upstream.Watch.Build, BuildTimeout: c.Upstream.Watch.BuildTimeout.D()},

@@ -39,12 +39,17 @@ type HistoryEntry struct {
 	ArgumentsSize    int             `json:"argumentsSize"`
 	ArgumentsOmitted string          `json:"argumentsOmitted,omitempty"`
 	ArgumentsPrefix  string          `json:"argumentsPrefix,omitempty"`
+	// ArgumentsRedacted (ResultRedacted): values history.redact names were
+	// replaced by "[redacted]" (or a truncated start holding one was not
+	// kept) before the entry was written.
+	ArgumentsRedacted bool `json:"argumentsRedacted,omitempty"`
 	// Result is the CallToolResult verbatim, the same way bounded.
-	Result        json.RawMessage `json:"result,omitempty"`
-	ResultSize    int             `json:"resultSize"`
-	ResultOmitted string          `json:"resultOmitted,omitempty"`
-	ResultPrefix  string          `json:"resultPrefix,omitempty"`
-	IsError       bool            `json:"isError,omitempty"`
+	Result         json.RawMessage `json:"result,omitempty"`
+	ResultSize     int             `json:"resultSize"`
+	ResultOmitted  string          `json:"resultOmitted,omitempty"`
+	ResultPrefix   string          `json:"resultPrefix,omitempty"`
+	ResultRedacted bool            `json:"resultRedacted,omitempty"`
+	IsError        bool            `json:"isError,omitempty"`
 	// Error is why the call has no result (the upstream's JSON-RPC error,
 	// a lost connection, a timeout).
 	Error    string        `json:"error,omitempty"`
@@ -66,6 +71,10 @@ const (
 // Replayable reports why the entry cannot be called again ("" when it
 // can): its arguments were not recorded whole.
 func (h HistoryEntry) Replayable() string {
+	switch {
+	case h.ArgumentsRedacted && h.ArgumentsOmitted == "":
+		return "some arguments were recorded as \"[redacted]\" (history.redact), not as they were sent"
+	}
 	switch h.ArgumentsOmitted {
 	case OmittedExcluded:
 		return fmt.Sprintf("the arguments of %s calls are not recorded (history.excludeArguments)", h.Tool)

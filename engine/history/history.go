@@ -49,6 +49,11 @@ const (
 	defaultQueue         = 1024
 	// segments is how many full segments the limits are split into.
 	segments = 4
+	// MaxID bounds entry IDs: segment files are named by their first ID
+	// in twelve digits (so they sort in order), and an ID read from a
+	// file beyond it (a damaged or planted file) would make the next IDs
+	// overflow. At one call a millisecond it lasts thirty years.
+	MaxID = 999_999_999_999
 )
 
 // Options configure a Store.
@@ -66,6 +71,10 @@ type Options struct {
 	// ExcludeArguments and ExcludeResults are tool names or path.Match
 	// globs whose arguments (results) are never written.
 	ExcludeArguments, ExcludeResults []string
+	// Redact (history.redact) hides values of arguments and results
+	// before an entry is written: key names matched at any depth, or
+	// paths from "arguments." or "result." (see redactor).
+	Redact []string
 	// QueueSize bounds the calls waiting for the writer (default 1024).
 	QueueSize int
 	Logger    *slog.Logger
@@ -99,6 +108,7 @@ type Store struct {
 	writeErr           string
 	skippedOnLoad      int
 	excludeA, excludeR []string
+	redact             *redactor
 }
 
 // item is one call waiting for the writer; done (surface calls) gets its
@@ -149,17 +159,25 @@ func Open(opts Options) (*Store, error) {
 			return nil, fmt.Errorf("history: tool pattern %q: %w", p, err)
 		}
 	}
-	s := &Store{opts: opts, log: opts.Logger.With("component", "history"),
+	red, err := newRedactor(opts.Redact)
+	if err != nil {
+		return nil, err
+	}
+	s := &Store{opts: opts, redact: red, log: opts.Logger.With("component", "history"),
 		segEntries: max(1, (opts.MaxEntries+segments-1)/segments), segBytes: max(1, opts.MaxBytes/segments),
 		queue: make(chan item, opts.QueueSize), stop: make(chan struct{}), done: make(chan struct{}),
 		policies: map[string]contract.HistoryPolicy{}, nextID: 1,
 		excludeA: opts.ExcludeArguments, excludeR: opts.ExcludeResults}
 	if opts.Dir != "" && !opts.Disabled {
-		if err := os.MkdirAll(opts.Dir, 0o755); err != nil {
+		if err := os.MkdirAll(opts.Dir, 0o700); err != nil {
 			return nil, fmt.Errorf("history: %w", err)
 		}
+		// Calls hold what tools were given and answered: only the user
+		// reads them (a folder made before this was 0755, its files 0644).
+		private(s.log, opts.Dir, 0o700)
 		s.lock = flock.New(filepath.Join(opts.Dir, "lock"))
 		ok, err := s.lock.TryLock()
+		private(s.log, s.lock.Path(), 0o600)
 		switch {
 		case err != nil:
 			s.shared = fmt.Sprintf("cannot lock %s (%v): this genui keeps its calls in memory", s.lock.Path(), err)
@@ -194,6 +212,7 @@ func (s *Store) load() error {
 	for _, name := range names {
 		first, ok := segmentFirst(name)
 		if !ok {
+			s.log.Warn("call history: skipping a file whose name is not a segment's", "file", name)
 			continue
 		}
 		data, err := safefile.Read(name, s.opts.MaxBytes*2+1<<20)
@@ -201,14 +220,23 @@ func (s *Store) load() error {
 			s.log.Warn("call history: skipping a segment it cannot read", "file", name, "err", err)
 			continue
 		}
+		private(s.log, name, 0o600)
 		seg := &segment{first: first, path: name}
 		for _, line := range bytes.Split(data, []byte("\n")) {
 			if len(bytes.TrimSpace(line)) == 0 {
 				continue
 			}
 			st, ok := parseStored(line)
-			if !ok || st.id < s.nextID {
+			if !ok {
 				s.skippedOnLoad++
+				continue
+			}
+			if st.id < s.nextID || st.id > MaxID {
+				if s.skippedOnLoad++; s.skippedOnLoad > 10 { // the total follows
+					continue
+				}
+				s.log.Warn("call history: refusing an entry whose id is out of order or out of range",
+					"file", name, "id", st.id, "want", fmt.Sprintf("%d to %d", s.nextID, int64(MaxID)))
 				continue
 			}
 			st.seg = first
@@ -228,10 +256,22 @@ func (s *Store) load() error {
 	return nil
 }
 
+// private takes group and other permissions off name, saying in the log
+// when it cannot.
+func private(log *slog.Logger, name string, mode os.FileMode) {
+	fi, err := os.Stat(name)
+	if err != nil || fi.Mode().Perm()&0o077 == 0 {
+		return
+	}
+	if err := os.Chmod(name, mode); err != nil {
+		log.Warn("call history: cannot make a file private", "file", name, "err", err)
+	}
+}
+
 func segmentFirst(name string) (int64, bool) {
 	base := strings.TrimSuffix(strings.TrimPrefix(filepath.Base(name), "calls-"), ".jsonl")
 	n, err := strconv.ParseInt(base, 10, 64)
-	return n, err == nil && n > 0
+	return n, err == nil && n > 0 && n <= MaxID
 }
 
 // parseStored reads what the index keeps of a line.
@@ -363,6 +403,14 @@ func (s *Store) writer() {
 
 func (s *Store) write(it item) {
 	s.mu.Lock()
+	if s.nextID > MaxID {
+		s.mu.Unlock()
+		s.droppedOne()
+		if it.done != nil {
+			it.done <- 0
+		}
+		return
+	}
 	id := s.nextID
 	s.nextID++
 	line, failed := s.encode(s.scratch[:0], id, it.rec)
@@ -414,7 +462,7 @@ func (s *Store) appendLine(st *stored) error {
 			s.cur = nil
 		}
 		name := filepath.Join(s.opts.Dir, fmt.Sprintf("calls-%012d.jsonl", st.id))
-		f, err := os.OpenFile(name, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+		f, err := os.OpenFile(name, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
 		if err != nil {
 			return err
 		}
@@ -471,10 +519,10 @@ func (s *Store) encode(b []byte, id int64, rec *contract.CallRecord) ([]byte, bo
 	}
 	b = append(b, `,"generation":`...)
 	b = strconv.AppendInt(b, int64(rec.Generation), 10)
-	b = appendValue(b, "arguments", rec.Arguments, rec.ArgumentsSize, p.ExcludeArguments, s.opts.MaxValueBytes)
+	b = s.appendValue(b, "arguments", rec.Arguments, rec.ArgumentsSize, p.ExcludeArguments)
 	isError := rec.IsError
 	if rec.Error == "" {
-		b = appendValue(b, "result", rec.Result, rec.ResultSize, p.ExcludeResult, s.opts.MaxValueBytes)
+		b = s.appendValue(b, "result", rec.Result, rec.ResultSize, p.ExcludeResult)
 		if len(rec.Result) == rec.ResultSize && len(rec.Result) > 0 {
 			isError = string(bytes.TrimSpace(jsonrpc.Member(rec.Result, "isError"))) == "true"
 		}
@@ -493,8 +541,11 @@ func (s *Store) encode(b []byte, id int64, rec *contract.CallRecord) ([]byte, bo
 }
 
 // appendValue appends a recorded value: whole (valid JSON within the
-// bound), excluded, or truncated to its start (as text).
-func appendValue(b []byte, name string, v []byte, size int, excluded bool, bound int) []byte {
+// bound), excluded, or truncated to its start (as text); what
+// history.redact names is hidden first (a start that holds a key it
+// names is not kept).
+func (s *Store) appendValue(b []byte, name string, v []byte, size int, excluded bool) []byte {
+	bound := s.opts.MaxValueBytes
 	b = append(b, `,"`...)
 	b = append(b, name...)
 	b = append(b, `Size":`...)
@@ -507,20 +558,33 @@ func appendValue(b []byte, name string, v []byte, size int, excluded bool, bound
 	case len(v) == 0 && size == 0:
 		return b
 	case len(v) == size && len(v) <= bound && jsonrpc.Valid(v):
+		v, redacted := s.redact.redact(name, v)
+		if redacted {
+			b = append(b, `,"`...)
+			b = append(b, name...)
+			b = append(b, `Redacted":true`...)
+		}
 		b = append(b, `,"`...)
 		b = append(b, name...)
 		b = append(b, `":`...)
 		return appendCompact(b, v)
+	}
+	cut := v[:min(len(v), bound)]
+	for len(cut) > 0 && !utf8.Valid(cut[max(0, len(cut)-3):]) { // do not split a character
+		cut = cut[:len(cut)-1]
+	}
+	if s.redact.prefixHolds(cut) {
+		b = append(b, `,"`...)
+		b = append(b, name...)
+		b = append(b, `Redacted":true,"`...)
+		b = append(b, name...)
+		return append(b, `Omitted":"truncated"`...)
 	}
 	b = append(b, `,"`...)
 	b = append(b, name...)
 	b = append(b, `Omitted":"truncated","`...)
 	b = append(b, name...)
 	b = append(b, `Prefix":`...)
-	cut := v[:min(len(v), bound)]
-	for len(cut) > 0 && !utf8.Valid(cut[max(0, len(cut)-3):]) { // do not split a character
-		cut = cut[:len(cut)-1]
-	}
 	return appendString(b, string(cut))
 }
 

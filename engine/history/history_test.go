@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
@@ -13,7 +14,7 @@ import (
 	"github.com/genui-dev/genui/engine/contract"
 )
 
-func open(t *testing.T, o Options) *Store {
+func open(t testing.TB, o Options) *Store {
 	t.Helper()
 	s, err := Open(o)
 	if err != nil {
@@ -233,5 +234,149 @@ func TestStringsAreJSON(t *testing.T) {
 		if err := json.Unmarshal(appendString(nil, s), &back); err != nil || back != strings.ToValidUTF8(s, "\ufffd") {
 			t.Errorf("%q -> %q (%v)", s, back, err)
 		}
+	}
+}
+
+// IDs read from disk are bounded and must increase: a damaged or planted
+// entry (an ID of 2^63-1, one going backwards) is refused with a log
+// line, the rest loads, and new IDs stay positive across restarts.
+func TestIDsFromDiskBounded(t *testing.T) {
+	dir := t.TempDir()
+	lines := []string{
+		`{"id":1,"tool":"a","source":"mcp"}`,
+		`{"id":9223372036854775807,"tool":"planted","source":"mcp"}`,
+		`{"id":2,"tool":"b","source":"mcp"}`,
+		`{"id":2,"tool":"again","source":"mcp"}`,
+		`{"id":1000000000000,"tool":"too-far","source":"mcp"}`,
+		`{"id":3,"tool":"c","source":"mcp"}`,
+	}
+	if err := os.WriteFile(filepath.Join(dir, "calls-000000000001.jsonl"), []byte(strings.Join(lines, "\n")+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	// A segment named past the bound is not read either.
+	if err := os.WriteFile(filepath.Join(dir, "calls-9223372036854775807.jsonl"), []byte(`{"id":9223372036854775807,"tool":"x"}`+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var logged strings.Builder
+	s := open(t, Options{Dir: dir, Logger: slog.New(slog.NewTextHandler(&logged, nil))})
+	if st := s.Stats(); st.Entries != 3 || st.LastID != 3 {
+		t.Fatalf("loaded %+v", st)
+	}
+	if !strings.Contains(logged.String(), "id=9223372036854775807") || !strings.Contains(logged.String(), "id=1000000000000") ||
+		!strings.Contains(logged.String(), "calls-9223372036854775807.jsonl") {
+		t.Fatalf("refusals not logged:\n%s", logged.String())
+	}
+	id := record(t, s, call("new", `{"n":1}`, `{}`))
+	if id != 4 {
+		t.Fatalf("new id %d, want 4", id)
+	}
+	s.Close()
+	s2 := open(t, Options{Dir: dir})
+	if e, ok := s2.Get(id); !ok || e.Tool != "new" {
+		t.Fatalf("call %d gone after a restart: %+v %v", id, e, ok)
+	}
+	if id2 := record(t, s2, call("newer", `{}`, `{}`)); id2 != 5 {
+		t.Fatalf("next id after restart %d, want 5", id2)
+	}
+}
+
+// The history is the user's alone: its folder 0700 and its files 0600,
+// those of an older genui too.
+func TestPrivateFiles(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "history")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	old := filepath.Join(dir, "calls-000000000001.jsonl")
+	if err := os.WriteFile(old, []byte(`{"id":1,"tool":"a","source":"mcp"}`+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(old, 0o644); err != nil { // past the umask
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "lock"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(filepath.Join(dir, "lock"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s := open(t, Options{Dir: dir, MaxEntries: 4})
+	if fi, err := os.Stat(old); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Fatalf("an older segment kept its mode: %v %v", fi.Mode(), err)
+	}
+	for i := 0; i < 6; i++ { // new segments too
+		record(t, s, call("t", `{}`, `{}`))
+	}
+	names, _ := filepath.Glob(filepath.Join(dir, "*"))
+	if len(names) < 2 {
+		t.Fatalf("files %v", names)
+	}
+	for _, n := range append(names, dir) {
+		fi, err := os.Stat(n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if fi.Mode().Perm()&0o077 != 0 {
+			t.Errorf("%s is %v", n, fi.Mode().Perm())
+		}
+	}
+}
+
+// history.redact hides secret-looking keys at any depth, and the paths it
+// names, before an entry reaches the file.
+func TestRedact(t *testing.T) {
+	dir := t.TempDir()
+	defaults := []string{"*token", "*secret*", "*password*", "*apikey*", "authorization"}
+	s := open(t, Options{Dir: dir, MaxValueBytes: 400,
+		Redact: append(defaults, "arguments.account.pin", "result.structuredContent.session.*")})
+	args := `{"user":"ann","Password":"hunter2-ARG","nested":{"list":[{"access_token":"tok-ARG"},{"X-Api-Key":"key-ARG"}]},` +
+		`"headers":{"Authorization":"Bearer bearer-ARG"},"account":{"pin":"pin-ARG","id":7},"max_tokens":100,"text":"<b>&"}`
+	result := `{"content":[{"type":"text","text":"ok"}],"structuredContent":{"session":{"cookie":"cookie-RES","n":1},"clientSecret":"secret-RES"}}`
+	id := record(t, s, call("login", args, result))
+	// A truncated value whose start holds a secret key keeps no start.
+	long := `{"refresh_token":"tok-LONG","pad":"` + strings.Repeat("x", 500) + `"}`
+	rec := call("refresh", long[:400], `{}`)
+	rec.ArgumentsSize = len(long)
+	id2 := record(t, s, rec)
+	id3 := record(t, s, call("plain", `{"max_tokens":5,"tokens":["a"]}`, `{"content":[]}`))
+
+	all := files(t, dir)
+	for _, secret := range []string{"hunter2-ARG", "tok-ARG", "key-ARG", "bearer-ARG", "pin-ARG", "cookie-RES", "secret-RES", "tok-LONG"} {
+		if strings.Contains(all, secret) {
+			t.Errorf("%s written:\n%s", secret, all)
+		}
+	}
+	e, _ := s.Get(id)
+	var a map[string]any
+	if err := json.Unmarshal(e.Arguments, &a); err != nil {
+		t.Fatal(err)
+	}
+	if a["user"] != "ann" || a["Password"] != RedactedValue || a["max_tokens"] != float64(100) || a["text"] != "<b>&" ||
+		a["account"].(map[string]any)["id"] != float64(7) || a["account"].(map[string]any)["pin"] != RedactedValue ||
+		!e.ArgumentsRedacted || !e.ResultRedacted || e.Replayable() == "" || e.Summary != "ok" {
+		t.Fatalf("redacted entry: %+v\n%s", e, e.Arguments)
+	}
+	if !strings.Contains(string(e.Result), `"n":"[redacted]"`) || !strings.Contains(string(e.Result), `"clientSecret":"[redacted]"`) {
+		t.Fatalf("result: %s", e.Result)
+	}
+	if e, _ := s.Get(id2); e.ArgumentsPrefix != "" || !e.ArgumentsRedacted || e.ArgumentsOmitted != contract.OmittedTruncated {
+		t.Fatalf("truncated: %+v", e)
+	}
+	if e, _ := s.Get(id3); string(e.Arguments) != `{"max_tokens":5,"tokens":["a"]}` || e.ArgumentsRedacted || e.Replayable() != "" {
+		t.Fatalf("nothing to redact, yet: %+v", e)
+	}
+	// An escaped key, spaces, and a secret nested deeper than the walk
+	// goes (the whole value goes then).
+	r, _ := newRedactor(defaults)
+	if out, ok := r.redact("arguments", []byte(`{ "pass\u0077ord" : "esc-ARG" , "list" : [ 1 , {"ApiKey": {"x": [1]}} ] }`)); !ok ||
+		string(out) != `{ "pass\u0077ord" : "[redacted]" , "list" : [ 1 , {"ApiKey": "[redacted]"} ] }` {
+		t.Fatalf("escaped key: %s", out)
+	}
+	deep := strings.Repeat(`{"a":`, 400) + `{"token":"deep-ARG"}` + strings.Repeat("}", 400)
+	if out, ok := r.redact("result", []byte(deep)); !ok || strings.Contains(string(out), "deep-ARG") {
+		t.Fatalf("deep: %.200s", out)
+	}
+	if _, err := Open(Options{Redact: []string{"headers.x"}}); err == nil {
+		t.Fatal("a path not from arguments. or result. accepted")
 	}
 }

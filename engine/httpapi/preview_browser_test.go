@@ -444,3 +444,34 @@ func TestPreviewBrowserHostileToolText(t *testing.T) {
 	// Visible, not just present.
 	b.poll(`document.getElementById("tool-description").getBoundingClientRect().height > 0`, 5*time.Second)
 }
+
+// A page's ui/open-link with a file:, javascript: or other non-web URL is
+// refused (isError) and shown as text with a copy button, never as a
+// link; an https link is still offered.
+func TestPreviewBrowserOpenLinkOnlyWeb(t *testing.T) {
+	p := startPreview(t, demoConfig())
+	b := p.tab(t, browsertest.Start(t))
+	b.open("/preview/get_forecast?conserve=0", "ready")
+	got := b.frame(`async (w) => { const a = w.genuiApp, out = {};
+		for (const u of ["javascript:alert(document.domain)", "file:///etc/passwd", "JavaScript:void(0)", " javascript:x", "data:text/html,hi", "https://example.com/docs"]) {
+			out[u] = (await a.openLink({url: u})).isError === true;
+		}
+		return out; }`)
+	var refused map[string]bool
+	if err := json.Unmarshal(got, &refused); err != nil {
+		t.Fatalf("%s: %v", got, err)
+	}
+	for u, isErr := range refused {
+		if want := u != "https://example.com/docs"; isErr != want {
+			t.Errorf("openLink(%q): isError %v, want %v", u, isErr, want)
+		}
+	}
+	b.poll(`genuiPreview.log.filter(e => e.method.startsWith("open-link refused")).length === 5`, 10*time.Second)
+	b.poll(`[...document.querySelectorAll("#log a")].some(a => a.href === "https://example.com/docs")`, 10*time.Second)
+	if bad := b.eval(`[...document.querySelectorAll("#log a")].map(a => a.getAttribute("href")).filter(h => !/^https?:/.test(h))`); bad != "[]" {
+		t.Fatalf("non-web links in the log: %s", bad)
+	}
+	if n := b.eval(`[...document.querySelectorAll("#log li.error")].filter(li => li.textContent.includes("file:///etc/passwd") && li.querySelector("button.copy-link")).length`); n != "1" {
+		t.Fatalf("the refused file: URL is not shown with a copy button (%s)\n%s", n, b.logText())
+	}
+}

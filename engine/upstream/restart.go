@@ -128,7 +128,7 @@ func (c *Client) reconnectNow(ctx context.Context) error {
 			return fmt.Errorf("restart: no connection: %w", ctx.Err())
 		}
 		c.mu.Lock()
-		st, f, stopped := c.state, c.failures, c.stopped
+		st, f, stopped := c.shown(c.state), c.failures, c.stopped
 		ch = c.changed
 		c.mu.Unlock()
 		switch {

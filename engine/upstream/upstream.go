@@ -82,6 +82,10 @@ type Config struct {
 	// URL and Headers address an http or sse upstream.
 	URL     string
 	Headers map[string]string
+	// Redact hides secrets (values the configuration read from ${env:VAR})
+	// in how the upstream is shown: State's Target and LastError, and the
+	// errors that name the command or URL. Nil shows them as they are.
+	Redact func(string) string
 	// InProcess runs a server speaking newline-delimited JSON-RPC on r/w
 	// (used for the built-in demo) over io.Pipe; it is (re)started on each
 	// connect and must return when ctx ends or r reaches EOF.
@@ -274,8 +278,16 @@ func (cfg *Config) validate() error {
 	return nil
 }
 
-// target renders the upstream for State.Target.
+// target renders the upstream for State.Target and errors, its secrets
+// hidden (cfg.Redact).
 func target(cfg Config) string {
+	if cfg.Redact != nil {
+		return cfg.Redact(shownTarget(cfg))
+	}
+	return shownTarget(cfg)
+}
+
+func shownTarget(cfg Config) string {
 	switch cfg.Transport {
 	case TransportStdio:
 		parts := []string{quoteArg(cfg.Command)}
@@ -342,7 +354,16 @@ func (c *Client) SetStateHandler(h func(contract.UpstreamState)) {
 func (c *Client) State() contract.UpstreamState {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return c.state
+	return c.shown(c.state)
+}
+
+// shown is st as it may be shown: LastError, which may quote the child's
+// stderr, with its secrets hidden (Target is already).
+func (c *Client) shown(st contract.UpstreamState) contract.UpstreamState {
+	if c.cfg.Redact != nil && st.LastError != "" {
+		st.LastError = c.cfg.Redact(st.LastError)
+	}
+	return st
 }
 
 // Transport is the upstream's transport (TransportStdio, ...).
@@ -431,7 +452,7 @@ func (c *Client) updateState(f func(s *contract.UpstreamState), tell bool) {
 	if c.state.Connected != prev {
 		c.state.Since = time.Now()
 	}
-	snap, h := c.state, c.onState
+	snap, h := c.shown(c.state), c.onState
 	c.gen.Store(int64(c.state.Generation))
 	close(c.changed)
 	c.changed = make(chan struct{})

@@ -666,6 +666,34 @@ func TestStdioBadCommandRetries(t *testing.T) {
 	}
 }
 
+// Config.Redact hides secrets in how the upstream is shown: State's
+// Target and LastError (a start error names the command line) and the
+// state handler's snapshots.
+func TestRedactedTarget(t *testing.T) {
+	t.Parallel()
+	hide := func(s string) string { return strings.ReplaceAll(s, "tok-SECRET-1", "<from ${env:T}>") }
+	c := New(Config{Command: "/nonexistent/genui-test-server", Args: []string{"--token", "tok-SECRET-1"}, Logger: testLogger(t),
+		BackoffMin: 20 * time.Millisecond, BackoffMax: 40 * time.Millisecond, Redact: hide})
+	seen := make(chan contract.UpstreamState, 100)
+	c.SetStateHandler(func(s contract.UpstreamState) {
+		select {
+		case seen <- s:
+		default:
+		}
+	})
+	runClient(t, c)
+	waitFor(t, 5*time.Second, "a few retries", func() bool { return c.State().Restarts >= 2 })
+	st := c.State()
+	if st.Target != "/nonexistent/genui-test-server --token <from ${env:T}>" || strings.Contains(st.LastError, "tok-SECRET-1") ||
+		!strings.Contains(st.LastError, "<from ${env:T}>") {
+		t.Fatalf("state = %+v", st)
+	}
+	s := <-seen
+	if strings.Contains(s.Target+s.LastError, "tok-SECRET-1") {
+		t.Fatalf("state handler got %+v", s)
+	}
+}
+
 // The in-process tests do not run in parallel with each other: mcp-go's
 // StdioServer keeps its session in a package variable, so two of them in one
 // process steal each other's notifications.
