@@ -363,3 +363,15 @@ func ShapeKey(result json.RawMessage) string {
 	}
 	return hex.EncodeToString(h.Sum(nil))[:16]
 }
+
+// resolveExact reports whether some field's name is name, letters and
+// digits compared (commitHash for "commithash").
+func (s *shape) resolveExact(name string) bool {
+	n := normName(name)
+	for _, p := range s.paths {
+		if t := p[len(p)-1]; t != shapeWildcard && normName(t) == n {
+			return true
+		}
+	}
+	return false
+}
