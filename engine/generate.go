@@ -80,34 +80,14 @@ func (u *uiService) key(t *registry.Tool) cache.Key {
 		// Who may call the tool shapes its UI (no Run button for model-only).
 		h += "|visibility=" + strings.Join(t.Visibility, ",")
 	}
-	if u.llm() == nil {
-		h += u.exampleShape(t.Name)
-	}
 	return cache.MakeKey(t.Name, h, u.refine.Hash(t.Name), u.genConfig().Hash())
 }
 
-// exampleShape is what of the tool's seen result shapes its offline page
-// (the field paths its view spec resolves names against), for the offline
-// cache key: "" before any result. Results of the same shape share a page.
-func (u *uiService) exampleShape(tool string) string {
-	u.gs.mu.Lock()
-	defer u.gs.mu.Unlock()
-	ex, ok := u.gs.examples[tool]
-	if !ok {
-		return ""
-	}
-	if !ex.shaped { // read once per result, when a page is asked for
-		ex.shape, ex.shaped = gen.ShapeKey(ex.result), true
-		u.gs.examples[tool] = ex
-	}
-	if ex.shape == "" {
-		return ""
-	}
-	return "|shape=" + ex.shape
-}
-
 // offlineExample is the result the offline generator proposes a tool's
-// spec from (nil: none seen).
+// spec from and resolves refinements' field names in (nil: none seen).
+// It is not part of the cache key: a page is proposed from the result
+// seen when it is generated, and proposed again with each refinement or
+// regeneration (a call does not make the cached page stale).
 func (u *uiService) offlineExample(tool string) json.RawMessage {
 	u.gs.mu.Lock()
 	defer u.gs.mu.Unlock()
@@ -265,7 +245,7 @@ func (u *uiService) genConfig() cache.Config {
 // the engine generates offline).
 func (u *uiService) offlineKey(t *registry.Tool) cache.Key {
 	cfg := cache.Config{PromptVersion: PromptVersion, TemplateVersion: templateVersion(), Provider: gen.ProviderOffline, Theme: u.theme()}
-	return cache.MakeKey(t.Name, t.Hash()+u.exampleShape(t.Name), u.refine.Hash(t.Name), cfg.Hash())
+	return cache.MakeKey(t.Name, t.Hash(), u.refine.Hash(t.Name), cfg.Hash())
 }
 
 // setSampler gives the generators the host's MCP sampling.
@@ -280,9 +260,6 @@ func (u *uiService) setSampler(f gen.SampleFunc) {
 type example struct {
 	result, args json.RawMessage
 	took         time.Duration
-	// shape is gen.ShapeKey of the result, once shaped.
-	shape  string
-	shaped bool
 }
 
 // observeResult records a real tools/call result of tool (the newest that
