@@ -5,8 +5,10 @@
  * is chosen from the shape of the data (structuredContent first, else JSON
  * in a text item): records -> table (with a line chart above for time
  * series), one record -> key/value card, anything else -> the plain content
- * renderers. The view config (#view-config, from refinements) overrides the
- * choice. All data reaches the DOM through textContent and DOM APIs.
+ * renderers. The page's view spec (#view-spec, package viewspec: principal
+ * data, view kind, columns, hidden fields, ...) overrides the choice for
+ * every field it sets (fromSpec); the older view config (#view-config) too.
+ * All data reaches the DOM through textContent and DOM APIs.
  * This file is inlined into a script element: it must never contain a
  * closing script tag or an HTML comment opener.
  */
