@@ -201,11 +201,13 @@ func (u *uiService) stopGenerations() {
 
 // notUnderstood is what of feedback the offline generator cannot use, when
 // it is the one that generates (nil with an LLM: it reads anything).
-func (u *uiService) notUnderstood(feedback string) []string {
+func (u *uiService) notUnderstood(t *registry.Tool, feedback string) []string {
 	if u.llm() != nil || u.gen.Name() != "offline" {
 		return nil
 	}
-	_, warnings := gen.ParseIntents([]string{feedback})
+	// Read as the page will read it: field names of the seen result joined
+	// ("commit hash" is commitHash).
+	_, _, warnings := gen.SpecFor(genTool(t), u.offlineExample(t.Name), []string{feedback})
 	var out []string
 	for _, w := range warnings {
 		if strings.HasPrefix(w, "not understood offline:") {
