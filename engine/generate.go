@@ -644,6 +644,12 @@ func (u *uiService) generate(g gen.Generator, t *registry.Tool, key cache.Key, r
 	req := gen.Request{Tool: genTool(t), Refinements: u.refinements(t.Name), RequestID: rid}
 	if g.Name() == gen.ProviderOffline {
 		req.Example = u.offlineExample(t.Name)
+		if old, ok := u.cache.OtherEntry(t.Name, key); ok && old.UIType == gen.UITypeOfflineRich && len(old.Spec) == 0 {
+			// Cached before pages carried a view spec (TemplateVersion 10
+			// and earlier): its key no longer matches, the page is made again.
+			log.Info("UI regenerated: the cached page predates view specs", "templateVersion", templateVersion(),
+				"refinements", len(req.Refinements))
+		}
 	}
 	res, err := g.Generate(ctx, req)
 	meta := contract.UIMeta{GeneratedAt: start, Duration: time.Since(start), Provider: res.Provider,
