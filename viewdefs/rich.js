@@ -1261,6 +1261,10 @@
 
   /* ---------- the view specification (#view-spec, package viewspec) ---------- */
 
+  /* A column format's type (sorting, alignment, chart axes); other formats keep the detected type. */
+  var FORMAT_TYPES = { number: "number", integer: "number", date: "date", datetime: "date", bool: "boolean",
+    text: "string", code: "string", link: "string", hash: "string", markdown: "string" };
+
   /* The JSON Pointer's tokens (RFC 6901), or null for a string that is not one. */
   function pointerTokens(p) {
     if (typeof p !== "string" || (p !== "" && p.charAt(0) !== "/")) return null;
@@ -1300,6 +1304,7 @@
         c.columns.push(name);
         if (col.label) c.labels[name] = col.label;
         if (col.width) c.widths[norm(name)] = col.width;
+        if (FORMAT_TYPES[col.format]) (c.formats = c.formats || {})[norm(name)] = FORMAT_TYPES[col.format];
       });
     }
     if (isObj(v.sort) && v.sort.field) c.sort = v.sort.field + " " + (v.sort.dir === "desc" ? "desc" : "asc");
@@ -1439,6 +1444,7 @@
       var metaCard = meta.length ? target.appendChild(renderCard(main.parent, meta, 0)) : null;
       if (metaCard) metaCard.classList.add("meta");
       var cols = columnsOf(main.records, main.parent, cfg);
+      if (cfg.formats) cols.all.forEach(function (c) { var ft = cfg.formats[norm(c.key)]; if (ft) c.type = ft; });
       var notes = cols.notes.slice();
       var total = totalOf(main.parent);
       var remote = remoteFor(main, args, total);

@@ -82,6 +82,16 @@ func TestSpecDrivesTheDrawing(t *testing.T) {
 	if width != "240px" {
 		t.Errorf("the Branch column's width: %q", width)
 	}
+	// A column's format sets its type (here a count read as text: no number alignment or numeric sort).
+	typeOf := `(w, d) => { const th = d.querySelector('#result table.data th[data-key="ahead"]'); return th ? th.dataset.type : "none"; }`
+	if got := show("auto", specPage(t, branchTool, viewspec.New(), nil), branchCall, typeOf); got != "number" {
+		t.Fatalf("auto type of ahead: %q", got)
+	}
+	s = viewspec.New()
+	s.ViewOf().Columns = []viewspec.Column{{Field: "name"}, {Field: "ahead", Format: "text"}}
+	if got := show("format", specPage(t, branchTool, s, nil), branchCall, typeOf); got != "string" {
+		t.Errorf("format text: the ahead column's type is %q", got)
+	}
 	// A hidden field (from a plain-word refinement, through the generator).
 	res, err := NewOffline().Generate(context.Background(), Request{Tool: branchTool, Example: branchResult, Refinements: []string{"hide the commit hash"}})
 	if err != nil {
