@@ -814,7 +814,7 @@
     var W = Math.round(Math.max(240, Math.min(760, (box && box.clientWidth) || 640)));
     var H = Math.round(Math.max(170, Math.min(240, W * 0.36))), R = 14, T = 10, B = 26, CH = 6.4; // CH: px per character at 11 px
     var xs = spec.x, bar = spec.kind === "bar", numericX = !bar && (xs.type === "date" || xs.type === "number" || xs.type === "month");
-    var unit = spec.ys[0].unit || "";
+    var unit = spec.unit !== undefined ? spec.unit : spec.ys[0].unit || "", suffix = spec.unitSuffix || "";
     var rows = numericX || (bar && xs.type !== "string") ? sortRows(records, xs, "asc") : records.slice();
     var xv = rows.map((r, i) => numericX ? sortValue(r[xs.key], xs.type) : i);
     var lo = bar ? 0 : Infinity, hi = bar ? 0 : -Infinity;
@@ -838,7 +838,7 @@
     lo = ticksY.lo; hi = ticksY.hi;
     var yTicks = [];
     for (var v = lo; v <= hi + ticksY.step / 2; v += ticksY.step) yTicks.push(v);
-    var L = Math.round(Math.min(90, Math.max(30, Math.max.apply(null, yTicks.map((t) => axisLabel(t, unit).length)) * CH + 10)));
+    var L = Math.round(Math.min(90, Math.max(30, Math.max.apply(null, yTicks.map((t) => (axisLabel(t, unit) + suffix).length)) * CH + 10)));
     // x labels: every one when they fit side by side, else every k-th; bar labels rotate before they thin.
     var years = {};
     rows.forEach(function (r) { var m = cellText(r[xs.key]).match(/^(\d{4})-/); if (m) years[m[1]] = 1; });
@@ -849,14 +849,14 @@
     var band = plotW / Math.max(1, rows.length);
     var sx = bar ? (i) => L + (i + 0.5) * band : (v) => L + (v - xlo) / (xhi - xlo) * plotW;
     var sy = (v) => T + (1 - (v - lo) / (hi - lo)) * (H - T - B);
-    var label = (bar ? "Bar" : "Line") + " chart of " + spec.ys.map((c) => c.key).join(", ") + " by " + xs.key;
+    var label = (bar ? "Bar" : "Line") + " chart of " + (spec.yLabel || spec.ys.map((c) => c.key).join(", ")) + " by " + (spec.xLabel || xs.key);
     var svg = svgEl("svg", { viewBox: "0 0 " + W + " " + H, class: "chart " + (bar ? "bar" : "line"), role: "img", "aria-label": label, preserveAspectRatio: "xMidYMid meet" });
     svg.appendChild(svgEl("title", {}, label));
     var grid = svgEl("g", { class: "grid" });
     yTicks.forEach(function (t) {
       var y = sy(t);
       grid.appendChild(svgEl("line", { x1: L, x2: W - R, y1: y, y2: y }));
-      grid.appendChild(svgEl("text", { x: L - 6, y: y + 4, "text-anchor": "end" }, axisLabel(t, unit)));
+      grid.appendChild(svgEl("text", { x: L - 6, y: y + 4, "text-anchor": "end" }, axisLabel(t, unit) + suffix));
     });
     var ticks = [];
     for (var i = 0; i < rows.length; i += every) ticks.push(i);
@@ -1314,6 +1314,8 @@
       if (v.chart.x) c.chartX = v.chart.x;
       if (Array.isArray(v.chart.y) && v.chart.y.length) c.chartY = v.chart.y;
       if (v.chart.unit) c.chartUnit = v.chart.unit;
+      if (v.chart.xLabel) c.chartXLabel = v.chart.xLabel;
+      if (v.chart.yLabel) c.chartYLabel = v.chart.yLabel;
     }
     var hide = Array.isArray(spec.hidden) ? spec.hidden.slice() : [];
     (Array.isArray(spec.parts) ? spec.parts : []).forEach(function (p) { if (isObj(p) && p.hidden && typeof p.path === "string") hide.push(p.path); });
@@ -1415,6 +1417,18 @@
       };
     }
 
+    /* The spec's chart unit and axis labels: %, bytes and seconds as the axis knows them, a currency sign in front, anything else after the number. */
+    function chartUnit(spec) {
+      if (cfg.chartXLabel) spec.xLabel = cfg.chartXLabel;
+      if (cfg.chartYLabel) spec.yLabel = cfg.chartYLabel;
+      var u = cfg.chartUnit;
+      if (!u) return;
+      var known = { "%": "%", percent: "%", bytes: "bytes", b: "bytes", s: "time", sec: "time", seconds: "time" }[String(u).toLowerCase()];
+      if (known) spec.unit = known;
+      else if (/^[$€£¥]$/.test(u)) spec.unit = u;
+      else { spec.unit = ""; spec.unitSuffix = " " + u; }
+    }
+
     function pageSizeFor(remote, args) {
       var n = cfg.pageSize;
       if (!n && remote && isObj(args) && typeof args[paging.limit] === "number") n = args[paging.limit];
@@ -1452,6 +1466,7 @@
       var chartHost = null, spec = null, chartRows = null;
       if (view === "chart" || (!view && main.records.length <= 1000)) {
         spec = chartSpec(main.records, cols, cfg, view === "chart");
+        if (!spec.reason) chartUnit(spec);
         if (spec.reason) {
           if (view === "chart") notes.push("No chart: " + spec.reason + ".");
           spec = null;

@@ -142,6 +142,17 @@ func TestSpecDrivesTheDrawing(t *testing.T) {
 		t.Errorf("show only the note content: cells %q", got)
 	}
 
+	// The chart's kind, axes, unit and labels.
+	dayTool, dayResult := corpusCall(t, servers, "postgres", "query", 2)
+	dayCall := &uicorpus.Call{Tool: "query", Arguments: json.RawMessage(`{}`), Result: dayResult}
+	s = viewspec.New()
+	s.ViewOf().Kind = viewspec.KindChart
+	s.View.Chart = &viewspec.Chart{Kind: "bar", X: "day", Y: []string{"orders"}, Unit: "orders", YLabel: "Orders per day"}
+	chart := show("chart", specPage(t, dayTool, s, nil), dayCall, `(w, d) => { const c = d.querySelector("#result svg.chart"); return c ? c.getAttribute("class") + "|" + c.getAttribute("aria-label") + "|" + [...c.querySelectorAll(".grid text")].map((x) => x.textContent).join(",") : "none"; }`)
+	if !strings.HasPrefix(chart, "chart bar|Bar chart of Orders per day by day|") || !strings.Contains(chart, " orders") {
+		t.Errorf("chart from the spec: %q", chart)
+	}
+
 	// A refinement not applied is said on the page.
 	res, err = NewOffline().Generate(context.Background(), Request{Tool: branchTool, Example: branchResult, Refinements: []string{"show only the reviewer"}})
 	if err != nil {
