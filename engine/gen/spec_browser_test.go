@@ -7,26 +7,17 @@ import (
 	"testing"
 
 	"github.com/genui-dev/genui/internal/uicorpus"
-	"github.com/genui-dev/genui/mcpshim"
-	"github.com/genui-dev/genui/pagecsp"
-	"github.com/genui-dev/genui/pagepack"
-	"github.com/genui-dev/genui/viewdefs"
 	"github.com/genui-dev/genui/viewspec"
 )
 
-// specPage is the offline page of tool drawing spec, made as the offline
-// generator makes its pages (shim, packing, CSP).
+// specPage is the offline page of tool drawing spec.
 func specPage(t *testing.T, tool Tool, spec viewspec.Spec, outcomes []viewspec.Outcome) string {
 	t.Helper()
-	html, err := viewdefs.RichSpec(viewdefs.ToolData{Name: tool.Name, Title: tool.Title, Description: tool.Description,
-		InputSchema: tool.InputSchema, OutputSchema: tool.OutputSchema}, spec, outcomes)
+	html, err := RenderSpec(tool, spec, outcomes)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if html, err = pagepack.Pack(mcpshim.Inject(html)); err != nil {
-		t.Fatal(err)
-	}
-	return pagecsp.Apply(html)
+	return html
 }
 
 // TestSpecDrivesTheDrawing: fields of the view spec change what the page
