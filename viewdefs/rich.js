@@ -1318,7 +1318,14 @@
       if (v.chart.yLabel) c.chartYLabel = v.chart.yLabel;
     }
     var hide = Array.isArray(spec.hidden) ? spec.hidden.slice() : [];
-    (Array.isArray(spec.parts) ? spec.parts : []).forEach(function (p) { if (isObj(p) && p.hidden && typeof p.path === "string") hide.push(p.path); });
+    c.partViews = [];
+    (Array.isArray(spec.parts) ? spec.parts : []).forEach(function (p) {
+      if (!isObj(p) || typeof p.path !== "string") return;
+      if (p.hidden) { hide.push(p.path); return; }
+      // A part with its own view or label is drawn on its own, after the rest (and not in it).
+      var pt = pointerTokens(p.path);
+      if (pt && pt.length && (isObj(p.view) || p.label)) c.partViews.push({ path: pt, pointer: p.path, label: p.label || "", kind: isObj(p.view) && p.view.kind !== "auto" ? p.view.kind || "" : "" });
+    });
     c.hidePaths = hide.map(pointerTokens).filter((t) => t && t.length);
     c.hide = hide.filter((h) => !pointerTokens(h));
     if (Array.isArray(spec.shown)) c.show = spec.shown.slice();
@@ -1331,9 +1338,10 @@
     return c;
   }
 
-  /* A copy of data without the hidden fields: names at any depth, pointers where they point. */
+  /* A copy of data without the hidden fields (names at any depth, pointers where they point) and the parts drawn on their own. */
   function pruneHidden(data, cfg) {
-    var names = (cfg.hide || []).map(norm).filter((n) => (cfg.show || []).map(norm).indexOf(n) < 0), paths = cfg.hidePaths || [];
+    var names = (cfg.hide || []).map(norm).filter((n) => (cfg.show || []).map(norm).indexOf(n) < 0);
+    var paths = (cfg.hidePaths || []).concat((cfg.partViews || []).map((p) => p.path));
     if (!names.length && !paths.length) return data;
     var walk = function (v, path, depth) {
       if (depth > 12 || v === null || typeof v !== "object") return v;
@@ -1814,10 +1822,11 @@
         if (isObj(result.structuredContent)) parts.push({ data: result.structuredContent });
       } else parts = merge(result);
       var keys = {}, named = (cfg.show || []).length + (cfg.hide || []).length > 0;
-      var principalDrawn = false, principalSeen = !cfg.principalPath;
+      var principalDrawn = false, principalSeen = !cfg.principalPath, partSources = [];
       parts.forEach(function (p) {
         var pdata = p.data !== undefined ? deepJSON(p.data) : p.text !== undefined && cfg.principalPath ? global.GenuiText.classify(p.text).data : undefined;
         if (named) collectKeys(p.data !== undefined ? pdata : p.text !== undefined ? global.GenuiText.classify(p.text).data : undefined, keys, 0);
+        if ((cfg.partViews || []).length) partSources.push(pdata !== undefined ? pdata : p.text !== undefined ? global.GenuiText.classify(p.text).data : undefined);
         if (cfg.principalPath && pdata !== undefined && !result.isError) {
           var pv = atPointer(pdata, cfg.principalPath);
           if (pv !== undefined) {
@@ -1832,8 +1841,21 @@
             return;
           }
         }
-        if (p.data !== undefined && (cfg.hide || []).length + (cfg.hidePaths || []).length) p = Object.assign({}, p, { data: pruneHidden(pdata, cfg) });
+        if (p.data !== undefined && (cfg.hide || []).length + (cfg.hidePaths || []).length + (cfg.partViews || []).length) p = Object.assign({}, p, { data: pruneHidden(pdata, cfg) });
         target.appendChild(drawPart(p, args));
+      });
+      // The spec's parts with their own view or label, each once, after the rest.
+      (cfg.partViews || []).forEach(function (pv) {
+        var val;
+        partSources.some(function (d) { val = atPointer(d, pv.path); return val !== undefined; });
+        if (val === undefined || result.isError) return;
+        var sec = el("section", "spec-part");
+        sec.dataset.path = pv.pointer;
+        sec.appendChild(el("h3", "tsec-title", pv.label || pv.path[pv.path.length - 1]));
+        var saved = cfg.view;
+        cfg.view = pv.kind;
+        try { sec.appendChild(typeof val === "string" ? drawView(textView(val), args) : dataView(val, args)); } finally { cfg.view = saved; }
+        target.appendChild(sec);
       });
       if (!principalSeen && parts.length && !result.isError) target.insertBefore(el("div", "note config-note", "Not in this result: " + cfg.principal + " (the view's principal data)."), target.firstChild);
       // Fields the user named that this result does not have are said, not silently ignored.

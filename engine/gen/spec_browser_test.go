@@ -118,6 +118,18 @@ func TestSpecDrivesTheDrawing(t *testing.T) {
 		t.Errorf("principal /unstagedChanges shows %q (the whole result: %q)", part, whole)
 	}
 
+	// A part with its own label and view is drawn on its own, once, and not in the rest.
+	s = viewspec.New()
+	s.Parts = []viewspec.Part{{Path: "/untrackedFiles", Label: "New files", View: &viewspec.View{Kind: viewspec.KindJSON}}}
+	parted := show("status-parts", specPage(t, statusTool, s, nil), statusCall, `(w, d) => {
+		const sec = d.querySelector("#result section.spec-part");
+		const rest = [...d.getElementById("result").children].filter((c) => !c.matches("section.spec-part, details.raw")).map((c) => c.innerText).join(" ");
+		return sec ? sec.querySelector("h3").textContent + "|" + (sec.querySelector("[data-view=json]") ? "json" : "other") + "|" + sec.innerText.includes("TODO.md") + "|" + rest.includes("TODO.md") : "none";
+	}`)
+	if parted != "New files|json|true|false" {
+		t.Errorf("a part with its own view: %q", parted)
+	}
+
 	// A column one level down in each row ("show only the note content").
 	notesTool := Tool{Name: "list_notes", InputSchema: json.RawMessage(`{"type":"object"}`)}
 	notes := json.RawMessage(`{"content":[],"structuredContent":{"notes":[{"id":1,"note":{"content":"first note","tags":["a"]}},{"id":2,"note":{"content":"second note"}}]}}`)
