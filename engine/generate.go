@@ -83,9 +83,21 @@ func (u *uiService) key(t *registry.Tool) cache.Key {
 	return cache.MakeKey(t.Name, h, u.refine.Hash(t.Name), u.genConfig().Hash())
 }
 
+// offlineExample is the result the offline generator proposes a tool's
+// spec from and resolves refinements' field names in (nil: none seen).
+// It is not part of the cache key: a page is proposed from the result
+// seen when it is generated, and proposed again with each refinement or
+// regeneration (a call does not make the cached page stale).
+func (u *uiService) offlineExample(tool string) json.RawMessage {
+	u.gs.mu.Lock()
+	defer u.gs.mu.Unlock()
+	return u.gs.examples[tool].result
+}
+
 // wantsExamples reports whether observeResult has a use: an LLM generator
-// shows it one real result of a tool.
-func (u *uiService) wantsExamples() bool { return u.llm() != nil }
+// shows it one real result of a tool, and the offline generator proposes
+// the view spec from it and resolves refinements' field names in it.
+func (u *uiService) wantsExamples() bool { return true }
 
 // cachedHTML is the tool's currently cached UI, if any.
 func (u *uiService) cachedHTML(t *registry.Tool) (key, html string) {
@@ -189,11 +201,13 @@ func (u *uiService) stopGenerations() {
 
 // notUnderstood is what of feedback the offline generator cannot use, when
 // it is the one that generates (nil with an LLM: it reads anything).
-func (u *uiService) notUnderstood(feedback string) []string {
+func (u *uiService) notUnderstood(t *registry.Tool, feedback string) []string {
 	if u.llm() != nil || u.gen.Name() != "offline" {
 		return nil
 	}
-	_, warnings := gen.ParseIntents([]string{feedback})
+	// Read as the page will read it: field names of the seen result joined
+	// ("commit hash" is commitHash).
+	_, _, warnings := gen.SpecFor(genTool(t), u.offlineExample(t.Name), []string{feedback})
 	var out []string
 	for _, w := range warnings {
 		if strings.HasPrefix(w, "not understood offline:") {
@@ -567,6 +581,7 @@ func resultMeta(res gen.Result, rid string) contract.UIMeta {
 	m := contract.UIMeta{GeneratedAt: time.Now().Add(-res.Duration), Duration: res.Duration, Provider: res.Provider,
 		Model: res.Model, InputTokens: res.InputTokens, OutputTokens: res.OutputTokens, UIType: res.UIType,
 		FallbackReason: res.FallbackReason, Warnings: res.Warnings, RequestID: rid, CacheVersion: 1}
+	specMeta(&m, res)
 	for _, s := range res.Chain {
 		m.Chain = append(m.Chain, contract.ChainStep{Stage: s.Stage, OK: s.OK, Reason: s.Reason})
 	}
@@ -626,9 +641,20 @@ func (u *uiService) generate(g gen.Generator, t *registry.Tool, key cache.Key, r
 	}
 	start := time.Now()
 	log.Debug("generating UI", "generator", g.Name(), "key", string(key))
-	res, err := g.Generate(ctx, gen.Request{Tool: genTool(t), Refinements: u.refinements(t.Name), RequestID: rid})
+	req := gen.Request{Tool: genTool(t), Refinements: u.refinements(t.Name), RequestID: rid}
+	if g.Name() == gen.ProviderOffline {
+		req.Example = u.offlineExample(t.Name)
+		if old, ok := u.cache.OtherEntry(t.Name, key); ok && old.UIType == gen.UITypeOfflineRich && len(old.Spec) == 0 {
+			// Cached before pages carried a view spec (TemplateVersion 10
+			// and earlier): its key no longer matches, the page is made again.
+			log.Info("UI regenerated: the cached page predates view specs", "templateVersion", templateVersion(),
+				"refinements", len(req.Refinements))
+		}
+	}
+	res, err := g.Generate(ctx, req)
 	meta := contract.UIMeta{GeneratedAt: start, Duration: time.Since(start), Provider: res.Provider,
 		Model: res.Model, UIType: res.UIType, Warnings: res.Warnings, RequestID: rid, CacheVersion: 1}
+	specMeta(&meta, res)
 	if err == nil && g.Name() != gen.ProviderOffline { // the offline generator validates its own output
 		problems := gen.Validate(res.HTML)
 		log.Debug("UI validated", "problems", problems)
@@ -657,7 +683,12 @@ func (u *uiService) generate(g gen.Generator, t *registry.Tool, key cache.Key, r
 		u.logStore(rid, t.Name, key, meta)
 	}
 	log.Info("UI generated", "uiType", meta.UIType, "ms", meta.Duration.Milliseconds(), "bytes", len(res.HTML),
-		"warnings", len(meta.Warnings))
+		"warnings", len(meta.Warnings), "templateVersion", templateVersion())
+	for _, o := range meta.Outcomes {
+		if o.Status != "applied" {
+			log.Info("refinement "+o.Status, "refinement", o.Refinement, "reason", o.Reason, "changes", o.Changes)
+		}
+	}
 	if announce {
 		u.hub.publish(contract.EventGenerationFinished, t.Name, &contract.GenerationFinished{UIType: meta.UIType, Generator: meta.Provider,
 			Duration: meta.Duration, CacheKey: string(key), FallbackReason: meta.FallbackReason, Warnings: meta.Warnings,
@@ -763,4 +794,16 @@ func chainOf(steps []gen.Step) []contract.ChainStep {
 		out = append(out, contract.ChainStep{Stage: s.Stage, OK: s.OK, Reason: s.Reason})
 	}
 	return out
+}
+
+// specMeta copies a generation's view spec and refinement outcomes into
+// the page's metadata (the TUI, _ui_inspect and _ui_refine show them).
+func specMeta(m *contract.UIMeta, res gen.Result) {
+	if res.Spec != nil {
+		m.Spec = res.Spec.JSON()
+	}
+	for _, o := range res.Outcomes {
+		m.Outcomes = append(m.Outcomes, contract.RefinementOutcome{Refinement: o.Refinement, Status: o.Status,
+			Changes: o.Changes, Reason: o.Reason})
+	}
 }

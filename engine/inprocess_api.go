@@ -220,7 +220,7 @@ func (e *Engine) Refine(ctx context.Context, req contract.RefineRequest) (contra
 		source = contract.SourceAPI
 	}
 	if req.RequireUnderstood {
-		if notes := e.ui.notUnderstood(req.Feedback); len(notes) > 0 {
+		if notes := e.ui.notUnderstood(t, req.Feedback); len(notes) > 0 {
 			return contract.UIChange{}, contract.Errorf(contract.CodeNotUnderstood, "%s (nothing recorded: send it again to record it anyway)",
 				strings.Join(notes, "; "))
 		}
@@ -236,7 +236,7 @@ func (e *Engine) Refine(ctx context.Context, req contract.RefineRequest) (contra
 		return contract.UIChange{}, contract.AsError(err)
 	}
 	e.hub.publish(contract.EventUIUpdated, t.Name, &contract.UIUpdated{Reason: "refine", CacheKey: string(ui.Key), UIType: ui.Meta.UIType})
-	return contract.UIChange{Tool: t.Name, Reason: "refine", Feedback: req.Feedback, Notes: ui.Meta.Warnings,
+	return contract.UIChange{Tool: t.Name, Reason: "refine", Feedback: req.Feedback, Notes: ui.Meta.Warnings, Outcome: ui.Meta.OutcomeOf(req.Feedback),
 		Refinements: len(hist), OldCacheKey: oldKey, CacheKey: string(ui.Key), OldHTML: oldHTML, HTML: ui.HTML,
 		Meta: ui.Meta, Duration: time.Since(start)}, nil
 }

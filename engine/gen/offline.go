@@ -10,6 +10,7 @@ import (
 	"github.com/genui-dev/genui/pagecsp"
 	"github.com/genui-dev/genui/pagepack"
 	"github.com/genui-dev/genui/viewdefs"
+	"github.com/genui-dev/genui/viewspec"
 )
 
 // UITypeOfflineRich is the UIType of the offline generator's output: the
@@ -21,11 +22,14 @@ const UITypeOfflineRich = "offline-rich"
 
 type offline struct{}
 
-// NewOffline returns the built-in generator that needs no LLM: it renders
-// viewdefs' rich offline UI (schema-compiled form, table/chart/card result
-// views chosen in the browser), applies the refinements that ParseIntents
-// understands, and inlines the mcpshim App. Feedback it does not understand
-// is reported in Result.Warnings.
+// NewOffline returns the built-in generator that needs no LLM: it proposes
+// a view specification (SpecFor: from the tool's schemas and the request's
+// real result, when it has one, edited by the refinements that the intent
+// parser understands), renders viewdefs' rich offline UI drawing it
+// (schema-compiled form; what the spec leaves auto is chosen in the
+// browser) and inlines the mcpshim App. What became of each refinement is
+// in Result.Outcomes and on the page; feedback it does not understand is
+// also reported in Result.Warnings.
 func NewOffline() Generator { return offline{} }
 
 func (offline) Name() string { return "offline" }
@@ -36,25 +40,38 @@ func (offline) Generate(ctx context.Context, req Request) (Result, error) {
 	}
 	start := time.Now()
 	t := req.Tool
-	cfg, warnings := ParseIntents(req.Refinements)
-	html, err := viewdefs.Rich(viewdefs.ToolData{
+	spec, outcomes, warnings := SpecFor(t, req.Example, req.Refinements)
+	html, err := RenderSpec(t, spec, outcomes)
+	if err != nil {
+		return Result{}, err
+	}
+	res := Result{HTML: html, UIType: UITypeOfflineRich, Provider: "offline", Warnings: warnings, Duration: time.Since(start),
+		Spec: &spec, Outcomes: outcomes}
+	return res, nil
+}
+
+// RenderSpec returns the served page of t drawing spec, as the offline
+// generator makes its pages: viewdefs' rich page with the spec and the
+// refinements' outcomes, the App shim inlined, packed (unless readable
+// sources are on) and with its CSP meta tag. A spec Validate rejects is an
+// error.
+func RenderSpec(t Tool, spec viewspec.Spec, outcomes []viewspec.Outcome) (string, error) {
+	html, err := viewdefs.RichSpec(viewdefs.ToolData{
 		Name: t.Name, Title: t.Title, Description: t.Description,
 		InputSchema: t.InputSchema, OutputSchema: t.OutputSchema, Visibility: t.Visibility(), Annotations: t.Annotations,
-	}, cfg)
+	}, spec, outcomes)
 	if err != nil {
-		return Result{}, fmt.Errorf("offline generator: %w", err)
+		return "", fmt.Errorf("offline generator: %w", err)
 	}
 	html = mcpshim.Inject(html)
 	if problems := Validate(html); len(problems) > 0 {
 		// Our own template produced this: a bug, not bad input.
-		return Result{}, fmt.Errorf("offline generator: output for %q is not self-contained: %s", t.Name, strings.Join(problems, "; "))
+		return "", fmt.Errorf("offline generator: output for %q is not self-contained: %s", t.Name, strings.Join(problems, "; "))
 	}
 	if !viewdefs.ReadableSources() { // --debug serves pages unpacked
 		if html, err = pagepack.Pack(html); err != nil {
-			return Result{}, fmt.Errorf("offline generator: %w", err)
+			return "", fmt.Errorf("offline generator: %w", err)
 		}
 	}
-	html = pagecsp.Apply(html)
-	res := Result{HTML: html, UIType: UITypeOfflineRich, Provider: "offline", Warnings: warnings, Duration: time.Since(start)}
-	return res, nil
+	return pagecsp.Apply(html), nil
 }
