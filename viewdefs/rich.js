@@ -2134,7 +2134,11 @@
         try { sec.appendChild(typeof val === "string" ? drawView(textView(val), args) : dataView(val, args)); } finally { cfg.view = saved; }
         target.appendChild(sec);
       });
-      if (!principalSeen && parts.length && !result.isError) target.insertBefore(el("div", "note config-note", "Not in this result: " + cfg.principal + " (the view's principal data)."), target.firstChild);
+      // A principal the user asked for (a refinement changed it) is said when this result lacks it;
+      // a proposed one (from the output schema or an earlier result) is not: a tool with modes
+      // answers without it, and the result is drawn as it is.
+      var askedPrincipal = (cfg.outcomes || []).some((o) => o.status !== "not applied" && (o.changes || []).some((c) => /^principal\b/.test(c)));
+      if (!principalSeen && askedPrincipal && parts.length && !result.isError) target.insertBefore(el("div", "note config-note", "Not in this result: " + cfg.principal + " (the view's principal data)."), target.firstChild);
       // Fields the user named that this result does not have are said, not silently ignored.
       var absent = (cfg.show || []).concat(cfg.hide || []).filter((n) => !keys[norm(n)]);
       if (absent.length && parts.length && !result.isError) target.insertBefore(el("div", "note config-note", "Not in this result: " + absent.join(", ") + "."), target.firstChild);
