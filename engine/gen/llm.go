@@ -271,7 +271,7 @@ func (l *LLM) run(parent context.Context, req Request) (Result, error) {
 		chain = append(chain, steps...)
 		log.Debug("LLM answer validated", "round", round, "ok", rep.OK(), "problems", rep.Problems, "warnings", len(rep.Warnings))
 		if rep.OK() {
-			res.HTML, res.UIType = pagecsp.Apply(page), UITypeLLM
+			res.HTML, res.UIType = servedLLMPage(page), UITypeLLM
 			res.Warnings = append(res.Warnings, rep.Warnings...)
 			res.Chain = chain
 			res.Duration = time.Since(start)
@@ -325,6 +325,11 @@ func checkAnswer(answer string, tool Tool, stage string) (string, []Step, Report
 	return "", append(steps, Step{Stage: StageRepaired, Reason: reason}), rep2
 }
 
+// servedLLMPage is a model-written page as genui serves it: genui's guard
+// and bridge first in the document, ahead of anything the model wrote
+// (mcpshim.InjectGuarded), and the CSP meta tag for its scripts.
+func servedLLMPage(page string) string { return pagecsp.Apply(mcpshim.InjectGuarded(page)) }
+
 func chainString(chain []Step) string {
 	var parts []string
 	for _, s := range chain {
@@ -357,7 +362,7 @@ func (l *LLM) fallback(ctx context.Context, req Request, start time.Time, res Re
 	}
 	if prev := req.PreviousHTML; prev != "" {
 		log.Warn("LLM UI kept the previous LLM page", attrs...)
-		res.HTML, res.UIType = pagecsp.Apply(prev), UITypeLLM
+		res.HTML, res.UIType = servedLLMPage(prev), UITypeLLM
 		note := "the new page was not usable (" + reason + "); the previous LLM page stays"
 		res.Warnings = append(res.Warnings, note)
 		res.Chain = append(chain, Step{Stage: StagePrevious, OK: true, Reason: reason})
