@@ -208,7 +208,26 @@ func TestLLMPageGuardRunsFirst(t *testing.T) {
 		}
 	})
 	check := func(t *testing.T, name, page string) {
-		runHostile(f, ui, name, page)
+		ui.addHTML(name, page)
+		f.open(name)
+		f.eval(`(bridge.sendToolInput({}), bridge.sendToolResult(`+leakResult+`), true)`, nil)
+		// Until the page's code ran: a navigation that got out replaces
+		// the frame's document, so the listener is watched meanwhile.
+		for deadline := time.Now().Add(20 * time.Second); ; {
+			select {
+			case u := <-l.webGot:
+				t.Fatalf("the HTTP listener received %s", u)
+			case <-time.After(200 * time.Millisecond):
+			}
+			var ran bool
+			f.frameJSON(`(w, d) => d.body && d.body.dataset.attempt === "done"`, &ran)
+			if ran {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatal("the page's code did not run within 20 s")
+			}
+		}
 		l.nothing(t)
 		var log []hostMsg
 		f.eval("window.hostLog", &log)
