@@ -113,9 +113,23 @@ func InjectGuarded(html string) string {
 		html = html[:m[2]] + html[m[3]:]
 	}
 	html = strings.TrimPrefix(html, "\ufeff")
-	return doctype + `<html><head><meta charset="utf-8"><script ` + ShimAttr + " " + GuardAttr + ">" +
+	csp := ""
+	if m := reGuardedOpen.FindStringSubmatchIndex(html); m != nil { // guarded before: its opening, not a second one
+		if m[2] >= 0 {
+			csp = html[m[2]:m[3]]
+		}
+		html = html[m[1]:]
+	}
+	return doctype + "<html><head>" + csp + guardedHead + "<script " + ShimAttr + " " + GuardAttr + ">" +
 		GuardJS() + "\n" + AppJS() + "</script>" + html
 }
+
+// guardedHead follows the <head> InjectGuarded opens.
+const guardedHead = `<meta charset="utf-8">`
+
+// reGuardedOpen is what InjectGuarded wrote before its script, with the
+// CSP meta element pagecsp.Apply puts first in the head.
+var reGuardedOpen = regexp.MustCompile(`^<html><head>(\s*<meta http-equiv="Content-Security-Policy" data-genui-csp content="[^"]*">)?` + guardedHead)
 
 // IsExtAppsSpecifier reports whether an import specifier or script URL names
 // the ext-apps view API that the shim replaces: the bare package, its
