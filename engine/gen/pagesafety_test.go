@@ -129,3 +129,20 @@ func TestInjectGuardedPutsTheGuardFirst(t *testing.T) {
 		t.Errorf("the served page fails the checks: %v", rep.Problems)
 	}
 }
+
+// TestPromptNamesBridgeMethodsAndClipboard (issue 32, HTML mode defect f):
+// the system prompt names every bridge method a page may need and says
+// that the clipboard is blocked in the frame.
+func TestPromptNamesBridgeMethodsAndClipboard(t *testing.T) {
+	p, err := LoadPrompts("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sys := p.System()
+	for _, want := range []string{"app.readServerResource({ uri })", "app.downloadFile({ contents: [", "app.openLink({ url })",
+		"app.getHostCapabilities()", "The clipboard is blocked in the frame", `document.execCommand("copy")`} {
+		if !strings.Contains(sys, want) {
+			t.Errorf("the system prompt lacks %q", want)
+		}
+	}
+}
