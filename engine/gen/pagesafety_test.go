@@ -1,8 +1,10 @@
 package gen
 
 import (
+	"context"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/genui-dev/genui/internal/llmtest"
 	"github.com/genui-dev/genui/mcpshim"
@@ -143,6 +145,46 @@ func TestPromptNamesBridgeMethodsAndClipboard(t *testing.T) {
 		"app.getHostCapabilities()", "The clipboard is blocked in the frame", `document.execCommand("copy")`} {
 		if !strings.Contains(sys, want) {
 			t.Errorf("the system prompt lacks %q", want)
+		}
+	}
+}
+
+// TestGenerationStatusNamesWhatHappened (issue 32, HTML mode defect d): a
+// generation that runs out of its budget says it timed out after N s; one
+// cancelled with ErrSuperseded says it was superseded; one cancelled
+// otherwise says cancelled; none of the last two is a TIMEOUT.
+func TestGenerationStatusNamesWhatHappened(t *testing.T) {
+	held := holdUntilEnd(t)
+	r := newWireRig(t, llmtest.Anthropic, llmtest.Reply{Text: llmtest.ForecastPage, Release: held}, func(c *Config) {
+		htmlMode(c)
+		c.Budget = time.Second
+	})
+	res := r.generateWithinBudget("timeout")
+	if res.Error == nil || res.Error.Class != ErrTimeout || !strings.Contains(res.Error.Message, "timed out after 1 s") {
+		t.Errorf("over budget: %+v", res.Error)
+	}
+	for _, tc := range []struct {
+		cause error
+		class ErrorClass
+		says  string
+	}{
+		{ErrSuperseded, ErrCancelled, "superseded after"},
+		{nil, ErrCancelled, "cancelled after"},
+	} {
+		r := newWireRig(t, llmtest.Anthropic, llmtest.Reply{Text: llmtest.ForecastPage, Release: held}, htmlMode)
+		ctx, cancel := context.WithCancelCause(context.Background())
+		go func() {
+			for r.srv.Count() == 0 {
+				time.Sleep(10 * time.Millisecond)
+			}
+			cancel(tc.cause)
+		}()
+		o := <-r.llm.Start(ctx, Request{Tool: forecastTool, Key: "k"}, nil)
+		if e := o.Result.Error; e == nil || e.Class != tc.class || !strings.Contains(e.Message, tc.says) {
+			t.Errorf("cancelled with %v: %+v", tc.cause, e)
+		}
+		if strings.Contains(string(r.logs.Bytes()), "TIMEOUT") {
+			t.Errorf("cancelled with %v: logged as a timeout", tc.cause)
 		}
 	}
 }

@@ -146,7 +146,14 @@ func (p *Prompts) User(req Request) (string, error) {
 	t := p.generate
 	if req.CurrentHTML != "" && len(refs) > 0 {
 		t = p.refine
-		data["History"] = refs[:len(refs)-1]
+		var hist []string
+		for i, r := range refs[:len(refs)-1] {
+			if why, ok := req.NotApplied[req.Refinements[i]]; ok {
+				r = "[NOT APPLIED: " + oneLine(clip(why, limitFeedback)) + "] " + r
+			}
+			hist = append(hist, r)
+		}
+		data["History"] = hist
 		data["Feedback"] = refs[len(refs)-1]
 		data["CurrentHTML"] = fence(stripPacked(stripShim(req.CurrentHTML)), "current_page")
 	} else {
