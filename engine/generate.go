@@ -113,9 +113,9 @@ type genState struct {
 	applied    map[string]map[string]bool
 	notApplied map[string]map[string]string
 	sample     gen.SampleFunc
-	ctx      context.Context // background generations; ended by stopGenerations
-	cancel   context.CancelFunc
-	bg       background // work that outlives its caller; Run waits for it
+	ctx        context.Context // background generations; ended by stopGenerations
+	cancel     context.CancelFunc
+	bg         background // work that outlives its caller; Run waits for it
 }
 
 // background counts work that runs on after the request that started it

@@ -97,7 +97,9 @@ func TestFailedRefinementIsNeverCalledApplied(t *testing.T) {
 		t.Fatal(err)
 	}
 	n := len(r.srv.Requests())
-	waitFor(t, "the held request", hangGuard, func() bool { return r.srv.Count() > n-1 && r.e.ui.generations()["get_forecast"].State == contract.GenRunning })
+	waitFor(t, "the held request", hangGuard, func() bool {
+		return r.srv.Count() > n-1 && r.e.ui.generations()["get_forecast"].State == contract.GenRunning
+	})
 	go func() { time.Sleep(300 * time.Millisecond); release() }()
 	refineAndWait(t, r, "show the units")
 	reqs = r.srv.Requests()
