@@ -25,6 +25,10 @@ type stubAPI struct {
 	tools   []contract.ToolInfo
 	html    map[string]string
 	refined map[string]int
+	// interim, when set, is the FallbackReason of a change's new UI: it
+	// stands in while an LLM writes the page (as the engine answers a
+	// refine with an LLM configured).
+	interim string
 	fail    map[string]error
 	pending []contract.QueuedEvent
 	vars    contract.Variables
@@ -173,7 +177,7 @@ func (s *stubAPI) change(tool, reason, feedback string, clear bool) contract.UIC
 	}
 	return contract.UIChange{Tool: tool, Reason: reason, Feedback: feedback, Refinements: n, RefinementsCleared: clear,
 		OldHTML: old, HTML: s.html[tool], CacheKey: fmt.Sprintf("key-%s-%d", tool, s.refined[tool]),
-		Meta: contract.UIMeta{UIType: "offline-rich"}, Duration: 3 * time.Millisecond}
+		Meta: contract.UIMeta{UIType: "offline-rich", FallbackReason: s.interim}, Duration: 3 * time.Millisecond}
 }
 
 func (s *stubAPI) Refine(ctx context.Context, req contract.RefineRequest) (contract.UIChange, error) {
