@@ -189,7 +189,7 @@
   // and srcdoc frames; nothing else loads under the CSP's frame-src 'none').
   function lockTree(win, depth) {
     if (depth > 16) return;
-    var n = 0;
+    var n;
     try { n = apply(lengthGet, win, []); } catch (e) { return; }
     for (var i = 0; i < n; i++) {
       try {
