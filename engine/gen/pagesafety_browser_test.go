@@ -133,8 +133,9 @@ func unguarded(page string) string {
 // TestLLMPageCannotLeakThroughWebRTC (issue 34 item 1): a model-written
 // page that hands the result to a TURN server on a UDP listener of
 // 127.0.0.1, through an alias of RTCPeerConnection, the webkit name, or a
-// fresh realm of a frame it makes (createElement, or constant markup
-// reached through frames[0]), sends nothing, served as genui serves it
+// fresh realm of a frame (made with createElement, from constant markup
+// reached through frames[0] or contentWindow, or in its own markup), or a
+// WebTransport session to it, sends nothing, served as genui serves it
 // even with the checks bypassed. Through the whole chain (a stand-in
 // provider answering with the page) nothing arrives either. The control:
 // the alias page as genui served it before (no guard) reaches the
@@ -149,7 +150,7 @@ func TestLLMPageCannotLeakThroughWebRTC(t *testing.T) {
 		arrives(t, l.udpGot, "UDP")
 		leave(f)
 	})
-	for _, name := range []string{"alias", "webkit", "iframe-realm", "markup-realm"} {
+	for _, name := range []string{"alias", "webkit", "iframe-realm", "markup-realm", "markup-contentwindow", "parser-realm", "webtransport"} {
 		t.Run("guarded/"+name, func(t *testing.T) {
 			l := newLeakListeners(t)
 			marks := runHostile(f, ui, "webrtc_"+name, servedLLMPage(llmtest.WebRTCLeakPages(l.udpAddr)[name]))

