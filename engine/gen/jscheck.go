@@ -562,7 +562,9 @@ func (c *jsChecker) access(e jsast.IExpr) {
 	switch {
 	case (name == "assign" || name == "replace" || name == "reload") && c.isLocation(obj) && !c.called[e]:
 		c.reportf(RuleNoNavigation, "takes location.%s as a value: the page would navigate away", name)
-	case offCSP(name):
+	case offCSP(name) && (computed || obj == nil || c.isWindow(obj)):
+		// window.RTCPeerConnection, window["RTC" + "PeerConnection"]; a
+		// data field that happens to start with RTC is no finding.
 		c.reportf(RuleNoNetwork, "uses %s: WebRTC and WebTransport are not available to a page", name)
 	case frameRealm[name]:
 		c.reportf(RuleSelfContained, "reaches into another document (%s)", src(e))

@@ -79,6 +79,7 @@ statusEl.append(el("span", { class: "badge", "data-id": statusEl.id }, statusEl.
 		"computed tag and attribute names": breakRule(connectLine, helper+connectLine),
 		"fences inside a pre":              breakRule("<body>", "<body>"+fenced),
 		"details.open read":                breakRule(connectLine, `const d = document.createElement("details"); if (d.open) d.open = false;`+connectLine),
+		"a data field named RTC...":        breakRule(connectLine, `const dev = { RTCTime: 1 }; statusEl.title = String(dev.RTCTime);`+connectLine),
 	}
 	for name, page := range keep {
 		if rep := Check(page, Tool{}); len(rep.Findings) > 0 {
