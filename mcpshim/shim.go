@@ -124,6 +124,27 @@ func InjectGuarded(html string) string {
 		GuardJS() + "\n" + AppJS() + "</script>" + html
 }
 
+// StripGuarded returns a page InjectGuarded made as the model wrote it:
+// without genui's shim element and the <html><head><meta charset> genui
+// opened before it (a refine prompt shows the model its own page). Other
+// pages come back without their shim element only.
+func StripGuarded(html string) string {
+	guarded := reGuarded.MatchString(html)
+	html = reShim.ReplaceAllString(html, "")
+	if !guarded {
+		return html
+	}
+	doctype := ""
+	if m := reLeadDoctype.FindStringSubmatchIndex(html); m != nil {
+		doctype = html[m[2]:m[3]]
+		html = html[:m[2]] + html[m[3]:]
+	}
+	if m := reGuardedOpen.FindStringSubmatchIndex(html); m != nil {
+		html = html[m[1]:]
+	}
+	return doctype + html
+}
+
 // guardedHead follows the <head> InjectGuarded opens.
 const guardedHead = `<meta charset="utf-8">`
 

@@ -131,6 +131,10 @@ func TestInjectGuardedPutsTheGuardFirst(t *testing.T) {
 	if rep := Check(served, forecastTool); !rep.OK() {
 		t.Errorf("the served page fails the checks: %v", rep.Problems)
 	}
+	// A refine prompt shows the model its own page, without genui's parts.
+	if got := stripShim(servedLLMPage(llmtest.ForecastPage)); got != llmtest.ForecastPage {
+		t.Errorf("the page a refine prompt shows is not the model's:\n%.300s", got)
+	}
 }
 
 // TestPromptNamesBridgeMethodsAndClipboard (issue 32, HTML mode defect f):

@@ -432,7 +432,7 @@ var reShimElement = regexp.MustCompile(`(?is)<script\s+` + mcpshim.ShimAttr + `\
 // stripShim removes genui's inlined App bridge (30 KB the model need not
 // see; repair puts it back) and the page's CSP meta tag (written again for
 // the new page's scripts).
-func stripShim(html string) string { return pagecsp.Strip(reShimElement.ReplaceAllString(html, "")) }
+func stripShim(html string) string { return mcpshim.StripGuarded(pagecsp.Strip(html)) }
 
 // stripPacked replaces the packed renderers of an offline page (tens of KB
 // of base64 a model can neither read nor keep) with a note.
