@@ -118,10 +118,16 @@ type genState struct {
 	// previous holds a tool's last good LLM page across a regeneration
 	// (which drops the cache): kept when the new answer is unusable.
 	previous map[string]string
-	sample   gen.SampleFunc
-	ctx      context.Context // background generations; ended by stopGenerations
-	cancel   context.CancelFunc
-	bg       background // work that outlives its caller; Run waits for it
+	// applied holds, per tool, the refinements (as generators get them) its
+	// newest LLM page was made with; notApplied the refinements whose
+	// generation ended without a page of theirs, with why. A refine prompt
+	// never calls those applied.
+	applied    map[string]map[string]bool
+	notApplied map[string]map[string]string
+	sample     gen.SampleFunc
+	ctx        context.Context // background generations; ended by stopGenerations
+	cancel     context.CancelFunc
+	bg         background // work that outlives its caller; Run waits for it
 }
 
 // background counts work that runs on after the request that started it
@@ -437,9 +443,12 @@ func (u *uiService) startUpgrade(l *gen.LLM, t *registry.Tool, key cache.Key, ri
 		// definition) while the old one ran; it is superseded.
 		st.cancel()
 	}
-	gctx, cancel := context.WithCancel(u.gs.lifetimeLocked())
+	gctx, cancelCause := context.WithCancelCause(u.gs.lifetimeLocked())
+	cancel := func() { cancelCause(nil) }
+	// Cancelled for a newer generation, it says so (not "timed out").
+	superseded := func() { cancelCause(gen.ErrSuperseded) }
 	u.gs.status[t.Name] = &genStatus{GenerationStatus: contract.GenerationStatus{Key: string(key), State: contract.GenRunning,
-		Provider: l.Name(), Started: now}, cancel: cancel}
+		Provider: l.Name(), Started: now}, cancel: superseded}
 	ex := u.gs.examples[t.Name]
 	req := gen.Request{Tool: genTool(t), Key: string(key), Wait: wait, Sample: u.gs.sample, RequestID: rid,
 		Example: ex.result, ExampleArgs: ex.args, ExampleDuration: ex.took}
@@ -458,6 +467,8 @@ func (u *uiService) startUpgrade(l *gen.LLM, t *registry.Tool, key cache.Key, ri
 	}
 	u.gs.mu.Unlock()
 	req.Refinements = u.refinements(t.Name)
+	req.NotApplied = u.notAppliedOf(t.Name, req.Refinements)
+	refs := req.Refinements
 	req.OnProgress = func(p gen.Progress) {
 		u.gs.mu.Lock()
 		if st := u.gs.status[t.Name]; st != nil && st.Key == string(key) && st.State == contract.GenRunning {
@@ -471,9 +482,75 @@ func (u *uiService) startUpgrade(l *gen.LLM, t *registry.Tool, key cache.Key, ri
 	return u.trackOutcome(func() <-chan gen.Outcome {
 		return l.Start(gctx, req, func(o gen.Outcome) {
 			defer cancel()
+			u.noteRefinements(t.Name, refs, o)
 			u.finishUpgrade(t, key, rid, o)
 		})
 	}), true
+}
+
+// notAppliedOf says which of refs (all but the latest, the request being
+// made) the tool's current LLM page lacks, and why: those whose own
+// generation failed, and, when the page's own refinements are known, those
+// it was not made with (a generation superseded before it answered).
+func (u *uiService) notAppliedOf(tool string, refs []string) map[string]string {
+	u.gs.mu.Lock()
+	defer u.gs.mu.Unlock()
+	out := map[string]string{}
+	applied, known := u.gs.applied[tool]
+	for _, r := range refs[:max(len(refs)-1, 0)] {
+		switch why, failed := u.gs.notApplied[tool][r]; {
+		case failed:
+			out[r] = why
+		case known && !applied[r]:
+			out[r] = "no page was made with it (its generation was superseded before the model answered)"
+		}
+	}
+	return out
+}
+
+// noteRefinements records what an LLM generation made of refs: a new page
+// has them all; otherwise the latest one is not applied, with the reason.
+func (u *uiService) noteRefinements(tool string, refs []string, o gen.Outcome) {
+	if len(refs) == 0 {
+		return
+	}
+	res := o.Result
+	made := o.Err == nil && res.UIType == gen.UITypeLLM && (len(res.Chain) == 0 || res.Chain[len(res.Chain)-1].Stage != gen.StagePrevious)
+	u.gs.mu.Lock()
+	defer u.gs.mu.Unlock()
+	if u.gs.applied == nil {
+		u.gs.applied, u.gs.notApplied = map[string]map[string]bool{}, map[string]map[string]string{}
+	}
+	if made {
+		set := map[string]bool{}
+		for _, r := range refs {
+			set[r] = true
+			delete(u.gs.notApplied[tool], r)
+		}
+		u.gs.applied[tool] = set
+		return
+	}
+	why := res.FallbackReason
+	switch {
+	case o.Err != nil:
+		why = o.Err.Error()
+	case why == "" && res.Error != nil:
+		why = res.Error.Error()
+	case why == "":
+		why = "the model gave no usable page"
+	}
+	if u.gs.notApplied[tool] == nil {
+		u.gs.notApplied[tool] = map[string]string{}
+	}
+	u.gs.notApplied[tool][refs[len(refs)-1]] = why
+}
+
+// notAppliedReason is why refinement r of tool is not in its page ("" when
+// nothing says so).
+func (u *uiService) notAppliedReason(tool, r string) string {
+	u.gs.mu.Lock()
+	defer u.gs.mu.Unlock()
+	return u.gs.notApplied[tool][r]
 }
 
 // trackOutcome counts an LLM generation as background work until its

@@ -353,7 +353,7 @@ func TestUnusableAnswerKeepsThePreviousLLMPage(t *testing.T) {
 		return g.State == contract.GenDone && g.Key == string(r.e.ui.key(tool))
 	})
 	ui := read(t, r.e, "get_forecast")
-	if ui.Meta.UIType != gen.UITypeLLM || !strings.Contains(ui.HTML, "forecast-card") || strings.Contains(ui.HTML, "innerHTML") {
+	if ui.Meta.UIType != gen.UITypeLLM || !strings.Contains(ui.HTML, "forecast-card") || strings.Contains(ui.HTML, `<ul id="list">`) {
 		t.Fatalf("after an unusable refinement: %s page", ui.Meta.UIType)
 	}
 	if !strings.Contains(strings.Join(ui.Meta.Warnings, " "), "the previous LLM page stays") ||

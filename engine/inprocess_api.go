@@ -190,6 +190,9 @@ func (e *Engine) Inspect(ctx context.Context, name string) (contract.Inspection,
 	if in.History == nil {
 		in.History = []contract.Refinement{}
 	}
+	for i := range in.History {
+		in.History[i].Failed = e.ui.notAppliedReason(name, in.History[i].Feedback)
+	}
 	if ent, ok := e.ui.cache.Peek(key); ok {
 		m := ent.Meta
 		in.Cached, in.Meta = true, &m

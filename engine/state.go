@@ -63,7 +63,10 @@ func (u *uiService) status(t *registry.Tool, generating bool) contract.ToolStatu
 		if ent, ok := u.cache.Peek(key); ok {
 			ts.UI.State, ts.UI.Kind = contract.UIStateCached, ent.Meta.UIType
 			ts.UI.Generator, ts.UI.GeneratedAt = ent.Meta.Provider, ent.Meta.GeneratedAt
-			if ent.Meta.FallbackReason != "" {
+			// A kept LLM page (the newer answer was unusable) is a working
+			// LLM page: cached, its note in the warnings; only a UI that
+			// stands in for another kind is a fallback.
+			if ent.Meta.FallbackReason != "" && ent.Meta.UIType != gen.UITypeLLM {
 				ts.UI.State, ts.UI.FallbackReason = contract.UIStateFallback, ent.Meta.FallbackReason
 			}
 		} else if generating {

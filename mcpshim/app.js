@@ -8,6 +8,56 @@
  */
 (function (global) {
   "use strict";
+  /**
+   * The navigation guard: an MCP App never leaves its own document (a page
+   * that navigates its frame can carry tool results out in the URL; links
+   * go through app.openLink). Cross-document navigations the page starts
+   * (location.href = ..., a form submission, a meta refresh, a link in the
+   * frame) are cancelled through the Navigation API and reported to the
+   * host as an error log, logger "genui/navigation-guard". Same-document
+   * navigations (#hash, pushState) and srcdoc/about:blank loads a host
+   * starts are left alone. Where the Navigation API is missing (it is in
+   * Chromium since 102; other engines as they ship it) nothing is guarded
+   * here: the host's own checks remain.
+   * It is installed before anything else of the shim, whatever the page set
+   * (no global flag says it is there), and takes what it calls at an event
+   * (preventDefault, the event's getters, the host's postMessage) now, so a
+   * page that patches Event.prototype or NavigateEvent.prototype later does
+   * not turn it off. In a model-written page the shim is the document's
+   * first script (InjectGuarded), so nothing of the page runs before it.
+   */
+  (function installNavigationGuard() {
+    var nav = global.navigation;
+    if (!nav || typeof nav.addEventListener !== "function" || typeof global.NavigateEvent !== "function") return;
+    var apply = Reflect.apply, getDesc = Object.getOwnPropertyDescriptor;
+    var getter = function (ctor, name) {
+      for (var p = ctor && ctor.prototype; p; p = Object.getPrototypeOf(p)) {
+        var d = getDesc(p, name);
+        if (d) return d.get;
+      }
+      return undefined;
+    };
+    var preventDefault = global.Event.prototype.preventDefault;
+    var cancelable = getter(global.Event, "cancelable");
+    var destination = getter(global.NavigateEvent, "destination");
+    var hashChange = getter(global.NavigateEvent, "hashChange");
+    var navigationType = getter(global.NavigateEvent, "navigationType");
+    var destURL = getter(global.NavigationDestination, "url");
+    var sameDocument = getter(global.NavigationDestination, "sameDocument");
+    var host = global.parent, post = host && host.postMessage;
+    var toStr = String, slice = String.prototype.slice;
+    var get = function (g, obj) { return g ? apply(g, obj, []) : undefined; };
+    nav.addEventListener("navigate", function (e) {
+      var dest = get(destination, e), url = dest ? toStr(get(destURL, dest) || "") : "";
+      if (!get(cancelable, e) || (dest && get(sameDocument, dest)) || get(hashChange, e) || url === "about:srcdoc" || url === "about:blank") return;
+      apply(preventDefault, e, []);
+      try {
+        apply(post, host, [{ jsonrpc: "2.0", method: "notifications/message", params: { level: "error",
+          logger: "genui/navigation-guard", data: { blocked: true, url: apply(slice, url, [0, 2000]), navigationType: toStr(get(navigationType, e) || "") } } }, "*"]);
+      } catch (err) { /* no host to tell */ }
+    });
+  })();
+
   if (global.McpApps && global.McpApps.App) {
     return; // already loaded (the shim is idempotent)
   }
@@ -785,33 +835,6 @@
     return cleanup;
   };
 
-  /**
-   * The navigation guard: an MCP App never leaves its own document (a page
-   * that navigates its frame can carry tool results out in the URL; links
-   * go through app.openLink). Cross-document navigations the page starts
-   * (location.href = ..., a form submission, a meta refresh, a link in the
-   * frame) are cancelled through the Navigation API and reported to the
-   * host as an error log, logger "genui/navigation-guard". Same-document
-   * navigations (#hash, pushState) and srcdoc/about:blank loads a host
-   * starts are left alone. Where the Navigation API is missing (it is in
-   * Chromium since 102; other engines as they ship it) nothing is guarded
-   * here: the host's own checks remain.
-   */
-  function installNavigationGuard() {
-    var nav = global.navigation;
-    if (global.__genuiNavigationGuard || !nav || typeof nav.addEventListener !== "function") return;
-    global.__genuiNavigationGuard = true;
-    nav.addEventListener("navigate", function (e) {
-      var dest = e.destination || {}, url = String(dest.url || "");
-      if (!e.cancelable || dest.sameDocument || e.hashChange || url === "about:srcdoc" || url === "about:blank") return;
-      e.preventDefault();
-      try {
-        global.parent.postMessage({ jsonrpc: "2.0", method: "notifications/message", params: { level: "error",
-          logger: "genui/navigation-guard", data: { blocked: true, url: url.slice(0, 2000), navigationType: String(e.navigationType || "") } } }, "*");
-      } catch (err) { /* no host to tell */ }
-    });
-  }
-  installNavigationGuard();
 
   global.McpApps = {
     App: App,

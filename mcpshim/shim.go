@@ -22,7 +22,11 @@ var (
 	//go:embed app.js
 	appSrc string
 	//go:embed min/app.js
-	appMin   string
+	appMin string
+	//go:embed guard.js
+	guardSrc string
+	//go:embed min/guard.js
+	guardMin string
 	readable atomic.Bool
 )
 
@@ -42,6 +46,16 @@ func AppJS() string {
 	return appMin
 }
 
+// GuardJS returns the page guard (guard.js) as InjectGuarded inlines it:
+// it takes WebRTC, WebTransport, script and frame creation and other
+// realms away from page script before any of it runs.
+func GuardJS() string {
+	if readable.Load() {
+		return guardSrc
+	}
+	return guardMin
+}
+
 // HostJS returns the host-side bridge (window.McpHost.AppBridge).
 func HostJS() string { return hostJS }
 
@@ -49,12 +63,20 @@ func HostJS() string { return hostJS }
 // (package pagepack) carries that element, so the name is pagepack's.
 const ShimAttr = pagepack.ShimAttr
 
+// GuardAttr marks a shim element that also carries the page guard
+// (InjectGuarded).
+const GuardAttr = "data-genui-guard"
+
 var (
+	// A doctype that opens the document (comments and a byte order mark
+	// may stand before it).
+	reLeadDoctype = regexp.MustCompile(`(?is)^\x{FEFF}?(?:\s|<!--.*?-->)*(<!doctype[^>]*>)`)
 	// An existing shim element (app.js never contains a closing script tag).
-	reShim = regexp.MustCompile(`(?is)<script\s+` + ShimAttr + `\b[^>]*>.*?</script\s*>`)
-	reHead = regexp.MustCompile(`(?i)<head(?:\s[^>]*)?>`)
-	reHTML = regexp.MustCompile(`(?i)<html(?:\s[^>]*)?>`)
-	reDoc  = regexp.MustCompile(`(?i)^\s*<!doctype[^>]*>`)
+	reShim    = regexp.MustCompile(`(?is)<script\s+` + ShimAttr + `\b[^>]*>.*?</script\s*>`)
+	reGuarded = regexp.MustCompile(`(?i)<script\s+` + ShimAttr + `\s+` + GuardAttr + `\b`)
+	reHead    = regexp.MustCompile(`(?i)<head(?:\s[^>]*)?>`)
+	reHTML    = regexp.MustCompile(`(?i)<html(?:\s[^>]*)?>`)
+	reDoc     = regexp.MustCompile(`(?i)^\s*<!doctype[^>]*>`)
 	// Attribute values in a start tag.
 	reType = regexp.MustCompile(`(?i)\btype\s*=\s*["']?\s*module\b`)
 	reSrc  = regexp.MustCompile(`(?i)\bsrc\s*=\s*("[^"]*"|'[^']*'|[^\s>]+)`)
@@ -68,6 +90,67 @@ var (
 	reDynImport = regexp.MustCompile(`^import\s*\(\s*["']([^"'\n]+)["']\s*\)`)
 	reAsName    = regexp.MustCompile(`^([\w$]+)\s+as\s+([\w$]+)$`)
 )
+
+// InjectGuarded is Inject for pages a model wrote: the shim element, with
+// the page guard (GuardJS) ahead of the App shim, is the first element of
+// the document, ahead of anything the page holds (a script the page puts
+// before its <head> included), so genui's guard and bridge run before any
+// of the page's script and no page state can switch them off. The page's
+// own doctype stays first (its rendering mode is kept); the page's <html>
+// and <head> tags, now inside the head genui opened, are merged and
+// ignored by the parser as they always are for a second one. Idempotent.
+func InjectGuarded(html string) string {
+	low := lowerASCII(html)
+	if strings.Contains(low, "data-genui-") {
+		if h := reShim.ReplaceAllString(html, ""); h != html {
+			html, low = h, lowerASCII(h)
+		}
+	}
+	html = rewriteScripts(html, low)
+	doctype := ""
+	if m := reLeadDoctype.FindStringSubmatchIndex(html); m != nil {
+		doctype = html[m[2]:m[3]]
+		html = html[:m[2]] + html[m[3]:]
+	}
+	html = strings.TrimPrefix(html, "\ufeff")
+	csp := ""
+	if m := reGuardedOpen.FindStringSubmatchIndex(html); m != nil { // guarded before: its opening, not a second one
+		if m[2] >= 0 {
+			csp = html[m[2]:m[3]]
+		}
+		html = html[m[1]:]
+	}
+	return doctype + "<html><head>" + csp + guardedHead + "<script " + ShimAttr + " " + GuardAttr + ">" +
+		GuardJS() + "\n" + AppJS() + "</script>" + html
+}
+
+// StripGuarded returns a page InjectGuarded made as the model wrote it:
+// without genui's shim element and the <html><head><meta charset> genui
+// opened before it (a refine prompt shows the model its own page). Other
+// pages come back without their shim element only.
+func StripGuarded(html string) string {
+	guarded := reGuarded.MatchString(html)
+	html = reShim.ReplaceAllString(html, "")
+	if !guarded {
+		return html
+	}
+	doctype := ""
+	if m := reLeadDoctype.FindStringSubmatchIndex(html); m != nil {
+		doctype = html[m[2]:m[3]]
+		html = html[:m[2]] + html[m[3]:]
+	}
+	if m := reGuardedOpen.FindStringSubmatchIndex(html); m != nil {
+		html = html[m[1]:]
+	}
+	return doctype + html
+}
+
+// guardedHead follows the <head> InjectGuarded opens.
+const guardedHead = `<meta charset="utf-8">`
+
+// reGuardedOpen is what InjectGuarded wrote before its script, with the
+// CSP meta element pagecsp.Apply puts first in the head.
+var reGuardedOpen = regexp.MustCompile(`^<html><head>(\s*<meta http-equiv="Content-Security-Policy" data-genui-csp content="[^"]*">)?` + guardedHead)
 
 // IsExtAppsSpecifier reports whether an import specifier or script URL names
 // the ext-apps view API that the shim replaces: the bare package, its
@@ -105,6 +188,9 @@ func IsExtAppsSpecifier(spec string) bool {
 func Inject(html string) string {
 	if pagepack.CarriesShim(html) {
 		return html
+	}
+	if reGuarded.MatchString(html) {
+		return InjectGuarded(html) // a guarded page stays guarded
 	}
 	// The shim's attribute has no letter that case-folds outside ASCII
 	// (s and k do), so an ASCII look says whether the pattern can match.

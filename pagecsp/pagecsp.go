@@ -1,6 +1,7 @@
 // Package pagecsp writes the Content-Security-Policy meta tag every page
 // genui serves carries: only the page's own scripts run (the hashes of its
-// inline scripts, and 'strict-dynamic' for the elements they insert), so
+// inline scripts, and for packed pages 'strict-dynamic' for the elements
+// their loader inserts), so
 // markup that tool data smuggles in (an <img onerror>, an injected
 // <script>) never runs, whatever the host's CSP allows. The rest of the
 // policy is the MCP Apps default the host applies, tightened where genui's
@@ -29,13 +30,18 @@ const Attr = "data-genui-csp"
 const Directives = "default-src 'none'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; media-src 'self' data:; " +
 	"font-src 'self' data:; connect-src 'none'; frame-src 'none'; object-src 'none'; base-uri 'none'; form-action 'none'"
 
-// Policy is the page policy for the given script-src sources (hashes).
-func Policy(hashes []string) string {
+// Policy is the page policy for the given script-src sources (hashes);
+// dynamic adds 'strict-dynamic' (packed pages: their loader inserts the
+// parts as script elements).
+func Policy(hashes []string, dynamic bool) string {
 	src := "script-src"
 	for _, h := range hashes {
 		src += " " + h
 	}
-	return src + " 'strict-dynamic'; " + Directives
+	if dynamic {
+		src += " 'strict-dynamic'"
+	}
+	return src + "; " + Directives
 }
 
 // Hash is the CSP hash source of one inline script's text, as the
@@ -114,11 +120,20 @@ var (
 	rePrelude = regexp.MustCompile(`(?is)^(?:\s|<!doctype[^>]*>|<html(?:\s[^>]*)?>|<!--.*?-->)*$`)
 )
 
-// Meta is the meta element for page's current scripts.
+// Meta is the meta element for page's current scripts. Only a packed
+// page (pagepack) gets 'strict-dynamic': nothing else genui serves creates
+// script elements, so in every other page (a model-written one above all)
+// a script that script creates runs only when its text is one the page
+// already runs.
 func Meta(page string) string {
 	return `<meta http-equiv="Content-Security-Policy" ` + Attr + ` content="` +
-		Policy(ScriptHashes(page)) + `">` // base64 and keywords: nothing to escape
+		Policy(ScriptHashes(page), pagepack.IsPacked(page) && !strings.Contains(page, GuardedMark)) + `">` // base64 and keywords: nothing to escape
 }
+
+// GuardedMark starts the first script of a model-written page
+// (mcpshim.InjectGuarded; a test keeps the two in step): such a page never
+// gets 'strict-dynamic', whatever its text says.
+const GuardedMark = "<script data-genui-shim data-genui-guard>"
 
 // Apply returns page with its genui CSP meta element (re)written for the
 // scripts it holds now: run it last, after everything that adds a script.

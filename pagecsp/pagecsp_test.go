@@ -29,7 +29,10 @@ func TestApplyHashesEveryScriptTheBrowserRuns(t *testing.T) {
 	if !strings.HasPrefix(out, `<!doctype html>`+"\n"+`<html><head>`+"\n"+`<meta http-equiv="Content-Security-Policy" `+Attr) {
 		t.Errorf("the meta tag is not the head's first element:\n%s", out[:200])
 	}
-	for _, want := range []string{"'strict-dynamic'", "base-uri 'none'", "form-action 'none'", "connect-src 'none'", "default-src 'none'"} {
+	if strings.Contains(out, "'strict-dynamic'") {
+		t.Errorf("a page that is not packed got 'strict-dynamic': %s", out)
+	}
+	for _, want := range []string{"base-uri 'none'", "form-action 'none'", "connect-src 'none'", "default-src 'none'"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("the policy lacks %s", want)
 		}
@@ -74,6 +77,12 @@ func TestApplyHashesPackedParts(t *testing.T) {
 		t.Fatal("not packed")
 	}
 	out := Apply(page)
+	if !strings.Contains(out, "'strict-dynamic'") {
+		t.Errorf("a packed page lacks 'strict-dynamic' for its loader's scripts")
+	}
+	if g := Apply(GuardedMark + "</script>" + page); strings.Contains(g, "'strict-dynamic'") {
+		t.Errorf("a guarded (model-written) page got 'strict-dynamic'")
+	}
 	for _, want := range []string{Hash("one()"), Hash("two()")} {
 		if !strings.Contains(out, want) {
 			t.Errorf("the policy lacks the packed part's %s", want)

@@ -49,6 +49,16 @@ type (
 		err      error
 		feedback string // a refine's feedback (asked again when not understood)
 	}
+	// changeUpgradedMsg: the LLM page an interim change stood in for
+	// arrived; cv is the change from the page served before it (of's
+	// OldHTML) to that page.
+	changeUpgradedMsg struct {
+		tool string
+		of   *changeView
+		cv   *changeView
+		doc  *uiDoc
+		err  error
+	}
 	callMsg struct {
 		tool   string
 		callID string
@@ -226,6 +236,23 @@ func newChangeMsg(ctx context.Context, api contract.API, tool string, ch contrac
 		v = r
 	}
 	return changeMsg{tool: tool, cv: newChangeView(ch), doc: plainDoc(v)}
+}
+
+// doUpgradeChange reads the LLM page that of's interim UI stood in for and
+// diffs it against the page served before of's refine.
+func (m *shared) doUpgradeChange(tool string, of *changeView) tea.Cmd {
+	api := m.api
+	ctx, cancel := m.callCtx(toolsCall)
+	return func() tea.Msg {
+		defer cancel()
+		v, err := api.ReadableUI(ctx, tool)
+		if err != nil {
+			return changeUpgradedMsg{tool: tool, of: of, err: err}
+		}
+		ch := of.ch
+		ch.HTML, ch.CacheKey, ch.Meta, ch.Notes = v.HTML, v.CacheKey, v.Meta, v.Meta.Warnings
+		return changeUpgradedMsg{tool: tool, of: of, cv: newChangeView(ch), doc: plainDoc(v)}
+	}
 }
 
 func (m *shared) doCall(tool string, args json.RawMessage, callID string) tea.Cmd {

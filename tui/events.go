@@ -359,6 +359,11 @@ func (m *Model) handleEvents(msg eventsMsg) tea.Cmd {
 			if t := m.peek(ev.Tool); t != nil && t.doc != nil && t.doc.view.CacheKey != d.CacheKey && t.busy == "" {
 				t.doc = nil
 			}
+			// The LLM page a refine's interim UI stood in for: what changed
+			// is now the page served before the refine against it.
+			if t := m.peek(ev.Tool); t != nil && d.Reason == "upgrade" && t.change != nil && t.change.interim() {
+				cmds = append(cmds, m.doUpgradeChange(ev.Tool, t.change))
+			}
 			inspectAgain[ev.Tool] = true
 		case *contract.ToolsChanged:
 			cmds = append(cmds, m.fetchTools())

@@ -218,6 +218,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.handleUI(msg)
 	case changeMsg:
 		return m, m.handleChange(msg)
+	case changeUpgradedMsg:
+		return m, m.handleChangeUpgraded(msg)
 	case callMsg:
 		return m, m.handleCall(msg)
 	case cancelMsg:

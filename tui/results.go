@@ -98,6 +98,25 @@ func (m *Model) handleUI(msg uiMsg) tea.Cmd {
 	return tea.Batch(m.fetchState(), m.fetchInspect(msg.tool), hl)
 }
 
+// handleChangeUpgraded shows what a refine changed once its LLM page is in:
+// the page served before the refine against the new one (not the interim
+// offline UI), unless another change came since.
+func (m *Model) handleChangeUpgraded(msg changeUpgradedMsg) tea.Cmd {
+	t := m.tool(msg.tool)
+	if t.change != msg.of {
+		return nil
+	}
+	if msg.err != nil {
+		m.setStatus("UI of "+msg.tool+": "+errText(msg.err), true)
+		return nil
+	}
+	t.change, t.doc = msg.cv, msg.doc
+	c, _ := m.pane(paneUI).Update(uiResetMsg{})
+	m.setStatus(fmt.Sprintf("%s: the %s page is in: +%d −%d lines against the page served before", msg.tool,
+		orDash(msg.cv.ch.Meta.UIType), msg.cv.added, msg.cv.gone), false)
+	return c
+}
+
 func (m *Model) handleChange(msg changeMsg) tea.Cmd {
 	t := m.tool(msg.tool)
 	t.busy = ""

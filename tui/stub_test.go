@@ -26,6 +26,10 @@ type stubAPI struct {
 	html    map[string]string
 	refined map[string]int
 	meta    map[string]contract.UIMeta // a UI's metadata, when a change set it
+	// interim, when set, is the FallbackReason of a change's new UI: it
+	// stands in while an LLM writes the page (as the engine answers a
+	// refine with an LLM configured).
+	interim string
 	fail    map[string]error
 	pending []contract.QueuedEvent
 	vars    contract.Variables
@@ -178,7 +182,7 @@ func (s *stubAPI) change(tool, reason, feedback string, clear bool) contract.UIC
 	}
 	ch := contract.UIChange{Tool: tool, Reason: reason, Feedback: feedback, Refinements: n, RefinementsCleared: clear,
 		OldHTML: old, HTML: s.html[tool], CacheKey: fmt.Sprintf("key-%s-%d", tool, s.refined[tool]),
-		Meta: contract.UIMeta{UIType: "offline-rich"}, Duration: 3 * time.Millisecond}
+		Meta: contract.UIMeta{UIType: "offline-rich", FallbackReason: s.interim}, Duration: 3 * time.Millisecond}
 	if feedback == "hide the reviewer" { // an offline page with its spec and the refinement's outcome
 		o := contract.RefinementOutcome{Refinement: feedback, Status: "not applied", Reason: `no field "reviewer" in the result`}
 		ch.Meta.Spec, ch.Meta.Outcomes, ch.Outcome = json.RawMessage(`{"version":1,"principal":"/rows"}`), []contract.RefinementOutcome{o}, &o

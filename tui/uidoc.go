@@ -105,6 +105,16 @@ type changeView struct {
 	gone  int
 }
 
+// interim reports whether the change's new UI stands in while an LLM
+// generates the page (a refine with an LLM answers with the offline UI at
+// once): when that page arrives, the change is diffed again against it.
+func (cv *changeView) interim() bool {
+	return cv.ch.Meta.UIType != uiTypeLLM && cv.ch.Meta.FallbackReason != ""
+}
+
+// uiTypeLLM is the UI type of a page a model wrote.
+const uiTypeLLM = "llm"
+
 // newChangeView computes the diff of a change with go-udiff (line-level
 // LCS, unified hunks with 3 lines of context).
 func newChangeView(ch contract.UIChange) *changeView {

@@ -308,6 +308,10 @@ type Refinement struct {
 	Time     time.Time `json:"time"`
 	// Source says where it came from (SourceTUI, SourceMCP, ...).
 	Source string `json:"source,omitempty"`
+	// Failed says why the refinement is not in the served LLM page (its
+	// generation failed, was superseded or never answered); "" otherwise.
+	// Kept in memory by the running genui, not persisted.
+	Failed string `json:"failed,omitempty"`
 }
 
 // UIView is a tool's UI as served to hosts.

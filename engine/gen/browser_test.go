@@ -380,7 +380,7 @@ func TestEmergencyPageInBrowser(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	html := mcpshim.Inject(page)
+	html := pagecsp.Apply(mcpshim.Inject(page)) // as the engine serves it
 	if p := Validate(html); len(p) > 0 {
 		t.Fatalf("emergency page not self-contained: %q", p)
 	}
@@ -396,6 +396,11 @@ func TestEmergencyPageInBrowser(t *testing.T) {
 	}
 	if got := f.frameText("#input"); !strings.Contains(got, `"q": 1`) {
 		t.Errorf("input = %q", got)
+	}
+	// Its meta policy (no 'strict-dynamic': the page is not packed) lets
+	// everything it does run.
+	if v := f.cspViolations(); len(v) > 0 {
+		t.Errorf("%d CSP violations under the page's meta policy: %v", len(v), v)
 	}
 }
 

@@ -103,13 +103,22 @@ func Check(page string, tool Tool) Report {
 		r.add(RuleDocument, "the answer is empty")
 		return r
 	}
-	if reFence.MatchString(page) {
-		r.add(RuleDocument, "the answer contains Markdown code fences")
-	}
 	lower := strings.ToLower(trimmed)
 	start := strings.Index(lower, "<!doctype")
 	if start < 0 {
 		start = strings.Index(lower, "<html")
+	}
+	// Fences around the document are Markdown; a line starting with ```
+	// inside it (a <pre> showing Markdown) is the page's own text.
+	outside := trimmed
+	if start >= 0 {
+		outside = trimmed[:start]
+		if end := strings.LastIndex(lower, "</html>"); end >= start {
+			outside += "\n" + trimmed[end+len("</html>"):]
+		}
+	}
+	if reFence.MatchString(outside) {
+		r.add(RuleDocument, "the answer contains Markdown code fences")
 	}
 	switch {
 	case start < 0:

@@ -27,6 +27,9 @@ const (
 	ErrServer          ErrorClass = "SERVER_ERROR"
 	ErrNetwork         ErrorClass = "NETWORK"
 	ErrContentFiltered ErrorClass = "CONTENT_FILTERED"
+	// ErrCancelled: the generation was stopped before an answer
+	// (superseded by a newer one, or its caller or genui stopped it).
+	ErrCancelled ErrorClass = "CANCELLED"
 )
 
 // Error is a classified LLM failure. Its message never holds an API key

@@ -46,6 +46,11 @@ type Request struct {
 	// CurrentHTML is the tool's current LLM page, when there is one: a
 	// refinement edits it instead of writing a fresh page.
 	CurrentHTML string
+	// NotApplied says, for refinements the current page does not have (a
+	// refinement whose generation failed, was superseded or never
+	// answered), why: keyed by the refinement's text. A refine prompt
+	// marks them so, never as applied.
+	NotApplied map[string]string
 	// PreviousHTML is the tool's last good LLM page (a refinement's or
 	// regeneration's starting point): when the new answer is not usable, it
 	// stays instead of the offline UI (chain step "previous").

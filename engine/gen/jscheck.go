@@ -32,6 +32,10 @@ type jsChecker struct {
 	add   func(rule RuleID, msg string)
 	inits map[*jsast.Var]jsast.IExpr // a variable's initializer, for aliases and constants
 	seen  map[string]bool
+	// called holds the callee expressions of the calls seen so far (Walk
+	// enters a call before its callee): a script- or markup-making method
+	// may be called, never taken as a value.
+	called map[jsast.IExpr]bool
 }
 
 // checkScript parses src (a script, or with inline set the body of an event
@@ -46,7 +50,7 @@ func checkScript(src, where string, inline bool, add func(RuleID, string)) {
 		add(RuleScriptsParse, fmt.Sprintf("%s does not parse as JavaScript: %s", where, msg))
 		return
 	}
-	c := &jsChecker{where: where, add: add, inits: map[*jsast.Var]jsast.IExpr{}, seen: map[string]bool{}}
+	c := &jsChecker{where: where, add: add, inits: map[*jsast.Var]jsast.IExpr{}, seen: map[string]bool{}, called: map[jsast.IExpr]bool{}}
 	jsast.Walk(initCollector(c.inits), ast)
 	jsast.Walk(c, ast)
 }
@@ -251,6 +255,29 @@ var sensitiveNames = map[string]bool{
 	"defaultView": true, "cookie": true,
 }
 
+// callOnly are the methods that make scripts or markup, navigate or
+// message: a page calls them directly (document.createElement("div")),
+// never takes them as values (.bind, .call, .apply, Reflect.apply, a
+// variable, destructuring), where the checks of their arguments cannot
+// follow.
+var callOnly = map[string]bool{
+	"createElement": true, "createElementNS": true, "insertAdjacentHTML": true, "write": true, "writeln": true,
+	"setHTMLUnsafe": true, "parseHTMLUnsafe": true, "createContextualFragment": true, "parseFromString": true,
+	"setAttribute": true, "setAttributeNS": true, "submit": true, "requestSubmit": true, "postMessage": true,
+	"eval": true,
+}
+
+// offCSP reports whether a name is one of the browser's channels that the
+// page's CSP does not govern (WebRTC: a TURN server's username travels
+// over UDP whatever connect-src says) or a relative of one (WebTransport):
+// a page may not name them at all. The page guard removes them too.
+func offCSP(name string) bool {
+	return strings.HasPrefix(name, "RTC") || strings.HasPrefix(name, "webkitRTC") || strings.HasPrefix(name, "WebTransport")
+}
+
+// frameRealm are the properties that reach another document's realm.
+var frameRealm = map[string]bool{"contentWindow": true, "contentDocument": true, "getSVGDocument": true}
+
 // Properties whose value becomes markup.
 var markupProps = map[string]bool{"innerHTML": true, "outerHTML": true, "srcdoc": true}
 
@@ -290,8 +317,10 @@ func (c *jsChecker) Enter(n jsast.INode) jsast.IVisitor {
 			c.assignment(&jsast.BinaryExpr{Op: jsast.AddEqToken, X: n.X, Y: &jsast.LiteralExpr{TokenType: jsast.IntegerToken, Data: []byte("1")}})
 		}
 	case *jsast.CallExpr:
+		c.called[c.resolveGroup(n.X)] = true
 		c.call(n.X, n.Args.List)
 	case *jsast.NewExpr:
+		c.called[c.resolveGroup(n.X)] = true
 		var args []jsast.Arg
 		if n.Args != nil {
 			args = n.Args.List
@@ -305,6 +334,22 @@ func (c *jsChecker) Enter(n jsast.INode) jsast.IVisitor {
 		}
 		if global(n, "postMessage") {
 			c.reportf(RuleBridgeOnly, "uses postMessage: the App bridge does the messaging")
+		}
+		if v := root(n); v.Decl == jsast.NoDecl && offCSP(string(v.Data)) {
+			c.reportf(RuleNoNetwork, "uses %s: WebRTC and WebTransport are not available to a page", v.Data)
+		}
+		if v := root(n); v.Decl == jsast.NoDecl && string(v.Data) == "eval" && !c.called[jsast.IExpr(n)] {
+			c.reportf(RulePlainNames, "takes eval as a value")
+		}
+	case *jsast.BindingObject:
+		for _, item := range n.List {
+			if item.Key == nil || item.Key.IsComputed() {
+				continue
+			}
+			k := string(item.Key.Literal.Data)
+			if callOnly[k] || markupProps[k] || offCSP(k) || frameRealm[k] {
+				c.reportf(RulePlainNames, "takes %s out of an object by destructuring: use it directly", k)
+			}
 		}
 	case *jsast.WithStmt:
 		c.reportf(RulePlainNames, "uses a with statement")
@@ -415,7 +460,11 @@ func (c *jsChecker) call(fn jsast.IExpr, args []jsast.Arg) {
 	case obj != nil && name == "setAttribute":
 		attrName, ok := literalArg(0)
 		if !ok {
-			c.reportf(RulePlainNames, "calls setAttribute with a computed attribute name (%s)", src(arg(0)))
+			// A computed name (a helper's el(tag, attrs)) is safe by
+			// structure: the CSP runs no handler attribute and no
+			// javascript: URL, form-action and base-uri are 'none', the
+			// sandbox opens no other frame or window, and the navigation
+			// guard stops what a link or a refresh would start.
 			return
 		}
 		value, valueConst := literalArg(1)
@@ -438,7 +487,9 @@ func (c *jsChecker) call(fn jsast.IExpr, args []jsast.Arg) {
 		}
 		tag, ok := literalArg(i)
 		if !ok {
-			c.reportf(RulePlainNames, "calls %s with a computed tag name (%s)", name, src(arg(i)))
+			// A computed tag is safe by structure: the page guard refuses
+			// script and frame elements at run time, and the CSP runs no
+			// script the page did not hash.
 			return
 		}
 		switch strings.ToLower(tag) {
@@ -468,6 +519,15 @@ func (c *jsChecker) call(fn jsast.IExpr, args []jsast.Arg) {
 	case obj != nil && global(c.resolve(obj), "Reflect", "Object") && arg(0) != nil &&
 		(c.isWindow(arg(0)) || c.isDocument(arg(0)) || c.isLocation(arg(0)) || c.isHost(arg(0))):
 		c.reportf(RulePlainNames, "reaches into %s through %s.%s", src(arg(0)), src(obj), name)
+	case obj != nil && global(c.resolve(obj), "Reflect", "Object") &&
+		(name == "set" || name == "defineProperty" || name == "getOwnPropertyDescriptor" || name == "get"):
+		prop, ok := literalArg(1)
+		switch {
+		case !ok && name != "get":
+			c.reportf(RulePlainNames, "calls %s.%s with a computed property name (%s): name what you set plainly", src(obj), name, src(arg(1)))
+		case ok && (markupProps[prop] || callOnly[prop]) && (name != "set" || arg(2) == nil || !c.constant(arg(2))):
+			c.reportf(RuleDataNotMarkup, "reaches %s through %s.%s: set markup and call its methods directly", prop, src(obj), name)
+		}
 	}
 }
 
@@ -496,7 +556,20 @@ func (c *jsChecker) access(e jsast.IExpr) {
 			c.reportf(RulePlainNames, "accesses %s with a computed name (%s)", src(obj), src(e))
 		}
 	}
+	if callOnly[name] && !c.called[e] {
+		c.reportf(RulePlainNames, "takes %s as a value (%s): call it directly, never through bind, call, apply, Reflect or a variable", name, src(e))
+	}
 	switch {
+	case (name == "assign" || name == "replace" || name == "reload") && c.isLocation(obj) && !c.called[e]:
+		c.reportf(RuleNoNavigation, "takes location.%s as a value: the page would navigate away", name)
+	case offCSP(name) && (computed || obj == nil || c.isWindow(obj)):
+		// window.RTCPeerConnection, window["RTC" + "PeerConnection"]; a
+		// data field that happens to start with RTC is no finding.
+		c.reportf(RuleNoNetwork, "uses %s: WebRTC and WebTransport are not available to a page", name)
+	case frameRealm[name]:
+		c.reportf(RuleSelfContained, "reaches into another document (%s)", src(e))
+	case isIndex(name) && c.isWindow(obj):
+		c.reportf(RuleSelfContained, "reaches into a frame's window (%s)", src(e))
 	case (name == "parent" || name == "top" || name == "opener" || name == "frames") && c.isWindow(obj):
 		c.reportf(RuleBridgeOnly, "uses window.%s: talk to the host through the App bridge only", name)
 	case name == "serviceWorker" && global(c.resolve(obj), "navigator"):
@@ -504,6 +577,15 @@ func (c *jsChecker) access(e jsast.IExpr) {
 	case c.isHost(obj):
 		c.reportf(RuleBridgeOnly, "reaches into the host's window (%s)", src(e))
 	}
+}
+
+// isIndex reports whether a property name is an array index (window[0]).
+func isIndex(name string) bool {
+	if name == "" {
+		return false
+	}
+	_, err := strconv.ParseUint(name, 10, 32)
+	return err == nil
 }
 
 // fold evaluates e when it is built only from literals, constants and a

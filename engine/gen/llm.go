@@ -222,7 +222,7 @@ func (l *LLM) run(parent context.Context, req Request) (Result, error) {
 			[]Step{{Stage: StageGenerated, Reason: e.Error() + " (no LLM requests after an authentication failure; fix the key and restart genui)"}})
 	}
 	if err := l.sem.Acquire(ctx, 1); err != nil {
-		e := &Error{Class: ErrTimeout, Message: fmt.Sprintf("waited the whole %s budget for a generation slot (limit %d)", budget, l.cfg.MaxConcurrent)}
+		e := stopped(ctx, budget, start, fmt.Sprintf("while waiting for a generation slot (limit %d)", l.cfg.MaxConcurrent))
 		return l.fallback(ctx, req, start, Result{Error: e}, []Step{{Stage: StageGenerated, Reason: e.Error()}})
 	}
 	defer l.sem.Release(1)
@@ -271,7 +271,7 @@ func (l *LLM) run(parent context.Context, req Request) (Result, error) {
 		chain = append(chain, steps...)
 		log.Debug("LLM answer validated", "round", round, "ok", rep.OK(), "problems", rep.Problems, "warnings", len(rep.Warnings))
 		if rep.OK() {
-			res.HTML, res.UIType = pagecsp.Apply(page), UITypeLLM
+			res.HTML, res.UIType = servedLLMPage(page), UITypeLLM
 			res.Warnings = append(res.Warnings, rep.Warnings...)
 			res.Chain = chain
 			res.Duration = time.Since(start)
@@ -295,6 +295,28 @@ func (l *LLM) run(parent context.Context, req Request) (Result, error) {
 		msgs = append(msgs, message{Role: roleAssistant, Text: comp.Text}, message{Role: roleUser, Text: reask})
 	}
 	return l.fallback(ctx, req, start, res, chain)
+}
+
+// ErrSuperseded is the cause a caller cancels a generation's context with
+// (context.WithCancelCause) when a newer generation of the same tool
+// replaces it: the generation then says it was superseded.
+var ErrSuperseded = errors.New("superseded by a newer generation of this tool")
+
+// stopped is the error of a generation whose context ended: timed out
+// after N s (its budget, or the caller's deadline), superseded, or
+// cancelled, saying what it was doing (what).
+func stopped(ctx context.Context, budget time.Duration, start time.Time, what string) *Error {
+	secs := int(time.Since(start).Round(time.Second) / time.Second)
+	cause := context.Cause(ctx)
+	switch {
+	case errors.Is(cause, ErrSuperseded):
+		return &Error{Class: ErrCancelled, Message: fmt.Sprintf("superseded after %d s %s: a newer generation of this tool replaced it", secs, what)}
+	case errors.Is(ctx.Err(), context.DeadlineExceeded):
+		return &Error{Class: ErrTimeout, Message: fmt.Sprintf("timed out after %d s %s (the budget is %s)", secs, what, budget)}
+	case cause != nil && !errors.Is(cause, context.Canceled):
+		return &Error{Class: ErrCancelled, Message: fmt.Sprintf("cancelled after %d s %s: %v", secs, what, cause)}
+	}
+	return &Error{Class: ErrCancelled, Message: fmt.Sprintf("cancelled after %d s %s (the caller or genui stopped it)", secs, what)}
 }
 
 // checkAnswer runs one answer through the chain's checks: as written
@@ -324,6 +346,11 @@ func checkAnswer(answer string, tool Tool, stage string) (string, []Step, Report
 	}
 	return "", append(steps, Step{Stage: StageRepaired, Reason: reason}), rep2
 }
+
+// servedLLMPage is a model-written page as genui serves it: genui's guard
+// and bridge first in the document, ahead of anything the model wrote
+// (mcpshim.InjectGuarded), and the CSP meta tag for its scripts.
+func servedLLMPage(page string) string { return pagecsp.Apply(mcpshim.InjectGuarded(page)) }
 
 func chainString(chain []Step) string {
 	var parts []string
@@ -357,7 +384,7 @@ func (l *LLM) fallback(ctx context.Context, req Request, start time.Time, res Re
 	}
 	if prev := req.PreviousHTML; prev != "" {
 		log.Warn("LLM UI kept the previous LLM page", attrs...)
-		res.HTML, res.UIType = pagecsp.Apply(prev), UITypeLLM
+		res.HTML, res.UIType = servedLLMPage(prev), UITypeLLM
 		note := "the new page was not usable (" + reason + "); the previous LLM page stays"
 		res.Warnings = append(res.Warnings, note)
 		res.Chain = append(chain, Step{Stage: StagePrevious, OK: true, Reason: reason})
@@ -407,7 +434,7 @@ func (l *LLM) attempts(ctx context.Context, log *slog.Logger, req Request, syste
 		}
 		ge := classify(err, l.redact)
 		if ctx.Err() != nil && ge.Class != ErrAuth {
-			ge = &Error{Class: ErrTimeout, Message: fmt.Sprintf("no answer within the %s budget (%d attempts)", l.Budget(req.Wait), attempt)}
+			ge = stopped(ctx, l.Budget(req.Wait), start, fmt.Sprintf("no answer (%d attempts)", attempt))
 		}
 		l.debugWrite(req, seq, attempt, "error", ge.Error())
 		if !ge.Retryable || attempt > l.cfg.Retries {
@@ -424,7 +451,7 @@ func (l *LLM) attempts(ctx context.Context, log *slog.Logger, req Request, syste
 		log.Warn("LLM request failed; retrying", "class", ge.Class, "status", ge.Status, "attempt", attempt,
 			"delay", delay.String(), "err", ge.Message)
 		if err := l.cfg.Sleep(ctx, delay); err != nil {
-			return Completion{}, attempt, &Error{Class: ErrTimeout, Message: fmt.Sprintf("the %s budget ran out while waiting to retry after %s", l.Budget(req.Wait), ge.Class)}
+			return Completion{}, attempt, stopped(ctx, l.Budget(req.Wait), start, fmt.Sprintf("while waiting to retry after %s", ge.Class))
 		}
 	}
 }

@@ -146,7 +146,14 @@ func (p *Prompts) User(req Request) (string, error) {
 	t := p.generate
 	if req.CurrentHTML != "" && len(refs) > 0 {
 		t = p.refine
-		data["History"] = refs[:len(refs)-1]
+		var hist []string
+		for i, r := range refs[:len(refs)-1] {
+			if why, ok := req.NotApplied[req.Refinements[i]]; ok {
+				r = "[NOT APPLIED: " + oneLine(clip(why, limitFeedback)) + "] " + r
+			}
+			hist = append(hist, r)
+		}
+		data["History"] = hist
 		data["Feedback"] = refs[len(refs)-1]
 		data["CurrentHTML"] = fence(stripPacked(stripShim(req.CurrentHTML)), "current_page")
 	} else {
@@ -425,7 +432,7 @@ var reShimElement = regexp.MustCompile(`(?is)<script\s+` + mcpshim.ShimAttr + `\
 // stripShim removes genui's inlined App bridge (30 KB the model need not
 // see; repair puts it back) and the page's CSP meta tag (written again for
 // the new page's scripts).
-func stripShim(html string) string { return pagecsp.Strip(reShimElement.ReplaceAllString(html, "")) }
+func stripShim(html string) string { return mcpshim.StripGuarded(pagecsp.Strip(html)) }
 
 // stripPacked replaces the packed renderers of an offline page (tens of KB
 // of base64 a model can neither read nor keep) with a note.

@@ -36,6 +36,7 @@ type Unit struct {
 // Units are every minified asset.
 var Units = []Unit{
 	{Out: "mcpshim/min/app.js", Srcs: []string{"mcpshim/app.js"}},
+	{Out: "mcpshim/min/guard.js", Srcs: []string{"mcpshim/guard.js"}},
 	{Out: "viewdefs/min/connect.js", Srcs: []string{"viewdefs/connect.js"}},
 	{Out: "viewdefs/min/form.js", Srcs: []string{"viewdefs/form.js"}},
 	{Out: "viewdefs/min/form-nested.js", Srcs: []string{"viewdefs/form-nested.js"}},
