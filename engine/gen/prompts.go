@@ -27,7 +27,8 @@ var promptFS embed.FS
 
 // Prompt template names; a prompts directory overrides any of them with a
 // file of the same name.
-var promptNames = []string{"system.tmpl", "generate.tmpl", "refine.tmpl", "reask.tmpl"}
+var promptNames = []string{"system.tmpl", "generate.tmpl", "refine.tmpl", "reask.tmpl",
+	"spec_system.tmpl", "spec_generate.tmpl", "spec_refine.tmpl", "spec_reask.tmpl"}
 
 // Limits on what of a tool reaches the prompt (characters).
 const (
@@ -49,10 +50,12 @@ const (
 
 var reDeclaredVersion = regexp.MustCompile(`version\s+([\w.\-]+)`)
 
-// Prompts are the parsed system, generate, refine and re-ask templates.
+// Prompts are the parsed templates: system, generate, refine and re-ask of
+// the html mode, and the same four of the spec mode (spec_*.tmpl).
 type Prompts struct {
 	system, generate, refine, reask *template.Template
 	systemText                      string
+	spec                            specPrompts
 	// Version identifies the three templates (declared versions and content
 	// hashes); it is part of every cache key.
 	Version string
@@ -113,6 +116,10 @@ func LoadPrompts(dir string) (*Prompts, error) {
 			p.refine = t
 		case "reask.tmpl":
 			p.reask = t
+		default:
+			if err := p.spec.set(name, t); err != nil {
+				return nil, fmt.Errorf("prompt %s (%s): %w", name, from, err)
+			}
 		}
 	}
 	p.Version = strings.Join(versions, ",")
@@ -259,6 +266,12 @@ func compactEscaped(raw json.RawMessage, n int) (string, int) {
 // how long it took, structuredContent first, then the text blocks, each
 // bounded on its own, and what other blocks it had. "" when there is none.
 func exampleText(raw, args json.RawMessage, took time.Duration) string {
+	return exampleTextWithin(raw, args, took, limitStructured, limitText)
+}
+
+// exampleTextWithin is exampleText with its own bounds on
+// structuredContent and on the text blocks (characters).
+func exampleTextWithin(raw, args json.RawMessage, took time.Duration, limitStructured, limitText int) string {
 	if !present(raw) {
 		return ""
 	}
@@ -408,7 +421,7 @@ func oneLine(s string) string {
 	return neutralizeMarkers(s)
 }
 
-var reMarker = regexp.MustCompile(`(?i)</?\s*(tool_definition|example_result|user_refinements|refinement_history|user_feedback|current_page)\b`)
+var reMarker = regexp.MustCompile(`(?i)</?\s*(tool_definition|example_result|user_refinements|refinement_history|user_feedback|current_page|proposed_spec|current_spec)\b`)
 
 // neutralizeMarkers breaks any prompt marker inside data.
 func neutralizeMarkers(s string) string {
