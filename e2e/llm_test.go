@@ -27,7 +27,9 @@ func genuiLLM(t *testing.T, key string, env []string, handler mcptest.Option, ar
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), "ui")
 	cmd := exec.Command(testenv.GenuiBinary(t), append([]string{"mcp", "--dir", dir, "--debug"}, args...)...)
-	cmd.Env = append(testenv.OfflineEnv(), env...)
+	// These tests are about the html mode's pages (the stand-in answers
+	// with one): GENUI_GENERATION_MODE says so before env.
+	cmd.Env = append(append(testenv.OfflineEnv(), "GENUI_GENERATION_MODE=html"), env...)
 	c := session(t, cmd, handler)
 	t.Cleanup(func() {
 		if t.Failed() {
@@ -255,7 +257,7 @@ func TestLLMExportWaitsForPages(t *testing.T) {
 	out := filepath.Join(wd, "out")
 	ctx := bounded(t, 2*time.Minute)
 	cmd := exec.CommandContext(ctx, testenv.GenuiBinary(t), "export", "--out", out, "--dir", filepath.Join(wd, "ui"), "--llm", "openai")
-	cmd.Env = append(testenv.OfflineEnv(), "OPENAI_API_KEY="+llmtest.TestKey, "OPENAI_BASE_URL="+srv.BaseURL())
+	cmd.Env = append(testenv.OfflineEnv(), "OPENAI_API_KEY="+llmtest.TestKey, "OPENAI_BASE_URL="+srv.BaseURL(), "GENUI_GENERATION_MODE=html")
 	cmd.Dir = wd
 	b, err := cmd.CombinedOutput()
 	if err != nil {

@@ -80,7 +80,7 @@ func (u *uiService) key(t *registry.Tool) cache.Key {
 		// Who may call the tool shapes its UI (no Run button for model-only).
 		h += "|visibility=" + strings.Join(t.Visibility, ",")
 	}
-	return cache.MakeKey(t.Name, h, u.refine.Hash(t.Name), u.genConfig().Hash())
+	return cache.MakeKey(t.Name, h, u.refine.Hash(t.Name), u.genConfig(t.Name).Hash())
 }
 
 // wantsExamples reports whether observeResult has a use: an LLM generator
@@ -219,11 +219,13 @@ func templateVersion() string {
 	return TemplateVersion
 }
 
-// genConfig is what of the generation setup enters the cache key.
-func (u *uiService) genConfig() cache.Config {
+// genConfig is what of the generation setup of tool enters its cache key;
+// with an LLM, the mode the tool is generated in (a page of the html mode
+// is never found under a key of the spec mode, nor the other way round).
+func (u *uiService) genConfig(tool string) cache.Config {
 	c := cache.Config{PromptVersion: PromptVersion, TemplateVersion: templateVersion(), Provider: u.gen.Name(), Theme: u.theme()}
 	if l := u.llm(); l != nil {
-		c.PromptVersion += "/" + l.PromptVersion()
+		c.PromptVersion += "/" + l.PromptVersion() + "/mode=" + l.Mode(tool)
 		c.Model, c.Temperature = l.Model(), l.Temperature()
 	}
 	return c
@@ -332,7 +334,7 @@ func (u *uiService) read(ctx context.Context, t *registry.Tool) (page, error) {
 				if o.Err != nil {
 					return page{}, o.Err
 				}
-				if o.Result.UIType == gen.UITypeLLM {
+				if gen.IsLLMPage(o.Result.UIType) {
 					return page{Tool: name, HTML: o.Result.HTML, Key: key, Meta: resultMeta(o.Result, rid)}, nil
 				}
 				// The LLM failed: the offline UI, as cached for its own key.
@@ -430,7 +432,7 @@ func (u *uiService) startUpgrade(l *gen.LLM, t *registry.Tool, key cache.Key, ri
 	req := gen.Request{Tool: genTool(t), Key: string(key), Wait: wait, Sample: u.gs.sample, RequestID: rid,
 		Example: ex.result, ExampleArgs: ex.args, ExampleDuration: ex.took}
 	if prev, ok := u.gs.lastLLM[t.Name]; ok {
-		if ent, ok := u.cache.Peek(prev); ok && ent.Meta.UIType == gen.UITypeLLM {
+		if ent, ok := u.cache.Peek(prev); ok && gen.IsLLMPage(ent.Meta.UIType) {
 			// A refinement edits the current page; a new answer that is
 			// unusable keeps it.
 			req.PreviousHTML = ent.HTML
@@ -490,7 +492,7 @@ func (u *uiService) finishUpgrade(t *registry.Tool, key cache.Key, rid string, o
 	case o.Err != nil:
 		st.State, st.FallbackReason = contract.GenFailed, o.Err.Error()
 		log.Error("UI generation failed", "err", o.Err)
-	case res.UIType == gen.UITypeLLM:
+	case gen.IsLLMPage(res.UIType):
 		st.State = contract.GenDone
 		meta := resultMeta(res, rid)
 		if err := u.cache.Put(cache.Entry{Key: key, Tool: t.Name, HTML: res.HTML, Meta: meta}); err != nil {
@@ -544,7 +546,7 @@ func (u *uiService) keepPreviousLLM(t *registry.Tool) {
 	if !ok {
 		return
 	}
-	if ent, ok := u.cache.Peek(key); ok && ent.Meta.UIType == gen.UITypeLLM {
+	if ent, ok := u.cache.Peek(key); ok && gen.IsLLMPage(ent.Meta.UIType) {
 		if u.gs.previous == nil {
 			u.gs.previous = map[string]string{}
 		}
@@ -703,7 +705,7 @@ func outcomeOf(o gen.Outcome) string {
 	switch {
 	case o.Err != nil:
 		return metrics.OutcomeFailed
-	case o.Result.UIType != gen.UITypeLLM:
+	case !gen.IsLLMPage(o.Result.UIType):
 		return metrics.OutcomeFallback
 	}
 	for _, s := range o.Result.Chain {

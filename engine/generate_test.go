@@ -86,8 +86,10 @@ func newLLMRig(t testing.TB, def llmtest.Reply, mod func(*gen.Config), tools ...
 	}
 	r := &llmRig{srv: llmtest.New(t, llmtest.Anthropic, def), logs: &bytes.Buffer{}, lmu: &sync.Mutex{}, dir: t.TempDir()}
 	logger := slog.New(slog.NewJSONHandler(lockedWriter{r.lmu, r.logs}, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	// The html mode, whose pages these tests are about; a test of the spec
+	// mode sets Mode in mod ("" is the default, the spec mode).
 	cfg := gen.Config{Provider: gen.ProviderAnthropic, Model: "test-model", BaseURL: r.srv.BaseURL(), APIKey: llmtest.TestKey,
-		Logger: logger, DebugDir: filepath.Join(r.dir, "debug")}
+		Logger: logger, DebugDir: filepath.Join(r.dir, "debug"), Mode: gen.ModeHTML}
 	if mod != nil {
 		mod(&cfg)
 	}
