@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	template "github.com/DataDog/datadog-agent/pkg/template/html"
+
+	"github.com/genui-dev/genui/viewspec"
 )
 
 // The offline rich renderers (rich.js) are plain browser JavaScript that
@@ -125,6 +127,28 @@ func contains(list []string, s string) bool {
 // plus table, chart and card views chosen in the browser. It fails like
 // Minimal on bad input, and on a cfg that Check rejects.
 func Rich(t ToolData, cfg ViewConfig) (string, error) {
+	return rich(t, cfg, nil, nil)
+}
+
+// RichSpec returns the offline UI of t drawn as spec says (not yet
+// shim-injected): the page carries the spec as JSON in
+// <script type="application/json" id="view-spec">, and rich.js honours
+// every field it sets (a field left out is decided from the data, as
+// before). outcomes, what became of each refinement, go along in
+// #view-outcomes and the page says those not (fully) applied. It fails on
+// a spec that viewspec.Validate rejects.
+func RichSpec(t ToolData, spec viewspec.Spec, outcomes []viewspec.Outcome) (string, error) {
+	if errs := spec.Check(); len(errs) > 0 {
+		return "", fmt.Errorf("viewdefs: tool %q: view spec: %w", t.Name, errors.Join(errs...))
+	}
+	cfg := ViewConfig{Title: spec.Title}
+	if spec.Theme != nil && spec.Theme.Scheme != "auto" {
+		cfg.Theme = spec.Theme.Scheme
+	}
+	return rich(t, cfg, &spec, outcomes)
+}
+
+func rich(t ToolData, cfg ViewConfig, spec *viewspec.Spec, outcomes []viewspec.Outcome) (string, error) {
 	if strings.TrimSpace(t.Name) == "" {
 		return "", errors.New("viewdefs: tool name is empty")
 	}
@@ -151,7 +175,7 @@ func Rich(t ToolData, cfg ViewConfig) (string, error) {
 	a := cur()
 	return render("minimal.html.tmpl", map[string]any{
 		"Name": t.Name, "Title": title, "Description": t.Description, "Data": data, "ModelOnly": t.ModelOnly(),
-		"Rich": true, "Theme": cfg.Theme, "ViewConfig": cfg,
+		"Rich": true, "Theme": cfg.Theme, "ViewConfig": viewConfigOf(cfg, spec), "Spec": spec, "Outcomes": outcomes,
 		// Embedded files; template.JS and template.CSS inline them verbatim.
 		"RichJS": template.JS(a.rich), "TextJS": template.JS(a.text), "FormJS": formScripts(in), "ConnectJS": template.JS(a.connect),
 		"MarkdownJS": markdownFor(out), "CSS": template.CSS(a.pageCSS + a.richCSS), "PageJS": template.JS(a.pageRich),
@@ -176,3 +200,12 @@ func TextJS() string { return cur().text }
 
 // MarkdownJS returns the vendored markdown parser (for tests and tooling).
 func MarkdownJS() string { return markdownJS }
+
+// viewConfigOf is the page's #view-config: cfg, or nothing but the theme
+// and title when the page carries a spec (rich.js reads the spec then).
+func viewConfigOf(cfg ViewConfig, spec *viewspec.Spec) ViewConfig {
+	if spec == nil {
+		return cfg
+	}
+	return ViewConfig{Theme: cfg.Theme, Title: cfg.Title}
+}

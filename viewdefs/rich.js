@@ -628,7 +628,7 @@
     (keys || Object.keys(obj)).forEach(function (k) {
       var v = obj[k];
       var dd = el("dd");
-      dl.appendChild(el("dt", "", k));
+      dl.appendChild(el("dt", "", hooks.label ? hooks.label(k) : k));
       if (isObj(v) && depth < 2 && Object.keys(v).length) dd.appendChild(renderCard(v, null, depth + 1));
       else if (v === null || v === undefined || typeof v === "number" || typeof v === "boolean" || imageURI(v) || isHash(v) || (typeof v === "string" && v.length > 10 && DATE_RE.test(v))) fillValue(dd, v, typeof v === "number" ? numberFormat([obj], k) : null);
       else if (Array.isArray(v) && v.every((x) => x === null || typeof x !== "object")) dd.appendChild(listValue(v));
@@ -1013,7 +1013,8 @@
       var th = el("th", c.type === "number" || c.type === "quantity" ? "num" : "");
       th.dataset.key = c.key;
       th.dataset.type = c.type;
-      var b = el("button", "sort", c.key);
+      var b = el("button", "sort", hooks.label ? hooks.label(c.key) : c.key);
+      if (hooks.width && hooks.width(c.key)) th.style.width = th.style.minWidth = hooks.width(c.key) + "px";
       b.type = "button";
       b.title = "Sort by " + c.key + " (" + c.type + ")";
       // The whole header cell sorts; the button is there for the keyboard (its click bubbles here).
@@ -1242,10 +1243,101 @@
 
   /* ---------- the renderer ---------- */
 
+  function readJSON(id) {
+    var e = DOC.getElementById(id);
+    if (!e) return undefined;
+    try { return JSON.parse(e.textContent); } catch (err) { return undefined; }
+  }
+
   function readConfig() {
-    var e = DOC.getElementById("view-config");
-    if (!e) return {};
-    try { var c = JSON.parse(e.textContent); return isObj(c) ? c : {}; } catch (err) { return {}; }
+    var c = readJSON("view-config"), spec = readJSON("view-spec"), outcomes = readJSON("view-outcomes");
+    c = isObj(c) ? c : {};
+    if (isObj(spec)) c = fromSpec(spec, c);
+    if (Array.isArray(outcomes)) c.outcomes = outcomes.filter(isObj);
+    return c;
+  }
+
+  /* ---------- the view specification (#view-spec, package viewspec) ---------- */
+
+  /* The JSON Pointer's tokens (RFC 6901), or null for a string that is not one. */
+  function pointerTokens(p) {
+    if (typeof p !== "string" || (p !== "" && p.charAt(0) !== "/")) return null;
+    return p === "" ? [] : p.slice(1).split("/").map((t) => t.replace(/~1/g, "/").replace(/~0/g, "~"));
+  }
+
+  function atPointer(data, tokens) {
+    return tokens.reduce(function (v, k) {
+      if (Array.isArray(v) && /^(0|[1-9][0-9]*)$/.test(k)) return v[+k];
+      return isObj(v) && Object.prototype.hasOwnProperty.call(v, k) ? v[k] : undefined;
+    }, data);
+  }
+
+  /*
+   * fromSpec turns a view spec into the renderer's config: every field the
+   * spec sets wins over base (the older #view-config); a field it leaves
+   * out (auto) is decided from the data as before.
+   */
+  function fromSpec(spec, base) {
+    var c = Object.assign({}, base), v = isObj(spec.view) ? spec.view : {};
+    c.spec = spec;
+    if (typeof spec.title === "string" && spec.title) c.title = spec.title;
+    var pt = pointerTokens(spec.principal);
+    if (pt && pt.length) { c.principal = spec.principal; c.principalPath = pt; }
+    var kind = v.kind && v.kind !== "auto" ? v.kind : "";
+    if (kind) c.view = kind;
+    c.labels = Object.assign({}, isObj(spec.labels) ? spec.labels : {});
+    c.widths = {};
+    if (Array.isArray(v.columns) && v.columns.length) {
+      c.columns = [];
+      c.project = [];
+      v.columns.forEach(function (col) {
+        if (!isObj(col) || typeof col.field !== "string") return;
+        var name = col.field, toks = pointerTokens(col.field);
+        // A column deeper in the row ("/note/content") is read into the row under its last key.
+        if (toks && toks.length) { name = toks.length === 1 ? toks[0] : toks[toks.length - 1]; if (toks.length > 1) c.project.push({ name: name, path: toks }); }
+        c.columns.push(name);
+        if (col.label) c.labels[name] = col.label;
+        if (col.width) c.widths[norm(name)] = col.width;
+      });
+    }
+    if (isObj(v.sort) && v.sort.field) c.sort = v.sort.field + " " + (v.sort.dir === "desc" ? "desc" : "asc");
+    if (v.pageSize) c.pageSize = v.pageSize;
+    if (isObj(v.chart)) {
+      if (v.chart.kind) c.chart = v.chart.kind;
+      if (v.chart.x) c.chartX = v.chart.x;
+      if (Array.isArray(v.chart.y) && v.chart.y.length) c.chartY = v.chart.y;
+      if (v.chart.unit) c.chartUnit = v.chart.unit;
+    }
+    var hide = Array.isArray(spec.hidden) ? spec.hidden.slice() : [];
+    (Array.isArray(spec.parts) ? spec.parts : []).forEach(function (p) { if (isObj(p) && p.hidden && typeof p.path === "string") hide.push(p.path); });
+    c.hidePaths = hide.map(pointerTokens).filter((t) => t && t.length);
+    c.hide = hide.filter((h) => !pointerTokens(h));
+    if (Array.isArray(spec.shown)) c.show = spec.shown.slice();
+    if (isObj(spec.form) && spec.form.mode) c.form = spec.form.mode === "folded" ? "hidden" : "shown";
+    if (isObj(spec.theme)) {
+      if (spec.theme.scheme === "light" || spec.theme.scheme === "dark") c.theme = spec.theme.scheme;
+      if (spec.theme.fontSize) c.fontSize = spec.theme.fontSize;
+      if (spec.theme.mono) c.mono = true;
+    }
+    return c;
+  }
+
+  /* A copy of data without the hidden fields: names at any depth, pointers where they point. */
+  function pruneHidden(data, cfg) {
+    var names = (cfg.hide || []).map(norm).filter((n) => (cfg.show || []).map(norm).indexOf(n) < 0), paths = cfg.hidePaths || [];
+    if (!names.length && !paths.length) return data;
+    var walk = function (v, path, depth) {
+      if (depth > 12 || v === null || typeof v !== "object") return v;
+      if (Array.isArray(v)) return v.map((x) => walk(x, path, depth + 1));
+      var out = {};
+      Object.keys(v).forEach(function (k) {
+        var p = path.concat([k]);
+        if (names.indexOf(norm(k)) >= 0 || paths.some((h) => h.length === p.length && h.every((t, i) => t === p[i]))) return;
+        out[k] = walk(v[k], p, depth + 1);
+      });
+      return out;
+    };
+    return walk(data, [], 0);
   }
 
   /*
@@ -1328,6 +1420,16 @@
     /* Renders the records view (meta card, optional chart, collection). */
     function renderRecords(main, data, args, target, noMeta) {
       var view = cfg.view || "";
+      if (view === "card") view = "cards";
+      if (cfg.project && cfg.project.length) {
+        // Columns the spec names deeper in the row are read into it under their last key.
+        main = Object.assign({}, main, { records: main.records.map(function (r) {
+          if (!isObj(r)) return r;
+          var o = Object.assign({}, r);
+          cfg.project.forEach(function (p) { if (!(p.name in o)) o[p.name] = atPointer(r, p.path); });
+          return o;
+        }) });
+      }
       var meta = main.parent && !noMeta ? Object.keys(main.parent).filter(function (k) {
         var v = main.parent[k];
         return v !== main.records && SIDE_KEYS.indexOf(k.toLowerCase()) < 0 && (v === null || typeof v !== "object");
@@ -1535,10 +1637,27 @@
     }
 
     /* Renders data (a JSON value from structuredContent or from text) as the view that fits its shape. */
-    function dataView(data, args, from) {
+    function dataView(data, args, from, forced) {
       var view = el("div", "rich");
       if (from) view.dataset.from = from;
       var set = function (v) { view.dataset.view = v; };
+      if (forced) {
+        // The spec's principal data: its records drawn as records, anything else as its own view.
+        if (forced.records) {
+          set("records");
+          view.rich = renderRecords(forced, data, args, view);
+          sideSections(forced.parent, forced.records, args, view);
+          return view;
+        }
+        view.dataset.principal = cfg.principal;
+        if (typeof forced.value === "string") { set("text"); view.appendChild(drawView(textView(forced.value), args)); return view; }
+        data = forced.value;
+      }
+      if (cfg.view === "card" && isObj(data)) {
+        set("card");
+        view.appendChild(renderCard(data, cardKeys(data), 0));
+        return view;
+      }
       if (cfg.view === "json") {
         set("json");
         view.appendChild(h.block(h.pretty(data), "json"));
@@ -1612,12 +1731,25 @@
       return global.GenuiText.draw(v, { app: app, drawView: (x) => drawView(x, args), card: (o) => renderCard(o, null, 0) });
     }
 
+    /* A string drawn as the spec's kind says (markdown, text, log, diff), else as it reads. */
+    function textView(s, hint) {
+      switch (cfg.view) {
+        case "markdown": return { kind: "markdown", text: s };
+        case "text": return { kind: "code", text: s, lang: "" };
+        case "diff": return { kind: "code", text: s, lang: "diff" };
+      }
+      return global.GenuiText.classify(s, hint || tool.name);
+    }
+
+    hooks.label = function (k) { return cfg.labels && Object.prototype.hasOwnProperty.call(cfg.labels, k) ? String(cfg.labels[k]) : k; };
+    hooks.width = function (k) { return cfg.widths ? cfg.widths[norm(k)] : 0; };
+
     hooks.text = function (s, key) { return drawView(global.GenuiText.classify(s, key + " " + (tool.name || "")), {}); };
 
     function drawPart(p, args) {
       if (p.data !== undefined) return dataView(deepJSON(p.data), args);
       if (p.text !== undefined) {
-        var tv = drawView(global.GenuiText.classify(p.text, tool.name), args), badges = h.badges && h.badges(p.annotations);
+        var tv = drawView(textView(p.text), args), badges = h.badges && h.badges(p.annotations);
         if (!badges) return tv;
         var aw = el("div", "annotated");
         aw.append(badges, tv);
@@ -1659,10 +1791,28 @@
         if (isObj(result.structuredContent)) parts.push({ data: result.structuredContent });
       } else parts = merge(result);
       var keys = {}, named = (cfg.show || []).length + (cfg.hide || []).length > 0;
+      var principalDrawn = false, principalSeen = !cfg.principalPath;
       parts.forEach(function (p) {
+        var pdata = p.data !== undefined ? deepJSON(p.data) : p.text !== undefined && cfg.principalPath ? global.GenuiText.classify(p.text).data : undefined;
+        if (named) collectKeys(p.data !== undefined ? pdata : p.text !== undefined ? global.GenuiText.classify(p.text).data : undefined, keys, 0);
+        if (cfg.principalPath && pdata !== undefined && !result.isError) {
+          var pv = atPointer(pdata, cfg.principalPath);
+          if (pv !== undefined) {
+            principalSeen = true;
+            // The principal data is drawn once, however many parts of the result hold it.
+            if (principalDrawn) return;
+            principalDrawn = true;
+            var pruned = pruneHidden(pdata, cfg), val = atPointer(pruned, cfg.principalPath);
+            var parent = cfg.principalPath.length > 1 ? atPointer(pruned, cfg.principalPath.slice(0, -1)) : pruned;
+            target.appendChild(dataView(pruned, args, p.data !== undefined ? undefined : "json",
+              isRecordArray(val) ? { records: val, parent: isObj(parent) ? parent : null, path: cfg.principalPath } : { value: val }));
+            return;
+          }
+        }
+        if (p.data !== undefined && (cfg.hide || []).length + (cfg.hidePaths || []).length) p = Object.assign({}, p, { data: pruneHidden(pdata, cfg) });
         target.appendChild(drawPart(p, args));
-        if (named) collectKeys(p.data !== undefined ? deepJSON(p.data) : p.text !== undefined ? global.GenuiText.classify(p.text).data : undefined, keys, 0);
       });
+      if (!principalSeen && parts.length && !result.isError) target.insertBefore(el("div", "note config-note", "Not in this result: " + cfg.principal + " (the view's principal data)."), target.firstChild);
       // Fields the user named that this result does not have are said, not silently ignored.
       var absent = (cfg.show || []).concat(cfg.hide || []).filter((n) => !keys[norm(n)]);
       if (absent.length && parts.length && !result.isError) target.insertBefore(el("div", "note config-note", "Not in this result: " + absent.join(", ") + "."), target.firstChild);
@@ -1707,9 +1857,19 @@
       };
     }
 
-    /* View settings that are not about the data: form shown or folded, font size, monospace. */
+    /* View settings that are not about the data: form shown or folded, font size, monospace; refinements not (fully) applied. */
     function applyLayout() {
       var root = DOC.documentElement;
+      var missed = (cfg.outcomes || []).filter((o) => o.status !== "applied");
+      if (missed.length && DOC.body) {
+        var box = el("div", "note refine-outcomes");
+        box.setAttribute("role", "status");
+        missed.forEach(function (o) {
+          box.appendChild(el("div", "refine-outcome", "\u201c" + o.refinement + "\u201d " + o.status + (o.reason ? ": " + o.reason : "") + "."));
+        });
+        var mainEl = DOC.querySelector("main") || DOC.body;
+        mainEl.insertBefore(box, mainEl.firstChild);
+      }
       if (cfg.fontSize) root.style.setProperty("--g-size", cfg.fontSize + "px");
       if (cfg.mono) root.classList.add("mono-all");
       var form = DOC.getElementById("tool-form");
@@ -1730,7 +1890,7 @@
     lastCSV: null,
     // Exposed for tests and reuse.
     findMain: findMain, columnsOf: columnsOf, inferType: inferType, sortRows: sortRows,
-    toCSV: toCSV, chartSpec: chartSpec, pagingArgs: pagingArgs
+    toCSV: toCSV, chartSpec: chartSpec, pagingArgs: pagingArgs, fromSpec: fromSpec, pruneHidden: pruneHidden
   };
   global.GenuiRich = GenuiRich;
 })(window);

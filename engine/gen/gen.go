@@ -9,6 +9,8 @@ import (
 	"context"
 	"encoding/json"
 	"time"
+
+	"github.com/genui-dev/genui/viewspec"
 )
 
 // Tool is the upstream tool a UI is generated for, fields as in tools/list.
@@ -50,7 +52,9 @@ type Request struct {
 	PreviousHTML string
 	// Example is one real tools/call result seen for the tool (raw JSON), so
 	// the model knows the data's shape, with the arguments of that call and
-	// how long it took. Each part is bounded in the prompt.
+	// how long it took. Each part is bounded in the prompt. The offline
+	// generator reads it too: its spec proposal and the field names of
+	// refinements are resolved against it.
 	Example         json.RawMessage
 	ExampleArgs     json.RawMessage
 	ExampleDuration time.Duration
@@ -99,6 +103,11 @@ type Result struct {
 	// ValidationErrors are the problems that got the LLM's page rejected
 	// (after repair), when that is why the offline UI stands in.
 	ValidationErrors []string
+	// Spec is the view specification the page draws (nil for a page
+	// written whole by a model).
+	Spec *viewspec.Spec
+	// Outcomes say what became of each refinement, in order.
+	Outcomes []viewspec.Outcome
 }
 
 // Step is one link of the fallback chain.

@@ -38,14 +38,31 @@ var (
 	// first use (about 1 ms at every genui start otherwise).
 	intentRules = sync.OnceValue(func() []intentRule {
 		return []intentRule{
+			// "a table with one column per field": every field, nothing hidden.
+			{regexp.MustCompile(`\b(?:with\s+)?(?:one|a|its\s+own)\s+column\s+(?:per|for\s+(?:each|every))\s+(?:field|key|property|attribute)\b|\b(?:every|each|all)\s+(?:the\s+)?(?:fields?|keys?|propert(?:y|ies))\s+(?:as|in)\s+(?:its\s+own\s+|their\s+own\s+|separate\s+)?columns?\b`),
+				0, nil, func(m []string, st *intentState) {
+					st.set("view", "table")
+					st.set("columns", []string(nil))
+					st.set("hide", []string(nil))
+					st.allFields = true
+				}},
+			// "show the branches only once": that part is the principal data, drawn once.
+			{regexp.MustCompile(`\b(?:show|display|list|draw)\s+(?:me\s+)?(?:the\s+)?(` + intentItem + `)\s+(?:only\s+once|just\s+once|once|a\s+single\s+time)\b`),
+				0, nil, func(m []string, st *intentState) { st.principalOf(unquoteName(m[1]), "drawn once") }},
+			// "show only the note content": a field named with the field it sits in.
+			{regexp.MustCompile(`\b(?:(?:show|display|keep|include)\s+only|only\s+(?:show|display|keep|include)|just\s+(?:show|display))\s+(?:the\s+)?([a-z_][a-z0-9_\-]*)(?:'s)?\s+([a-z_][a-z0-9_\-]*)\b`),
+				0, func(m []string, st *intentState) bool {
+					return st.shape.known() && st.shape.resolve(m[1]+" "+m[2]) != nil && !intentListStop[m[2]] && m[2] != "and" && m[2] != "then" &&
+						!strings.HasPrefix(m[2], "column") && !strings.HasPrefix(m[2], "field")
+				}, func(m []string, st *intentState) { st.only([]string{m[1] + " " + m[2]}) }},
 			// The form: before "hide ..." reads "the form" as a column.
 			{regexp.MustCompile(`\b(?:hide|collapse|fold(?:\s+away)?|remove|drop|close|minimi[sz]e|no|without)\s+(?:the\s+|a\s+)?(?:input\s+|inputs?\s+)?(?:form|inputs|input\s+fields|parameters|arguments)\b`),
-				0, func(m []string, st *intentState) { st.set("form", "hidden") }},
+				0, nil, func(m []string, st *intentState) { st.set("form", "hidden") }},
 			{regexp.MustCompile(`\b(?:show|display|keep|expand|unfold|open|bring\s+back)\s+(?:the\s+)?(?:input\s+|inputs?\s+)?(?:form|inputs|input\s+fields|parameters|arguments)\b`),
-				0, func(m []string, st *intentState) { st.set("form", "shown") }},
+				0, nil, func(m []string, st *intentState) { st.set("form", "shown") }},
 			// Font: size in px, or bigger/smaller, and monospace.
 			{regexp.MustCompile(`\b(?:font|text)[\s-]*size\s*(?:of|to|at|is|=|:)?\s*(\d{1,3})\s*(?:px|pt|pixels?)?|\b(\d{1,3})\s*(?:px|pt|pixels?)\s+(?:font|text|type)\b`),
-				0, func(m []string, st *intentState) {
+				0, nil, func(m []string, st *intentState) {
 					d := m[1]
 					if d == "" {
 						d = m[2]
@@ -53,31 +70,31 @@ var (
 					st.fontSize(d)
 				}},
 			{regexp.MustCompile(`\b(?:(much|a\s+lot|way)\s+)?(?:bigger|larger|increase(?:\s+the)?|enlarge(?:\s+the)?)\s+(?:font(?:[\s-]*size)?|text(?:[\s-]*size)?|type|letters|print)\b|\b(?:font|text)(?:[\s-]*size)?\s+(?:(much|a\s+lot|way)\s+)?(?:bigger|larger|up)\b|\bzoom\s+in\b`),
-				0, func(m []string, st *intentState) { st.fontStep(+1, m[1] != "" || m[2] != "") }},
+				0, nil, func(m []string, st *intentState) { st.fontStep(+1, m[1] != "" || m[2] != "") }},
 			{regexp.MustCompile(`\b(?:(much|a\s+lot|way)\s+)?(?:smaller|decrease(?:\s+the)?|reduce(?:\s+the)?|shrink(?:\s+the)?)\s+(?:font(?:[\s-]*size)?|text(?:[\s-]*size)?|type|letters|print)\b|\b(?:font|text)(?:[\s-]*size)?\s+(?:(much|a\s+lot|way)\s+)?(?:smaller|down)\b|\bzoom\s+out\b`),
-				0, func(m []string, st *intentState) { st.fontStep(-1, m[1] != "" || m[2] != "") }},
+				0, nil, func(m []string, st *intentState) { st.fontStep(-1, m[1] != "" || m[2] != "") }},
 			{regexp.MustCompile(`\b(?:normal|default|regular|reset(?:\s+the)?)\s+(?:font|text)[\s-]*size\b`),
-				0, func(m []string, st *intentState) { st.cfg.FontSize = 0 }},
+				0, nil, func(m []string, st *intentState) { st.cfg.FontSize = 0 }},
 			{regexp.MustCompile(`\b(?:no|not|without|stop\s+using)\s+(?:a\s+)?(?:mono(?:space[d]?)?|fixed[\s-]*width)(?:\s+(?:font|text|type))?\b|\b(?:proportional|sans(?:[\s-]*serif)?)\s+(?:font|text|type)\b`),
-				0, func(m []string, st *intentState) { st.cfg.Mono = false }},
+				0, nil, func(m []string, st *intentState) { st.cfg.Mono = false }},
 			{regexp.MustCompile(`\b(?:(?:use|in|with)\s+(?:a\s+)?)?(?:mono(?:space[d]?)?|fixed[\s-]*width)(?:\s+(?:font|text|type(?:face)?|style))?\b|\b(?:code|terminal|typewriter|console)\s+(?:font|style|look|typeface)\b`),
-				0, func(m []string, st *intentState) { st.cfg.Mono = true }},
+				0, nil, func(m []string, st *intentState) { st.cfg.Mono = true }},
 			// "show the relations too": a field that was hidden or dropped.
 			{regexp.MustCompile(`\b(?:also\s+)?(?:show|display|include|add|keep|bring\s+back|restore)\s+(?:me\s+)?(?:the\s+)?(?:columns?\s+|fields?\s+)?(` + intentList + `)(?:\s+(?:columns?|fields?|tabs?|arrays?|lists?))?\s+(?:too|as\s+well|also)\b`),
-				1, func(m []string, st *intentState) { st.show(intentItems(m[1])) }},
+				1, nil, func(m []string, st *intentState) { st.show(intentItems(m[1])) }},
 			// "show the processes as a table", "render the sheet as a grid": the
 			// noun names the result itself, not one of its fields.
 			{regexp.MustCompile(`\b(?:show|render|display|draw|present|list|put|lay\s+out)\s+(?:me\s+)?(?:the\s+|all\s+(?:the\s+)?|these\s+|those\s+)?(?:[a-z][a-z_-]*\s+){0,2}?[a-z][a-z_-]*\s+(?:as|in|into)\s+(?:an?\s+|the\s+)?(tables?|grid|spreadsheet|cards?|tiles|list|bullet(?:ed)?\s+list|raw\s+json|json)\b`),
-				0, func(m []string, st *intentState) { st.set("view", viewName(m[1])) }},
+				0, nil, func(m []string, st *intentState) { st.set("view", viewName(m[1])) }},
 			// A view with its columns: "as a table with name and size".
 			{regexp.MustCompile(`\b(?:(?:as|in|use|show(?:\s+it)?(?:\s+as)?|display(?:\s+it)?(?:\s+as)?|make\s+it)\s+)?(?:an?\s+|the\s+)?(tables?|cards?|list)\s+(?:with|of|showing|using)\s+(?:only\s+)?(?:the\s+)?(?:columns?\s+|fields?\s+)?(` + intentList + `)(?:\s+(?:columns?|fields?))?`),
-				2, func(m []string, st *intentState) {
+				2, nil, func(m []string, st *intentState) {
 					st.set("view", viewName(m[1]))
 					st.set("columns", intentItems(m[2]))
 					st.set("hide", []string(nil))
 				}},
 			{regexp.MustCompile(`\b(?:(line|bar|column)\s+)?(?:chart|plot|graph)(?:\s+(?:of|showing))?\s+(` + intentList + `)\s+(?:over|by|against|vs\.?|versus|per|across)\s+(?:the\s+)?(` + intentItem + `)`),
-				0, func(m []string, st *intentState) {
+				0, nil, func(m []string, st *intentState) {
 					st.set("view", "chart")
 					st.chartKind(m[1])
 					st.set("chartY", intentItems(m[2]))
@@ -85,13 +102,13 @@ var (
 				}},
 			// "a bar chart of size": the y fields without an x axis (the page picks it).
 			{regexp.MustCompile(`\b(?:(line|bar|column)[\s-]*)?(?:charts?|plots?|graphs?)\s+(?:of|showing|for)\s+(?:the\s+)?(` + intentList + `)`),
-				2, func(m []string, st *intentState) {
+				2, nil, func(m []string, st *intentState) {
 					st.set("view", "chart")
 					st.chartKind(m[1])
 					st.set("chartY", intentItems(m[2]))
 				}},
 			{regexp.MustCompile(`\b(?:(?:as|in|use|show(?:\s+it)?(?:\s+as)?|display(?:\s+it)?(?:\s+as)?|make\s+it|draw|plot|prefer|switch\s+to|i\s+want)\s+)?(?:an?\s+|the\s+)?(?:(bar|line|column)[\s-]*(?:charts?|graphs?|plots?)|(bars|histogram))\b`),
-				0, func(m []string, st *intentState) {
+				0, nil, func(m []string, st *intentState) {
 					st.set("view", "chart")
 					if m[2] != "" {
 						st.chartKind("bar")
@@ -100,15 +117,15 @@ var (
 					}
 				}},
 			{regexp.MustCompile(`\bx(?:\s*[:=]|[\s-]*axis\s*(?:[:=]|\bis\b|\bshould\s+be\b|\bas\b|\bto\b)?)\s*(` + intentItem + `)`),
-				1, func(m []string, st *intentState) { st.set("chartX", unquoteName(m[1])) }},
+				1, nil, func(m []string, st *intentState) { st.set("chartX", unquoteName(m[1])) }},
 			{regexp.MustCompile(`\by(?:\s*[:=]|[\s-]*axis\s*(?:[:=]|\bis\b|\bshould\s+be\b|\bas\b|\bto\b)?)\s*(` + intentList + `)`),
-				1, func(m []string, st *intentState) { st.set("chartY", intentItems(m[1])) }},
+				1, nil, func(m []string, st *intentState) { st.set("chartY", intentItems(m[1])) }},
 			{regexp.MustCompile(`(` + intentItem + `)\s+(?:on|for|as|along)\s+(?:the\s+)?x[\s-]*axis\b`),
-				0, func(m []string, st *intentState) { st.set("chartX", unquoteName(m[1])) }},
+				0, nil, func(m []string, st *intentState) { st.set("chartX", unquoteName(m[1])) }},
 			{regexp.MustCompile(`(` + intentList + `)\s+(?:on|for|as|along)\s+(?:the\s+)?y[\s-]*axis\b`),
-				0, func(m []string, st *intentState) { st.set("chartY", intentItems(m[1])) }},
+				0, nil, func(m []string, st *intentState) { st.set("chartY", intentItems(m[1])) }},
 			{regexp.MustCompile(`\b(?:(?:theme|mode|colou?r\s*scheme)\s*[:=]?\s*)?(dark|light|night)(?:[\s-]*(?:theme|mode|colou?r\s*scheme|colou?rs?|background|ui|look))?\b`),
-				0, func(m []string, st *intentState) {
+				0, nil, func(m []string, st *intentState) {
 					t := m[1]
 					if t == "night" {
 						t = "dark"
@@ -116,15 +133,15 @@ var (
 					st.set("theme", t)
 				}},
 			{regexp.MustCompile(`\b(\d{1,7})\s*(?:rows?|items?|records?|results?|entries|lines|cards?)?\s*(?:per|a|each|/|on\s+each|on\s+a)\s*page\b`),
-				0, func(m []string, st *intentState) { st.pageSize(m[1]) }},
+				0, nil, func(m []string, st *intentState) { st.pageSize(m[1]) }},
 			{regexp.MustCompile(`\bpage[\s-]*size\s*(?:of|is|to|[:=])?\s*(\d{1,7})\b`),
-				0, func(m []string, st *intentState) { st.pageSize(m[1]) }},
+				0, nil, func(m []string, st *intentState) { st.pageSize(m[1]) }},
 			{regexp.MustCompile(`\b(?:paginate|page)\s+(?:by|at|in)\s+(\d{1,7})\b`),
-				0, func(m []string, st *intentState) { st.pageSize(m[1]) }},
+				0, nil, func(m []string, st *intentState) { st.pageSize(m[1]) }},
 			{regexp.MustCompile(`\b(?:show|display|limit(?:\s+it)?\s+to|only)\s+(\d{1,7})\s+(?:rows?|items?|records?|results?|entries|cards?)(?:\s+at\s+a\s+time)?\b`),
-				0, func(m []string, st *intentState) { st.pageSize(m[1]) }},
+				0, nil, func(m []string, st *intentState) { st.pageSize(m[1]) }},
 			{regexp.MustCompile(`\b(?:sort(?:ed)?|order(?:ed)?)\s+(?:it\s+|them\s+|rows\s+|the\s+rows\s+)?by\s+(` + intentItem + `)(?:\s+(asc(?:ending)?|desc(?:ending)?|(?:high(?:est)?|large(?:st)?|big(?:gest)?|new(?:est)?|late(?:st)?)\s+first|(?:low(?:est)?|small(?:est)?|old(?:est)?|early|earliest)\s+first|reversed?))?`),
-				0, func(m []string, st *intentState) {
+				0, nil, func(m []string, st *intentState) {
 					dir := "asc"
 					switch w := m[2]; {
 					case strings.HasPrefix(w, "desc"), strings.HasPrefix(w, "rev"),
@@ -135,17 +152,17 @@ var (
 					st.set("sort", unquoteName(m[1])+" "+dir)
 				}},
 			{regexp.MustCompile(`\b(?:(?:show|display)\s+)?all\s+(?:the\s+)?(?:columns|fields)\b`),
-				0, func(m []string, st *intentState) { st.set("columns", []string(nil)); st.set("hide", []string(nil)) }},
+				0, nil, func(m []string, st *intentState) { st.set("columns", []string(nil)); st.set("hide", []string(nil)) }},
 			{regexp.MustCompile(`\b(?:(?:show|display|keep|include)\s+only|only\s+(?:show|display|keep|include)|just\s+(?:show|display))\s+(?:the\s+)?(?:columns?\s+|fields?\s+)?(` + intentList + `)(?:\s+(?:columns?|fields?))?`),
-				1, func(m []string, st *intentState) { st.set("columns", intentItems(m[1])); st.set("hide", []string(nil)) }},
+				1, nil, func(m []string, st *intentState) { st.only(intentItems(m[1])) }},
 			{regexp.MustCompile(`\b(?:(?:show|display)\s+(?:the\s+)?)?(?:columns?|fields?|column\s+order|order)\s*(?:[:=]|\bto\b|\bare\b|\bshould\s+be\b)\s*(` + intentList + `)`),
-				1, func(m []string, st *intentState) { st.set("columns", intentItems(m[1])); st.set("hide", []string(nil)) }},
+				1, nil, func(m []string, st *intentState) { st.set("columns", intentItems(m[1])); st.set("hide", []string(nil)) }},
 			{regexp.MustCompile(`\b(?:show|display)\s+(?:the\s+)?(?:columns?|fields?)\s+(` + intentList + `)`),
-				1, func(m []string, st *intentState) { st.set("columns", intentItems(m[1])); st.set("hide", []string(nil)) }},
+				1, nil, func(m []string, st *intentState) { st.set("columns", intentItems(m[1])); st.set("hide", []string(nil)) }},
 			{regexp.MustCompile(`\b(?:hide|remove|drop|exclude|without)\s+(?:the\s+)?(?:columns?\s+|fields?\s+)?(` + intentList + `)(?:\s+(?:columns?|fields?))?`),
-				1, func(m []string, st *intentState) { st.add("hide", intentItems(m[1])) }},
+				1, nil, func(m []string, st *intentState) { st.add("hide", intentItems(m[1])) }},
 			{regexp.MustCompile(`\b(?:(?:as|in|use|show|display|prefer|switch\s+to|view\s*[:=]?|render(?:\s+it)?\s+as|make\s+it|give\s+me|i\s+want)\s+)?(?:an?\s+|the\s+)?` + viewWord + `(?:\s+(?:view|layout|format|mode))?\b`),
-				0, func(m []string, st *intentState) {
+				0, nil, func(m []string, st *intentState) {
 					v := viewName(m[1])
 					st.set("view", v)
 					if v == "chart" && strings.HasPrefix(m[1], "line") {
@@ -154,7 +171,7 @@ var (
 				}},
 			// Last: "show the relations", "include size" (any field by name).
 			{regexp.MustCompile(`\b(?:also\s+)?(?:show|display|include|unhide|bring\s+back|restore)\s+(?:me\s+)?(?:the\s+)?(?:columns?\s+|fields?\s+)?(` + intentList + `)(?:\s+(?:columns?|fields?|tabs?))?`),
-				1, func(m []string, st *intentState) { st.show(intentItems(m[1])) }},
+				1, nil, func(m []string, st *intentState) { st.show(intentItems(m[1])) }},
 		}
 	})
 
@@ -182,15 +199,26 @@ func init() {
 type intentState struct {
 	cfg      viewdefs.ViewConfig
 	warnings []string
+	// shape is what is known of the result's fields (nil: nothing); names
+	// are resolved against it at any depth.
+	shape *shape
+	// principal is the JSON Pointer a refinement made the principal data.
+	principal string
+	// allFields: a refinement asked for every field as a column.
+	allFields bool
+	// reasons say why part of the current refinement was not applied.
+	reasons []string
 }
 
 // intentRule is one pattern; list, when not 0, is the index of a trailing
 // list group that is cut at the first stop word ("... name and price and
 // make it sparkle" keeps name and price and leaves the rest unclaimed).
 type intentRule struct {
-	re    *regexp.Regexp
-	list  int
-	apply func(m []string, st *intentState)
+	re   *regexp.Regexp
+	list int
+	// accept, when set, may refuse a match (a later, looser rule then reads the words).
+	accept func(m []string, st *intentState) bool
+	apply  func(m []string, st *intentState)
 }
 
 type intentMatch struct {
@@ -365,6 +393,7 @@ func parseRefinement(text string, st *intentState) {
 	}
 	if loc := reReset.FindAllIndex([]byte(work()), -1); loc != nil {
 		st.cfg = viewdefs.ViewConfig{}
+		st.principal, st.allFields = "", false
 		for _, l := range loc {
 			claim(l[0], l[1])
 		}
@@ -394,6 +423,9 @@ func parseRefinement(text string, st *intentState) {
 				if m[2*g] >= 0 {
 					sub[g] = w[m[2*g]:m[2*g+1]]
 				}
+			}
+			if r.accept != nil && !r.accept(sub, st) {
+				continue
 			}
 			claim(m[0], m[1])
 			found = append(found, intentMatch{m[0], m[1], sub, r.apply})

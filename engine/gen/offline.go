@@ -21,11 +21,14 @@ const UITypeOfflineRich = "offline-rich"
 
 type offline struct{}
 
-// NewOffline returns the built-in generator that needs no LLM: it renders
-// viewdefs' rich offline UI (schema-compiled form, table/chart/card result
-// views chosen in the browser), applies the refinements that ParseIntents
-// understands, and inlines the mcpshim App. Feedback it does not understand
-// is reported in Result.Warnings.
+// NewOffline returns the built-in generator that needs no LLM: it proposes
+// a view specification (SpecFor: from the tool's schemas and the request's
+// real result, when it has one, edited by the refinements that the intent
+// parser understands), renders viewdefs' rich offline UI drawing it
+// (schema-compiled form; what the spec leaves auto is chosen in the
+// browser) and inlines the mcpshim App. What became of each refinement is
+// in Result.Outcomes and on the page; feedback it does not understand is
+// also reported in Result.Warnings.
 func NewOffline() Generator { return offline{} }
 
 func (offline) Name() string { return "offline" }
@@ -36,11 +39,11 @@ func (offline) Generate(ctx context.Context, req Request) (Result, error) {
 	}
 	start := time.Now()
 	t := req.Tool
-	cfg, warnings := ParseIntents(req.Refinements)
-	html, err := viewdefs.Rich(viewdefs.ToolData{
+	spec, outcomes, warnings := SpecFor(t, req.Example, req.Refinements)
+	html, err := viewdefs.RichSpec(viewdefs.ToolData{
 		Name: t.Name, Title: t.Title, Description: t.Description,
 		InputSchema: t.InputSchema, OutputSchema: t.OutputSchema, Visibility: t.Visibility(), Annotations: t.Annotations,
-	}, cfg)
+	}, spec, outcomes)
 	if err != nil {
 		return Result{}, fmt.Errorf("offline generator: %w", err)
 	}
@@ -55,6 +58,7 @@ func (offline) Generate(ctx context.Context, req Request) (Result, error) {
 		}
 	}
 	html = pagecsp.Apply(html)
-	res := Result{HTML: html, UIType: UITypeOfflineRich, Provider: "offline", Warnings: warnings, Duration: time.Since(start)}
+	res := Result{HTML: html, UIType: UITypeOfflineRich, Provider: "offline", Warnings: warnings, Duration: time.Since(start),
+		Spec: &spec, Outcomes: outcomes}
 	return res, nil
 }
