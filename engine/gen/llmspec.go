@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
+	"regexp"
 	"strings"
 	"time"
 
@@ -215,15 +216,12 @@ func readSpecAnswer(answer string, base viewspec.Spec, patch bool) (viewspec.Spe
 // runSpec is one generation in the spec mode (the slot is held).
 func (l *LLM) runSpec(ctx context.Context, log *slog.Logger, req Request, start time.Time) (Result, error) {
 	log = log.With("mode", ModeSpec)
-	proposed, err := proposedSpec(req)
-	if err != nil {
-		e := &Error{Class: ErrInvalidRequest, Message: err.Error()}
-		return l.specFallback(ctx, req, start, Result{Error: e}, []Step{{Stage: StageGenerated, Reason: e.Error()}})
-	}
+	proposed, _, _ := SpecFor(req.Tool, req.Example, req.Refinements)
 	var current *viewspec.Spec
+	var earlier []viewspec.Outcome
 	if len(req.Refinements) > 0 {
 		if s, ok := pageSpec(req.CurrentHTML); ok {
-			current = &s
+			current, earlier = &s, pageOutcomes(req.CurrentHTML)
 		}
 	}
 	patch := current != nil
@@ -263,19 +261,15 @@ func (l *LLM) runSpec(ctx context.Context, log *slog.Logger, req Request, start 
 		spec, why, problems := readSpecAnswer(comp.Text, base, patch)
 		log.Debug("LLM spec validated", "round", round, "ok", why == "", "problems", problems)
 		if why == "" {
-			page, err := drawSpec(ctx, req, spec)
+			outcomes := specOutcomes(req.Refinements, earlier, base, spec, patch)
+			page, err := specPage(req.Tool, spec, outcomes)
 			if err != nil {
 				return res, fmt.Errorf("drawing the model's spec: %w", err)
 			}
 			chain = append(chain, Step{Stage: stage, OK: true})
-			res.HTML, res.UIType = page.HTML, UITypeLLMSpec
-			res.Warnings = append(res.Warnings, page.Warnings...)
-			if patch {
-				if changes := specChanges(base, spec); len(changes) == 0 {
-					res.Warnings = append(res.Warnings, "not applied: the model's answer changes nothing in the spec")
-				} else {
-					res.Warnings = append(res.Warnings, "applied: "+strings.Join(changes, "; "))
-				}
+			res.HTML, res.UIType, res.Spec, res.Outcomes = page, UITypeLLMSpec, &spec, outcomes
+			if patch && len(outcomes) > 0 {
+				res.Warnings = append(res.Warnings, outcomes[len(outcomes)-1].String())
 			}
 			res.Chain = chain
 			res.Duration = time.Since(start)
@@ -307,7 +301,7 @@ func (l *LLM) runSpec(ctx context.Context, log *slog.Logger, req Request, start 
 func (l *LLM) specFallback(ctx context.Context, req Request, start time.Time, res Result, chain []Step) (Result, error) {
 	reason := chain[len(chain)-1].Reason
 	if prev, ok := pageSpec(req.PreviousHTML); ok {
-		if page, err := drawSpec(ctx, req, prev); err == nil {
+		if page, err := specPage(req.Tool, prev, pageOutcomes(req.PreviousHTML)); err == nil {
 			log := l.log.With("tool", req.Tool.Name, "mode", ModeSpec)
 			if req.RequestID != "" {
 				log = log.With("rid", req.RequestID)
@@ -317,7 +311,7 @@ func (l *LLM) specFallback(ctx context.Context, req Request, start time.Time, re
 				res.Provider = l.cfg.Provider
 			}
 			note := "the model's answer was not usable (" + reason + "); the previous spec stays"
-			res.HTML, res.UIType = page.HTML, UITypeLLMSpec
+			res.HTML, res.UIType, res.Spec = page, UITypeLLMSpec, &prev
 			res.Warnings = append(res.Warnings, note)
 			res.Chain = append(chain, Step{Stage: StagePrevious, OK: true, Reason: reason})
 			res.FallbackReason = note
@@ -327,4 +321,74 @@ func (l *LLM) specFallback(ctx context.Context, req Request, start time.Time, re
 	}
 	req.PreviousHTML = ""
 	return l.fallback(ctx, req, start, res, chain)
+}
+
+// specOutcomes says what became of the refinements on the model's spec:
+// for a patch, the earlier outcomes (as the current page said them) and
+// the latest refinement's, applied with the changes or not applied when
+// the patch changes nothing; for a whole spec written for several
+// refinements at once, each is answered with the changes the spec makes
+// to the plain proposal, which the model wrote for all of them together.
+func specOutcomes(refinements []string, earlier []viewspec.Outcome, base, spec viewspec.Spec, patch bool) []viewspec.Outcome {
+	if len(refinements) == 0 {
+		return nil
+	}
+	changes := specChanges(base, spec)
+	answer := func(r, together string) viewspec.Outcome {
+		if len(changes) == 0 {
+			return viewspec.Outcome{Refinement: r, Status: viewspec.NotApplied, Reason: "the model's answer changes nothing in the spec"}
+		}
+		return viewspec.Outcome{Refinement: r, Status: viewspec.Applied, Changes: changes, Reason: together}
+	}
+	if patch {
+		last := refinements[len(refinements)-1]
+		var out []viewspec.Outcome
+		for _, o := range earlier {
+			if len(out) < len(refinements)-1 {
+				out = append(out, o)
+			}
+		}
+		return append(out, answer(last, ""))
+	}
+	out := make([]viewspec.Outcome, 0, len(refinements))
+	for _, r := range refinements {
+		together := ""
+		if len(refinements) > 1 {
+			together = "the model wrote the spec for all the requests together"
+		}
+		out = append(out, answer(r, together))
+	}
+	return out
+}
+
+var (
+	reViewSpec     = regexp.MustCompile(`(?s)<script type="application/json" id="view-spec">(.*?)</script>`)
+	reViewOutcomes = regexp.MustCompile(`(?s)<script type="application/json" id="view-outcomes">(.*?)</script>`)
+)
+
+// pageSpec reads the spec a page of genui's carries (#view-spec) and
+// validates it; false when the page has none (a page of the html mode) or
+// it is not valid. Whatever else the page holds is never used: the spec is
+// drawn again by genui's renderers.
+func pageSpec(page string) (viewspec.Spec, bool) {
+	m := reViewSpec.FindStringSubmatch(page)
+	if m == nil {
+		return viewspec.Spec{}, false
+	}
+	s, errs := viewspec.Validate([]byte(m[1]))
+	return s, len(errs) == 0
+}
+
+// pageOutcomes reads the refinements' outcomes a page carries (nil when
+// none or unreadable).
+func pageOutcomes(page string) []viewspec.Outcome {
+	m := reViewOutcomes.FindStringSubmatch(page)
+	if m == nil {
+		return nil
+	}
+	var out []viewspec.Outcome
+	if json.Unmarshal([]byte(m[1]), &out) != nil {
+		return nil
+	}
+	return out
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/genui-dev/genui/pagecsp"
 	"github.com/genui-dev/genui/pagepack"
 	"github.com/genui-dev/genui/viewdefs"
+	"github.com/genui-dev/genui/viewspec"
 )
 
 // UITypeOfflineRich is the UIType of the offline generator's output: the
@@ -40,25 +41,36 @@ func (offline) Generate(ctx context.Context, req Request) (Result, error) {
 	start := time.Now()
 	t := req.Tool
 	spec, outcomes, warnings := SpecFor(t, req.Example, req.Refinements)
+	html, err := specPage(t, spec, outcomes)
+	if err != nil {
+		return Result{}, err
+	}
+	res := Result{HTML: html, UIType: UITypeOfflineRich, Provider: "offline", Warnings: warnings, Duration: time.Since(start),
+		Spec: &spec, Outcomes: outcomes}
+	return res, nil
+}
+
+// specPage is the offline page of t drawing spec (the LLM's spec mode
+// serves the same page for the model's spec): viewdefs' rich UI with the
+// spec and the refinements' outcomes, the App bridge inlined, packed, with
+// its CSP meta tag.
+func specPage(t Tool, spec viewspec.Spec, outcomes []viewspec.Outcome) (string, error) {
 	html, err := viewdefs.RichSpec(viewdefs.ToolData{
 		Name: t.Name, Title: t.Title, Description: t.Description,
 		InputSchema: t.InputSchema, OutputSchema: t.OutputSchema, Visibility: t.Visibility(), Annotations: t.Annotations,
 	}, spec, outcomes)
 	if err != nil {
-		return Result{}, fmt.Errorf("offline generator: %w", err)
+		return "", fmt.Errorf("offline generator: %w", err)
 	}
 	html = mcpshim.Inject(html)
 	if problems := Validate(html); len(problems) > 0 {
 		// Our own template produced this: a bug, not bad input.
-		return Result{}, fmt.Errorf("offline generator: output for %q is not self-contained: %s", t.Name, strings.Join(problems, "; "))
+		return "", fmt.Errorf("offline generator: output for %q is not self-contained: %s", t.Name, strings.Join(problems, "; "))
 	}
 	if !viewdefs.ReadableSources() { // --debug serves pages unpacked
 		if html, err = pagepack.Pack(html); err != nil {
-			return Result{}, fmt.Errorf("offline generator: %w", err)
+			return "", fmt.Errorf("offline generator: %w", err)
 		}
 	}
-	html = pagecsp.Apply(html)
-	res := Result{HTML: html, UIType: UITypeOfflineRich, Provider: "offline", Warnings: warnings, Duration: time.Since(start),
-		Spec: &spec, Outcomes: outcomes}
-	return res, nil
+	return pagecsp.Apply(html), nil
 }
