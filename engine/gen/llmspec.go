@@ -53,14 +53,22 @@ type specPrompts struct {
 	systemText                      string
 }
 
-// schemaText is the spec's JSON Schema as the system prompt carries it
-// (compact).
+// schemaText is the spec's JSON Schema as the system prompt carries it:
+// compact, without the keys that say what the prompt says around it
+// ($schema, $id, title and the document's description).
 func schemaText() string {
-	var b bytes.Buffer
-	if err := json.Compact(&b, viewspec.Schema()); err != nil {
+	var doc map[string]json.RawMessage
+	if err := json.Unmarshal(viewspec.Schema(), &doc); err != nil {
 		return string(viewspec.Schema())
 	}
-	return b.String()
+	for _, k := range []string{"$schema", "$id", "title", "description"} {
+		delete(doc, k)
+	}
+	b, err := json.Marshal(doc) // compact; keys sorted
+	if err != nil {
+		return string(viewspec.Schema())
+	}
+	return string(b)
 }
 
 func (sp *specPrompts) set(name string, t *template.Template) error {
@@ -97,8 +105,8 @@ func (p *Prompts) SpecSystem() string { return p.spec.systemText }
 // from proposed.
 func (p *Prompts) SpecUser(req Request, proposed viewspec.Spec, current *viewspec.Spec) (string, error) {
 	data := map[string]any{
-		"ToolJSON": toolJSON(req.Tool),
-		"Example":  exampleTextWithin(req.Example, req.ExampleArgs, req.ExampleDuration, specLimitStructured, specLimitText),
+		"ToolJSON": toolJSONIndent(req.Tool, ""),
+		"Example":  exampleTextWithin(req.Example, req.ExampleArgs, req.ExampleDuration, specLimitStructured, specLimitText, true),
 		"Known":    knownResults(req.Tool),
 	}
 	var refs []string

@@ -115,10 +115,11 @@ func TestSpecModeServesTheModelsSpec(t *testing.T) {
 				return // llmtest reads the prompts of the other wires
 			}
 			q := r.srv.Requests()[0]
-			if !strings.Contains(q.System(), `"$id":"https://github.com/genui-dev/genui/viewspec/schema.json"`) || strings.Contains(q.System(), "window.McpApps") {
+			if !strings.Contains(q.System(), `"required":["version"]`) || strings.Contains(q.System(), "window.McpApps") {
 				t.Error("the system prompt is not the spec mode's (with the schema)")
 			}
-			for _, want := range []string{"<tool_definition>", `"name": "get_forecast"`, "<proposed_spec>", `"version": 1`, "<example_result>", "2026-01-16"} {
+			for _, want := range []string{"<tool_definition>", `"name":"get_forecast"`, "<proposed_spec>", `"version": 1`, "<example_result>", "2026-01-16",
+				"1 text block(s) holding the same JSON as structuredContent"} {
 				if !strings.Contains(q.User(), want) {
 					t.Errorf("the prompt lacks %q", want)
 				}
@@ -285,5 +286,44 @@ func TestSpecModeThroughSampling(t *testing.T) {
 	}
 	if !strings.Contains(asked.SystemPrompt, "view specification") {
 		t.Error("the host was not sent the spec mode's system prompt")
+	}
+}
+
+// TestSpecPromptSizes logs the size of the spec mode's prompts (quoted in
+// the README) and keeps them bounded: the html mode's are a 9.6 KB system
+// prompt and 1.5-4.7 KB (and the current page) per request.
+func TestSpecPromptSizes(t *testing.T) {
+	p, err := LoadPrompts("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	proposed := ProposeSpec(forecastTool, json.RawMessage(forecastExample))
+	gen, err := p.SpecUser(Request{Tool: forecastTool}, proposed, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	withExample, _ := p.SpecUser(Request{Tool: forecastTool, Example: json.RawMessage(forecastExample)}, proposed, nil)
+	current, _ := viewspec.Validate([]byte(forecastSpec))
+	refine, _ := p.SpecUser(Request{Tool: forecastTool, Example: json.RawMessage(forecastExample), Refinements: []string{"dark theme", "hottest first"}},
+		proposed, &current)
+	reask, _ := p.SpecReask("it does not follow the spec's schema", []string{"/view/kind: value must be one of ...", "/script: unknown key (not in the schema)"}, false)
+	for _, c := range []struct {
+		name string
+		text string
+		max  int
+	}{
+		{"system", p.SpecSystem(), 6000},
+		{"generate", gen, 2500},
+		{"generate with a result", withExample, 3000},
+		{"refine", refine, 3500},
+		{"re-ask", reask, 600},
+	} {
+		t.Logf("%s: %d characters", c.name, len(c.text))
+		if len(c.text) > c.max {
+			t.Errorf("%s is %d characters, more than %d", c.name, len(c.text), c.max)
+		}
+	}
+	if !strings.Contains(refine, "<current_spec>") || strings.Contains(refine, "<proposed_spec>") || !strings.Contains(gen, "<proposed_spec>") {
+		t.Error("generate and refine templates mixed up")
 	}
 }

@@ -201,7 +201,10 @@ func (p *Prompts) Reask(findings []Finding) (string, error) {
 // toolJSON is the tool definition as the model sees it: JSON with every
 // string clipped to its limit and HTML-escaped (<, >, & as \u003c ...), so
 // nothing in it can close the prompt's markers or read as markup.
-func toolJSON(t Tool) string {
+func toolJSON(t Tool) string { return toolJSONIndent(t, "  ") }
+
+// toolJSONIndent is toolJSON indented with indent ("" is compact).
+func toolJSONIndent(t Tool, indent string) string {
 	def := map[string]any{"name": clip(t.Name, limitName)}
 	if t.Title != "" {
 		def["title"] = clip(t.Title, limitName)
@@ -219,7 +222,7 @@ func toolJSON(t Tool) string {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(true)
-	enc.SetIndent("", "  ")
+	enc.SetIndent("", indent)
 	_ = enc.Encode(def)
 	return strings.TrimSpace(buf.String())
 }
@@ -266,12 +269,14 @@ func compactEscaped(raw json.RawMessage, n int) (string, int) {
 // how long it took, structuredContent first, then the text blocks, each
 // bounded on its own, and what other blocks it had. "" when there is none.
 func exampleText(raw, args json.RawMessage, took time.Duration) string {
-	return exampleTextWithin(raw, args, took, limitStructured, limitText)
+	return exampleTextWithin(raw, args, took, limitStructured, limitText, false)
 }
 
 // exampleTextWithin is exampleText with its own bounds on
-// structuredContent and on the text blocks (characters).
-func exampleTextWithin(raw, args json.RawMessage, took time.Duration, limitStructured, limitText int) string {
+// structuredContent and on the text blocks (characters); with
+// skipCopies, a text block that holds the same JSON as structuredContent
+// is named, not repeated.
+func exampleTextWithin(raw, args json.RawMessage, took time.Duration, limitStructured, limitText int, skipCopies bool) string {
 	if !present(raw) {
 		return ""
 	}
@@ -302,6 +307,7 @@ func exampleTextWithin(raw, args json.RawMessage, took time.Duration, limitStruc
 	}
 	var texts []string
 	var others []string
+	copies := 0
 	for _, c := range r.Content {
 		var blk struct {
 			Type, Text, MimeType, URI, Name string
@@ -312,6 +318,10 @@ func exampleTextWithin(raw, args json.RawMessage, took time.Duration, limitStruc
 		}
 		switch blk.Type {
 		case "text":
+			if skipCopies && present(r.StructuredContent) && sameJSON(blk.Text, r.StructuredContent) {
+				copies++
+				continue
+			}
 			texts = append(texts, blk.Text)
 		case "image", "audio":
 			others = append(others, fmt.Sprintf("%s (%s)", blk.Type, blk.MimeType))
@@ -324,6 +334,9 @@ func exampleTextWithin(raw, args json.RawMessage, took time.Duration, limitStruc
 		default:
 			others = append(others, blk.Type)
 		}
+	}
+	if copies > 0 {
+		fmt.Fprintf(&b, "content: %d text block(s) holding the same JSON as structuredContent\n", copies)
 	}
 	if len(texts) > 0 {
 		// Each block as a JSON string (escapes show tabs and newlines
@@ -348,6 +361,12 @@ func exampleTextWithin(raw, args json.RawMessage, took time.Duration, limitStruc
 		fmt.Fprintf(&b, "other content blocks: %s\n", neutralizeMarkers(clip(strings.Join(others, ", "), 500)))
 	}
 	return strings.TrimRight(b.String(), "\n")
+}
+
+// sameJSON reports whether text is JSON equal to raw (compared compact).
+func sameJSON(text string, raw json.RawMessage) bool {
+	var a, b bytes.Buffer
+	return json.Compact(&a, []byte(text)) == nil && json.Compact(&b, raw) == nil && bytes.Equal(a.Bytes(), b.Bytes())
 }
 
 // knownResults says what is known of a tool's results before one was seen:
