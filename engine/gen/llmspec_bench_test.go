@@ -90,8 +90,10 @@ func BenchmarkSpecVsHTMLGeneration(b *testing.B) {
 	htmlLLM, htmlSrv := rig(ModeHTML)
 	specLLM, specSrv := rig(ModeSpec)
 	example := json.RawMessage(forecastExample)
-	var html, spec modeCost
-	run := func(i int, l *LLM, srv *llmtest.Server, first, second string, cost *modeCost) {
+	// cost[mode][0] is the generations', cost[mode][1] the refinements'.
+	cost := map[string]*[2]modeCost{ModeHTML: {}, ModeSpec: {}}
+	run := func(i int, l *LLM, srv *llmtest.Server, first, second string) {
+		c := cost[l.Mode("get_forecast")]
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 		defer cancel()
 		srv.Push(benchReply(first), benchReply(second))
@@ -102,7 +104,7 @@ func BenchmarkSpecVsHTMLGeneration(b *testing.B) {
 		if err != nil || !IsLLMPage(res.UIType) {
 			b.Fatalf("%s generation: %s %v %+v", l.Mode("get_forecast"), res.UIType, err, res.Chain)
 		}
-		cost.add(srv, before, res, first, took)
+		c[0].add(srv, before, res, first, took)
 		before = srv.Count()
 		start = time.Now()
 		ref, err := l.Generate(ctx, Request{Tool: forecastTool, Key: fmt.Sprintf("ref-%d", i), Example: example,
@@ -111,28 +113,31 @@ func BenchmarkSpecVsHTMLGeneration(b *testing.B) {
 		if err != nil || !IsLLMPage(ref.UIType) || len(ref.Chain) != 1 {
 			b.Fatalf("%s refinement: %s %v %+v", l.Mode("get_forecast"), ref.UIType, err, ref.Chain)
 		}
-		cost.add(srv, before, ref, second, took)
+		c[1].add(srv, before, ref, second, took)
 	}
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		if i%2 == 0 {
-			run(i, htmlLLM, htmlSrv, llmtest.ForecastPage, llmtest.ForecastPage, &html)
-			run(i, specLLM, specSrv, benchSpecAnswer, benchSpecPatch, &spec)
+			run(i, htmlLLM, htmlSrv, llmtest.ForecastPage, llmtest.ForecastPage)
+			run(i, specLLM, specSrv, benchSpecAnswer, benchSpecPatch)
 		} else {
-			run(i, specLLM, specSrv, benchSpecAnswer, benchSpecPatch, &spec)
-			run(i, htmlLLM, htmlSrv, llmtest.ForecastPage, llmtest.ForecastPage, &html)
+			run(i, specLLM, specSrv, benchSpecAnswer, benchSpecPatch)
+			run(i, htmlLLM, htmlSrv, llmtest.ForecastPage, llmtest.ForecastPage)
 		}
 	}
 	b.StopTimer()
-	per := func(c modeCost, v int) float64 { return float64(v) / float64(c.gens) }
-	b.ReportMetric(per(html, html.promptChars), "html-prompt-chars/gen")
-	b.ReportMetric(per(spec, spec.promptChars), "spec-prompt-chars/gen")
-	b.ReportMetric(per(html, html.outTokens), "html-out-tokens/gen")
-	b.ReportMetric(per(spec, spec.outTokens), "spec-out-tokens/gen")
-	b.ReportMetric(float64(html.wall.Milliseconds())/float64(html.gens), "html-ms/gen")
-	b.ReportMetric(float64(spec.wall.Milliseconds())/float64(spec.gens), "spec-ms/gen")
-	b.ReportMetric(float64(spec.outTokens)/float64(html.outTokens), "x-html-tokens")
-	b.ReportMetric(float64(spec.wall)/float64(html.wall), "x-html-time")
-	b.Logf("per generation (generate and refine alike): html prompt %.0f chars, answer %.0f chars; spec prompt %.0f chars, answer %.0f chars",
-		per(html, html.promptChars), per(html, html.answerChars), per(spec, spec.promptChars), per(spec, spec.answerChars))
+	for i, phase := range []string{"gen", "refine"} {
+		h, sp := cost[ModeHTML][i], cost[ModeSpec][i]
+		n := float64(h.gens)
+		b.ReportMetric(float64(h.promptChars)/n, "html-"+phase+"-prompt-chars")
+		b.ReportMetric(float64(sp.promptChars)/n, "spec-"+phase+"-prompt-chars")
+		b.ReportMetric(float64(h.outTokens)/n, "html-"+phase+"-out-tokens")
+		b.ReportMetric(float64(sp.outTokens)/n, "spec-"+phase+"-out-tokens")
+		b.ReportMetric(float64(h.wall.Milliseconds())/n, "html-"+phase+"-ms")
+		b.ReportMetric(float64(sp.wall.Milliseconds())/n, "spec-"+phase+"-ms")
+		b.ReportMetric(float64(sp.outTokens)/float64(h.outTokens), "x-html-"+phase+"-tokens")
+		b.ReportMetric(float64(sp.wall)/float64(h.wall), "x-html-"+phase+"-time")
+		b.Logf("%s: html prompt %.0f chars, answer %.0f chars; spec prompt %.0f chars, answer %.0f chars", phase,
+			float64(h.promptChars)/n, float64(h.answerChars)/n, float64(sp.promptChars)/n, float64(sp.answerChars)/n)
+	}
 }
