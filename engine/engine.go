@@ -35,7 +35,7 @@ import (
 // Versions of what goes into a UI, part of every cache key.
 const (
 	PromptVersion   = "1"
-	TemplateVersion = "10" // 4: offline pages pack their code (pagepack.Pack); 5: pages carry a CSP meta tag (pagecsp); 6: Cancel, resource links, downloads, annotation badges; 7: offline pages connect before unpacking (shim and connect.js inflated first), page.js a classic script; 8: the packed rest inflated after the first stream is in, the system theme set before the styles, content held out of layout until the handshake, auto-resize after the first result; 9: the packed rest unpacked once the handshake is done, the rows below a long table's box laid out after its first frame; 10: the packed streams read without a Response (no task between the chunks), their parts sliced by length instead of JSON, a task for the host after the handshake, content out of layout (display: none) until the styles are in
+	TemplateVersion = "11" // 4: offline pages pack their code (pagepack.Pack); 5: pages carry a CSP meta tag (pagecsp); 6: Cancel, resource links, downloads, annotation badges; 7: offline pages connect before unpacking (shim and connect.js inflated first), page.js a classic script; 8: the packed rest inflated after the first stream is in, the system theme set before the styles, content held out of layout until the handshake, auto-resize after the first result; 9: the packed rest unpacked once the handshake is done, the rows below a long table's box laid out after its first frame; 10: the packed streams read without a Response (no task between the chunks), their parts sliced by length instead of JSON, a task for the host after the handshake, content out of layout (display: none) until the styles are in; 11: offline pages carry their view spec (#view-spec, package viewspec) and the refinements' outcomes (#view-outcomes), and their key the seen result's shape (cached pages of 10 are regenerated; refinements, stored as text, are read again)
 )
 
 // Options configure an Engine.
@@ -350,13 +350,15 @@ func (e *Engine) SetSampler(f func(ctx context.Context, params json.RawMessage) 
 
 // ObserveResult records a real tools/call result of tool (the newest that
 // is not an error) with the call's arguments and duration, which the LLM
-// prompt shows so the model knows the data's shape (and that it runs long).
+// prompt shows so the model knows the data's shape (and that it runs long)
+// and the offline generator proposes the view spec from.
 func (e *Engine) ObserveResult(tool string, args, result json.RawMessage, took time.Duration) {
 	e.ui.observeResult(tool, args, result, took)
 }
 
 // WantsExamples reports whether ObserveResult has a use: an LLM generator
-// shows it one real result of a tool.
+// shows it one real result of a tool, the offline generator proposes the
+// view spec from it (always, now).
 func (e *Engine) WantsExamples() bool { return e.ui.wantsExamples() }
 
 func (e *Engine) onUpstreamState(s contract.UpstreamState) {

@@ -80,12 +80,44 @@ func (u *uiService) key(t *registry.Tool) cache.Key {
 		// Who may call the tool shapes its UI (no Run button for model-only).
 		h += "|visibility=" + strings.Join(t.Visibility, ",")
 	}
+	if u.llm() == nil {
+		h += u.exampleShape(t.Name)
+	}
 	return cache.MakeKey(t.Name, h, u.refine.Hash(t.Name), u.genConfig(t.Name).Hash())
 }
 
+// exampleShape is what of the tool's seen result shapes its offline page
+// (the field paths its view spec resolves names against), for the offline
+// cache key: "" before any result. Results of the same shape share a page.
+func (u *uiService) exampleShape(tool string) string {
+	u.gs.mu.Lock()
+	defer u.gs.mu.Unlock()
+	ex, ok := u.gs.examples[tool]
+	if !ok {
+		return ""
+	}
+	if !ex.shaped { // read once per result, when a page is asked for
+		ex.shape, ex.shaped = gen.ShapeKey(ex.result), true
+		u.gs.examples[tool] = ex
+	}
+	if ex.shape == "" {
+		return ""
+	}
+	return "|shape=" + ex.shape
+}
+
+// offlineExample is the result the offline generator proposes a tool's
+// spec from (nil: none seen).
+func (u *uiService) offlineExample(tool string) json.RawMessage {
+	u.gs.mu.Lock()
+	defer u.gs.mu.Unlock()
+	return u.gs.examples[tool].result
+}
+
 // wantsExamples reports whether observeResult has a use: an LLM generator
-// shows it one real result of a tool.
-func (u *uiService) wantsExamples() bool { return u.llm() != nil }
+// shows it one real result of a tool, and the offline generator proposes
+// the view spec from it and resolves refinements' field names in it.
+func (u *uiService) wantsExamples() bool { return true }
 
 // cachedHTML is the tool's currently cached UI, if any.
 func (u *uiService) cachedHTML(t *registry.Tool) (key, html string) {
@@ -235,7 +267,7 @@ func (u *uiService) genConfig(tool string) cache.Config {
 // the engine generates offline).
 func (u *uiService) offlineKey(t *registry.Tool) cache.Key {
 	cfg := cache.Config{PromptVersion: PromptVersion, TemplateVersion: templateVersion(), Provider: gen.ProviderOffline, Theme: u.theme()}
-	return cache.MakeKey(t.Name, t.Hash(), u.refine.Hash(t.Name), cfg.Hash())
+	return cache.MakeKey(t.Name, t.Hash()+u.exampleShape(t.Name), u.refine.Hash(t.Name), cfg.Hash())
 }
 
 // setSampler gives the generators the host's MCP sampling.
@@ -250,6 +282,9 @@ func (u *uiService) setSampler(f gen.SampleFunc) {
 type example struct {
 	result, args json.RawMessage
 	took         time.Duration
+	// shape is gen.ShapeKey of the result, once shaped.
+	shape  string
+	shaped bool
 }
 
 // observeResult records a real tools/call result of tool (the newest that
@@ -569,6 +604,7 @@ func resultMeta(res gen.Result, rid string) contract.UIMeta {
 	m := contract.UIMeta{GeneratedAt: time.Now().Add(-res.Duration), Duration: res.Duration, Provider: res.Provider,
 		Model: res.Model, InputTokens: res.InputTokens, OutputTokens: res.OutputTokens, UIType: res.UIType,
 		FallbackReason: res.FallbackReason, Warnings: res.Warnings, RequestID: rid, CacheVersion: 1}
+	specMeta(&m, res)
 	for _, s := range res.Chain {
 		m.Chain = append(m.Chain, contract.ChainStep{Stage: s.Stage, OK: s.OK, Reason: s.Reason})
 	}
@@ -628,9 +664,14 @@ func (u *uiService) generate(g gen.Generator, t *registry.Tool, key cache.Key, r
 	}
 	start := time.Now()
 	log.Debug("generating UI", "generator", g.Name(), "key", string(key))
-	res, err := g.Generate(ctx, gen.Request{Tool: genTool(t), Refinements: u.refinements(t.Name), RequestID: rid})
+	req := gen.Request{Tool: genTool(t), Refinements: u.refinements(t.Name), RequestID: rid}
+	if g.Name() == gen.ProviderOffline {
+		req.Example = u.offlineExample(t.Name)
+	}
+	res, err := g.Generate(ctx, req)
 	meta := contract.UIMeta{GeneratedAt: start, Duration: time.Since(start), Provider: res.Provider,
 		Model: res.Model, UIType: res.UIType, Warnings: res.Warnings, RequestID: rid, CacheVersion: 1}
+	specMeta(&meta, res)
 	if err == nil && g.Name() != gen.ProviderOffline { // the offline generator validates its own output
 		problems := gen.Validate(res.HTML)
 		log.Debug("UI validated", "problems", problems)
@@ -659,7 +700,12 @@ func (u *uiService) generate(g gen.Generator, t *registry.Tool, key cache.Key, r
 		u.logStore(rid, t.Name, key, meta)
 	}
 	log.Info("UI generated", "uiType", meta.UIType, "ms", meta.Duration.Milliseconds(), "bytes", len(res.HTML),
-		"warnings", len(meta.Warnings))
+		"warnings", len(meta.Warnings), "templateVersion", templateVersion())
+	for _, o := range meta.Outcomes {
+		if o.Status != "applied" {
+			log.Info("refinement "+o.Status, "refinement", o.Refinement, "reason", o.Reason, "changes", o.Changes)
+		}
+	}
 	if announce {
 		u.hub.publish(contract.EventGenerationFinished, t.Name, &contract.GenerationFinished{UIType: meta.UIType, Generator: meta.Provider,
 			Duration: meta.Duration, CacheKey: string(key), FallbackReason: meta.FallbackReason, Warnings: meta.Warnings,
@@ -765,4 +811,16 @@ func chainOf(steps []gen.Step) []contract.ChainStep {
 		out = append(out, contract.ChainStep{Stage: s.Stage, OK: s.OK, Reason: s.Reason})
 	}
 	return out
+}
+
+// specMeta copies a generation's view spec and refinement outcomes into
+// the page's metadata (the TUI, _ui_inspect and _ui_refine show them).
+func specMeta(m *contract.UIMeta, res gen.Result) {
+	if res.Spec != nil {
+		m.Spec = res.Spec.JSON()
+	}
+	for _, o := range res.Outcomes {
+		m.Outcomes = append(m.Outcomes, contract.RefinementOutcome{Refinement: o.Refinement, Status: o.Status,
+			Changes: o.Changes, Reason: o.Reason})
+	}
 }

@@ -2,7 +2,6 @@ package engine
 
 import (
 	"context"
-	"encoding/json"
 	"strings"
 	"testing"
 
@@ -46,10 +45,11 @@ func TestSpecModeUpgradeAndRefine(t *testing.T) {
 	if len(reqs) != 2 || !strings.Contains(reqs[1].User(), "<current_spec>") || !strings.Contains(reqs[1].User(), "Days ahead") {
 		t.Fatalf("%d requests; the refine prompt must carry the current spec", len(reqs))
 	}
-	var meta json.RawMessage
-	meta, _ = json.Marshal(ui.Meta)
-	if !strings.Contains(string(meta), "applied: ") {
-		t.Errorf("the page's meta does not say what the refinement changed: %s", meta)
+	if o := ui.Meta.Outcomes; len(o) != 1 || o[0].Status != "applied" || !strings.Contains(strings.Join(o[0].Changes, "; "), "Next days") {
+		t.Errorf("the page's metadata does not say what the refinement changed: %+v", o)
+	}
+	if len(ui.Meta.Spec) == 0 || !strings.Contains(string(ui.Meta.Spec), "Next days") {
+		t.Errorf("the page's metadata lacks its spec: %s", ui.Meta.Spec)
 	}
 
 	// The same tool in the html mode has another key.

@@ -236,7 +236,7 @@ func (e *Engine) Refine(ctx context.Context, req contract.RefineRequest) (contra
 		return contract.UIChange{}, contract.AsError(err)
 	}
 	e.hub.publish(contract.EventUIUpdated, t.Name, &contract.UIUpdated{Reason: "refine", CacheKey: string(ui.Key), UIType: ui.Meta.UIType})
-	return contract.UIChange{Tool: t.Name, Reason: "refine", Feedback: req.Feedback, Notes: ui.Meta.Warnings,
+	return contract.UIChange{Tool: t.Name, Reason: "refine", Feedback: req.Feedback, Notes: ui.Meta.Warnings, Outcome: ui.Meta.OutcomeOf(req.Feedback),
 		Refinements: len(hist), OldCacheKey: oldKey, CacheKey: string(ui.Key), OldHTML: oldHTML, HTML: ui.HTML,
 		Meta: ui.Meta, Duration: time.Since(start)}, nil
 }

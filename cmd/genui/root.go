@@ -25,7 +25,7 @@ func newRootCmd() *cobra.Command {
 	}
 	root.SetOut(os.Stderr) // help and usage never touch stdout (stdio MCP)
 	root.AddCommand(newMCPCmd(), newServeCmd(), newDemoServerCmd(), newVersionCmd(), newPreviewCmd(), newExportCmd(),
-		newInstallCmd(), newTUICmd(), newConfigCmd(), newCheckCmd())
+		newInstallCmd(), newTUICmd(), newConfigCmd(), newSpecCmd(), newCheckCmd())
 	return root
 }
 

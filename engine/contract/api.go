@@ -248,6 +248,50 @@ type UIMeta struct {
 	Chain []ChainStep `json:"chain,omitempty"`
 	// CacheVersion is the cache format version the entry was stored with.
 	CacheVersion int `json:"cacheVersion"`
+	// Spec is the view specification the page draws (package viewspec's
+	// format, as JSON); absent for a page a model wrote whole.
+	Spec json.RawMessage `json:"spec,omitempty"`
+	// Outcomes say what became of each refinement the page was made with,
+	// in order.
+	Outcomes []RefinementOutcome `json:"outcomes,omitempty"`
+}
+
+// RefinementOutcome is what became of one refinement: Status "applied",
+// "partly applied" or "not applied", what it changed in the view
+// specification and, when not (fully) applied, why.
+type RefinementOutcome struct {
+	Refinement string   `json:"refinement"`
+	Status     string   `json:"status"`
+	Changes    []string `json:"changes,omitempty"`
+	Reason     string   `json:"reason,omitempty"`
+}
+
+// String is "applied: hidden: message" or "not applied: reason".
+func (o RefinementOutcome) String() string {
+	s := o.Status
+	if len(o.Changes) > 0 {
+		s += ": " + strings.Join(o.Changes, "; ")
+	}
+	if o.Reason != "" {
+		if len(o.Changes) > 0 {
+			s += " (" + o.Reason + ")"
+		} else {
+			s += ": " + o.Reason
+		}
+	}
+	return s
+}
+
+// OutcomeOf is the outcome of the newest refinement with this feedback
+// in m (nil when m has none: a page a model wrote).
+func (m UIMeta) OutcomeOf(feedback string) *RefinementOutcome {
+	for i := len(m.Outcomes) - 1; i >= 0; i-- {
+		if m.Outcomes[i].Refinement == feedback {
+			o := m.Outcomes[i]
+			return &o
+		}
+	}
+	return nil
 }
 
 // ChainStep is one step of a generation's generated -> repaired -> offline
@@ -346,6 +390,9 @@ type UIChange struct {
 	RefinementsCleared bool     `json:"refinementsCleared,omitempty"`
 	OldCacheKey        string   `json:"oldCacheKey,omitempty"`
 	CacheKey           string   `json:"cacheKey"`
+	// Outcome is what became of the refinement (refine; nil when the page
+	// does not say, as a page a model wrote whole).
+	Outcome *RefinementOutcome `json:"outcome,omitempty"`
 	// OldHTML is "" when no UI was cached before.
 	OldHTML  string        `json:"oldHtml,omitempty"`
 	HTML     string        `json:"html"`

@@ -23,8 +23,9 @@ import (
 const (
 	// intentItem is one field name: a bare identifier or a quoted name.
 	intentItem = `(?:"[^"\n]+"|'[^'\n]+'|“[^”\n]+”|[a-z_][a-z0-9_.\-]*)`
-	// intentList is one or more items separated by commas, "&", "and" or "then".
-	intentList = intentItem + `(?:\s*(?:,|&|\band\b|\bthen\b)\s*` + intentItem + `)*`
+	// intentList is one or more items separated by commas, "&", "and" or
+	// "then" (each maybe followed by "the").
+	intentList = intentItem + `(?:\s*(?:,|&|\band\b|\bthen\b)\s*(?:the\s+)?` + intentItem + `)*`
 	// viewWord names a view.
 	viewWord = `(line\s+chart|raw\s+json|bullet(?:ed)?\s+list|tables?|grid|spreadsheet|cards?|tiles|charts?|graphs?|plot|list|json)`
 )
@@ -381,6 +382,7 @@ func parseRefinement(text string, st *intentState) {
 			low[i] = c + 'a' - 'A'
 		}
 	}
+	st.joinFieldWords(low)
 	work := func() string {
 		// Claimed spans become ";" so lists and phrases cannot run across them.
 		b := slices.Clone(low)
@@ -504,7 +506,7 @@ func trimList(w string, start, end int) int {
 	for _, t := range reIntentItem.FindAllStringIndex(w[start:end], -1) {
 		word := w[start+t[0] : start+t[1]]
 		switch {
-		case word == "and" || word == "then":
+		case word == "and" || word == "then" || (word == "the" && last >= 0):
 			continue
 		case intentListStop[word]:
 			return last
@@ -519,7 +521,7 @@ func intentItems(s string) []string {
 	var out []string
 	for _, it := range reIntentItem.FindAllString(s, -1) {
 		switch it {
-		case "and", "then":
+		case "and", "then", "the":
 			continue
 		}
 		if name := unquoteName(it); name != "" && !slices.Contains(out, name) {

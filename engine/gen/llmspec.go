@@ -12,6 +12,7 @@ import (
 
 	template "github.com/DataDog/datadog-agent/pkg/template/text"
 
+	"github.com/genui-dev/genui/pagepack"
 	"github.com/genui-dev/genui/viewspec"
 )
 
@@ -228,8 +229,8 @@ func (l *LLM) runSpec(ctx context.Context, log *slog.Logger, req Request, start 
 	var current *viewspec.Spec
 	var earlier []viewspec.Outcome
 	if len(req.Refinements) > 0 {
-		if s, ok := pageSpec(req.CurrentHTML); ok {
-			current, earlier = &s, pageOutcomes(req.CurrentHTML)
+		if s, ok := specOfPage(req.CurrentHTML); ok {
+			current, earlier = &s, outcomesOfPage(req.CurrentHTML)
 		}
 	}
 	patch := current != nil
@@ -270,15 +271,12 @@ func (l *LLM) runSpec(ctx context.Context, log *slog.Logger, req Request, start 
 		log.Debug("LLM spec validated", "round", round, "ok", why == "", "problems", problems)
 		if why == "" {
 			outcomes := specOutcomes(req.Refinements, earlier, base, spec, patch)
-			page, err := specPage(req.Tool, spec, outcomes)
+			page, err := renderSpecPage(req.Tool, spec, outcomes)
 			if err != nil {
 				return res, fmt.Errorf("drawing the model's spec: %w", err)
 			}
 			chain = append(chain, Step{Stage: stage, OK: true})
 			res.HTML, res.UIType, res.Spec, res.Outcomes = page, UITypeLLMSpec, &spec, outcomes
-			if patch && len(outcomes) > 0 {
-				res.Warnings = append(res.Warnings, outcomes[len(outcomes)-1].String())
-			}
 			res.Chain = chain
 			res.Duration = time.Since(start)
 			log.Info("LLM spec UI generated", "round", round, "chain", chainString(chain), "patch", patch, "attempts", res.Attempts,
@@ -308,8 +306,8 @@ func (l *LLM) runSpec(ctx context.Context, log *slog.Logger, req Request, start 
 // offline UI, with the reason.
 func (l *LLM) specFallback(ctx context.Context, req Request, start time.Time, res Result, chain []Step) (Result, error) {
 	reason := chain[len(chain)-1].Reason
-	if prev, ok := pageSpec(req.PreviousHTML); ok {
-		if page, err := specPage(req.Tool, prev, pageOutcomes(req.PreviousHTML)); err == nil {
+	if prev, ok := specOfPage(req.PreviousHTML); ok {
+		if page, err := renderSpecPage(req.Tool, prev, outcomesOfPage(req.PreviousHTML)); err == nil {
 			log := l.log.With("tool", req.Tool.Name, "mode", ModeSpec)
 			if req.RequestID != "" {
 				log = log.With("rid", req.RequestID)
@@ -370,16 +368,17 @@ func specOutcomes(refinements []string, earlier []viewspec.Outcome, base, spec v
 }
 
 var (
-	reViewSpec     = regexp.MustCompile(`(?s)<script type="application/json" id="view-spec">(.*?)</script>`)
-	reViewOutcomes = regexp.MustCompile(`(?s)<script type="application/json" id="view-outcomes">(.*?)</script>`)
+	rePageSpec     = regexp.MustCompile(`(?s)<script type="application/json" id="view-spec">(.*?)</script>`)
+	rePageOutcomes = regexp.MustCompile(`(?s)<script type="application/json" id="view-outcomes">(.*?)</script>`)
 )
 
-// pageSpec reads the spec a page of genui's carries (#view-spec) and
+// specOfPage reads the spec a page of genui's carries (#view-spec) and
 // validates it; false when the page has none (a page of the html mode) or
 // it is not valid. Whatever else the page holds is never used: the spec is
 // drawn again by genui's renderers.
-func pageSpec(page string) (viewspec.Spec, bool) {
-	m := reViewSpec.FindStringSubmatch(page)
+func specOfPage(page string) (viewspec.Spec, bool) {
+	page = unpacked(page)
+	m := rePageSpec.FindStringSubmatch(page)
 	if m == nil {
 		return viewspec.Spec{}, false
 	}
@@ -387,10 +386,10 @@ func pageSpec(page string) (viewspec.Spec, bool) {
 	return s, len(errs) == 0
 }
 
-// pageOutcomes reads the refinements' outcomes a page carries (nil when
+// outcomesOfPage reads the refinements' outcomes a page carries (nil when
 // none or unreadable).
-func pageOutcomes(page string) []viewspec.Outcome {
-	m := reViewOutcomes.FindStringSubmatch(page)
+func outcomesOfPage(page string) []viewspec.Outcome {
+	m := rePageOutcomes.FindStringSubmatch(unpacked(page))
 	if m == nil {
 		return nil
 	}
@@ -399,4 +398,16 @@ func pageOutcomes(page string) []viewspec.Outcome {
 		return nil
 	}
 	return out
+}
+
+// unpacked is page with its packed parts inflated (pagepack), as is when
+// not packed or not readable.
+func unpacked(page string) string {
+	if !pagepack.IsPacked(page) {
+		return page
+	}
+	if u, err := pagepack.Unpack(page); err == nil {
+		return u
+	}
+	return page
 }

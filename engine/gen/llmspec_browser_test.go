@@ -101,7 +101,7 @@ func TestSpecModeHostileAnswerInBrowser(t *testing.T) {
 	if r.srv.Count() != 2 || res.UIType != UITypeOfflineRich || !strings.Contains(res.FallbackReason, "not one JSON object") {
 		t.Fatalf("served %s after %d requests (reason %q)", res.UIType, r.srv.Count(), res.FallbackReason)
 	}
-	if _, ok := pageSpec(res.HTML); !ok {
+	if _, ok := specOfPage(res.HTML); !ok {
 		t.Fatal("the page served is not a spec page")
 	}
 	ui.addHTML("hostile_spec", res.HTML)

@@ -106,7 +106,7 @@ func TestSpecModeServesTheModelsSpec(t *testing.T) {
 			if res.UIType != UITypeLLMSpec || r.srv.Count() != 1 || res.InputTokens != 900 || res.OutputTokens != 80 {
 				t.Fatalf("served %s after %d requests, tokens %d/%d", res.UIType, r.srv.Count(), res.InputTokens, res.OutputTokens)
 			}
-			got, ok := pageSpec(res.HTML)
+			got, ok := specOfPage(res.HTML)
 			want, errs := viewspec.Validate([]byte(forecastSpec))
 			if !ok || len(errs) > 0 || string(got.JSON()) != string(want.JSON()) {
 				t.Fatalf("the page carries %s (ok %v), want %s", got.JSON(), ok, want.JSON())
@@ -204,7 +204,7 @@ func TestSpecModeRefinementIsAPatch(t *testing.T) {
 		t.Fatal(err)
 	}
 	wantChain(t, res, "generated")
-	got, ok := pageSpec(res.HTML)
+	got, ok := specOfPage(res.HTML)
 	if !ok || res.UIType != UITypeLLMSpec {
 		t.Fatalf("served %s (spec %v)", res.UIType, ok)
 	}
@@ -212,8 +212,14 @@ func TestSpecModeRefinementIsAPatch(t *testing.T) {
 		got.Labels != nil || got.Theme == nil || got.Theme.Scheme != "dark" {
 		t.Fatalf("patched spec = %s", got.JSON())
 	}
-	if !strings.Contains(strings.Join(res.Warnings, "\n"), "applied: ") {
-		t.Errorf("warnings %v say nothing of what changed", res.Warnings)
+	// The current page said nothing of "hottest first" (it was made
+	// without refinements): only the latest request is answered.
+	if n := len(res.Outcomes); n != 1 || res.Outcomes[0].Refinement != "dark theme" || res.Outcomes[0].Status != viewspec.Applied ||
+		!strings.Contains(strings.Join(res.Outcomes[0].Changes, "; "), "theme.scheme: dark") {
+		t.Errorf("outcomes %+v do not say what the latest refinement changed", res.Outcomes)
+	}
+	if o := outcomesOfPage(res.HTML); len(o) != 1 || o[0].Status != viewspec.Applied {
+		t.Errorf("the page carries the outcomes %+v", o)
 	}
 	q := r.srv.Requests()[1].User()
 	for _, want := range []string{"<current_spec>", `"Forecast \u003cb\u003edays\u003c/b\u003e"`, "- hottest first", "<user_feedback>\ndark theme", "JSON Merge Patch"} {
@@ -231,11 +237,23 @@ func TestSpecModeRefinementIsAPatch(t *testing.T) {
 		t.Fatal(err)
 	}
 	wantChain(t, kept, "generated!", "re-asked!", "previous")
-	if s, ok := pageSpec(kept.HTML); !ok || kept.UIType != UITypeLLMSpec || string(s.JSON()) != string(got.JSON()) {
+	if s, ok := specOfPage(kept.HTML); !ok || kept.UIType != UITypeLLMSpec || string(s.JSON()) != string(got.JSON()) {
 		t.Fatalf("kept %s with spec %v", kept.UIType, ok)
 	}
 	if !strings.Contains(r.srv.Requests()[3].User(), "the merge patch as one JSON object") {
 		t.Error("the re-ask of a patch does not ask for a patch")
+	}
+
+	// A patch that changes nothing is served and answered "not applied".
+	r.srv.Push(llmtest.Reply{Text: `{}`})
+	req.Refinements = append(req.Refinements, "make it sing")
+	req.Key = "nothing"
+	same, err := r.llm.Generate(ctx, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o := same.Outcomes; len(o) == 0 || o[len(o)-1].Refinement != "make it sing" || o[len(o)-1].Status != viewspec.NotApplied || o[len(o)-1].Reason == "" {
+		t.Errorf("an empty patch answered %+v", o)
 	}
 }
 
@@ -281,7 +299,7 @@ func TestSpecModeThroughSampling(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, ok := pageSpec(res.HTML); res.UIType != UITypeLLMSpec || !ok || res.Model != "host-model" {
+	if _, ok := specOfPage(res.HTML); res.UIType != UITypeLLMSpec || !ok || res.Model != "host-model" {
 		t.Fatalf("served %s (spec %v, model %q)", res.UIType, ok, res.Model)
 	}
 	if !strings.Contains(asked.SystemPrompt, "view specification") {

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -325,6 +326,9 @@ func (st *intentState) missing(name string) string {
 	if !st.shape.fromExample {
 		src = "the tool's outputSchema"
 	}
+	if st.shape.text {
+		return fmt.Sprintf("the result is text with no fields, so there is no %q to find", name)
+	}
 	if len(fields) == 0 {
 		return fmt.Sprintf("no field %q in %s", name, src)
 	}
@@ -342,7 +346,7 @@ func (st *intentState) checkNames(prev viewdefs.ViewConfig) {
 	check := func(names, before []string, column bool) []string {
 		var out []string
 		for _, n := range names {
-			if slices.Contains(before, n) || strings.HasPrefix(n, "/") && !column {
+			if slices.Contains(before, n) || strings.HasPrefix(n, "/") {
 				out = append(out, n)
 				continue
 			}
@@ -395,9 +399,67 @@ func (st *intentState) checkNames(prev viewdefs.ViewConfig) {
 			c.View = prev.View
 		}
 	}
+	if (c.View == "table" || c.View == "cards" || c.View == "list") && c.View != prev.View && st.shape.fromExample && !st.shape.text &&
+		len(st.shape.recordArrays) == 0 && !st.shape.rootRecords && !st.allFields {
+		st.reasons = append(st.reasons, "the result has no rows to show as a "+strings.TrimSuffix(c.View, "s")+": it is a single record")
+		c.View = prev.View
+	}
 	if st.allFields && st.shape.fromExample && len(st.shape.recordArrays) == 0 && !st.shape.rootRecords {
 		st.reasons = append(st.reasons, "the result has no rows: it is "+map[bool]string{true: "text", false: "a single record"}[st.shape.text])
 		c.View = prev.View
 	}
 	st.allFields = false
+}
+
+// reFieldWords finds runs of two or three words (letters, digits, _).
+var reFieldWords = regexp.MustCompile(`[a-z0-9_]+(?: [a-z0-9_]+){1,2}`)
+
+// joinFieldWords rewrites, in place and at the same length, words that
+// together name one field of the result, so the rules read them as one
+// name: "commit hash" becomes commit_hash (commitHash), "note content"
+// note.content (content inside note). Only with a known shape, never
+// across filler words.
+func (st *intentState) joinFieldWords(low []byte) {
+	if !st.shape.known() || st.shape.text {
+		return
+	}
+	words := regexp.MustCompile(`[a-z0-9_]+`).FindAllIndex(low, -1)
+	for i := 0; i < len(words); i++ {
+		for n := 3; n >= 2; n-- {
+			if i+n > len(words) {
+				continue
+			}
+			run := words[i : i+n]
+			ok := true
+			var parts []string
+			for j, w := range run {
+				word := string(low[w[0]:w[1]])
+				if intentFiller[word] || intentListStop[word] || word == "and" || word == "then" || (j > 0 && run[j-1][1]+1 != w[0]) {
+					ok = false
+					break
+				}
+				parts = append(parts, word)
+			}
+			if !ok {
+				continue
+			}
+			sep := byte(0)
+			switch {
+			case st.shape.resolveExact(strings.Join(parts, "")):
+				sep = '_'
+			case !st.shape.resolveExact(parts[len(parts)-1]) && st.shape.resolve(strings.Join(parts, ".")) != nil:
+				sep = '.'
+			case st.shape.resolveExact(parts[len(parts)-1]) && st.shape.resolve(strings.Join(parts, ".")) != nil && !st.shape.resolveExact(parts[0]):
+				sep = '.'
+			}
+			if sep == 0 {
+				continue
+			}
+			for _, w := range run[:len(run)-1] {
+				low[w[1]] = sep
+			}
+			i += n - 1
+			break
+		}
+	}
 }

@@ -188,12 +188,17 @@ type ChangeSummary struct {
 	Warnings           []string `json:"warnings,omitempty"`
 	CacheKey           string   `json:"cacheKey"`
 	FallbackReason     string   `json:"fallbackReason,omitempty"`
+	// Outcome is what became of the refinement: applied, partly applied or
+	// not applied, with the changes to the view spec and the reason.
+	Outcome *contract.RefinementOutcome `json:"outcome,omitempty"`
+	// Spec is the view specification the new page draws.
+	Spec json.RawMessage `json:"spec,omitempty"`
 }
 
 func changeSummary(ch contract.UIChange) ChangeSummary {
 	return ChangeSummary{Tool: ch.Tool, Reason: ch.Reason, UIType: ch.Meta.UIType, MS: ch.Duration.Milliseconds(),
 		Refinements: ch.Refinements, RefinementsCleared: ch.RefinementsCleared, Warnings: ch.Notes,
-		CacheKey: ch.CacheKey, FallbackReason: ch.Meta.FallbackReason}
+		CacheKey: ch.CacheKey, FallbackReason: ch.Meta.FallbackReason, Outcome: ch.Outcome, Spec: ch.Meta.Spec}
 }
 
 // toolResult is a CallToolResult carrying v as indented JSON text and as
