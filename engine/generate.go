@@ -460,6 +460,9 @@ func (u *uiService) startUpgrade(l *gen.LLM, t *registry.Tool, key cache.Key, ri
 		// definition) while the old one ran; it is superseded.
 		st.cancel()
 	}
+	if _, known := u.gs.lastLLM[t.Name]; !known {
+		u.logEarlierSetup(t.Name, key, l.Mode(t.Name))
+	}
 	gctx, cancel := context.WithCancel(u.gs.lifetimeLocked())
 	u.gs.status[t.Name] = &genStatus{GenerationStatus: contract.GenerationStatus{Key: string(key), State: contract.GenRunning,
 		Provider: l.Name(), Started: now}, cancel: cancel}
@@ -497,6 +500,19 @@ func (u *uiService) startUpgrade(l *gen.LLM, t *registry.Tool, key cache.Key, ri
 			u.finishUpgrade(t, key, rid, o)
 		})
 	}), true
+}
+
+// logEarlierSetup says so when the cache holds an LLM UI of the tool made
+// under an earlier setup (another generation mode, prompts, template
+// version, model or refinements): it is not served, the UI is generated
+// again.
+func (u *uiService) logEarlierSetup(tool string, key cache.Key, mode string) {
+	old, ok := u.cache.NewestOfTool(tool, key, func(m contract.UIMeta) bool { return gen.IsLLMPage(m.UIType) })
+	if !ok {
+		return
+	}
+	u.log.Info("the cached LLM UI was made under another setup; generating it again", "tool", tool,
+		"cachedUIType", old.Meta.UIType, "cachedAt", old.Meta.GeneratedAt, "mode", mode, "templateVersion", templateVersion())
 }
 
 // trackOutcome counts an LLM generation as background work until its

@@ -58,3 +58,35 @@ func TestSpecModeUpgradeAndRefine(t *testing.T) {
 		t.Error("the html mode's key equals the spec mode's")
 	}
 }
+
+// TestHTMLPageOfEarlierSetupIsGeneratedAgain: a persisted LLM page of the
+// html mode (as genui stored them before the spec mode) is not served by a
+// genui in the spec mode on the same directory: a log line says the cached
+// UI was made under another setup, and the spec page is generated and
+// served instead.
+func TestHTMLPageOfEarlierSetupIsGeneratedAgain(t *testing.T) {
+	dir := t.TempDir()
+	old := newLLMRigIn(t, dir, llmtest.Reply{Text: llmtest.ForecastPage}, nil)
+	read(t, old.e, "get_forecast")
+	waitFor(t, "the html page", hangGuard, func() bool { return old.e.ui.generations()["get_forecast"].State == contract.GenDone })
+	if ui := read(t, old.e, "get_forecast"); ui.Meta.UIType != gen.UITypeLLM {
+		t.Fatalf("the first genui served %s", ui.Meta.UIType)
+	}
+	old.stop()
+
+	r := newLLMRigIn(t, dir, llmtest.Reply{Text: `{"version": 1, "title": "Days ahead"}`}, func(c *gen.Config) { c.Mode = "" })
+	first := read(t, r.e, "get_forecast")
+	if strings.Contains(first.HTML, "forecast-card") {
+		t.Fatal("the spec mode served the html mode's cached page")
+	}
+	waitFor(t, "the spec page", hangGuard, func() bool { return r.e.ui.generations()["get_forecast"].State == contract.GenDone })
+	if ui := read(t, r.e, "get_forecast"); ui.Meta.UIType != gen.UITypeLLMSpec || strings.Contains(ui.HTML, "forecast-card") {
+		t.Fatalf("served %s", ui.Meta.UIType)
+	}
+	r.lmu.Lock()
+	logs := r.logs.String()
+	r.lmu.Unlock()
+	if !strings.Contains(logs, "the cached LLM UI was made under another setup; generating it again") || !strings.Contains(logs, `"cachedUIType":"llm"`) {
+		t.Errorf("no log line about the earlier setup's page:\n%s", logs)
+	}
+}
