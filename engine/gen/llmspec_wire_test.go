@@ -3,6 +3,8 @@ package gen
 import (
 	"context"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -343,5 +345,36 @@ func TestSpecPromptSizes(t *testing.T) {
 	}
 	if !strings.Contains(refine, "<current_spec>") || strings.Contains(refine, "<proposed_spec>") || !strings.Contains(gen, "<proposed_spec>") {
 		t.Error("generate and refine templates mixed up")
+	}
+}
+
+// TestSpecPromptsOverride: a prompts directory replaces the spec mode's
+// templates like the others (their versions enter the cache key); a spec
+// system prompt without the schema is refused, naming the file.
+func TestSpecPromptsOverride(t *testing.T) {
+	def, err := LoadPrompts("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(def.Version, "spec_system=1.") || !strings.Contains(def.Version, "spec_refine=1.") {
+		t.Errorf("version %q lacks the spec templates", def.Version)
+	}
+	dir := t.TempDir()
+	write := func(name, text string) {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("spec_system.tmpl", "{{/* genui prompt: spec_system, version 9 */ -}}\nBe brief. {{.Schema}}")
+	p, err := LoadPrompts(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(p.SpecSystem(), "Be brief. {") || !strings.Contains(p.Version, "spec_system=9.") || p.Version == def.Version {
+		t.Errorf("override: system %.40q version %q", p.SpecSystem(), p.Version)
+	}
+	write("spec_system.tmpl", "Be brief.")
+	if _, err := LoadPrompts(dir); err == nil || !strings.Contains(err.Error(), "spec_system.tmpl") || !strings.Contains(err.Error(), "{{.Schema}}") {
+		t.Errorf("a spec system prompt without the schema: %v", err)
 	}
 }
