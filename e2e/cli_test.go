@@ -76,6 +76,17 @@ func TestCLIExport(t *testing.T) {
 		if problems := selfContainedProblems(page); len(problems) > 0 {
 			t.Errorf("%s.html is not self-contained: %v", tool, problems)
 		}
+		// The view spec the page draws is kept beside it, readable.
+		spec, err := os.ReadFile(filepath.Join(out, tool+".spec.json"))
+		if err != nil {
+			t.Fatalf("export wrote no %s.spec.json: %v", tool, err)
+		}
+		var sp struct {
+			Version int `json:"version"`
+		}
+		if err := json.Unmarshal(spec, &sp); err != nil || sp.Version != 1 {
+			t.Errorf("%s.spec.json: %v %s", tool, err, spec)
+		}
 	}
 }
 

@@ -2,6 +2,7 @@ package e2e_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -72,6 +73,13 @@ func TestRefineLifecycle(t *testing.T) {
 	if res["uiType"] == "" || res["ms"] == nil {
 		t.Fatalf("_ui_refine reply lacks timing or UI type: %v", res)
 	}
+	// It says what became of the refinement, and the spec the page now draws.
+	if o, _ := res["outcome"].(map[string]any); o["status"] != "applied" || !strings.Contains(fmt.Sprint(o["changes"]), "title: Oslo outlook") {
+		t.Fatalf("_ui_refine's outcome: %v", res["outcome"])
+	}
+	if sp, _ := res["spec"].(map[string]any); sp["title"] != "Oslo outlook" {
+		t.Fatalf("_ui_refine's spec: %v", res["spec"])
+	}
 	if _, err := c.WaitNotification(ctx, "notifications/resources/updated", func(p json.RawMessage) bool {
 		return strings.Contains(string(p), uri)
 	}); err != nil {
@@ -89,6 +97,19 @@ func TestRefineLifecycle(t *testing.T) {
 	if h := hist(c); !strings.Contains(h, feedback) {
 		t.Fatalf("_ui_inspect history lacks the feedback: %s", h)
 	}
+	ins := callWrapper(t, c, "_ui_inspect", map[string]any{"toolName": "get_forecast"})
+	if m, _ := ins["meta"].(map[string]any); !strings.Contains(fmt.Sprint(m["spec"]), "Oslo outlook") {
+		t.Fatalf("_ui_inspect's meta lacks the page's spec: %v", ins["meta"])
+	}
+	// After a real call, a field the result lacks is answered "not applied", with the reason.
+	if _, err := c.CallTool(ctx, "get_forecast", map[string]any{"location": "Oslo", "days": 3}, nil); err != nil {
+		t.Fatal(err)
+	}
+	missed := callWrapper(t, c, "_ui_refine", map[string]any{"toolName": "get_forecast", "feedback": "hide the reviewer"})
+	if o, _ := missed["outcome"].(map[string]any); o["status"] != "not applied" || !strings.Contains(fmt.Sprint(o["reason"]), `no field "reviewer"`) {
+		t.Fatalf("_ui_refine of a field the result lacks: %v", missed["outcome"])
+	}
+	refined = readUI(t, c, uri)
 
 	// Restart on the same folder: history and the refined UI survive.
 	if err := c.Close(); err != nil {

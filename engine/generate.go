@@ -80,34 +80,14 @@ func (u *uiService) key(t *registry.Tool) cache.Key {
 		// Who may call the tool shapes its UI (no Run button for model-only).
 		h += "|visibility=" + strings.Join(t.Visibility, ",")
 	}
-	if u.llm() == nil {
-		h += u.exampleShape(t.Name)
-	}
 	return cache.MakeKey(t.Name, h, u.refine.Hash(t.Name), u.genConfig(t.Name).Hash())
 }
 
-// exampleShape is what of the tool's seen result shapes its offline page
-// (the field paths its view spec resolves names against), for the offline
-// cache key: "" before any result. Results of the same shape share a page.
-func (u *uiService) exampleShape(tool string) string {
-	u.gs.mu.Lock()
-	defer u.gs.mu.Unlock()
-	ex, ok := u.gs.examples[tool]
-	if !ok {
-		return ""
-	}
-	if !ex.shaped { // read once per result, when a page is asked for
-		ex.shape, ex.shaped = gen.ShapeKey(ex.result), true
-		u.gs.examples[tool] = ex
-	}
-	if ex.shape == "" {
-		return ""
-	}
-	return "|shape=" + ex.shape
-}
-
 // offlineExample is the result the offline generator proposes a tool's
-// spec from (nil: none seen).
+// spec from and resolves refinements' field names in (nil: none seen).
+// It is not part of the cache key: a page is proposed from the result
+// seen when it is generated, and proposed again with each refinement or
+// regeneration (a call does not make the cached page stale).
 func (u *uiService) offlineExample(tool string) json.RawMessage {
 	u.gs.mu.Lock()
 	defer u.gs.mu.Unlock()
@@ -221,11 +201,13 @@ func (u *uiService) stopGenerations() {
 
 // notUnderstood is what of feedback the offline generator cannot use, when
 // it is the one that generates (nil with an LLM: it reads anything).
-func (u *uiService) notUnderstood(feedback string) []string {
+func (u *uiService) notUnderstood(t *registry.Tool, feedback string) []string {
 	if u.llm() != nil || u.gen.Name() != "offline" {
 		return nil
 	}
-	_, warnings := gen.ParseIntents([]string{feedback})
+	// Read as the page will read it: field names of the seen result joined
+	// ("commit hash" is commitHash).
+	_, _, warnings := gen.SpecFor(genTool(t), u.offlineExample(t.Name), []string{feedback})
 	var out []string
 	for _, w := range warnings {
 		if strings.HasPrefix(w, "not understood offline:") {
@@ -267,7 +249,7 @@ func (u *uiService) genConfig(tool string) cache.Config {
 // the engine generates offline).
 func (u *uiService) offlineKey(t *registry.Tool) cache.Key {
 	cfg := cache.Config{PromptVersion: PromptVersion, TemplateVersion: templateVersion(), Provider: gen.ProviderOffline, Theme: u.theme()}
-	return cache.MakeKey(t.Name, t.Hash()+u.exampleShape(t.Name), u.refine.Hash(t.Name), cfg.Hash())
+	return cache.MakeKey(t.Name, t.Hash(), u.refine.Hash(t.Name), cfg.Hash())
 }
 
 // setSampler gives the generators the host's MCP sampling.
@@ -282,9 +264,6 @@ func (u *uiService) setSampler(f gen.SampleFunc) {
 type example struct {
 	result, args json.RawMessage
 	took         time.Duration
-	// shape is gen.ShapeKey of the result, once shaped.
-	shape  string
-	shaped bool
 }
 
 // observeResult records a real tools/call result of tool (the newest that
@@ -683,6 +662,12 @@ func (u *uiService) generate(g gen.Generator, t *registry.Tool, key cache.Key, r
 	req := gen.Request{Tool: genTool(t), Refinements: u.refinements(t.Name), RequestID: rid}
 	if g.Name() == gen.ProviderOffline {
 		req.Example = u.offlineExample(t.Name)
+		if old, ok := u.cache.OtherEntry(t.Name, key); ok && old.UIType == gen.UITypeOfflineRich && len(old.Spec) == 0 {
+			// Cached before pages carried a view spec (TemplateVersion 10
+			// and earlier): its key no longer matches, the page is made again.
+			log.Info("UI regenerated: the cached page predates view specs", "templateVersion", templateVersion(),
+				"refinements", len(req.Refinements))
+		}
 	}
 	res, err := g.Generate(ctx, req)
 	meta := contract.UIMeta{GeneratedAt: start, Duration: time.Since(start), Provider: res.Provider,

@@ -220,7 +220,7 @@ func (e *Engine) Refine(ctx context.Context, req contract.RefineRequest) (contra
 		source = contract.SourceAPI
 	}
 	if req.RequireUnderstood {
-		if notes := e.ui.notUnderstood(req.Feedback); len(notes) > 0 {
+		if notes := e.ui.notUnderstood(t, req.Feedback); len(notes) > 0 {
 			return contract.UIChange{}, contract.Errorf(contract.CodeNotUnderstood, "%s (nothing recorded: send it again to record it anyway)",
 				strings.Join(notes, "; "))
 		}

@@ -263,7 +263,7 @@ func flow(t *testing.T, w, h int) {
 	keys("r")
 	tm.Type("dark theme, call it Forecast Board")
 	keys("enter")
-	s = term.waitFor(t, "the refinement's diff", has("what changed", "Refinement 1", "✎1", "+<title>Forecast Board</title>"))
+	s = term.waitFor(t, "the refinement's diff", has("what changed", "Refinement 1", "✎1", "✓ applied", `+<html lang="en" data-theme="dark">`))
 	snap("3_refined", s)
 
 	keys("R")

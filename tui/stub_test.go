@@ -25,6 +25,7 @@ type stubAPI struct {
 	tools   []contract.ToolInfo
 	html    map[string]string
 	refined map[string]int
+	meta    map[string]contract.UIMeta // a UI's metadata, when a change set it
 	fail    map[string]error
 	pending []contract.QueuedEvent
 	vars    contract.Variables
@@ -36,7 +37,7 @@ type stubAPI struct {
 var stubTools = []string{"alpha", "beta", "gamma", "get_forecast", "zeta"}
 
 func newStub() *stubAPI {
-	s := &stubAPI{html: map[string]string{}, refined: map[string]int{}, fail: map[string]error{},
+	s := &stubAPI{html: map[string]string{}, refined: map[string]int{}, meta: map[string]contract.UIMeta{}, fail: map[string]error{},
 		events: make(chan contract.Event, 64), base: "http://127.0.0.1:50001"}
 	s.state = contract.State{Version: "0.2.0", Dir: ".ui", Generator: "offline",
 		Upstream: contract.UpstreamState{Transport: "stdio", Target: "stub-server", Connected: true},
@@ -136,8 +137,12 @@ func (s *stubAPI) UI(ctx context.Context, tool string) (contract.UIView, error) 
 			t.UI = contract.UIStatus{State: contract.UIStateCached, Kind: "offline-rich"}
 		}
 	}
+	meta, found := s.meta[tool]
+	if !found {
+		meta = contract.UIMeta{UIType: "offline-rich", Provider: "offline"}
+	}
 	return contract.UIView{Tool: tool, URI: "ui://" + tool, MIMEType: contract.MIMEApp, HTML: h, CacheKey: "key-" + tool,
-		FromCache: ok, Meta: contract.UIMeta{UIType: "offline-rich", Provider: "offline"}}, nil
+		FromCache: ok, Meta: meta}, nil
 }
 
 func (s *stubAPI) Inspect(ctx context.Context, tool string) (contract.Inspection, error) {
@@ -171,9 +176,15 @@ func (s *stubAPI) change(tool, reason, feedback string, clear bool) contract.UIC
 	if t := s.tool(tool); t != nil {
 		t.Refinements, t.UI = n, contract.UIStatus{State: contract.UIStateCached, Kind: "offline-rich"}
 	}
-	return contract.UIChange{Tool: tool, Reason: reason, Feedback: feedback, Refinements: n, RefinementsCleared: clear,
+	ch := contract.UIChange{Tool: tool, Reason: reason, Feedback: feedback, Refinements: n, RefinementsCleared: clear,
 		OldHTML: old, HTML: s.html[tool], CacheKey: fmt.Sprintf("key-%s-%d", tool, s.refined[tool]),
 		Meta: contract.UIMeta{UIType: "offline-rich"}, Duration: 3 * time.Millisecond}
+	if feedback == "hide the reviewer" { // an offline page with its spec and the refinement's outcome
+		o := contract.RefinementOutcome{Refinement: feedback, Status: "not applied", Reason: `no field "reviewer" in the result`}
+		ch.Meta.Spec, ch.Meta.Outcomes, ch.Outcome = json.RawMessage(`{"version":1,"principal":"/rows"}`), []contract.RefinementOutcome{o}, &o
+		s.meta[tool] = ch.Meta
+	}
+	return ch
 }
 
 func (s *stubAPI) Refine(ctx context.Context, req contract.RefineRequest) (contract.UIChange, error) {

@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -123,8 +125,52 @@ func (s *shared) uiLines(tool string, w int) []string {
 	if cv != nil {
 		head = append(head, st.Muted.Render("d shows what the last "+cv.ch.Reason+" changed"))
 	}
+	head = append(head, s.specLines(v.Meta, w)...)
 	head = append(head, st.Faint.Render(strings.Repeat("─", max(w-1, 1))))
 	return append(head, doc.lines...)
+}
+
+// specLines show the view specification the page draws and what became
+// of each refinement (nothing for a page a model wrote whole).
+func (s *shared) specLines(m contract.UIMeta, w int) []string {
+	st := s.styles
+	var out []string
+	for _, o := range m.Outcomes {
+		out = append(out, indent(wrapStyled(outcomeStyle(st, o.Status), outcomeMark(o.Status)+" “"+o.Refinement+"” "+o.String(), w-3), "  ")...)
+	}
+	if len(m.Spec) == 0 {
+		return out
+	}
+	var b bytes.Buffer
+	if json.Indent(&b, m.Spec, "  ", "  ") != nil {
+		return out
+	}
+	out = append(out, st.Key.Render("View spec")+st.Muted.Render(" (what the page draws; genui spec schema documents it)"))
+	for _, l := range strings.Split("  "+b.String(), "\n") {
+		out = append(out, wrapStyled(st.Muted, l, w-1)...)
+	}
+	return out
+}
+
+// outcomeMark is a refinement outcome's sign: applied, partly, not applied.
+func outcomeMark(status string) string {
+	switch status {
+	case "applied":
+		return "✓"
+	case "partly applied":
+		return "▲"
+	}
+	return "✗"
+}
+
+func outcomeStyle(st Styles, status string) lipgloss.Style {
+	switch status {
+	case "applied":
+		return st.OK
+	case "partly applied":
+		return st.Warn
+	}
+	return st.Err
 }
 
 // shortKey is a cache key's start (the Detail pane has it whole).
@@ -152,7 +198,9 @@ func (s *shared) changeLines(tool string, cv *changeView, w int) []string {
 		}
 		out = append(out, st.Key.Render(what)+st.Muted.Render(fmt.Sprintf(" (%d refinement(s) apply)", ch.Refinements)))
 	}
-	if len(ch.Notes) == 0 {
+	if o := ch.Outcome; o != nil {
+		out = append(out, indent(wrapStyled(outcomeStyle(st, o.Status), outcomeMark(o.Status)+" "+o.String(), w-3), "  ")...)
+	} else if len(ch.Notes) == 0 {
 		out = append(out, "  "+st.OK.Render("✓ understood"))
 	}
 	for _, n := range ch.Notes {

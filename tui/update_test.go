@@ -752,3 +752,18 @@ func (l *lockedBuffer) String() string {
 	defer l.mu.Unlock()
 	return l.b.String()
 }
+
+// TestRefineOutcomeAndSpecShown: a refinement's outcome (here not applied,
+// with the reason) is shown after it, and the UI pane shows the page's
+// view spec and every refinement's outcome.
+func TestRefineOutcomeAndSpecShown(t *testing.T) {
+	inBubble(t, nil, func(t *testing.T, d *driver) {
+		d.key("j")
+		d.key("r")
+		d.typeText("hide the reviewer")
+		d.key("enter")
+		mustContain(t, d.screen(), "Refinement 1 “hide the reviewer”", `✗ not applied: no field "reviewer" in the result`)
+		d.key("d")
+		mustContain(t, d.screen(), "✗ “hide the reviewer” not applied", "View spec", `"principal": "/rows"`)
+	})
+}

@@ -159,6 +159,9 @@ func rich(t ToolData, cfg ViewConfig, spec *viewspec.Spec, outcomes []viewspec.O
 	if err != nil {
 		return "", fmt.Errorf("viewdefs: tool %q: inputSchema: %w", t.Name, err)
 	}
+	if spec != nil {
+		in = formLayout(in, spec.Form)
+	}
 	out, err := schemaJSON(t.OutputSchema)
 	if err != nil {
 		return "", fmt.Errorf("viewdefs: tool %q: outputSchema: %w", t.Name, err)

@@ -5,8 +5,10 @@
  * is chosen from the shape of the data (structuredContent first, else JSON
  * in a text item): records -> table (with a line chart above for time
  * series), one record -> key/value card, anything else -> the plain content
- * renderers. The view config (#view-config, from refinements) overrides the
- * choice. All data reaches the DOM through textContent and DOM APIs.
+ * renderers. The page's view spec (#view-spec, package viewspec: principal
+ * data, view kind, columns, hidden fields, ...) overrides the choice for
+ * every field it sets (fromSpec); the older view config (#view-config) too.
+ * All data reaches the DOM through textContent and DOM APIs.
  * This file is inlined into a script element: it must never contain a
  * closing script tag or an HTML comment opener.
  */
@@ -812,7 +814,7 @@
     var W = Math.round(Math.max(240, Math.min(760, (box && box.clientWidth) || 640)));
     var H = Math.round(Math.max(170, Math.min(240, W * 0.36))), R = 14, T = 10, B = 26, CH = 6.4; // CH: px per character at 11 px
     var xs = spec.x, bar = spec.kind === "bar", numericX = !bar && (xs.type === "date" || xs.type === "number" || xs.type === "month");
-    var unit = spec.ys[0].unit || "";
+    var unit = spec.unit !== undefined ? spec.unit : spec.ys[0].unit || "", suffix = spec.unitSuffix || "";
     var rows = numericX || (bar && xs.type !== "string") ? sortRows(records, xs, "asc") : records.slice();
     var xv = rows.map((r, i) => numericX ? sortValue(r[xs.key], xs.type) : i);
     var lo = bar ? 0 : Infinity, hi = bar ? 0 : -Infinity;
@@ -836,7 +838,7 @@
     lo = ticksY.lo; hi = ticksY.hi;
     var yTicks = [];
     for (var v = lo; v <= hi + ticksY.step / 2; v += ticksY.step) yTicks.push(v);
-    var L = Math.round(Math.min(90, Math.max(30, Math.max.apply(null, yTicks.map((t) => axisLabel(t, unit).length)) * CH + 10)));
+    var L = Math.round(Math.min(90, Math.max(30, Math.max.apply(null, yTicks.map((t) => (axisLabel(t, unit) + suffix).length)) * CH + 10)));
     // x labels: every one when they fit side by side, else every k-th; bar labels rotate before they thin.
     var years = {};
     rows.forEach(function (r) { var m = cellText(r[xs.key]).match(/^(\d{4})-/); if (m) years[m[1]] = 1; });
@@ -847,14 +849,14 @@
     var band = plotW / Math.max(1, rows.length);
     var sx = bar ? (i) => L + (i + 0.5) * band : (v) => L + (v - xlo) / (xhi - xlo) * plotW;
     var sy = (v) => T + (1 - (v - lo) / (hi - lo)) * (H - T - B);
-    var label = (bar ? "Bar" : "Line") + " chart of " + spec.ys.map((c) => c.key).join(", ") + " by " + xs.key;
+    var label = (bar ? "Bar" : "Line") + " chart of " + (spec.yLabel || spec.ys.map((c) => c.key).join(", ")) + " by " + (spec.xLabel || xs.key);
     var svg = svgEl("svg", { viewBox: "0 0 " + W + " " + H, class: "chart " + (bar ? "bar" : "line"), role: "img", "aria-label": label, preserveAspectRatio: "xMidYMid meet" });
     svg.appendChild(svgEl("title", {}, label));
     var grid = svgEl("g", { class: "grid" });
     yTicks.forEach(function (t) {
       var y = sy(t);
       grid.appendChild(svgEl("line", { x1: L, x2: W - R, y1: y, y2: y }));
-      grid.appendChild(svgEl("text", { x: L - 6, y: y + 4, "text-anchor": "end" }, axisLabel(t, unit)));
+      grid.appendChild(svgEl("text", { x: L - 6, y: y + 4, "text-anchor": "end" }, axisLabel(t, unit) + suffix));
     });
     var ticks = [];
     for (var i = 0; i < rows.length; i += every) ticks.push(i);
@@ -1259,6 +1261,10 @@
 
   /* ---------- the view specification (#view-spec, package viewspec) ---------- */
 
+  /* A column format's type (sorting, alignment, chart axes); other formats keep the detected type. */
+  var FORMAT_TYPES = { number: "number", integer: "number", date: "date", datetime: "date", bool: "boolean",
+    text: "string", code: "string", link: "string", hash: "string", markdown: "string" };
+
   /* The JSON Pointer's tokens (RFC 6901), or null for a string that is not one. */
   function pointerTokens(p) {
     if (typeof p !== "string" || (p !== "" && p.charAt(0) !== "/")) return null;
@@ -1298,6 +1304,7 @@
         c.columns.push(name);
         if (col.label) c.labels[name] = col.label;
         if (col.width) c.widths[norm(name)] = col.width;
+        if (FORMAT_TYPES[col.format]) (c.formats = c.formats || {})[norm(name)] = FORMAT_TYPES[col.format];
       });
     }
     if (isObj(v.sort) && v.sort.field) c.sort = v.sort.field + " " + (v.sort.dir === "desc" ? "desc" : "asc");
@@ -1307,9 +1314,18 @@
       if (v.chart.x) c.chartX = v.chart.x;
       if (Array.isArray(v.chart.y) && v.chart.y.length) c.chartY = v.chart.y;
       if (v.chart.unit) c.chartUnit = v.chart.unit;
+      if (v.chart.xLabel) c.chartXLabel = v.chart.xLabel;
+      if (v.chart.yLabel) c.chartYLabel = v.chart.yLabel;
     }
     var hide = Array.isArray(spec.hidden) ? spec.hidden.slice() : [];
-    (Array.isArray(spec.parts) ? spec.parts : []).forEach(function (p) { if (isObj(p) && p.hidden && typeof p.path === "string") hide.push(p.path); });
+    c.partViews = [];
+    (Array.isArray(spec.parts) ? spec.parts : []).forEach(function (p) {
+      if (!isObj(p) || typeof p.path !== "string") return;
+      if (p.hidden) { hide.push(p.path); return; }
+      // A part with its own view or label is drawn on its own, after the rest (and not in it).
+      var pt = pointerTokens(p.path);
+      if (pt && pt.length && (isObj(p.view) || p.label)) c.partViews.push({ path: pt, pointer: p.path, label: p.label || "", kind: isObj(p.view) && p.view.kind !== "auto" ? p.view.kind || "" : "" });
+    });
     c.hidePaths = hide.map(pointerTokens).filter((t) => t && t.length);
     c.hide = hide.filter((h) => !pointerTokens(h));
     if (Array.isArray(spec.shown)) c.show = spec.shown.slice();
@@ -1322,9 +1338,10 @@
     return c;
   }
 
-  /* A copy of data without the hidden fields: names at any depth, pointers where they point. */
+  /* A copy of data without the hidden fields (names at any depth, pointers where they point) and the parts drawn on their own. */
   function pruneHidden(data, cfg) {
-    var names = (cfg.hide || []).map(norm).filter((n) => (cfg.show || []).map(norm).indexOf(n) < 0), paths = cfg.hidePaths || [];
+    var names = (cfg.hide || []).map(norm).filter((n) => (cfg.show || []).map(norm).indexOf(n) < 0);
+    var paths = (cfg.hidePaths || []).concat((cfg.partViews || []).map((p) => p.path));
     if (!names.length && !paths.length) return data;
     var walk = function (v, path, depth) {
       if (depth > 12 || v === null || typeof v !== "object") return v;
@@ -1408,6 +1425,18 @@
       };
     }
 
+    /* The spec's chart unit and axis labels: %, bytes and seconds as the axis knows them, a currency sign in front, anything else after the number. */
+    function chartUnit(spec) {
+      if (cfg.chartXLabel) spec.xLabel = cfg.chartXLabel;
+      if (cfg.chartYLabel) spec.yLabel = cfg.chartYLabel;
+      var u = cfg.chartUnit;
+      if (!u) return;
+      var known = { "%": "%", percent: "%", bytes: "bytes", b: "bytes", s: "time", sec: "time", seconds: "time" }[String(u).toLowerCase()];
+      if (known) spec.unit = known;
+      else if (/^[$€£¥]$/.test(u)) spec.unit = u;
+      else { spec.unit = ""; spec.unitSuffix = " " + u; }
+    }
+
     function pageSizeFor(remote, args) {
       var n = cfg.pageSize;
       if (!n && remote && isObj(args) && typeof args[paging.limit] === "number") n = args[paging.limit];
@@ -1437,6 +1466,7 @@
       var metaCard = meta.length ? target.appendChild(renderCard(main.parent, meta, 0)) : null;
       if (metaCard) metaCard.classList.add("meta");
       var cols = columnsOf(main.records, main.parent, cfg);
+      if (cfg.formats) cols.all.forEach(function (c) { var ft = cfg.formats[norm(c.key)]; if (ft) c.type = ft; });
       var notes = cols.notes.slice();
       var total = totalOf(main.parent);
       var remote = remoteFor(main, args, total);
@@ -1444,6 +1474,7 @@
       var chartHost = null, spec = null, chartRows = null;
       if (view === "chart" || (!view && main.records.length <= 1000)) {
         spec = chartSpec(main.records, cols, cfg, view === "chart");
+        if (!spec.reason) chartUnit(spec);
         if (spec.reason) {
           if (view === "chart") notes.push("No chart: " + spec.reason + ".");
           spec = null;
@@ -1791,10 +1822,11 @@
         if (isObj(result.structuredContent)) parts.push({ data: result.structuredContent });
       } else parts = merge(result);
       var keys = {}, named = (cfg.show || []).length + (cfg.hide || []).length > 0;
-      var principalDrawn = false, principalSeen = !cfg.principalPath;
+      var principalDrawn = false, principalSeen = !cfg.principalPath, partSources = [];
       parts.forEach(function (p) {
         var pdata = p.data !== undefined ? deepJSON(p.data) : p.text !== undefined && cfg.principalPath ? global.GenuiText.classify(p.text).data : undefined;
         if (named) collectKeys(p.data !== undefined ? pdata : p.text !== undefined ? global.GenuiText.classify(p.text).data : undefined, keys, 0);
+        if ((cfg.partViews || []).length) partSources.push(pdata !== undefined ? pdata : p.text !== undefined ? global.GenuiText.classify(p.text).data : undefined);
         if (cfg.principalPath && pdata !== undefined && !result.isError) {
           var pv = atPointer(pdata, cfg.principalPath);
           if (pv !== undefined) {
@@ -1809,8 +1841,21 @@
             return;
           }
         }
-        if (p.data !== undefined && (cfg.hide || []).length + (cfg.hidePaths || []).length) p = Object.assign({}, p, { data: pruneHidden(pdata, cfg) });
+        if (p.data !== undefined && (cfg.hide || []).length + (cfg.hidePaths || []).length + (cfg.partViews || []).length) p = Object.assign({}, p, { data: pruneHidden(pdata, cfg) });
         target.appendChild(drawPart(p, args));
+      });
+      // The spec's parts with their own view or label, each once, after the rest.
+      (cfg.partViews || []).forEach(function (pv) {
+        var val;
+        partSources.some(function (d) { val = atPointer(d, pv.path); return val !== undefined; });
+        if (val === undefined || result.isError) return;
+        var sec = el("section", "spec-part");
+        sec.dataset.path = pv.pointer;
+        sec.appendChild(el("h3", "tsec-title", pv.label || pv.path[pv.path.length - 1]));
+        var saved = cfg.view;
+        cfg.view = pv.kind;
+        try { sec.appendChild(typeof val === "string" ? drawView(textView(val), args) : dataView(val, args)); } finally { cfg.view = saved; }
+        target.appendChild(sec);
       });
       if (!principalSeen && parts.length && !result.isError) target.insertBefore(el("div", "note config-note", "Not in this result: " + cfg.principal + " (the view's principal data)."), target.firstChild);
       // Fields the user named that this result does not have are said, not silently ignored.

@@ -5,6 +5,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/genui-dev/genui/viewspec"
 )
 
 var reViewConfig = regexp.MustCompile(`(?s)<script type="application/json" id="view-config">(.*?)</script>`)
@@ -182,5 +184,28 @@ func TestRichErrors(t *testing.T) {
 		if _, err := Rich(tt.in, tt.cfg); err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("%s: err = %v, want %q", tt.name, err, tt.want)
 		}
+	}
+}
+
+// TestRichSpecFormLayout: the spec's form order, hidden optional arguments
+// and labels reach the schema the page's form is built from; a required
+// argument stays.
+func TestRichSpecFormLayout(t *testing.T) {
+	spec := viewspec.New()
+	spec.Form = &viewspec.Form{Mode: "folded", Order: []string{"limit", "q"}, Hidden: []string{"offset", "q"}, Labels: map[string]string{"limit": "Rows"}}
+	page, err := RichSpec(ToolData{Name: "search", InputSchema: json.RawMessage(`{"type":"object","properties":{"q":{"type":"string"},"offset":{"type":"integer"},"limit":{"type":"integer"}},"required":["q"]}`)}, spec, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := strings.Index(page, `"inputSchema":`)
+	if i < 0 {
+		t.Fatal("no inputSchema in the page")
+	}
+	in := page[i : i+strings.Index(page[i:], `"required"`)]
+	if !strings.Contains(in, `"limit":{"title":"Rows","type":"integer"},"q":{"type":"string"}`) || strings.Contains(in, "offset") {
+		t.Fatalf("form schema: %s", in)
+	}
+	if !strings.Contains(page, `id="view-spec">{"version":1,"form":{"mode":"folded"`) {
+		t.Fatal("the page lacks its spec")
 	}
 }

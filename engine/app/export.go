@@ -1,7 +1,9 @@
 package app
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -14,8 +16,9 @@ import (
 )
 
 // Export writes every tool's UI as a standalone .html file under out,
-// running only the engine (no side server, no port files). Progress lines
-// go to w.
+// and the view spec it draws (when it has one) as TOOL.spec.json beside
+// it, running only the engine (no side server, no port files). Progress
+// lines go to w.
 func Export(ctx context.Context, opts engine.Options, out string, w io.Writer) error {
 	e, err := engine.New(opts)
 	if err != nil {
@@ -49,6 +52,15 @@ func Export(ctx context.Context, opts engine.Options, out string, w io.Writer) e
 				return err
 			}
 			fmt.Fprintf(w, "wrote %s (%s, %d bytes)\n", path, ui.Meta.UIType, len(ui.HTML))
+			if len(ui.Meta.Spec) > 0 {
+				// The view spec the page draws, readable beside it (the page
+				// carries it too, packed with the rest).
+				sp := filepath.Join(out, SafeFileName(t.Name)+".spec.json")
+				if err := os.WriteFile(sp, append(indentJSON(ui.Meta.Spec), '\n'), 0o644); err != nil {
+					return err
+				}
+				fmt.Fprintf(w, "wrote %s\n", sp)
+			}
 		}
 		return nil
 	})
@@ -74,4 +86,13 @@ func SafeFileName(name string) string {
 		s = "_" + s
 	}
 	return s
+}
+
+// indentJSON is raw indented for people (raw itself if it is not JSON).
+func indentJSON(raw []byte) []byte {
+	var b bytes.Buffer
+	if json.Indent(&b, raw, "", "  ") != nil {
+		return raw
+	}
+	return b.Bytes()
 }

@@ -243,6 +243,20 @@ func (c *Cache) NewestOfTool(tool string, except Key, match func(contract.UIMeta
 	return Entry{}, false
 }
 
+// OtherEntry returns the metadata of an entry of tool stored under a key
+// other than k (an earlier page of the tool: before a refinement, or of
+// an earlier page format), if there is one.
+func (c *Cache) OtherEntry(tool string, k Key) (contract.UIMeta, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, key := range c.lru.Keys() {
+		if e, _ := c.lru.Peek(key); e.Tool == tool && key != k {
+			return e.Meta, true
+		}
+	}
+	return contract.UIMeta{}, false
+}
+
 // DeleteTool removes every entry of the named tool and returns how many
 // there were.
 func (c *Cache) DeleteTool(tool string) int {

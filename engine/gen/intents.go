@@ -209,6 +209,9 @@ type intentState struct {
 	allFields bool
 	// reasons say why part of the current refinement was not applied.
 	reasons []string
+	// note says what the current refinement confirmed ("/branches is the
+	// principal data, drawn once").
+	note string
 }
 
 // intentRule is one pattern; list, when not 0, is the index of a trailing

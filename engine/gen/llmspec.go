@@ -271,7 +271,7 @@ func (l *LLM) runSpec(ctx context.Context, log *slog.Logger, req Request, start 
 		log.Debug("LLM spec validated", "round", round, "ok", why == "", "problems", problems)
 		if why == "" {
 			outcomes := specOutcomes(req.Refinements, earlier, base, spec, patch)
-			page, err := renderSpecPage(req.Tool, spec, outcomes)
+			page, err := RenderSpec(req.Tool, spec, outcomes)
 			if err != nil {
 				return res, fmt.Errorf("drawing the model's spec: %w", err)
 			}
@@ -307,7 +307,7 @@ func (l *LLM) runSpec(ctx context.Context, log *slog.Logger, req Request, start 
 func (l *LLM) specFallback(ctx context.Context, req Request, start time.Time, res Result, chain []Step) (Result, error) {
 	reason := chain[len(chain)-1].Reason
 	if prev, ok := specOfPage(req.PreviousHTML); ok {
-		if page, err := renderSpecPage(req.Tool, prev, outcomesOfPage(req.PreviousHTML)); err == nil {
+		if page, err := RenderSpec(req.Tool, prev, outcomesOfPage(req.PreviousHTML)); err == nil {
 			log := l.log.With("tool", req.Tool.Name, "mode", ModeSpec)
 			if req.RequestID != "" {
 				log = log.With("rid", req.RequestID)

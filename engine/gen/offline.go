@@ -41,7 +41,7 @@ func (offline) Generate(ctx context.Context, req Request) (Result, error) {
 	start := time.Now()
 	t := req.Tool
 	spec, outcomes, warnings := SpecFor(t, req.Example, req.Refinements)
-	html, err := renderSpecPage(t, spec, outcomes)
+	html, err := RenderSpec(t, spec, outcomes)
 	if err != nil {
 		return Result{}, err
 	}
@@ -50,11 +50,12 @@ func (offline) Generate(ctx context.Context, req Request) (Result, error) {
 	return res, nil
 }
 
-// renderSpecPage is the offline page of t drawing spec (the LLM's spec mode
-// serves the same page for the model's spec): viewdefs' rich UI with the
-// spec and the refinements' outcomes, the App bridge inlined, packed, with
-// its CSP meta tag.
-func renderSpecPage(t Tool, spec viewspec.Spec, outcomes []viewspec.Outcome) (string, error) {
+// RenderSpec returns the served page of t drawing spec, as the offline
+// generator makes its pages: viewdefs' rich page with the spec and the
+// refinements' outcomes, the App shim inlined, packed (unless readable
+// sources are on) and with its CSP meta tag. A spec Validate rejects is an
+// error.
+func RenderSpec(t Tool, spec viewspec.Spec, outcomes []viewspec.Outcome) (string, error) {
 	html, err := viewdefs.RichSpec(viewdefs.ToolData{
 		Name: t.Name, Title: t.Title, Description: t.Description,
 		InputSchema: t.InputSchema, OutputSchema: t.OutputSchema, Visibility: t.Visibility(), Annotations: t.Annotations,

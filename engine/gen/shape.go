@@ -2,10 +2,7 @@ package gen
 
 import (
 	"bytes"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
-	"fmt"
 	"slices"
 	"sort"
 	"strings"
@@ -346,22 +343,6 @@ func (s *shape) fieldNames(max int) []string {
 		}
 	}
 	return out
-}
-
-// ShapeKey is a fingerprint of what a result (a CallToolResult) holds:
-// its field paths and whether it is text. Two results of one shape give
-// the same offline page; "" for a result that says nothing.
-func ShapeKey(result json.RawMessage) string {
-	s := newShape(nil, result)
-	if !s.known() {
-		return ""
-	}
-	h := sha256.New()
-	fmt.Fprintf(h, "text=%t;records=%t;", s.text, s.rootRecords)
-	for _, p := range s.paths {
-		fmt.Fprintf(h, "%q;", p)
-	}
-	return hex.EncodeToString(h.Sum(nil))[:16]
 }
 
 // resolveExact reports whether some field's name is name, letters and

@@ -29,7 +29,7 @@ func SpecFor(t Tool, example json.RawMessage, refinements []string) (viewspec.Sp
 	for _, r := range refinements {
 		before := specOf(base, st)
 		prevCfg, prevWarn := st.cfg, len(st.warnings)
-		st.reasons = nil
+		st.reasons, st.note = nil, ""
 		parseRefinement(r, st)
 		st.checkNames(prevCfg)
 		after := specOf(base, st)
@@ -50,6 +50,9 @@ func SpecFor(t Tool, example json.RawMessage, refinements []string) (viewspec.Sp
 		case len(o.Changes) == 0 && o.Reason == "":
 			// Understood, and the page already was so.
 			o.Status, o.Reason = viewspec.Applied, "the page already shows it so"
+			if st.note != "" {
+				o.Reason = "the page already shows it so: " + st.note
+			}
 		case len(o.Changes) == 0:
 			o.Status = viewspec.NotApplied
 		case o.Reason != "":
@@ -246,6 +249,7 @@ func (st *intentState) principalOf(name, why string) {
 		st.reasons = append(st.reasons, fmt.Sprintf("%q is a field of each row, not a part of the result that can be %s", name, why))
 	default:
 		st.principal = viewspec.Pointer(p...)
+		st.note = st.principal + " is the principal data, " + why
 	}
 }
 

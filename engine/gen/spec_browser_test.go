@@ -7,26 +7,17 @@ import (
 	"testing"
 
 	"github.com/genui-dev/genui/internal/uicorpus"
-	"github.com/genui-dev/genui/mcpshim"
-	"github.com/genui-dev/genui/pagecsp"
-	"github.com/genui-dev/genui/pagepack"
-	"github.com/genui-dev/genui/viewdefs"
 	"github.com/genui-dev/genui/viewspec"
 )
 
-// specPage is the offline page of tool drawing spec, made as the offline
-// generator makes its pages (shim, packing, CSP).
+// specPage is the offline page of tool drawing spec.
 func specPage(t *testing.T, tool Tool, spec viewspec.Spec, outcomes []viewspec.Outcome) string {
 	t.Helper()
-	html, err := viewdefs.RichSpec(viewdefs.ToolData{Name: tool.Name, Title: tool.Title, Description: tool.Description,
-		InputSchema: tool.InputSchema, OutputSchema: tool.OutputSchema}, spec, outcomes)
+	html, err := RenderSpec(tool, spec, outcomes)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if html, err = pagepack.Pack(mcpshim.Inject(html)); err != nil {
-		t.Fatal(err)
-	}
-	return pagecsp.Apply(html)
+	return html
 }
 
 // TestSpecDrivesTheDrawing: fields of the view spec change what the page
@@ -82,6 +73,16 @@ func TestSpecDrivesTheDrawing(t *testing.T) {
 	if width != "240px" {
 		t.Errorf("the Branch column's width: %q", width)
 	}
+	// A column's format sets its type (here a count read as text: no number alignment or numeric sort).
+	typeOf := `(w, d) => { const th = d.querySelector('#result table.data th[data-key="ahead"]'); return th ? th.dataset.type : "none"; }`
+	if got := show("auto", specPage(t, branchTool, viewspec.New(), nil), branchCall, typeOf); got != "number" {
+		t.Fatalf("auto type of ahead: %q", got)
+	}
+	s = viewspec.New()
+	s.ViewOf().Columns = []viewspec.Column{{Field: "name"}, {Field: "ahead", Format: "text"}}
+	if got := show("format", specPage(t, branchTool, s, nil), branchCall, typeOf); got != "string" {
+		t.Errorf("format text: the ahead column's type is %q", got)
+	}
 	// A hidden field (from a plain-word refinement, through the generator).
 	res, err := NewOffline().Generate(context.Background(), Request{Tool: branchTool, Example: branchResult, Refinements: []string{"hide the commit hash"}})
 	if err != nil {
@@ -117,6 +118,18 @@ func TestSpecDrivesTheDrawing(t *testing.T) {
 		t.Errorf("principal /unstagedChanges shows %q (the whole result: %q)", part, whole)
 	}
 
+	// A part with its own label and view is drawn on its own, once, and not in the rest.
+	s = viewspec.New()
+	s.Parts = []viewspec.Part{{Path: "/untrackedFiles", Label: "New files", View: &viewspec.View{Kind: viewspec.KindJSON}}}
+	parted := show("status-parts", specPage(t, statusTool, s, nil), statusCall, `(w, d) => {
+		const sec = d.querySelector("#result section.spec-part");
+		const rest = [...d.getElementById("result").children].filter((c) => !c.matches("section.spec-part, details.raw")).map((c) => c.innerText).join(" ");
+		return sec ? sec.querySelector("h3").textContent + "|" + (sec.querySelector("[data-view=json]") ? "json" : "other") + "|" + sec.innerText.includes("TODO.md") + "|" + rest.includes("TODO.md") : "none";
+	}`)
+	if parted != "New files|json|true|false" {
+		t.Errorf("a part with its own view: %q", parted)
+	}
+
 	// A column one level down in each row ("show only the note content").
 	notesTool := Tool{Name: "list_notes", InputSchema: json.RawMessage(`{"type":"object"}`)}
 	notes := json.RawMessage(`{"content":[],"structuredContent":{"notes":[{"id":1,"note":{"content":"first note","tags":["a"]}},{"id":2,"note":{"content":"second note"}}]}}`)
@@ -130,6 +143,17 @@ func TestSpecDrivesTheDrawing(t *testing.T) {
 	}
 	if got := show("notes", res.HTML, notesCall, `(w, d) => [...d.querySelectorAll("#result table.data td")].map((td) => td.textContent).join("|")`); got != "first note|second note" {
 		t.Errorf("show only the note content: cells %q", got)
+	}
+
+	// The chart's kind, axes, unit and labels.
+	dayTool, dayResult := corpusCall(t, servers, "postgres", "query", 2)
+	dayCall := &uicorpus.Call{Tool: "query", Arguments: json.RawMessage(`{}`), Result: dayResult}
+	s = viewspec.New()
+	s.ViewOf().Kind = viewspec.KindChart
+	s.View.Chart = &viewspec.Chart{Kind: "bar", X: "day", Y: []string{"orders"}, Unit: "orders", YLabel: "Orders per day"}
+	chart := show("chart", specPage(t, dayTool, s, nil), dayCall, `(w, d) => { const c = d.querySelector("#result svg.chart"); return c ? c.getAttribute("class") + "|" + c.getAttribute("aria-label") + "|" + [...c.querySelectorAll(".grid text")].map((x) => x.textContent).join(",") : "none"; }`)
+	if !strings.HasPrefix(chart, "chart bar|Bar chart of Orders per day by day|") || !strings.Contains(chart, " orders") {
+		t.Errorf("chart from the spec: %q", chart)
 	}
 
 	// A refinement not applied is said on the page.

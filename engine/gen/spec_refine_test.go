@@ -62,7 +62,7 @@ func TestRefinementsOnRecordedResults(t *testing.T) {
 		// want is in the outcome's changes (applied) or reason (otherwise).
 		want string
 	}{
-		{"git", "git_branch", 0, "show the branches only once", viewspec.Applied, ""},
+		{"git", "git_branch", 0, "show the branches only once", viewspec.Applied, "/branches is the principal data, drawn once"},
 		{"git", "git_branch", 0, "hide the commit hash", viewspec.Applied, "hidden: commitHash"},
 		{"git", "git_branch", 0, "hide the message", viewspec.Applied, "hidden: message"},
 		{"git", "git_branch", 0, "show the rows as a table with one column per field", viewspec.Applied, "view.kind: table"},
