@@ -54,7 +54,7 @@ func (x *exfilListeners) hits() (udp, http int64) { return x.udpHits.Load(), x.h
 // carry out (and whose conditions hold markup).
 const secretResult = `{content: [{type: "text", text: "2 days"}], structuredContent: {location: "Oslo", secret: "s3cr3t-token",
   days: [{date: "2026-01-16", high: 3, low: -2, conditions: "<img src=x onerror=\"document.body.dataset.pwned='data'\">"},
-         {date: "2026-01-17", high: 1, low: -5, conditions: "clear"}]}}`
+         {date: "2026-01-17", high: 1, low: -5, conditions: "clear", link: "javascript:document.body.dataset.pwned='link'"}]}}`
 
 // TestSpecModeHostileAnswerInBrowser (issue 32): an LLM with no mode set
 // (the spec mode) whose provider answers with a hostile page (a WebRTC peer
@@ -143,7 +143,8 @@ func TestSpecModeHostileAnswerInBrowser(t *testing.T) {
 // becomes an element.
 func TestSpecModePageInBrowser(t *testing.T) {
 	const spec = `{"version": 1, "title": "Oslo <img src=x onerror=\"document.body.dataset.pwned='title'\"> days", "principal": "/days",
-	  "view": {"kind": "table", "columns": [{"field": "low", "label": "Low <b>°C</b>"}, {"field": "date", "label": "javascript:alert(1)"}, {"field": "high"}]}}`
+	  "view": {"kind": "table", "columns": [{"field": "low", "label": "Low <b>°C</b>"}, {"field": "date", "label": "javascript:alert(1)"}, {"field": "high"},
+	    {"field": "link", "format": "link"}, {"field": "conditions", "format": "markdown"}]}}`
 	r := newWireRig(t, llmtest.OpenAI, llmtest.Reply{Text: spec}, specMode)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
@@ -168,7 +169,8 @@ func TestSpecModePageInBrowser(t *testing.T) {
 	if err := json.Unmarshal(f.frame(`(w, d) => ({Title: d.getElementById("tool-title").textContent,
 		Headers: [...d.querySelectorAll("table th")].map((th) => th.textContent.trim()).filter(Boolean),
 		Imgs: d.querySelectorAll("img[src=x]").length, Bolds: d.querySelectorAll("th b").length,
-		Links: d.querySelectorAll("a[href^=javascript]").length, Pwned: d.body.dataset.pwned || null})`), &got); err != nil {
+		Links: [...d.querySelectorAll("a")].filter((a) => !/^(https?:|mailto:|#|$)/i.test(a.getAttribute("href") || "")).length,
+		Pwned: d.body.dataset.pwned || null})`), &got); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(got.Title, `Oslo <img src=x onerror=`) {
