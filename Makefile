@@ -95,7 +95,7 @@ bench: build
 	scripts/test-deps.sh
 	$(GO) run ./bench -genui bin/genui
 	$(GO) test -run '^$$' -bench . ./engine/ ./engine/events/ ./engine/cache/ ./engine/host/ ./engine/httpapi/
-	$(GO) test -run '^$$' -bench OfflineGenerate ./engine/gen/
+	$(GO) test -run '^$$' -bench 'OfflineGenerate|SpecVsHTMLGeneration' ./engine/gen/
 	$(GO) test -run '^$$' -bench . -benchtime 1x ./bench/pagerender/
 	$(GO) test -run '^$$' -bench . -benchmem ./tui/
 

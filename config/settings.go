@@ -74,6 +74,8 @@ var settings = []setting{
 	{Path: "cache.maxEntryBytes", Kind: kInt, Default: 512000},
 	{Path: "cache.maxTotalBytes", Kind: kInt, Default: 52428800},
 
+	{Path: "generation.mode", Kind: kEnum, Default: "spec", Noun: "generation mode"},
+	{Path: "generation.htmlTools", Kind: kList},
 	{Path: "generation.firstRead", Kind: kEnum, Default: "background"},
 	{Path: "generation.budget", Kind: kDuration, Default: "90s"},
 	{Path: "generation.waitBudget", Kind: kDuration, Default: "15s"},

@@ -108,6 +108,12 @@ type Cache struct {
 
 // Generation is how and when UIs are generated.
 type Generation struct {
+	// Mode is what an LLM writes: "spec" (a view specification the
+	// trusted renderers draw) or "html" (a whole page with its own script).
+	Mode string `json:"mode"`
+	// HTMLTools are tools (names or globs) that get the html mode whatever
+	// Mode says.
+	HTMLTools        []string `json:"htmlTools,omitempty"`
 	FirstRead        string   `json:"firstRead"`
 	Budget           Duration `json:"budget"`
 	WaitBudget       Duration `json:"waitBudget"`

@@ -23,7 +23,16 @@ const forecastURI = "ui://get_forecast"
 // upstream) with env added to the offline environment. At cleanup it
 // checks that key appears in no file under DIR, nowhere on stdout (every
 // response) and nowhere on stderr (the --debug log).
+// These tests are about the html mode's pages (the stand-in answers with
+// one): GENUI_GENERATION_MODE says so before env. genuiLLMDefault sets no
+// mode.
 func genuiLLM(t *testing.T, key string, env []string, handler mcptest.Option, args ...string) (*mcptest.Client, string) {
+	t.Helper()
+	return genuiLLMDefault(t, key, append([]string{"GENUI_GENERATION_MODE=html"}, env...), handler, args...)
+}
+
+// genuiLLMDefault is genuiLLM without a generation mode (the default).
+func genuiLLMDefault(t *testing.T, key string, env []string, handler mcptest.Option, args ...string) (*mcptest.Client, string) {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), "ui")
 	cmd := exec.Command(testenv.GenuiBinary(t), append([]string{"mcp", "--dir", dir, "--debug"}, args...)...)
@@ -255,7 +264,7 @@ func TestLLMExportWaitsForPages(t *testing.T) {
 	out := filepath.Join(wd, "out")
 	ctx := bounded(t, 2*time.Minute)
 	cmd := exec.CommandContext(ctx, testenv.GenuiBinary(t), "export", "--out", out, "--dir", filepath.Join(wd, "ui"), "--llm", "openai")
-	cmd.Env = append(testenv.OfflineEnv(), "OPENAI_API_KEY="+llmtest.TestKey, "OPENAI_BASE_URL="+srv.BaseURL())
+	cmd.Env = append(testenv.OfflineEnv(), "OPENAI_API_KEY="+llmtest.TestKey, "OPENAI_BASE_URL="+srv.BaseURL(), "GENUI_GENERATION_MODE=html")
 	cmd.Dir = wd
 	b, err := cmd.CombinedOutput()
 	if err != nil {

@@ -30,7 +30,7 @@ func TestLLMPageLongCallsInWebHost(t *testing.T) {
 	t.Parallel()
 	const tool = "trigger-long-running-operation"
 	srv := llmtest.New(t, llmtest.Anthropic, llmtest.Reply{Text: llmtest.LongCallPage})
-	env := []string{"ANTHROPIC_API_KEY=" + llmtest.TestKey, "ANTHROPIC_BASE_URL=" + srv.URL, "GENUI_GENERATION_FIRST_READ=wait"}
+	env := []string{"ANTHROPIC_API_KEY=" + llmtest.TestKey, "ANTHROPIC_BASE_URL=" + srv.URL, "GENUI_GENERATION_FIRST_READ=wait", "GENUI_GENERATION_MODE=html"}
 	mcpURL, _ := startServeEnv(t, env, append([]string{"--llm", "anthropic", "--model", "claude-test", "--"}, everythingCmd(t)...)...)
 	ctx := browsertest.Start(t)
 	wh := startWebHostWith(t, mcpURL, "legacy", map[string]any{"forwardProgress": true})

@@ -37,7 +37,7 @@ func genuiWithConfig(t *testing.T, body string, srv *llmtest.Server) (*mcptest.C
 	}
 	cmd := exec.Command(testenv.GenuiBinary(t), "mcp", "--dir", dir)
 	cmd.Dir = wd
-	cmd.Env = append(testenv.OfflineEnv(), "ANTHROPIC_API_KEY="+llmtest.TestKey)
+	cmd.Env = append(testenv.OfflineEnv(), "ANTHROPIC_API_KEY="+llmtest.TestKey, "GENUI_GENERATION_MODE=html") // the html mode's pages
 	c := session(t, cmd, hostHandler())
 	t.Cleanup(func() {
 		if t.Failed() {

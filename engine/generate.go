@@ -80,7 +80,7 @@ func (u *uiService) key(t *registry.Tool) cache.Key {
 		// Who may call the tool shapes its UI (no Run button for model-only).
 		h += "|visibility=" + strings.Join(t.Visibility, ",")
 	}
-	return cache.MakeKey(t.Name, h, u.refine.Hash(t.Name), u.genConfig().Hash())
+	return cache.MakeKey(t.Name, h, u.refine.Hash(t.Name), u.genConfig(t.Name).Hash())
 }
 
 // offlineExample is the result the offline generator proposes a tool's
@@ -239,11 +239,13 @@ func templateVersion() string {
 	return TemplateVersion
 }
 
-// genConfig is what of the generation setup enters the cache key.
-func (u *uiService) genConfig() cache.Config {
+// genConfig is what of the generation setup of tool enters its cache key;
+// with an LLM, the mode the tool is generated in (a page of the html mode
+// is never found under a key of the spec mode, nor the other way round).
+func (u *uiService) genConfig(tool string) cache.Config {
 	c := cache.Config{PromptVersion: PromptVersion, TemplateVersion: templateVersion(), Provider: u.gen.Name(), Theme: u.theme()}
 	if l := u.llm(); l != nil {
-		c.PromptVersion += "/" + l.PromptVersion()
+		c.PromptVersion += "/" + l.PromptVersion() + "/mode=" + l.Mode(tool)
 		c.Model, c.Temperature = l.Model(), l.Temperature()
 	}
 	return c
@@ -352,7 +354,7 @@ func (u *uiService) read(ctx context.Context, t *registry.Tool) (page, error) {
 				if o.Err != nil {
 					return page{}, o.Err
 				}
-				if o.Result.UIType == gen.UITypeLLM {
+				if gen.IsLLMPage(o.Result.UIType) {
 					return page{Tool: name, HTML: o.Result.HTML, Key: key, Meta: resultMeta(o.Result, rid)}, nil
 				}
 				// The LLM failed: the offline UI, as cached for its own key.
@@ -443,6 +445,9 @@ func (u *uiService) startUpgrade(l *gen.LLM, t *registry.Tool, key cache.Key, ri
 		// definition) while the old one ran; it is superseded.
 		st.cancel()
 	}
+	if _, known := u.gs.lastLLM[t.Name]; !known {
+		u.logEarlierSetup(t.Name, key, l.Mode(t.Name))
+	}
 	gctx, cancelCause := context.WithCancelCause(u.gs.lifetimeLocked())
 	cancel := func() { cancelCause(nil) }
 	// Cancelled for a newer generation, it says so (not "timed out").
@@ -453,7 +458,7 @@ func (u *uiService) startUpgrade(l *gen.LLM, t *registry.Tool, key cache.Key, ri
 	req := gen.Request{Tool: genTool(t), Key: string(key), Wait: wait, Sample: u.gs.sample, RequestID: rid,
 		Example: ex.result, ExampleArgs: ex.args, ExampleDuration: ex.took}
 	if prev, ok := u.gs.lastLLM[t.Name]; ok {
-		if ent, ok := u.cache.Peek(prev); ok && ent.Meta.UIType == gen.UITypeLLM {
+		if ent, ok := u.cache.Peek(prev); ok && gen.IsLLMPage(ent.Meta.UIType) {
 			// A refinement edits the current page; a new answer that is
 			// unusable keeps it.
 			req.PreviousHTML = ent.HTML
@@ -515,7 +520,7 @@ func (u *uiService) noteRefinements(tool string, refs []string, o gen.Outcome) {
 		return
 	}
 	res := o.Result
-	made := o.Err == nil && res.UIType == gen.UITypeLLM && (len(res.Chain) == 0 || res.Chain[len(res.Chain)-1].Stage != gen.StagePrevious)
+	made := o.Err == nil && gen.IsLLMPage(res.UIType) && (len(res.Chain) == 0 || res.Chain[len(res.Chain)-1].Stage != gen.StagePrevious)
 	u.gs.mu.Lock()
 	defer u.gs.mu.Unlock()
 	if u.gs.applied == nil {
@@ -553,6 +558,19 @@ func (u *uiService) notAppliedReason(tool, r string) string {
 	return u.gs.notApplied[tool][r]
 }
 
+// logEarlierSetup says so when the cache holds an LLM UI of the tool made
+// under an earlier setup (another generation mode, prompts, template
+// version, model or refinements): it is not served, the UI is generated
+// again.
+func (u *uiService) logEarlierSetup(tool string, key cache.Key, mode string) {
+	old, ok := u.cache.NewestOfTool(tool, key, func(m contract.UIMeta) bool { return gen.IsLLMPage(m.UIType) })
+	if !ok {
+		return
+	}
+	u.log.Info("the cached LLM UI was made under another setup; generating it again", "tool", tool,
+		"cachedUIType", old.Meta.UIType, "cachedAt", old.Meta.GeneratedAt, "mode", mode, "templateVersion", templateVersion())
+}
+
 // trackOutcome counts an LLM generation as background work until its
 // outcome arrives (by then its onDone, which writes the cache, has run).
 func (u *uiService) trackOutcome(start func() <-chan gen.Outcome) <-chan gen.Outcome {
@@ -581,7 +599,7 @@ func (u *uiService) finishUpgrade(t *registry.Tool, key cache.Key, rid string, o
 	case o.Err != nil:
 		st.State, st.FallbackReason = contract.GenFailed, o.Err.Error()
 		log.Error("UI generation failed", "err", o.Err)
-	case res.UIType == gen.UITypeLLM:
+	case gen.IsLLMPage(res.UIType):
 		st.State = contract.GenDone
 		meta := resultMeta(res, rid)
 		if err := u.cache.Put(cache.Entry{Key: key, Tool: t.Name, HTML: res.HTML, Meta: meta}); err != nil {
@@ -635,7 +653,7 @@ func (u *uiService) keepPreviousLLM(t *registry.Tool) {
 	if !ok {
 		return
 	}
-	if ent, ok := u.cache.Peek(key); ok && ent.Meta.UIType == gen.UITypeLLM {
+	if ent, ok := u.cache.Peek(key); ok && gen.IsLLMPage(ent.Meta.UIType) {
 		if u.gs.previous == nil {
 			u.gs.previous = map[string]string{}
 		}
@@ -811,7 +829,7 @@ func outcomeOf(o gen.Outcome) string {
 	switch {
 	case o.Err != nil:
 		return metrics.OutcomeFailed
-	case o.Result.UIType != gen.UITypeLLM:
+	case !gen.IsLLMPage(o.Result.UIType):
 		return metrics.OutcomeFallback
 	}
 	for _, s := range o.Result.Chain {

@@ -66,6 +66,7 @@ type llmRig struct {
 	logs *bytes.Buffer
 	lmu  *sync.Mutex
 	dir  string
+	stop func() // stops the engine (once)
 }
 
 type lockedWriter struct {
@@ -81,13 +82,22 @@ func (w lockedWriter) Write(p []byte) (int, error) {
 
 func newLLMRig(t testing.TB, def llmtest.Reply, mod func(*gen.Config), tools ...string) *llmRig {
 	t.Helper()
+	return newLLMRigIn(t, t.TempDir(), def, mod, tools...)
+}
+
+// newLLMRigIn is newLLMRig keeping genui's files in dir (a second engine
+// on the same dir finds the first one's persisted cache).
+func newLLMRigIn(t testing.TB, dir string, def llmtest.Reply, mod func(*gen.Config), tools ...string) *llmRig {
+	t.Helper()
 	if len(tools) == 0 {
 		tools = []string{forecastToolJSON}
 	}
-	r := &llmRig{srv: llmtest.New(t, llmtest.Anthropic, def), logs: &bytes.Buffer{}, lmu: &sync.Mutex{}, dir: t.TempDir()}
+	r := &llmRig{srv: llmtest.New(t, llmtest.Anthropic, def), logs: &bytes.Buffer{}, lmu: &sync.Mutex{}, dir: dir}
 	logger := slog.New(slog.NewJSONHandler(lockedWriter{r.lmu, r.logs}, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	// The html mode, whose pages these tests are about; a test of the spec
+	// mode sets Mode in mod ("" is the default, the spec mode).
 	cfg := gen.Config{Provider: gen.ProviderAnthropic, Model: "test-model", BaseURL: r.srv.BaseURL(), APIKey: llmtest.TestKey,
-		Logger: logger, DebugDir: filepath.Join(r.dir, "debug")}
+		Logger: logger, DebugDir: filepath.Join(r.dir, "debug"), Mode: gen.ModeHTML}
 	if mod != nil {
 		mod(&cfg)
 	}
@@ -103,9 +113,10 @@ func newLLMRig(t testing.TB, def llmtest.Reply, mod func(*gen.Config), tools ...
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { _ = e.Run(ctx); close(done) }()
+	var stopOnce sync.Once
+	r.stop = func() { stopOnce.Do(func() { cancel(); <-done }) }
 	t.Cleanup(func() {
-		cancel()
-		<-done
+		r.stop()
 		r.lmu.Lock()
 		llmtest.NoKey(t, llmtest.TestKey, "the engine log", r.logs.Bytes())
 		r.lmu.Unlock()

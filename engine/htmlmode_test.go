@@ -14,7 +14,7 @@ import (
 // htmlMode selects the generation mode in which the model writes the whole
 // page: the mode whose defects these tests are about. It is the one place
 // these tests choose it.
-func htmlMode(*gen.Config) {}
+func htmlMode(c *gen.Config) { c.Mode = gen.ModeHTML }
 
 // refineAndWait refines the forecast tool and waits until the generation
 // for its new key has ended.

@@ -70,7 +70,7 @@ func (u *uiService) dropUnsafe(t *registry.Tool, reason string) (uiType, key str
 	if !ok {
 		return "", string(k), false
 	}
-	if ent.Meta.UIType != gen.UITypeLLM {
+	if !gen.IsLLMPage(ent.Meta.UIType) {
 		return ent.Meta.UIType, string(k), false
 	}
 	u.cache.Delete(k)

@@ -80,7 +80,7 @@ func (u *uiService) status(t *registry.Tool, generating bool) contract.ToolStatu
 				if ts.UI.State == contract.UIStateNone {
 					ts.UI.State = contract.UIStateGenerating
 				}
-			case gs.State == contract.GenFailed && gs.FallbackReason != "" && ts.UI.State == contract.UIStateCached && ts.UI.Kind != gen.UITypeLLM:
+			case gs.State == contract.GenFailed && gs.FallbackReason != "" && ts.UI.State == contract.UIStateCached && !gen.IsLLMPage(ts.UI.Kind):
 				ts.UI.State, ts.UI.FallbackReason = contract.UIStateFallback, gs.FallbackReason
 			}
 		}

@@ -75,7 +75,8 @@ func NewSetup(r *config.Resolved) (*Setup, error) {
 	gc := gen.Config{Provider: c.LLM.Provider, Model: c.LLM.Model, BaseURL: c.LLM.BaseURL, APIKey: c.LLM.APIKey,
 		MaxTokens: c.LLM.MaxTokens, Temperature: c.LLM.Temperature, Budget: c.Generation.Budget.D(),
 		WaitBudget: c.Generation.WaitBudget.D(), Retries: c.Generation.Retries, MaxConcurrent: c.Generation.MaxConcurrent,
-		PromptsDir: c.Generation.PromptsDirectory, FirstRead: c.Generation.FirstRead}
+		PromptsDir: c.Generation.PromptsDirectory, FirstRead: c.Generation.FirstRead,
+		Mode: c.Generation.Mode, HTMLTools: c.Generation.HTMLTools}
 	if gc.Retries == 0 {
 		gc.Retries = -1 // none
 	}
@@ -163,7 +164,7 @@ func (s *Setup) EngineOptions() (engine.Options, error) {
 		if err != nil {
 			return engine.Options{}, err
 		}
-		log.Info("UI generation with an LLM", "provider", l.Name(), "model", l.Model(), "firstRead", l.FirstRead(),
+		log.Info("UI generation with an LLM", "provider", l.Name(), "model", l.Model(), "firstRead", l.FirstRead(), "mode", s.Gen.Mode, "htmlTools", s.Gen.HTMLTools,
 			"budget", l.Budget(false).String(), "prompts", l.PromptVersion())
 		g = l
 	}

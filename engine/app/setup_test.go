@@ -40,7 +40,7 @@ func TestSetupWiresSettings(t *testing.T) {
 	  "cache": {"persist": false, "directory": "/c", "maxEntries": 7, "maxEntryBytes": 2048, "maxTotalBytes": 4096},
 	  "generation": {"firstRead": "instant", "budget": "80s", "waitBudget": "9s", "timeout": "1m", "retries": 0,
 	                 "maxConcurrent": 3, "promptsDirectory": "p/", "defaultTheme": "dark",
-	                 "enabledTools": ["a*"], "disabledTools": ["ab"]},
+	                 "enabledTools": ["a*"], "disabledTools": ["ab"], "mode": "spec", "htmlTools": ["draw_*"]},
 	  "logging": {"level": "warn", "format": "text", "file": "`+filepath.ToSlash(filepath.Join(dir, "x.log"))+`", "maxSizeMB": 2, "maxBackups": 1},
 	  "toolRefresh": {"interval": "5m", "backoff": "30m"},
 	  "http": {"uiPort": 7101, "mcpPort": 7102}}`)
@@ -52,7 +52,8 @@ func TestSetupWiresSettings(t *testing.T) {
 	g := r.Gen
 	if g.Provider != "openai-compatible" || g.Model != "m" || g.BaseURL != "http://127.0.0.1:1/v1" || g.MaxTokens != 1000 ||
 		*g.Temperature != 0.5 || g.Budget != 80*time.Second || g.WaitBudget != 9*time.Second || g.Retries != -1 ||
-		g.MaxConcurrent != 3 || g.PromptsDir != "p/" || g.FirstRead != gen.FirstReadBackground {
+		g.MaxConcurrent != 3 || g.PromptsDir != "p/" || g.FirstRead != gen.FirstReadBackground || g.Mode != gen.ModeSpec ||
+		!slices.Equal(g.HTMLTools, []string{"draw_*"}) {
 		t.Errorf("gen.Config %+v", g)
 	}
 	u := r.Upstream
@@ -81,6 +82,38 @@ func TestSetupWiresSettings(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "log")); err == nil {
 		t.Error("DIR/log was created although logging.file points elsewhere")
+	}
+}
+
+// TestGenerationModeSettings: the spec mode is the default with nothing
+// set; GENUI_GENERATION_MODE and the file choose the html mode; anything
+// else is an error that names the setting.
+func TestGenerationModeSettings(t *testing.T) {
+	for _, tc := range []struct {
+		file string
+		env  env
+		want string
+	}{
+		{`{"llm": "ollama"}`, env{}, gen.ModeSpec},
+		{`{"llm": "ollama", "generation": {"mode": "html"}}`, env{}, gen.ModeHTML},
+		{`{"llm": "ollama"}`, env{"GENUI_GENERATION_MODE": "html"}, gen.ModeHTML},
+		{`{"llm": "ollama", "generation": {"mode": "html"}}`, env{"GENUI_GENERATION_MODE": "spec"}, gen.ModeSpec},
+	} {
+		r, err := ConfigureInput(nil, config.Input{File: writeConfig(t, tc.file), LookupEnv: tc.env.lookup})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Gen.Mode != tc.want {
+			t.Errorf("%s %v: mode %q, want %q", tc.file, tc.env, r.Gen.Mode, tc.want)
+		}
+		l, err := gen.New(r.Gen)
+		if err != nil || l.Mode("any_tool") != tc.want {
+			t.Errorf("%s %v: the generator's mode is not %q (%v)", tc.file, tc.env, tc.want, err)
+		}
+	}
+	_, err := ConfigureInput(nil, config.Input{File: writeConfig(t, `{"generation": {"mode": "page"}}`), LookupEnv: env{}.lookup})
+	if err == nil || !strings.Contains(err.Error(), "generation.mode") {
+		t.Errorf("mode page: %v", err)
 	}
 }
 

@@ -228,6 +228,21 @@ func (c *Cache) Delete(k Key) {
 	c.removeFiles([]Key{k})
 }
 
+// NewestOfTool returns the most recently used entry of the named tool under
+// another key than except (an earlier setup's UI) that match accepts,
+// without counting a use.
+func (c *Cache) NewestOfTool(tool string, except Key, match func(contract.UIMeta) bool) (Entry, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	keys := c.lru.Keys() // oldest first
+	for i := len(keys) - 1; i >= 0; i-- {
+		if e, ok := c.lru.Peek(keys[i]); ok && e.Tool == tool && keys[i] != except && match(e.Meta) {
+			return e.clone(), true
+		}
+	}
+	return Entry{}, false
+}
+
 // OtherEntry returns the metadata of an entry of tool stored under a key
 // other than k (an earlier page of the tool: before a refinement, or of
 // an earlier page format), if there is one.

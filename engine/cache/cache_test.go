@@ -549,3 +549,31 @@ func TestPeekLeavesStatsAndOrder(t *testing.T) {
 		t.Fatal("Peek refreshed recency: k1 survived eviction")
 	}
 }
+
+// TestNewestOfTool: the newest entry of a tool under another key that the
+// match accepts, without counting a use or moving it in the LRU order.
+func TestNewestOfTool(t *testing.T) {
+	c := newCache(t, Options{})
+	put := func(i int, tool, uiType string) {
+		if err := c.Put(Entry{Key: testKey(i), Tool: tool, HTML: "<p>" + uiType + "</p>", Meta: contract.UIMeta{UIType: uiType}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	put(1, "weather", "llm")
+	put(2, "weather", "offline-rich")
+	put(3, "other", "llm")
+	put(4, "weather", "llm-spec")
+	llm := func(m contract.UIMeta) bool { return m.UIType == "llm" || m.UIType == "llm-spec" }
+	if e, ok := c.NewestOfTool("weather", testKey(9), llm); !ok || e.Key != testKey(4) {
+		t.Errorf("newest = %v %v, want key 4", e.Key, ok)
+	}
+	if e, ok := c.NewestOfTool("weather", testKey(4), llm); !ok || e.Key != testKey(1) {
+		t.Errorf("newest besides 4 = %v %v, want key 1 (2 is not an LLM page)", e.Key, ok)
+	}
+	if _, ok := c.NewestOfTool("weather", testKey(9), func(m contract.UIMeta) bool { return m.UIType == "emergency" }); ok {
+		t.Error("found an entry the match refuses")
+	}
+	if s := c.Stats(); s.Hits != 0 || s.Misses != 0 {
+		t.Errorf("lookups counted: %+v", s)
+	}
+}

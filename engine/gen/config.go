@@ -36,6 +36,17 @@ const (
 	FirstReadWait       = "wait"
 )
 
+// Generation modes (generation.mode): what a model writes.
+const (
+	// ModeSpec (the default): the model writes a view specification
+	// (viewspec) that genui's own renderers draw; no model-written script
+	// reaches a page.
+	ModeSpec = "spec"
+	// ModeHTML: the model writes a whole page with its own script, held to
+	// Rules by Check and run under the page's CSP.
+	ModeHTML = "html"
+)
+
 // Defaults for the zero values of Config.
 const (
 	DefaultBudget        = 90 * time.Second
@@ -103,6 +114,10 @@ type Config struct {
 	PromptsDir string
 	// FirstRead is FirstReadBackground (default) or FirstReadWait.
 	FirstRead string
+	// Mode is ModeSpec (default) or ModeHTML; HTMLTools (names or
+	// path.Match globs) get ModeHTML whatever Mode says.
+	Mode      string
+	HTMLTools []string
 	// DebugDir, when set, receives each prompt and raw answer (redacted).
 	DebugDir string
 	Logger   *slog.Logger

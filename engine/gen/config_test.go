@@ -170,7 +170,7 @@ func TestClassifyRedacts(t *testing.T) {
 // to a configured base URL.
 func TestOpenRouterBaseURL(t *testing.T) {
 	srv := llmtest.New(t, llmtest.OpenAI, llmtest.Reply{Text: llmtest.ForecastPage})
-	l, err := New(Config{Provider: ProviderOpenRouter, APIKey: "sk-or-test-0123456789abcdef", BaseURL: srv.BaseURL()})
+	l, err := New(Config{Provider: ProviderOpenRouter, APIKey: "sk-or-test-0123456789abcdef", BaseURL: srv.BaseURL(), Mode: ModeHTML})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -187,7 +187,7 @@ func TestOpenRouterBaseURL(t *testing.T) {
 // against a stand-in at GOOGLE_GEMINI_BASE_URL.
 func TestGoogleProvider(t *testing.T) {
 	srv := llmtest.New(t, llmtest.Gemini, llmtest.Reply{Text: llmtest.ForecastPage, InputTokens: 11, OutputTokens: 22})
-	l, err := New(Config{Provider: ProviderGoogle, APIKey: "AIzaTestKey0123456789abcdef", BaseURL: srv.URL})
+	l, err := New(Config{Provider: ProviderGoogle, APIKey: "AIzaTestKey0123456789abcdef", BaseURL: srv.URL, Mode: ModeHTML})
 	if err != nil {
 		t.Fatal(err)
 	}

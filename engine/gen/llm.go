@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"net/http"
 	"os"
+	"path"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -95,6 +96,18 @@ func New(cfg Config) (*LLM, error) {
 	default:
 		return nil, fmt.Errorf("generation.firstRead must be %q or %q, not %q", FirstReadBackground, FirstReadWait, cfg.FirstRead)
 	}
+	switch cfg.Mode {
+	case "":
+		cfg.Mode = ModeSpec
+	case ModeSpec, ModeHTML:
+	default:
+		return nil, fmt.Errorf("generation.mode must be %q or %q, not %q", ModeSpec, ModeHTML, cfg.Mode)
+	}
+	for _, p := range cfg.HTMLTools {
+		if _, err := path.Match(p, ""); err != nil {
+			return nil, fmt.Errorf("generation.htmlTools: %q is not a name or glob: %w", p, err)
+		}
+	}
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
@@ -136,6 +149,20 @@ func (l *LLM) Temperature() float64 {
 		return 0
 	}
 	return *l.cfg.Temperature
+}
+
+// Mode is what the model writes for tool: ModeHTML when generation.mode
+// says html or the tool matches generation.htmlTools, else ModeSpec.
+func (l *LLM) Mode(tool string) string {
+	if l.cfg.Mode == ModeHTML {
+		return ModeHTML
+	}
+	for _, p := range l.cfg.HTMLTools {
+		if ok, _ := path.Match(p, tool); ok || p == tool {
+			return ModeHTML
+		}
+	}
+	return ModeSpec
 }
 
 // FirstRead is FirstReadBackground or FirstReadWait.
@@ -217,8 +244,13 @@ func (l *LLM) run(parent context.Context, req Request) (Result, error) {
 	if req.RequestID != "" {
 		log = log.With("rid", req.RequestID)
 	}
+	fallback := l.fallback
+	spec := l.Mode(req.Tool.Name) == ModeSpec
+	if spec {
+		fallback = l.specFallback
+	}
 	if e := l.AuthFailure(); e != nil {
-		return l.fallback(ctx, req, start, Result{Error: e},
+		return fallback(ctx, req, start, Result{Error: e},
 			[]Step{{Stage: StageGenerated, Reason: e.Error() + " (no LLM requests after an authentication failure; fix the key and restart genui)"}})
 	}
 	if err := l.sem.Acquire(ctx, 1); err != nil {
@@ -226,6 +258,9 @@ func (l *LLM) run(parent context.Context, req Request) (Result, error) {
 		return l.fallback(ctx, req, start, Result{Error: e}, []Step{{Stage: StageGenerated, Reason: e.Error()}})
 	}
 	defer l.sem.Release(1)
+	if spec {
+		return l.runSpec(ctx, log, req, start) // llmspec.go
+	}
 
 	user, err := l.prompts.User(req)
 	if err != nil {
@@ -251,17 +286,7 @@ func (l *LLM) run(parent context.Context, req Request) (Result, error) {
 		}
 		if gerr != nil {
 			res.Error = gerr
-			if gerr.Class == ErrAuth {
-				l.authMu.Lock()
-				first := l.authErr == nil
-				if first {
-					l.authErr = gerr
-				}
-				l.authMu.Unlock()
-				if first {
-					log.Error("LLM authentication failed: no further LLM requests until genui restarts; offline UIs stand in", "err", gerr.Error())
-				}
-			}
+			l.noteAuthFailure(log, gerr)
 			return l.fallback(ctx, req, start, res, append(chain, Step{Stage: stage, Reason: gerr.Error()}))
 		}
 		if comp.Truncated {
@@ -317,6 +342,23 @@ func stopped(ctx context.Context, budget time.Duration, start time.Time, what st
 		return &Error{Class: ErrCancelled, Message: fmt.Sprintf("cancelled after %d s %s: %v", secs, what, cause)}
 	}
 	return &Error{Class: ErrCancelled, Message: fmt.Sprintf("cancelled after %d s %s (the caller or genui stopped it)", secs, what)}
+}
+
+// noteAuthFailure stops all further LLM requests after the first AUTH
+// error, and logs it once.
+func (l *LLM) noteAuthFailure(log *slog.Logger, gerr *Error) {
+	if gerr.Class != ErrAuth {
+		return
+	}
+	l.authMu.Lock()
+	first := l.authErr == nil
+	if first {
+		l.authErr = gerr
+	}
+	l.authMu.Unlock()
+	if first {
+		log.Error("LLM authentication failed: no further LLM requests until genui restarts; offline UIs stand in", "err", gerr.Error())
+	}
 }
 
 // checkAnswer runs one answer through the chain's checks: as written

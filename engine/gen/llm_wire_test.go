@@ -64,10 +64,13 @@ func providerFor(w llmtest.Wire) string {
 	return ProviderOllama
 }
 
+// newWireRig builds the rig in the html mode, whose whole pages most of
+// these tests are about; a test of the spec mode sets Config.Mode in mod
+// ("" is the default, the spec mode).
 func newWireRig(t *testing.T, wire llmtest.Wire, def llmtest.Reply, mod func(*Config)) *wireRig {
 	t.Helper()
 	r := &wireRig{t: t, srv: llmtest.New(t, wire, def), logs: &syncBuffer{}, debug: filepath.Join(t.TempDir(), "debug")}
-	cfg := Config{Provider: providerFor(wire), Model: "test-model", BaseURL: r.srv.BaseURL(), APIKey: llmtest.TestKey,
+	cfg := Config{Provider: providerFor(wire), Model: "test-model", BaseURL: r.srv.BaseURL(), APIKey: llmtest.TestKey, Mode: ModeHTML,
 		DebugDir: r.debug, Logger: slog.New(slog.NewJSONHandler(r.logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
 		Sleep: func(ctx context.Context, d time.Duration) error {
 			r.mu.Lock()

@@ -21,7 +21,7 @@ import (
 // htmlMode selects the generation mode in which the model writes the whole
 // page (HTML and script): the mode the page-safety tests are about. It is
 // the one place these tests choose it.
-func htmlMode(*Config) {}
+func htmlMode(c *Config) { c.Mode = ModeHTML }
 
 // quietWindow is how long a test waits for something that must not
 // arrive, once the page's hostile code has run; the controls show that

@@ -27,7 +27,8 @@ var promptFS embed.FS
 
 // Prompt template names; a prompts directory overrides any of them with a
 // file of the same name.
-var promptNames = []string{"system.tmpl", "generate.tmpl", "refine.tmpl", "reask.tmpl"}
+var promptNames = []string{"system.tmpl", "generate.tmpl", "refine.tmpl", "reask.tmpl",
+	"spec_system.tmpl", "spec_generate.tmpl", "spec_refine.tmpl", "spec_reask.tmpl"}
 
 // Limits on what of a tool reaches the prompt (characters).
 const (
@@ -49,10 +50,12 @@ const (
 
 var reDeclaredVersion = regexp.MustCompile(`version\s+([\w.\-]+)`)
 
-// Prompts are the parsed system, generate, refine and re-ask templates.
+// Prompts are the parsed templates: system, generate, refine and re-ask of
+// the html mode, and the same four of the spec mode (spec_*.tmpl).
 type Prompts struct {
 	system, generate, refine, reask *template.Template
 	systemText                      string
+	spec                            specPrompts
 	// Version identifies the three templates (declared versions and content
 	// hashes); it is part of every cache key.
 	Version string
@@ -113,6 +116,10 @@ func LoadPrompts(dir string) (*Prompts, error) {
 			p.refine = t
 		case "reask.tmpl":
 			p.reask = t
+		default:
+			if err := p.spec.set(name, t); err != nil {
+				return nil, fmt.Errorf("prompt %s (%s): %w", name, from, err)
+			}
 		}
 	}
 	p.Version = strings.Join(versions, ",")
@@ -201,7 +208,10 @@ func (p *Prompts) Reask(findings []Finding) (string, error) {
 // toolJSON is the tool definition as the model sees it: JSON with every
 // string clipped to its limit and HTML-escaped (<, >, & as \u003c ...), so
 // nothing in it can close the prompt's markers or read as markup.
-func toolJSON(t Tool) string {
+func toolJSON(t Tool) string { return toolJSONIndent(t, "  ") }
+
+// toolJSONIndent is toolJSON indented with indent ("" is compact).
+func toolJSONIndent(t Tool, indent string) string {
 	def := map[string]any{"name": clip(t.Name, limitName)}
 	if t.Title != "" {
 		def["title"] = clip(t.Title, limitName)
@@ -219,7 +229,7 @@ func toolJSON(t Tool) string {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(true)
-	enc.SetIndent("", "  ")
+	enc.SetIndent("", indent)
 	_ = enc.Encode(def)
 	return strings.TrimSpace(buf.String())
 }
@@ -266,6 +276,14 @@ func compactEscaped(raw json.RawMessage, n int) (string, int) {
 // how long it took, structuredContent first, then the text blocks, each
 // bounded on its own, and what other blocks it had. "" when there is none.
 func exampleText(raw, args json.RawMessage, took time.Duration) string {
+	return exampleTextWithin(raw, args, took, limitStructured, limitText, false)
+}
+
+// exampleTextWithin is exampleText with its own bounds on
+// structuredContent and on the text blocks (characters); with
+// skipCopies, a text block that holds the same JSON as structuredContent
+// is named, not repeated.
+func exampleTextWithin(raw, args json.RawMessage, took time.Duration, limitStructured, limitText int, skipCopies bool) string {
 	if !present(raw) {
 		return ""
 	}
@@ -296,6 +314,7 @@ func exampleText(raw, args json.RawMessage, took time.Duration) string {
 	}
 	var texts []string
 	var others []string
+	copies := 0
 	for _, c := range r.Content {
 		var blk struct {
 			Type, Text, MimeType, URI, Name string
@@ -306,6 +325,10 @@ func exampleText(raw, args json.RawMessage, took time.Duration) string {
 		}
 		switch blk.Type {
 		case "text":
+			if skipCopies && present(r.StructuredContent) && sameJSON(blk.Text, r.StructuredContent) {
+				copies++
+				continue
+			}
 			texts = append(texts, blk.Text)
 		case "image", "audio":
 			others = append(others, fmt.Sprintf("%s (%s)", blk.Type, blk.MimeType))
@@ -318,6 +341,9 @@ func exampleText(raw, args json.RawMessage, took time.Duration) string {
 		default:
 			others = append(others, blk.Type)
 		}
+	}
+	if copies > 0 {
+		fmt.Fprintf(&b, "content: %d text block(s) holding the same JSON as structuredContent\n", copies)
 	}
 	if len(texts) > 0 {
 		// Each block as a JSON string (escapes show tabs and newlines
@@ -342,6 +368,12 @@ func exampleText(raw, args json.RawMessage, took time.Duration) string {
 		fmt.Fprintf(&b, "other content blocks: %s\n", neutralizeMarkers(clip(strings.Join(others, ", "), 500)))
 	}
 	return strings.TrimRight(b.String(), "\n")
+}
+
+// sameJSON reports whether text is JSON equal to raw (compared compact).
+func sameJSON(text string, raw json.RawMessage) bool {
+	var a, b bytes.Buffer
+	return json.Compact(&a, []byte(text)) == nil && json.Compact(&b, raw) == nil && bytes.Equal(a.Bytes(), b.Bytes())
 }
 
 // knownResults says what is known of a tool's results before one was seen:
@@ -415,7 +447,7 @@ func oneLine(s string) string {
 	return neutralizeMarkers(s)
 }
 
-var reMarker = regexp.MustCompile(`(?i)</?\s*(tool_definition|example_result|user_refinements|refinement_history|user_feedback|current_page)\b`)
+var reMarker = regexp.MustCompile(`(?i)</?\s*(tool_definition|example_result|user_refinements|refinement_history|user_feedback|current_page|proposed_spec|current_spec)\b`)
 
 // neutralizeMarkers breaks any prompt marker inside data.
 func neutralizeMarkers(s string) string {

@@ -54,7 +54,8 @@ func TestPreviewReplacesAPageThatNavigatesAway(t *testing.T) {
 	provider := llmtest.New(t, llmtest.Anthropic, llmtest.Reply{Text: llmtest.ForecastPage})
 	dir := t.TempDir()
 	opts := func() engine.Options {
-		l, err := gen.New(gen.Config{Provider: gen.ProviderAnthropic, Model: "test-model", BaseURL: provider.BaseURL(), APIKey: llmtest.TestKey})
+		l, err := gen.New(gen.Config{Provider: gen.ProviderAnthropic, Model: "test-model", BaseURL: provider.BaseURL(), APIKey: llmtest.TestKey,
+			Mode: gen.ModeHTML})
 		if err != nil {
 			t.Fatal(err)
 		}
