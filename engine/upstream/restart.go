@@ -65,7 +65,7 @@ func (c *Client) Restart(ctx context.Context, why string) error {
 	if err != nil {
 		reason := err.Error()
 		if cn.isDead() && !strings.Contains(reason, cn.reason) {
-			reason += " (" + cn.reason + ")"
+			reason += " (" + cn.why() + ")"
 		}
 		c.closeConn(cn)
 		return fmt.Errorf("the new upstream did not start: %s", reason)

@@ -103,7 +103,7 @@ func (c *Client) connectOnce(ctx context.Context) time.Duration {
 			cn, since = req.cn, time.Now()
 		}
 	}
-	reason := cn.reason
+	reason := cn.why()
 	// Detach first so new requests fail fast while we tear down.
 	c.update(func(s *contract.UpstreamState) {
 		c.cur = nil
@@ -173,6 +173,11 @@ func (c *Client) initialize(cn *conn) (json.RawMessage, initInfo, error) {
 	defer cancel()
 	res, err := c.roundTrip(ctx, cn, "initialize", params)
 	if err != nil {
+		// A child that exited during initialize: its exit and stderr say
+		// why, not the broken pipe the request saw first.
+		if ctx.Err() == nil && waitClosed(cn.dead, time.Second+stderrSettle) && cn.reason != reasonShutdown {
+			return nil, info, errors.New(cn.why())
+		}
 		if errors.Is(err, context.DeadlineExceeded) {
 			return nil, info, fmt.Errorf("initialize: no answer within %s", initTimeout)
 		}
@@ -194,7 +199,7 @@ func (c *Client) initialize(cn *conn) (json.RawMessage, initInfo, error) {
 		return nil, info, fmt.Errorf("notifications/initialized: %w", err)
 	}
 	if cn.isDead() {
-		return nil, info, errors.New(cn.reason)
+		return nil, info, errors.New(cn.why())
 	}
 	return res, info, nil
 }
