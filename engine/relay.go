@@ -151,11 +151,13 @@ const handshakePoll = 25 * time.Millisecond
 // WaitHandshake waits until the upstream has completed its first
 // initialize, at most Options.UpstreamWait, and reports whether it has. It
 // gives up early once a connection attempt has failed (a command that does
-// not start, a URL that refuses): the reconnect backoff would only make the
-// caller wait for nothing; reason then says why.
-func (r *Relay) WaitHandshake(ctx context.Context) (ok bool, reason string) {
+// not start, a server that exits during initialize, a URL that refuses):
+// the reconnect backoff would only make the caller wait for nothing;
+// failed then says why (the upstream's last error, with the last lines of
+// its stderr). reason says why it returned without the handshake.
+func (r *Relay) WaitHandshake(ctx context.Context) (ok bool, reason string, failed error) {
 	if len(r.up.InitializeResult()) > 0 {
-		return true, ""
+		return true, "", nil
 	}
 	ctx, cancel := context.WithTimeout(ctx, r.upstreamWait)
 	defer cancel()
@@ -170,12 +172,15 @@ func (r *Relay) WaitHandshake(ctx context.Context) (ok bool, reason string) {
 	for {
 		select {
 		case <-ready:
-			return true, ""
+			return true, "", nil
 		case <-ctx.Done():
-			return len(r.up.InitializeResult()) > 0, "no handshake within " + r.upstreamWait.String()
+			return len(r.up.InitializeResult()) > 0, "no handshake within " + r.upstreamWait.String(), nil
 		case <-t.C:
 			if st := r.up.State(); !st.Connected && st.LastError != "" {
-				return len(r.up.InitializeResult()) > 0, "its first attempt failed: " + st.LastError
+				if len(r.up.InitializeResult()) > 0 {
+					return true, "", nil
+				}
+				return false, "its first attempt failed: " + st.LastError, errors.New(st.LastError)
 			}
 		}
 	}

@@ -742,7 +742,9 @@ func (sess *Session) handleRequest(ctx context.Context, msg *jsonrpc.Message, re
 		case "initialize":
 			return sess.initialize(ctx, msg.Params)
 		case "server/discover":
-			s.waitHandshake(ctx)
+			if _, err := s.waitHandshake(ctx); err != nil {
+				return nil, err
+			}
 			return s.discover(), nil
 		case "ping":
 			return json.RawMessage("{}"), nil
@@ -847,7 +849,10 @@ func (sess *Session) initialize(ctx context.Context, params json.RawMessage) (js
 	// The answer carries the upstream's capabilities and instructions, so
 	// it waits (bounded) for the upstream's handshake; without it, the
 	// session hears list_changed when the upstream arrives.
-	complete := s.waitHandshake(ctx)
+	complete, err := s.waitHandshake(ctx)
+	if err != nil {
+		return nil, err
+	}
 	sess.mu.Lock()
 	sess.protocol = version
 	sess.clientInfo = p.ClientInfo

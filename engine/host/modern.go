@@ -208,7 +208,9 @@ func (sess *Session) handleModern(ctx context.Context, msg *jsonrpc.Message, rep
 	var err error
 	switch msg.Method {
 	case "server/discover":
-		s.waitHandshake(ctx)
+		if _, err := s.waitHandshake(ctx); err != nil {
+			return nil, err
+		}
 		return s.discover(), nil
 	case "subscriptions/listen":
 		res, err = sess.listen(ctx, msg, reply)
