@@ -2,8 +2,8 @@ package host_test
 
 import (
 	"context"
-	"errors"
 	"encoding/json"
+	"errors"
 	"io"
 	"strings"
 	"testing"
