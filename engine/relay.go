@@ -118,6 +118,22 @@ func (r *Relay) SetClientCapabilities(f func(ctx context.Context) json.RawMessag
 	r.up.SetCapabilities(f)
 }
 
+// SetClientInfo sets the function the upstream's handshake asks for the
+// clientInfo to send (the MCP host passes its host's on); see
+// upstream.Client.SetClientInfo.
+func (r *Relay) SetClientInfo(f func() json.RawMessage) { r.up.SetClientInfo(f) }
+
+// Declared reports whether the upstream's last handshake declared the
+// client capability name (sampling, elicitation, roots).
+func (r *Relay) Declared(name string) bool {
+	var c map[string]json.RawMessage
+	if json.Unmarshal(r.up.DeclaredCapabilities(), &c) != nil {
+		return false
+	}
+	v, ok := c[name]
+	return ok && string(v) != "null"
+}
+
 // Wait lets a request that arrives while the upstream is starting or
 // restarting wait for it, bounded (Options.UpstreamWait, or
 // Options.ReconnectWait once it has been up); requests already in flight

@@ -103,16 +103,23 @@ func (ps *pendingSet) remember(id, by string) {
 }
 
 // onUpstreamRequest answers a server-to-client request from the upstream.
+// One whose capability genui did not declare to it is refused as a client
+// without the capability would (-32601): behind genui a server sees the
+// client it was told of, whoever could answer.
 func (e *Engine) onUpstreamRequest(ctx context.Context, method string, params json.RawMessage) (json.RawMessage, error) {
 	kind := capabilityOf(method)
 	if kind == "" {
 		return e.relay.askHost(ctx, method, params)
 	}
-	if owner := e.requestOwner(params); owner != nil {
-		if kind == "roots" {
-			return e.rootsResult(), nil
-		}
+	if !e.relay.Declared(kind) {
+		return nil, jsonrpc.Errorf(jsonrpc.CodeMethodNotFound, "Method not found: %s (genui did not declare the %s capability to this server: its host did not; see upstream.capabilities)", method, kind)
+	}
+	owner := e.requestOwner(params)
+	if owner != nil && kind != "roots" {
 		return e.askSurfaces(ctx, owner, kind, method, params, nil)
+	}
+	if owner != nil && len(e.opts.Roots) > 0 {
+		return e.rootsResult(), nil
 	}
 	res, err := e.relay.askHost(ctx, method, params)
 	var nh noHoster
@@ -120,7 +127,10 @@ func (e *Engine) onUpstreamRequest(ctx context.Context, method string, params js
 		return res, err
 	}
 	if kind == "roots" {
-		return e.rootsResult(), nil
+		if len(e.opts.Roots) > 0 {
+			return e.rootsResult(), nil
+		}
+		return nil, err
 	}
 	var je *jsonrpc.Error
 	if !errors.As(err, &je) {
@@ -129,14 +139,22 @@ func (e *Engine) onUpstreamRequest(ctx context.Context, method string, params js
 	return e.askSurfaces(ctx, nil, kind, method, params, je)
 }
 
-// OwnCapabilities are the client capabilities genui answers itself: roots
-// (from Options.Roots) always, elicitation (form and URL mode) and sampling
-// when its own surfaces may answer (Options.Surfaces).
+// OwnCapabilities are the client capabilities genui can answer itself:
+// roots when some are configured (Options.Roots), elicitation (form and
+// URL mode) and sampling when its own surfaces may answer
+// (Options.Surfaces). The MCP host declares the roots always, the rest
+// only in the workbench's capability mode.
 func (e *Engine) OwnCapabilities() json.RawMessage {
-	if e.opts.Surfaces {
-		return json.RawMessage(`{"roots":{},"sampling":{},"elicitation":{"form":{},"url":{}}}`)
+	caps := map[string]any{}
+	if len(e.opts.Roots) > 0 {
+		caps["roots"] = map[string]any{}
 	}
-	return json.RawMessage(`{"roots":{}}`)
+	if e.opts.Surfaces {
+		caps["sampling"] = map[string]any{}
+		caps["elicitation"] = map[string]any{"form": map[string]any{}, "url": map[string]any{}}
+	}
+	b, _ := json.Marshal(caps)
+	return b
 }
 
 // SurfacesOpen reports whether a genui surface may answer requests: some
@@ -357,7 +375,7 @@ func (e *Engine) Roots(ctx context.Context) ([]contract.Root, error) {
 
 // rootsResult is genui's own answer to roots/list.
 func (e *Engine) rootsResult() json.RawMessage {
-	b, _ := json.Marshal(map[string]any{"roots": e.opts.Roots})
+	b, _ := json.Marshal(map[string]any{"roots": append([]contract.Root{}, e.opts.Roots...)})
 	return b
 }
 

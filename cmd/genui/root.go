@@ -51,6 +51,7 @@ func newMCPCmd() *cobra.Command {
 		},
 	}
 	f.Register(cmd.Flags())
+	f.RegisterCapabilities(cmd.Flags(), "host")
 	return cmd
 }
 
@@ -76,6 +77,7 @@ func newServeCmd() *cobra.Command {
 	}
 	f.Register(cmd.Flags())
 	f.RegisterPorts(cmd.Flags())
+	f.RegisterCapabilities(cmd.Flags(), "workbench")
 	return cmd
 }
 

@@ -82,6 +82,7 @@ type Upstream interface {
 	SetNotificationHandler(func(method string, params json.RawMessage))
 	SetRequestHandler(func(ctx context.Context, method string, params json.RawMessage) (json.RawMessage, error))
 	SetClientCapabilities(func(ctx context.Context) json.RawMessage)
+	SetClientInfo(func() json.RawMessage)
 	// NextCallSeq numbers a request forwarded upstream among every call in
 	// flight (the host's and genui's surfaces'); SetHostCalls registers
 	// the host's newest one, so the engine can tell whose call a

@@ -154,17 +154,26 @@ func (c *Client) initialize(cn *conn) (json.RawMessage, initInfo, error) {
 	var info initInfo
 	caps := c.cfg.Capabilities
 	c.mu.Lock()
-	capsFunc := c.capsFunc
+	capsFunc, infoFunc := c.capsFunc, c.infoFunc
 	c.mu.Unlock()
 	if capsFunc != nil {
 		if b := capsFunc(cn.ctx); len(b) > 0 && json.Valid(b) {
 			caps = b
 		}
 	}
+	var clientInfo any = map[string]string{"name": c.cfg.ClientName, "version": c.cfg.ClientVersion}
+	if infoFunc != nil {
+		if b := infoFunc(); len(b) > 0 && json.Valid(b) && b[0] == '{' {
+			clientInfo = json.RawMessage(b)
+		}
+	}
+	c.mu.Lock()
+	c.declared = caps
+	c.mu.Unlock()
 	params, err := json.Marshal(map[string]any{
 		"protocolVersion": c.cfg.ProtocolVersion,
 		"capabilities":    caps,
-		"clientInfo":      map[string]string{"name": c.cfg.ClientName, "version": c.cfg.ClientVersion},
+		"clientInfo":      clientInfo,
 	})
 	if err != nil {
 		return nil, info, fmt.Errorf("initialize params: %w", err)
