@@ -143,6 +143,12 @@ func (r *Relay) Wait(ctx context.Context) error {
 		return nil
 	}
 	wait := r.upstreamWait
+	if st := r.up.State(); len(r.up.InitializeResult()) == 0 && st.LastError != "" {
+		// It never came up and its attempt failed (the command does not
+		// start, the server exits during initialize): say why now; the
+		// retries' backoff would only make the caller wait for the same.
+		return contract.Errorf(contract.CodeUpstreamUnavailable, "the upstream server did not start: %s", st.LastError)
+	}
 	if len(r.up.InitializeResult()) > 0 {
 		// It was up before and is reconnecting: a quick restart (stdio
 		// backoff starts at 1 s) is worth waiting for, a long outage is not.

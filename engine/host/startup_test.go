@@ -109,4 +109,10 @@ func TestInitializeDoesNotWaitForAFailedUpstream(t *testing.T) {
 	if d := time.Since(start); d > 10*time.Second {
 		t.Fatalf("initialize took %s", d)
 	}
+	// A host that goes on anyway hears the same cause at once, not a
+	// timeout after the (here hour-long) wait.
+	r = h.c.call("tools/call", map[string]any{"name": "anything"})
+	if r.Error == nil || r.Error.Code != jsonrpc.CodeUpstreamUnavailable || !strings.Contains(r.Error.Message, "cannot find module ./server.js") {
+		t.Fatalf("tools/call with an upstream that did not start: %s %v, want a -32001 error naming the cause", r.Result, r.Error)
+	}
 }
