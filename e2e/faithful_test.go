@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -174,5 +175,40 @@ func TestBrokenUpstreamFailsFastWithItsReason(t *testing.T) {
 				t.Errorf("the error came after %d ms, want within 3 s", r.MS)
 			}
 		})
+	}
+}
+
+// TestServeSaysWhyTheUpstreamDidNotStart: `genui serve` with a server
+// that writes a line to stderr and exits 1 prints the exit and that line
+// on its console, not only in DIR/log/genui.log.
+func TestServeSaysWhyTheUpstreamDidNotStart(t *testing.T) {
+	bin := testenv.GenuiBinary(t)
+	const line = "Error: Cannot find module '/srv/missing/server.js'"
+	cmd := exec.Command(bin, "serve", "--dir", filepath.Join(t.TempDir(), "ui"), "--", "sh", "-c", `echo "`+line+`" >&2; exit 1`)
+	cmd.Env = testenv.OfflineEnv()
+	cmd.Dir = t.TempDir()
+	var out syncBuffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.WaitDelay = time.Second
+	start := time.Now()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		_ = cmd.Wait()
+	})
+	for !strings.Contains(out.String(), line) {
+		if time.Since(start) > 30*time.Second {
+			t.Fatalf("after 30 s the console shows no reason:\n%s", out.String())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if took := time.Since(start); took > 5*time.Second {
+		t.Errorf("the reason took %s to show", took)
+	}
+	if s := out.String(); !strings.Contains(s, "upstream did not start: upstream exited (exit status 1)") {
+		t.Errorf("the console does not lead with the exit:\n%s", s)
 	}
 }
