@@ -105,6 +105,11 @@ func TestUpstreamInitializeIsTheHosts(t *testing.T) {
 			if got := canonical(t, infos[0]); got != canonical(t, []byte(wantInfo)) {
 				t.Errorf("upstream told clientInfo %s, want %s", infos[0], wantInfo)
 			}
+			// /state says what the upstream was told and which roots genui answers.
+			st, err := e.State(context.Background())
+			if err != nil || canonical(t, st.Upstream.ClientCapabilities) != canonical(t, caps[0]) || len(st.Roots) != len(c.roots) {
+				t.Errorf("state: clientCapabilities %s roots %+v (%v), want %s and %+v", st.Upstream.ClientCapabilities, st.Roots, err, caps[0], c.roots)
+			}
 		})
 	}
 }

@@ -98,6 +98,7 @@ func (c *Client) swap(old *conn, req *swapRequest) {
 		s.PID = req.cn.pid
 		s.ServerInfo = req.info.ServerInfo
 		s.ProtocolVersion = req.info.ProtocolVersion
+		s.ClientCapabilities = c.declared
 		s.Restarts++
 		s.Generation++
 	}, false)

@@ -135,6 +135,7 @@ func (c *Client) handshake(cn *conn) error {
 		s.PID = cn.pid
 		s.ServerInfo = info.ServerInfo
 		s.ProtocolVersion = info.ProtocolVersion
+		s.ClientCapabilities = c.declared
 		s.Generation++
 	})
 	c.log.Info("upstream connected", "target", c.target, "pid", cn.pid,
