@@ -117,15 +117,19 @@ type Options struct {
 // genui's own surfaces in flight, the upstream's requests awaiting them). Front ends use it through contract.API; the MCP host also
 // through Relay, Registry and a few hooks. Create with New, then Run.
 type Engine struct {
-	opts   Options
-	log    *slog.Logger
-	hub    *eventHub
-	pairs  *trafficPairs // pairs traffic answers with their requests
-	relay  *Relay
-	tools  *registry.Registry
-	ui     *uiService
-	fronts frontEnds
-	calls  callRegistry // calls from genui's surfaces in flight (calls.go)
+	opts Options
+	log  *slog.Logger
+	// roots are the roots genui answers roots/list with (Options.Roots,
+	// replaced by SetRoots; requests.go).
+	rootsMu sync.Mutex
+	roots   []contract.Root
+	hub     *eventHub
+	pairs   *trafficPairs // pairs traffic answers with their requests
+	relay   *Relay
+	tools   *registry.Registry
+	ui      *uiService
+	fronts  frontEnds
+	calls   callRegistry // calls from genui's surfaces in flight (calls.go)
 	// pending are the upstream's requests awaiting an answer (requests.go).
 	pending pendingSet
 	// The develop loop: the call history, the pinned calls (checks) and
@@ -181,7 +185,8 @@ func New(opts Options) (*Engine, error) {
 		viewdefs.UseReadableSources(true)
 		mcpshim.UseReadableSources(true)
 	}
-	e := &Engine{opts: opts, log: opts.Logger.With("component", "engine"), hub: newEventHub(), pairs: newTrafficPairs()}
+	e := &Engine{opts: opts, log: opts.Logger.With("component", "engine"), hub: newEventHub(), pairs: newTrafficPairs(),
+		roots: append([]contract.Root(nil), opts.Roots...)}
 	tee.sink.Store(e.hub)
 	cacheDir, refinePath := "", ""
 	if opts.Dir != "" {

@@ -57,7 +57,7 @@ func TestUpstreamInitializeIsTheHosts(t *testing.T) {
 	}{
 		{"host", "", nil, hostCaps, wantHost},
 		{"no capabilities", "", nil, map[string]any{}, `{}`},
-		{"configured roots", "", []contract.Root{{URI: "file:///srv", Name: "srv"}}, map[string]any{}, `{"roots":{}}`},
+		{"configured roots", "", []contract.Root{{URI: "file:///srv", Name: "srv"}}, map[string]any{}, `{"roots":{"listChanged":true}}`},
 		{"workbench", host.CapabilitiesWorkbench, nil, map[string]any{},
 			`{"elicitation":{"form":{},"url":{}},"sampling":{}}`},
 	} {
