@@ -103,6 +103,16 @@ func (s *Server) setHostInit(stdio bool, caps, info json.RawMessage) {
 	s.stdio.once.Do(func() { close(s.stdio.known) })
 }
 
+// setFirstHostInit is setHostInit for a modern (2026-07-28) host, which
+// declares its capabilities on every request: only the first counts.
+func (s *Server) setFirstHostInit(stdio bool, caps, info json.RawMessage) {
+	select {
+	case <-s.stdio.known:
+	default:
+		s.setHostInit(stdio, caps, info)
+	}
+}
+
 // waitHostInit waits (bounded) for the host's initialize; false when it
 // did not come.
 func (s *Server) waitHostInit(ctx context.Context) bool {
@@ -217,4 +227,11 @@ func (sess *Session) declaresCapability(name string) bool {
 	}
 	v, ok := c[name]
 	return ok && string(v) != "null"
+}
+
+// isStdio reports whether the session is the stdio host's.
+func (sess *Session) isStdio() bool {
+	sess.mu.Lock()
+	defer sess.mu.Unlock()
+	return sess.stdio
 }
