@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
-	"os"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -437,15 +436,6 @@ func (e *Engine) SetRoots(ctx context.Context, roots []contract.Root) ([]contrac
 func (e *Engine) rootsResult() json.RawMessage {
 	b, _ := json.Marshal(map[string]any{"roots": append([]contract.Root{}, e.currentRoots()...)})
 	return b
-}
-
-// DefaultRoots is the working directory as a file:// root.
-func DefaultRoots() []contract.Root {
-	wd, err := os.Getwd()
-	if err != nil {
-		return []contract.Root{}
-	}
-	return []contract.Root{RootOf(wd)}
 }
 
 // RootOf is a root for a directory: a file:// URI, named after the folder.
