@@ -27,6 +27,7 @@ type Flags struct {
 	// Flag targets; Load reads the values through fs so that only flags
 	// the user set count.
 	dir, llm, model, uiMetadata, upstreamURL, upstreamTransport string
+	capabilities                                                string
 	logLevel, logFormat                                         string
 	headers, allowedOrigins, watch                              []string
 	persist                                                     bool
@@ -98,6 +99,12 @@ func (f *Flags) RegisterDir(fs *pflag.FlagSet) {
 func (f *Flags) RegisterPorts(fs *pflag.FlagSet) {
 	fs.IntVar(&f.uiPort, "port", 0, "UI origin port (0 = random; http.uiPort)")
 	fs.IntVar(&f.mcpPort, "mcp-port", 0, "MCP/API port (0 = random; http.mcpPort)")
+}
+
+// RegisterCapabilities adds --capabilities (mcp, serve, tui: the commands
+// that serve MCP hosts or answer the upstream's requests themselves).
+func (f *Flags) RegisterCapabilities(fs *pflag.FlagSet, def string) {
+	fs.StringVar(&f.capabilities, "capabilities", "", "whose client capabilities the upstream is told of: host (the MCP host's, so the server behaves as behind it directly) or workbench (sampling and elicitation answered in genui's TUI and preview) (default "+def+"; upstream.capabilities)")
 }
 
 // flagSet is the registered flag set (nil before Register).

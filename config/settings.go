@@ -52,6 +52,7 @@ var settings = []setting{
 	{Path: "upstream.cwd", Kind: kString},
 	{Path: "upstream.url", Kind: kString, Flag: "upstream-url"},
 	{Path: "upstream.transport", Kind: kEnum, Flag: "upstream-transport"},
+	{Path: "upstream.capabilities", Kind: kEnum, Flag: "capabilities", Noun: "capability mode"},
 	{Path: "upstream.headers", Kind: kMap, Flag: "header", NoEnv: true},
 	{Path: "upstream.reconnect.min", Kind: kDuration, Default: "1s"},
 	{Path: "upstream.reconnect.max", Kind: kDuration, Default: "30s"},

@@ -20,8 +20,9 @@ type Config struct {
 	HTTP        HTTP        `json:"http"`
 	MCP         MCP         `json:"mcp"`
 	// Roots answer the upstream's roots/list when no host does: folders
-	// (relative to the working directory) or file:// URIs. Unset: the
-	// working directory; [] none.
+	// (relative to the working directory) or file:// URIs. Unset or []:
+	// none (genui declares the roots capability only when it has some, or
+	// when its host does).
 	Roots []string `json:"roots,omitempty"`
 	// AnswerTimeout bounds how long the upstream's elicitation and sampling
 	// requests wait for an answer from genui's own surfaces.
@@ -43,9 +44,13 @@ type Upstream struct {
 	Cwd       string            `json:"cwd,omitempty"`
 	URL       string            `json:"url,omitempty"`
 	Transport string            `json:"transport,omitempty"`
-	Headers   map[string]string `json:"headers,omitempty"`
-	Reconnect Reconnect         `json:"reconnect"`
-	Watch     Watch             `json:"watch"`
+	// Capabilities is whose client capabilities the upstream is told of:
+	// "host" (its host's, the default of genui mcp) or "workbench" (what
+	// genui's own TUI and preview answer, the default of serve and tui).
+	Capabilities string            `json:"capabilities,omitempty"`
+	Headers      map[string]string `json:"headers,omitempty"`
+	Reconnect    Reconnect         `json:"reconnect"`
+	Watch        Watch             `json:"watch"`
 }
 
 // Watch restarts a stdio upstream when its files change (--watch).

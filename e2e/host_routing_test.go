@@ -19,11 +19,11 @@ import (
 // genuiMCPWithHost starts `genui mcp -- server-everything` whose stdio host
 // declares caps and answers the upstream's requests with h; it returns the
 // client and an API client of its side server.
-func genuiMCPWithHost(t *testing.T, caps string, h mcptest.RequestHandler) (*mcptest.Client, *apiclient.Client) {
+func genuiMCPWithHost(t *testing.T, caps string, h mcptest.RequestHandler, flags ...string) (*mcptest.Client, *apiclient.Client) {
 	t.Helper()
 	bin := testenv.GenuiBinary(t)
 	dir := filepath.Join(t.TempDir(), "ui")
-	args := append([]string{"mcp", "--dir", dir, "--"}, everythingCmd(t)...)
+	args := append(append(append([]string{"mcp", "--dir", dir}, flags...), "--"), everythingCmd(t)...)
 	c := session(t, exec.Command(bin, args...), mcptest.WithRequestHandler(h))
 	ctx := bounded(t, 30*time.Second)
 	if _, err := c.Initialize(ctx, protocol, json.RawMessage(caps)); err != nil {
@@ -147,20 +147,27 @@ func TestElicitationGoesToTheCallsOwnHost(t *testing.T) {
 	}
 }
 
-// TestHostWithoutTheCapabilityLeavesItToTheSurfaces: a stdio host that did
-// not declare elicitation still sees the tool (genui declares elicitation
-// upstream, since its surfaces can answer); the elicitation of that host's
-// call fails at once while no surface is open, and goes to genui's
-// surfaces while one is.
+// TestHostWithoutTheCapabilityLeavesItToTheSurfaces: with
+// --capabilities workbench, a stdio host that did not declare elicitation
+// still sees the tool (genui declares elicitation upstream, since its
+// surfaces can answer); the elicitation of that host's call fails at once
+// while no surface is open, and goes to genui's surfaces while one is. In
+// the default (host) mode the host sees the server as it would directly:
+// without the tool.
 func TestHostWithoutTheCapabilityLeavesItToTheSurfaces(t *testing.T) {
-	c, api := genuiMCPWithHost(t, `{}`, func(ctx context.Context, method string, params json.RawMessage) (json.RawMessage, *jsonrpc.Error) {
+	noRequests := func(ctx context.Context, method string, params json.RawMessage) (json.RawMessage, *jsonrpc.Error) {
 		if method == "ping" {
 			return json.RawMessage(`{}`), nil
 		}
 		t.Errorf("the host got %s although it declared no capabilities", method)
 		return nil, jsonrpc.Errorf(jsonrpc.CodeMethodNotFound, "no")
-	})
+	}
 	ctx := bounded(t, 90*time.Second)
+	hostMode, _ := genuiMCPWithHost(t, `{}`, noRequests)
+	if res, rerr, err := hostMode.Request(ctx, "tools/list", map[string]any{}); err != nil || rerr != nil || strings.Contains(string(res), "trigger-elicitation-request") {
+		t.Fatalf("in host mode a host without elicitation is offered trigger-elicitation-request (or no list): %v %v", rerr, err)
+	}
+	c, api := genuiMCPWithHost(t, `{}`, noRequests, "--capabilities", "workbench")
 	call := func() (json.RawMessage, error) {
 		res, rerr, err := c.Request(ctx, "tools/call", map[string]any{"name": "trigger-elicitation-request", "arguments": map[string]any{}})
 		if err == nil && rerr != nil {

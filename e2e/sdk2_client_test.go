@@ -82,11 +82,22 @@ func startServe(t *testing.T, extra ...string) (string, string) {
 // startServeEnv is startServe with env added to the offline environment.
 func startServeEnv(t *testing.T, env []string, extra ...string) (string, string) {
 	t.Helper()
+	return startServeCwd(t, t.TempDir(), env, extra...)
+}
+
+// startServeIn is startServe run in the working directory cwd.
+func startServeIn(t *testing.T, cwd string, extra ...string) (string, string) {
+	t.Helper()
+	return startServeCwd(t, cwd, nil, extra...)
+}
+
+func startServeCwd(t *testing.T, cwd string, env []string, extra ...string) (string, string) {
+	t.Helper()
 	dir := filepath.Join(t.TempDir(), "ui")
 	args := append([]string{"serve", "--dir", dir}, extra...)
 	cmd := exec.Command(testenv.GenuiBinary(t), args...)
 	cmd.Env = append(testenv.OfflineEnv(), env...)
-	cmd.Dir = t.TempDir()
+	cmd.Dir = cwd
 	var out syncBuffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}

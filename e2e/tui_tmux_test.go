@@ -224,3 +224,34 @@ func TestTUIAttachFailsClearly(t *testing.T) {
 		t.Fatalf("genui tui --attach with nothing running: %v\n%s", err, out)
 	}
 }
+
+// TestTUIShowsWhyTheUpstreamDidNotStart: a server that writes a long
+// line to stderr and exits 1: the TUI (80x24) shows the exit and that
+// line on screen, wrapped under the header, not a status line cut at the
+// edge or only the Log pane.
+func TestTUIShowsWhyTheUpstreamDidNotStart(t *testing.T) {
+	work := t.TempDir()
+	const line = "SyntaxError: Unexpected token 'export' in /srv/project/server.js at line 3 column 1 while loading the module graph"
+	x := startTUI(t, 80, 24, work, "tui", "--dir", filepath.Join(work, "ui"), "--", "sh", "-c", `echo "`+line+`" >&2; exit 1`)
+	joined := func(s string) string {
+		var b strings.Builder
+		for _, l := range strings.Split(s, "\n") {
+			b.WriteString(strings.TrimSpace(l))
+			b.WriteByte(' ')
+		}
+		return b.String()
+	}
+	s := x.waitFor("the exit and the server's stderr line on screen", 60*time.Second, func(s string) bool {
+		j := joined(s)
+		return strings.Contains(j, "upstream down: upstream exited (exit status 1)") && strings.Contains(j, line)
+	})
+	for _, l := range strings.Split(s, "\n") {
+		if strings.Contains(l, line) {
+			t.Fatalf("a line of %d cells shows unwrapped on an 80-column screen:\n%s", len(line), s)
+		}
+	}
+	x.keys("q")
+	if code := x.exitCode(30 * time.Second); code != "0" {
+		t.Fatalf("genui tui exited %s", code)
+	}
+}

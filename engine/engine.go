@@ -88,13 +88,13 @@ type Options struct {
 	// an answer from genui's own surfaces (elicitation, sampling; default
 	// 5 min); then the upstream gets an error.
 	AnswerTimeout time.Duration
-	// Roots answer the upstream's roots/list when no host does (nil: the
-	// working directory; empty: none).
+	// Roots answer the upstream's roots/list when no host does; none (the
+	// default) declares no roots capability of genui's own.
 	Roots []contract.Root
 	// Surfaces says genui's own surfaces (TUI, preview, HTTP API) run
 	// beside the engine and may answer the upstream's elicitation and
-	// sampling requests: the upstream is told genui supports them even
-	// when the stdio host does not.
+	// sampling requests (OwnCapabilities; the MCP host declares them to
+	// the upstream only with upstream.capabilities "workbench").
 	Surfaces bool
 	// History configures the call history (Dir defaults to Dir/history;
 	// without a Dir it is kept in memory).
@@ -122,15 +122,19 @@ type Options struct {
 // genui's own surfaces in flight, the upstream's requests awaiting them). Front ends use it through contract.API; the MCP host also
 // through Relay, Registry and a few hooks. Create with New, then Run.
 type Engine struct {
-	opts   Options
-	log    *slog.Logger
-	hub    *eventHub
-	pairs  *trafficPairs // pairs traffic answers with their requests
-	relay  *Relay
-	tools  *registry.Registry
-	ui     *uiService
-	fronts frontEnds
-	calls  callRegistry // calls from genui's surfaces in flight (calls.go)
+	opts Options
+	log  *slog.Logger
+	// roots are the roots genui answers roots/list with (Options.Roots,
+	// replaced by SetRoots; requests.go).
+	rootsMu sync.Mutex
+	roots   []contract.Root
+	hub     *eventHub
+	pairs   *trafficPairs // pairs traffic answers with their requests
+	relay   *Relay
+	tools   *registry.Registry
+	ui      *uiService
+	fronts  frontEnds
+	calls   callRegistry // calls from genui's surfaces in flight (calls.go)
 	// pending are the upstream's requests awaiting an answer (requests.go).
 	pending pendingSet
 	// The develop loop: the call history, the pinned calls (checks) and
@@ -182,14 +186,12 @@ func New(opts Options) (*Engine, error) {
 	if opts.AnswerTimeout <= 0 {
 		opts.AnswerTimeout = defaultAnswerTimeout
 	}
-	if opts.Roots == nil {
-		opts.Roots = DefaultRoots()
-	}
 	if opts.ReadableAssets {
 		viewdefs.UseReadableSources(true)
 		mcpshim.UseReadableSources(true)
 	}
-	e := &Engine{opts: opts, log: opts.Logger.With("component", "engine"), hub: newEventHub(), pairs: newTrafficPairs()}
+	e := &Engine{opts: opts, log: opts.Logger.With("component", "engine"), hub: newEventHub(), pairs: newTrafficPairs(),
+		roots: append([]contract.Root(nil), opts.Roots...)}
 	tee.sink.Store(e.hub)
 	cacheDir, refinePath := "", ""
 	if opts.Dir != "" {
@@ -210,6 +212,11 @@ func New(opts Options) (*Engine, error) {
 	}
 	if upCfg.ClientName == "" {
 		upCfg.ClientName, upCfg.ClientVersion = "genui", Version
+	}
+	if len(upCfg.Capabilities) == 0 {
+		// Without an MCP host (genui check, export) the upstream is told
+		// what genui answers itself; the host replaces this per handshake.
+		upCfg.Capabilities = e.OwnCapabilities()
 	}
 	up := upstream.New(upCfg)
 	var err error

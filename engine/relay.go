@@ -118,6 +118,22 @@ func (r *Relay) SetClientCapabilities(f func(ctx context.Context) json.RawMessag
 	r.up.SetCapabilities(f)
 }
 
+// SetClientInfo sets the function the upstream's handshake asks for the
+// clientInfo to send (the MCP host passes its host's on); see
+// upstream.Client.SetClientInfo.
+func (r *Relay) SetClientInfo(f func() json.RawMessage) { r.up.SetClientInfo(f) }
+
+// Declared reports whether the upstream's last handshake declared the
+// client capability name (sampling, elicitation, roots).
+func (r *Relay) Declared(name string) bool {
+	var c map[string]json.RawMessage
+	if json.Unmarshal(r.up.DeclaredCapabilities(), &c) != nil {
+		return false
+	}
+	v, ok := c[name]
+	return ok && string(v) != "null"
+}
+
 // Wait lets a request that arrives while the upstream is starting or
 // restarting wait for it, bounded (Options.UpstreamWait, or
 // Options.ReconnectWait once it has been up); requests already in flight
@@ -127,6 +143,12 @@ func (r *Relay) Wait(ctx context.Context) error {
 		return nil
 	}
 	wait := r.upstreamWait
+	if st := r.up.State(); len(r.up.InitializeResult()) == 0 && st.LastError != "" {
+		// It never came up and its attempt failed (the command does not
+		// start, the server exits during initialize): say why now; the
+		// retries' backoff would only make the caller wait for the same.
+		return contract.Errorf(contract.CodeUpstreamUnavailable, "the upstream server did not start: %s", st.LastError)
+	}
 	if len(r.up.InitializeResult()) > 0 {
 		// It was up before and is reconnecting: a quick restart (stdio
 		// backoff starts at 1 s) is worth waiting for, a long outage is not.
@@ -151,11 +173,13 @@ const handshakePoll = 25 * time.Millisecond
 // WaitHandshake waits until the upstream has completed its first
 // initialize, at most Options.UpstreamWait, and reports whether it has. It
 // gives up early once a connection attempt has failed (a command that does
-// not start, a URL that refuses): the reconnect backoff would only make the
-// caller wait for nothing; reason then says why.
-func (r *Relay) WaitHandshake(ctx context.Context) (ok bool, reason string) {
+// not start, a server that exits during initialize, a URL that refuses):
+// the reconnect backoff would only make the caller wait for nothing;
+// failed then says why (the upstream's last error, with the last lines of
+// its stderr). reason says why it returned without the handshake.
+func (r *Relay) WaitHandshake(ctx context.Context) (ok bool, reason string, failed error) {
 	if len(r.up.InitializeResult()) > 0 {
-		return true, ""
+		return true, "", nil
 	}
 	ctx, cancel := context.WithTimeout(ctx, r.upstreamWait)
 	defer cancel()
@@ -170,12 +194,15 @@ func (r *Relay) WaitHandshake(ctx context.Context) (ok bool, reason string) {
 	for {
 		select {
 		case <-ready:
-			return true, ""
+			return true, "", nil
 		case <-ctx.Done():
-			return len(r.up.InitializeResult()) > 0, "no handshake within " + r.upstreamWait.String()
+			return len(r.up.InitializeResult()) > 0, "no handshake within " + r.upstreamWait.String(), nil
 		case <-t.C:
 			if st := r.up.State(); !st.Connected && st.LastError != "" {
-				return len(r.up.InitializeResult()) > 0, "its first attempt failed: " + st.LastError
+				if len(r.up.InitializeResult()) > 0 {
+					return true, "", nil
+				}
+				return false, "its first attempt failed: " + st.LastError, errors.New(st.LastError)
 			}
 		}
 	}

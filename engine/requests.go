@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
-	"os"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -103,16 +102,23 @@ func (ps *pendingSet) remember(id, by string) {
 }
 
 // onUpstreamRequest answers a server-to-client request from the upstream.
+// One whose capability genui did not declare to it is refused as a client
+// without the capability would (-32601): behind genui a server sees the
+// client it was told of, whoever could answer.
 func (e *Engine) onUpstreamRequest(ctx context.Context, method string, params json.RawMessage) (json.RawMessage, error) {
 	kind := capabilityOf(method)
 	if kind == "" {
 		return e.relay.askHost(ctx, method, params)
 	}
-	if owner := e.requestOwner(params); owner != nil {
-		if kind == "roots" {
-			return e.rootsResult(), nil
-		}
+	if !e.relay.Declared(kind) {
+		return nil, jsonrpc.Errorf(jsonrpc.CodeMethodNotFound, "Method not found: %s (genui did not declare the %s capability to this server: its host did not; see upstream.capabilities)", method, kind)
+	}
+	owner := e.requestOwner(params)
+	if owner != nil && kind != "roots" {
 		return e.askSurfaces(ctx, owner, kind, method, params, nil)
+	}
+	if owner != nil && len(e.currentRoots()) > 0 {
+		return e.rootsResult(), nil
 	}
 	res, err := e.relay.askHost(ctx, method, params)
 	var nh noHoster
@@ -120,7 +126,10 @@ func (e *Engine) onUpstreamRequest(ctx context.Context, method string, params js
 		return res, err
 	}
 	if kind == "roots" {
-		return e.rootsResult(), nil
+		if len(e.currentRoots()) > 0 {
+			return e.rootsResult(), nil
+		}
+		return nil, err
 	}
 	var je *jsonrpc.Error
 	if !errors.As(err, &je) {
@@ -129,14 +138,22 @@ func (e *Engine) onUpstreamRequest(ctx context.Context, method string, params js
 	return e.askSurfaces(ctx, nil, kind, method, params, je)
 }
 
-// OwnCapabilities are the client capabilities genui answers itself: roots
-// (from Options.Roots) always, elicitation (form and URL mode) and sampling
-// when its own surfaces may answer (Options.Surfaces).
+// OwnCapabilities are the client capabilities genui can answer itself:
+// roots when some are configured (Options.Roots), elicitation (form and
+// URL mode) and sampling when its own surfaces may answer
+// (Options.Surfaces). The MCP host declares the roots always, the rest
+// only in the workbench's capability mode.
 func (e *Engine) OwnCapabilities() json.RawMessage {
-	if e.opts.Surfaces {
-		return json.RawMessage(`{"roots":{},"sampling":{},"elicitation":{"form":{},"url":{}}}`)
+	caps := map[string]any{}
+	if len(e.currentRoots()) > 0 {
+		caps["roots"] = map[string]any{"listChanged": true}
 	}
-	return json.RawMessage(`{"roots":{}}`)
+	if e.opts.Surfaces {
+		caps["sampling"] = map[string]any{}
+		caps["elicitation"] = map[string]any{"form": map[string]any{}, "url": map[string]any{}}
+	}
+	b, _ := json.Marshal(caps)
+	return b
 }
 
 // SurfacesOpen reports whether a genui surface may answer requests: some
@@ -352,22 +369,73 @@ func (e *Engine) Roots(ctx context.Context) ([]contract.Root, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, contract.AsError(err)
 	}
-	return append([]contract.Root{}, e.opts.Roots...), nil
+	return append([]contract.Root{}, e.currentRoots()...), nil
+}
+
+// currentRoots are the roots genui answers with now (Options.Roots, then
+// SetRoots). The slice is never changed in place.
+func (e *Engine) currentRoots() []contract.Root {
+	e.rootsMu.Lock()
+	defer e.rootsMu.Unlock()
+	return e.roots
+}
+
+// Bounds on SetRoots' list.
+const (
+	maxRoots       = 64
+	maxRootURI     = 4096
+	maxRootNameLen = 256
+)
+
+// SetRoots replaces the roots genui answers the upstream's roots/list
+// with and tells the upstream (notifications/roots/list_changed). An
+// upstream whose handshake declared no roots capability (none were
+// configured, no host declared them) never asks: a stdio or in-process
+// one is restarted so that its new handshake declares them; another
+// gets an error saying so. A host's own roots still win for its calls.
+func (e *Engine) SetRoots(ctx context.Context, roots []contract.Root) ([]contract.Root, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, contract.AsError(err)
+	}
+	if len(roots) > maxRoots {
+		return nil, contract.Errorf(contract.CodeInvalidArgument, "%d roots: at most %d", len(roots), maxRoots)
+	}
+	list := make([]contract.Root, 0, len(roots))
+	for i, r := range roots {
+		u, err := url.Parse(r.URI)
+		switch {
+		case len(r.URI) > maxRootURI || len(r.Name) > maxRootNameLen:
+			return nil, contract.Errorf(contract.CodeInvalidArgument, "root %d: the URI is limited to %d bytes, the name to %d", i+1, maxRootURI, maxRootNameLen)
+		case err != nil || u.Scheme != "file" || u.Path == "":
+			return nil, contract.Errorf(contract.CodeInvalidArgument, "root %d: %q is not a file:// URI (MCP roots are file:// URIs; a folder becomes one with RootOf)", i+1, clipName(r.URI))
+		}
+		list = append(list, r)
+	}
+	e.rootsMu.Lock()
+	e.roots = list
+	e.rootsMu.Unlock()
+	e.log.Info("roots changed", "roots", len(list))
+	if e.relay.Declared("roots") {
+		if err := e.relay.up.Notify(ctx, "notifications/roots/list_changed", nil); err != nil {
+			return list, contract.Errorf(contract.CodeUpstreamError, "roots changed, but the upstream was not told: %v", err)
+		}
+		return list, nil
+	}
+	if len(list) == 0 {
+		return list, nil
+	}
+	// Tell a new handshake: the upstream was told genui has no roots.
+	if err := e.relay.up.Restart(ctx, "roots changed: the server is told genui has roots now"); err != nil {
+		return list, contract.Errorf(contract.CodeUpstreamError,
+			"roots changed, but the upstream was told at its start that genui has none and could not be restarted to hear otherwise: %v", err)
+	}
+	return list, nil
 }
 
 // rootsResult is genui's own answer to roots/list.
 func (e *Engine) rootsResult() json.RawMessage {
-	b, _ := json.Marshal(map[string]any{"roots": e.opts.Roots})
+	b, _ := json.Marshal(map[string]any{"roots": append([]contract.Root{}, e.currentRoots()...)})
 	return b
-}
-
-// DefaultRoots is the working directory as a file:// root.
-func DefaultRoots() []contract.Root {
-	wd, err := os.Getwd()
-	if err != nil {
-		return []contract.Root{}
-	}
-	return []contract.Root{RootOf(wd)}
 }
 
 // RootOf is a root for a directory: a file:// URI, named after the folder.

@@ -31,6 +31,7 @@ func (e *Engine) State(ctx context.Context) (contract.State, error) {
 		Events:       e.hub.queue.Stats(),
 		History:      e.history.Stats(),
 		Watch:        e.watch.state(),
+		Roots:        append([]contract.Root(nil), e.currentRoots()...),
 		Generation: contract.GenerationState{Running: e.ui.running(), Limit: e.opts.MaxConcurrentGenerations,
 			LLM: e.ui.generations()},
 	}

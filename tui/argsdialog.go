@@ -23,13 +23,18 @@ type argsDialog struct {
 type argSpec struct {
 	name, desc string
 	required   bool
+	def        string // the field's initial value ("" none)
 }
 
 func newArgsDialog(s *shared, title string, about []string, args []argSpec, submit func(map[string]string) tea.Cmd) (*argsDialog, tea.Cmd) {
 	props := orderedObject{}
 	var req []string
 	for _, a := range args {
-		p, _ := json.Marshal(map[string]string{"type": "string", "description": a.desc})
+		prop := map[string]string{"type": "string", "description": a.desc}
+		if a.def != "" {
+			prop["default"] = a.def
+		}
+		p, _ := json.Marshal(prop)
 		props = append(props, kv{k: a.name, v: json.RawMessage(p)})
 		if a.required {
 			req = append(req, a.name)

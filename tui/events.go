@@ -186,6 +186,8 @@ func engineRow(ev contract.Event) eventRow {
 		text = d.Upstream.Target
 		if d.Upstream.LastError != "" {
 			text += " — " + d.Upstream.LastError
+			// The reason with the server's last stderr lines, one per line.
+			readable = cleanLines(d.Upstream.LastError)
 		}
 	case *contract.QueueDrained:
 		text = fmt.Sprintf("an agent took %d event(s) through /wait, %d pending", d.Count, d.Pending)

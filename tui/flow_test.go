@@ -228,7 +228,7 @@ func TestFlow(t *testing.T) {
 // through the form and see the result, and see an event pushed to the
 // /wait queue in Events, still pending for agents.
 func flow(t *testing.T, w, h int) {
-	hs := apitest.Start(t)
+	hs := apitest.Start(t, apitest.WithRoots(contract.Root{URI: "file:///work/project", Name: "project"}))
 	api := goldenAPI{API: hs.E, base: hs.APIURL}
 	opened := make(chan string, 4)
 	// NoColor: the golden screens are text, and highlighting (tested on
@@ -295,7 +295,7 @@ func flow(t *testing.T, w, h int) {
 	tm.WaitFinished(t, teatest.WithFinalTimeout(10*time.Second))
 }
 
-// Roots pins the working directory genui answers roots/list with.
+// Roots pins the roots genui answers roots/list with.
 func (g goldenAPI) Roots(ctx context.Context) ([]contract.Root, error) {
 	rs, err := g.API.Roots(ctx)
 	for i := range rs {

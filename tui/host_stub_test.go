@@ -20,6 +20,7 @@ type hostStub struct {
 	templates []contract.ResourceTemplate
 	contents  map[string]contract.ResourceContents
 	prompts   []contract.Prompt
+	roots     []contract.Root // nil: one fixed root
 }
 
 func newHostStub() *hostStub {
@@ -83,7 +84,24 @@ func (s *hostStub) DraftSamplingAnswer(ctx context.Context, id string) (contract
 }
 
 func (s *hostStub) Roots(ctx context.Context) ([]contract.Root, error) {
-	return []contract.Root{{URI: "file:///work/project", Name: "project"}}, s.record("Roots")
+	s.mu.Lock()
+	roots := s.roots
+	s.mu.Unlock()
+	if roots == nil {
+		roots = []contract.Root{{URI: "file:///work/project", Name: "project"}}
+	}
+	return roots, s.record("Roots")
+}
+
+func (s *hostStub) SetRoots(ctx context.Context, roots []contract.Root) ([]contract.Root, error) {
+	b, _ := json.Marshal(roots)
+	if err := s.record("SetRoots %s", b); err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	s.roots = append([]contract.Root{}, roots...)
+	s.mu.Unlock()
+	return roots, nil
 }
 
 func (s *hostStub) Resources(ctx context.Context) ([]contract.Resource, error) {

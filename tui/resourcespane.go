@@ -2,6 +2,8 @@ package tui
 
 import (
 	"fmt"
+	"net/url"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -52,6 +54,11 @@ type (
 		err       error
 		rootsErr  error
 	}
+	// rootsSetMsg is SetRoots' answer.
+	rootsSetMsg struct {
+		roots []contract.Root
+		err   error
+	}
 	// subscribeMsg is (Un)SubscribeResource's answer.
 	subscribeMsg struct {
 		uri string
@@ -63,7 +70,8 @@ type (
 	resourceEventMsg struct{ ev contract.Event }
 )
 
-var resKeys = struct{ subscribe, info, reload key.Binding }{
+var resKeys = struct{ subscribe, info, reload, roots key.Binding }{
+	roots:     key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "edit the roots")),
 	subscribe: key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "subscribe/unsubscribe")),
 	info:      key.NewBinding(key.WithKeys("i"), key.WithHelp("i", "the row whole (raw JSON)")),
 	reload:    key.NewBinding(key.WithKeys("L"), key.WithHelp("L", "load the lists again")),
@@ -75,7 +83,7 @@ func newResourcesPane(s *shared) pane {
 
 func (p *resourcesPane) Keys() []key.Binding {
 	k := p.s.keys
-	return []key.Binding{k.Enter, resKeys.subscribe, resKeys.info, resKeys.reload}
+	return []key.Binding{k.Enter, resKeys.subscribe, resKeys.info, resKeys.reload, resKeys.roots}
 }
 
 func (p *resourcesPane) load() tea.Cmd {
@@ -193,9 +201,74 @@ func (p *resourcesPane) Update(msg tea.Msg) (tea.Cmd, bool) {
 		case key.Matches(msg, resKeys.reload):
 			s.setStatus("loading the resources again…", false)
 			return p.load(), true
+		case key.Matches(msg, resKeys.roots):
+			return p.editRoots(), true
 		}
+	case rootsSetMsg:
+		if msg.err != nil {
+			s.setStatus("roots: "+errText(msg.err), true)
+		} else {
+			s.setStatus(fmt.Sprintf("roots: %d, sent to the upstream (roots/list_changed)", len(msg.roots)), false)
+		}
+		return p.load(), false
 	}
 	return nil, false
+}
+
+// editRoots opens a dialog with the roots genui answers roots/list with,
+// comma-separated; what is sent replaces them (SetRoots), and the
+// upstream hears roots/list_changed.
+func (p *resourcesPane) editRoots() tea.Cmd {
+	s := p.s
+	uris := make([]string, len(p.roots))
+	for i, r := range p.roots {
+		uris[i] = r.URI
+	}
+	about := []string{"folders or file:// URIs, comma-separated; empty: none",
+		"the server hears roots/list_changed (a host's own roots still answer its calls)"}
+	d, cmd := newArgsDialog(s, "Roots", about, []argSpec{{name: "roots", desc: "folders or file:// URIs", def: strings.Join(uris, ", ")}},
+		func(a map[string]string) tea.Cmd {
+			roots, err := parseRoots(a["roots"])
+			if err != nil {
+				s.setStatus("roots: "+err.Error(), true)
+				return nil
+			}
+			api := s.api
+			ctx, cancel := s.callCtx(quickCall)
+			return func() tea.Msg {
+				defer cancel()
+				got, err := api.SetRoots(ctx, roots)
+				return rootsSetMsg{roots: got, err: err}
+			}
+		})
+	return tea.Batch(func() tea.Msg { return pushDialogMsg{d} }, cmd)
+}
+
+// parseRoots reads comma-separated folders (relative to the working
+// directory) or file:// URIs as roots named after their last element.
+func parseRoots(text string) ([]contract.Root, error) {
+	roots := []contract.Root{}
+	for _, f := range strings.Split(text, ",") {
+		f = strings.TrimSpace(f)
+		if f == "" {
+			continue
+		}
+		if strings.HasPrefix(f, "file://") {
+			name := strings.TrimRight(f, "/")
+			roots = append(roots, contract.Root{URI: f, Name: name[strings.LastIndexByte(name, '/')+1:]})
+			continue
+		}
+		if strings.Contains(f, "://") {
+			return nil, fmt.Errorf("%q: a root is a folder or a file:// URI", clean(f))
+		}
+		abs, err := filepath.Abs(f)
+		if err != nil {
+			return nil, err
+		}
+		u := url.URL{Scheme: "file", Path: filepath.ToSlash(abs)}
+		roots = append(roots, contract.Root{URI: u.String(), Name: filepath.Base(abs)})
+	}
+	return roots, nil
 }
 
 func (p *resourcesPane) open() tea.Cmd {
@@ -275,7 +348,7 @@ func (p *resourcesPane) View(w, h int, focused bool) paneView {
 	case p.rootsErr != "":
 		muted("roots: " + p.rootsErr)
 	case len(p.roots) == 0 && p.loaded:
-		muted("none: genui answers roots/list with an empty list")
+		muted("none from genui (e adds some; a host's own roots are passed on in host mode)")
 	}
 	for _, r := range p.roots {
 		t := clean(r.URI)

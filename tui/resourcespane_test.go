@@ -219,3 +219,44 @@ func TestResultResourceLinkNeverOpener(t *testing.T) {
 		})
 	}
 }
+
+// TestResourcesPaneEditsRoots: e in the Resources pane opens the roots,
+// comma-separated; what is sent (a folder made absolute, a file:// URI)
+// replaces them through SetRoots and the pane shows the new ones; a
+// non-file URI is refused before anything is sent.
+func TestResourcesPaneEditsRoots(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		hs := newHostStub()
+		resourceStub(hs)
+		d := newDriver(t, hs.stubAPI, func(o *Options) { o.API = hs })
+		defer d.finish()
+		d.key("9")
+		d.key("l")
+		mustContain(t, d.screen(), "file:///work/project  project")
+		d.key("e")
+		mustContain(t, d.screen(), "Roots", "file:///work/project")
+		for range len("file:///work/project") {
+			d.key("backspace")
+		}
+		d.typeText("http://example.com")
+		d.key("ctrl+s")
+		if c := hs.called("SetRoots"); len(c) != 0 {
+			t.Fatalf("a non-file root was sent: %v", c)
+		}
+		mustContain(t, d.m.status, "a root is a folder or a file:// URI")
+		d.key("e")
+		for range len("file:///work/project") {
+			d.key("backspace")
+		}
+		d.typeText("/srv/notes, file:///data/photos/")
+		d.key("ctrl+s")
+		synctest_wait(d)
+		c := hs.called("SetRoots")
+		want := `SetRoots [{"uri":"file:///srv/notes","name":"notes"},{"uri":"file:///data/photos/","name":"photos"}]`
+		if len(c) != 1 || c[0] != want {
+			t.Fatalf("SetRoots calls %q, want %q", c, want)
+		}
+		mustContain(t, d.screen(), "file:///srv/notes  notes", "file:///data/photos/  photos")
+		mustContain(t, d.m.status, "roots: 2, sent to the upstream")
+	})
+}

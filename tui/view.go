@@ -28,6 +28,7 @@ func (m *Model) layout() screenLayout {
 	if m.banner() != "" {
 		l.headerH = 3
 	}
+	l.headerH += len(m.upstreamProblem())
 	l.bodyY = l.headerH
 	l.bodyH = max(m.height-l.headerH-2, 4)
 	l.listW = clamp(m.width*3/8, 26, 44)
@@ -123,10 +124,8 @@ func (m *Model) renderHeader(l screenLayout) []string {
 		}
 		state := st.OK.Render("● ")
 		if !s.Upstream.Connected {
+			// Why it is down is wrapped under the header (upstreamProblem).
 			state = st.Err.Render("○ down ")
-			if s.Upstream.LastError != "" {
-				state += st.Muted.Render(clean(s.Upstream.LastError) + " ")
-			}
 		}
 		up = st.Label.Render("upstream ") + state + st.Text.Render(clean(name))
 	}
@@ -159,7 +158,31 @@ func (m *Model) renderHeader(l screenLayout) []string {
 	if b := m.banner(); b != "" {
 		out = append(out, st.Banner.Render(fit(" "+b, m.width)))
 	}
+	for _, p := range m.upstreamProblem() {
+		out = append(out, st.Err.Render(fit(p, m.width)))
+	}
 	return out
+}
+
+// upstreamProblem is why the upstream is down, wrapped to the screen's
+// width: its cause first, then the last lines of its stderr (a server
+// that will not start says why on screen, not in a status line cut at
+// the edge nor only in the Log pane). At most a quarter of the screen
+// (at least 3 lines); the cause and the newest lines are kept. None while
+// it is up.
+func (m *Model) upstreamProblem() []string {
+	u := m.state.Upstream
+	if !m.haveState || u.Connected || u.LastError == "" || m.width < 10 {
+		return nil
+	}
+	lines := wrap("⚠ upstream down: "+u.LastError, m.width-2)
+	for i := range lines {
+		lines[i] = " " + lines[i]
+	}
+	if limit := max(3, m.height/4); len(lines) > limit {
+		lines = append([]string{lines[0], " …"}, lines[len(lines)-(limit-2):]...)
+	}
+	return lines
 }
 
 // agentLine says whether an agent polls /wait and for how long.

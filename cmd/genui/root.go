@@ -65,6 +65,7 @@ func newMCPCmd() *cobra.Command {
 		},
 	}
 	f.Register(cmd.Flags())
+	f.RegisterCapabilities(cmd.Flags(), "host")
 	return cmd
 }
 
@@ -99,6 +100,7 @@ func newServeCmd() *cobra.Command {
 	}
 	f.Register(cmd.Flags())
 	f.RegisterPorts(cmd.Flags())
+	f.RegisterCapabilities(cmd.Flags(), "workbench")
 	return cmd
 }
 

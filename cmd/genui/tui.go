@@ -35,6 +35,7 @@ func newTUICmd() *cobra.Command {
 	}
 	f.Register(cmd.Flags())
 	f.RegisterPorts(cmd.Flags())
+	f.RegisterCapabilities(cmd.Flags(), "workbench")
 	cmd.Flags().BoolVar(&o.Attach, "attach", false, "attach to the genui serving --dir; fail when none runs")
 	cmd.Flags().BoolVar(&o.NoAttach, "no-attach", false, "run the engine in-process even when a genui serves --dir")
 	return cmd

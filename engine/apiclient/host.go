@@ -40,6 +40,15 @@ func (c *Client) Roots(ctx context.Context) ([]contract.Root, error) {
 	return out, c.do(ctx, http.MethodGet, "/api/roots", nil, &out)
 }
 
+// SetRoots implements contract.API.
+func (c *Client) SetRoots(ctx context.Context, roots []contract.Root) ([]contract.Root, error) {
+	var out []contract.Root
+	if roots == nil {
+		roots = []contract.Root{}
+	}
+	return out, c.do(ctx, http.MethodPut, "/api/roots", roots, &out)
+}
+
 // Resources implements contract.API.
 func (c *Client) Resources(ctx context.Context) ([]contract.Resource, error) {
 	var out []contract.Resource

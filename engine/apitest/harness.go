@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"github.com/genui-dev/genui/engine"
+	"github.com/genui-dev/genui/engine/contract"
 	"github.com/genui-dev/genui/engine/demo"
 	"github.com/genui-dev/genui/engine/host"
 	"github.com/genui-dev/genui/engine/httpapi"
@@ -39,6 +40,12 @@ type Harness struct {
 
 // Option changes the engine's options before it starts.
 type Option func(*engine.Options)
+
+// WithRoots configures the roots genui answers roots/list with (none
+// by default).
+func WithRoots(roots ...contract.Root) Option {
+	return func(o *engine.Options) { o.Roots = roots }
+}
 
 // Start runs an engine over the demo upstream (unless an option says
 // otherwise) with its host and side server, waits for the upstream's tools

@@ -88,6 +88,8 @@ func RunHost(t *testing.T, ev Everything, newAPI func(t *testing.T, h *Harness) 
 		{"UnansweredRequestTimesOut", []Option{func(o *engine.Options) { o.AnswerTimeout = 1500 * time.Millisecond }}, testAnswerTimeout},
 		{"NoSurfaceFailsAtOnce", nil, testNoSurface},
 		{"Roots", nil, testRoots},
+		{"SetRoots", nil, testSetRoots},
+		{"SetFirstRoots", []Option{func(o *engine.Options) { o.Roots = nil }}, testSetRoots},
 		{"Resources", nil, testResources},
 		{"Prompts", nil, testPrompts},
 	}
@@ -663,6 +665,52 @@ func testRoots(t *testing.T, _ *HostRig, api contract.API, _ Everything) {
 	res, err := api.CallTool(ctx, contract.CallRequest{Name: "get-roots-list"})
 	if err != nil || !strings.Contains(resultText(res.Result), "URI: file:///work/project-under-test") {
 		t.Fatalf("the upstream's view of the roots: %s %v", res.Result, err)
+	}
+}
+
+// testSetRoots: roots edited on the API reach the server: it hears
+// notifications/roots/list_changed and asks again (with no roots at the
+// start the roots capability was not declared, and the upstream is
+// restarted to declare it); bad roots are refused with nothing changed.
+func testSetRoots(t *testing.T, _ *HostRig, api contract.API, _ Everything) {
+	ctx := ctxOf(t)
+	before, err := api.Roots(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := api.SetRoots(ctx, []contract.Root{{URI: "/not/a/uri", Name: "x"}}); contract.AsError(err).Code != contract.CodeInvalidArgument {
+		t.Fatalf("a root that is no file:// URI: %v, want invalid argument", err)
+	}
+	if now, _ := api.Roots(ctx); len(now) != len(before) {
+		t.Fatalf("a refused edit changed the roots: %+v", now)
+	}
+	if len(before) > 0 {
+		// server-everything fetches the roots on its first use and keeps
+		// them until it hears roots/list_changed.
+		res, err := api.CallTool(ctx, contract.CallRequest{Name: "get-roots-list"})
+		if err != nil || !strings.Contains(resultText(res.Result), "project-under-test") {
+			t.Fatalf("the upstream's roots before the edit: %v %v", res, err)
+		}
+	}
+	want := contract.Root{URI: "file:///work/edited-root", Name: "edited-root"}
+	got, err := api.SetRoots(ctx, []contract.Root{want})
+	if err != nil || len(got) != 1 || got[0] != want {
+		t.Fatalf("SetRoots: %+v %v", got, err)
+	}
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		res, err := api.CallTool(ctx, contract.CallRequest{Name: "get-roots-list"})
+		text := ""
+		if err == nil {
+			text = resultText(res.Result)
+		}
+		if strings.Contains(text, "URI: file:///work/edited-root") && !strings.Contains(text, "project-under-test") {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the upstream's view of the roots after SetRoots: %s %v", text, err)
+		}
+		time.Sleep(100 * time.Millisecond)
 	}
 }
 

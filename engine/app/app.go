@@ -185,6 +185,16 @@ func (a *App) ServeBanner(w io.Writer, logPath string) FrontEnd {
 		fmt.Fprintf(w, "%s\n  MCP (streamable HTTP): %s/mcp\n  MCP (legacy SSE):      %s/sse\n"+
 			"  state: %s/state   variables: %s/variables   events for agents: %s/wait   metrics: %s/metrics\n  upstream: %s\n  logs: %s\n",
 			engine.VersionLine(), api, api, api, api, api, api, DescribeUpstream(a.opts.Engine.Upstream), logPath)
+		if line := a.rootsLine(); line != "" {
+			fmt.Fprintln(w, line)
+		}
+		// An upstream that does not start says why here at once (its exit
+		// and the last lines of its stderr), not only in the log.
+		if _, _, failed := a.Engine.Relay().WaitHandshake(ctx); failed != nil {
+			fmt.Fprintf(w, "  upstream did not start: %s\n  (genui keeps retrying it; fix the server or its command line)\n",
+				strings.ReplaceAll(failed.Error(), "\n", "\n  "))
+			return nil
+		}
 		wctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 		defer cancel()
 		if err := a.Engine.Registry().WaitReady(wctx); err != nil {
@@ -197,6 +207,27 @@ func (a *App) ServeBanner(w io.Writer, logPath string) FrontEnd {
 		}
 		return nil
 	}
+}
+
+// rootsLine says what genui tells the upstream of roots and the other
+// client capabilities, for the serve banner.
+func (a *App) rootsLine() string {
+	mode := a.Host.CapabilityMode()
+	line := "  capabilities toward the upstream: " + mode
+	if mode == host.CapabilitiesWorkbench {
+		line += " (sampling and elicitation answered in genui's TUI and preview)"
+	} else {
+		line += " (the first MCP host's own)"
+	}
+	roots := a.opts.Engine.Roots
+	if len(roots) == 0 {
+		return line + "\n  roots: none from genui (a host's own roots are passed on to the upstream in host mode)"
+	}
+	uris := make([]string, len(roots))
+	for i, r := range roots {
+		uris[i] = r.URI
+	}
+	return line + "\n  roots genui answers roots/list with: " + strings.Join(uris, ", ")
 }
 
 // SignalContext ends on SIGINT or SIGTERM.

@@ -9,8 +9,8 @@ import (
 )
 
 // TestRootsAndAnswerTimeout: "roots" (folders and file:// URIs) and
-// "answerTimeout" reach the engine; unset roots leave the engine's default
-// (the working directory), [] means none.
+// "answerTimeout" reach the engine; unset roots stay unset (none: genui
+// declares no roots of its own), [] means none too.
 func TestRootsAndAnswerTimeout(t *testing.T) {
 	dir := t.TempDir()
 	sub := filepath.Join(dir, "proj")

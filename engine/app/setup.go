@@ -189,7 +189,7 @@ func (s *Setup) EngineOptions() (engine.Options, error) {
 
 // roots turns the configured roots into MCP roots: a file:// URI as
 // given, a folder as its absolute file:// URI named after it. Unset (nil)
-// stays nil: the engine's default, the working directory.
+// stays nil: none.
 func roots(list []string) []contract.Root {
 	if list == nil {
 		return nil
@@ -223,7 +223,7 @@ func (s *Setup) AppOptions() (Options, error) {
 	c := s.Config
 	return Options{Engine: eo, UIMetadata: c.UIMetadata, UIPort: c.HTTP.UIPort,
 		APIPort: c.HTTP.MCPPort, AutoInstall: true, Notices: s.Notices,
-		Host: host.Options{AllowedOrigins: c.HTTP.AllowedOrigins, ToolsPageSize: c.MCP.ToolsPageSize,
+		Host: host.Options{Capabilities: c.Upstream.Capabilities, AllowedOrigins: c.HTTP.AllowedOrigins, ToolsPageSize: c.MCP.ToolsPageSize,
 			MaxSessions: c.MCP.Sessions.Max, SessionEvictIdle: c.MCP.Sessions.EvictIdle.D(),
 			MaxListens: c.MCP.Listen.MaxStreams, MaxListenSubscriptions: c.MCP.Listen.MaxSubscriptions,
 			ListenStallTimeout: c.MCP.Listen.StallTimeout.D()}}, nil

@@ -117,8 +117,13 @@ type API interface {
 	// its answer without sending it: send it with AnswerRequest.
 	DraftSamplingAnswer(ctx context.Context, requestID string) (SamplingDraft, error)
 	// Roots are the roots genui answers the upstream's roots/list with
-	// (configuration "roots"; default the working directory).
+	// (configuration "roots"; default none).
 	Roots(ctx context.Context) ([]Root, error)
+	// SetRoots replaces them (file:// URIs, at most 64) and tells the
+	// upstream with notifications/roots/list_changed (an upstream told at
+	// its start that genui has none is restarted, stdio and in-process
+	// only); it returns the roots now in force.
+	SetRoots(ctx context.Context, roots []Root) ([]Root, error)
 
 	// Resources lists the upstream's resources (every page).
 	Resources(ctx context.Context) ([]Resource, error)

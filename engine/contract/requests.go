@@ -233,6 +233,11 @@ func (UnimplementedHost) DraftSamplingAnswer(context.Context, string) (SamplingD
 	return SamplingDraft{}, unimplemented("DraftSamplingAnswer")
 }
 func (UnimplementedHost) Roots(context.Context) ([]Root, error) { return nil, unimplemented("Roots") }
+
+// SetRoots implements API.
+func (UnimplementedHost) SetRoots(context.Context, []Root) ([]Root, error) {
+	return nil, unimplemented("SetRoots")
+}
 func (UnimplementedHost) Resources(context.Context) ([]Resource, error) {
 	return nil, unimplemented("Resources")
 }

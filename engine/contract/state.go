@@ -34,6 +34,9 @@ type State struct {
 	// History is the call history; Watch the watch on the upstream's files.
 	History HistoryStats `json:"history"`
 	Watch   WatchState   `json:"watch"`
+	// Roots are the roots genui itself answers the upstream's roots/list
+	// with (config roots; none: a host's roots, if any, are relayed).
+	Roots []Root `json:"roots,omitempty"`
 }
 
 // UpstreamState is the upstream connection's state.
@@ -52,6 +55,9 @@ type UpstreamState struct {
 	PID             int             `json:"pid,omitempty"`
 	ServerInfo      json.RawMessage `json:"serverInfo,omitempty"`
 	ProtocolVersion string          `json:"protocolVersion,omitempty"`
+	// ClientCapabilities are what genui declared in its initialize: the
+	// host's or the workbench's (upstream.capabilities).
+	ClientCapabilities json.RawMessage `json:"clientCapabilities,omitempty"`
 	// Since is when Connected last changed.
 	Since time.Time `json:"since"`
 }

@@ -11,32 +11,58 @@ import (
 // Client capabilities toward the upstream, and the capability check on
 // the upstream's server-to-client requests.
 //
-// genui relays sampling, elicitation and roots requests from the upstream
-// to a host; it may only do so for a host that declared the capability.
-// The upstream connection is shared by every host session, and its
-// capabilities are fixed at its handshake, so:
-//   - with one stdio host (`genui mcp`, ExpectStdioHost), the handshake
-//     waits (bounded by stdioCapsWait) for that host's initialize and
-//     declares exactly its sampling/elicitation/roots capabilities;
-//   - otherwise (HTTP hosts come and go) genui declares all three, and
-//     each request is checked against the session it goes to: a session
-//     that did not declare the capability makes genui answer -32601 at
-//     once (onUpstreamRequest).
+// A proxy must not change the server: behind genui it should see the
+// client its host is. The upstream connection is shared by every host
+// session and its capabilities are fixed at its handshake, so the
+// capability mode (Options.Capabilities, config upstream.capabilities)
+// says whose it declares:
+//   - CapabilitiesHost (the default of `genui mcp`): the host's. The
+//     handshake waits (bounded by hostCapsWait) for the first host's
+//     initialize (the stdio host when ExpectStdioHost was called, else the
+//     first legacy session of any transport) and declares exactly its
+//     sampling, elicitation, roots and extensions, with its clientInfo;
+//     plus roots when genui has some configured. genui's own surfaces
+//     (TUI, preview, HTTP API) then answer the requests of their own calls
+//     only for the capabilities the host declared. A host that does not
+//     initialize in time leaves the upstream told of no capabilities.
+//   - CapabilitiesWorkbench (the default of a standalone `serve`/`tui`):
+//     sampling and elicitation (answered by the host session whose call
+//     it is when it declared them, else by genui's surfaces), roots when
+//     configured (engine.OwnCapabilities), plus the stdio host's relayed
+//     capabilities in `genui mcp`.
+// Either way a relayed request goes only to a session that declared its
+// capability (-32601 at once otherwise; onUpstreamRequest), and the engine
+// refuses a request whose capability the handshake did not declare.
 
-// stdioCapsWait bounds how long the upstream's handshake waits for the
-// stdio host's initialize before declaring genui's full relay support.
-var stdioCapsWait = 5 * time.Second
+// The capability modes (Options.Capabilities).
+const (
+	CapabilitiesHost      = "host"
+	CapabilitiesWorkbench = "workbench"
+)
 
-// relayedCapabilities are the client capabilities genui relays.
-var relayedCapabilities = []string{"sampling", "elicitation", "roots"}
+// workbenchRelay is what the workbench mode declares besides genui's own
+// capabilities: sampling and elicitation, which go to the host session
+// whose call it is when it declared them, else to genui's surfaces.
+var workbenchRelay = json.RawMessage(`{"sampling":{},"elicitation":{"form":{},"url":{}}}`)
 
-// stdioCaps holds the stdio host's declared capabilities.
-type stdioCaps struct {
-	expected atomic.Bool
+// hostCapsWait bounds how long the upstream's handshake waits for the
+// first host's initialize in the host capability mode.
+var hostCapsWait = 5 * time.Second
+
+// relayedCapabilities are the client capabilities genui passes on from a
+// host. Others (tasks, experimental) are not: genui does not relay what
+// they would make the server send.
+var relayedCapabilities = []string{"sampling", "elicitation", "roots", "extensions"}
+
+// hostInit holds the capabilities and clientInfo of the host whose
+// capabilities the upstream is told of.
+type hostInit struct {
+	expected atomic.Bool // ExpectStdioHost: the stdio session is that host
 	once     sync.Once
 	known    chan struct{} // closed when caps is set
 	mu       sync.Mutex
 	caps     json.RawMessage
+	info     json.RawMessage
 }
 
 // ExpectStdioHost says this server's one host is the stdio session
@@ -44,38 +70,110 @@ type stdioCaps struct {
 // mirrors that host's capabilities. Call it before the engine runs.
 func (s *Server) ExpectStdioHost() { s.stdio.expected.Store(true) }
 
-// setStdioCaps records the stdio host's capabilities (each initialize).
-func (s *Server) setStdioCaps(caps json.RawMessage) {
+// CapabilityMode is the capability mode in force: Options.Capabilities,
+// else host with a stdio host (`genui mcp`) and workbench without.
+func (s *Server) CapabilityMode() string {
+	switch {
+	case s.opts.Capabilities != "":
+		return s.opts.Capabilities
+	case s.stdio.expected.Load():
+		return CapabilitiesHost
+	}
+	return CapabilitiesWorkbench
+}
+
+// setHostInit records a host's capabilities and clientInfo from its
+// initialize: every initialize of the stdio host when it is expected, else
+// the first session's (in the host mode).
+func (s *Server) setHostInit(stdio bool, caps, info json.RawMessage) {
+	expected := s.stdio.expected.Load()
+	if expected && !stdio {
+		return
+	}
+	if !expected {
+		select {
+		case <-s.stdio.known:
+			return // the first host's count
+		default:
+		}
+	}
 	s.stdio.mu.Lock()
-	s.stdio.caps = caps
+	s.stdio.caps, s.stdio.info = caps, info
 	s.stdio.mu.Unlock()
 	s.stdio.once.Do(func() { close(s.stdio.known) })
 }
 
-// upstreamCapabilities is the engine's client-capabilities function: the
-// stdio host's relayed capabilities, plus what genui answers itself
-// (engine.OwnCapabilities: roots from its configuration, and elicitation
-// and sampling when its own surfaces may answer), when there is one; else
-// nil (genui's full relay support).
-func (s *Server) upstreamCapabilities(ctx context.Context) json.RawMessage {
-	if !s.stdio.expected.Load() {
-		return nil
+// setFirstHostInit is setHostInit for a modern (2026-07-28) host, which
+// declares its capabilities on every request: only the first counts.
+func (s *Server) setFirstHostInit(stdio bool, caps, info json.RawMessage) {
+	select {
+	case <-s.stdio.known:
+	default:
+		s.setHostInit(stdio, caps, info)
 	}
-	t := time.NewTimer(stdioCapsWait)
+}
+
+// waitHostInit waits (bounded) for the host's initialize; false when it
+// did not come.
+func (s *Server) waitHostInit(ctx context.Context) bool {
+	t := time.NewTimer(hostCapsWait)
 	defer t.Stop()
 	select {
 	case <-s.stdio.known:
+		return true
 	case <-t.C:
-		s.log.Info("the stdio host did not initialize in time; the upstream is told genui relays sampling, elicitation and roots",
-			"waited", stdioCapsWait)
-		return nil
+		s.log.Warn("no host initialized in time; the upstream is told of no host capabilities", "waited", hostCapsWait)
 	case <-ctx.Done():
-		return nil
+	}
+	return false
+}
+
+// upstreamCapabilities is the engine's client-capabilities function (see
+// the mode comment above).
+func (s *Server) upstreamCapabilities(ctx context.Context) json.RawMessage {
+	own := s.e.OwnCapabilities()
+	mode := s.CapabilityMode()
+	if mode == CapabilitiesHost {
+		own = onlyCapabilities(own, "roots") // configured roots
+	} else {
+		own = unionCapabilities(own, workbenchRelay)
+	}
+	if mode == CapabilitiesWorkbench && !s.stdio.expected.Load() {
+		return own
+	}
+	if !s.waitHostInit(ctx) {
+		return own
 	}
 	s.stdio.mu.Lock()
 	caps := s.stdio.caps
 	s.stdio.mu.Unlock()
-	return unionCapabilities(mirrorCapabilities(caps), s.e.OwnCapabilities())
+	return unionCapabilities(mirrorCapabilities(caps), own)
+}
+
+// upstreamClientInfo is the clientInfo the upstream's handshake sends: the
+// host's in the host mode (known once upstreamCapabilities returned), else
+// genui's own (nil).
+func (s *Server) upstreamClientInfo() json.RawMessage {
+	if s.CapabilityMode() != CapabilitiesHost {
+		return nil
+	}
+	s.stdio.mu.Lock()
+	defer s.stdio.mu.Unlock()
+	return s.stdio.info
+}
+
+// onlyCapabilities keeps the named keys of a capabilities object.
+func onlyCapabilities(caps json.RawMessage, keys ...string) json.RawMessage {
+	var in map[string]json.RawMessage
+	_ = json.Unmarshal(caps, &in)
+	out := map[string]json.RawMessage{}
+	for _, k := range keys {
+		if v, ok := in[k]; ok {
+			out[k] = v
+		}
+	}
+	b, _ := json.Marshal(out)
+	return b
 }
 
 // unionCapabilities adds genui's own capabilities to the host's: a key the
@@ -129,4 +227,11 @@ func (sess *Session) declaresCapability(name string) bool {
 	}
 	v, ok := c[name]
 	return ok && string(v) != "null"
+}
+
+// isStdio reports whether the session is the stdio host's.
+func (sess *Session) isStdio() bool {
+	sess.mu.Lock()
+	defer sess.mu.Unlock()
+	return sess.stdio
 }

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/genui-dev/genui/engine"
+	"github.com/genui-dev/genui/engine/contract"
 	"github.com/genui-dev/genui/engine/host"
 	"github.com/genui-dev/genui/engine/jsonrpc"
 )
@@ -36,47 +37,91 @@ func TestRelayNeedsTheHostsCapability(t *testing.T) {
 	}
 }
 
-// TestUpstreamDeclaresTheStdioHostsCapabilities: in `genui mcp` (one stdio
-// host) the upstream is told exactly the sampling/elicitation/roots
-// capabilities the host declared, not genui's full relay support.
-func TestUpstreamDeclaresTheStdioHostsCapabilities(t *testing.T) {
-	s := newScripted()
-	log := slog.New(slog.DiscardHandler)
-	up := scriptedUpstream(s)
-	up.BackoffMin, up.BackoffMax = 50*time.Millisecond, 200*time.Millisecond
-	e, err := engine.New(engine.Options{Upstream: up, Dir: t.TempDir(), Logger: log})
-	if err != nil {
-		t.Fatal(err)
+// TestUpstreamInitializeIsTheHosts: the proxy must not change the server.
+// In `genui mcp` (one stdio host, the host capability mode by default) the
+// upstream's initialize carries exactly the sampling, elicitation, roots
+// and extensions capabilities and the clientInfo the host sent (what genui
+// leaves out, tasks and experimental, is documented), nothing genui's own
+// surfaces could answer; with roots configured genui adds only those. The
+// workbench mode declares sampling and elicitation besides.
+func TestUpstreamInitializeIsTheHosts(t *testing.T) {
+	hostCaps := map[string]any{"roots": map[string]any{"listChanged": true}, "x-other": map[string]any{},
+		"extensions": map[string]any{"io.modelcontextprotocol/ui": map[string]any{"mimeTypes": []string{"text/html;profile=mcp-app"}}},
+		"tasks":      map[string]any{"list": map[string]any{}}}
+	wantHost := `{"extensions":{"io.modelcontextprotocol/ui":{"mimeTypes":["text/html;profile=mcp-app"]}},"roots":{"listChanged":true}}`
+	for _, c := range []struct {
+		name, mode string
+		roots      []contract.Root
+		host       map[string]any
+		want       string
+	}{
+		{"host", "", nil, hostCaps, wantHost},
+		{"no capabilities", "", nil, map[string]any{}, `{}`},
+		{"configured roots", "", []contract.Root{{URI: "file:///srv", Name: "srv"}}, map[string]any{}, `{"roots":{"listChanged":true}}`},
+		{"workbench", host.CapabilitiesWorkbench, nil, map[string]any{},
+			`{"elicitation":{"form":{},"url":{}},"sampling":{}}`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			s := newScripted()
+			log := slog.New(slog.DiscardHandler)
+			up := scriptedUpstream(s)
+			up.BackoffMin, up.BackoffMax = 50*time.Millisecond, 200*time.Millisecond
+			// Surfaces as in every running genui: the host mode must still
+			// not declare what they could answer.
+			e, err := engine.New(engine.Options{Upstream: up, Dir: t.TempDir(), Logger: log, Surfaces: true, Roots: c.roots})
+			if err != nil {
+				t.Fatal(err)
+			}
+			srv := host.New(host.Options{Engine: e, Upstream: e.Relay(), Tools: e.Registry(), Logger: log, Capabilities: c.mode})
+			srv.ExpectStdioHost()
+			ctx, cancel := context.WithCancel(context.Background())
+			inR, inW := io.Pipe()
+			outR, outW := io.Pipe()
+			done := make(chan struct{}, 2)
+			go func() { _ = e.Run(ctx); done <- struct{}{} }()
+			go func() { _ = srv.ServeStdio(ctx, inR, outW); _ = outW.Close(); done <- struct{}{} }()
+			t.Cleanup(func() {
+				_ = inW.Close()
+				cancel()
+				<-done
+				<-done
+			})
+			c2 := &pipeClient{t: t, w: inW, resp: map[string]chan *jsonrpc.Message{}, reqs: make(chan *jsonrpc.Message, 16), change: make(chan struct{})}
+			go c2.read(outR)
+			info := map[string]any{"name": "claude-code", "version": "2.1.0", "title": "Claude Code"}
+			c2.result("initialize", map[string]any{"protocolVersion": "2025-06-18", "capabilities": c.host, "clientInfo": info}, nil)
+			c2.result("tools/list", nil, nil)
+			caps, infos := s.initCapabilities(), s.initClientInfo()
+			if len(caps) == 0 {
+				t.Fatal("the upstream was never initialized")
+			}
+			if got := canonical(t, caps[0]); got != canonical(t, []byte(c.want)) {
+				t.Errorf("upstream told capabilities %s, want %s", caps[0], c.want)
+			}
+			wantInfo := mustJSON(info)
+			if c.mode == host.CapabilitiesWorkbench {
+				wantInfo = `{"name":"genui","version":"` + engine.Version + `"}`
+			}
+			if got := canonical(t, infos[0]); got != canonical(t, []byte(wantInfo)) {
+				t.Errorf("upstream told clientInfo %s, want %s", infos[0], wantInfo)
+			}
+			// /state says what the upstream was told and which roots genui answers.
+			st, err := e.State(context.Background())
+			if err != nil || canonical(t, st.Upstream.ClientCapabilities) != canonical(t, caps[0]) || len(st.Roots) != len(c.roots) {
+				t.Errorf("state: clientCapabilities %s roots %+v (%v), want %s and %+v", st.Upstream.ClientCapabilities, st.Roots, err, caps[0], c.roots)
+			}
+		})
 	}
-	srv := host.New(host.Options{Engine: e, Upstream: e.Relay(), Tools: e.Registry(), Logger: log})
-	srv.ExpectStdioHost()
-	ctx, cancel := context.WithCancel(context.Background())
-	inR, inW := io.Pipe()
-	outR, outW := io.Pipe()
-	done := make(chan struct{}, 2)
-	go func() { _ = e.Run(ctx); done <- struct{}{} }()
-	go func() { _ = srv.ServeStdio(ctx, inR, outW); _ = outW.Close(); done <- struct{}{} }()
-	t.Cleanup(func() {
-		_ = inW.Close()
-		cancel()
-		<-done
-		<-done
-	})
-	c := &pipeClient{t: t, w: inW, resp: map[string]chan *jsonrpc.Message{}, reqs: make(chan *jsonrpc.Message, 16), change: make(chan struct{})}
-	go c.read(outR)
-	time.Sleep(200 * time.Millisecond) // the upstream is up and waiting for the host
-	c.initialize(map[string]any{"roots": map[string]any{"listChanged": true}, "x-other": map[string]any{}})
-	c.result("tools/list", nil, nil)
-	caps := s.initCapabilities()
-	if len(caps) == 0 {
-		t.Fatal("the upstream was never initialized")
+}
+
+// canonical re-encodes JSON with sorted keys.
+func canonical(t *testing.T, b []byte) string {
+	t.Helper()
+	var v any
+	if err := json.Unmarshal(b, &v); err != nil {
+		t.Fatalf("%s: %v", b, err)
 	}
-	var got, want any
-	_ = json.Unmarshal(caps[0], &got)
-	_ = json.Unmarshal([]byte(`{"roots":{"listChanged":true}}`), &want)
-	if mustJSON(got) != mustJSON(want) {
-		t.Fatalf("upstream told capabilities %s, want the host's roots only", caps[0])
-	}
+	return mustJSON(v)
 }
 
 // TestRootsNeverReachAnotherSession: the upstream asks for roots while
@@ -85,7 +130,9 @@ func TestUpstreamDeclaresTheStdioHostsCapabilities(t *testing.T) {
 // session's request (and its roots) to the other's call.
 func TestRootsNeverReachAnotherSession(t *testing.T) {
 	s := newScripted()
-	h := startHostOpts(t, scriptedUpstream(s), host.Options{ClientRequestTimeout: 2 * time.Second})
+	// The host capability mode: the upstream is told of the first host's
+	// roots (the workbench's declares none unless configured).
+	h := startHostOpts(t, scriptedUpstream(s), host.Options{ClientRequestTimeout: 2 * time.Second, Capabilities: host.CapabilitiesHost})
 	h.c.initialize(map[string]any{"roots": map[string]any{}})
 	outB := &frameSink{}
 	b := h.srv.NewSession("B", outB)

@@ -73,13 +73,16 @@ type Upstream interface {
 	InitializeResult() json.RawMessage
 	// Wait waits, bounded, for a starting or reconnecting upstream.
 	Wait(ctx context.Context) error
-	// WaitHandshake waits, bounded, for the upstream's first initialize.
-	WaitHandshake(ctx context.Context) (ok bool, reason string)
+	// WaitHandshake waits, bounded, for the upstream's first initialize;
+	// failed says why when the upstream's attempt failed (it did not start
+	// or exited during initialize), reason why it returned without it.
+	WaitHandshake(ctx context.Context) (ok bool, reason string, failed error)
 	// The upstream's notifications and server-to-client requests, and the
 	// client capabilities its handshake declares, come from the host.
 	SetNotificationHandler(func(method string, params json.RawMessage))
 	SetRequestHandler(func(ctx context.Context, method string, params json.RawMessage) (json.RawMessage, error))
 	SetClientCapabilities(func(ctx context.Context) json.RawMessage)
+	SetClientInfo(func() json.RawMessage)
 	// NextCallSeq numbers a request forwarded upstream among every call in
 	// flight (the host's and genui's surfaces'); SetHostCalls registers
 	// the host's newest one, so the engine can tell whose call a

@@ -68,6 +68,10 @@ type Options struct {
 	Version    string
 	UIMetadata string // always (default) | auto | never
 	Logger     *slog.Logger
+	// Capabilities is whose client capabilities the upstream is told of:
+	// CapabilitiesHost or CapabilitiesWorkbench; "" is host with a stdio
+	// host (ExpectStdioHost) and workbench without (capabilities.go).
+	Capabilities string
 	// NoWrappers leaves genui's own _ui_* tools out.
 	NoWrappers bool
 	// OpenBrowser opens a URL for _ui_preview (default: the system browser,
@@ -144,9 +148,9 @@ type Server struct {
 	droppedOutputAt atomic.Int64
 	// fastForwarded counts requests that took the stdio fast path.
 	fastForwarded atomic.Int64
-	// stdio: the stdio host's client capabilities, which the upstream's
-	// handshake mirrors when ExpectStdioHost was called (capabilities.go).
-	stdio stdioCaps
+	// stdio: the capabilities and clientInfo of the host whose
+	// capabilities the upstream's handshake declares (capabilities.go).
+	stdio hostInit
 	// origins is the Origin rule: loopback plus Options.AllowedOrigins.
 	origins *Origins
 	// upSubs are the upstream resource subscriptions hosts hold
@@ -236,6 +240,7 @@ func New(opts Options) *Server {
 	s.e.OnEvent(s.onUpstreamUp)
 	s.e.SetSampler(s.sample)
 	s.up.SetClientCapabilities(s.upstreamCapabilities)
+	s.up.SetClientInfo(s.upstreamClientInfo)
 	s.e.SetSessionSource(s.Sessions)
 	s.addOwnResources()
 	return s
@@ -772,7 +777,9 @@ func (sess *Session) handleRequest(ctx context.Context, msg *jsonrpc.Message, re
 		case "initialize":
 			return sess.initialize(ctx, msg.Params)
 		case "server/discover":
-			s.waitHandshake(ctx)
+			if _, err := s.waitHandshake(ctx); err != nil {
+				return nil, err
+			}
 			return s.discover(), nil
 		case "ping":
 			return json.RawMessage("{}"), nil
@@ -871,13 +878,14 @@ func (sess *Session) initialize(ctx context.Context, params json.RawMessage) (js
 	sess.setClientCapsLocked(p.Capabilities)
 	stdio := sess.stdio
 	sess.mu.Unlock()
-	if stdio {
-		s.setStdioCaps(p.Capabilities)
-	}
+	s.setHostInit(stdio, p.Capabilities, p.ClientInfo)
 	// The answer carries the upstream's capabilities and instructions, so
 	// it waits (bounded) for the upstream's handshake; without it, the
 	// session hears list_changed when the upstream arrives.
-	complete := s.waitHandshake(ctx)
+	complete, err := s.waitHandshake(ctx)
+	if err != nil {
+		return nil, err
+	}
 	sess.mu.Lock()
 	sess.protocol = version
 	sess.clientInfo = p.ClientInfo

@@ -99,6 +99,7 @@ type requestMeta struct {
 	version  string
 	present  bool
 	caps     json.RawMessage
+	info     json.RawMessage // clientInfo
 	logLevel string
 }
 
@@ -117,6 +118,7 @@ func readRequestMeta(params json.RawMessage) requestMeta {
 	m.present = true
 	_ = json.Unmarshal(v, &m.version)
 	m.caps = p.Meta[metaClientCaps]
+	m.info = p.Meta[metaClientInfo]
 	_ = json.Unmarshal(p.Meta[metaLogLevel], &m.logLevel)
 	return m
 }
@@ -198,6 +200,11 @@ func (sess *Session) handleModern(ctx context.Context, msg *jsonrpc.Message, rep
 	if meta.version != modernVersion {
 		return nil, unsupportedVersion(meta.version)
 	}
+	if len(meta.caps) > 0 {
+		// A modern host never initializes: its first request's
+		// capabilities are the ones the upstream may wait for.
+		s.setFirstHostInit(sess.isStdio(), meta.caps, meta.info)
+	}
 	sess.mu.Lock()
 	if sess.era == "" {
 		sess.era, sess.protocol = eraModern, modernVersion
@@ -208,7 +215,9 @@ func (sess *Session) handleModern(ctx context.Context, msg *jsonrpc.Message, rep
 	var err error
 	switch msg.Method {
 	case "server/discover":
-		s.waitHandshake(ctx)
+		if _, err := s.waitHandshake(ctx); err != nil {
+			return nil, err
+		}
 		return s.discover(), nil
 	case "subscriptions/listen":
 		res, err = sess.listen(ctx, msg, reply)

@@ -26,6 +26,14 @@ type scripted struct {
 	pending   map[string]chan *jsonrpc.Message
 	nextID    int
 	initCaps  []json.RawMessage // the capabilities of every initialize genui sent
+	initInfo  []json.RawMessage // the clientInfo of every initialize genui sent
+}
+
+// initClientInfo returns the clientInfo of genui's initialize requests.
+func (s *scripted) initClientInfo() []json.RawMessage {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]json.RawMessage(nil), s.initInfo...)
 }
 
 // initCapabilities returns the client capabilities genui declared in its
@@ -145,10 +153,12 @@ func (s *scripted) handle(ctx context.Context, m *jsonrpc.Message, out func([]by
 	case "initialize":
 		var p struct {
 			Capabilities json.RawMessage `json:"capabilities"`
+			ClientInfo   json.RawMessage `json:"clientInfo"`
 		}
 		_ = json.Unmarshal(m.Params, &p)
 		s.mu.Lock()
 		s.initCaps = append(s.initCaps, p.Capabilities)
+		s.initInfo = append(s.initInfo, p.ClientInfo)
 		s.mu.Unlock()
 		reply(`{"protocolVersion":"2025-11-25","capabilities":{"tools":{"listChanged":true},"resources":{},"prompts":{},"logging":{}},` +
 			`"serverInfo":{"name":"scripted","version":"1"},"instructions":"scripted upstream"}`)

@@ -18,13 +18,20 @@ import (
 
 // waitHandshake waits until the upstream has completed its first
 // initialize (bounded by the engine's UpstreamWait; early when the first
-// attempt fails) and reports whether it has.
-func (s *Server) waitHandshake(ctx context.Context) bool {
-	ok, reason := s.up.WaitHandshake(ctx)
+// attempt fails) and reports whether it has. An upstream that has never
+// come up and whose attempt failed (the command does not start, the
+// server exits during initialize) is an error naming the cause: the host
+// must not show a connected server whose every request will fail.
+func (s *Server) waitHandshake(ctx context.Context) (bool, error) {
+	ok, reason, failed := s.up.WaitHandshake(ctx)
+	if failed != nil {
+		s.log.Warn("the upstream did not start; the host's initialize gets the reason", "err", failed)
+		return false, jsonrpc.Errorf(jsonrpc.CodeUpstreamUnavailable, "the upstream server did not start: %v", failed)
+	}
 	if !ok && reason != "" {
 		s.log.Info("answering before the upstream's handshake", "reason", reason)
 	}
-	return ok
+	return ok, nil
 }
 
 // announceLateUpstream tells sessions that were initialized before the

@@ -3,6 +3,7 @@ package host_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"strings"
 	"testing"
@@ -90,14 +91,28 @@ func TestInitializeAnswersWhenTheUpstreamIsLate(t *testing.T) {
 
 // TestInitializeDoesNotWaitForAFailedUpstream: an upstream whose first
 // attempt fails (here: it exits at once) does not hold initialize for the
-// whole bound.
+// whole bound, and initialize is an error naming the cause: a host that
+// showed the server connected would only see its requests fail later.
 func TestInitializeDoesNotWaitForAFailedUpstream(t *testing.T) {
 	up := upstream.Config{Transport: "inprocess", InProcess: func(ctx context.Context, r io.Reader, w io.Writer) error {
-		return nil // closes at once, before any handshake
+		return errors.New("cannot find module ./server.js") // closes at once, before any handshake
 	}}
 	// With an hour's bound, an initialize that waited for it would trip the
 	// client's hang bound (pipeClient.call).
 	h := startHostOpts(t, up, host.Options{}, func(o *engine.Options) { o.UpstreamWait = time.Hour })
-	var res initResult
-	h.c.result("initialize", initParams, &res)
+	start := time.Now()
+	r := h.c.call("initialize", initParams)
+	if r.Error == nil || r.Error.Code != jsonrpc.CodeUpstreamUnavailable ||
+		!strings.HasPrefix(r.Error.Message, "the upstream server did not start: ") || !strings.Contains(r.Error.Message, "cannot find module ./server.js") {
+		t.Fatalf("initialize with an upstream that stops at once: %s %v, want a -32001 error naming the cause", r.Result, r.Error)
+	}
+	if d := time.Since(start); d > 10*time.Second {
+		t.Fatalf("initialize took %s", d)
+	}
+	// A host that goes on anyway hears the same cause at once, not a
+	// timeout after the (here hour-long) wait.
+	r = h.c.call("tools/call", map[string]any{"name": "anything"})
+	if r.Error == nil || r.Error.Code != jsonrpc.CodeUpstreamUnavailable || !strings.Contains(r.Error.Message, "cannot find module ./server.js") {
+		t.Fatalf("tools/call with an upstream that did not start: %s %v, want a -32001 error naming the cause", r.Result, r.Error)
+	}
 }

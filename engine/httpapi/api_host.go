@@ -10,6 +10,7 @@ package httpapi
 //	AnswerRequest        POST /api/requests/{id}/answer   {"result": {...}} | {"reject": "..."}, "source"
 //	DraftSamplingAnswer  POST /api/requests/{id}/draft
 //	Roots                GET  /api/roots
+//	SetRoots             PUT  /api/roots
 //	Resources            GET  /api/upstream/resources
 //	ResourceTemplates    GET  /api/upstream/resource-templates
 //	ReadResource         POST /api/upstream/resources/read         {"uri": "..."}
@@ -77,6 +78,15 @@ func (s *Server) handleDraftSampling(w http.ResponseWriter, r *http.Request) {
 func (s *Server) handleRoots(w http.ResponseWriter, r *http.Request) {
 	roots, err := s.e.Roots(r.Context())
 	answer(w, roots, err)
+}
+
+func (s *Server) handleSetRoots(w http.ResponseWriter, r *http.Request) {
+	var roots []contract.Root
+	if !readJSONBody(w, r, &roots) {
+		return
+	}
+	out, err := s.e.SetRoots(r.Context(), roots)
+	answer(w, out, err)
 }
 
 func (s *Server) handleResources(w http.ResponseWriter, r *http.Request) {

@@ -115,6 +115,7 @@ func (s *Server) routes() {
 		{"POST /api/requests/{id}/answer", http.HandlerFunc(s.handleAnswerRequest)},
 		{"POST /api/requests/{id}/draft", http.HandlerFunc(s.handleDraftSampling)},
 		{"GET /api/roots", http.HandlerFunc(s.handleRoots)},
+		{"PUT /api/roots", http.HandlerFunc(s.handleSetRoots)},
 		{"GET /api/upstream/resources", http.HandlerFunc(s.handleResources)},
 		{"GET /api/upstream/resource-templates", http.HandlerFunc(s.handleResourceTemplates)},
 		{"POST /api/upstream/resources/read", http.HandlerFunc(s.handleReadResource)},

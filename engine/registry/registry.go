@@ -155,7 +155,11 @@ func (r *Registry) WaitReady(ctx context.Context) error {
 			if r.opts.LastError != nil {
 				last = r.opts.LastError()
 			}
-			return fmt.Errorf("upstream not ready: %w (%s)", ctx.Err(), last)
+			if last == "" {
+				return fmt.Errorf("upstream not ready: %w", ctx.Err())
+			}
+			// The cause first: "context deadline exceeded" says nothing.
+			return fmt.Errorf("upstream not ready: %s (stopped waiting: %w)", last, ctx.Err())
 		}
 	}
 }

@@ -35,6 +35,8 @@ type conn struct {
 	dead     chan struct{}
 	deadOnce sync.Once
 	reason   string
+	// stderrLines are the exited child's last stderr lines (stdio).
+	stderrLines []string
 
 	// probe asks the health monitor (http/sse) for an immediate ping.
 	probe chan struct{}
@@ -83,12 +85,20 @@ func (cn *conn) idleFor(d time.Duration) bool {
 }
 
 // fail marks the connection dead with reason; later calls are no-ops.
-func (cn *conn) fail(reason string) {
+func (cn *conn) fail(reason string) { cn.failWith(reason, nil) }
+
+// failWith is fail for a child that exited, with its last stderr lines.
+func (cn *conn) failWith(reason string, stderr []string) {
 	cn.deadOnce.Do(func() {
-		cn.reason = reason
+		cn.reason, cn.stderrLines = reason, stderr
 		close(cn.dead)
 	})
 }
+
+// why is the reason the connection failed, with the child's last stderr
+// lines when it exited (for the state, the log and a failed handshake).
+// Only after dead is closed.
+func (cn *conn) why() string { return withStderr(cn.reason, cn.stderrLines) }
 
 // isDead reports whether fail has been called.
 func (cn *conn) isDead() bool {
@@ -282,19 +292,27 @@ func (st *Started) Stop() {
 func (c *Client) dialStdio(cn *conn) error {
 	// An *os.File is handed to the child as is; any other writer gets a
 	// copy goroutine from os/exec, which must never stop draining.
+	// The last lines also go to the connection's stderr tail (the reason
+	// it failed quotes them); a copy goroutine therefore always runs, and
+	// it must never stop draining (drainWriter).
+	tail := &stderrTail{}
 	var stderr io.Writer
 	switch w := c.cfg.Stderr.(type) {
 	case nil:
-		stderr = newLineLogger(c.log)
-	case *os.File:
-		stderr = w
+		stderr = io.MultiWriter(tail, newLineLogger(c.log))
 	default:
-		stderr = &drainWriter{w: w, log: c.log}
+		stderr = &drainWriter{w: io.MultiWriter(tail, w), log: c.log}
 	}
+	// copied is closed when the child's whole stderr has been read (Wait
+	// waits for os/exec's copy; Started's pipe has a copy of our own).
+	var copied <-chan struct{}
 	ch := c.cfg.Started.take()
 	if ch != nil {
 		// Started's stderr pipe now drains into the logger or the writer.
+		done := make(chan struct{})
+		copied = done
 		go func() {
+			defer close(done)
 			_, _ = io.Copy(stderr, ch.stderrR)
 			ch.stderrR.Close()
 		}()
@@ -314,11 +332,16 @@ func (c *Client) dialStdio(cn *conn) error {
 	go func() {
 		err := <-ch.waited
 		close(cn.waitDone)
-		if err == nil {
-			cn.fail("upstream exited (exit status 0)")
-		} else {
-			cn.fail(fmt.Sprintf("upstream exited (%v)", err))
+		if copied != nil {
+			// The last lines may still be in the pipe (a grandchild holding
+			// it open only delays the reason this long).
+			waitClosed(copied, stderrSettle)
 		}
+		reason := "upstream exited (exit status 0)"
+		if err != nil {
+			reason = fmt.Sprintf("upstream exited (%v)", err)
+		}
+		cn.failWith(reason, tail.Lines())
 	}()
 	c.startLineLink(cn, ch.outR, ch.inW, []io.Closer{ch.inW, ch.outR})
 	return nil

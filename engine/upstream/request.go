@@ -126,7 +126,7 @@ func deadError(cn *conn, method string) *jsonrpc.Error {
 	if cn.kind == TransportStdio || cn.kind == TransportInProcess {
 		verb = "restarting"
 	}
-	return jsonrpc.Errorf(jsonrpc.CodeUpstreamUnavailable, "%s while handling %s; %s", cn.reason, method, verb)
+	return jsonrpc.Errorf(jsonrpc.CodeUpstreamUnavailable, "%s", withStderr(fmt.Sprintf("%s while handling %s; %s", cn.reason, method, verb), cn.stderrLines))
 }
 
 // transportFailure turns a transport-level error into the error Request

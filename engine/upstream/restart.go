@@ -65,7 +65,7 @@ func (c *Client) Restart(ctx context.Context, why string) error {
 	if err != nil {
 		reason := err.Error()
 		if cn.isDead() && !strings.Contains(reason, cn.reason) {
-			reason += " (" + cn.reason + ")"
+			reason += " (" + cn.why() + ")"
 		}
 		c.closeConn(cn)
 		return fmt.Errorf("the new upstream did not start: %s", reason)
@@ -98,6 +98,7 @@ func (c *Client) swap(old *conn, req *swapRequest) {
 		s.PID = req.cn.pid
 		s.ServerInfo = req.info.ServerInfo
 		s.ProtocolVersion = req.info.ProtocolVersion
+		s.ClientCapabilities = c.declared
 		s.Restarts++
 		s.Generation++
 	}, false)

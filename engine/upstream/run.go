@@ -103,7 +103,7 @@ func (c *Client) connectOnce(ctx context.Context) time.Duration {
 			cn, since = req.cn, time.Now()
 		}
 	}
-	reason := cn.reason
+	reason := cn.why()
 	// Detach first so new requests fail fast while we tear down.
 	c.update(func(s *contract.UpstreamState) {
 		c.cur = nil
@@ -135,6 +135,7 @@ func (c *Client) handshake(cn *conn) error {
 		s.PID = cn.pid
 		s.ServerInfo = info.ServerInfo
 		s.ProtocolVersion = info.ProtocolVersion
+		s.ClientCapabilities = c.declared
 		s.Generation++
 	})
 	c.log.Info("upstream connected", "target", c.target, "pid", cn.pid,
@@ -154,17 +155,26 @@ func (c *Client) initialize(cn *conn) (json.RawMessage, initInfo, error) {
 	var info initInfo
 	caps := c.cfg.Capabilities
 	c.mu.Lock()
-	capsFunc := c.capsFunc
+	capsFunc, infoFunc := c.capsFunc, c.infoFunc
 	c.mu.Unlock()
 	if capsFunc != nil {
 		if b := capsFunc(cn.ctx); len(b) > 0 && json.Valid(b) {
 			caps = b
 		}
 	}
+	var clientInfo any = map[string]string{"name": c.cfg.ClientName, "version": c.cfg.ClientVersion}
+	if infoFunc != nil {
+		if b := infoFunc(); len(b) > 0 && json.Valid(b) && b[0] == '{' {
+			clientInfo = json.RawMessage(b)
+		}
+	}
+	c.mu.Lock()
+	c.declared = caps
+	c.mu.Unlock()
 	params, err := json.Marshal(map[string]any{
 		"protocolVersion": c.cfg.ProtocolVersion,
 		"capabilities":    caps,
-		"clientInfo":      map[string]string{"name": c.cfg.ClientName, "version": c.cfg.ClientVersion},
+		"clientInfo":      clientInfo,
 	})
 	if err != nil {
 		return nil, info, fmt.Errorf("initialize params: %w", err)
@@ -173,6 +183,11 @@ func (c *Client) initialize(cn *conn) (json.RawMessage, initInfo, error) {
 	defer cancel()
 	res, err := c.roundTrip(ctx, cn, "initialize", params)
 	if err != nil {
+		// A child that exited during initialize: its exit and stderr say
+		// why, not the broken pipe the request saw first.
+		if ctx.Err() == nil && waitClosed(cn.dead, time.Second+stderrSettle) && cn.reason != reasonShutdown {
+			return nil, info, errors.New(cn.why())
+		}
 		if errors.Is(err, context.DeadlineExceeded) {
 			return nil, info, fmt.Errorf("initialize: no answer within %s", initTimeout)
 		}
@@ -194,7 +209,7 @@ func (c *Client) initialize(cn *conn) (json.RawMessage, initInfo, error) {
 		return nil, info, fmt.Errorf("notifications/initialized: %w", err)
 	}
 	if cn.isDead() {
-		return nil, info, errors.New(cn.reason)
+		return nil, info, errors.New(cn.why())
 	}
 	return res, info, nil
 }

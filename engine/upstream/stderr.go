@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"io"
 	"log/slog"
+	"strings"
 	"sync"
+	"time"
 )
 
 // maxLogLine caps one logged stderr line; longer output is split.
@@ -63,4 +65,91 @@ func (d *drainWriter) Write(p []byte) (int, error) {
 		}
 	}
 	return len(p), nil
+}
+
+// What a child's stderr tail keeps: its last lines, each clipped. They go
+// into the reason a connection failed ("upstream exited (exit status 1);
+// its stderr ended with: ..."), so the host, the serve console and the TUI
+// see why a server would not start without opening genui's log.
+const (
+	tailLines     = 8
+	tailLineBytes = 400
+	// stderrSettle bounds the wait for a child's last stderr bytes after
+	// it exited (a grandchild may hold the pipe open).
+	stderrSettle = 500 * time.Millisecond
+)
+
+// stderrTail is an io.Writer keeping the last tailLines lines written to
+// it (a partial last line included). It never fails.
+type stderrTail struct {
+	mu      sync.Mutex
+	lines   []string
+	partial []byte
+	clipped bool // partial was cut at tailLineBytes; drop the rest of the line
+}
+
+func (t *stderrTail) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	rest := p
+	for len(rest) > 0 {
+		i := bytes.IndexByte(rest, '\n')
+		chunk := rest
+		if i >= 0 {
+			chunk = rest[:i]
+		}
+		if room := tailLineBytes - len(t.partial); len(chunk) > room {
+			chunk, t.clipped = chunk[:room], true
+		}
+		t.partial = append(t.partial, chunk...)
+		if i < 0 {
+			break
+		}
+		t.push()
+		rest = rest[i+1:]
+	}
+	return len(p), nil
+}
+
+// push ends the partial line (under mu).
+func (t *stderrTail) push() {
+	line := string(bytes.TrimRight(t.partial, "\r"))
+	if t.clipped {
+		line += "…"
+	}
+	t.partial, t.clipped = t.partial[:0], false
+	if strings.TrimSpace(line) == "" {
+		return
+	}
+	if len(t.lines) == tailLines {
+		copy(t.lines, t.lines[1:])
+		t.lines = t.lines[:tailLines-1]
+	}
+	t.lines = append(t.lines, line)
+}
+
+// Lines are the kept lines, oldest first, the partial last one included.
+func (t *stderrTail) Lines() []string {
+	if t == nil {
+		return nil
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	out := append([]string(nil), t.lines...)
+	if p := bytes.TrimSpace(t.partial); len(p) > 0 {
+		if len(out) == tailLines {
+			out = out[1:]
+		}
+		out = append(out, string(bytes.TrimRight(t.partial, "\r")))
+	}
+	return out
+}
+
+// withStderr adds a child's last stderr lines to the reason its
+// connection failed.
+func withStderr(reason string, lines []string) string {
+	if len(lines) == 0 {
+		return reason
+	}
+	return reason + "; its stderr ended with:\n  " + strings.Join(lines, "\n  ")
 }

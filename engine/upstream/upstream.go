@@ -134,8 +134,11 @@ type Client struct {
 	initResult json.RawMessage
 	onRequest  func(ctx context.Context, method string, params json.RawMessage) (json.RawMessage, error)
 	capsFunc   func(ctx context.Context) json.RawMessage
-	onState    func(contract.UpstreamState)
-	tracer     Tracer
+	infoFunc   func() json.RawMessage
+	// declared are the client capabilities the last handshake sent.
+	declared json.RawMessage
+	onState  func(contract.UpstreamState)
+	tracer   Tracer
 	// runCtx is Run's context (connections live in it); swapped hands Run
 	// a connection Restart made current; kick cuts a reconnect backoff
 	// short; restartMu lets one Restart run at a time.
@@ -339,6 +342,24 @@ func (c *Client) SetCapabilities(f func(ctx context.Context) json.RawMessage) {
 	c.mu.Lock()
 	c.capsFunc = f
 	c.mu.Unlock()
+}
+
+// SetClientInfo sets a function each handshake asks, after the
+// capabilities function, for the clientInfo to send (genui passes its
+// host's on); nil or invalid JSON means Config.ClientName/ClientVersion.
+// Set it before Run.
+func (c *Client) SetClientInfo(f func() json.RawMessage) {
+	c.mu.Lock()
+	c.infoFunc = f
+	c.mu.Unlock()
+}
+
+// DeclaredCapabilities are the client capabilities the last handshake
+// declared (nil before the first).
+func (c *Client) DeclaredCapabilities() json.RawMessage {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.declared
 }
 
 // SetStateHandler sets the function called with a State snapshot on every
