@@ -43,6 +43,23 @@ type surfaceCall struct {
 	// an answer (a call that already asks is not the one a new request
 	// comes from, when another is in flight).
 	asking int
+	// ended is set once a final task status (completed, failed, cancelled)
+	// was published: a status read earlier (a tasks/get answer, a late
+	// notification) that arrives after it is stale and not published.
+	ended bool
+}
+
+// publishTaskStatus publishes t for watchers unless the call's task already
+// reached a final status: a task's statuses end at the first final one.
+func (e *Engine) publishTaskStatus(c *surfaceCall, t contract.Task) {
+	c.mu.Lock()
+	if c.ended {
+		c.mu.Unlock()
+		return
+	}
+	c.ended = contract.TaskTerminal(t.Status)
+	c.mu.Unlock()
+	e.hub.publish(contract.EventTaskStatus, c.tool, &contract.TaskStatus{CallID: c.id, Task: t})
 }
 
 // callRegistry holds the calls in flight from genui's surfaces.
@@ -318,7 +335,7 @@ func (e *Engine) interceptNotification(method string, params json.RawMessage) bo
 		if c == nil {
 			return false // a host's task
 		}
-		e.hub.publish(contract.EventTaskStatus, c.tool, &contract.TaskStatus{CallID: c.id, Task: t})
+		e.publishTaskStatus(c, t)
 		return true
 	case "notifications/resources/updated":
 		var p struct {

@@ -45,7 +45,7 @@ func (e *Engine) callAsTask(ctx context.Context, c *surfaceCall, params json.Raw
 	}
 	task := *ct.Task
 	e.calls.setTask(c, task.TaskID)
-	e.hub.publish(contract.EventTaskStatus, c.tool, &contract.TaskStatus{CallID: c.id, Task: task})
+	e.publishTaskStatus(c, task)
 	idParams, _ := json.Marshal(map[string]string{"taskId": task.TaskID})
 
 	type answer struct {
@@ -87,7 +87,7 @@ func (e *Engine) callAsTask(ctx context.Context, c *surfaceCall, params json.Raw
 // noteTask publishes a task status that differs from the last one.
 func (e *Engine) noteTask(c *surfaceCall, last, now contract.Task) contract.Task {
 	if now.Status != last.Status || now.StatusMessage != last.StatusMessage {
-		e.hub.publish(contract.EventTaskStatus, c.tool, &contract.TaskStatus{CallID: c.id, Task: now})
+		e.publishTaskStatus(c, now)
 	}
 	return now
 }
