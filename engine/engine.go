@@ -117,15 +117,16 @@ type Options struct {
 // genui's own surfaces in flight, the upstream's requests awaiting them). Front ends use it through contract.API; the MCP host also
 // through Relay, Registry and a few hooks. Create with New, then Run.
 type Engine struct {
-	opts   Options
-	log    *slog.Logger
-	hub    *eventHub
-	pairs  *trafficPairs // pairs traffic answers with their requests
-	relay  *Relay
-	tools  *registry.Registry
-	ui     *uiService
-	fronts frontEnds
-	calls  callRegistry // calls from genui's surfaces in flight (calls.go)
+	opts    Options
+	log     *slog.Logger
+	hub     *eventHub
+	pairs   *trafficPairs  // pairs traffic answers with their requests
+	traffic *trafficRecord // the recent frames, numbered (RecentTraffic)
+	relay   *Relay
+	tools   *registry.Registry
+	ui      *uiService
+	fronts  frontEnds
+	calls   callRegistry // calls from genui's surfaces in flight (calls.go)
 	// pending are the upstream's requests awaiting an answer (requests.go).
 	pending pendingSet
 	// The develop loop: the call history, the pinned calls (checks) and
@@ -184,7 +185,7 @@ func New(opts Options) (*Engine, error) {
 		viewdefs.UseReadableSources(true)
 		mcpshim.UseReadableSources(true)
 	}
-	e := &Engine{opts: opts, log: opts.Logger.With("component", "engine"), hub: newEventHub(), pairs: newTrafficPairs()}
+	e := &Engine{opts: opts, log: opts.Logger.With("component", "engine"), hub: newEventHub(), pairs: newTrafficPairs(), traffic: newTrafficRecord()}
 	tee.sink.Store(e.hub)
 	cacheDir, refinePath := "", ""
 	if opts.Dir != "" {
@@ -240,7 +241,7 @@ func New(opts Options) (*Engine, error) {
 	up.SetNotificationHandler(e.relay.upstreamNotification)
 	up.SetRequestHandler(e.onUpstreamRequest)
 	up.SetStateHandler(e.onUpstreamState)
-	up.SetTracer(upstreamTracer{hub: e.hub, pairs: e.pairs})
+	up.SetTracer(upstreamTracer{hub: e.hub, pairs: e.pairs, traffic: e.traffic})
 	e.observeMetrics()
 	return e, nil
 }
