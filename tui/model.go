@@ -222,6 +222,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.handleCancel(msg)
 	case requestsMsg:
 		return m, m.handleRequests(msg)
+	case trafficHistoryMsg:
+		return m, m.handleTrafficHistory(msg)
 	case answerMsg:
 		return m, m.handleAnswer(msg)
 	case resourceReadMsg:
