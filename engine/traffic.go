@@ -43,7 +43,11 @@ type upstreamTracer struct {
 	traffic *trafficRecord
 }
 
+// Tracing is always true: every frame is numbered and recorded.
 func (u upstreamTracer) Tracing() bool { return true }
+
+// Watching reports whether someone subscribes (upstream.Watcher).
+func (u upstreamTracer) Watching() bool { return u.hub.streaming() }
 
 func (u upstreamTracer) Frame(out bool, frame []byte) {
 	dir := contract.UpstreamToGenui
