@@ -155,6 +155,21 @@ func DefaultKeyMap(specs []paneSpec) KeyMap {
 	return k
 }
 
+// actions is the one table of the workbench's global actions, in the
+// order the palette (:) and the help (?) list them: both come from it.
+func (k KeyMap) actions() []key.Binding {
+	return []key.Binding{k.Generate, k.Refine, k.Regenerate, k.RegenerateClear, k.DropLast, k.DropAny, k.ToggleDiff,
+		k.Call, k.CancelCall, k.Preview, k.CopyURL, k.Export, k.RefreshTools, k.Requests, k.Attach, k.Filter,
+		k.Palette, k.Help, k.Quit}
+}
+
+// callPaneKeys are every key of the Call pane (the form's and the
+// result's), for the help whatever the pane shows now.
+func (k KeyMap) callPaneKeys() []key.Binding {
+	return []key.Binding{k.Call, k.CallSend, k.NextField, k.PrevField, k.Toggle, k.Editor, k.EditAll, k.RawJSON,
+		k.Skeleton, k.CancelCall, k.OpenLink, k.Cancel}
+}
+
 // helpKeys is what the help bar and the full help show in one mode.
 type helpKeys struct {
 	short []key.Binding
@@ -187,9 +202,7 @@ func (k KeyMap) browseHelp() helpKeys {
 		full: [][]key.Binding{
 			{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.FocusList, k.FocusPane, k.Enter, k.Back},
 			append([]key.Binding{k.Filter, k.NextTab, k.PrevTab}, k.Tabs...),
-			{k.Generate, k.Refine, k.Regenerate, k.RegenerateClear, k.DropLast, k.DropAny, k.ToggleDiff, k.Call, k.CancelCall, k.Preview, k.CopyURL, k.Export, k.RefreshTools},
-			{k.Requests},
-			{k.Attach, k.Help, k.Quit},
+			k.actions(),
 		},
 	}
 }
