@@ -252,6 +252,7 @@ func (p *historyPane) key(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 			return nil, true
 		}
 		last := *p.lastDiff
+		last.unasked = false // asked for now
 		return func() tea.Msg { return last }, true
 	}
 	e, ok := p.selectedEntry()
@@ -693,12 +694,18 @@ func (p *historyPane) autoDone(msg historyAutoMsg) tea.Cmd {
 	for _, e := range msg.errs {
 		lines = append(lines, st.Err.Render("✗ "+clean(e)))
 	}
-	s.setStatus(fmt.Sprintf("after the restart: %d call(s) run again, %d changed", len(msg.reruns), changed), len(msg.errs) > 0)
 	if len(msg.reruns)+len(msg.errs) == 0 {
+		s.setStatus("after the restart: nothing to run again", false)
 		return nil
 	}
-	v := openViewerMsg{title: fmt.Sprintf("After the restart · %d changed of %d", changed, len(msg.reruns)), lines: lines}
+	v := openViewerMsg{title: fmt.Sprintf("After the restart · %d changed of %d", changed, len(msg.reruns)), lines: lines, unasked: true}
 	p.lastDiff = &v
+	if changed == 0 && len(msg.errs) == 0 {
+		// Nothing to show: the status line says so, D shows the list.
+		s.setStatus(fmt.Sprintf("after the restart: %d call(s) run again, none changed (D shows them)", len(msg.reruns)), false)
+		return p.fetch()
+	}
+	s.setStatus(fmt.Sprintf("after the restart: %d call(s) run again, %d changed", len(msg.reruns), changed), len(msg.errs) > 0)
 	return tea.Batch(p.fetch(), func() tea.Msg { return v })
 }
 
