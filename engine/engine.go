@@ -284,6 +284,9 @@ func (e *Engine) Run(ctx context.Context) error {
 		go e.refreshLoop(ctx)
 	}
 	if len(e.opts.Watch.Paths) > 0 {
+		// A project with a build step is built before its server first
+		// starts (a fresh checkout has nothing built yet).
+		e.buildAtStart(ctx)
 		wctx, cancel := context.WithCancel(ctx)
 		done := make(chan struct{})
 		go func() {
