@@ -51,3 +51,38 @@ func TestClearFieldAndBoundedArgumentsHeader(t *testing.T) {
 		}
 	})
 }
+
+// An array of strings is a list in the form: one item a line, enter adds
+// one, deleting a line removes it; it goes to JSON and back.
+func TestArrayOfStringsIsAList(t *testing.T) {
+	inBubble(t, nil, func(t *testing.T, d *driver) {
+		withSchema(d, `{"type":"object","properties":{"paths":{"type":"array","items":{"type":"string"},"description":"files to read"},`+
+			`"ids":{"type":"array","items":{"type":"integer"}}},"required":["paths"]}`)
+		d.key("c")
+		f := d.m.tool("zeta").form
+		if f.fields[0].kind != fieldList || !f.fields[0].multi || f.fields[1].kind != fieldJSON {
+			t.Fatalf("kinds: %v %v", f.fields[0].kind, f.fields[1].kind)
+		}
+		mustContain(t, d.screen(), "one item a line")
+		d.typeText("/tmp/a.txt")
+		d.key("enter")
+		d.typeText("/tmp/b c.txt")
+		d.key("enter")
+		d.typeText("gone")
+		d.key("ctrl+u") // the line's text, then the line itself
+		d.key("backspace")
+		d.key("ctrl+o")
+		if !f.raw || !strings.Contains(f.rawArg.Value(), `"/tmp/a.txt",`) || strings.Contains(f.rawArg.Value(), "gone") {
+			t.Fatalf("as JSON: %q", f.rawArg.Value())
+		}
+		f.rawArg.SetValue(`{"paths": ["x", "y", "z"]}`)
+		d.key("ctrl+o")
+		if f.raw || f.fields[0].text() != "x\ny\nz" {
+			t.Fatalf("back to the list: raw %v, %q", f.raw, f.fields[0].text())
+		}
+		d.key("ctrl+s")
+		if c := d.stub.called("CallTool"); len(c) != 1 || c[0] != `CallTool zeta {"paths":["x","y","z"]} tui` {
+			t.Fatalf("call: %v", c)
+		}
+	})
+}
