@@ -129,7 +129,8 @@ type Engine struct {
 	rootsMu sync.Mutex
 	roots   []contract.Root
 	hub     *eventHub
-	pairs   *trafficPairs // pairs traffic answers with their requests
+	pairs   *trafficPairs  // pairs traffic answers with their requests
+	traffic *trafficRecord // the recent frames, numbered (RecentTraffic)
 	relay   *Relay
 	tools   *registry.Registry
 	ui      *uiService
@@ -190,7 +191,7 @@ func New(opts Options) (*Engine, error) {
 		viewdefs.UseReadableSources(true)
 		mcpshim.UseReadableSources(true)
 	}
-	e := &Engine{opts: opts, log: opts.Logger.With("component", "engine"), hub: newEventHub(), pairs: newTrafficPairs(),
+	e := &Engine{opts: opts, log: opts.Logger.With("component", "engine"), hub: newEventHub(), pairs: newTrafficPairs(), traffic: newTrafficRecord(),
 		roots: append([]contract.Root(nil), opts.Roots...)}
 	tee.sink.Store(e.hub)
 	cacheDir, refinePath := "", ""
@@ -252,7 +253,7 @@ func New(opts Options) (*Engine, error) {
 	up.SetNotificationHandler(e.relay.upstreamNotification)
 	up.SetRequestHandler(e.onUpstreamRequest)
 	up.SetStateHandler(e.onUpstreamState)
-	up.SetTracer(upstreamTracer{hub: e.hub, pairs: e.pairs})
+	up.SetTracer(upstreamTracer{hub: e.hub, pairs: e.pairs, traffic: e.traffic})
 	e.observeMetrics()
 	return e, nil
 }
@@ -295,6 +296,9 @@ func (e *Engine) Run(ctx context.Context) error {
 		go e.refreshLoop(ctx)
 	}
 	if len(e.opts.Watch.Paths) > 0 {
+		// A project with a build step is built before its server first
+		// starts (a fresh checkout has nothing built yet).
+		e.buildAtStart(ctx)
 		wctx, cancel := context.WithCancel(ctx)
 		done := make(chan struct{})
 		go func() {

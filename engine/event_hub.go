@@ -46,10 +46,20 @@ func newEventHub() *eventHub {
 // the broker (streaming kinds may be dropped for slow subscribers, final
 // ones never). Engine events agents care about also go to the /wait queue.
 func (h *eventHub) publish(kind contract.EventKind, tool string, d contract.EventDetail) {
+	h.publishAs(kind, tool, d, !kind.IsStreaming())
+}
+
+// publishFinal is publish for one event of a streaming kind that must not
+// be dropped (a tools/call answer in the traffic).
+func (h *eventHub) publishFinal(kind contract.EventKind, tool string, d contract.EventDetail) {
+	h.publishAs(kind, tool, d, true)
+}
+
+func (h *eventHub) publishAs(kind contract.EventKind, tool string, d contract.EventDetail, final bool) {
 	h.seqMu.Lock()
 	h.seq++
 	ev := contract.Event{Seq: h.seq, Time: time.Now(), Kind: kind, Tool: tool, Detail: d}
-	if kind.IsStreaming() {
+	if !final {
 		h.broker.Publish(string(kind), ev)
 	} else {
 		h.broker.PublishFinal(string(kind), ev)
@@ -80,9 +90,14 @@ func (h *eventHub) onEvent(f func(contract.Event)) {
 // events (traffic, logs) can skip building them.
 func (h *eventHub) streaming() bool { return h.broker.HasSubscribers() }
 
-// publishTraffic reports one JSON-RPC message (cheap when nobody watches).
-func (h *eventHub) publishTraffic(t contract.Traffic) {
+// publishTraffic reports one JSON-RPC message (cheap when nobody
+// watches); a final one is never dropped for a slow subscriber.
+func (h *eventHub) publishTraffic(t contract.Traffic, final bool) {
 	if !h.broker.HasSubscribers() {
+		return
+	}
+	if final {
+		h.publishFinal(contract.EventTraffic, "", &t)
 		return
 	}
 	h.publish(contract.EventTraffic, "", &t)

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"sync"
 	"time"
@@ -14,39 +15,110 @@ import (
 // wire. The upstream connection hands its frames to upstreamTracer (written
 // and read, real ids, cancellations, genui's answers to the server's
 // requests); the MCP host reports its side with TraceFrame. Both pair
-// answers with their requests (method, tool, latency). They are streaming
-// events and cost nothing while nobody watches.
+// answers with their requests (method, tool, latency), number the frame
+// and keep it in a bounded record (trafficRecord: RecentTraffic reads it,
+// so a TUI that attaches starts with history and one that fell behind
+// fills its gap), whether or not anyone watches; the event is published
+// while someone does. The answer to a tools/call is published as a final
+// event, never dropped for a slow subscriber: a burst of notifications
+// cannot hide the result of the call that caused it.
 
 // TraceFrame reports one frame between an MCP host session and genui
 // (direction HostToGenui or GenuiToHost); latency is the host's measure for
-// an answer (used when genui did not see the request). It parses the frame
-// only while someone watches.
+// an answer (used when genui did not see the request).
 func (e *Engine) TraceFrame(direction, session string, frame []byte, latency time.Duration) {
-	if !e.hub.streaming() {
-		return
-	}
-	t := e.pairs.observe(direction, session, frame, time.Now())
+	now := time.Now()
+	t := e.pairs.observe(direction, session, frame, now)
 	if t.Latency == 0 && (t.Kind == "response" || t.Kind == "error") {
 		t.Latency = latency
 	}
-	e.hub.publishTraffic(t)
+	e.traffic.add(e.hub, t, now)
 }
 
 // upstreamTracer is the upstream connection's frame watcher
 // (upstream.Tracer).
 type upstreamTracer struct {
-	hub   *eventHub
-	pairs *trafficPairs
+	hub     *eventHub
+	pairs   *trafficPairs
+	traffic *trafficRecord
 }
 
-func (u upstreamTracer) Tracing() bool { return u.hub.streaming() }
+// Tracing is always true: every frame is numbered and recorded.
+func (u upstreamTracer) Tracing() bool { return true }
+
+// Watching reports whether someone subscribes (upstream.Watcher).
+func (u upstreamTracer) Watching() bool { return u.hub.streaming() }
 
 func (u upstreamTracer) Frame(out bool, frame []byte) {
 	dir := contract.UpstreamToGenui
 	if out {
 		dir = contract.GenuiToUpstream
 	}
-	u.hub.publishTraffic(u.pairs.observe(dir, "", frame, time.Now()))
+	now := time.Now()
+	u.traffic.add(u.hub, u.pairs.observe(dir, "", frame, now), now)
+}
+
+// trafficRecord numbers the frames and keeps the newest: at most
+// contract.MaxRecentTraffic of them and maxTrafficBytes of their copies.
+type trafficRecord struct {
+	mu    sync.Mutex
+	seq   int64
+	buf   []contract.Event // a ring: start is the oldest, n held
+	start int
+	n     int
+	bytes int
+}
+
+const maxTrafficBytes = 8 << 20
+
+func newTrafficRecord() *trafficRecord {
+	return &trafficRecord{buf: make([]contract.Event, contract.MaxRecentTraffic)}
+}
+
+// add numbers t, keeps it and publishes it (a tools/call answer as a
+// final event). Numbering and publishing happen under one lock, so
+// subscribers see the numbers in order.
+func (r *trafficRecord) add(hub *eventHub, t contract.Traffic, at time.Time) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.seq++
+	t.Seq = r.seq
+	for r.n > 0 && (r.n == len(r.buf) || r.bytes+len(t.Frame) > maxTrafficBytes) {
+		old := r.buf[r.start].Detail.(*contract.Traffic)
+		r.bytes -= len(old.Frame)
+		r.buf[r.start] = contract.Event{}
+		r.start = (r.start + 1) % len(r.buf)
+		r.n--
+	}
+	r.buf[(r.start+r.n)%len(r.buf)] = contract.Event{Time: at, Kind: contract.EventTraffic, Detail: &t}
+	r.n++
+	r.bytes += len(t.Frame)
+	hub.publishTraffic(t, t.Method == "tools/call" && (t.Kind == "response" || t.Kind == "error"))
+}
+
+// recent is RecentTraffic.
+func (r *trafficRecord) recent(q contract.TrafficQuery) contract.TrafficPage {
+	limit := q.Limit
+	if limit <= 0 || limit > contract.MaxRecentTraffic {
+		limit = contract.MaxRecentTraffic
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	page := contract.TrafficPage{Last: r.seq, Events: []contract.Event{}}
+	after := max(q.After, 0)
+	if after >= r.seq {
+		return page
+	}
+	first := r.seq - int64(r.n) + 1 // the oldest number held
+	from := max(after+1, first, r.seq-int64(limit)+1)
+	page.Skipped = from - (after + 1)
+	for s := from; s <= r.seq; s++ {
+		ev := r.buf[(r.start+int(s-first))%len(r.buf)]
+		d := *ev.Detail.(*contract.Traffic)
+		ev.Detail = &d
+		page.Events = append(page.Events, ev)
+	}
+	return page
 }
 
 // trafficPairs remembers the requests seen in flight, per leg, session and
@@ -184,4 +256,12 @@ func trafficOf(direction, session string, frame []byte) contract.Traffic {
 		t.Frame = b
 	}
 	return t
+}
+
+// RecentTraffic implements contract.API.
+func (e *Engine) RecentTraffic(ctx context.Context, q contract.TrafficQuery) (contract.TrafficPage, error) {
+	if err := ctx.Err(); err != nil {
+		return contract.TrafficPage{}, err
+	}
+	return e.traffic.recent(q), nil
 }

@@ -66,7 +66,7 @@ func (e *Engine) runWatch(ctx context.Context) {
 		build = hide(build)
 	}
 	e.watch.update(func(st *contract.WatchState) {
-		*st = contract.WatchState{Enabled: true, Paths: o.Paths, Ignore: o.Ignore, Debounce: o.Debounce, Build: build}
+		*st = contract.WatchState{Enabled: true, Paths: o.Paths, Ignore: o.Ignore, Debounce: o.Debounce, Build: build, Last: st.Last}
 	})
 	fail := func(msg string) {
 		e.log.Error("not watching the upstream's files", "reason", msg)
@@ -98,6 +98,44 @@ func (e *Engine) runWatch(ctx context.Context) {
 	if err := w.Run(ctx, func(ctx context.Context, files []string) { e.restartForChange(ctx, root, files) }); err != nil {
 		fail(err.Error())
 	}
+}
+
+// buildAtStart runs the watch's build step (when there is one, for a
+// stdio upstream) before the upstream first starts; a failed build is
+// reported (its output in the event and in State's watch) and the
+// upstream starts anyway, from whatever an earlier build left.
+func (e *Engine) buildAtStart(ctx context.Context) {
+	o := e.opts.Watch
+	if o.Build == "" || e.relay.up.Transport() != upstream.TransportStdio {
+		return
+	}
+	root := o.Root
+	if root == "" {
+		root = "."
+	}
+	e.watch.update(func(st *contract.WatchState) {
+		*st = contract.WatchState{Enabled: true, Paths: o.Paths, Ignore: o.Ignore, Debounce: o.Debounce, Build: o.Build,
+			Phase: contract.RestartBuilding}
+	})
+	e.publishRestart(contract.UpstreamRestart{Phase: contract.RestartBuilding, Build: o.Build, AtStart: true})
+	e.log.Info("building before the upstream starts", "build", o.Build)
+	res := watch.Build(ctx, o.Build, root, o.BuildTimeout, e.opts.Logger)
+	r := contract.UpstreamRestart{Phase: contract.RestartBuilt, Build: o.Build, AtStart: true, BuildDuration: res.Duration,
+		Duration: res.Duration}
+	if res.Err != nil {
+		out := res.Output
+		if res.Cut > 0 {
+			out = fmt.Sprintf("(%d bytes before this; the log has the first lines)\n", res.Cut) + out
+		}
+		r.Phase, r.Output, r.ExitCode, r.Error = contract.RestartBuildFailed, out, res.ExitCode, res.Err.Error()
+		e.log.Warn("the build before the upstream's start failed; starting it anyway", "err", res.Err)
+	}
+	e.watch.update(func(st *contract.WatchState) {
+		st.Phase = ""
+		last := r
+		st.Last = &last
+	})
+	e.publishRestart(r)
 }
 
 // relTo is path relative to root, with forward slashes.

@@ -21,8 +21,9 @@ import (
 // The Call pane's form, built from a tool's input schema: strings and
 // numbers are text inputs, strings that hold content (by format, length,
 // name or description, as in the offline UI's form) multi-line text areas,
-// booleans toggle, enums cycle through their values, arrays and objects
-// (and anything else) are JSON checked before the call; an object, or an
+// booleans toggle, enums cycle through their values, an array of strings
+// is a list (one item a line), other arrays and objects (and anything
+// else) are JSON checked before the call; an object, or an
 // array of objects, with known properties starts from a skeleton of them.
 // A paste keeps its newlines (a one-line field that receives several
 // lines becomes a text area). The whole arguments can be edited as raw
@@ -42,10 +43,11 @@ const (
 	fieldEnum
 	fieldJSON
 	fieldMulti // an array of choices: a checkbox per choice
+	fieldList  // an array of strings: a text area, one item a line (enter adds one)
 )
 
 func (k fieldKind) String() string {
-	return [...]string{"string", "number", "integer", "boolean", "choice", "JSON", "choices"}[k]
+	return [...]string{"string", "number", "integer", "boolean", "choice", "JSON", "choices", "list, one item a line"}[k]
 }
 
 type formField struct {
@@ -274,6 +276,10 @@ func newField(name string, p schemaProp, required bool) *formField {
 		fd.kind = fieldNumber
 	case typ == "integer":
 		fd.kind = fieldInteger
+	case typ == "array" && stringItems(p):
+		// A list of strings: one item a line, rows added with enter and
+		// removed by deleting the line (not a one-line JSON box).
+		fd.kind, fd.multi = fieldList, true
 	default:
 		fd.kind, fd.jsonType = fieldJSON, typ
 		if sk := skeletonOf(p.raw, 0); sk != nil && (typ == "object" || typ == "array") {
@@ -293,6 +299,8 @@ func newField(name string, p schemaProp, required bool) *formField {
 		if json.Unmarshal(p.Default, &d) == nil {
 			placeholder = d
 		}
+	case fieldList:
+		placeholder = "one item a line · enter adds one"
 	case fieldJSON:
 		switch typ {
 		case "array":
@@ -475,6 +483,12 @@ func (fd *formField) editable() bool {
 
 // arrayChoices are the choices of an array of enum items (items.enum, or
 // items.anyOf/oneOf of {const, title}): the values and their titles.
+// stringItems reports whether an array's items are plain strings.
+func stringItems(p schemaProp) bool {
+	var items schemaProp
+	return len(p.Items) > 0 && json.Unmarshal(p.Items, &items) == nil && schemaType(items.Type) == "string" && len(items.Enum) == 0
+}
+
 func arrayChoices(p schemaProp) ([]json.RawMessage, []string) {
 	var items schemaProp
 	if len(p.Items) == 0 || json.Unmarshal(p.Items, &items) != nil {
@@ -831,6 +845,18 @@ func (f *callForm) fill(raw json.RawMessage) error {
 			}
 			sets = append(sets, set{fd: fd, v: v, text: s})
 			continue
+		case fieldList:
+			var items []string
+			if json.Unmarshal(v, &items) != nil {
+				return fmt.Errorf("%s must be a list of strings", fd.name)
+			}
+			for _, it := range items {
+				if strings.Contains(it, "\n") {
+					return fmt.Errorf("an item of %s has several lines: the form keeps one item a line", fd.name)
+				}
+			}
+			sets = append(sets, set{fd: fd, v: v, text: strings.Join(items, "\n")})
+			continue
 		case fieldJSON:
 			if fd.multi {
 				var buf bytes.Buffer
@@ -923,6 +949,15 @@ func (fd *formField) value() (json.RawMessage, bool, error) {
 	}
 	text := fd.text()
 	s := strings.TrimSpace(text)
+	if fd.kind == fieldList {
+		// Each line is an item; trailing empty lines are not.
+		lines := strings.Split(strings.TrimRight(text, "\n"), "\n")
+		if s == "" {
+			return nil, false, nil
+		}
+		b, err := json.Marshal(lines)
+		return b, true, err
+	}
 	if fd.kind == fieldString {
 		if text == "" {
 			return nil, false, nil

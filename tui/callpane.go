@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"unicode/utf8"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -35,7 +36,7 @@ func (p *callPane) Keys() []key.Binding {
 		run = []key.Binding{k.CancelCall}
 	}
 	if p.active {
-		return append(append([]key.Binding{k.CallSend}, run...), k.NextField, k.PrevField, k.Toggle, k.Editor, k.RawJSON, k.Skeleton, k.Cancel)
+		return append(append([]key.Binding{k.CallSend}, run...), k.NextField, k.PrevField, k.Toggle, k.Editor, k.RawJSON, k.Skeleton, k.ClearField, k.Cancel)
 	}
 	return append(append(append([]key.Binding{k.Enter, k.EditAll}, run...), k.OpenLink), p.text.keys(k)...)
 }
@@ -204,6 +205,21 @@ func (p *callPane) formKey(msg tea.KeyPressMsg) tea.Cmd {
 		}
 		p.text.scroll(scrollMsg{lines: d, page: true})
 		return nil
+	case key.Matches(msg, k.ClearField):
+		// The whole field at once (the raw JSON box too): ctrl+k and
+		// ctrl+u only reach a line's end or start.
+		if f.raw {
+			f.rawArg.SetValue("")
+			f.rawErr = ""
+			f.fitArea(&f.rawArg)
+			s.setStatus("cleared the arguments", false)
+			return nil
+		}
+		if fd := f.field(); fd != nil && fd.editable() {
+			f.setText(fd, "")
+			s.setStatus("cleared "+fd.name, false)
+		}
+		return nil
 	case key.Matches(msg, k.RawJSON):
 		if err := f.toggleRaw(); err != nil {
 			s.setStatus(err.Error(), true)
@@ -311,7 +327,7 @@ func (p *callPane) callLines(tool string, w int) []string {
 		}
 		out = append(out, head)
 		out = append(out, indent(wrapStyled(st.Muted, fmt.Sprintf("%s · %s · arguments %s", fmtDur(r.res.Duration),
-			size(len(r.res.Result)), r.args), w-3), "  ")...)
+			size(len(r.res.Result)), argsSummary(r.args)), w-3), "  ")...)
 		ls := wrapAll(r.lines, w-3)
 		if r.res.IsError {
 			for i, l := range ls {
@@ -321,4 +337,21 @@ func (p *callPane) callLines(tool string, w int) []string {
 		out = append(out, indent(ls, "  ")...)
 	}
 	return out
+}
+
+// maxArgsSummary bounds the arguments the result's header repeats.
+const maxArgsSummary = 160
+
+// argsSummary is the call's arguments for the result's header: whole when
+// short, else their start and size (the History pane's enter shows the
+// call whole).
+func argsSummary(args string) string {
+	if len(args) <= maxArgsSummary {
+		return args
+	}
+	cut := args[:maxArgsSummary]
+	for !utf8.ValidString(cut) {
+		cut = cut[:len(cut)-1]
+	}
+	return fmt.Sprintf("%s… (%s; whole in the History pane)", cut, size(len(args)))
 }

@@ -293,6 +293,7 @@ func (m *Model) handleSubscribed(msg subscribedMsg) tea.Cmd {
 	if msg.api != nil && msg.api != m.api {
 		m.api, m.base = msg.api, msg.base
 	}
+	cmds = append(cmds, m.trafficSubscribed())
 	if m.lost {
 		m.lost, m.retry, m.lostErr = false, 0, ""
 		m.setStatus("reconnected to "+m.base, false)

@@ -117,6 +117,7 @@ type trafficRow struct {
 	size      int
 	frame     []byte
 	truncated bool
+	gap       int64 // kind trafficGap: how many frames are missing here
 }
 
 // logRow is one line of the Log pane.
@@ -336,7 +337,7 @@ func (m *Model) handleEvents(msg eventsMsg) tea.Cmd {
 	for _, ev := range msg.evs {
 		switch d := ev.Detail.(type) {
 		case *contract.Traffic:
-			m.traffic.Push(newTrafficRow(ev, d))
+			m.addTraffic(ev, d)
 			continue
 		case *contract.LogRecord:
 			m.logs.Push(newLogRow(ev, d))

@@ -9,7 +9,7 @@ import (
 
 // helpDialog is ?: the focused pane's keys, the global keys, the panes and
 // what the tool list's badges mean, over the whole body. Up/down and
-// PgUp/PgDn scroll it, q quits, any other key closes it.
+// PgUp/PgDn scroll it, any other key (q and esc too) closes it.
 type helpDialog struct {
 	m    *Model
 	text textView
@@ -23,7 +23,7 @@ func (d *helpDialog) place() placement { return placeBody }
 
 func (d *helpDialog) Keys() []key.Binding {
 	k := d.m.keys
-	return []key.Binding{k.Down, k.PageDown, k.Quit, key.NewBinding(key.WithKeys("esc"), key.WithHelp("any key", "close"))}
+	return []key.Binding{k.Down, k.PageDown, key.NewBinding(key.WithKeys("esc", "q"), key.WithHelp("esc/q/any key", "close"))}
 }
 
 func (d *helpDialog) Update(msg tea.Msg) (tea.Cmd, bool) {
@@ -33,8 +33,6 @@ func (d *helpDialog) Update(msg tea.Msg) (tea.Cmd, bool) {
 	}
 	k := d.m.keys
 	switch {
-	case key.Matches(km, k.Quit):
-		return d.m.askQuit(), true
 	case key.Matches(km, k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom):
 		cmd, _ := d.text.update(k, km)
 		return cmd, false
@@ -61,19 +59,23 @@ func (m *Model) fullHelpLines(w int) []string {
 		}
 		out = append(out, st.Key.Render(title))
 	}
+	// keys lists bindings; one disabled now (attach without a genui to
+	// attach to) is listed as such, so every key can be found.
 	keys := func(bs ...key.Binding) {
 		kw := 0
 		for _, b := range bs {
-			if b.Enabled() {
-				kw = max(kw, len([]rune(b.Help().Key)))
-			}
+			kw = max(kw, len([]rune(b.Help().Key)))
 		}
 		for _, b := range bs {
-			if !b.Enabled() {
+			h := b.Help()
+			if h.Key == "" {
 				continue
 			}
-			h := b.Help()
-			for i, l := range wrap(h.Desc, max(w-kw-4, 10)) {
+			desc := h.Desc
+			if !b.Enabled() {
+				desc += " (not available now)"
+			}
+			for i, l := range wrap(desc, max(w-kw-4, 10)) {
 				label := ""
 				if i == 0 {
 					label = h.Key
@@ -91,9 +93,11 @@ func (m *Model) fullHelpLines(w int) []string {
 	section(fmt.Sprintf("This pane: %d %s — %s", m.tab+1, sp.name, sp.about))
 	keys(append(m.current().Keys(), k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom)...)
 	section("Everywhere")
-	keys(k.FocusList, k.FocusPane, k.Enter, k.Back, k.Interrupt, k.NextTab, k.PrevTab, k.Filter, k.Palette,
-		k.Generate, k.Refine, k.Regenerate, k.RegenerateClear, k.ToggleDiff, k.Call, k.Preview, k.CopyURL,
-		k.Export, k.RefreshTools, k.CancelCall, k.Requests, k.Attach, k.Help, k.Quit)
+	keys(append([]key.Binding{k.FocusList, k.FocusPane, k.Enter, k.Back, k.Interrupt, k.NextTab, k.PrevTab}, k.actions()...)...)
+	section("In the Call pane")
+	keys(k.callPaneKeys()...)
+	section("In panes of rows and text")
+	keys(k.Search, k.SearchNext, k.SearchPrev, k.Wrap, k.Left, k.Right, k.CopyText, k.Level)
 	section("Panes")
 	for i, sp := range m.specs {
 		d := tabKey(i)
@@ -129,6 +133,7 @@ func (m *Model) fullHelpLines(w int) []string {
 	}
 	section("Dialogs and inputs")
 	note("Esc backs out one level (a dialog, a search, the form, an opened row, the pane's focus, the filter); ctrl+c backs out of any input and quits from the top, asking first while a call runs.")
+	keys(k.Send, k.HistoryPrev, k.HistoryNext, k.Yes, k.No)
 	note("Refine box: enter sends, esc cancels, ↑/↓ earlier feedback.")
 	note("Call form: tab/↓ next field, shift+tab/↑ previous, space/←/→ booleans and choices, enter calls, esc leaves; PgUp/PgDn scroll the pane.")
 	note("Search (/ in a pane): type to search, enter keeps it, n/N next and previous match, esc clears. With the tool list focused, / filters the tools.")

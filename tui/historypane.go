@@ -50,6 +50,7 @@ type historyPane struct {
 	haveRestart bool
 	worked      map[string]bool // tools re-run or edited from here
 	lastDiff    *openViewerMsg
+	selectNext  int64 // select this entry once a page holds it (a re-run's)
 	// pin is the check name being typed (p); nil when not pinning.
 	pin   *textinput.Model
 	pinID int64
@@ -252,6 +253,7 @@ func (p *historyPane) key(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 			return nil, true
 		}
 		last := *p.lastDiff
+		last.unasked = false // asked for now
 		return func() tea.Msg { return last }, true
 	}
 	e, ok := p.selectedEntry()
@@ -358,11 +360,21 @@ func (p *historyPane) pinKey(msg tea.KeyPressMsg) tea.Cmd {
 // (newer calls push it down).
 func (p *historyPane) keepCursor(next []contract.HistoryEntry) {
 	e, ok := p.selectedEntry()
+	want := e.ID
+	if p.selectNext != 0 {
+		// A re-run: its new entry is selected, so p pins what it shows.
+		want, ok = p.selectNext, true
+		for _, n := range next {
+			if n.ID == want {
+				p.selectNext = 0
+			}
+		}
+	}
 	if !ok {
 		return
 	}
 	for i, n := range next {
-		if n.ID == e.ID {
+		if n.ID == want {
 			d := i - p.rows.cursor
 			p.rows.cursor, p.rows.offset = i, max(p.rows.offset+d, 0)
 			return
@@ -463,6 +475,7 @@ func (p *historyPane) rerunDone(msg historyRerunMsg) tea.Cmd {
 	}
 	r := msg.rerun
 	p.full[r.Previous.ID], p.full[r.Entry.ID] = r.Previous, r.Entry
+	p.selectNext = r.Entry.ID
 	s.setStatus(fmt.Sprintf("re-ran #%d as #%d: %s", r.Previous.ID, r.Entry.ID, diffSummary(r.Diff)), r.Entry.Error != "")
 	return tea.Batch(p.fetch(), p.showDiff(fmt.Sprintf("Re-run of #%d as #%d · %s", r.Previous.ID, r.Entry.ID, r.Entry.Tool),
 		r.Previous, r.Entry, r.Diff))
@@ -693,12 +706,18 @@ func (p *historyPane) autoDone(msg historyAutoMsg) tea.Cmd {
 	for _, e := range msg.errs {
 		lines = append(lines, st.Err.Render("✗ "+clean(e)))
 	}
-	s.setStatus(fmt.Sprintf("after the restart: %d call(s) run again, %d changed", len(msg.reruns), changed), len(msg.errs) > 0)
 	if len(msg.reruns)+len(msg.errs) == 0 {
+		s.setStatus("after the restart: nothing to run again", false)
 		return nil
 	}
-	v := openViewerMsg{title: fmt.Sprintf("After the restart · %d changed of %d", changed, len(msg.reruns)), lines: lines}
+	v := openViewerMsg{title: fmt.Sprintf("After the restart · %d changed of %d", changed, len(msg.reruns)), lines: lines, unasked: true}
 	p.lastDiff = &v
+	if changed == 0 && len(msg.errs) == 0 {
+		// Nothing to show: the status line says so, D shows the list.
+		s.setStatus(fmt.Sprintf("after the restart: %d call(s) run again, none changed (D shows them)", len(msg.reruns)), false)
+		return p.fetch()
+	}
+	s.setStatus(fmt.Sprintf("after the restart: %d call(s) run again, %d changed", len(msg.reruns), changed), len(msg.errs) > 0)
 	return tea.Batch(p.fetch(), func() tea.Msg { return v })
 }
 

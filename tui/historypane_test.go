@@ -57,6 +57,11 @@ func TestHistoryPane(t *testing.T) {
 	}
 	keys("esc")
 	term.waitFor(t, "the new entry", has("History · 3", "#3", "re-ran #1 as #3"))
+	// The re-run's entry is selected: p right away pins it, not #1.
+	keys("p")
+	term.waitFor(t, "the re-run's check name", has("pin as check:", "get_current_weather-3"))
+	keys("esc")
+	term.waitFor(t, "the pin left", func(s string) bool { return !strings.Contains(s, "pin as check:") })
 
 	// d on the re-run compares it with its previous run, #1.
 	keys("home", "d")

@@ -55,6 +55,7 @@ type KeyMap struct {
 	EditAll     key.Binding // all arguments as JSON in $EDITOR (Call pane)
 	RawJSON     key.Binding
 	Skeleton    key.Binding
+	ClearField  key.Binding // empties the focused field (or the raw JSON box)
 	Cancel      key.Binding
 	HistoryPrev key.Binding
 	HistoryNext key.Binding
@@ -128,6 +129,7 @@ func DefaultKeyMap(specs []paneSpec) KeyMap {
 		EditAll:     key.NewBinding(key.WithKeys("E"), key.WithHelp("E", "all arguments in $EDITOR")),
 		RawJSON:     key.NewBinding(key.WithKeys("ctrl+o"), key.WithHelp("ctrl+o", "arguments as JSON / fields")),
 		Skeleton:    key.NewBinding(key.WithKeys("ctrl+t"), key.WithHelp("ctrl+t", "fill in the shape")),
+		ClearField:  key.NewBinding(key.WithKeys("ctrl+l"), key.WithHelp("ctrl+l", "clear the field")),
 		Cancel:      key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel")),
 		HistoryPrev: key.NewBinding(key.WithKeys("up"), key.WithHelp("↑", "earlier feedback")),
 		HistoryNext: key.NewBinding(key.WithKeys("down"), key.WithHelp("↓", "later feedback")),
@@ -153,6 +155,21 @@ func DefaultKeyMap(specs []paneSpec) KeyMap {
 		}
 	}
 	return k
+}
+
+// actions is the one table of the workbench's global actions, in the
+// order the palette (:) and the help (?) list them: both come from it.
+func (k KeyMap) actions() []key.Binding {
+	return []key.Binding{k.Generate, k.Refine, k.Regenerate, k.RegenerateClear, k.DropLast, k.DropAny, k.ToggleDiff,
+		k.Call, k.CancelCall, k.Preview, k.CopyURL, k.Export, k.RefreshTools, k.Requests, k.Attach, k.Filter,
+		k.Palette, k.Help, k.Quit}
+}
+
+// callPaneKeys are every key of the Call pane (the form's and the
+// result's), for the help whatever the pane shows now.
+func (k KeyMap) callPaneKeys() []key.Binding {
+	return []key.Binding{k.Call, k.CallSend, k.NextField, k.PrevField, k.Toggle, k.Editor, k.EditAll, k.RawJSON,
+		k.Skeleton, k.ClearField, k.CancelCall, k.OpenLink, k.Cancel}
 }
 
 // helpKeys is what the help bar and the full help show in one mode.
@@ -187,9 +204,7 @@ func (k KeyMap) browseHelp() helpKeys {
 		full: [][]key.Binding{
 			{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.FocusList, k.FocusPane, k.Enter, k.Back},
 			append([]key.Binding{k.Filter, k.NextTab, k.PrevTab}, k.Tabs...),
-			{k.Generate, k.Refine, k.Regenerate, k.RegenerateClear, k.DropLast, k.DropAny, k.ToggleDiff, k.Call, k.CancelCall, k.Preview, k.CopyURL, k.Export, k.RefreshTools},
-			{k.Requests},
-			{k.Attach, k.Help, k.Quit},
+			k.actions(),
 		},
 	}
 }

@@ -226,6 +226,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.handleCancel(msg)
 	case requestsMsg:
 		return m, m.handleRequests(msg)
+	case trafficHistoryMsg:
+		return m, m.handleTrafficHistory(msg)
 	case answerMsg:
 		return m, m.handleAnswer(msg)
 	case resourceReadMsg:
@@ -262,7 +264,11 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case rehighlightMsg:
 		return m, m.handleRehighlight(msg)
 	case openViewerMsg:
-		m.overlay.push(newViewerDialog(m.shared, msg.title, msg.lines))
+		v := newViewerDialog(m.shared, msg.title, msg.lines)
+		if msg.unasked {
+			v.keysFrom = m.now().Add(unaskedGrace)
+		}
+		m.overlay.push(v)
 		return m, nil
 	case showPaneMsg:
 		prev := m.selected()
@@ -418,7 +424,7 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 
 func (m *Model) routeKey(msg tea.KeyPressMsg) tea.Cmd {
 	interrupt := key.Matches(msg, m.keys.Interrupt)
-	if d := m.overlay.front(); d != nil {
+	if d := m.overlay.front(); d != nil && !passesKeys(d, m.now()) {
 		if !interrupt {
 			return m.overlay.update(msg)
 		}
@@ -766,4 +772,11 @@ func (m *Model) handleClick(msg tea.MouseClickMsg) tea.Cmd {
 		cmd, _ := m.current().Update(clickMsg{row: y - 2}) // tab bar and border
 		return cmd
 	}
+}
+
+// passesKeys reports whether the front dialog lets a key pressed at now
+// through to what is under it (a viewer that just opened by itself).
+func passesKeys(d dialog, now time.Time) bool {
+	v, ok := d.(*viewerDialog)
+	return ok && !v.takesKeys(now)
 }

@@ -52,8 +52,10 @@ func newPaletteDialog(m *Model) (*paletteDialog, tea.Cmd) {
 	for _, b := range m.current().Keys() {
 		add(b, m.specs[m.tab].name+": "+b.Help().Desc)
 	}
-	for _, b := range []key.Binding{k.Generate, k.Refine, k.Regenerate, k.RegenerateClear, k.ToggleDiff, k.Call, k.Preview,
-		k.CopyURL, k.Export, k.RefreshTools, k.CancelCall, k.Requests, k.Attach, k.Filter, k.Help, k.Quit} {
+	for _, b := range k.actions() {
+		if key.Matches(keyMsgOf(b.Keys()[0]), k.Palette) {
+			continue // the palette is open
+		}
 		add(b, "")
 	}
 	for i, sp := range m.specs {

@@ -272,7 +272,7 @@ func (r *rowList) render(st Styles, w, h int, src rows, focused bool) ([]string,
 			l = highlight(st, l, q)
 		}
 		if r.wrap {
-			return strings.Split(ansi.Hardwrap(l, w, true), "\n")
+			return strings.Split(ansi.Wrap(l, w, ""), "\n") // at word boundaries (wrapAll)
 		}
 		return []string{l}
 	}

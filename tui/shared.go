@@ -38,9 +38,11 @@ type shared struct {
 	vars      *varTree
 	events    *ring[eventRow]
 	traffic   *ring[trafficRow]
-	logs      *ring[logRow]
-	seenQueue map[int64]int   // queue seq -> index hint (dedupe PendingEvents vs EventQueued)
-	queuedIDs map[string]bool // seq|time|source|type|tool|payload of queued events shown (dedupe across re-attaches)
+	// trafficSync follows genui's traffic numbers (trafficsync.go).
+	trafficSync trafficSync
+	logs        *ring[logRow]
+	seenQueue   map[int64]int   // queue seq -> index hint (dedupe PendingEvents vs EventQueued)
+	queuedIDs   map[string]bool // seq|time|source|type|tool|payload of queued events shown (dedupe across re-attaches)
 	// eventsReordered counts rows moved before newer ones (a search over
 	// the events starts over).
 	eventsReordered int

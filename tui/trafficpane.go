@@ -33,14 +33,20 @@ func (p *trafficPane) Keys() []key.Binding { return p.rows.keys(p.s.keys) }
 // src is the Traffic pane's rows.
 func (p *trafficPane) src() rows {
 	s := p.s
-	return rows{dropped: s.traffic.Dropped(), total: s.traffic.Len(), line: s.trafficLine,
+	return rows{dropped: s.traffic.Dropped(), total: s.traffic.Len(), line: s.trafficLine, key: fmt.Sprint(s.trafficSync.reordered),
 		text: func(ri int) string {
 			r := s.traffic.At(ri)
+			if r.kind == trafficGap {
+				return gapText(r)
+			}
 			return r.dir + " " + r.kind + " " + trafficWhat(r) + " " + r.id + " " + string(r.frame)
 		},
 		detail: s.trafficDetail,
 		title: func(ri int) string {
 			r := s.traffic.At(ri)
+			if r.kind == trafficGap {
+				return "Traffic · frames dropped"
+			}
 			return "Traffic · " + r.dir + " " + r.kind + " " + trafficWhat(r)
 		},
 	}
@@ -52,7 +58,11 @@ func (p *trafficPane) Update(msg tea.Msg) (tea.Cmd, bool) {
 
 func (p *trafficPane) View(w, h int, focused bool) paneView {
 	lines, sc, footer := p.rows.render(p.s.styles, w, h, p.src(), focused)
-	return paneView{title: fmt.Sprintf("Traffic %d · JSON-RPC", p.s.traffic.Len()), lines: lines, sc: sc, footer: footer}
+	title := fmt.Sprintf("Traffic %d · JSON-RPC", p.s.traffic.Len())
+	if d := p.s.traffic.Dropped(); d > 0 {
+		title += fmt.Sprintf(" · %d older not kept", d)
+	}
+	return paneView{title: title, lines: lines, sc: sc, footer: footer}
 }
 
 var dirLabels = map[string]string{
@@ -75,6 +85,9 @@ func trafficWhat(r trafficRow) string {
 
 func (s *shared) trafficLine(i, w int) string {
 	st, r := s.styles, s.traffic.At(i)
+	if r.kind == trafficGap {
+		return st.Warn.Render(fit(gapText(r), w))
+	}
 	dir := dirLabels[r.dir]
 	if dir == "" {
 		dir = r.dir
@@ -113,6 +126,9 @@ func (s *shared) trafficLine(i, w int) string {
 // it went over the wire, then indented.
 func (s *shared) trafficDetail(i, w int) []string {
 	st, r := s.styles, s.traffic.At(i)
+	if r.kind == trafficGap {
+		return wrapStyled(st.Warn, gapText(r)+". genui keeps its newest 2,000 frames (GET /api/traffic); the answers to tool calls are never dropped.", w)
+	}
 	out := wrap(r.dir+" "+r.kind+" "+trafficWhat(r), w)
 	for k, l := range out {
 		out[k] = st.Key.Render(l)

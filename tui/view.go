@@ -308,14 +308,18 @@ func size(n int) string {
 	return fmt.Sprintf("%dB", n)
 }
 
+// wrapAll wraps each line to w cells at word boundaries (ansi.Wrap:
+// styles kept, a word is broken only when it is longer than w), so a
+// result reads "doesn't", never "doesn'" then "t".
 func wrapAll(lines []string, w int) []string {
+	w = max(w, 1)
 	out := make([]string, 0, len(lines))
 	for _, l := range lines {
 		if cellWidth(l) <= w {
 			out = append(out, l)
 			continue
 		}
-		out = append(out, strings.Split(ansi.Hardwrap(l, w, true), "\n")...)
+		out = append(out, strings.Split(ansi.Wrap(l, w, ""), "\n")...)
 	}
 	return out
 }

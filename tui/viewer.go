@@ -3,6 +3,7 @@ package tui
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -13,7 +14,15 @@ import (
 type openViewerMsg struct {
 	title string
 	lines []string
+	// unasked: it opens by itself (the re-runs after a restart), not
+	// because of a key, so keys typed just before it showed are not its.
+	unasked bool
 }
+
+// unaskedGrace is how long a viewer that opened by itself lets keys
+// through to what is under it: keys typed before it was on screen (a
+// frame, and a person's reaction) were meant for that.
+const unaskedGrace = 400 * time.Millisecond
 
 // viewerDialog shows something whole over the body: a row of Events,
 // Traffic or Log opened with enter, exactly, scrollable, searchable and
@@ -23,7 +32,13 @@ type viewerDialog struct {
 	title string
 	lines []string
 	text  textView
+	// keysFrom: keys pressed before it go to what is under the viewer
+	// (zero: it takes every key).
+	keysFrom time.Time
 }
+
+// takesKeys reports whether a key pressed at now is the viewer's.
+func (d *viewerDialog) takesKeys(now time.Time) bool { return !now.Before(d.keysFrom) }
 
 func newViewerDialog(s *shared, title string, lines []string) *viewerDialog {
 	return &viewerDialog{s: s, title: title, lines: lines, text: textView{wrap: true, find: newFinder(s.styles)}}

@@ -21,7 +21,8 @@ func newCheckCmd() *cobra.Command {
 			"call (or the NAMEs given) and compares each result with the one in its file: equal, changed\n" +
 			"(with the differences, path by path) or failed. --update accepts the new results (only the\n" +
 			"changed checks' files are rewritten). Pin calls with `genui check add` or p in the TUI's\n" +
-			"History pane.",
+			"History pane. Without a server (no -- UPSTREAM_CMD, no upstream in the configuration) it exits 2,\n" +
+			"unless --demo says to check against the built-in demo.",
 		RunE: func(cmd *cobra.Command, args []string) error {
 			s, names, err := app.ConfigureWithNames(&f, args, cmd.ArgsLenAtDash())
 			if err != nil {
@@ -37,6 +38,7 @@ func newCheckCmd() *cobra.Command {
 	f.RegisterCheck(cmd.Flags())
 	cmd.Flags().BoolVar(&o.Update, "update", false, "accept changed results: rewrite those checks' files")
 	cmd.Flags().BoolVar(&o.JSON, "json", false, "print the report as JSON")
+	cmd.Flags().BoolVar(&o.Demo, "demo", false, "without an upstream, check against the built-in demo (checks pinned while the TUI ran it)")
 	cmd.AddCommand(newCheckAddCmd(), newCheckListCmd())
 	return cmd
 }
@@ -63,6 +65,7 @@ func newCheckAddCmd() *cobra.Command {
 	cmd.Flags().Int64Var(&o.HistoryID, "history", 0, "pin the recorded call with this number (the TUI's History pane shows them)")
 	cmd.Flags().StringArrayVar(&o.Ignore, "ignore", nil, "a path whose differences do not count: /structuredContent/at or structuredContent.items[*].id (repeatable)")
 	cmd.Flags().BoolVar(&o.Replace, "replace", false, "replace a check of the same name")
+	cmd.Flags().BoolVar(&o.Demo, "demo", false, "without an upstream, call the built-in demo")
 	return cmd
 }
 

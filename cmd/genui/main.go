@@ -3,13 +3,21 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"os"
+
+	"github.com/genui-dev/genui/engine/app"
 )
 
 func main() {
 	if err := newRootCmd().Execute(); err != nil {
 		fmt.Fprintln(os.Stderr, "genui:", err)
+		// genui check without a server is a usage error: 2; any other 1.
+		var nu app.NoUpstreamError
+		if errors.As(err, &nu) {
+			os.Exit(nu.ExitCode())
+		}
 		os.Exit(1)
 	}
 }

@@ -6,6 +6,7 @@
 // tools.json: {"tools": [MCP tool definitions],
 //              "results": {"tool name": CallToolResult, ...},
 //              "delayMs": {"tool name": milliseconds before answering},
+//              "notify": {"tool name": N notifications/message sent at once before the answer},
 //              "crash": true (exit at start, like a server with a syntax error)}
 // A tool without a result answers {"content":[{"type":"text","text":"<name> <arguments>"}]}.
 // Newline-delimited JSON-RPC on stdin/stdout; no dependencies.
@@ -65,6 +66,15 @@ rl.on("line", (line) => {
       };
       const delay = (spec.delayMs || {})[name] || 0;
       process.stderr.write(`filetools: call ${name}\n`);
+      const burst = (spec.notify || {})[name] || 0;
+      if (burst > 0) {
+        // One write: the whole burst reaches genui at once.
+        const notes = [];
+        for (let i = 1; i <= burst; i++) {
+          notes.push(JSON.stringify({ jsonrpc: "2.0", method: "notifications/message", params: { level: "info", data: `${name} ${i}/${burst}` } }));
+        }
+        process.stdout.write(notes.join("\n") + "\n");
+      }
       setTimeout(() => reply(result), delay);
       return;
     }

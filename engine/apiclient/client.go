@@ -377,3 +377,10 @@ func (c *Client) RunChecks(ctx context.Context, req contract.RunChecksRequest) (
 	var r contract.CheckReport
 	return r, c.do(ctx, http.MethodPost, "/api/checks/run", req, &r)
 }
+
+// RecentTraffic implements contract.API over GET /api/traffic.
+func (c *Client) RecentTraffic(ctx context.Context, q contract.TrafficQuery) (contract.TrafficPage, error) {
+	var page contract.TrafficPage
+	path := "/api/traffic?after=" + strconv.FormatInt(q.After, 10) + "&limit=" + strconv.Itoa(q.Limit)
+	return page, c.do(ctx, http.MethodGet, path, nil, &page)
+}

@@ -42,6 +42,7 @@ func Run(t *testing.T, newAPI func(t *testing.T, h *Harness) contract.API) {
 		{"WatchingNeverConsumes", testWatchingNeverConsumes},
 		{"SubscribeEndsWithContext", testSubscribeEnds},
 		{"SubscribeSeesTraffic", testSubscribeTraffic},
+		{"RecentTraffic", testRecentTraffic},
 		{"PendingEventsNeverConsumes", testPendingEvents},
 		{"SubscribeSeesLogRecords", testSubscribeLog},
 		{"History", testHistory},
@@ -550,5 +551,49 @@ func testSubscribeTraffic(t *testing.T, h *Harness, api contract.API) {
 	}
 	if req.Tool != "get_current_weather" || resp.Tool != "get_current_weather" {
 		t.Fatalf("traffic tool: request %q, response %q", req.Tool, resp.Tool)
+	}
+}
+
+// testRecentTraffic: the frames of a call nobody watched are recorded,
+// numbered without gaps, and read back after a number and within a limit.
+func testRecentTraffic(t *testing.T, h *Harness, api contract.API) {
+	ctx := ctxOf(t)
+	if _, err := api.CallTool(ctx, contract.CallRequest{Name: "get_current_weather", Arguments: json.RawMessage(`{"location":"Oslo"}`)}); err != nil {
+		t.Fatal(err)
+	}
+	all, err := api.RecentTraffic(ctx, contract.TrafficQuery{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var call, answer int64
+	for i, ev := range all.Events {
+		tr, ok := ev.Detail.(*contract.Traffic)
+		if !ok || ev.Kind != contract.EventTraffic || ev.Time.IsZero() {
+			t.Fatalf("event %d: %+v", i, ev)
+		}
+		if want := all.Last - int64(len(all.Events)-1-i); tr.Seq != want {
+			t.Fatalf("event %d: traffic number %d, want %d (no gaps, the newest last)", i, tr.Seq, want)
+		}
+		if tr.Method == "tools/call" && tr.Direction == contract.UpstreamToGenui && tr.Kind == "response" && strings.Contains(string(tr.Frame), "Oslo") {
+			answer = tr.Seq
+		}
+		if tr.Method == "tools/call" && tr.Direction == contract.GenuiToUpstream && tr.Kind == "request" {
+			call = tr.Seq
+		}
+	}
+	if call == 0 || answer <= call || all.Skipped != 0 {
+		t.Fatalf("recent traffic: call %d, answer %d, skipped %d, %d events", call, answer, all.Skipped, len(all.Events))
+	}
+	// After the call's number, limited to one: the newest frame, and the
+	// count of those between.
+	page, err := api.RecentTraffic(ctx, contract.TrafficQuery{After: call, Limit: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(page.Events) != 1 || page.Events[0].Detail.(*contract.Traffic).Seq != page.Last || page.Skipped != page.Last-call-1 {
+		t.Fatalf("after %d limit 1: %d events, skipped %d, last %d", call, len(page.Events), page.Skipped, page.Last)
+	}
+	if page, err := api.RecentTraffic(ctx, contract.TrafficQuery{After: page.Last}); err != nil || len(page.Events) != 0 {
+		t.Fatalf("after the last: %+v, %v", page, err)
 	}
 }

@@ -45,8 +45,25 @@ type CheckOptions struct {
 	Update bool
 	// JSON prints the report as JSON (contract.CheckReport).
 	JSON bool
+	// Demo runs the checks against the built-in demo when no upstream is
+	// configured (checks pinned in a TUI that ran the demo); without it a
+	// missing upstream is NoUpstreamError.
+	Demo bool
 	Out  io.Writer
 }
+
+// NoUpstreamError is `genui check`'s error when no server is given (no
+// "-- COMMAND", no configured upstream) and --demo is not set: checks
+// replayed against the built-in demo would fail with "tool not found"
+// and say nothing about the server meant. genui exits 2 (a usage error).
+type NoUpstreamError struct{}
+
+func (NoUpstreamError) Error() string {
+	return "no server to check: give its command after -- (genui check -- node build/index.js) or set \"upstream\" in the configuration; --demo checks against the built-in demo"
+}
+
+// ExitCode is the process's exit status for it.
+func (NoUpstreamError) ExitCode() int { return 2 }
 
 // ErrChecksFailed is RunChecks' error when a check changed or failed
 // (the report says which): genui exits 1.
@@ -58,7 +75,7 @@ const upstreamStartWait = 60 * time.Second
 // RunChecks is `genui check`.
 func (s *Setup) RunChecks(ctx context.Context, o CheckOptions) error {
 	store := checks.NewStore(s.Config.Checks.Directory)
-	call, stop, err := s.checkCaller(ctx)
+	call, stop, err := s.checkCaller(ctx, o.Demo)
 	if err != nil {
 		return err
 	}
@@ -85,7 +102,10 @@ func (s *Setup) RunChecks(ctx context.Context, o CheckOptions) error {
 
 // checkCaller starts the configured upstream and returns a caller of its
 // tools; stop ends it (its process group).
-func (s *Setup) checkCaller(ctx context.Context) (checks.Caller, func(), error) {
+func (s *Setup) checkCaller(ctx context.Context, demo bool) (checks.Caller, func(), error) {
+	if s.Upstream.Transport == upstream.TransportInProcess && !demo {
+		return nil, func() {}, NoUpstreamError{}
+	}
 	log, err := s.Logger()
 	if err != nil {
 		return nil, func() {}, err
@@ -142,7 +162,9 @@ type AddCheckOptions struct {
 	HistoryID int64
 	Ignore    []string
 	Replace   bool
-	Out       io.Writer
+	// Demo: as CheckOptions.Demo.
+	Demo bool
+	Out  io.Writer
 }
 
 // AddCheck is `genui check add`: it pins a recorded call, or calls TOOL
@@ -190,7 +212,7 @@ func (s *Setup) AddCheck(ctx context.Context, o AddCheckOptions) error {
 		return errors.New("name the TOOL to call (or pin a recorded call with --history ID)")
 	}
 	if c.Result == nil {
-		call, stop, err := s.checkCaller(ctx)
+		call, stop, err := s.checkCaller(ctx, o.Demo)
 		if err != nil {
 			return err
 		}

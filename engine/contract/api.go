@@ -103,6 +103,12 @@ type API interface {
 	// connection is lost; a subscriber that falls too far behind (256
 	// pending events) is closed too, after an EventLagged event.
 	Subscribe(ctx context.Context) (<-chan Event, error)
+	// RecentTraffic returns the JSON-RPC frames genui recorded (whether or
+	// not anyone watched) after traffic number q.After, oldest first: the
+	// newest q.Limit of them at most. A front end that attaches calls it to
+	// start with history, and again to fill a gap in the Traffic.Seq
+	// numbers its subscription shows (see traffic.go).
+	RecentTraffic(ctx context.Context, q TrafficQuery) (TrafficPage, error)
 
 	// PendingRequests lists the upstream's requests waiting for an answer
 	// from genui's surfaces (elicitation, sampling), oldest first; front

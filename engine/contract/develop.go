@@ -344,6 +344,7 @@ const (
 	RestartChanged     = "changed"        // watched files changed
 	RestartBuilding    = "building"       // the build command runs
 	RestartBuildFailed = "build-failed"   // it failed: the old upstream keeps serving
+	RestartBuilt       = "built"          // the build before the first start succeeded (AtStart)
 	RestartRestarting  = "restarting"     // a new upstream starts
 	RestartFailed      = "restart-failed" // it did not start: the old one keeps serving
 	RestartDone        = "restarted"      // the new upstream serves; tools listed again
@@ -354,6 +355,9 @@ const (
 // restarting a watched upstream (--watch, upstream.watch).
 type UpstreamRestart struct {
 	Phase string `json:"phase"`
+	// AtStart: the build before the upstream's first start (a project
+	// with a build step is built before it runs), not a restart.
+	AtStart bool `json:"atStart,omitempty"`
 	// Files are the changed files that started it (at most 20; MoreFiles
 	// counts the rest).
 	Files     []string `json:"files,omitempty"`
@@ -389,8 +393,16 @@ func (r UpstreamRestart) Summary() string {
 	case RestartChanged:
 		return "changed: " + files
 	case RestartBuilding:
+		if r.AtStart {
+			return "building before the first start: " + r.Build
+		}
 		return "building: " + r.Build
+	case RestartBuilt:
+		return fmt.Sprintf("built in %s; starting the upstream", r.BuildDuration.Round(time.Millisecond))
 	case RestartBuildFailed:
+		if r.AtStart {
+			return fmt.Sprintf("build failed (%s); starting the upstream from what an earlier build left", r.Error)
+		}
 		return fmt.Sprintf("build failed (%s); the old upstream keeps serving", r.Error)
 	case RestartRestarting:
 		return "restarting the upstream"

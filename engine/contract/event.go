@@ -164,6 +164,10 @@ const (
 // the wire: requests with their real ids, the answers, every notification
 // (notifications/cancelled included) and genui's answers to requests.
 type Traffic struct {
+	// Seq numbers the frames genui recorded, from 1, without gaps: a
+	// subscriber that sees a jump missed frames (RecentTraffic has the
+	// recent ones).
+	Seq       int64  `json:"seq,omitempty"`
 	Direction string `json:"direction"`
 	// Session is the MCP session (host traffic only).
 	Session string `json:"session,omitempty"`

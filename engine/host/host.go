@@ -592,10 +592,9 @@ func (sess *Session) send(frame []byte) {
 func (sess *Session) HandleFrame(ctx context.Context, raw []byte, reply Sender) {
 	defer sess.recoverFrame(raw, reply)
 	s := sess.srv
-	if s.e.Streaming() {
-		s.e.TraceFrame(contract.HostToGenui, sess.ID, raw, 0)
-		reply = sess.traced(reply, time.Now())
-	}
+	// Every frame is recorded (genui's traffic record), watched or not.
+	s.e.TraceFrame(contract.HostToGenui, sess.ID, raw, 0)
+	reply = sess.traced(reply, time.Now())
 	msg, perr := jsonrpc.Parse(raw)
 	if perr != nil {
 		// Answer everything but a broken response (a response cannot be

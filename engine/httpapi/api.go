@@ -17,6 +17,7 @@ package httpapi
 //	              closing the request, or POST /api/calls/{ID}/cancel, cancels the call)
 //	RefreshTools  POST /api/refresh
 //	Subscribe     GET  /events                       (server-sent events)
+//	RecentTraffic GET  /api/traffic?after=N&limit=N
 
 import (
 	"context"
@@ -280,4 +281,31 @@ func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
+}
+
+func (s *Server) handleRecentTraffic(w http.ResponseWriter, r *http.Request) {
+	var q contract.TrafficQuery
+	qs := r.URL.Query()
+	if v := qs.Get("after"); v != "" {
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil || n < 0 {
+			writeAPIError(w, contract.Errorf(contract.CodeInvalidArgument, "after: not a traffic number: %q", v))
+			return
+		}
+		q.After = n
+	}
+	if v := qs.Get("limit"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 0 {
+			writeAPIError(w, contract.Errorf(contract.CodeInvalidArgument, "limit: not a count: %q", v))
+			return
+		}
+		q.Limit = n
+	}
+	page, err := s.e.RecentTraffic(r.Context(), q)
+	if err != nil {
+		writeAPIError(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, page)
 }

@@ -106,8 +106,9 @@ func (s *Server) routes() {
 		{"POST /api/tools/{name}/refinements/drop", http.HandlerFunc(s.handleDropRefinement)},
 		{"POST /api/tool/{name}", http.HandlerFunc(s.handleToolCall)},
 		{"POST /api/refresh", http.HandlerFunc(s.handleRefresh)},
-		{"GET /api/queue", http.HandlerFunc(s.handlePendingEvents)}, // PendingEvents (queue.go)
-		{"GET /events", http.HandlerFunc(s.handleEvents)},           // Subscribe
+		{"GET /api/queue", http.HandlerFunc(s.handlePendingEvents)},   // PendingEvents (queue.go)
+		{"GET /events", http.HandlerFunc(s.handleEvents)},             // Subscribe
+		{"GET /api/traffic", http.HandlerFunc(s.handleRecentTraffic)}, // RecentTraffic
 		// The host side of contract.API (api_host.go): calls cancelled, the
 		// upstream's requests answered, roots, resources, prompts.
 		{"POST /api/calls/{id}/cancel", http.HandlerFunc(s.handleCancelCall)},

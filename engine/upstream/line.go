@@ -180,11 +180,11 @@ func (l *lineLink) found(batch []json.RawMessage) {
 // reader's blocks and the result with its tools array empty, and the 36 MB
 // line is never joined. Anything else (another shape, an error answer,
 // another caller, the traffic view watching frames) is read the ordinary
-// way.
+// way. (Unwatched, such an answer is not in genui's traffic record.)
 func (w lineWatcher) End() bool {
 	l := w.l
 	l.feed = nil
-	if tracing(l.tracer) != nil {
+	if watched(l.tracer) {
 		return false // the traffic view shows the frame as it came
 	}
 	st, ok := l.stream.Finish()

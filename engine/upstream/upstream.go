@@ -179,6 +179,25 @@ func (c *Client) currentTracer() Tracer {
 	return c.tracer
 }
 
+// Watcher is a Tracer that also says whether someone looks at the frames
+// now (not only records them): a long tools/list answer is then read whole
+// rather than parsed as it streams in, so it is shown as it came. A Tracer
+// that is no Watcher is always looked at.
+type Watcher interface {
+	Watching() bool
+}
+
+// watched reports whether someone looks at the frames t gets.
+func watched(t Tracer) bool {
+	if t == nil {
+		return false
+	}
+	if w, ok := t.(Watcher); ok {
+		return t.Tracing() && w.Watching()
+	}
+	return t.Tracing()
+}
+
 // tracing returns the tracer when it wants frames now (nil otherwise).
 func tracing(t Tracer) Tracer {
 	if t != nil && t.Tracing() {

@@ -26,10 +26,14 @@ import (
 const DefaultDebounce = 300 * time.Millisecond
 
 // DefaultIgnore are left out of every watch: version control, dependency
-// and cache folders, editor swap and backup files, compiled Python. A
-// pattern without '/' matches a file or folder name at any depth.
+// and cache folders, editor swap, backup, lock and probe files (vim's
+// *.sw? and 4913, emacs' .#* and #*#, JetBrains' ___jb_*___, kate's,
+// gedit's .goutputstream-*) and the temporaries editors and atomic
+// writers save through (*.tmp, *.tmp.N), compiled Python. A pattern
+// without '/' matches a file or folder name at any depth.
 var DefaultIgnore = []string{".git", ".hg", ".svn", "node_modules", "__pycache__", "*.pyc", ".DS_Store",
-	"*.swp", "*.swx", "*.swo", "*~", ".#*", "#*#", "4913", "*.tmp"}
+	"*.swp", "*.swx", "*.swo", "*.sw[a-p]", "*~", ".#*", "#*#", "4913", "*.tmp", "*.tmp.[0-9]*",
+	"*___jb_tmp___", "*___jb_old___", "*.kate-swp", ".goutputstream-*"}
 
 // maxDirs bounds the folders one watch holds (inotify watches are a
 // per-user resource).
@@ -76,6 +80,36 @@ type Watcher struct {
 	// Dropped counts changes noticed while a report was being handled
 	// (the build and restart write files too; see Run).
 	dropped atomic.Int64
+	// mtimes are the modification times last seen of files that changed
+	// (Run's goroutine only): a permission-only event whose file's mtime
+	// moved is a touch, a change.
+	mtimes map[string]time.Time
+}
+
+// maxMtimes bounds mtimes (it starts over when full).
+const maxMtimes = 10000
+
+// touched reports whether a permission-only event on path changed its
+// mtime (touch): against the mtime last seen, or, for a file not seen
+// yet, an mtime within the last two seconds (chmod leaves it old).
+func (w *Watcher) touched(rel, path string) bool {
+	fi, err := os.Stat(path)
+	if err != nil || fi.IsDir() {
+		return false
+	}
+	last, seen := w.mtimes[rel]
+	w.remember(rel, fi.ModTime())
+	if seen {
+		return !fi.ModTime().Equal(last)
+	}
+	return time.Since(fi.ModTime()).Abs() < 2*time.Second
+}
+
+func (w *Watcher) remember(rel string, mt time.Time) {
+	if w.mtimes == nil || len(w.mtimes) >= maxMtimes {
+		w.mtimes = map[string]time.Time{}
+	}
+	w.mtimes[rel] = mt
 }
 
 // New checks the paths (each must exist, or be a glob whose fixed part
@@ -318,12 +352,17 @@ func (w *Watcher) Run(ctx context.Context, fire func(ctx context.Context, files 
 // watched files already in it count as changed (they were written before
 // its watch began).
 func (w *Watcher) event(ev fsnotify.Event) []string {
-	if ev.Op == fsnotify.Chmod {
-		return nil
-	}
 	rel, err := w.rel(ev.Name)
 	if err != nil || strings.HasPrefix(rel, "../") || w.ignored(rel) {
 		return nil
+	}
+	if ev.Op == fsnotify.Chmod {
+		// A permission change is no change; a touch (the mtime moved,
+		// reported as an attribute change) is.
+		if !w.watched(rel) || !w.touched(rel, ev.Name) {
+			return nil
+		}
+		return []string{rel}
 	}
 	if ev.Op.Has(fsnotify.Create) {
 		if fi, err := os.Stat(ev.Name); err == nil && fi.IsDir() {
@@ -348,6 +387,9 @@ func (w *Watcher) event(ev fsnotify.Event) []string {
 	}
 	if !w.watched(rel) {
 		return nil
+	}
+	if fi, err := os.Stat(ev.Name); err == nil && !fi.IsDir() {
+		w.remember(rel, fi.ModTime())
 	}
 	return []string{rel}
 }
