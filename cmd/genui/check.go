@@ -37,6 +37,7 @@ func newCheckCmd() *cobra.Command {
 	f.RegisterCheck(cmd.Flags())
 	cmd.Flags().BoolVar(&o.Update, "update", false, "accept changed results: rewrite those checks' files")
 	cmd.Flags().BoolVar(&o.JSON, "json", false, "print the report as JSON")
+	cmd.Flags().BoolVar(&o.Lint, "lint", false, "run the server linter (genui lint) too; its errors also make genui exit 1")
 	cmd.AddCommand(newCheckAddCmd(), newCheckListCmd())
 	return cmd
 }

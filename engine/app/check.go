@@ -43,8 +43,11 @@ type CheckOptions struct {
 	Names []string
 	// Update rewrites the files of changed checks with the new results.
 	Update bool
-	// JSON prints the report as JSON (contract.CheckReport).
+	// JSON prints the report as JSON (contract.CheckReport; with Lint, the
+	// contract.LintReport follows it).
 	JSON bool
+	// Lint runs the server linter too (genui lint) on the same upstream.
+	Lint bool
 	Out  io.Writer
 }
 
@@ -58,12 +61,12 @@ const upstreamStartWait = 60 * time.Second
 // RunChecks is `genui check`.
 func (s *Setup) RunChecks(ctx context.Context, o CheckOptions) error {
 	store := checks.NewStore(s.Config.Checks.Directory)
-	call, stop, err := s.checkCaller(ctx)
+	up, stop, err := s.startUpstream(ctx)
 	if err != nil {
 		return err
 	}
 	defer stop()
-	rep, err := store.Run(ctx, call, checks.RunOptions{Names: o.Names, Update: o.Update, Timeout: s.Config.Checks.Timeout.D()})
+	rep, err := store.Run(ctx, toolCaller(up), checks.RunOptions{Names: o.Names, Update: o.Update, Timeout: s.Config.Checks.Timeout.D()})
 	if err != nil {
 		return err
 	}
@@ -77,15 +80,33 @@ func (s *Setup) RunChecks(ctx context.Context, o CheckOptions) error {
 	} else {
 		fmt.Fprint(o.Out, checks.Report(rep))
 	}
-	if !rep.OK() {
-		return fmt.Errorf("%w: %d changed, %d failed", ErrChecksFailed, rep.Changed-rep.Updated, rep.Failed)
+	var lintErr error
+	if o.Lint {
+		lintErr = s.lintWith(ctx, up, LintOptions{JSON: o.JSON, Out: o.Out})
+		if lintErr != nil && !errors.Is(lintErr, ErrLintFailed) {
+			return lintErr
+		}
 	}
-	return nil
+	if !rep.OK() {
+		return errors.Join(fmt.Errorf("%w: %d changed, %d failed", ErrChecksFailed, rep.Changed-rep.Updated, rep.Failed), lintErr)
+	}
+	return lintErr
 }
 
 // checkCaller starts the configured upstream and returns a caller of its
 // tools; stop ends it (its process group).
 func (s *Setup) checkCaller(ctx context.Context) (checks.Caller, func(), error) {
+	c, stop, err := s.startUpstream(ctx)
+	if err != nil {
+		return nil, stop, err
+	}
+	return toolCaller(c), stop, nil
+}
+
+// startUpstream starts the configured upstream (for the commands that run
+// without a host: check, lint) and waits, bounded, for it to be ready;
+// stop ends it (its process group).
+func (s *Setup) startUpstream(ctx context.Context) (*upstream.Client, func(), error) {
 	log, err := s.Logger()
 	if err != nil {
 		return nil, func() {}, err
@@ -117,7 +138,12 @@ func (s *Setup) checkCaller(ctx context.Context) (checks.Caller, func(), error) 
 		}
 		return nil, func() {}, fmt.Errorf("the upstream %s did not start: %v", DescribeUpstream(s.Upstream), err)
 	}
-	call := func(ctx context.Context, tool string, args json.RawMessage) (json.RawMessage, error) {
+	return c, stop, nil
+}
+
+// toolCaller calls c's tools.
+func toolCaller(c *upstream.Client) checks.Caller {
+	return func(ctx context.Context, tool string, args json.RawMessage) (json.RawMessage, error) {
 		params, err := json.Marshal(map[string]any{"name": tool, "arguments": args})
 		if err != nil {
 			return nil, err
@@ -132,7 +158,6 @@ func (s *Setup) checkCaller(ctx context.Context) (checks.Caller, func(), error) 
 		}
 		return res, nil
 	}
-	return call, stop, nil
 }
 
 // AddCheckOptions configure AddCheck: Args is NAME [TOOL [ARGUMENTS]].
