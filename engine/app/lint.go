@@ -106,4 +106,3 @@ func listTools(ctx context.Context, c *upstream.Client) ([]json.RawMessage, erro
 	}
 	return nil, fmt.Errorf("tools/list: more than %d pages", maxToolPages)
 }
-
