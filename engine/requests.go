@@ -15,8 +15,8 @@ import (
 	"time"
 
 	"github.com/genui-dev/genui/engine/contract"
-	"github.com/genui-dev/genui/engine/schemacheck"
 	"github.com/genui-dev/genui/engine/jsonrpc"
+	"github.com/genui-dev/genui/engine/schemacheck"
 )
 
 // Server-to-client requests from the upstream (elicitation, sampling,
