@@ -93,7 +93,7 @@ func (m *Model) fullHelpLines(w int) []string {
 	section("Everywhere")
 	keys(k.FocusList, k.FocusPane, k.Enter, k.Back, k.Interrupt, k.NextTab, k.PrevTab, k.Filter, k.Palette,
 		k.Generate, k.Refine, k.Regenerate, k.RegenerateClear, k.ToggleDiff, k.Call, k.Preview, k.CopyURL,
-		k.Export, k.RefreshTools, k.CancelCall, k.Requests, k.Attach, k.Help, k.Quit)
+		k.Export, k.RefreshTools, k.CancelCall, k.Requests, k.Ping, k.Lint, k.Attach, k.Help, k.Quit)
 	section("Panes")
 	for i, sp := range m.specs {
 		d := tabKey(i)

@@ -53,7 +53,7 @@ func newPaletteDialog(m *Model) (*paletteDialog, tea.Cmd) {
 		add(b, m.specs[m.tab].name+": "+b.Help().Desc)
 	}
 	for _, b := range []key.Binding{k.Generate, k.Refine, k.Regenerate, k.RegenerateClear, k.ToggleDiff, k.Call, k.Preview,
-		k.CopyURL, k.Export, k.RefreshTools, k.CancelCall, k.Requests, k.Attach, k.Filter, k.Help, k.Quit} {
+		k.CopyURL, k.Export, k.RefreshTools, k.CancelCall, k.Requests, k.Ping, k.Lint, k.Attach, k.Filter, k.Help, k.Quit} {
 		add(b, "")
 	}
 	for i, sp := range m.specs {
