@@ -205,3 +205,30 @@ func TestSaveResultToAFile(t *testing.T) {
 		mustContain(t, d.m.status, "saved ", matches[0])
 	})
 }
+
+// TestHeaderSaysTheGeneratorsSettingsWereBorrowed: settings taken from
+// another tool's variables show next to "gen" in the header; the tool
+// list's badge, the Detail pane and _ui_list (contract.UIStatus.Summary)
+// read the same state, disabled included.
+func TestHeaderSaysTheGeneratorsSettingsWereBorrowed(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		stub := newStub()
+		stub.state.Generator = "anthropic"
+		stub.state.GeneratorSource = "ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL from the environment"
+		stub.state.Tools[0].UI = contract.UIStatus{State: contract.UIStateDisabled}
+		stub.tools[0].ToolStatus = stub.state.Tools[0]
+		d := newDriver(t, stub, nil)
+		defer d.finish()
+		mustContain(t, d.screen(), "gen anthropic ⚠ ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL from env", "⊘ disabled")
+		d.send(showPaneMsg{tool: "alpha", id: paneDetail})
+		found := false
+		for _, l := range strings.Split(d.screen(), "\n") {
+			if f := strings.Fields(strings.Trim(l, "│┃ ")); len(f) >= 2 && strings.Contains(l, " state ") {
+				found = strings.Contains(l, " state         "+contract.UIStatus{State: contract.UIStateDisabled}.Summary())
+			}
+		}
+		if !found {
+			t.Fatalf("the Detail pane's state is not the summary:\n%s", d.screen())
+		}
+	})
+}

@@ -178,6 +178,10 @@ func (a *App) ServeBanner(w io.Writer, logPath string) FrontEnd {
 		fmt.Fprintf(w, "%s\n  MCP (streamable HTTP): %s/mcp\n  MCP (legacy SSE):      %s/sse\n"+
 			"  state: %s/state   variables: %s/variables   events for agents: %s/wait   metrics: %s/metrics\n  upstream: %s\n  logs: %s\n",
 			engine.VersionLine(), api, api, api, api, api, api, DescribeUpstream(a.opts.Engine.Upstream), logPath)
+		if st, err := a.Engine.State(ctx); err == nil && st.GeneratorSource != "" {
+			fmt.Fprintf(w, "  UI generator: %s, with %s (not given to genui: llm.fromEnvironment false or --llm offline stops this)\n",
+				st.Generator, st.GeneratorSource)
+		}
 		wctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 		defer cancel()
 		if err := a.Engine.Registry().WaitReady(wctx); err != nil {

@@ -67,3 +67,32 @@ func (UnimplementedHost) Complete(context.Context, CompleteRequest) (Completion,
 func (UnimplementedHost) Lint(context.Context) (LintReport, error) {
 	return LintReport{}, unimplemented("Lint")
 }
+
+// Summary is a tool's UI state in words, the same wherever genui shows it
+// (the TUI's Detail pane, _ui_list, the tool list's badge in short):
+// "cached rich · by offline", "fallback minimal · <reason>", "generating",
+// "own UI", "disabled", "none"; "· generating" is added while an LLM
+// generation runs behind a served UI.
+func (u UIStatus) Summary() string {
+	s := u.State
+	switch u.State {
+	case UIStateCached, UIStateFallback:
+		if u.Kind != "" {
+			s += " " + u.Kind
+		}
+		if u.Generator != "" {
+			s += " · by " + u.Generator
+		}
+		if u.FallbackReason != "" {
+			s += " · " + u.FallbackReason
+		}
+	case UIStateOwn:
+		s = "own UI"
+	case "":
+		s = UIStateNone
+	}
+	if u.Generating && u.State != UIStateGenerating {
+		s += " · generating"
+	}
+	return s
+}
