@@ -90,6 +90,8 @@ func RunHost(t *testing.T, ev Everything, newAPI func(t *testing.T, h *Harness) 
 		{"Roots", nil, testRoots},
 		{"Resources", nil, testResources},
 		{"Prompts", nil, testPrompts},
+		{"PingLogLevelCompletion", nil, testPingLogLevelCompletion},
+		{"ElicitationFormatsChecked", nil, testElicitationFormatsChecked},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
