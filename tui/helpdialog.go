@@ -114,6 +114,7 @@ func (m *Model) fullHelpLines(w int) []string {
 		{"● rich", "a UI is cached; its kind: rich, minimal, llm, ... (offline-rich shows as rich)"},
 		{"▲ fallback", "the cached UI is a fallback (the LLM's page failed; the reason follows)"},
 		{"◆ own", "the upstream ships its own UI; genui serves it unchanged"},
+		{"⊘ disabled", "generation.enabledTools/disabledTools leave it out: no UI is generated"},
 		{m.spinner() + " generating", "a generation runs (also beside a cached UI: a background upgrade)"},
 		{"✎2", "two refinements apply to the UI"},
 		{"app", "_meta.ui.visibility is [\"app\"]: only UIs may call it, the model does not see it"},
