@@ -48,6 +48,41 @@ func testPingLogLevelCompletion(t *testing.T, r *HostRig, api contract.API, _ Ev
 	if _, err := api.Complete(ctx, contract.CompleteRequest{Ref: "ref/tool", Name: "x", Argument: "a"}); !isCode(err, contract.CodeInvalidArgument) {
 		t.Fatalf("an unknown ref: %v", err)
 	}
+	t.Logf("ping round trip %s", p.RoundTrip)
+}
+
+// testLintEverything: the linter over server-everything's tools and a
+// recorded call of its one tool with an outputSchema: the result is
+// checked (and fits), the tools are counted.
+func testLintEverything(t *testing.T, _ *HostRig, api contract.API, _ Everything) {
+	ctx := ctxOf(t)
+	if _, err := api.CallTool(ctx, contract.CallRequest{Name: "get-structured-content", Arguments: []byte(`{"location":"Chicago"}`)}); err != nil {
+		t.Fatal(err)
+	}
+	tools, err := api.Tools(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rep contract.LintReport
+	deadline := time.Now().Add(10 * time.Second)
+	for rep.Results == 0 { // the history records the call in the background
+		if rep, err = api.Lint(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the recorded result was not checked: %+v", rep)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if rep.Tools != len(tools) {
+		t.Fatalf("linted %d tools of %d", rep.Tools, len(tools))
+	}
+	for _, f := range rep.Findings {
+		if strings.HasPrefix(f.Rule, "structured-content") || f.Rule == "tool-name-chars" {
+			t.Errorf("server-everything's %s: %+v", f.Tool, f)
+		}
+	}
+	t.Logf("server-everything: %d tools, %d results, %d errors, %d warnings", rep.Tools, rep.Results, rep.Errors, rep.Warnings)
 }
 
 // testElicitationFormatsChecked: an answer whose email is not an email

@@ -10,7 +10,7 @@
 //	input-schema-missing, input-schema-invalid, input-schema-not-object        (errors)
 //	output-schema-invalid, output-schema-not-object                            (errors)
 //	annotation-not-boolean, annotations-conflict                               (errors)
-//	annotations-redundant                                                      (warning)
+//	annotations-inconsistent                                                   (warning)
 //	structured-content-invalid, structured-content-missing                     (errors)
 //
 // It imports contract and schemacheck only: the same linting runs in the
@@ -170,8 +170,8 @@ func lintAnnotations(a map[string]json.RawMessage, finding func(sev, rule, path,
 		if hints["destructiveHint"] {
 			finding(contract.LintError, "annotations-conflict", "/annotations/destructiveHint", "readOnlyHint and destructiveHint are both true: a tool that changes nothing destroys nothing")
 		}
-		if _, ok := hints["idempotentHint"]; ok {
-			finding(contract.LintWarning, "annotations-redundant", "/annotations/idempotentHint", "idempotentHint means something only when readOnlyHint is false")
+		if idem, ok := hints["idempotentHint"]; ok && !idem {
+			finding(contract.LintWarning, "annotations-inconsistent", "/annotations/idempotentHint", "idempotentHint is false on a read-only tool: calling it again changes nothing, so it is idempotent")
 		}
 	}
 }

@@ -39,7 +39,8 @@ func TestToolRules(t *testing.T) {
 		`{"name":"badinput","description":"d","inputSchema":{"type":"object","required":"x"}}`,
 		`{"name":"arrayinput","description":"d","inputSchema":{"type":"array"}}`,
 		`{"name":"badoutput","description":"d","inputSchema":{"type":"object"},"outputSchema":{"type":"objekt"}}`,
-		`{"name":"hints","description":"d","inputSchema":{"type":"object"},"annotations":{"readOnlyHint":true,"destructiveHint":true,"idempotentHint":true,"openWorldHint":"yes"}}`,
+		`{"name":"hints","description":"d","inputSchema":{"type":"object"},"annotations":{"readOnlyHint":true,"destructiveHint":true,"idempotentHint":false,"openWorldHint":"yes"}}`,
+		`{"name":"readonly","description":"d","inputSchema":{"type":"object"},"annotations":{"readOnlyHint":true,"idempotentHint":true}}`,
 		`not an object`,
 	), nil)
 	for _, c := range []struct{ tool, rule, path string }{
@@ -54,16 +55,16 @@ func TestToolRules(t *testing.T) {
 		{"arrayinput", "input-schema-not-object", "/inputSchema/type"},
 		{"badoutput", "output-schema-invalid", "/outputSchema"},
 		{"hints", "annotations-conflict", "/annotations/destructiveHint"},
-		{"hints", "annotations-redundant", "/annotations/idempotentHint"},
+		{"hints", "annotations-inconsistent", "/annotations/idempotentHint"},
 		{"hints", "annotation-not-boolean", "/annotations/openWorldHint"},
-		{"#11", "tool-malformed", ""},
+		{"#12", "tool-malformed", ""},
 	} {
 		if !has(rep, c.tool, c.rule, c.path) {
 			t.Errorf("no %s at %s for %.20s", c.rule, c.path, c.tool)
 		}
 	}
 	for _, f := range rep.Findings {
-		if f.Tool == "good_tool.v1-x" && f.Rule != "tool-name-duplicate" {
+		if f.Tool == "good_tool.v1-x" && f.Rule != "tool-name-duplicate" || f.Tool == "readonly" {
 			t.Errorf("a good tool got %+v", f)
 		}
 	}
