@@ -68,6 +68,7 @@ var settings = []setting{
 	{Path: "llm.maxTokens", Kind: kInt, Default: 16000},
 	{Path: "llm.temperature", Kind: kNumber},
 	{Path: "llm.apiKey", Kind: kString, NoEnv: true},
+	{Path: "llm.fromEnvironment", Kind: kBool, Default: true},
 
 	{Path: "cache.persist", Kind: kBool, Flag: "persist-cache", Default: true},
 	{Path: "cache.directory", Kind: kString},

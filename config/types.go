@@ -100,6 +100,10 @@ type LLM struct {
 	MaxTokens   int      `json:"maxTokens"`
 	Temperature *float64 `json:"temperature,omitempty"`
 	APIKey      string   `json:"apiKey,omitempty"`
+	// FromEnvironment lets genui take a provider's API key and base URL
+	// from the provider's own variables (ANTHROPIC_API_KEY, ...), which
+	// other tools (Claude Code) set too; false: only what genui is given.
+	FromEnvironment bool `json:"fromEnvironment"`
 }
 
 // Cache is the UI cache.

@@ -45,6 +45,9 @@ type Options struct {
 	Dir string
 	// Generator makes UIs; nil means the offline generator.
 	Generator gen.Generator
+	// GeneratorSource says where the generator's settings came from when
+	// genui was not given them (gen.Config.Source): State shows it.
+	GeneratorSource string
 	// PersistCache keeps generated UIs under Dir/cache across restarts.
 	PersistCache bool
 	// NoCache disables cache reads (every read regenerates).

@@ -9,11 +9,13 @@ import (
 	"path/filepath"
 	"sort"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
 	"github.com/genui-dev/genui/engine/contract"
 	"github.com/genui-dev/genui/engine/jsonrpc"
+	"github.com/genui-dev/genui/engine/schemacheck"
 )
 
 // Server-to-client requests from the upstream (elicitation, sampling,
@@ -303,8 +305,9 @@ func (e *Engine) AnswerRequest(ctx context.Context, a contract.Answer) error {
 	e.pending.mu.Lock()
 	p := e.pending.byID[a.ID]
 	var kind string
+	var elicit *contract.ElicitationRequest
 	if p != nil {
-		kind = p.info.Kind
+		kind, elicit = p.info.Kind, p.info.Elicitation
 	}
 	by, answeredBefore := e.pending.recent[a.ID]
 	e.pending.mu.Unlock()
@@ -317,6 +320,9 @@ func (e *Engine) AnswerRequest(ctx context.Context, a contract.Answer) error {
 	if a.Reject == "" {
 		if err := contract.CheckAnswer(kind, a.Result); err != nil {
 			return contract.Errorf(contract.CodeInvalidArgument, "%s", err)
+		}
+		if err := checkElicitedContent(elicit, a.Result); err != nil {
+			return err
 		}
 		a.Result = append(json.RawMessage(nil), a.Result...)
 	}
@@ -446,4 +452,44 @@ func RootOf(dir string) contract.Root {
 	}
 	u := url.URL{Scheme: "file", Path: filepath.ToSlash(abs)}
 	return contract.Root{URI: u.String(), Name: filepath.Base(abs)}
+}
+
+// checkElicitedContent checks an accepted form elicitation's content
+// against the schema the upstream asked for (types, required fields, the
+// formats email, uri, date and date-time, lengths, bounds, enums), so a
+// wrong value is refused with the reason, per field, instead of being sent.
+// A schema that does not compile is the upstream's problem: the answer goes.
+func checkElicitedContent(e *contract.ElicitationRequest, result json.RawMessage) error {
+	if e == nil || e.Mode != contract.ElicitForm || len(e.RequestedSchema) == 0 {
+		return nil
+	}
+	var r struct {
+		Action  string          `json:"action"`
+		Content json.RawMessage `json:"content"`
+	}
+	if json.Unmarshal(result, &r) != nil || r.Action != contract.ElicitAccept {
+		return nil
+	}
+	s, err := schemacheck.Compile(e.RequestedSchema, schemacheck.Options{AssertFormat: true})
+	if err != nil {
+		return nil
+	}
+	content := r.Content
+	if len(content) == 0 {
+		content = json.RawMessage(`{}`)
+	}
+	problems := s.Check(content)
+	if len(problems) == 0 {
+		return nil
+	}
+	msgs := make([]string, 0, len(problems))
+	for _, p := range problems {
+		field := strings.TrimPrefix(p.Path, "/")
+		if field == "" {
+			msgs = append(msgs, p.Message)
+		} else {
+			msgs = append(msgs, field+": "+p.Message)
+		}
+	}
+	return contract.Errorf(contract.CodeInvalidArgument, "the answer does not fit the requested schema: %s", strings.Join(msgs, "; "))
 }

@@ -6,6 +6,8 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/genui-dev/genui/engine/contract"
 )
 
 // argsDialog asks for string arguments with the call form's widgets: a
@@ -17,6 +19,10 @@ type argsDialog struct {
 	about  []string
 	form   *callForm
 	submit func(args map[string]string) tea.Cmd
+	// complete names what the arguments belong to, for tab's completion
+	// from the server (nil: tab only moves); offered is its last answer.
+	complete *contract.CompleteRequest
+	offered  string
 }
 
 // argSpec is one argument the dialog asks for.
@@ -55,12 +61,28 @@ var argsSend = key.NewBinding(key.WithKeys("ctrl+s"), key.WithHelp("ctrl+s/enter
 
 func (d *argsDialog) Keys() []key.Binding {
 	k := d.s.keys
+	if d.complete != nil {
+		return []key.Binding{argsSend, completeKey, k.NextField, k.PrevField, k.Cancel}
+	}
 	return []key.Binding{argsSend, k.NextField, k.PrevField, k.Cancel}
 }
 
 func (d *argsDialog) Update(msg tea.Msg) (tea.Cmd, bool) {
 	f, k := d.form, d.s.keys
 	switch msg := msg.(type) {
+	case completionMsg:
+		if fd := f.field(); msg.form != f || fd == nil || fd.name != msg.field || fd.text() != msg.typed {
+			return nil, false // another dialog's, or typed on since
+		}
+		list, offered := applyCompletion(f, msg)
+		d.offered = list
+		if !offered {
+			if msg.err != nil && contract.AsError(msg.err).Code != contract.CodeUnavailable {
+				d.s.setStatus("completion: "+errText(msg.err), true)
+			}
+			return f.move(1), false
+		}
+		return nil, false
 	case tea.PasteMsg:
 		return f.update(msg), false
 	case tea.KeyPressMsg:
@@ -84,6 +106,11 @@ func (d *argsDialog) Update(msg tea.Msg) (tea.Cmd, bool) {
 			return d.submit(args), true
 		case key.Matches(msg, k.Cancel):
 			return nil, true
+		case msg.String() == "tab" && d.complete != nil:
+			if c := d.s.doComplete(*d.complete, f); c != nil {
+				return c, false
+			}
+			return f.move(1), false
 		case msg.String() == "tab", !f.multiLine() && key.Matches(msg, k.NextField):
 			return f.move(1), false
 		case msg.String() == "shift+tab", !f.multiLine() && key.Matches(msg, k.PrevField):
@@ -101,7 +128,14 @@ func (d *argsDialog) View(w, h int) []string {
 		lines = append(lines, wrapStyled(st.Muted, a, w-3)...)
 	}
 	lines = append(lines, d.form.render(st, w-3, true)...)
-	lines = append(lines, st.Muted.Render(" ctrl+s or enter goes · esc closes"))
+	if d.offered != "" {
+		lines = append(lines, wrapStyled(st.Info, "server suggests: "+d.offered, w-3)...)
+	}
+	hint := " ctrl+s or enter goes · esc closes"
+	if d.complete != nil {
+		hint = " tab completes from the server · ctrl+s or enter goes · esc closes"
+	}
+	lines = append(lines, st.Muted.Render(hint))
 	for i, l := range lines {
 		lines[i] = " " + l
 	}

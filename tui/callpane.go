@@ -38,7 +38,7 @@ func (p *callPane) Keys() []key.Binding {
 	if p.active {
 		return append(append([]key.Binding{k.CallSend}, run...), k.NextField, k.PrevField, k.Toggle, k.Editor, k.RawJSON, k.Skeleton, k.ClearField, k.Cancel)
 	}
-	return append(append(append([]key.Binding{k.Enter, k.EditAll}, run...), k.OpenLink), p.text.keys(k)...)
+	return append(append(append([]key.Binding{k.Enter, k.EditAll}, run...), k.OpenLink, saveResultKey), p.text.keys(k)...)
 }
 
 func (p *callPane) Update(msg tea.Msg) (tea.Cmd, bool) {
@@ -82,6 +82,8 @@ func (p *callPane) Update(msg tea.Msg) (tea.Cmd, bool) {
 			return p.editAll(), true
 		case key.Matches(msg, s.keys.OpenLink) && !p.text.capturing():
 			return s.openResultLink(s.selected()), true
+		case key.Matches(msg, saveResultKey) && !p.text.capturing():
+			return s.saveResult(s.selected()), true
 		}
 	}
 	return p.text.update(s.keys, msg)

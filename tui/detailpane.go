@@ -105,7 +105,7 @@ func (s *shared) detailLines(tool string, w int) []string {
 		}
 	}
 	out = append(out, "", s.section("UI"))
-	out = append(out, s.kv("state", uiStateText(ts.UI), w)...)
+	out = append(out, s.kv("state", ts.UI.Summary(), w)...)
 	out = append(out, s.kv("resource", ts.ResourceURI, w)...)
 	out = append(out, s.kv("visibility", vis, w)...)
 	if haveIn {
@@ -184,23 +184,6 @@ func (s *shared) detailLines(tool string, w int) []string {
 		}
 	}
 	return out
-}
-
-func uiStateText(u contract.UIStatus) string {
-	s := u.State
-	if u.Kind != "" {
-		s += " · " + u.Kind
-	}
-	if u.Generator != "" {
-		s += " · by " + u.Generator
-	}
-	if u.FallbackReason != "" {
-		s += " · fallback: " + u.FallbackReason
-	}
-	if u.Generating {
-		s += " · generating"
-	}
-	return s
 }
 
 func indent(lines []string, p string) []string {

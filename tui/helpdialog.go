@@ -97,7 +97,7 @@ func (m *Model) fullHelpLines(w int) []string {
 	section("In the Call pane")
 	keys(k.callPaneKeys()...)
 	section("In panes of rows and text")
-	keys(k.Search, k.SearchNext, k.SearchPrev, k.Wrap, k.Left, k.Right, k.CopyText, k.Level)
+	keys(k.Search, k.SearchNext, k.SearchPrev, k.Wrap, k.Left, k.Right, k.CopyText, k.Level, k.UpstreamLevel)
 	section("Panes")
 	for i, sp := range m.specs {
 		d := tabKey(i)
@@ -118,6 +118,7 @@ func (m *Model) fullHelpLines(w int) []string {
 		{"● rich", "a UI is cached; its kind: rich, minimal, llm, ... (offline-rich shows as rich)"},
 		{"▲ fallback", "the cached UI is a fallback (the LLM's page failed; the reason follows)"},
 		{"◆ own", "the upstream ships its own UI; genui serves it unchanged"},
+		{"⊘ disabled", "generation.enabledTools/disabledTools leave it out: no UI is generated"},
 		{m.spinner() + " generating", "a generation runs (also beside a cached UI: a background upgrade)"},
 		{"✎2", "two refinements apply to the UI"},
 		{"app", "_meta.ui.visibility is [\"app\"]: only UIs may call it, the model does not see it"},

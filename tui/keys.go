@@ -43,8 +43,12 @@ type KeyMap struct {
 	OpenLink key.Binding
 	// Requests shows the requests awaiting an answer again.
 	Requests key.Binding
-	Help     key.Binding
-	Quit     key.Binding
+	// Ping pings the upstream (the round trip goes to the status line);
+	// Lint runs the server linter (hostfeatures.go).
+	Ping key.Binding
+	Lint key.Binding
+	Help key.Binding
+	Quit key.Binding
 	// Interrupt (ctrl+c) backs out of any input, and quits from the top.
 	Interrupt key.Binding
 
@@ -71,8 +75,10 @@ type KeyMap struct {
 	Wrap        key.Binding
 	Left, Right key.Binding
 	Level       key.Binding
-	Palette     key.Binding
-	CopyText    key.Binding
+	// UpstreamLevel (Log pane) steps the level the upstream logs at.
+	UpstreamLevel key.Binding
+	Palette       key.Binding
+	CopyText      key.Binding
 }
 
 // tabKey is the number key of the i-th pane: 1-9, then 0 ("" past ten).
@@ -119,6 +125,8 @@ func DefaultKeyMap(specs []paneSpec) KeyMap {
 		CancelCall:      key.NewBinding(key.WithKeys("ctrl+x"), key.WithHelp("ctrl+x", "cancel the running call")),
 		OpenLink:        key.NewBinding(key.WithKeys("o"), key.WithHelp("o", "open a resource link of the result")),
 		Requests:        key.NewBinding(key.WithKeys("!"), key.WithHelp("!", "answer the upstream's pending requests")),
+		Ping:            key.NewBinding(key.WithKeys("P"), key.WithHelp("P", "ping the upstream (round trip)")),
+		Lint:            key.NewBinding(key.WithKeys("V"), key.WithHelp("V", "lint the server (names, schemas, results)")),
 		Help:            key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
 		Quit:            key.NewBinding(key.WithKeys("q"), key.WithHelp("q", "quit")),
 		Interrupt:       key.NewBinding(key.WithKeys("ctrl+c"), key.WithHelp("ctrl+c", "back out / quit")),
@@ -139,15 +147,16 @@ func DefaultKeyMap(specs []paneSpec) KeyMap {
 		Yes:         key.NewBinding(key.WithKeys("y", "Y"), key.WithHelp("y", "yes")),
 		No:          key.NewBinding(key.WithKeys("n", "N", "esc"), key.WithHelp("n/esc", "no")),
 
-		Search:     key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "search")),
-		SearchNext: key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "next match")),
-		SearchPrev: key.NewBinding(key.WithKeys("N"), key.WithHelp("N", "previous match")),
-		Wrap:       key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "wrap long lines")),
-		Left:       key.NewBinding(key.WithKeys("<", "shift+left"), key.WithHelp("</>", "scroll sideways")),
-		Right:      key.NewBinding(key.WithKeys(">", "shift+right"), key.WithHelp(">", "scroll right")),
-		Level:      key.NewBinding(key.WithKeys("f"), key.WithHelp("f", "level filter")),
-		Palette:    key.NewBinding(key.WithKeys(":", "ctrl+p"), key.WithHelp(":", "palette")),
-		CopyText:   key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "copy")),
+		Search:        key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "search")),
+		SearchNext:    key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "next match")),
+		SearchPrev:    key.NewBinding(key.WithKeys("N"), key.WithHelp("N", "previous match")),
+		Wrap:          key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "wrap long lines")),
+		Left:          key.NewBinding(key.WithKeys("<", "shift+left"), key.WithHelp("</>", "scroll sideways")),
+		Right:         key.NewBinding(key.WithKeys(">", "shift+right"), key.WithHelp(">", "scroll right")),
+		Level:         key.NewBinding(key.WithKeys("f"), key.WithHelp("f", "level filter")),
+		UpstreamLevel: key.NewBinding(key.WithKeys("L"), key.WithHelp("L", "the upstream's log level (logging/setLevel)")),
+		Palette:       key.NewBinding(key.WithKeys(":", "ctrl+p"), key.WithHelp(":", "palette")),
+		CopyText:      key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "copy")),
 	}
 	for i, sp := range specs {
 		if d := tabKey(i); d != "" {
@@ -161,7 +170,7 @@ func DefaultKeyMap(specs []paneSpec) KeyMap {
 // order the palette (:) and the help (?) list them: both come from it.
 func (k KeyMap) actions() []key.Binding {
 	return []key.Binding{k.Generate, k.Refine, k.Regenerate, k.RegenerateClear, k.DropLast, k.DropAny, k.ToggleDiff,
-		k.Call, k.CancelCall, k.Preview, k.CopyURL, k.Export, k.RefreshTools, k.Requests, k.Attach, k.Filter,
+		k.Call, k.CancelCall, k.Preview, k.CopyURL, k.Export, k.RefreshTools, k.Requests, k.Ping, k.Lint, k.Attach, k.Filter,
 		k.Palette, k.Help, k.Quit}
 }
 
@@ -169,7 +178,7 @@ func (k KeyMap) actions() []key.Binding {
 // result's), for the help whatever the pane shows now.
 func (k KeyMap) callPaneKeys() []key.Binding {
 	return []key.Binding{k.Call, k.CallSend, k.NextField, k.PrevField, k.Toggle, k.Editor, k.EditAll, k.RawJSON,
-		k.Skeleton, k.ClearField, k.CancelCall, k.OpenLink, k.Cancel}
+		k.Skeleton, k.ClearField, k.CancelCall, k.OpenLink, saveResultKey, k.Cancel}
 }
 
 // helpKeys is what the help bar and the full help show in one mode.

@@ -20,6 +20,9 @@ type logPane struct {
 	rows  rowList
 	level int    // index into logLevels: the lowest level shown
 	shown absSet // the rows the level filter keeps
+	// upstream is the level the upstream was last asked to log at (L;
+	// "" when never asked), asking the one being asked for.
+	upstream, asking string
 }
 
 // logLevels are the level filter's steps.
@@ -45,7 +48,9 @@ func newLogPane(s *shared) pane {
 
 func (p *logPane) capturing() bool { return p.rows.capturing() }
 
-func (p *logPane) Keys() []key.Binding { return append(p.rows.keys(p.s.keys), p.s.keys.Level) }
+func (p *logPane) Keys() []key.Binding {
+	return append(p.rows.keys(p.s.keys), p.s.keys.Level, p.s.keys.UpstreamLevel)
+}
 
 // src is the Log pane's rows, filtered by level.
 func (p *logPane) src() rows {
@@ -72,6 +77,13 @@ func (p *logPane) Update(msg tea.Msg) (tea.Cmd, bool) {
 		p.rows.follow, p.rows.open = true, false
 		return nil, true
 	}
+	if k, ok := msg.(tea.KeyPressMsg); ok && !p.rows.capturing() && key.Matches(k, p.s.keys.UpstreamLevel) {
+		p.asking = nextUpstreamLevel(p.upstream)
+		return p.s.doSetUpstreamLevel(p.asking), true
+	}
+	if m, ok := msg.(upstreamLevelMsg); ok {
+		return p.upstreamLevelSet(m), false
+	}
 	return p.rows.update(p.s.keys, p.src(), msg, nil)
 }
 
@@ -81,6 +93,9 @@ func (p *logPane) View(w, h int, focused bool) paneView {
 	title := fmt.Sprintf("Log %d · genui and upstream stderr", p.s.logs.Len())
 	if p.level > 0 {
 		title = fmt.Sprintf("Log %d of %d · %s and above", src.n(), p.s.logs.Len(), logLevels[p.level])
+	}
+	if p.upstream != "" {
+		title += " · upstream logs " + p.upstream + "+"
 	}
 	if p.rows.wrap {
 		title += " · wrapped"

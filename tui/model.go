@@ -243,6 +243,10 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case refreshMsg:
 		return m, m.handleRefresh(msg)
+	case pingMsg:
+		return m, m.handlePing(msg)
+	case lintMsg:
+		return m, m.handleLint(msg)
 	case previewMsg:
 		return m, m.handlePreview(msg)
 	case exportMsg:
@@ -636,6 +640,10 @@ func (m *Model) globalKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		return m.cancelCall(t), true
 	case key.Matches(msg, k.Requests):
 		return m.fetchRequests(), true
+	case key.Matches(msg, k.Ping):
+		return m.doPing(), true
+	case key.Matches(msg, k.Lint):
+		return m.doLint(), true
 	case key.Matches(msg, k.RefreshTools):
 		m.busyAll++
 		m.setStatus("refreshing the upstream's tools…", false)

@@ -34,6 +34,9 @@ type requestDialog struct {
 	draft    *contract.SamplingDraft
 	drafting bool
 	sending  bool
+	// refused is why genui refused the last answer (an elicitation's
+	// value that does not fit the requested schema), shown in the dialog.
+	refused string
 	// The request's lines for a width, kept: a large sampling request is
 	// laid out once, not every frame.
 	linesW    int
@@ -64,7 +67,7 @@ func (d *requestDialog) sync() tea.Cmd {
 		return nil
 	}
 	r := d.s.requests[0]
-	d.cur, d.form, d.draft, d.drafting, d.sending = r, nil, nil, false, false
+	d.cur, d.form, d.draft, d.drafting, d.sending, d.refused = r, nil, nil, false, false, ""
 	d.text.offset, d.text.xoff = 0, 0
 	switch {
 	case r.Elicitation != nil && r.Elicitation.Mode == contract.ElicitForm:
@@ -204,7 +207,7 @@ func (d *requestDialog) Update(msg tea.Msg) (tea.Cmd, bool) {
 }
 
 func (d *requestDialog) send(what string, a contract.Answer) tea.Cmd {
-	d.sending = true
+	d.sending, d.refused = true, ""
 	return d.s.answer(d.cur.ID, what, a)
 }
 
@@ -430,6 +433,9 @@ func (d *requestDialog) View(w, h int) []string {
 	}
 	if d.sending {
 		input = append(input, st.Accent.Render(" "+s.spinner()+" sending…"))
+	}
+	if d.refused != "" {
+		input = append(input, wrapStyled(st.Err, " ✗ not sent: "+d.refused, inner-1)...)
 	}
 	// The request's text takes what it needs, at least 3 lines; the input
 	// the rest.

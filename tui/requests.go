@@ -232,6 +232,7 @@ func (m *Model) handleAnswer(msg answerMsg) tea.Cmd {
 			m.setStatus(label+": the answer was not sent: "+errText(msg.err), true)
 			if d, ok := find[*requestDialog](&m.overlay); ok {
 				d.sending = false
+				d.refuse(msg.id, e)
 			}
 			return nil
 		}

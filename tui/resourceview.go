@@ -153,10 +153,14 @@ func (d *resourceDialog) Update(msg tea.Msg) (tea.Cmd, bool) {
 	return d.viewerDialog.Update(msg)
 }
 
-// openSaveMsg asks the root to open the save dialog over the viewer.
+// openSaveMsg asks the root to open the save dialog over the viewer: a
+// resource's blob, or data (a call result) named name.
 type openSaveMsg struct {
 	blob contract.ResourceContent
 	uri  string
+	data []byte
+	name string
+	what string
 }
 
 // saveDialog asks where to save a blob (a path, prefilled in the export
@@ -164,6 +168,8 @@ type openSaveMsg struct {
 type saveDialog struct {
 	s     *shared
 	blob  contract.ResourceContent
+	data  []byte // written as is when the dialog saves no blob
+	what  string
 	input textinput.Model
 }
 
@@ -171,6 +177,9 @@ func newSaveDialog(s *shared, msg openSaveMsg) (*saveDialog, tea.Cmd) {
 	name := msg.blob.URI
 	if name == "" {
 		name = msg.uri
+	}
+	if msg.name != "" {
+		name = msg.name
 	}
 	base := safeFileName(path.Base(strings.TrimRight(name, "/")))
 	dir := s.opts.ExportDir
@@ -183,7 +192,7 @@ func newSaveDialog(s *shared, msg openSaveMsg) (*saveDialog, tea.Cmd) {
 	ti.SetStyles(inputStyles(s.styles))
 	ti.SetValue(filepath.Join(dir, base))
 	ti.CursorEnd()
-	d := &saveDialog{s: s, blob: msg.blob, input: ti}
+	d := &saveDialog{s: s, blob: msg.blob, data: msg.data, what: msg.what, input: ti}
 	return d, d.input.Focus()
 }
 
@@ -197,12 +206,15 @@ func (d *saveDialog) Update(msg tea.Msg) (tea.Cmd, bool) {
 	if km, ok := msg.(tea.KeyPressMsg); ok {
 		switch {
 		case km.String() == "enter":
-			p, blob := strings.TrimSpace(d.input.Value()), d.blob.Blob
+			p, blob, data := strings.TrimSpace(d.input.Value()), d.blob.Blob, d.data
 			if p == "" {
 				return nil, false
 			}
 			return func() tea.Msg {
-				b, err := base64.StdEncoding.DecodeString(blob)
+				b, err := data, error(nil)
+				if data == nil {
+					b, err = base64.StdEncoding.DecodeString(blob)
+				}
 				if err == nil {
 					err = os.MkdirAll(filepath.Dir(p), 0o755)
 				}
@@ -223,8 +235,12 @@ func (d *saveDialog) Update(msg tea.Msg) (tea.Cmd, bool) {
 func (d *saveDialog) View(w, _ int) []string {
 	st := d.s.styles
 	d.input.SetWidth(max(w-14, 10))
-	lines := []string{" " + d.input.View(), " " + st.Muted.Render(fmt.Sprintf("%s · enter saves · esc closes", orDash(clean(d.blob.MIMEType))))}
-	return box(st, "Save the blob", true, w, len(lines)+2, lines)
+	what, title := orDash(clean(d.blob.MIMEType)), "Save the blob"
+	if d.data != nil {
+		what, title = fmt.Sprintf("%s, %s", clean(d.what), byteSize(len(d.data))), "Save the "+clean(d.what)
+	}
+	lines := []string{" " + d.input.View(), " " + st.Muted.Render(what+" · enter saves · esc closes")}
+	return box(st, title, true, w, len(lines)+2, lines)
 }
 
 func (m *Model) handleSaved(msg savedMsg) tea.Cmd {

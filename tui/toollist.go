@@ -131,6 +131,8 @@ func toolBadge(st Styles, t contract.ToolStatus, busy, spin string, narrow bool)
 		}
 	case t.UI.State == contract.UIStateOwn:
 		b = st.Info.Render("◆ own")
+	case t.UI.State == contract.UIStateDisabled:
+		b = st.Muted.Render("⊘ disabled")
 	default:
 		b = st.Muted.Render("○ none")
 	}

@@ -130,6 +130,9 @@ func (m *Model) renderHeader(l screenLayout) []string {
 		up = st.Label.Render("upstream ") + state + st.Text.Render(clean(name))
 	}
 	gen := st.Label.Render("gen ") + st.Text.Render(orDash(clean(s.Generator)))
+	if s.GeneratorSource != "" { // settings genui was not given: say so
+		gen += st.Warn.Render(" ⚠ " + clean(strings.Replace(s.GeneratorSource, " from the environment", " from env", 1)))
+	}
 	line1 := st.Title.Render("genui") + st.Muted.Render(" "+orDash(s.Version)) + " " + mode + sep + gen + sep + up
 
 	var parts []string

@@ -39,6 +39,7 @@ func newCheckCmd() *cobra.Command {
 	cmd.Flags().BoolVar(&o.Update, "update", false, "accept changed results: rewrite those checks' files")
 	cmd.Flags().BoolVar(&o.JSON, "json", false, "print the report as JSON")
 	cmd.Flags().BoolVar(&o.Demo, "demo", false, "without an upstream, check against the built-in demo (checks pinned while the TUI ran it)")
+	cmd.Flags().BoolVar(&o.Lint, "lint", false, "run the server linter (genui lint) too; its errors also make genui exit 1")
 	cmd.AddCommand(newCheckAddCmd(), newCheckListCmd())
 	return cmd
 }

@@ -29,7 +29,7 @@ func newRootCmd() *cobra.Command {
 	root.SetOut(os.Stdout)
 	root.SetErr(os.Stderr)
 	root.AddCommand(newMCPCmd(), newServeCmd(), newDemoServerCmd(), newVersionCmd(), newPreviewCmd(), newExportCmd(),
-		newInstallCmd(), newTUICmd(), newConfigCmd(), newSpecCmd(), newCheckCmd())
+		newInstallCmd(), newTUICmd(), newConfigCmd(), newSpecCmd(), newCheckCmd(), newLintCmd())
 	return root
 }
 

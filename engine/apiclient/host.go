@@ -92,3 +92,26 @@ func (c *Client) GetPrompt(ctx context.Context, req contract.GetPromptRequest) (
 	var out contract.PromptResult
 	return out, c.do(ctx, http.MethodPost, "/api/upstream/prompts/get", req, &out)
 }
+
+// Ping implements contract.API.
+func (c *Client) Ping(ctx context.Context) (contract.PingResult, error) {
+	var out contract.PingResult
+	return out, c.do(ctx, http.MethodPost, "/api/upstream/ping", struct{}{}, &out)
+}
+
+// SetLogLevel implements contract.API.
+func (c *Client) SetLogLevel(ctx context.Context, level string) error {
+	return c.do(ctx, http.MethodPost, "/api/upstream/log-level", map[string]string{"level": level}, nil)
+}
+
+// Complete implements contract.API.
+func (c *Client) Complete(ctx context.Context, req contract.CompleteRequest) (contract.Completion, error) {
+	var out contract.Completion
+	return out, c.do(ctx, http.MethodPost, "/api/upstream/complete", req, &out)
+}
+
+// Lint implements contract.API.
+func (c *Client) Lint(ctx context.Context) (contract.LintReport, error) {
+	var out contract.LintReport
+	return out, c.do(ctx, http.MethodGet, "/api/lint", nil, &out)
+}

@@ -92,6 +92,9 @@ func RunHost(t *testing.T, ev Everything, newAPI func(t *testing.T, h *Harness) 
 		{"SetFirstRoots", []Option{func(o *engine.Options) { o.Roots = nil }}, testSetRoots},
 		{"Resources", nil, testResources},
 		{"Prompts", nil, testPrompts},
+		{"PingLogLevelCompletion", nil, testPingLogLevelCompletion},
+		{"ElicitationFormatsChecked", nil, testElicitationFormatsChecked},
+		{"LintEverything", nil, testLintEverything},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

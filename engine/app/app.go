@@ -188,6 +188,10 @@ func (a *App) ServeBanner(w io.Writer, logPath string) FrontEnd {
 		if line := a.rootsLine(); line != "" {
 			fmt.Fprintln(w, line)
 		}
+		if st, err := a.Engine.State(ctx); err == nil && st.GeneratorSource != "" {
+			fmt.Fprintf(w, "  UI generator: %s, with %s (not given to genui: llm.fromEnvironment false or --llm offline stops this)\n",
+				st.Generator, st.GeneratorSource)
+		}
 		// An upstream that does not start says why here at once (its exit
 		// and the last lines of its stderr), not only in the log.
 		if _, _, failed := a.Engine.Relay().WaitHandshake(ctx); failed != nil {

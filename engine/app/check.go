@@ -43,12 +43,15 @@ type CheckOptions struct {
 	Names []string
 	// Update rewrites the files of changed checks with the new results.
 	Update bool
-	// JSON prints the report as JSON (contract.CheckReport).
+	// JSON prints the report as JSON (contract.CheckReport; with Lint, the
+	// contract.LintReport follows it).
 	JSON bool
 	// Demo runs the checks against the built-in demo when no upstream is
 	// configured (checks pinned in a TUI that ran the demo); without it a
 	// missing upstream is NoUpstreamError.
 	Demo bool
+	// Lint runs the server linter too (genui lint) on the same upstream.
+	Lint bool
 	Out  io.Writer
 }
 
@@ -75,12 +78,12 @@ const upstreamStartWait = 60 * time.Second
 // RunChecks is `genui check`.
 func (s *Setup) RunChecks(ctx context.Context, o CheckOptions) error {
 	store := checks.NewStore(s.Config.Checks.Directory)
-	call, stop, err := s.checkCaller(ctx, o.Demo)
+	up, stop, err := s.startUpstream(ctx, o.Demo)
 	if err != nil {
 		return err
 	}
 	defer stop()
-	rep, err := store.Run(ctx, call, checks.RunOptions{Names: o.Names, Update: o.Update, Timeout: s.Config.Checks.Timeout.D()})
+	rep, err := store.Run(ctx, toolCaller(up), checks.RunOptions{Names: o.Names, Update: o.Update, Timeout: s.Config.Checks.Timeout.D()})
 	if err != nil {
 		return err
 	}
@@ -94,15 +97,34 @@ func (s *Setup) RunChecks(ctx context.Context, o CheckOptions) error {
 	} else {
 		fmt.Fprint(o.Out, checks.Report(rep))
 	}
-	if !rep.OK() {
-		return fmt.Errorf("%w: %d changed, %d failed", ErrChecksFailed, rep.Changed-rep.Updated, rep.Failed)
+	var lintErr error
+	if o.Lint {
+		lintErr = s.lintWith(ctx, up, LintOptions{JSON: o.JSON, Out: o.Out})
+		if lintErr != nil && !errors.Is(lintErr, ErrLintFailed) {
+			return lintErr
+		}
 	}
-	return nil
+	if !rep.OK() {
+		return errors.Join(fmt.Errorf("%w: %d changed, %d failed", ErrChecksFailed, rep.Changed-rep.Updated, rep.Failed), lintErr)
+	}
+	return lintErr
 }
 
 // checkCaller starts the configured upstream and returns a caller of its
 // tools; stop ends it (its process group).
 func (s *Setup) checkCaller(ctx context.Context, demo bool) (checks.Caller, func(), error) {
+	c, stop, err := s.startUpstream(ctx, demo)
+	if err != nil {
+		return nil, stop, err
+	}
+	return toolCaller(c), stop, nil
+}
+
+// startUpstream starts the configured upstream (for the commands that run
+// without a host: check, lint) and waits, bounded, for it to be ready;
+// stop ends it (its process group). Without a configured upstream it is
+// NoUpstreamError unless demo asks for the built-in demo.
+func (s *Setup) startUpstream(ctx context.Context, demo bool) (*upstream.Client, func(), error) {
 	if s.Upstream.Transport == upstream.TransportInProcess && !demo {
 		return nil, func() {}, NoUpstreamError{}
 	}
@@ -137,7 +159,12 @@ func (s *Setup) checkCaller(ctx context.Context, demo bool) (checks.Caller, func
 		}
 		return nil, func() {}, fmt.Errorf("the upstream %s did not start: %s", DescribeUpstream(s.Upstream), s.Config.Secrets.Redact(err.Error()))
 	}
-	call := func(ctx context.Context, tool string, args json.RawMessage) (json.RawMessage, error) {
+	return c, stop, nil
+}
+
+// toolCaller calls c's tools.
+func toolCaller(c *upstream.Client) checks.Caller {
+	return func(ctx context.Context, tool string, args json.RawMessage) (json.RawMessage, error) {
 		params, err := json.Marshal(map[string]any{"name": tool, "arguments": args})
 		if err != nil {
 			return nil, err
@@ -152,7 +179,6 @@ func (s *Setup) checkCaller(ctx context.Context, demo bool) (checks.Caller, func
 		}
 		return res, nil
 	}
-	return call, stop, nil
 }
 
 // AddCheckOptions configure AddCheck: Args is NAME [TOOL [ARGUMENTS]].

@@ -76,7 +76,7 @@ func NewSetup(r *config.Resolved) (*Setup, error) {
 		MaxTokens: c.LLM.MaxTokens, Temperature: c.LLM.Temperature, Budget: c.Generation.Budget.D(),
 		WaitBudget: c.Generation.WaitBudget.D(), Retries: c.Generation.Retries, MaxConcurrent: c.Generation.MaxConcurrent,
 		PromptsDir: c.Generation.PromptsDirectory, FirstRead: c.Generation.FirstRead,
-		Mode: c.Generation.Mode, HTMLTools: c.Generation.HTMLTools}
+		Mode: c.Generation.Mode, HTMLTools: c.Generation.HTMLTools, NoEnvironment: !c.LLM.FromEnvironment}
 	if gc.Retries == 0 {
 		gc.Retries = -1 // none
 	}
@@ -139,7 +139,7 @@ func (s *Setup) Logger() (*slog.Logger, error) {
 			}
 		}
 		s.logger.Info("genui starting", "version", engine.Version, "commit", engine.BuildCommit(),
-			"config", s.File, "dir", s.Config.Dir, "upstream", DescribeUpstream(s.Upstream), "llm", s.Gen.Provider)
+			"config", s.File, "dir", s.Config.Dir, "upstream", DescribeUpstream(s.Upstream), "llm", s.Gen.Provider, "llmFrom", s.Gen.Source())
 	})
 	return s.logger, s.logErr
 }
@@ -170,7 +170,7 @@ func (s *Setup) EngineOptions() (engine.Options, error) {
 	}
 	c := s.Config
 	return engine.Options{
-		Upstream: s.Upstream, Dir: c.Dir, Generator: g, Logger: log, LogReplace: config.LogReplacer(c),
+		Upstream: s.Upstream, Dir: c.Dir, Generator: g, GeneratorSource: s.Gen.Source(), Logger: log, LogReplace: config.LogReplacer(c),
 		PersistCache: c.Cache.Persist, CacheDir: c.Cache.Directory, NoCache: s.NoCache,
 		CacheMaxEntries: c.Cache.MaxEntries, CacheMaxEntryBytes: c.Cache.MaxEntryBytes, CacheMaxTotalBytes: c.Cache.MaxTotalBytes,
 		GenerationTimeout: c.Generation.Timeout.D(), MaxConcurrentGenerations: c.Generation.MaxConcurrent,

@@ -147,6 +147,20 @@ type API interface {
 	Prompts(ctx context.Context) ([]Prompt, error)
 	// GetPrompt gets a prompt with its arguments filled in.
 	GetPrompt(ctx context.Context, req GetPromptRequest) (PromptResult, error)
+
+	// Ping pings the upstream and returns the round trip (hostfeatures.go).
+	Ping(ctx context.Context) (PingResult, error)
+	// SetLogLevel asks the upstream for log messages at level and above
+	// (logging/setLevel; one of LogLevels); CodeUnavailable when it does
+	// not declare logging.
+	SetLogLevel(ctx context.Context, level string) error
+	// Complete asks the upstream to complete a prompt's or a resource
+	// template's argument (completion/complete); CodeUnavailable when it
+	// does not declare completions.
+	Complete(ctx context.Context, req CompleteRequest) (Completion, error)
+	// Lint runs the server linter on the upstream's tools and the results
+	// recorded in the history and the checks (lint.go).
+	Lint(ctx context.Context) (LintReport, error)
 }
 
 // Sources of requests and refinements (RefineRequest.Source,

@@ -14,12 +14,16 @@ type State struct {
 	// it too. A workbench re-attaches only to the instance it watched, or
 	// to the one that took DIR's lock over (a restarted genui), never to
 	// another process that took the old port.
-	Instance  string        `json:"instance"`
-	Version   string        `json:"version"`
-	Commit    string        `json:"commit,omitempty"`
-	Dir       string        `json:"dir"`
-	Generator string        `json:"generator"`
-	Upstream  UpstreamState `json:"upstream"`
+	Instance  string `json:"instance"`
+	Version   string `json:"version"`
+	Commit    string `json:"commit,omitempty"`
+	Dir       string `json:"dir"`
+	Generator string `json:"generator"`
+	// GeneratorSource, when set, says the generator's settings were taken
+	// from variables other tools set too ("ANTHROPIC_API_KEY from the
+	// environment"): llm.fromEnvironment false (or --llm offline) stops it.
+	GeneratorSource string        `json:"generatorSource,omitempty"`
+	Upstream        UpstreamState `json:"upstream"`
 	// URLs are where this genui listens (set by the HTTP side server).
 	URLs URLs `json:"urls"`
 	// PortConflict says another live genui owns DIR's port files.

@@ -7,6 +7,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"time"
 
@@ -127,6 +128,25 @@ type Config struct {
 	// Sleep waits between retries; tests replace it. nil = a timer bounded
 	// by ctx.
 	Sleep func(ctx context.Context, d time.Duration) error
+
+	// NoEnvironment keeps FromEnv from reading the providers' own
+	// variables (llm.fromEnvironment false): only what genui was given
+	// counts.
+	NoEnvironment bool
+	// FromEnvironment are the variables FromEnv took settings from
+	// (ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL, ...): variables other tools
+	// set too, that the user did not give genui. Front ends show them.
+	FromEnvironment []string
+}
+
+// Source says where the generator's settings came from, for the front
+// ends: "" when genui was given them, else "ANTHROPIC_API_KEY,
+// ANTHROPIC_BASE_URL from the environment".
+func (c Config) Source() string {
+	if len(c.FromEnvironment) == 0 {
+		return ""
+	}
+	return strings.Join(c.FromEnvironment, ", ") + " from the environment"
 }
 
 // FromEnv resolves --llm: auto picks the first provider whose API key is in
@@ -134,6 +154,19 @@ type Config struct {
 // its key and base URL from the environment when cfg has none. A provider
 // that needs a key and has none is an error that names the variable.
 func FromEnv(cfg Config, getenv func(string) string) (Config, error) {
+	cfg.FromEnvironment = nil
+	if cfg.NoEnvironment {
+		getenv = func(string) string { return "" }
+	} else {
+		read := getenv
+		getenv = func(k string) string {
+			v := read(k)
+			if v != "" && !slices.Contains(cfg.FromEnvironment, k) {
+				cfg.FromEnvironment = append(cfg.FromEnvironment, k)
+			}
+			return v
+		}
+	}
 	p := strings.ToLower(strings.TrimSpace(cfg.Provider))
 	if p == "" {
 		p = ProviderAuto
@@ -161,6 +194,9 @@ func FromEnv(cfg Config, getenv func(string) string) (Config, error) {
 			cfg.APIKey = getenv(v)
 			if cfg.APIKey == "" && p == ProviderGoogle {
 				cfg.APIKey = getenv("GOOGLE_API_KEY")
+			}
+			if cfg.APIKey == "" && cfg.NoEnvironment {
+				return cfg, fmt.Errorf("--llm %s needs an API key: llm.fromEnvironment is false, so give it as llm.apiKey (${env:VAR})", p)
 			}
 			if cfg.APIKey == "" {
 				return cfg, fmt.Errorf("--llm %s needs an API key: set %s", p, v)

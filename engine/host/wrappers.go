@@ -75,15 +75,21 @@ type ListRow struct {
 	Cached      bool   `json:"cached"`
 	UIType      string `json:"uiType,omitempty"`
 	UIState     string `json:"uiState"`
+	// UI is the state in words, as the TUI's Detail pane shows it
+	// (contract.UIStatus.Summary).
+	UI          string `json:"ui"`
 	Refinements int    `json:"refinements"`
 }
 
 // Status is _ui_status's result: a projection of contract.State.
 type Status struct {
-	Version      string                   `json:"version"`
-	Commit       string                   `json:"commit,omitempty"`
-	Dir          string                   `json:"dir"`
-	LLM          string                   `json:"llm"`
+	Version string `json:"version"`
+	Commit  string `json:"commit,omitempty"`
+	Dir     string `json:"dir"`
+	LLM     string `json:"llm"`
+	// LLMFrom says the generator's settings came from variables other
+	// tools set too (contract.State.GeneratorSource).
+	LLMFrom      string                   `json:"llmFrom,omitempty"`
 	Upstream     contract.UpstreamState   `json:"upstream"`
 	Tools        int                      `json:"tools"`
 	URLs         contract.URLs            `json:"urls"`
@@ -124,14 +130,14 @@ func (s *Server) callWrapper(ctx context.Context, name string, args json.RawMess
 			for _, t := range st.Tools {
 				rows = append(rows, ListRow{Tool: t.Name, ResourceURI: t.ResourceURI, OwnUI: t.OwnUI,
 					Cached: t.UI.State == contract.UIStateCached || t.UI.State == contract.UIStateFallback,
-					UIType: t.UI.Kind, UIState: t.UI.State, Refinements: t.Refinements})
+					UIType: t.UI.Kind, UIState: t.UI.State, UI: t.UI.Summary(), Refinements: t.Refinements})
 			}
 			v = map[string]any{"tools": rows}
 		}
 	case ToolStatus:
 		var st contract.State
 		if st, err = api.State(ctx); err == nil {
-			v = Status{Version: st.Version, Commit: st.Commit, Dir: st.Dir, LLM: st.Generator, Upstream: st.Upstream,
+			v = Status{Version: st.Version, Commit: st.Commit, Dir: st.Dir, LLM: st.Generator, LLMFrom: st.GeneratorSource, Upstream: st.Upstream,
 				Tools: len(st.Tools), URLs: st.URLs, Sessions: st.Sessions, PortConflict: st.PortConflict,
 				Cache: st.Cache, EventQueue: st.Events, Generation: st.Generation}
 		}

@@ -18,6 +18,10 @@ package httpapi
 //	UnsubscribeResource  POST /api/upstream/resources/unsubscribe  {"uri": "..."}
 //	Prompts              GET  /api/upstream/prompts
 //	GetPrompt            POST /api/upstream/prompts/get            {"name": "...", "arguments": {...}}
+//	Ping                 POST /api/upstream/ping
+//	SetLogLevel          POST /api/upstream/log-level              {"level": "debug"}
+//	Complete             POST /api/upstream/complete               contract.CompleteRequest
+//	Lint                 GET  /api/lint
 
 import (
 	"context"
@@ -153,4 +157,44 @@ func (s *Server) handleGetPrompt(w http.ResponseWriter, r *http.Request) {
 	defer cancel()
 	p, err := s.e.GetPrompt(ctx, req)
 	answer(w, p, err)
+}
+
+func (s *Server) handlePing(w http.ResponseWriter, r *http.Request) {
+	ctx, cancel := context.WithTimeout(r.Context(), frameTimeout)
+	defer cancel()
+	p, err := s.e.Ping(ctx)
+	answer(w, p, err)
+}
+
+// logLevelBody is SetLogLevel's body.
+type logLevelBody struct {
+	Level string `json:"level"`
+}
+
+func (s *Server) handleSetLogLevel(w http.ResponseWriter, r *http.Request) {
+	var b logLevelBody
+	if !readJSONBody(w, r, &b) {
+		return
+	}
+	ctx, cancel := context.WithTimeout(r.Context(), frameTimeout)
+	defer cancel()
+	answer(w, b, s.e.SetLogLevel(ctx, b.Level))
+}
+
+func (s *Server) handleComplete(w http.ResponseWriter, r *http.Request) {
+	var req contract.CompleteRequest
+	if !readJSONBody(w, r, &req) {
+		return
+	}
+	ctx, cancel := context.WithTimeout(r.Context(), frameTimeout)
+	defer cancel()
+	c, err := s.e.Complete(ctx, req)
+	answer(w, c, err)
+}
+
+func (s *Server) handleLint(w http.ResponseWriter, r *http.Request) {
+	ctx, cancel := context.WithTimeout(r.Context(), apiCallTimeout)
+	defer cancel()
+	rep, err := s.e.Lint(ctx)
+	answer(w, rep, err)
 }

@@ -124,6 +124,10 @@ func (s *Server) routes() {
 		{"POST /api/upstream/resources/unsubscribe", s.handleResourceSubscription(false)},
 		{"GET /api/upstream/prompts", http.HandlerFunc(s.handlePrompts)},
 		{"POST /api/upstream/prompts/get", http.HandlerFunc(s.handleGetPrompt)},
+		{"POST /api/upstream/ping", http.HandlerFunc(s.handlePing)},
+		{"POST /api/upstream/log-level", http.HandlerFunc(s.handleSetLogLevel)},
+		{"POST /api/upstream/complete", http.HandlerFunc(s.handleComplete)},
+		{"GET /api/lint", http.HandlerFunc(s.handleLint)},
 		// The call history and the checks (develop.go).
 		{"GET /api/history", http.HandlerFunc(s.handleHistory)},
 		{"POST /api/history/compare", http.HandlerFunc(s.handleCompare)},
