@@ -9,7 +9,7 @@ func heldOutSpecs() []spec {
 	return []spec{
 		{name: "postgres-query", pkg: "mcp-postgres-server", bin: "build/index.js", kind: "database (PostgreSQL, read-only queries and schema)",
 			setup: "PostgreSQL from Debian on loopback with a shop database", needs: []string{"postgres"},
-			env: func(w *world) []string { return []string{"DATABASE_URL=" + w.pgURL, "PG_ALLOW_WRITE=false"} },
+			env:   func(w *world) []string { return []string{"DATABASE_URL=" + w.pgURL, "PG_ALLOW_WRITE=false"} },
 			calls: postgresQueryCalls},
 		{name: "postgres-enhanced", pkg: "enhanced-postgres-mcp-server", bin: "dist/index.js", kind: "database (PostgreSQL, read and write)",
 			setup: "PostgreSQL from Debian on loopback with a shop database", needs: []string{"postgres"},
@@ -18,7 +18,9 @@ func heldOutSpecs() []spec {
 			setup: "a vault of a dozen markdown notes with wikilinks, tags, task lists and front matter", needs: []string{"vault"},
 			node22: true, args: func(w *world) []string { return []string{"serve", "--vault", "notes=" + w.vault} }, calls: obsidianNotesCalls},
 		{name: "taskmanager", pkg: "@kazuph/mcp-taskmanager", bin: "dist/index.js", kind: "task manager (requests split into tasks)",
-			env: func(w *world) []string { return []string{"TASK_MANAGER_FILE_PATH=" + filepath.Join(w.root, "tasks.json")} }, calls: taskManagerCalls},
+			env: func(w *world) []string {
+				return []string{"TASK_MANAGER_FILE_PATH=" + filepath.Join(w.root, "tasks.json")}
+			}, calls: taskManagerCalls},
 		{name: "calc", pkg: "@coo-quack/calc-mcp", bin: "dist/index.js", kind: "math, dates, encoding and hashing", calls: calcCalls},
 		{name: "pdf-reader", pkg: "@sylphx/pdf-reader-mcp", bin: "dist/index.js", kind: "PDF reading",
 			setup: "an invoice and a two-page report printed to PDF by Debian's chromium", needs: []string{"pdf"}, calls: pdfReaderCalls},
@@ -34,4 +36,3 @@ func heldOutSpecs() []spec {
 			args: func(w *world) []string { return []string{"--stdio"} }, calls: systemMonitorCalls},
 	}
 }
-
