@@ -1,6 +1,9 @@
 package main
 
-import "path/filepath"
+import (
+	"path/filepath"
+	"strconv"
+)
 
 // Calls of the held-out servers (heldout.go): realistic arguments against
 // the local data, and one call meant to fail per server.
@@ -179,5 +182,105 @@ func systemMonitorCalls(w *world) []call {
 		c("get-system-info", nil),
 		c("poll-system-stats", nil),
 		bad("get-system-info", m{"unexpected": "argument"}),
+	}
+}
+
+func redisKVCalls(w *world) []call {
+	return []call{
+		c("list", m{"pattern": "*"}),
+		c("get", m{"key": "session:4121"}),
+		c("set", m{"key": "cart:ada", "value": `{"items":[{"sku":"WID-001","qty":4},{"sku":"PILL-005","qty":3}],"updated":"2026-01-20T09:30:00Z"}`, "expireSeconds": 86400}),
+		c("get", m{"key": "cart:ada"}),
+		c("delete", m{"key": []any{"cart:ada"}}),
+		c("list", m{"pattern": "session:*"}),
+		bad("get", m{"key": "cart:nobody"}),
+	}
+}
+
+func gitCLICalls(w *world) []call {
+	r := w.project
+	return []call{
+		c("git_status", m{"repo_path": r}),
+		c("git_log", m{"repo_path": r, "max_count": 10}),
+		c("git_diff_unstaged", m{"repo_path": r}),
+		c("git_diff", m{"repo_path": r, "target": "feature/csv-export"}),
+		c("git_show", m{"repo_path": r, "revision": "v0.1.0"}),
+		c("git_add", m{"repo_path": r, "files": []any{"TODO.md"}}),
+		c("git_diff_staged", m{"repo_path": r}),
+		c("git_reset", m{"repo_path": r}),
+		c("git_stash", m{"repo_path": r}),
+		c("git_stash_pop", m{"repo_path": r}),
+		c("git_stash", m{"repo_path": r}),
+		c("git_stash_apply", m{"repo_path": r}),
+		c("git_create_branch", m{"repo_path": r, "branch_name": "fix/tax-rate", "start_point": "main"}),
+		c("git_checkout", m{"repo_path": r, "branch_name": "fix/tax-rate"}),
+		c("git_add", m{"repo_path": r, "files": []any{"src/orders.js"}}),
+		c("git_commit", m{"repo_path": r, "message": "orders: tax rate 0.21 for 2026"}),
+		bad("git_show", m{"repo_path": r, "revision": "v9.9.9"}),
+	}
+}
+
+func filesCalls(w *world) []call {
+	return []call{
+		c("list_allowed_directories", nil),
+		c("list_directory", m{"path": w.project}),
+		c("directory_tree", m{"path": w.at("src")}),
+		c("read_file", m{"path": w.at("README.md")}),
+		c("read_multiple_files", m{"paths": []any{w.at("config.yaml"), w.at("data/orders.csv")}}),
+		c("get_file_info", m{"path": w.at("data/orders.csv")}),
+		c("search_files", m{"path": w.project, "pattern": ".js", "excludePatterns": []any{"node_modules"}}),
+		c("create_directory", m{"path": w.at("reports")}),
+		c("create_directory", m{"path": w.at("reports/2026")}),
+		c("write_file", m{"path": w.at("reports/2026/january.md"), "content": "# January\n\n40 orders, 12 customers.\n"}),
+		c("edit_file", m{"path": w.at("config.yaml"), "edits": []any{m{"oldText": "port: 8080", "newText": "port: 9090"}}, "dryRun": true}),
+		c("move_file", m{"source": w.at("reports/2026/january.md"), "destination": w.at("reports/2026/2026-01.md")}),
+		bad("read_file", m{"path": "/etc/shadow"}),
+	}
+}
+
+func filesBasicCalls(w *world) []call {
+	return []call{
+		c("list_allowed_directories", nil),
+		c("list_directory", m{"path": w.at("src")}),
+		c("read_file", m{"path": w.at("docs/guide.md")}),
+		c("read_multiple_files", m{"paths": []any{w.at("src/orders.js"), w.at("notes.txt")}}),
+		c("get_file_info", m{"path": w.at("logs/app.log")}),
+		c("search_files", m{"path": w.project, "pattern": "orders"}),
+		c("create_directory", m{"path": w.at("exports")}),
+		c("write_file", m{"path": w.at("exports/orders.csv"), "content": "order_id,total\n1001,39.80\n1002,249.00\n"}),
+		c("edit_file", m{"path": w.at("exports/orders.csv"), "edits": []any{m{"oldText": "1002,249.00", "newText": "1002,249.00\n1003,22.50"}}}),
+		c("move_file", m{"source": w.at("exports/orders.csv"), "destination": w.at("exports/orders-2026-01.csv")}),
+		bad("read_file", m{"path": w.at("data/missing.csv")}),
+	}
+}
+
+func bashCalls(w *world) []call {
+	pid := func(s *session, tool string) int {
+		n, _ := strconv.Atoi(s.find(tool, `(?i)"?pid"?\W+(\d+)`, "2"))
+		return n
+	}
+	return []call{
+		c("run", m{"command": "ls -la src data"}),
+		c("run", m{"command": "wc -l src/*.js data/orders.csv && du -sh ."}),
+		c("run", m{"command": []any{"grep", "-n", "TAX_RATE", "src/orders.js"}}),
+		c("run", m{"command": "git log --oneline --decorate", "env": m{"GIT_PAGER": "cat"}}),
+		c("run_background", m{"command": "for i in 1 2 3; do echo tick $i; sleep 1; done"}),
+		c("list_background", nil),
+		dyn("tail_background", func(s *session) map[string]any { return m{"pid": pid(s, "run_background"), "lines": 20} }),
+		dyn("wait_background", func(s *session) map[string]any { return m{"pid": pid(s, "run_background"), "timeoutSeconds": 10} }),
+		c("run_background", m{"command": "sleep 300"}),
+		dyn("kill_background", func(s *session) map[string]any { return m{"pid": pid(s, "run_background")} }),
+		bad("run", m{"command": "cat data/missing.csv"}),
+	}
+}
+
+func commandsCalls(w *world) []call {
+	return []call{
+		c("run_command", m{"command": "git status --short --branch"}),
+		c("run_command", m{"command": "head -5 data/orders.csv"}),
+		c("run_command", m{"command": "python3", "stdin": "import csv\nrows = list(csv.DictReader(open('data/orders.csv')))\nprint(len(rows), 'orders')\nfor r in rows[:3]:\n    print(r)\n"}),
+		c("run_command", m{"command": "cat > notes-2026.md", "stdin": "# Notes\n\n- tax rate 0.21\n"}),
+		c("run_command", m{"command": "ls -l", "workdir": w.at("src")}),
+		bad("run_command", m{"command": "ls data/missing"}),
 	}
 }

