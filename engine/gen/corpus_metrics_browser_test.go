@@ -1,13 +1,22 @@
 package gen
 
 import (
+	"context"
 	_ "embed"
 	"encoding/json"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"regexp"
 	"sort"
 	"strconv"
 	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/genui-dev/genui/internal/browsertest"
 )
 
 // Presentation metrics of the UI corpus (issue 33): how much of each
@@ -113,11 +122,12 @@ var (
 	alnumRE     = regexp.MustCompile(`[\pL\pN]`)
 )
 
-// words are the words of a text (HTML tags and markdown markers dropped),
+// words are the words of a text (ANSI codes, HTML tags and markdown markers dropped),
 // those with two letters or digits or more: what a page must show of text,
 // however it lays it out.
 func words(t string) []string {
 	var out []string
+	t = ansiRE.ReplaceAllString(t, "")
 	for _, w := range wordSplitRE.Split(tagRE.ReplaceAllString(t, " "), -1) {
 		if len(alnumRE.FindAllString(w, 2)) == 2 {
 			out = append(out, w)
@@ -262,6 +272,7 @@ type metricTally struct {
 	Principal   int            `json:"principal"`   // pages with principal data
 	PrincipalOK int            `json:"principalOK"` // of them, drawn as rows with the count shown at every variant
 	Missed      map[string]int `json:"missed"`      // pages missing each goal (at any variant)
+	Broken      int            `json:"broken"`      // pages (forms too) breaking an invariant
 }
 
 func (t *metricTally) add(f resultFacts, ms []pageMetrics) {
@@ -308,6 +319,7 @@ func (t *metricTally) merge(o metricTally) {
 	t.Duplicated += o.Duplicated
 	t.Principal += o.Principal
 	t.PrincipalOK += o.PrincipalOK
+	t.Broken += o.Broken
 	if t.Missed == nil {
 		t.Missed = map[string]int{}
 	}
@@ -341,15 +353,16 @@ func (r metricsReport) markdown() string {
 	b.WriteString("Written by `TestUICorpusInvariants` with `GENUI_UICORPUS_METRICS=docs/gallery/metrics.md` (issue 33). ")
 	b.WriteString("Every recorded result page of the UI corpus (`testdata/uicorpus`, split as its README says) measured in Chromium at " + strings.Join(r.Variants, ", ") + " by `engine/gen/testdata/page_metrics.js`:\n\n")
 	b.WriteString("- **coverage**: the share of the result's leaf values (strings and numbers of one representation: `structuredContent` when present, else the text's JSON, else its words; long or multi-line strings count by their words) visible or one click away (a fold, a tab, the raw view, a hidden column, a title); goal >= 95% per page\n")
-	b.WriteString("- **dup**: leaf values (12+ letters and digits) drawn visibly more often than the result holds them, summed over pages and variants; goal 0\n")
+	b.WriteString("- **dup**: leaf values (12+ letters and digits, holding a space or a digit) drawn visibly outside charts more often than the result holds them, summed over pages and variants; goal 0\n")
 	b.WriteString("- **principal**: pages whose principal data (the largest array of records at any depth) is drawn as rows with its count shown, of the pages that have one\n")
 	b.WriteString("- **prose**, **primary**: pages with prose in a table cell; pages whose primary text column (the longest text) is under 150 px while it wraps, or not inside the frame\n")
-	b.WriteString("- the last columns count pages missing each goal at any variant\n\n")
+	b.WriteString("- the last columns count result pages missing each goal at any variant, and pages (forms too) breaking one of the invariants of `TestUICorpusInvariants`\n")
+	b.WriteString("- held-out servers are scored here and never looked at (`testdata/uicorpus/README.md`); the test fails on a tuned page's miss unless `metricExceptions` gives its reason, and on a held-out miss or a split goal (held-out coverage within 5 points of tuned, 0 duplicates) only with `GENUI_UICORPUS_STRICT=1`\n\n")
 	row := func(name, split string, t metricTally) {
-		fmt.Fprintf(&b, "| %s | %s | %d | %d | %.1f%% | %d | %d/%d | %d | %d | %d | %d |\n", name, split, t.Pages, t.Leaves, 100*t.coverage(), t.Duplicated, t.PrincipalOK, t.Principal,
-			t.Missed["coverage"], t.Missed["duplication"], t.Missed["prose"], t.Missed["primary"])
+		fmt.Fprintf(&b, "| %s | %s | %d | %d | %.1f%% | %d | %d/%d | %d | %d | %d | %d | %d |\n", name, split, t.Pages, t.Leaves, 100*t.coverage(), t.Duplicated, t.PrincipalOK, t.Principal,
+			t.Missed["coverage"], t.Missed["duplication"], t.Missed["prose"], t.Missed["primary"], t.Broken)
 	}
-	head := "| %s | split | pages | leaves | coverage | dup | principal | pages < 95%% | pages dup | prose | primary |\n| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n"
+	head := "| %s | split | pages | leaves | coverage | dup | principal | pages < 95%% | pages dup | prose | primary | invariants |\n| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n"
 	b.WriteString("## Per split\n\n")
 	fmt.Fprintf(&b, head, "servers")
 	for _, sp := range []string{"tuned", "held out"} {
@@ -373,4 +386,97 @@ func (r metricsReport) markdown() string {
 		row(s, r.Split[s], r.Servers[s])
 	}
 	return b.String()
+}
+
+// metricPage is a hand-made page for the metrics: bad misses exactly the
+// named goal, good is its twin that meets it.
+type metricPage struct {
+	metric    string
+	name      string
+	facts     resultFacts
+	bad, good string
+}
+
+var longCell = strings.Repeat("a subject line that wraps ", 6)
+
+var metricPages = []metricPage{
+	{metric: "coverage", name: "a value left out",
+		facts: resultFacts{Leaves: []string{"Ada Lovelace", "Grace Hopper"}},
+		bad:   `<div id="result"><p>Ada Lovelace</p></div>`,
+		good:  `<div id="result"><p>Ada Lovelace</p><details class="raw"><summary>Raw</summary><pre>Grace Hopper</pre></details></div>`},
+	{metric: "coverage", name: "a value two clicks away",
+		facts: resultFacts{Leaves: []string{"Ada Lovelace", "Grace Hopper"}},
+		bad:   `<div id="result"><p>Ada Lovelace</p><details><summary>More</summary><details><summary>Even more</summary>Grace Hopper</details></details></div>`,
+		good:  `<div id="result"><p>Ada Lovelace</p><details><summary>More</summary>Grace Hopper</details></div>`},
+	{metric: "duplication", name: "the result drawn twice",
+		facts: resultFacts{Leaves: []string{"order 1001 shipped to Ada"}},
+		bad:   `<div id="result"><p>order 1001 shipped to Ada</p><pre>order 1001 shipped to Ada</pre></div>`,
+		good:  `<div id="result"><p>order 1001 shipped to Ada</p><details class="raw"><summary>Raw</summary><pre>order 1001 shipped to Ada</pre></details></div>`},
+	{metric: "principal", name: "records as bullets in one cell",
+		facts: resultFacts{Leaves: []string{"r1", "r2", "r3", "r4"}, Principal: 4},
+		bad:   `<div id="result"><table><tr><th>rows</th></tr><tr><td>r1 r2 r3 r4</td></tr></table></div>`,
+		good:  `<div id="result"><p>4 rows</p><table><tr><th>name</th></tr><tr><td>r1</td></tr><tr><td>r2</td></tr><tr><td>r3</td></tr><tr><td>r4</td></tr></table></div>`},
+	{metric: "prose", name: "a sentence as a table cell",
+		facts: resultFacts{Leaves: []string{"Start", "here"}, Prose: []string{"Start here and read the guide before you change anything."}},
+		bad:   `<div id="result"><table><tr><td>Start here and read the guide before you change anything.</td><td>x</td></tr></table></div>`,
+		good:  `<div id="result"><p>Start here and read the guide before you change anything.</p></div>`},
+	{metric: "primary", name: "the subject squeezed to a sliver",
+		facts: resultFacts{Leaves: []string{"c741df5"}},
+		bad:   `<div id="result"><table style="table-layout:fixed;width:400px"><colgroup><col style="width:340px"><col style="width:60px"></colgroup><tr><td>c741df5</td><td>` + longCell + `</td></tr><tr><td>a1b2c3d</td><td>` + longCell + `</td></tr></table></div>`,
+		good:  `<div id="result"><table style="table-layout:fixed;width:400px"><colgroup><col style="width:80px"><col style="width:320px"></colgroup><tr><td>c741df5</td><td>` + longCell + `</td></tr><tr><td>a1b2c3d</td><td>` + longCell + `</td></tr></table></div>`},
+	{metric: "primary", name: "the subject beyond the frame",
+		facts: resultFacts{Leaves: []string{"c741df5"}},
+		bad:   `<div id="result" style="overflow:auto"><table style="width:2400px;table-layout:fixed"><colgroup><col style="width:2000px"><col style="width:400px"></colgroup><tr><td>c741df5</td><td>` + longCell + `</td></tr></table></div>`,
+		good:  `<div id="result" style="overflow:auto"><table style="width:2400px;table-layout:fixed"><colgroup><col style="width:400px"><col style="width:2000px"></colgroup><tr><td>c741df5</td><td>` + longCell + `</td></tr></table></div>`},
+}
+
+// TestPageMetricsCatchMisses proves each metric of page_metrics.js misses a
+// page that breaks its goal and passes its twin that does not.
+func TestPageMetricsCatchMisses(t *testing.T) {
+	ctx := browsertest.Start(t)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		fmt.Fprintf(w, `<!doctype html><html><head><meta charset="utf-8"><style>body{margin:8px;font:14px sans-serif;width:1000px}</style></head><body>%s</body></html>`, r.URL.Query().Get("body"))
+	}))
+	t.Cleanup(srv.Close)
+	measure := func(t *testing.T, body string, f resultFacts) map[string]string {
+		t.Helper()
+		c, cancel := context.WithTimeout(ctx, 20*time.Second)
+		defer cancel()
+		if err := chromedp.Do(c, chromedp.Navigate(srv.URL+"/?body="+urlQueryEscape(body))); err != nil {
+			t.Fatal(err)
+		}
+		raw, err := chromedp.Run(c, chromedp.Evaluate[string]("JSON.stringify(("+metricsCall(f)+")(window, document))"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var m pageMetrics
+		if err := json.Unmarshal([]byte(raw), &m); err != nil {
+			t.Fatal(err)
+		}
+		return metricProblems(f, m)
+	}
+	covered := map[string]bool{}
+	for _, p := range metricPages {
+		t.Run(p.metric+"/"+p.name, func(t *testing.T) {
+			covered[p.metric] = true
+			bad := measure(t, p.bad, p.facts)
+			if bad[p.metric] == "" {
+				t.Errorf("the %s metric passed a page that misses it (found %v)", p.metric, bad)
+			}
+			for k := range bad {
+				if k != p.metric {
+					t.Errorf("the bad page also missed %s: %s", k, bad[k])
+				}
+			}
+			if good := measure(t, p.good, p.facts); len(good) > 0 {
+				t.Errorf("the twin page missed %v", good)
+			}
+		})
+	}
+	for _, k := range metricNames {
+		if !covered[k] {
+			t.Errorf("metric %s has no page proving it catches a miss", k)
+		}
+	}
 }

@@ -15,9 +15,9 @@
  * Returns:
  *   leaves, covered: leaves counted, leaves visible or one click away
  *   missing:   up to 5 leaves neither visible nor one click away
- *   duplicated: distinctive leaves (12+ letters and digits) drawn visibly
- *              more often than the result holds them, up to 5 of them, and
- *              dupCount their number
+ *   duplicated: distinctive leaves (12+ letters and digits, holding a space
+ *              or a digit) drawn visibly outside charts more often than the
+ *              result holds them, up to 5 of them, and dupCount their number
  *   principalRows: rows drawn of the principal data (table rows or list
  *              items of the largest visible table or list), principalCount
  *              whether its row count is visible as a number
@@ -37,14 +37,16 @@ function metrics(w, d, facts) {
   function norm(s) { return String(s).toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ""); }
   function hiddenSteps(n) {
     var steps = 0;
-    for (var e = n.nodeType === 1 ? n : n.parentElement; e && e !== root; e = e.parentElement) {
-      var parent = e.parentElement;
+    for (var e = n; e && e !== root; e = e.parentNode) {
+      var parent = e.parentNode;
       if (parent && parent.tagName === "DETAILS" && !parent.open && e.tagName !== "SUMMARY") steps++;
-      if (e.hidden || w.getComputedStyle(e).display === "none") steps++;
+      if (e.nodeType === 1 && (e.hidden || w.getComputedStyle(e).display === "none")) steps++;
     }
     return steps;
   }
-  var vis = [], near = [];
+  // visDup: visible text outside charts (a chart is a view of the data,
+  // not a second copy of its text), for the duplication count.
+  var vis = [], near = [], visDup = [];
   var walker = d.createTreeWalker(root, NodeFilter.SHOW_TEXT | NodeFilter.SHOW_ELEMENT);
   for (var n = walker.nextNode(); n; n = walker.nextNode()) {
     if (n.nodeType === 1) {
@@ -60,9 +62,12 @@ function metrics(w, d, facts) {
     }
     if (!n.nodeValue.trim()) continue;
     var s = hiddenSteps(n);
-    if (s === 0) { vis.push(n.nodeValue); near.push(n.nodeValue); } else if (s === 1) near.push(n.nodeValue);
+    if (s === 0) {
+      vis.push(n.nodeValue); near.push(n.nodeValue);
+      if (!n.parentElement.closest("svg")) visDup.push(n.nodeValue);
+    } else if (s === 1) near.push(n.nodeValue);
   }
-  var visN = norm(vis.join(" ")), nearN = norm(near.join(" "));
+  var visN = norm(visDup.join(" ")), nearN = norm(near.join(" "));
   function count(hay, needle) {
     var c = 0, i = 0;
     while ((i = hay.indexOf(needle, i)) >= 0) { c++; i += needle.length; }
@@ -71,6 +76,7 @@ function metrics(w, d, facts) {
   var out = { leaves: 0, covered: 0, missing: [], duplicated: [], dupCount: 0, principalRows: 0, principalCount: false, proseInCell: [], primary: [] };
   var leaves = facts.leaves || [];
   var leafN = leaves.map(function (v) { var x = norm(v); return x.length > 160 ? x.slice(0, 160) : x; });
+  var allN = leafN.join(" ");
   var seenDup = {};
   (facts.keys || []).forEach(function (k) { seenDup[norm(k)] = true; });
   leafN.forEach(function (x, i) {
@@ -78,10 +84,12 @@ function metrics(w, d, facts) {
     out.leaves++;
     if (nearN.indexOf(x) >= 0) out.covered++;
     else if (out.missing.length < 5) out.missing.push(String(leaves[i]).slice(0, 80));
-    if (x.length >= 12 && !seenDup[x]) {
+    // Distinctive values only: 12+ letters and digits, and a phrase or a
+    // number-bearing value rather than an identifier a page also uses as a
+    // label (best-practices, response_body).
+    if (x.length >= 12 && !seenDup[x] && /[\s\d]/.test(String(leaves[i]))) {
       seenDup[x] = true;
-      var held = 0;
-      leafN.forEach(function (y) { if (y.length >= x.length) held += count(y, x); });
+      var held = count(allN, x);
       var drawn = count(visN, x);
       if (drawn > held) {
         out.dupCount++;
