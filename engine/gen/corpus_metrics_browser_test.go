@@ -45,6 +45,9 @@ type resultFacts struct {
 	// (a category named like a field) may be drawn as a label, so it is not
 	// counted as drawn twice.
 	Keys []string `json:"keys"`
+	// MinWidth is the narrowest the primary text column may be while its
+	// text wraps (primaryMinWidth).
+	MinWidth int `json:"minWidth"`
 }
 
 // maxLeaves bounds the leaves checked per page (taken evenly).
@@ -227,6 +230,7 @@ type pageMetrics struct {
 }
 
 func metricsCall(f resultFacts) string {
+	f.MinWidth = primaryMinWidth
 	b, _ := json.Marshal(f)
 	return "(w, d) => (" + pageMetricsJS + ")(w, d, " + string(b) + ")"
 }

@@ -11,6 +11,7 @@
  *              like records at any depth), 0 when there is none
  *   keys:      the result's object keys (a value equal to one may be drawn
  *              as a label too, so it is not counted as drawn twice)
+ *   minWidth:  the narrowest the primary text column may be (150 px)
  *   prose:     sentences of prose text in the result (not JSON, not tabular)
  * Returns:
  *   leaves, covered: leaves counted, leaves visible or one click away
@@ -138,7 +139,7 @@ function metrics(w, d, facts) {
   });
 
   /* ---- the primary text column ---- */
-  var frameW = d.documentElement.clientWidth;
+  var frameW = d.documentElement.clientWidth, minW = facts.minWidth || 150;
   tables.forEach(function (t, ti) {
     var rows = [].filter.call(t.querySelectorAll("tr"), function (r) { return r.querySelector("td") && shown(r); }).slice(0, 50);
     if (!rows.length) return;
@@ -161,9 +162,9 @@ function metrics(w, d, facts) {
       return rg.getClientRects().length > 1 && rg.getBoundingClientRect().height > lh * 1.5;
     });
     var label = "table " + (ti + 1) + " column " + (pc + 1);
-    if (rect.width < 150 && wraps) out.primary.push(label + " is " + Math.round(rect.width) + " px wide and its text wraps");
+    if (rect.width < minW && wraps) out.primary.push(label + " is " + Math.round(rect.width) + " px wide and its text wraps");
     var seen = Math.min(rect.right, frameW) - Math.max(rect.left, 0);
-    if (seen < Math.min(150, rect.width) - 1) out.primary.push(label + " spans " + Math.round(rect.left) + "-" + Math.round(rect.right) + " px in a " + frameW + " px frame");
+    if (seen < Math.min(minW, rect.width) - 1) out.primary.push(label + " spans " + Math.round(rect.left) + "-" + Math.round(rect.right) + " px in a " + frameW + " px frame");
   });
   return out;
 }
