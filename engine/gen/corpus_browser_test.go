@@ -454,10 +454,16 @@ type corpusResult struct {
 // GENUI_UICORPUS_SHOTS=DIR writes a 760 px light screenshot of each page and
 // the per-server gallery pages (scripts/uicorpus.sh).
 func TestUICorpusInvariants(t *testing.T) {
-	servers, err := uicorpus.Load(uicorpus.Dir())
+	servers, split, err := loadCorpusSplits()
 	if err != nil {
 		t.Fatal(err)
 	}
+	variants := corpusVariants()
+	metrics := metricsReport{Split: split, Servers: map[string]metricTally{}}
+	for _, v := range variants {
+		metrics.Variants = append(metrics.Variants, fmt.Sprintf("%d px %s", v.width, v.theme))
+	}
+	var metricFails []metricFail
 	only := map[string]bool{}
 	for _, n := range strings.Split(os.Getenv("GENUI_UICORPUS_SERVERS"), ",") {
 		if n != "" {
@@ -500,10 +506,13 @@ func TestUICorpusInvariants(t *testing.T) {
 					t.Fatalf("%s/%s %s: %v", s.Name, name, p.label, err)
 				}
 				found := map[string]*corpusResult{}
-				for _, v := range []struct {
-					width int
-					theme string
-				}{{1280, "light"}, {1280, "dark"}, {400, "light"}, {400, "dark"}} {
+				measured := p.call != nil && p.rpcError == nil
+				var facts resultFacts
+				var ms []pageMetrics
+				if measured {
+					facts = factsOf(p.call.Result)
+				}
+				for _, v := range variants {
 					if err := env.variant(v.width, v.theme); err != nil {
 						t.Fatalf("%s/%s %s at %d %s: %v", s.Name, name, p.label, v.width, v.theme, err)
 					}
@@ -512,6 +521,20 @@ func TestUICorpusInvariants(t *testing.T) {
 						t.Fatalf("%s/%s %s at %d %s: %v", s.Name, name, p.label, v.width, v.theme, err)
 					}
 					checks++
+					if measured {
+						var m pageMetrics
+						raw, err := env.frame(metricsCall(facts))
+						if err == nil {
+							err = json.Unmarshal(raw, &m)
+						}
+						if err != nil {
+							t.Fatalf("%s/%s %s at %d %s: metrics: %v", s.Name, name, p.label, v.width, v.theme, err)
+						}
+						ms = append(ms, m)
+						for k, detail := range metricProblems(facts, m) {
+							metricFails = append(metricFails, metricFail{page: p, metric: k, variant: fmt.Sprintf("%d %s", v.width, v.theme), detail: detail})
+						}
+					}
 					for inv, probs := range got {
 						r := found[inv]
 						if r == nil {
@@ -524,12 +547,17 @@ func TestUICorpusInvariants(t *testing.T) {
 						}
 					}
 				}
+				if measured {
+					tally := metrics.Servers[s.Name]
+					tally.add(facts, ms)
+					metrics.Servers[s.Name] = tally
+				}
 				for _, inv := range invariants {
 					if r := found[inv]; r != nil {
 						results = append(results, *r)
 					}
 				}
-				if env.shots != "" {
+				if env.shots != "" && split[s.Name] == "tuned" { // held-out pages are never pictured
 					if err := env.screenshot(p); err != nil {
 						t.Fatalf("%s/%s %s: screenshot: %v", s.Name, name, p.label, err)
 					}
@@ -539,7 +567,22 @@ func TestUICorpusInvariants(t *testing.T) {
 	}
 	elapsed := time.Since(start)
 	report := corpusReport(results, pagesPer)
-	t.Logf("UI corpus: %d pages, %d checks (4 variants each) in %s\n%s", sum(pagesPer), checks, elapsed.Round(time.Millisecond), report.table())
+	counted := map[*corpusPage]bool{}
+	for _, r := range results {
+		if !counted[r.page] {
+			counted[r.page] = true
+			tally := metrics.Servers[r.page.server]
+			tally.Broken++
+			metrics.Servers[r.page.server] = tally
+		}
+	}
+	metrics.finish()
+	t.Logf("UI corpus: %d pages, %d checks (%d variants each) in %s\n%s\n%s", sum(pagesPer), checks, len(variants), elapsed.Round(time.Millisecond), report.table(), metrics.markdown())
+	if f := os.Getenv("GENUI_UICORPUS_METRICS"); f != "" {
+		if err := os.WriteFile(f, []byte(metrics.markdown()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
 	if f := os.Getenv("GENUI_UICORPUS_REPORT"); f != "" {
 		b, _ := json.MarshalIndent(report, "", "  ")
 		if err := os.WriteFile(f, b, 0o644); err != nil {
@@ -547,17 +590,147 @@ func TestUICorpusInvariants(t *testing.T) {
 		}
 	}
 	if env.shots != "" {
-		if err := writeCorpusGallery(env.shots, servers, only, results); err != nil {
+		var tuned []uicorpus.Server
+		for _, s := range servers {
+			if split[s.Name] == "tuned" {
+				tuned = append(tuned, s)
+			}
+		}
+		if err := writeCorpusGallery(env.shots, tuned, only, results); err != nil {
 			t.Fatal(err)
 		}
 	}
+	// A held-out page's failure is counted, never shown: its details would
+	// be a look at the held-out split (testdata/uicorpus/README.md).
+	heldOut := map[string]int{}
 	for _, r := range results {
 		key := r.page.server + "/" + r.page.tool + "/" + r.page.label + "/" + r.inv
 		if corpusExceptions[key] != "" {
 			continue
 		}
+		if split[r.page.server] != "tuned" {
+			heldOut[r.page.server+" "+r.inv]++
+			continue
+		}
 		t.Errorf("%s (%s): %s", key, strings.Join(r.variants, ", "), strings.Join(first(r.problems, 3), "; "))
 	}
+	seen := map[string]bool{}
+	for _, f := range metricFails {
+		key := f.page.server + "/" + f.page.tool + "/" + f.page.label + "/" + f.metric
+		if metricExceptions[key] != "" || seen[key] {
+			continue
+		}
+		seen[key] = true
+		if split[f.page.server] != "tuned" {
+			heldOut[f.page.server+" "+f.metric]++
+			continue
+		}
+		t.Errorf("%s (%s): %s", key, f.variant, f.detail)
+	}
+	// The held-out split is a measurement: its misses cannot be fixed
+	// without looking at them, which would make it tuned. They are counted
+	// in the table and fail the test only when asked (GENUI_UICORPUS_STRICT=1),
+	// as do the split goals.
+	strict := os.Getenv("GENUI_UICORPUS_STRICT") == "1"
+	note := t.Logf
+	if strict {
+		note = t.Errorf
+	}
+	keys := make([]string, 0, len(heldOut))
+	for k := range heldOut {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		note("held-out server %s: %d pages miss it (details withheld: held out)", k, heldOut[k])
+	}
+	for _, sp := range []string{"tuned", "held out"} {
+		if tally, ok := metrics.Splits[sp]; ok && tally.Duplicated > 0 {
+			note("%s split: %d values drawn twice (goal 0)", sp, tally.Duplicated)
+		}
+	}
+	if tu, ok := metrics.Splits["tuned"]; ok {
+		if ho, ok := metrics.Splits["held out"]; ok && ho.coverage() < tu.coverage()-heldOutMaxBehind {
+			note("held-out coverage %.1f%% trails the tuned split's %.1f%% by more than %.0f points", 100*ho.coverage(), 100*tu.coverage(), 100*heldOutMaxBehind)
+		}
+	}
+}
+
+// metricFail is one page missing one metric goal at one variant.
+type metricFail struct {
+	page            *corpusPage
+	metric, variant string
+	detail          string
+}
+
+// metricExceptions are the tuned pages allowed to miss a metric goal, each
+// with its reason ("server/tool/label/metric"): "by design" where the page
+// means to show less, "open" where the miss is the generator's, still to fix
+// (issue 33's list of what remains).
+var metricExceptions = map[string]string{
+	"chrome-devtools/list_console_messages/call 1/coverage":   "open: the `msgid=` label of each console line is not shown, only its number",
+	"code-runner/run-code/call 2/coverage":                    "open: CSV output's numbers shown reformatted (39.8 for 39.80)",
+	"desktop-commander/get_config/call 1/coverage":            "open: a 100-entry array of blocked commands is cut to its first entries, the rest two clicks away",
+	"desktop-commander/get_recent_tool_calls/call 1/coverage": "open: the recorded results of earlier calls (content arrays inside each record) are two clicks away",
+	"excel/excel_describe_sheets/call 2/coverage":             "open: a sheet's table name and range, two levels down, are two clicks away",
+	"git/git_merge/call 1/coverage":                           "open: the merged file list is not shown",
+	"git/git_set_working_dir/call 1/coverage":                 "open: the repository context's tags and last commit, nested records, are two clicks away",
+	"playwright/browser_resume/call 1/coverage":               "by design and open: an error's code-location prefix (browserBackend.callTool) is cleaned from the message shown; the raw text holding it is not one click away",
+	"playwright/browser_navigate/call 4/coverage":             "by design and open: an error's code-location prefix (browserBackend.callTool) is cleaned from the message shown; the raw text holding it is not one click away",
+	"playwright/browser_click/call 4/coverage":                "by design and open: an error's code-location prefix (browserBackend.callTool) is cleaned from the message shown; the raw text holding it is not one click away",
+	"postgres-admin/pg_manage_schema/call 1/principal":        "open: the table's six columns are drawn as rows without their count",
+	"postgres-admin/pg_manage_schema/call 1/coverage":         "open: the index definitions (a nested array) are two clicks away",
+	"postgres-admin/pg_manage_functions/call 2/duplication":   "open: the function's argument list is drawn in the header and again in its card",
+	"postgres-admin/pg_manage_indexes/call 1/coverage":        "by design and open: the `MCP error -32603:` prefix is cleaned from the message shown; the raw text holding it is not one click away",
+	"postgres-admin/pg_execute_query/call 3/coverage":         "by design and open: the `MCP error -32603:` prefix is cleaned from the message shown; the raw text holding it is not one click away",
+	"postgres-admin/pg_manage_query/call 1/coverage":          "open: an EXPLAIN ANALYZE plan's nested plan nodes are two clicks away",
+	"postgres-admin/pg_manage_query/call 1/primary":           "open: the plan is a 20-column table whose longest text column (the 17th) starts beyond the frame",
+	"ripgrep/search/call 1/coverage":                          "by design: file paths are shown relative to the searched folder",
+	"ripgrep/search/call 2/coverage":                          "by design: file paths are shown relative to the searched folder",
+	"ripgrep/search/call 3/coverage":                          "by design: file paths are shown relative to the searched folder",
+	"ripgrep/advanced-search/call 1/coverage":                 "by design: file paths are shown relative to the searched folder",
+}
+
+type corpusVariant struct {
+	width int
+	theme string
+}
+
+// corpusVariants are the widths and themes every page is checked at: 1280
+// light and 400 dark, or all four (1280 and 400, light and dark) with
+// GENUI_UICORPUS_MATRIX=full.
+func corpusVariants() []corpusVariant {
+	if os.Getenv("GENUI_UICORPUS_MATRIX") == "full" {
+		return []corpusVariant{{1280, "light"}, {1280, "dark"}, {400, "light"}, {400, "dark"}}
+	}
+	return []corpusVariant{{1280, "light"}, {400, "dark"}}
+}
+
+// loadCorpusSplits loads the tuned corpus and its held-out split (when
+// recorded) and says which split each server is in.
+func loadCorpusSplits() ([]uicorpus.Server, map[string]string, error) {
+	servers, err := uicorpus.Load(uicorpus.Dir())
+	if err != nil {
+		return nil, nil, err
+	}
+	split := map[string]string{}
+	for _, s := range servers {
+		split[s.Name] = "tuned"
+	}
+	if m, _ := filepath.Glob(filepath.Join(uicorpus.HeldOutDir(), "*.json")); len(m) > 0 {
+		held, err := uicorpus.Load(uicorpus.HeldOutDir())
+		if err != nil {
+			return nil, nil, err
+		}
+		for _, s := range held {
+			if split[s.Name] != "" {
+				return nil, nil, fmt.Errorf("uicorpus: server %s is in both splits", s.Name)
+			}
+			split[s.Name] = "held out"
+		}
+		servers = append(servers, held...)
+	}
+	return servers, split, nil
 }
 
 func first(s []string, n int) []string {

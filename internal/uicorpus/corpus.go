@@ -75,6 +75,13 @@ func Dir() string {
 	return filepath.Join(filepath.Dir(file), "..", "..", "testdata", "uicorpus")
 }
 
+// HeldOutDir is the held-out split of the corpus (testdata/uicorpus/heldout):
+// servers recorded once and scored, never looked at while the generator
+// changes (testdata/uicorpus/README.md).
+func HeldOutDir() string {
+	return filepath.Join(Dir(), "heldout")
+}
+
 // Load reads every *.json server file of dir, sorted by name. A file that
 // does not parse, or a call naming a tool the server does not list, is an
 // error.

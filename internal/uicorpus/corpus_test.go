@@ -50,6 +50,48 @@ func TestCorpusIsComplete(t *testing.T) {
 	}
 }
 
+// TestCorpusSplits: the corpus is split as testdata/uicorpus/README.md says
+// (issue 33): at least 30 servers in all, at least 10 of them held out, no
+// server in both splits, each held-out file complete in the same way.
+func TestCorpusSplits(t *testing.T) {
+	tuned, err := uicorpus.Load(uicorpus.Dir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	held, err := uicorpus.Load(uicorpus.HeldOutDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(held) < 10 || len(tuned)+len(held) < 30 {
+		t.Errorf("corpus: %d tuned and %d held-out servers; want at least 30 in all and 10 held out", len(tuned), len(held))
+	}
+	names := map[string]bool{}
+	pkgs := map[string]bool{}
+	for _, s := range tuned {
+		names[s.Name] = true
+		pkgs[s.Package] = true
+	}
+	for _, s := range held {
+		if names[s.Name] || pkgs[s.Package] {
+			t.Errorf("held-out server %s (%s) is also in the tuned split", s.Name, s.Package)
+		}
+		called := map[string]bool{}
+		errCase := false
+		for _, c := range s.Calls {
+			called[c.Tool] = true
+			errCase = errCase || c.ErrorCase
+		}
+		for _, raw := range s.Tools {
+			if n := uicorpus.ToolName(raw); !called[n] && strings.TrimSpace(s.Skipped[n]) == "" {
+				t.Errorf("%s: tool %s is neither called nor skipped with a reason", s.Name, n)
+			}
+		}
+		if !errCase {
+			t.Errorf("%s: no call made to fail", s.Name)
+		}
+	}
+}
+
 // TestLoadRejectsBadFiles: Load says what is wrong with a server file.
 func TestLoadRejectsBadFiles(t *testing.T) {
 	for name, body := range map[string]string{

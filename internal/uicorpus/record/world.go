@@ -24,6 +24,7 @@ type world struct {
 	npm, node, root, home, project string
 	site                           string // http://127.0.0.1:PORT
 	pgURL, redisURL                string
+	vault, bank, pdfs              string // folders of the held-out servers' data (heldout_data.go)
 	pgPort, redisPort              int
 	ports                          map[int]int // recorded port -> usual port (normalize)
 	stops                          []func()
@@ -94,6 +95,18 @@ func (w *world) need(part string) error {
 	case "redis":
 		if w.redisURL == "" {
 			return w.startRedis()
+		}
+	case "vault":
+		if w.vault == "" {
+			return w.makeVault()
+		}
+	case "bank":
+		if w.bank == "" {
+			return w.makeBank()
+		}
+	case "pdf":
+		if w.pdfs == "" {
+			return w.makePDFs()
 		}
 	default:
 		return fmt.Errorf("unknown world part %q", part)
