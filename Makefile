@@ -1,4 +1,5 @@
-# genui developer targets. `make test` is the project's test command (CI runs it).
+# genui developer targets. `make deps test` is the project's test command (CI runs it):
+# `make deps` installs what the tests need, `make test` installs nothing.
 GO ?= go
 export GENUI_TEST_CACHE ?= $(HOME)/.cache/genui-test
 
@@ -29,7 +30,7 @@ RELEASE_DOWNLOAD_URL ?= $(RELEASE_HOMEPAGE)/releases/download
 # archive entries carry the commit's time, so the same commit gives the same archives
 SOURCE_DATE_EPOCH ?= $(shell git log -1 --format=%ct 2>/dev/null)
 
-.PHONY: build test test-short bench lint release version uicorpus size
+.PHONY: build deps test test-short bench lint release version uicorpus size
 
 ## version: the version builds get, from README.md
 version:
@@ -65,14 +66,21 @@ release: version
 ## and file://, a corrupted archive refused; the README's Install lines
 .PHONY: release-test
 release-test:
-	scripts/test-deps.sh
+	scripts/test-deps.sh --check
 	$(GO) test -count=1 -timeout 10m ./internal/release/
 	$(GO) test -count=1 -timeout 10m -run '^(TestReleaseBuild|TestREADMEInstallLines)$$' ./e2e/
 
-## test: install test dependencies when missing, then every test with the race detector, then
-## a short fuzz run of the host's frame handling (its corpus is checked in under testdata/fuzz)
-test:
+## deps: install what the tests need when missing (scripts/test-deps.sh): the Debian packages
+## chromium, tmux and curl (apt-get, as root or via sudo) and the pinned npm packages, into the
+## test cache. The one target that installs system packages; test, bench and release-test only check
+deps:
 	scripts/test-deps.sh
+
+## test: check the test dependencies are there (installing nothing: it lists what is missing and
+## says to run `make deps`), then every test with the race detector, then a short fuzz run of the
+## host's frame handling (its corpus is checked in under testdata/fuzz)
+test:
+	scripts/test-deps.sh --check
 	$(GO) test -race -count=1 -timeout 20m ./...
 	$(GO) test -run '^$$' -fuzz FuzzHandleFrame -fuzztime 20s ./engine/host/
 
@@ -92,7 +100,7 @@ test-short:
 ## one, a read while the LLM writes the page (what a first read gets) vs a cached read, /variables
 ## with 1,000 tools vs 10 per tool). Every figure comes with its same-run baseline.
 bench: build
-	scripts/test-deps.sh
+	scripts/test-deps.sh --check
 	$(GO) run ./bench -genui bin/genui
 	$(GO) test -run '^$$' -bench . ./engine/ ./engine/events/ ./engine/cache/ ./engine/host/ ./engine/httpapi/
 	$(GO) test -run '^$$' -bench OfflineGenerate ./engine/gen/
@@ -113,13 +121,13 @@ uicorpus:
 
 ## lint: golangci-lint (.golangci.yml: charm crush's linter set with staticcheck, gofmt and
 ## goimports; built once into the test cache), go vet, `go mod tidy` changing nothing, and
-## ESLint over the scripts genui inlines into pages (eslint.config.cjs; scripts/test-deps.sh
-## installs ESLint into the test cache)
+## ESLint over the scripts genui inlines into pages (eslint.config.cjs; `make deps` installs
+## ESLint into the test cache)
 lint: $(GOLANGCI_LINT)
 	$(GOLANGCI_LINT) run ./...
 	$(GO) vet ./...
 	@$(GO) mod tidy -diff || { echo "go.mod/go.sum are not tidy: run go mod tidy" >&2; exit 1; }
-	@test -x $(NPM_BIN)/eslint || { echo "ESLint is not installed in $(NPM_BIN): run scripts/test-deps.sh" >&2; exit 1; }
+	@test -x $(NPM_BIN)/eslint || { echo "ESLint is not installed in $(NPM_BIN): run make deps" >&2; exit 1; }
 	NODE_PATH=$(GENUI_TEST_CACHE)/npm/node_modules $(NPM_BIN)/eslint -c eslint.config.cjs viewdefs/*.js mcpshim/*.js
 
 $(GOLANGCI_LINT):
