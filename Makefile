@@ -17,6 +17,9 @@ LDFLAGS := -s -w -X github.com/genui-dev/genui/engine.Version=$(VERSION) -X gith
 GOLANGCI_LINT_VERSION := v2.15.0
 GOLANGCI_LINT := $(GENUI_TEST_CACHE)/bin/golangci-lint-$(GOLANGCI_LINT_VERSION)
 NPM_BIN := $(GENUI_TEST_CACHE)/npm/node_modules/.bin
+# deadcode (golang.org/x/tools), pinned and built into the test cache like golangci-lint
+DEADCODE_VERSION := v0.52.0
+DEADCODE := $(GENUI_TEST_CACHE)/bin/deadcode-$(DEADCODE_VERSION)
 
 # release targets (GOOS/GOARCH) and where they go
 PLATFORMS ?= linux/amd64 linux/arm64 darwin/amd64 darwin/arm64 windows/amd64
@@ -122,10 +125,12 @@ uicorpus:
 ## lint: golangci-lint (.golangci.yml: charm crush's linter set with staticcheck, gofmt and
 ## goimports; built once into the test cache), go vet, `go mod tidy` changing nothing, and
 ## ESLint over the scripts genui inlines into pages (eslint.config.cjs; `make deps` installs
-## ESLint into the test cache)
-lint: $(GOLANGCI_LINT)
+## ESLint into the test cache), and deadcode over the genui binary: no unreachable function
+## outside scripts/deadcode-allow.txt, where each has its reason (scripts/deadcode.sh)
+lint: $(GOLANGCI_LINT) $(DEADCODE)
 	$(GOLANGCI_LINT) run ./...
 	$(GO) vet ./...
+	scripts/deadcode.sh $(DEADCODE)
 	@$(GO) mod tidy -diff || { echo "go.mod/go.sum are not tidy: run go mod tidy" >&2; exit 1; }
 	@test -x $(NPM_BIN)/eslint || { echo "ESLint is not installed in $(NPM_BIN): run make deps" >&2; exit 1; }
 	NODE_PATH=$(GENUI_TEST_CACHE)/npm/node_modules $(NPM_BIN)/eslint -c eslint.config.cjs viewdefs/*.js mcpshim/*.js
@@ -134,3 +139,8 @@ $(GOLANGCI_LINT):
 	@mkdir -p $(@D)/.build
 	GOBIN=$(abspath $(@D))/.build $(GO) install github.com/golangci/golangci-lint/v2/cmd/golangci-lint@$(GOLANGCI_LINT_VERSION)
 	mv $(@D)/.build/golangci-lint $@
+
+$(DEADCODE):
+	@mkdir -p $(@D)/.build-deadcode
+	GOBIN=$(abspath $(@D))/.build-deadcode $(GO) install golang.org/x/tools/cmd/deadcode@$(DEADCODE_VERSION)
+	mv $(@D)/.build-deadcode/deadcode $@

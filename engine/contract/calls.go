@@ -27,11 +27,6 @@ const (
 	TaskCancelled     = "cancelled"
 )
 
-// TaskTerminal reports whether a task status is final.
-func TaskTerminal(status string) bool {
-	return status == TaskCompleted || status == TaskFailed || status == TaskCancelled
-}
-
 // Task is an upstream task as tasks/get reports it.
 type Task struct {
 	TaskID        string `json:"taskId"`

@@ -100,13 +100,3 @@ var Methods = []Method{
 	{Name: "GetPrompt", Route: "POST /api/upstream/prompts/get", Request: typ[GetPromptRequest](), Response: typ[PromptResult](),
 		Errors: errs(CodeInvalidArgument, CodeUpstreamUnavailable, CodeUpstreamError)},
 }
-
-// MethodNamed is the row of Methods for an API method (false when none).
-func MethodNamed(name string) (Method, bool) {
-	for _, m := range Methods {
-		if m.Name == name {
-			return m, true
-		}
-	}
-	return Method{}, false
-}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -473,10 +472,4 @@ func sleepCtx(ctx context.Context, d time.Duration) error {
 	case <-ctx.Done():
 		return ctx.Err()
 	}
-}
-
-// IsRetryable reports whether err is a retryable classified error.
-func IsRetryable(err error) bool {
-	var e *Error
-	return errors.As(err, &e) && e.Retryable
 }
