@@ -1,4 +1,5 @@
-# genui developer targets. `make test` is the project's test command (CI runs it).
+# genui developer targets. `make deps test` is the project's test command (CI runs it):
+# `make deps` installs what the tests need, `make test` installs nothing.
 GO ?= go
 export GENUI_TEST_CACHE ?= $(HOME)/.cache/genui-test
 
@@ -16,6 +17,9 @@ LDFLAGS := -s -w -X github.com/genui-dev/genui/engine.Version=$(VERSION) -X gith
 GOLANGCI_LINT_VERSION := v2.15.0
 GOLANGCI_LINT := $(GENUI_TEST_CACHE)/bin/golangci-lint-$(GOLANGCI_LINT_VERSION)
 NPM_BIN := $(GENUI_TEST_CACHE)/npm/node_modules/.bin
+# deadcode (golang.org/x/tools), pinned and built into the test cache like golangci-lint
+DEADCODE_VERSION := v0.52.0
+DEADCODE := $(GENUI_TEST_CACHE)/bin/deadcode-$(DEADCODE_VERSION)
 
 # release targets (GOOS/GOARCH) and where they go
 PLATFORMS ?= linux/amd64 linux/arm64 darwin/amd64 darwin/arm64 windows/amd64
@@ -29,7 +33,7 @@ RELEASE_DOWNLOAD_URL ?= $(RELEASE_HOMEPAGE)/releases/download
 # archive entries carry the commit's time, so the same commit gives the same archives
 SOURCE_DATE_EPOCH ?= $(shell git log -1 --format=%ct 2>/dev/null)
 
-.PHONY: build test test-short bench lint release version uicorpus size
+.PHONY: build deps test test-short bench lint release version uicorpus size
 
 ## version: the version builds get, from README.md
 version:
@@ -65,14 +69,21 @@ release: version
 ## and file://, a corrupted archive refused; the README's Install lines
 .PHONY: release-test
 release-test:
-	scripts/test-deps.sh
+	scripts/test-deps.sh --check
 	$(GO) test -count=1 -timeout 10m ./internal/release/
 	$(GO) test -count=1 -timeout 10m -run '^(TestReleaseBuild|TestREADMEInstallLines)$$' ./e2e/
 
-## test: install test dependencies when missing, then every test with the race detector, then
-## a short fuzz run of the host's frame handling (its corpus is checked in under testdata/fuzz)
-test:
+## deps: install what the tests need when missing (scripts/test-deps.sh): the Debian packages
+## chromium, tmux and curl (apt-get, as root or via sudo) and the pinned npm packages, into the
+## test cache. The one target that installs system packages; test, bench and release-test only check
+deps:
 	scripts/test-deps.sh
+
+## test: check the test dependencies are there (installing nothing: it lists what is missing and
+## says to run `make deps`), then every test with the race detector, then a short fuzz run of the
+## host's frame handling (its corpus is checked in under testdata/fuzz)
+test:
+	scripts/test-deps.sh --check
 	$(GO) test -race -count=1 -timeout 20m ./...
 	$(GO) test -run '^$$' -fuzz FuzzHandleFrame -fuzztime 20s ./engine/host/
 
@@ -92,7 +103,7 @@ test-short:
 ## one, a read while the LLM writes the page (what a first read gets) vs a cached read, /variables
 ## with 1,000 tools vs 10 per tool). Every figure comes with its same-run baseline.
 bench: build
-	scripts/test-deps.sh
+	scripts/test-deps.sh --check
 	$(GO) run ./bench -genui bin/genui
 	$(GO) test -run '^$$' -bench . ./engine/ ./engine/events/ ./engine/cache/ ./engine/host/ ./engine/httpapi/
 	$(GO) test -run '^$$' -bench 'OfflineGenerate|SpecVsHTMLGeneration' ./engine/gen/
@@ -113,16 +124,23 @@ uicorpus:
 
 ## lint: golangci-lint (.golangci.yml: charm crush's linter set with staticcheck, gofmt and
 ## goimports; built once into the test cache), go vet, `go mod tidy` changing nothing, and
-## ESLint over the scripts genui inlines into pages (eslint.config.cjs; scripts/test-deps.sh
-## installs ESLint into the test cache)
-lint: $(GOLANGCI_LINT)
+## ESLint over the scripts genui inlines into pages (eslint.config.cjs; `make deps` installs
+## ESLint into the test cache), and deadcode over the genui binary: no unreachable function
+## outside scripts/deadcode-allow.txt, where each has its reason (scripts/deadcode.sh)
+lint: $(GOLANGCI_LINT) $(DEADCODE)
 	$(GOLANGCI_LINT) run ./...
 	$(GO) vet ./...
+	scripts/deadcode.sh $(DEADCODE)
 	@$(GO) mod tidy -diff || { echo "go.mod/go.sum are not tidy: run go mod tidy" >&2; exit 1; }
-	@test -x $(NPM_BIN)/eslint || { echo "ESLint is not installed in $(NPM_BIN): run scripts/test-deps.sh" >&2; exit 1; }
+	@test -x $(NPM_BIN)/eslint || { echo "ESLint is not installed in $(NPM_BIN): run make deps" >&2; exit 1; }
 	NODE_PATH=$(GENUI_TEST_CACHE)/npm/node_modules $(NPM_BIN)/eslint -c eslint.config.cjs viewdefs/*.js mcpshim/*.js
 
 $(GOLANGCI_LINT):
 	@mkdir -p $(@D)/.build
 	GOBIN=$(abspath $(@D))/.build $(GO) install github.com/golangci/golangci-lint/v2/cmd/golangci-lint@$(GOLANGCI_LINT_VERSION)
 	mv $(@D)/.build/golangci-lint $@
+
+$(DEADCODE):
+	@mkdir -p $(@D)/.build-deadcode
+	GOBIN=$(abspath $(@D))/.build-deadcode $(GO) install golang.org/x/tools/cmd/deadcode@$(DEADCODE_VERSION)
+	mv $(@D)/.build-deadcode/deadcode $@

@@ -514,15 +514,9 @@ func expandTree(v any, path string, lookup func(string) (string, bool), eff *Eff
 	return v
 }
 
-// Expand replaces each ${env:VAR} in s with VAR's value; $${env: is a
-// literal ${env:. An unset VAR is an error. secret reports whether a
-// referenced variable's name looks like it holds a secret.
-func Expand(s string, lookup func(string) (string, bool)) (out string, secret bool, err error) {
-	out, _, secret, err = expand(s, lookup)
-	return out, secret, err
-}
-
-// expand is Expand that also returns the names of the variables s
+// expand replaces each ${env:VAR} in s with VAR's value ($${env: is a
+// literal ${env:; an unset VAR is an error), reports whether a referenced
+// variable's name looks like it holds a secret, and the names of the variables s
 // referenced (nil when it referenced none).
 func expand(s string, lookup func(string) (string, bool)) (out string, names []string, secret bool, err error) {
 	if !strings.Contains(s, "${env:") {

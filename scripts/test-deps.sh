@@ -5,8 +5,21 @@
 #     as root or via sudo;
 #   - the npm packages pinned in scripts/npm-packages.txt, into
 #     ${GENUI_TEST_CACHE:-$HOME/.cache/genui-test}/npm.
-# It is idempotent: a second run changes nothing and says so.
+# It is idempotent: a second run changes nothing and says so. `make deps` runs it.
+#
+# With --check it installs nothing: it lists what is missing and exits 1 when
+# anything is (`make test` runs it so, and says to run `make deps`).
 set -euo pipefail
+
+check=0
+case "${1:-}" in
+--check) check=1 ;;
+"") ;;
+*)
+	echo "usage: $0 [--check]" >&2
+	exit 2
+	;;
+esac
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 cache="${GENUI_TEST_CACHE:-$HOME/.cache/genui-test}"
@@ -33,7 +46,7 @@ if command -v curl >/dev/null 2>&1; then
 else
 	apt_missing+=(curl)
 fi
-if ((${#apt_missing[@]} > 0)); then
+if ((check == 0 && ${#apt_missing[@]} > 0)); then
 	if [[ "$(id -u)" -eq 0 ]]; then
 		sudo=()
 	elif command -v sudo >/dev/null 2>&1; then
@@ -52,11 +65,14 @@ fi
 for tool in node npm; do
 	if ! command -v "$tool" >/dev/null 2>&1; then
 		log "ERROR: $tool not found on PATH (Node 20+ with npm is required)" >&2
+		if ((check)); then
+			log "missing: ${apt_missing[*]} ${tool} (install Node 20+ with npm, then run make deps)" >&2
+		fi
 		exit 1
 	fi
 done
 
-mkdir -p "$npmdir"
+((check)) || mkdir -p "$npmdir"
 missing=()
 while read -r name version _; do
 	[[ -z "${name:-}" || "$name" == \#* ]] && continue
@@ -72,6 +88,17 @@ while read -r name version _; do
 		missing+=("$name@$version")
 	fi
 done <"$pkgfile"
+
+if ((check)); then
+	all_missing=("${apt_missing[@]}" "${missing[@]}")
+	if ((${#all_missing[@]} > 0)); then
+		log "missing: ${all_missing[*]}" >&2
+		log "run make deps (scripts/test-deps.sh) to install them" >&2
+		exit 1
+	fi
+	log "nothing missing"
+	exit 0
+fi
 
 if ((${#missing[@]} > 0)); then
 	log "installing into $npmdir: ${missing[*]}"

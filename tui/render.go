@@ -6,7 +6,6 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 )
 
@@ -202,11 +201,6 @@ func joinColumns(a, b []string) []string {
 		out[i] = l + r
 	}
 	return out
-}
-
-// pad returns s styled and padded to w (for one-line bars).
-func bar(style lipgloss.Style, s string, w int) string {
-	return style.Render(fit(s, w))
 }
 
 // fmtDur is a duration for people: 850µs, 12ms, 1.25s, 3m4s.

@@ -99,11 +99,6 @@ func (f *finder) update(k KeyMap, msg tea.Msg) (tea.Cmd, findResult) {
 	return nil, findNone
 }
 
-// matches reports whether s holds the query (case-insensitive).
-func (f *finder) matches(s string) bool {
-	return f.query != "" && containsFold(s, f.query)
-}
-
 // containsFold reports whether s contains lower (already lower case),
 // ignoring case.
 func containsFold(s, lower string) bool {

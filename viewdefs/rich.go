@@ -195,15 +195,6 @@ func markdownFor(outputSchema json.RawMessage) template.JS {
 	return template.JS(markdownJS)
 }
 
-// RichJS returns the rich renderers as pages inline them (for tests and tooling).
-func RichJS() string { return cur().rich }
-
-// TextJS returns the text renderers as pages inline them (for tests and tooling).
-func TextJS() string { return cur().text }
-
-// MarkdownJS returns the vendored markdown parser (for tests and tooling).
-func MarkdownJS() string { return markdownJS }
-
 // viewConfigOf is the page's #view-config: cfg, or nothing but the theme
 // and title when the page carries a spec (rich.js reads the spec then).
 func viewConfigOf(cfg ViewConfig, spec *viewspec.Spec) ViewConfig {

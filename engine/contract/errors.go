@@ -56,15 +56,6 @@ var statusTable = []struct {
 	{CodeNotUnderstood, 422},       // Unprocessable Content
 }
 
-// ErrorCodes lists every error code.
-func ErrorCodes() []ErrorCode {
-	out := make([]ErrorCode, 0, len(statusTable))
-	for _, r := range statusTable {
-		out = append(out, r.code)
-	}
-	return out
-}
-
 // HTTPStatus is the status the side server answers an error code with (500
 // for a code it does not know).
 func HTTPStatus(code ErrorCode) int {

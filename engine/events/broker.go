@@ -67,16 +67,6 @@ type subscriber[T any] struct {
 // BrokerOption configures a Broker.
 type BrokerOption[T any] func(*Broker[T])
 
-// WithMaxPending bounds each subscriber's undelivered events (default
-// DefaultMaxPending).
-func WithMaxPending[T any](n int) BrokerOption[T] {
-	return func(b *Broker[T]) {
-		if n > 0 {
-			b.maxPending = n
-		}
-	}
-}
-
 // WithLagEvent sets the last event a subscriber gets when it is ended for
 // falling more than the max-pending bound behind.
 func WithLagEvent[T any](f func(pending int) (string, T)) BrokerOption[T] {

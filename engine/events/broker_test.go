@@ -2,10 +2,13 @@ package events
 
 import (
 	"context"
+	"runtime"
 	"strconv"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/genui-dev/genui/internal/testenv"
 )
 
 // bound is the longest any test here waits for something that should be quick.
@@ -26,13 +29,7 @@ func recv[T any](t *testing.T, ch <-chan Event[T]) (Event[T], bool) {
 // eventually polls cond until it holds or bound passes.
 func eventually(t *testing.T, what string, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(bound)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(time.Millisecond)
-	}
+	testenv.Eventually(t, bound, what, cond)
 }
 
 func TestBrokerSubscribeUnsubscribe(t *testing.T) {
@@ -108,7 +105,7 @@ func TestBrokerPublishDoesNotBlockOnSlowSubscriber(t *testing.T) {
 		for i := range n {
 			b.Publish("n", i)
 			if i%50 == 0 {
-				time.Sleep(time.Microsecond) // let the fast reader keep up a little
+				runtime.Gosched() // let the fast reader keep up a little
 			}
 		}
 		close(done)

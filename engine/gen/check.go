@@ -36,16 +36,6 @@ func (r Report) Broken(id RuleID) bool {
 	return false
 }
 
-// Repairable reports whether every problem is of a rule genui repairs.
-func (r Report) Repairable() bool {
-	for _, f := range r.Findings {
-		if f.Severity == SeverityReject {
-			return false
-		}
-	}
-	return true
-}
-
 // add records a finding under rule id with the rule's severity.
 func (r *Report) add(id RuleID, msg string) {
 	rule, ok := RuleByID(id)

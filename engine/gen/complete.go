@@ -3,7 +3,6 @@ package gen
 import (
 	"context"
 	"errors"
-	"fmt"
 	"time"
 
 	"charm.land/fantasy"
@@ -133,7 +132,3 @@ func throttle(interval time.Duration, f func(int)) func(int) {
 // errNoSampler is what the host's sampler returns (wrapped) when no session
 // can sample.
 var errNoSampler = contract.ErrNoSampler
-
-func wrapf(err error, format string, args ...any) error {
-	return fmt.Errorf(format+": %w", append(args, err)...)
-}

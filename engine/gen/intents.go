@@ -333,24 +333,6 @@ func (st *intentState) pageSize(digits string) {
 	}
 }
 
-// ParseIntents reads refinement feedback offline, oldest first, later ones
-// overriding earlier ones, into a view configuration. It understands theme
-// (light/dark), preferred view (table, cards, chart, list, json), chart kind
-// (line or bar) and x/y fields, which columns to show and in what order
-// ("as a table with name and size"), columns to hide, fields to show again
-// ("show the relations too"), showing or folding the input form, font size
-// (in px, bigger, smaller), monospace, an initial sort, page size and
-// title, in many phrasings. warnings holds one
-// `not understood offline: "..."` entry per piece of feedback it could not
-// use, plus notes on values it adjusted (a page size over the maximum).
-func ParseIntents(refinements []string) (cfg viewdefs.ViewConfig, warnings []string) {
-	st := &intentState{}
-	for _, r := range refinements {
-		parseRefinement(r, st)
-	}
-	return st.cfg, st.warnings
-}
-
 func parseRefinement(text string, st *intentState) {
 	used := make([]bool, len(text))
 	claim := func(a, b int) {

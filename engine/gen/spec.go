@@ -74,15 +74,6 @@ func namesField(after, before viewspec.Spec) bool {
 		!slices.Equal(after.View.ColumnFields(), before.View.ColumnFields())
 }
 
-// ProposeSpec is the spec the offline generator proposes for a tool from
-// its outputSchema and, when there is one, a real result: the principal
-// data when there is one array of records (not inside another array), a
-// card for a flat record; everything else auto (the renderer decides from
-// the data: a table with a chart for a series, text read for what it holds).
-func ProposeSpec(t Tool, example json.RawMessage) viewspec.Spec {
-	return proposeFrom(newShape(t.OutputSchema, example))
-}
-
 func proposeFrom(sh *shape) viewspec.Spec {
 	s := viewspec.New()
 	if !sh.known() {
@@ -163,12 +154,6 @@ func specOf(base viewspec.Spec, st *intentState) viewspec.Spec {
 		s.View = nil
 	}
 	return s
-}
-
-// SpecFromViewConfig is the spec that says what c says (a refinement
-// history's view configuration, or an older page's).
-func SpecFromViewConfig(c viewdefs.ViewConfig) viewspec.Spec {
-	return specOf(viewspec.New(), &intentState{cfg: c})
 }
 
 // specChanges says what differs between two specs, one entry per changed

@@ -1,5 +1,7 @@
 package host
 
+import "net/http"
+
 // FastForwarded is how many requests took the stdio fast path (for tests
 // that check which path a request took).
 func FastForwarded(s *Server) int64 { return s.fastForwarded.Load() }
@@ -28,3 +30,7 @@ func OpenStreams(s *Server, id string) int {
 	defer sess.mu.Unlock()
 	return len(sess.streams)
 }
+
+// LoopbackOnly is the Origin rule without allowed origins: Host and Origin
+// must be loopback.
+func LoopbackOnly(next http.Handler) http.Handler { return (*Origins)(nil).Guard(next) }

@@ -120,10 +120,6 @@ func quoteOrigin(o string) string {
 	return fmt.Sprintf("%q", o)
 }
 
-// LoopbackOnly is the Origin rule without allowed origins: Host and Origin
-// must be loopback.
-func LoopbackOnly(next http.Handler) http.Handler { return (*Origins)(nil).Guard(next) }
-
 // Origins is the server's Origin rule (loopback plus Options.AllowedOrigins),
 // for the side server's other endpoints.
 func (s *Server) Origins() *Origins { return s.origins }

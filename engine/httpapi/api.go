@@ -1,7 +1,7 @@
 package httpapi
 
-// The engine's front door (contract.API) over HTTP: one route per method,
-// one error body ({"error": "...", "code": "..."}). engine/apiclient is the
+// The engine's front door (contract.API) over HTTP: one route per method
+// (declared in contract.Methods, registered by routes() from it), one error body ({"error": "...", "code": "..."}). engine/apiclient is the
 // client; engine/apitest runs the same conformance suite against both.
 //
 //	State         GET  /state

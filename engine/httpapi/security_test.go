@@ -18,6 +18,7 @@ import (
 	"github.com/genui-dev/genui/engine/contract"
 	"github.com/genui-dev/genui/engine/httpapi"
 	"github.com/genui-dev/genui/engine/upstream"
+	"github.com/genui-dev/genui/internal/testenv"
 )
 
 // TestForeignHostOrOriginRefused: DNS rebinding and cross-site requests get
@@ -145,16 +146,13 @@ func TestStalePortFileReplaced(t *testing.T) {
 	go func() { done <- srv.Serve(ctx, uiLn, apiLn) }()
 
 	wantPort := apiLn.Addr().(interface{ String() string }).String()
-	deadline := time.Now().Add(10 * time.Second)
-	for {
+	replaced := func() bool {
 		port, alive, err := httpapi.ReadPortFile(filepath.Join(dir, "mcp-port"))
-		if err == nil && alive && strings.HasSuffix(wantPort, ":"+strconv.Itoa(port)) {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("mcp-port not replaced within 10 s: port=%d alive=%v err=%v", port, alive, err)
-		}
-		time.Sleep(20 * time.Millisecond)
+		return err == nil && alive && strings.HasSuffix(wantPort, ":"+strconv.Itoa(port))
+	}
+	if !testenv.Until(10*time.Second, replaced) {
+		port, alive, err := httpapi.ReadPortFile(filepath.Join(dir, "mcp-port"))
+		t.Fatalf("mcp-port not replaced within 10 s: port=%d alive=%v err=%v", port, alive, err)
 	}
 	if port, alive, err := httpapi.ReadPortFile(filepath.Join(dir, "ui-port")); err != nil || !alive || port == 1 {
 		t.Errorf("ui-port: port=%d alive=%v err=%v", port, alive, err)

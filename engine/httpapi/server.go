@@ -89,53 +89,8 @@ func newRequestID() string { return "h" + strconv.FormatInt(ridCounter.Add(1), 3
 // also serves MCP (/mcp, /sse, /message: the host registers those) and, when
 // set, /metrics.
 func (s *Server) routes() {
-	api := []struct {
-		pattern string
-		handler http.Handler
-	}{
+	api := []route{
 		{"GET /{$}", http.HandlerFunc(s.handleIndex)},
-		// contract.API, one route per method (api.go; engine/apiclient is the client).
-		{"GET /state", http.HandlerFunc(s.handleState)},
-		{"GET /variables", http.HandlerFunc(s.handleVariables)}, // JSON; browsers get a page (variables.go)
-		{"GET /api/tools", http.HandlerFunc(s.handleTools)},
-		{"GET /api/tools/{name}", http.HandlerFunc(s.handleInspect)},
-		{"GET /api/tools/{name}/ui", http.HandlerFunc(s.handleUI)},
-		{"GET /api/tools/{name}/preview", http.HandlerFunc(s.handlePreviewInfo)},
-		{"POST /api/tools/{name}/refine", s.handleUIChange(false)},
-		{"POST /api/tools/{name}/regenerate", s.handleUIChange(true)},
-		{"POST /api/tools/{name}/refinements/drop", http.HandlerFunc(s.handleDropRefinement)},
-		{"POST /api/tool/{name}", http.HandlerFunc(s.handleToolCall)},
-		{"POST /api/refresh", http.HandlerFunc(s.handleRefresh)},
-		{"GET /api/queue", http.HandlerFunc(s.handlePendingEvents)},   // PendingEvents (queue.go)
-		{"GET /events", http.HandlerFunc(s.handleEvents)},             // Subscribe
-		{"GET /api/traffic", http.HandlerFunc(s.handleRecentTraffic)}, // RecentTraffic
-		// The host side of contract.API (api_host.go): calls cancelled, the
-		// upstream's requests answered, roots, resources, prompts.
-		{"POST /api/calls/{id}/cancel", http.HandlerFunc(s.handleCancelCall)},
-		{"GET /api/requests", http.HandlerFunc(s.handlePendingRequests)},
-		{"POST /api/requests/{id}/answer", http.HandlerFunc(s.handleAnswerRequest)},
-		{"POST /api/requests/{id}/draft", http.HandlerFunc(s.handleDraftSampling)},
-		{"GET /api/roots", http.HandlerFunc(s.handleRoots)},
-		{"PUT /api/roots", http.HandlerFunc(s.handleSetRoots)},
-		{"GET /api/upstream/resources", http.HandlerFunc(s.handleResources)},
-		{"GET /api/upstream/resource-templates", http.HandlerFunc(s.handleResourceTemplates)},
-		{"POST /api/upstream/resources/read", http.HandlerFunc(s.handleReadResource)},
-		{"POST /api/upstream/resources/subscribe", s.handleResourceSubscription(true)},
-		{"POST /api/upstream/resources/unsubscribe", s.handleResourceSubscription(false)},
-		{"GET /api/upstream/prompts", http.HandlerFunc(s.handlePrompts)},
-		{"POST /api/upstream/prompts/get", http.HandlerFunc(s.handleGetPrompt)},
-		{"POST /api/upstream/ping", http.HandlerFunc(s.handlePing)},
-		{"POST /api/upstream/log-level", http.HandlerFunc(s.handleSetLogLevel)},
-		{"POST /api/upstream/complete", http.HandlerFunc(s.handleComplete)},
-		{"GET /api/lint", http.HandlerFunc(s.handleLint)},
-		// The call history and the checks (develop.go).
-		{"GET /api/history", http.HandlerFunc(s.handleHistory)},
-		{"POST /api/history/compare", http.HandlerFunc(s.handleCompare)},
-		{"GET /api/history/{id}", http.HandlerFunc(s.handleHistoryEntry)},
-		{"POST /api/history/{id}/rerun", http.HandlerFunc(s.handleRerun)},
-		{"GET /api/checks", http.HandlerFunc(s.handleChecks)},
-		{"POST /api/checks", http.HandlerFunc(s.handleAddCheck)},
-		{"POST /api/checks/run", http.HandlerFunc(s.handleRunChecks)},
 		// The agents' queue, long-polled.
 		{"GET /wait", events.WaitHandler(s.e.AgentQueue(), s.log)},
 		// DIR/resources (resource.go).
@@ -149,6 +104,14 @@ func (s *Server) routes() {
 		{"POST /api/preview/{tool}/resources", http.HandlerFunc(s.handlePreviewResources)},
 		{"POST /api/preview/{tool}/security", http.HandlerFunc(s.handlePreviewSecurity)},
 	}
+	// contract.API, one route per method, from contract.Methods.
+	methodRoutes, missing := apiRoutes(s.apiHandlers())
+	if len(missing) > 0 {
+		panic("httpapi: no handler for " + strings.Join(missing, ", ")) // TestAPIRoutesFromTable fails first
+	}
+	for _, rt := range methodRoutes {
+		s.api.Handle(rt.pattern, rt.handler)
+	}
 	for _, rt := range api {
 		s.api.Handle(rt.pattern, rt.handler)
 	}
@@ -160,6 +123,80 @@ func (s *Server) routes() {
 	}
 	// The UI origin serves the generated pages only.
 	s.ui.HandleFunc("GET /frame/{tool}", s.handleFrame)
+}
+
+// apiHandlers is the handler of every method of contract.API, by name;
+// the routes come from contract.Methods (apiRoutes). Methods that share a
+// route (UI and ReadableUI) share its handler.
+func (s *Server) apiHandlers() map[string]http.Handler {
+	return map[string]http.Handler{
+		"State":          http.HandlerFunc(s.handleState),
+		"Variables":      http.HandlerFunc(s.handleVariables), // JSON; browsers get a page (variables.go)
+		"Tools":          http.HandlerFunc(s.handleTools),
+		"Inspect":        http.HandlerFunc(s.handleInspect),
+		"UI":             http.HandlerFunc(s.handleUI),
+		"ReadableUI":     http.HandlerFunc(s.handleUI), // ?readable=1
+		"Preview":        http.HandlerFunc(s.handlePreviewInfo),
+		"Refine":         s.handleUIChange(false),
+		"Regenerate":     s.handleUIChange(true),
+		"DropRefinement": http.HandlerFunc(s.handleDropRefinement),
+		"CallTool":       http.HandlerFunc(s.handleToolCall),
+		"RefreshTools":   http.HandlerFunc(s.handleRefresh),
+		"PendingEvents":  http.HandlerFunc(s.handlePendingEvents), // queue.go
+		"Subscribe":      http.HandlerFunc(s.handleEvents),
+		"RecentTraffic":  http.HandlerFunc(s.handleRecentTraffic),
+		// The host side (api_host.go): calls cancelled, the upstream's
+		// requests answered, roots, resources, prompts.
+		"CancelCall":          http.HandlerFunc(s.handleCancelCall),
+		"PendingRequests":     http.HandlerFunc(s.handlePendingRequests),
+		"AnswerRequest":       http.HandlerFunc(s.handleAnswerRequest),
+		"DraftSamplingAnswer": http.HandlerFunc(s.handleDraftSampling),
+		"Roots":               http.HandlerFunc(s.handleRoots),
+		"SetRoots":            http.HandlerFunc(s.handleSetRoots),
+		"Resources":           http.HandlerFunc(s.handleResources),
+		"ResourceTemplates":   http.HandlerFunc(s.handleResourceTemplates),
+		"ReadResource":        http.HandlerFunc(s.handleReadResource),
+		"SubscribeResource":   s.handleResourceSubscription(true),
+		"UnsubscribeResource": s.handleResourceSubscription(false),
+		"Prompts":             http.HandlerFunc(s.handlePrompts),
+		"GetPrompt":           http.HandlerFunc(s.handleGetPrompt),
+		"Ping":                http.HandlerFunc(s.handlePing),
+		"SetLogLevel":         http.HandlerFunc(s.handleSetLogLevel),
+		"Complete":            http.HandlerFunc(s.handleComplete),
+		"Lint":                http.HandlerFunc(s.handleLint),
+		// The call history and the checks (develop.go).
+		"History":      http.HandlerFunc(s.handleHistory),
+		"HistoryEntry": http.HandlerFunc(s.handleHistoryEntry),
+		"RerunCall":    http.HandlerFunc(s.handleRerun),
+		"CompareCalls": http.HandlerFunc(s.handleCompare),
+		"Checks":       http.HandlerFunc(s.handleChecks),
+		"AddCheck":     http.HandlerFunc(s.handleAddCheck),
+		"RunChecks":    http.HandlerFunc(s.handleRunChecks),
+	}
+}
+
+// route is one pattern of the API origin and its handler.
+type route struct {
+	pattern string
+	handler http.Handler
+}
+
+// apiRoutes are the routes of contract.Methods with their handlers (a
+// route two methods share, once), and the methods handlers lacks.
+func apiRoutes(handlers map[string]http.Handler) (routes []route, missing []string) {
+	seen := map[string]bool{}
+	for _, m := range contract.Methods {
+		h, ok := handlers[m.Name]
+		if !ok || h == nil {
+			missing = append(missing, m.Name)
+			continue
+		}
+		if !seen[m.Route] {
+			seen[m.Route] = true
+			routes = append(routes, route{m.Route, h})
+		}
+	}
+	return routes, missing
 }
 
 // Handler is the API origin's handler: recover(log(loopback(mux))), where

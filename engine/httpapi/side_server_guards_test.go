@@ -29,6 +29,7 @@ import (
 	"github.com/genui-dev/genui/engine/contract"
 	"github.com/genui-dev/genui/engine/host"
 	"github.com/genui-dev/genui/engine/upstream"
+	"github.com/genui-dev/genui/internal/testenv"
 )
 
 // do sends one request with headers (pairs) to base+path, bounded.
@@ -292,13 +293,7 @@ func serveWith(t *testing.T, dir string, yield bool) (*Server, func()) {
 	// Until this server has settled DIR's port files: they name its port,
 	// or it found another live genui's (or could not write them). Files an
 	// earlier server wrote do not count.
-	deadline := time.Now().Add(10 * time.Second)
-	for !portFilesSettled(s, dir) {
-		if time.Now().After(deadline) {
-			break
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	testenv.Until(10*time.Second, func() bool { return portFilesSettled(s, dir) })
 	return s, func() {
 		cancel()
 		select {
@@ -343,10 +338,7 @@ func TestPortFilesOfLiveGenuiKept(t *testing.T) {
 		t.Fatalf("mcp-port = %q, want the port alone (%q)", live, want)
 	}
 	second, stop := serveInDir(t, dir)
-	deadline := time.Now().Add(10 * time.Second)
-	for second.PortConflict() == nil && time.Now().Before(deadline) {
-		time.Sleep(10 * time.Millisecond)
-	}
+	testenv.Until(10*time.Second, func() bool { return second.PortConflict() != nil })
 	if err := second.PortConflict(); err == nil || !strings.Contains(err.Error(), strconv.Itoa(os.Getpid())) ||
 		!strings.Contains(err.Error(), strings.TrimSpace(string(live))) || !strings.Contains(err.Error(), "--dir") {
 		t.Errorf("PortConflict() = %v, want a message naming the owner's pid and port and --dir", err)
@@ -403,16 +395,12 @@ func TestPortFileNamingAnotherLiveProcessIsStale(t *testing.T) {
 		}
 		s, stop := serveInDir(t, dir)
 		want := strings.TrimPrefix(s.APIBase(), "http://127.0.0.1:") + "\n"
-		deadline := time.Now().Add(10 * time.Second)
-		for {
+		if !testenv.Until(10*time.Second, func() bool {
 			b, _ := os.ReadFile(filepath.Join(dir, "mcp-port"))
-			if string(b) == want {
-				break
-			}
-			if time.Now().After(deadline) {
-				t.Fatalf("pid %d: mcp-port = %q, want our %q (conflict: %v)", pid, b, want, s.PortConflict())
-			}
-			time.Sleep(20 * time.Millisecond)
+			return string(b) == want
+		}) {
+			b, _ := os.ReadFile(filepath.Join(dir, "mcp-port"))
+			t.Fatalf("pid %d: mcp-port = %q, want our %q (conflict: %v)", pid, b, want, s.PortConflict())
 		}
 		if port, alive, err := ReadPortFile(filepath.Join(dir, "mcp-port")); err != nil || !alive || fmt.Sprintf("%d\n", port) != want {
 			t.Errorf("ReadPortFile of a live genui: %d %v %v", port, alive, err)
@@ -431,8 +419,7 @@ func TestUnwritablePortFileKeepsServing(t *testing.T) {
 		t.Fatal(err)
 	}
 	s, stop := serveInDir(t, dir)
-	defer stop()
-	time.Sleep(200 * time.Millisecond)
+	defer stop() // serveInDir returned once the port files were settled: here, failed
 	if code, _, body := do(t, "GET", s.APIBase()+"/state", ""); code != http.StatusOK {
 		t.Fatalf("GET /state: %d %s", code, body)
 	}

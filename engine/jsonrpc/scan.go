@@ -90,15 +90,6 @@ func EachMemberAt(b []byte, f func(key []byte, start, end int) bool) bool {
 	}
 }
 
-// EachElement calls f with the raw bytes of each element of the JSON array
-// b, in order, until f returns false. It reports false when b is not an
-// array or is cut short where it looks (values are not validated). The
-// slices alias b.
-func EachElement(b []byte, f func(value []byte) bool) bool {
-	end, ok := eachElement(b, skipSpace(b, 0), f)
-	return ok && (end < 0 || skipSpace(b, end) == len(b))
-}
-
 // eachElement walks the array starting at b[i] ('[') and returns the index
 // just past it (-1 when f stopped it early).
 func eachElement(b []byte, i int, f func(value []byte) bool) (int, bool) {

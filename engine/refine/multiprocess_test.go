@@ -9,7 +9,8 @@ import (
 	"strconv"
 	"sync"
 	"testing"
-	"time"
+
+	"github.com/genui-dev/genui/internal/testenv"
 )
 
 // TestMain lets the test binary run as a helper process that adds
@@ -72,16 +73,11 @@ func TestTwoStoresKeepEachOthersRefinements(t *testing.T) {
 	}
 	// Each store sees the other's refinements (the cache key follows),
 	// once its next reload is due.
-	for deadline := time.Now().Add(10 * reloadEvery); ; {
-		got := feedbacks(a.History("search"))
-		if slices.Equal(got, []string{"25 per page"}) && a.Hash("weather") == c.Hash("weather") {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("a does not see b's refinements: search %v, weather %v (the file's: %v)", got,
-				feedbacks(a.History("weather")), feedbacks(c.History("weather")))
-		}
-		time.Sleep(reloadEvery / 10)
+	if !testenv.Until(10*reloadEvery, func() bool {
+		return slices.Equal(feedbacks(a.History("search")), []string{"25 per page"}) && a.Hash("weather") == c.Hash("weather")
+	}) {
+		t.Fatalf("a does not see b's refinements: search %v, weather %v (the file's: %v)", feedbacks(a.History("search")),
+			feedbacks(a.History("weather")), feedbacks(c.History("weather")))
 	}
 	// Clearing in one store clears for both, and the other's later add
 	// does not bring the cleared history back.

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"testing"
 	"time"
+
+	"github.com/genui-dev/genui/internal/testenv"
 )
 
 // rawTools are n tools named prefix0..prefix(n-1) from the offset on.
@@ -46,15 +48,11 @@ func waitErr(t *testing.T, c <-chan error) error {
 // waitingOn returns once n WaitTools calls wait for more of l's tools.
 func waitingOn(t *testing.T, l *Loading, n int) {
 	t.Helper()
-	for deadline := time.Now().Add(bound); time.Now().Before(deadline); time.Sleep(time.Millisecond) {
+	testenv.Eventually(t, bound, fmt.Sprintf("%d waits on the load", n), func() bool {
 		l.mu.Lock()
-		w := l.waiting
-		l.mu.Unlock()
-		if w == n {
-			return
-		}
-	}
-	t.Fatalf("no %d waits on the load", n)
+		defer l.mu.Unlock()
+		return l.waiting == n
+	})
 }
 
 // TestWaitToolsHandsOutTheFirstLoadAsItComes: during the first load the

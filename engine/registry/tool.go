@@ -118,19 +118,6 @@ func (t *Tool) VisibleToApps() bool {
 // disabledTools).
 func (t *Tool) HasGeneratedUI() bool { return t.OwnUI == "" && !t.UIDisabled }
 
-// Parse decodes one raw upstream tool (copying raw). Unknown fields stay
-// in Raw.
-func Parse(raw json.RawMessage) (*Tool, error) {
-	if !jsonrpc.Valid(raw) {
-		return nil, errors.New("tool is not valid JSON")
-	}
-	tool := &Tool{}
-	if err := tool.parse(bytes.Clone(raw)); err != nil {
-		return nil, err
-	}
-	return tool, nil
-}
-
 // maxToolBytes bounds one tool's JSON (spans are 32-bit).
 const maxToolBytes = 1 << 31
 

@@ -411,6 +411,3 @@ func (w *Watcher) dirWanted(rel string) bool {
 	}
 	return false
 }
-
-// Dropped counts changes noticed while a report was handled.
-func (w *Watcher) Dropped() int64 { return w.dropped.Load() }

@@ -9,6 +9,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/genui-dev/genui/internal/testenv"
 )
 
 func write(t *testing.T, path, content string) {
@@ -115,11 +117,7 @@ func TestChangesDuringARestartAreDropped(t *testing.T) {
 		t.Fatalf("reported %v", got)
 	}
 	write(t, filepath.Join(root, "dist", "server.js"), "built")
-	deadline := time.Now().Add(10 * time.Second)
-	for w.Dropped() == 0 && time.Now().Before(deadline) {
-		time.Sleep(10 * time.Millisecond)
-	}
-	if w.Dropped() == 0 {
+	if !testenv.Until(10*time.Second, func() bool { return w.Dropped() > 0 }) {
 		t.Fatal("the change during the restart was not seen")
 	}
 	unblock()

@@ -37,7 +37,7 @@ func InCI() bool { return os.Getenv("CI") == "true" }
 // and under -short, t.Fatal under CI=true.
 func Missingf(t testing.TB, format string, args ...any) {
 	t.Helper()
-	msg := fmt.Sprintf(format, args...) + " (run scripts/test-deps.sh)"
+	msg := fmt.Sprintf(format, args...) + " (run make deps: scripts/test-deps.sh)"
 	SkipShort(t, msg)
 	if InCI() {
 		t.Fatal("CI=true and a required test dependency is missing: " + msg)
