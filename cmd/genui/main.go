@@ -3,7 +3,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"os"
 
@@ -13,11 +12,6 @@ import (
 func main() {
 	if err := newRootCmd().Execute(); err != nil {
 		fmt.Fprintln(os.Stderr, "genui:", err)
-		// genui check without a server is a usage error: 2; any other 1.
-		var nu app.NoUpstreamError
-		if errors.As(err, &nu) {
-			os.Exit(nu.ExitCode())
-		}
-		os.Exit(1)
+		os.Exit(app.ExitCode(err))
 	}
 }

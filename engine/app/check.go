@@ -68,6 +68,16 @@ func (NoUpstreamError) Error() string {
 // ExitCode is the process's exit status for it.
 func (NoUpstreamError) ExitCode() int { return 2 }
 
+// ExitCode is the process's exit status for a command's error: 2 for a
+// usage error (genui check without a server), else 1.
+func ExitCode(err error) int {
+	var nu NoUpstreamError
+	if errors.As(err, &nu) {
+		return nu.ExitCode()
+	}
+	return 1
+}
+
 // ErrChecksFailed is RunChecks' error when a check changed or failed
 // (the report says which): genui exits 1.
 var ErrChecksFailed = errors.New("checks did not pass")
