@@ -46,6 +46,7 @@ type fastCall struct {
 	// The call's history record (tools/call, when the history keeps the
 	// tool's calls): filled in as the call goes (history.go).
 	hist       contract.CallRecord
+	histBuf    *recordBuf // what hist points into (pooled)
 	histResult int
 	recording  bool
 }
