@@ -118,4 +118,35 @@ func TestFastPathHistoryBuffersStayApart(t *testing.T) {
 			t.Fatalf("entry %d (call %d): tool %q source %q result %.300s", ent.ID, n, ent.Tool, ent.Source, ent.Result)
 		}
 	}
+
+	// The general path (taken while someone watches traffic) records a call
+	// with one copy of its arguments and result: both whole in the entry.
+	wctx, wcancel := context.WithCancel(context.Background())
+	defer wcancel()
+	if _, err := e.Subscribe(wctx); err != nil {
+		t.Fatal(err)
+	}
+	before = host.FastForwarded(srv)
+	c.roundTrip(t, []byte(`{"jsonrpc":"2.0","id":7000,"method":"tools/call","params":{"name":"get_current_weather","arguments":{"location":"Watched-1"}}}`+"\n"), []byte(`"id":7000,`))
+	if host.FastForwarded(srv) != before {
+		t.Fatal("the watched call took the fast path")
+	}
+	deadline = time.Now().Add(30 * time.Second)
+	for {
+		page, err = e.History(context.Background(), contract.HistoryQuery{Tool: "get_current_weather", Limit: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if page.Matching > total || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	ent, err := e.HistoryEntry(context.Background(), page.Entries[0].ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(ent.Arguments) != `{"location":"Watched-1"}` || !strings.Contains(string(ent.Result), `"location":"Watched-1"`) {
+		t.Fatalf("the general path's entry: arguments %s result %.300s", ent.Arguments, ent.Result)
+	}
 }
