@@ -95,7 +95,8 @@ test-short:
 
 ## bench: with the TypeScript SDK client, tools/call round trips direct vs through a byte relay
 ## vs through `genui mcp`, alternating call by call (added latency, genui/relay ratio), warm
-## resources/read vs ping, UI sizes, startup vs the demo alone; then the Go benchmarks (/wait
+## resources/read vs ping, UI sizes, startup vs the demo alone, the start ratio (genui mcp over
+## server-memory vs server-memory alone, median of paired ratios); then the Go benchmarks (/wait
 ## push-to-delivery vs a channel, 10k events, cache hits vs a map, a proxied tools/call vs a
 ## byte relay vs the demo directly with genui's allocations per call, cached UI reads vs ping over
 ## OS pipes, 100,000 upstream tools: bytes genui holds per tool vs the tool's JSON and a paged

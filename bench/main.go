@@ -51,6 +51,9 @@ type config struct {
 	// tools is the size of the many-tools upstream (0: skip that part);
 	// toolRounds how often each of its modes starts.
 	tools, toolRounds int
+	// startPairs is how many alternating pairs the start ratio takes
+	// (0: skip it).
+	startPairs int
 }
 
 // stats summarises latencies.
@@ -154,6 +157,7 @@ func main() {
 	flag.DurationVar(&cfg.timeout, "timeout", 10*time.Minute, "bound for the whole run")
 	flag.IntVar(&cfg.tools, "tools", 100_000, "tools of the many-tools upstream (0: skip)")
 	flag.IntVar(&cfg.toolRounds, "tool-rounds", 5, "measured starts of each many-tools mode (after one warm-up)")
+	flag.IntVar(&cfg.startPairs, "start-pairs", 10, "pairs of starts, genui mcp over server-memory and server-memory alone (0: skip)")
 	flag.Parse()
 	cfg.args = json.RawMessage(args)
 
@@ -229,6 +233,13 @@ func benchMain(cfg config) error {
 		return err
 	}
 	fmt.Print(r)
+	if cfg.startPairs > 0 {
+		sr, err := benchStart(ctx, cfg)
+		if err != nil {
+			return fmt.Errorf("start ratio: %w", err)
+		}
+		fmt.Print(sr)
+	}
 	if cfg.tools > 0 {
 		tr, err := benchManyTools(ctx, cfg)
 		if err != nil {

@@ -122,6 +122,31 @@ func TestBenchSmoke(t *testing.T) {
 		t.Errorf("implausible reads: read %+v ping %+v sizes %v", r.Read, r.Ping, r.Sizes)
 	}
 	t.Log("\n" + r.String())
+
+	// The start ratio over server-memory, one measured pair.
+	if _, err := os.Stat(filepath.Join(testenv.NPMDir(), "node_modules", "@modelcontextprotocol", "server-memory", "dist", "index.js")); err != nil {
+		testenv.Missingf(t, "npm package @modelcontextprotocol/server-memory: %v", err)
+	}
+	cfg.startPairs = 1
+	sr, err := benchStart(ctx, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sr.Pairs != 1 || sr.Alone <= 0 || sr.Genui <= 0 || sr.Ratio <= 0 || sr.Lowest != sr.Ratio || sr.Upper != sr.Ratio {
+		t.Errorf("implausible start ratio: %+v", sr)
+	}
+	t.Log(sr.String())
+}
+
+// TestMedianOfPairedRatios: the start ratio is the median of the pairs'
+// own ratios (the middle one, or the mean of the middle two).
+func TestMedianOfPairedRatios(t *testing.T) {
+	if got := medianFloat([]float64{0.9, 1.1, 1.5}); got != 1.1 {
+		t.Errorf("odd count: %v", got)
+	}
+	if got := medianFloat([]float64{0.5, 1, 1.5, 2}); got != 1.25 {
+		t.Errorf("even count: %v", got)
+	}
 }
 
 // TestToolsReportRatioIsPerRound: the many-tools report's ratios (first

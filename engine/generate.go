@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -12,6 +13,7 @@ import (
 	"github.com/genui-dev/genui/engine/cache"
 	"github.com/genui-dev/genui/engine/contract"
 	"github.com/genui-dev/genui/engine/gen"
+	"github.com/genui-dev/genui/engine/jsonrpc"
 	"github.com/genui-dev/genui/engine/metrics"
 	"github.com/genui-dev/genui/engine/refine"
 	"github.com/genui-dev/genui/engine/registry"
@@ -266,8 +268,9 @@ func (u *uiService) setSampler(f gen.SampleFunc) {
 }
 
 // example is one real tools/call result with the arguments that produced
-// it and how long it took.
+// it and how long it took; name is the map key it is stored under.
 type example struct {
+	name         string
 	result, args json.RawMessage
 	took         time.Duration
 }
@@ -275,7 +278,9 @@ type example struct {
 // observeResult records a real tools/call result of tool (the newest that
 // is not an error), the call's arguments and how long it took, which the
 // LLM prompt shows so the model knows the data's shape (and whether the
-// tool runs long).
+// tool runs long). It runs on every proxied call: no decoding, one
+// allocation (result and arguments share a copy); tool, args and result
+// may point into buffers the caller reuses.
 func (u *uiService) observeResult(tool string, args, result json.RawMessage, took time.Duration) {
 	if len(result) == 0 || len(result) > 256<<10 {
 		return
@@ -283,18 +288,26 @@ func (u *uiService) observeResult(tool string, args, result json.RawMessage, too
 	if len(args) > 16<<10 {
 		args = nil // the prompt shows 1,000 characters of them at most
 	}
-	var r struct {
-		IsError bool `json:"isError"`
-	}
-	if json.Unmarshal(result, &r) != nil || r.IsError {
+	if !jsonrpc.Valid(result) || string(bytes.TrimSpace(jsonrpc.Member(result, "isError"))) == "true" {
 		return
+	}
+	buf := make([]byte, 0, len(result)+len(args))
+	buf = append(append(buf, result...), args...)
+	ex := example{result: buf[:len(result):len(result)], took: took}
+	if len(args) > 0 {
+		ex.args = buf[len(result):]
 	}
 	u.gs.mu.Lock()
 	defer u.gs.mu.Unlock()
 	if u.gs.examples == nil {
 		u.gs.examples = map[string]example{}
 	}
-	u.gs.examples[tool] = example{result: append(json.RawMessage(nil), result...), args: append(json.RawMessage(nil), args...), took: took}
+	if old, ok := u.gs.examples[tool]; ok {
+		ex.name = old.name // assigning with tool would store it as the key
+	} else {
+		ex.name = strings.Clone(tool)
+	}
+	u.gs.examples[ex.name] = ex
 }
 
 // generations returns the latest LLM generation of every tool that had one.

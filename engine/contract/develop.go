@@ -139,7 +139,8 @@ type HistoryPolicy struct {
 
 // CallRecord is one finished call handed to the history (the MCP host's
 // hook). Arguments and Result hold at most the policy's bytes; the
-// history owns them once handed over.
+// history owns them once handed over, until it tells Owner (when set)
+// that it is done with the record.
 type CallRecord struct {
 	Tool, Source, Session string
 	Start                 time.Time
@@ -153,7 +154,15 @@ type CallRecord struct {
 	// reads it from a whole one).
 	IsError bool
 	Error   string
+	// Owner, when set, is told once the history has encoded the record
+	// (or dropped it): the caller may then reuse the memory Tool,
+	// Session, Arguments and Result point into (the MCP host's pooled
+	// buffers). The history keeps nothing of them.
+	Owner RecordOwner
 }
+
+// RecordOwner gets a CallRecord's memory back from the history.
+type RecordOwner interface{ Recorded() }
 
 // RerunRequest calls a recorded call again.
 type RerunRequest struct {

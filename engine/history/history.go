@@ -99,6 +99,8 @@ type Store struct {
 	lock               *flock.Flock
 	shared             string
 	scratch            []byte // the writer's line buffer
+	arena              []byte // where the writer keeps lines (keep)
+	names              map[string]string
 	mu                 sync.RWMutex
 	entries            []stored // oldest first
 	bytes              int64
@@ -331,12 +333,21 @@ func matchAny(patterns []string, name string) bool {
 // queue is full the call is dropped and counted. The store owns rec.
 func (s *Store) Record(rec *contract.CallRecord) {
 	if s == nil || s.opts.Disabled {
+		release(rec)
 		return
 	}
 	select {
 	case s.queue <- item{rec: rec}:
 	default:
 		s.droppedOne()
+		release(rec)
+	}
+}
+
+// release hands rec's memory back to its owner.
+func release(rec *contract.CallRecord) {
+	if rec.Owner != nil {
+		rec.Owner.Recorded()
 	}
 }
 
@@ -344,6 +355,7 @@ func (s *Store) Record(rec *contract.CallRecord) {
 // is written, returning its ID (0 when it was not recorded).
 func (s *Store) RecordWait(ctx context.Context, rec *contract.CallRecord) int64 {
 	if s == nil || s.opts.Disabled {
+		release(rec)
 		return 0
 	}
 	it := item{rec: rec, done: make(chan int64, 1)}
@@ -353,11 +365,14 @@ func (s *Store) RecordWait(ctx context.Context, rec *contract.CallRecord) int64 
 	case s.queue <- it:
 	case <-ctx.Done():
 		s.droppedOne()
+		release(rec)
 		return 0
 	case <-t.C:
 		s.droppedOne()
+		release(rec)
 		return 0
 	case <-s.stop:
+		release(rec)
 		return 0
 	}
 	select {
@@ -406,6 +421,7 @@ func (s *Store) write(it item) {
 	if s.nextID > MaxID {
 		s.mu.Unlock()
 		s.droppedOne()
+		release(it.rec)
 		if it.done != nil {
 			it.done <- 0
 		}
@@ -416,7 +432,8 @@ func (s *Store) write(it item) {
 	line, failed := s.encode(s.scratch[:0], id, it.rec)
 	line = append(line, '\n')
 	s.scratch = line
-	st := stored{id: id, tool: it.rec.Tool, source: it.rec.Source, failed: failed, line: bytes.Clone(line)}
+	st := stored{id: id, tool: s.intern(it.rec.Tool), source: s.intern(it.rec.Source), failed: failed, line: s.keep(line)}
+	release(it.rec) // nothing of it is used below
 	if s.writes() {
 		if err := s.appendLine(&st); err != nil && s.writeErr != err.Error() {
 			s.writeErr = err.Error()
@@ -436,6 +453,44 @@ func (s *Store) write(it item) {
 	if s.opts.OnWrite != nil {
 		s.opts.OnWrite(id)
 	}
+}
+
+// arenaChunk is the size of the blocks the writer keeps lines in: one
+// allocation per block, not per entry. A line longer than a quarter of it
+// gets its own.
+const arenaChunk = 64 << 10
+
+// keep returns a copy of line the index keeps, carved from the current
+// block (lines are never changed, so they can share one; a block stays
+// in memory until its last entry is dropped, one block per segment
+// boundary at most beyond the bounds).
+func (s *Store) keep(line []byte) []byte {
+	if len(line) > arenaChunk/4 {
+		return bytes.Clone(line)
+	}
+	if cap(s.arena)-len(s.arena) < len(line) {
+		s.arena = make([]byte, 0, arenaChunk)
+	}
+	start := len(s.arena)
+	s.arena = append(s.arena, line...)
+	return s.arena[start:len(s.arena):len(s.arena)]
+}
+
+// intern returns name as a string the index may keep: a record's Tool
+// may point into its owner's reused buffer. Tool names come from the
+// upstream, so the table is bounded (past it, names are copied).
+func (s *Store) intern(name string) string {
+	if v, ok := s.names[name]; ok {
+		return v
+	}
+	v := strings.Clone(name)
+	if s.names == nil {
+		s.names = map[string]string{}
+	}
+	if len(s.names) < 10000 {
+		s.names[v] = v
+	}
+	return v
 }
 
 // memSegment places an entry that is not in a file (memory only, or a

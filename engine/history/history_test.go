@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unsafe"
 
 	"github.com/genui-dev/genui/engine/contract"
 )
@@ -380,3 +381,66 @@ func TestRedact(t *testing.T) {
 		t.Fatal("a path not from arguments. or result. accepted")
 	}
 }
+
+// scribbler is a RecordOwner that reuses the record's memory as soon as it
+// gets it back, as the MCP host's pool does.
+type scribbler struct {
+	buf  []byte
+	back chan struct{}
+}
+
+func (o *scribbler) Recorded() {
+	for i := range o.buf {
+		o.buf[i] = 'z'
+	}
+	o.back <- struct{}{}
+}
+
+// A record's owner gets its memory back once the writer has encoded it,
+// or at once when the call is dropped or the history is off; the entry
+// keeps nothing of that memory (tool name included).
+func TestOwnerGetsTheRecordBack(t *testing.T) {
+	owned := func(back chan struct{}) *contract.CallRecord {
+		buf := []byte(`my_tool{"a":1}{"content":[{"type":"text","text":"ok"}]}`)
+		rec := call(string(buf[:7]), string(buf[7:14]), string(buf[14:]))
+		rec.Tool = unsafeString(buf[:7])
+		rec.Arguments, rec.Result = buf[7:14], buf[14:]
+		rec.Owner = &scribbler{buf: buf, back: back}
+		return rec
+	}
+	wait := func(back chan struct{}, what string) {
+		t.Helper()
+		select {
+		case <-back:
+		case <-time.After(10 * time.Second):
+			t.Fatalf("the owner did not get the record back (%s)", what)
+		}
+	}
+	s := open(t, Options{})
+	back := make(chan struct{}, 1)
+	id := record(t, s, owned(back))
+	wait(back, "written")
+	e, ok := s.Get(id)
+	if !ok || e.Tool != "my_tool" || string(e.Arguments) != `{"a":1}` || !strings.Contains(string(e.Result), `"ok"`) {
+		t.Fatalf("entry after the owner reused its memory: %+v", e)
+	}
+	if es, _ := s.List(contract.HistoryQuery{Tool: "my_tool"}); len(es) != 1 {
+		t.Fatalf("listing by the tool's name finds %d entries", len(es))
+	}
+
+	off := open(t, Options{Disabled: true})
+	off.Record(owned(back))
+	wait(back, "history off")
+
+	hold := make(chan struct{})
+	full := open(t, Options{QueueSize: 1, OnWrite: func(int64) { <-hold }})
+	defer close(hold)
+	full.Record(call("t", `{}`, `{}`)) // the writer takes it and waits
+	full.Record(call("t", `{}`, `{}`)) // fills the queue (or is written, if the writer was slow to start)
+	full.Record(call("t", `{}`, `{}`))
+	back2 := make(chan struct{}, 1)
+	full.Record(owned(back2))
+	wait(back2, "dropped")
+}
+
+func unsafeString(b []byte) string { return unsafe.String(unsafe.SliceData(b), len(b)) }

@@ -39,13 +39,14 @@ type fastCall struct {
 	hostID string               // the host's id, JSON text as sent
 	method string
 	tool   string // tools/call, when the engine keeps example results
-	params []byte // its params then (the example's arguments)
+	args   []byte // its arguments then (the example's)
 	start  time.Time
 	rid    int64 // request id, formatted only when logged
 	call   int64 // the id the upstream sees (Upstream.Go)
 	// The call's history record (tools/call, when the history keeps the
 	// tool's calls): filled in as the call goes (history.go).
 	hist       contract.CallRecord
+	histBuf    *recordBuf // what hist points into (pooled)
 	histResult int
 	recording  bool
 }
@@ -113,13 +114,17 @@ func (sess *Session) forwardFast(frame []byte, out *jsonrpc.FrameWriter) bool {
 	}
 	fc := &fastCall{route: route{sess: sess, reply: out, seq: s.up.NextCallSeq()}, out: out, hostID: string(top.ID),
 		method: knownMethod(m), start: time.Now(), rid: ridCounter.Add(1)}
-	if tool != nil && s.e.WantsExamples() {
-		fc.tool = string(tool)
-		fc.params = append([]byte(nil), params...)
-	}
 	if tool != nil {
 		if pol := s.e.HistoryPolicy(unsafe.String(unsafe.SliceData(tool), len(tool))); pol.Record {
 			fc.beginRecord(pol, tool, args)
+		}
+		if s.e.WantsExamples() {
+			fc.tool = knownTool(fc, tool)
+			if fc.recording && len(fc.hist.Arguments) == len(args) {
+				fc.args = fc.hist.Arguments // the history's copy, alive until the answer is recorded
+			} else {
+				fc.args = bytes.Clone(args)
+			}
 		}
 	}
 	sess.mu.Lock()
@@ -157,6 +162,15 @@ func (sess *Session) forwardFast(frame []byte, out *jsonrpc.FrameWriter) bool {
 	fc.call = call
 	sess.mu.Unlock()
 	return true
+}
+
+// knownTool returns the tool name as a string: the history's copy when
+// it records the call (no allocation), else a new one.
+func knownTool(fc *fastCall, tool []byte) string {
+	if fc.recording {
+		return fc.hist.Tool // in the pooled buffer: valid until the answer is recorded
+	}
+	return string(tool)
 }
 
 // plainID reports whether id is a JSON string or number (the frame as a
@@ -222,11 +236,7 @@ func (fc *fastCall) Answered(a jsonrpc.Answer) {
 		}
 		_ = fc.out.WriteParts(resultHead, unsafeBytes(fc.hostID), resultKey, res, closeBrace)
 		if fc.tool != "" {
-			var p struct {
-				Arguments json.RawMessage `json:"arguments"`
-			}
-			_ = json.Unmarshal(fc.params, &p)
-			s.e.ObserveResult(fc.tool, p.Arguments, res, time.Since(fc.start))
+			s.e.ObserveResult(fc.tool, fc.args, res, time.Since(fc.start))
 		}
 		fc.endRecord(res, "")
 	}

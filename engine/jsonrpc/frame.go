@@ -25,6 +25,9 @@ func (e *FrameTooLargeError) Error() string {
 
 // IsFrameTooLarge reports whether err is a *FrameTooLargeError.
 func IsFrameTooLarge(err error) bool {
+	if err == nil {
+		return false // asked for every frame read: errors.As's target would escape
+	}
 	var e *FrameTooLargeError
 	return errors.As(err, &e)
 }
