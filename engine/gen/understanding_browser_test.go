@@ -241,7 +241,7 @@ func statementsResult(sqls []string, n int) string {
 	for _, q := range sqls {
 		var rows []map[string]any
 		for i := 0; i < n; i++ {
-			rows = append(rows, map[string]any{"emp_no": 10001 + i, "first_name": []string{"Georgi", "Bezalel", "Parto", "Chirstian"}[i%4], "last_name": []string{"Facello", "Simmel", "Bamford", "Koblick"}[i%4], "dept_name": depts[i%4], "hire_date": fmt.Sprintf("198%d-0%d-1%d", i%10, 1+i%9, i%10)})
+			rows = append(rows, map[string]any{"emp_no": 10001 + i, "first_name": []string{"Georgi", "Bezalel", "Parto", "Kyoichi"}[i%4], "last_name": []string{"Facello", "Simmel", "Bamford", "Koblick"}[i%4], "dept_name": depts[i%4], "hire_date": fmt.Sprintf("198%d-0%d-1%d", i%10, 1+i%9, i%10)})
 		}
 		stmts = append(stmts, map[string]any{"sql": q, "rows": rows, "count": n})
 	}

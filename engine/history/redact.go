@@ -129,7 +129,7 @@ func newRedactor(rules []string) (*redactor, error) {
 		}
 		root := segs[0]
 		if root != "arguments" && root != "result" {
-			return nil, fmt.Errorf("history: redact rule %q: a path starts with arguments. or result.", rule)
+			return nil, fmt.Errorf("history: redact rule %q: a path starts with \"arguments.\" or \"result.\"", rule)
 		}
 		r.paths[root] = append(r.paths[root], globs[1:])
 	}
