@@ -61,10 +61,7 @@ const maxRestartFiles = 20
 // runWatch watches the upstream's files until ctx ends.
 func (e *Engine) runWatch(ctx context.Context) {
 	o := e.opts.Watch
-	build := o.Build // as /state shows it: a ${env:VAR} value hidden
-	if hide := e.opts.Upstream.Redact; hide != nil {
-		build = hide(build)
-	}
+	build := e.shownBuild()
 	e.watch.update(func(st *contract.WatchState) {
 		*st = contract.WatchState{Enabled: true, Paths: o.Paths, Ignore: o.Ignore, Debounce: o.Debounce, Build: build, Last: st.Last}
 	})
@@ -100,6 +97,20 @@ func (e *Engine) runWatch(ctx context.Context) {
 	}
 }
 
+// shownBuild is the watch's build command as every surface shows it
+// (/state, /variables, events, the TUI): a ${env:VAR} value hidden. The
+// command that runs is e.opts.Watch.Build itself.
+func (e *Engine) shownBuild() string { return e.hideSecrets(e.opts.Watch.Build) }
+
+// hideSecrets is s with the configuration's ${env:VAR} values hidden
+// (config.Secrets.Redact, through the upstream's Redact).
+func (e *Engine) hideSecrets(s string) string {
+	if hide := e.opts.Upstream.Redact; hide != nil {
+		return hide(s)
+	}
+	return s
+}
+
 // buildAtStart runs the watch's build step (when there is one, for a
 // stdio upstream) before the upstream first starts; a failed build is
 // reported (its output in the event and in State's watch) and the
@@ -114,20 +125,20 @@ func (e *Engine) buildAtStart(ctx context.Context) {
 		root = "."
 	}
 	e.watch.update(func(st *contract.WatchState) {
-		*st = contract.WatchState{Enabled: true, Paths: o.Paths, Ignore: o.Ignore, Debounce: o.Debounce, Build: o.Build,
+		*st = contract.WatchState{Enabled: true, Paths: o.Paths, Ignore: o.Ignore, Debounce: o.Debounce, Build: e.shownBuild(),
 			Phase: contract.RestartBuilding}
 	})
-	e.publishRestart(contract.UpstreamRestart{Phase: contract.RestartBuilding, Build: o.Build, AtStart: true})
+	e.publishRestart(contract.UpstreamRestart{Phase: contract.RestartBuilding, Build: e.shownBuild(), AtStart: true})
 	e.log.Info("building before the upstream starts", "build", o.Build)
 	res := watch.Build(ctx, o.Build, root, o.BuildTimeout, e.opts.Logger)
-	r := contract.UpstreamRestart{Phase: contract.RestartBuilt, Build: o.Build, AtStart: true, BuildDuration: res.Duration,
+	r := contract.UpstreamRestart{Phase: contract.RestartBuilt, Build: e.shownBuild(), AtStart: true, BuildDuration: res.Duration,
 		Duration: res.Duration}
 	if res.Err != nil {
 		out := res.Output
 		if res.Cut > 0 {
 			out = fmt.Sprintf("(%d bytes before this; the log has the first lines)\n", res.Cut) + out
 		}
-		r.Phase, r.Output, r.ExitCode, r.Error = contract.RestartBuildFailed, out, res.ExitCode, res.Err.Error()
+		r.Phase, r.Output, r.ExitCode, r.Error = contract.RestartBuildFailed, e.hideSecrets(out), res.ExitCode, e.hideSecrets(res.Err.Error())
 		e.log.Warn("the build before the upstream's start failed; starting it anyway", "err", res.Err)
 	}
 	e.watch.update(func(st *contract.WatchState) {
@@ -185,7 +196,7 @@ func (e *Engine) restartForChange(ctx context.Context, root string, files []stri
 	var buildTook time.Duration
 	if b := e.opts.Watch.Build; b != "" {
 		e.setWatchPhase(contract.RestartBuilding)
-		e.publishRestart(contract.UpstreamRestart{Phase: contract.RestartBuilding, Build: b, Files: ev.Files, MoreFiles: ev.MoreFiles})
+		e.publishRestart(contract.UpstreamRestart{Phase: contract.RestartBuilding, Build: e.shownBuild(), Files: ev.Files, MoreFiles: ev.MoreFiles})
 		res := watch.Build(ctx, b, root, e.opts.Watch.BuildTimeout, e.opts.Logger)
 		buildTook = res.Duration
 		if res.Err != nil {
@@ -193,8 +204,8 @@ func (e *Engine) restartForChange(ctx context.Context, root string, files []stri
 			if res.Cut > 0 {
 				out = fmt.Sprintf("(%d bytes before this; the log has the first lines)\n", res.Cut) + out
 			}
-			finish(contract.UpstreamRestart{Phase: contract.RestartBuildFailed, Build: b, Output: out, ExitCode: res.ExitCode,
-				Error: res.Err.Error(), BuildDuration: buildTook})
+			finish(contract.UpstreamRestart{Phase: contract.RestartBuildFailed, Build: e.shownBuild(), Output: e.hideSecrets(out), ExitCode: res.ExitCode,
+				Error: e.hideSecrets(res.Err.Error()), BuildDuration: buildTook})
 			return
 		}
 	}

@@ -348,7 +348,7 @@ func (d *requestDialog) askLines(w int) []string {
 				keysHelp = "y copies it · enter when you are done there"
 			}
 			out = append(out, "", s.section("URL")+"  "+st.Muted.Render(keysHelp))
-			out = append(out, indent(wrapAll([]string{clean(e.URL)}, w-2), "  ")...)
+			out = append(out, indent(wrapHard([]string{clean(e.URL)}, w-2), "  ")...)
 			// The host, on its own line: where the link really goes.
 			if u, err := url.Parse(e.URL); web && err == nil {
 				out = append(out, "  "+st.Muted.Render("host ")+st.Accent.Render(clean(u.Hostname()))+st.Muted.Render(" ("+clean(u.Scheme)+")"))

@@ -327,6 +327,18 @@ func wrapAll(lines []string, w int) []string {
 	return out
 }
 
+// wrapHard cuts each line at w cells whatever it holds (ansi.Hardwrap):
+// for a URL, which word wrapping would break at its hyphens and slashes
+// into lines that no longer read, or copy, as one address.
+func wrapHard(lines []string, w int) []string {
+	w = max(w, 1)
+	out := make([]string, 0, len(lines))
+	for _, l := range lines {
+		out = append(out, strings.Split(ansi.Hardwrap(l, w, true), "\n")...)
+	}
+	return out
+}
+
 // Status line and help.
 
 func (m *Model) renderStatus(w int) string {
