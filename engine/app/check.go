@@ -158,7 +158,7 @@ func (s *Setup) startUpstream(ctx context.Context, demo bool) (*upstream.Client,
 	}
 	wctx, wcancel := context.WithTimeout(ctx, upstreamStartWait)
 	defer wcancel()
-	if err := c.WaitReady(wctx); err != nil {
+	if err := waitStarted(wctx, c); err != nil {
 		stop()
 		select {
 		case rerr := <-done: // a configuration error ends Run at once
@@ -170,6 +170,27 @@ func (s *Setup) startUpstream(ctx context.Context, demo bool) (*upstream.Client,
 		return nil, func() {}, fmt.Errorf("the upstream %s did not start: %s", DescribeUpstream(s.Upstream), s.Config.Secrets.Redact(err.Error()))
 	}
 	return c, stop, nil
+}
+
+// waitStarted waits until c is connected, or its first attempt failed
+// (then at once, with the reason: its exit and the last lines of its
+// stderr), bounded by ctx: a server that cannot start is reported within
+// a second, not after upstreamStartWait.
+func waitStarted(ctx context.Context, c *upstream.Client) error {
+	ready := make(chan error, 1)
+	go func() { ready <- c.WaitReady(ctx) }()
+	t := time.NewTicker(100 * time.Millisecond)
+	defer t.Stop()
+	for {
+		select {
+		case err := <-ready:
+			return err
+		case <-t.C:
+			if st := c.State(); !st.Connected && st.LastError != "" {
+				return errors.New(st.LastError)
+			}
+		}
+	}
 }
 
 // toolCaller calls c's tools.
