@@ -1651,7 +1651,9 @@
     /* Renders the records view (meta card, optional chart, collection). */
     function renderRecords(main, data, args, target, noMeta) {
       var view = cfg.view || "";
-      if (view === "card") view = "cards";
+      // "card" is one object's view (the spec says "cards" for records as cards): records
+      // under it, or read from its text (a listing with its totals), keep their own view.
+      if (view === "card") view = "";
       if (cfg.project && cfg.project.length) {
         // Columns the spec names deeper in the row are read into it under their last key.
         main = Object.assign({}, main, { records: main.records.map(function (r) {

@@ -171,7 +171,11 @@ func TestTextDataReaders(t *testing.T) {
 	}
 	// Markdown: intraword underscores are not emphasis, [brackets] with no
 	// target stay text, a relative link shows its target (copied on click)
-	// unless the text names a web address to resolve it against.
+	// unless the text names a web address to resolve it against and the
+	// target is a web page. A relative link to a file with another extension
+	// (page-1.yml, a browser-automation snapshot written to disk) is a local
+	// file, never a page of the inspected site (issue 33): it stays a path
+	// even beside "Page URL:"; guide.html is resolved.
 	var md struct {
 		Em, Links, Bare int
 		Text            string
@@ -179,11 +183,11 @@ func TestTextDataReaders(t *testing.T) {
 		Resolved        string
 	}
 	f.frameJSON(`(w, d) => { const m = w.GenuiText.markdown("Builds for x86_64 via compute_order_total and _real emphasis_.\n\n1: about:blank [selected]\n\nSee [Snapshot](page-1.yml).", {});
-		const b = w.GenuiText.markdown("Page URL: https://example.com/app/\n\nSee [Snapshot](page-1.yml).", {});
+		const b = w.GenuiText.markdown("Page URL: https://example.com/app/\n\nSee [Snapshot](page-1.yml) and [the guide](guide.html).", {});
 		return {Em: m.querySelectorAll("em").length, Links: m.querySelectorAll("a[href]").length, Bare: m.querySelectorAll("a:not([href])").length + b.querySelectorAll("a:not([href])").length, Text: m.textContent,
-			Targets: [...m.querySelectorAll(".md-link-target")].map((e) => e.textContent), Resolved: [...b.querySelectorAll("a[href]")].map((a) => a.href).join(" ")}; }`, &md)
-	if md.Em != 1 || md.Links != 0 || md.Bare != 0 || !strings.Contains(md.Text, "x86_64") || !strings.Contains(md.Text, "compute_order_total") || !strings.Contains(md.Text, "[selected]") || strings.Join(md.Targets, ",") != "page-1.yml" ||
-		md.Resolved != "https://example.com/app/ https://example.com/app/page-1.yml" {
+			Targets: [...m.querySelectorAll(".md-link-target"), ...b.querySelectorAll(".md-link-target")].map((e) => e.textContent), Resolved: [...b.querySelectorAll("a[href]")].map((a) => a.href).join(" ")}; }`, &md)
+	if md.Em != 1 || md.Links != 0 || md.Bare != 0 || !strings.Contains(md.Text, "x86_64") || !strings.Contains(md.Text, "compute_order_total") || !strings.Contains(md.Text, "[selected]") || strings.Join(md.Targets, ",") != "page-1.yml,page-1.yml" ||
+		md.Resolved != "https://example.com/app/ https://example.com/app/guide.html" {
 		t.Errorf("markdown: %+v", md)
 	}
 }
