@@ -404,6 +404,12 @@ func testTaskRequired(t *testing.T, r *HostRig, api contract.API, _ Everything) 
 	if res.Task == nil || res.Task.TaskID == "" || res.Task.Status != contract.TaskCompleted {
 		t.Fatalf("CallResult.Task %+v, want the completed task", res.Task)
 	}
+	// The final status is an event of its own: over HTTP it can reach the
+	// watcher after the call's answer. Wait for it (bounded), then read all.
+	w.until(t, "the task's final status", func(ev contract.Event) bool {
+		ts, ok := ev.Detail.(*contract.TaskStatus)
+		return ok && ev.Kind == contract.EventTaskStatus && ts.CallID == "task-1" && contract.TaskTerminal(ts.Task.Status)
+	})
 	var statuses []string
 	for _, ev := range w.all(isKind(contract.EventTaskStatus, "task-1")) {
 		ts := ev.Detail.(*contract.TaskStatus)

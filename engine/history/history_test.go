@@ -432,12 +432,22 @@ func TestOwnerGetsTheRecordBack(t *testing.T) {
 	off.Record(owned(back))
 	wait(back, "history off")
 
-	hold := make(chan struct{})
-	full := open(t, Options{QueueSize: 1, OnWrite: func(int64) { <-hold }})
+	hold, writing := make(chan struct{}), make(chan struct{}, 1)
+	full := open(t, Options{QueueSize: 1, OnWrite: func(int64) {
+		select {
+		case writing <- struct{}{}:
+		default:
+		}
+		<-hold
+	}})
 	defer close(hold)
 	full.Record(call("t", `{}`, `{}`)) // the writer takes it and waits
-	full.Record(call("t", `{}`, `{}`)) // fills the queue (or is written, if the writer was slow to start)
-	full.Record(call("t", `{}`, `{}`))
+	select {                           // until the writer holds it: what comes next cannot be read ahead
+	case <-writing:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the writer never wrote the first record")
+	}
+	full.Record(call("t", `{}`, `{}`)) // fills the queue
 	back2 := make(chan struct{}, 1)
 	full.Record(owned(back2))
 	wait(back2, "dropped")
