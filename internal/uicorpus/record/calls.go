@@ -11,7 +11,8 @@ import (
 // session is what a call's arguments may depend on: the text of the last
 // result of each tool called before it (a page id, an element uid, a PID).
 type session struct {
-	texts map[string]string
+	texts map[string]string // by tool (its last result) and by "tool#n" (its n-th)
+	seen  map[string]int    // results so far per tool
 }
 
 // find returns the first submatch of re in the last result of tool, or
@@ -29,6 +30,9 @@ func bad(tool string, args map[string]any) call {
 	return call{tool: tool, args: args, fails: true}
 }
 func dyn(tool string, f func(s *session) map[string]any) call { return call{tool: tool, dynArgs: f} }
+
+// failing marks a call built from earlier answers as the server's error case.
+func (c call) failing() call { c.fails = true; return c }
 
 type m = map[string]any
 
@@ -427,5 +431,8 @@ func codeRunnerCalls(w *world) []call {
 		c("run-code", m{"languageId": "shellscript", "code": "printf 'order_id,total\\n1001,39.80\\n1002,249.00\\n1003,22.50\\n'"}),
 		c("run-code", m{"languageId": "python", "code": "import json\nprint(json.dumps({'orders': 3, 'pending': 1}))"}),
 		bad("run-code", m{"languageId": "javascript", "code": "throw new Error('total must be a number')"}),
+		// A listing without a header line: name, size, date, tab-separated (issue 33's listing
+		// whose first file was taken for the column names).
+		c("run-code", m{"languageId": "shellscript", "code": "cd " + w.project + " && find . -maxdepth 1 -type f ! -name '.*' -printf '%P\\t%s\\t%TY-%Tm-%Td\\n' | sort"}),
 	}
 }

