@@ -1,10 +1,11 @@
-// ESLint for the browser scripts genui inlines into pages (viewdefs/*.js,
+// ESLint for the browser scripts genui inlines into pages (viewdefs/*.js, pagepack/*.js,
 // mcpshim/*.js): `make lint` runs it with eslint, @eslint/js and globals from
 // the test cache (scripts/test-deps.sh installs them; NODE_PATH points there).
 // The recommended rules, with the browser's globals. Some files are parts of
 // one script: render.js and then page.js or emergency.js become one module
 // (viewdefs/assets.go), so the later part reads render.js's top-level names,
-// which are read from render.js itself here.
+// which are read from render.js itself here; form-base.js opens form.js and
+// form-none.js the same way.
 "use strict";
 const fs = require("node:fs");
 const path = require("node:path");
@@ -15,6 +16,14 @@ const globals = require("globals");
 const renderJS = Object.fromEntries(
   [...fs.readFileSync(path.join(__dirname, "viewdefs", "render.js"), "utf8")
     .matchAll(/^(?:async\s+)?(?:function\*?|const|let|var|class)\s+([A-Za-z_$][\w$]*)/gm)]
+    .map((m) => [m[1], "readonly"]),
+);
+
+// form-base.js's top-level declarations, which form.js and form-none.js
+// (each wrapped with it into one script) use.
+const formBaseJS = Object.fromEntries(
+  [...fs.readFileSync(path.join(__dirname, "viewdefs", "form-base.js"), "utf8")
+    .matchAll(/^(?:function|const|let|var)\s+([A-Za-z_$][\w$]*)/gm)]
     .map((m) => [m[1], "readonly"]),
 );
 
@@ -38,5 +47,9 @@ module.exports = [
   {
     files: ["viewdefs/page.js", "viewdefs/emergency.js"],
     languageOptions: { sourceType: "module", globals: renderJS },
+  },
+  {
+    files: ["viewdefs/form.js", "viewdefs/form-none.js"],
+    languageOptions: { globals: formBaseJS },
   },
 ];

@@ -437,7 +437,10 @@ func TestConformanceInBrowser(t *testing.T) {
 	expect("strict before connect", frame(`(w) => new w.McpApps.App({ name: "s", version: "1" }, {}, { strict: true }).callServerTool({ name: "x" }).then(() => "resolved", e => e.message)`), `called before connect()`)
 
 	// Wait for the slow call the view gave up on, so its late answer is in the log too.
-	time.Sleep(700 * time.Millisecond)
+	browsertest.Poll(t, ctx, `(() => {
+		const slow = window.hostLog.filter(e => e.dir === "in" && e.msg.method === "tools/call" && e.msg.params && e.msg.params.name === "slow").map(e => e.msg.id);
+		return slow.length >= 2 && slow.every(id => window.hostLog.some(e => e.dir === "out" && e.msg.id === id && !e.msg.method));
+	})()`, 10*time.Second)
 	validateWire(t, schema, host(`window.hostLog`))
 
 	// Bad params are refused with -32602 (after the capture: they are invalid on purpose).

@@ -5,55 +5,96 @@
 package mcpshim
 
 import (
-	_ "embed"
+	"embed"
+	"io/fs"
 	"regexp"
 	"strings"
-	"sync/atomic"
+	"sync"
+
+	"github.com/genui-dev/genui/internal/assetunit"
 
 	"github.com/genui-dev/genui/pagepack"
 )
 
 //go:generate go run ../internal/minify/gen .
 
-// app.js is what is edited; pages inline its esbuild-minified build
-// (min/app.js, internal/minify), or app.js itself after
-// UseReadableSources(true) (genui --debug).
+// app.js and guard.js are what is edited; pages inline their
+// esbuild-minified build (min/, internal/minify, from AssetUnits), or the
+// sources themselves when Options.ReadableSources is set (genui --debug).
 var (
-	//go:embed app.js
-	appSrc string
-	//go:embed min/app.js
-	appMin string
-	//go:embed guard.js
-	guardSrc string
-	//go:embed min/guard.js
-	guardMin string
-	readable atomic.Bool
+	//go:embed app.js guard.js
+	srcFS embed.FS
+	//go:embed min
+	minFS embed.FS
 )
+
+// AssetUnits are the scripts this package inlines, declared once:
+// internal/minify builds min/ from them and Options reads them.
+var AssetUnits = []assetunit.Unit{
+	{Out: "min/app.js", Srcs: []string{"app.js"}},
+	{Out: "min/guard.js", Srcs: []string{"guard.js"}},
+}
+
+// builds are the minified and the readable build of each unit, by Out.
+var builds = sync.OnceValue(func() [2]map[string]string {
+	var b [2]map[string]string
+	for i := range b {
+		b[i] = map[string]string{}
+		for _, u := range AssetUnits {
+			var (
+				s   string
+				err error
+			)
+			if i == 0 {
+				var raw []byte
+				raw, err = fs.ReadFile(minFS, u.Out)
+				s = string(raw)
+			} else {
+				s, err = u.Source(srcFS)
+			}
+			if err != nil {
+				panic("mcpshim: embedded asset missing: " + err.Error())
+			}
+			b[i][u.Out] = s
+		}
+	}
+	return b
+})
+
+// Options are how Inject and InjectGuarded inline the shim. The zero value
+// inlines the minified build (the package-level functions use it).
+type Options struct {
+	// ReadableSources inlines the readable app.js and guard.js instead of
+	// their minified build (genui --debug).
+	ReadableSources bool
+}
 
 //go:embed host.js
 var hostJS string
 
-// UseReadableSources makes Inject inline the readable app.js instead of
-// its minified build. Process-wide.
-func UseReadableSources(on bool) { readable.Store(on) }
-
 // AppJS returns the view-side App implementation (window.McpApps.App) as
 // Inject inlines it.
-func AppJS() string {
-	if readable.Load() {
-		return appSrc
+func AppJS() string { return builds()[0]["min/app.js"] }
+
+// AppJS is the App implementation o inlines.
+func (o Options) AppJS() string {
+	if o.ReadableSources {
+		return builds()[1]["min/app.js"]
 	}
-	return appMin
+	return AppJS()
 }
 
 // GuardJS returns the page guard (guard.js) as InjectGuarded inlines it:
 // it takes WebRTC, WebTransport, script and frame creation and other
 // realms away from page script before any of it runs.
-func GuardJS() string {
-	if readable.Load() {
-		return guardSrc
+func GuardJS() string { return builds()[0]["min/guard.js"] }
+
+// GuardJS is the page guard o inlines.
+func (o Options) GuardJS() string {
+	if o.ReadableSources {
+		return builds()[1]["min/guard.js"]
 	}
-	return guardMin
+	return GuardJS()
 }
 
 // HostJS returns the host-side bridge (window.McpHost.AppBridge).
@@ -99,7 +140,10 @@ var (
 // own doctype stays first (its rendering mode is kept); the page's <html>
 // and <head> tags, now inside the head genui opened, are merged and
 // ignored by the parser as they always are for a second one. Idempotent.
-func InjectGuarded(html string) string {
+func InjectGuarded(html string) string { return Options{}.InjectGuarded(html) }
+
+// InjectGuarded is the package's InjectGuarded with o's build of the shim.
+func (o Options) InjectGuarded(html string) string {
 	low := lowerASCII(html)
 	if strings.Contains(low, "data-genui-") {
 		if h := reShim.ReplaceAllString(html, ""); h != html {
@@ -121,7 +165,7 @@ func InjectGuarded(html string) string {
 		html = html[m[1]:]
 	}
 	return doctype + "<html><head>" + csp + guardedHead + "<script " + ShimAttr + " " + GuardAttr + ">" +
-		GuardJS() + "\n" + AppJS() + "</script>" + html
+		o.GuardJS() + "\n" + o.AppJS() + "</script>" + html
 }
 
 // StripGuarded returns a page InjectGuarded made as the model wrote it:
@@ -185,12 +229,15 @@ func IsExtAppsSpecifier(spec string) bool {
 // AppJS is placed before the first script of <head> (or at its end; a head
 // is created when missing). Inject is idempotent. A page that carries the
 // shim packed (pagepack.CarriesShim) comes back unchanged.
-func Inject(html string) string {
+func Inject(html string) string { return Options{}.Inject(html) }
+
+// Inject is the package's Inject with o's build of the shim.
+func (o Options) Inject(html string) string {
 	if pagepack.CarriesShim(html) {
 		return html
 	}
 	if reGuarded.MatchString(html) {
-		return InjectGuarded(html) // a guarded page stays guarded
+		return o.InjectGuarded(html) // a guarded page stays guarded
 	}
 	// The shim's attribute has no letter that case-folds outside ASCII
 	// (s and k do), so an ASCII look says whether the pattern can match.
@@ -201,7 +248,7 @@ func Inject(html string) string {
 		}
 	}
 	html = rewriteScripts(html, low)
-	return insertShim(html)
+	return insertShim(html, o.AppJS())
 }
 
 // rewriteScripts removes script elements that load ext-apps and rewrites the
@@ -394,8 +441,8 @@ func bindings(clause string) string {
 	return strings.Join(out, " ")
 }
 
-func insertShim(html string) string {
-	tag := "<script " + ShimAttr + ">" + AppJS() + "</script>"
+func insertShim(html, appJS string) string {
+	tag := "<script " + ShimAttr + ">" + appJS + "</script>"
 	loc := reHead.FindStringIndex(html)
 	if loc == nil {
 		head := "<head>" + tag + "</head>"

@@ -7,6 +7,7 @@ import (
 	"bytes"
 	"compress/flate"
 	"crypto/sha256"
+	_ "embed"
 	"encoding/base64"
 	"encoding/json"
 	"errors"
@@ -17,6 +18,10 @@ import (
 	"sync"
 	"unicode/utf16"
 	"unicode/utf8"
+
+	kflate "github.com/klauspost/compress/flate"
+
+	"github.com/genui-dev/genui/internal/assetunit"
 )
 
 // Packing. Nine tenths of an offline page is the same on every page: the
@@ -28,14 +33,14 @@ import (
 // the tool data and the view configuration, so a diff between two
 // generations of a tool's UI shows what changed. JSON data blocks are not
 // packed. The mcpshim element and the scripts marked FirstAttr (the offline
-// page's connect.js, which starts the host's handshake) are deflated on
-// their own, ahead of the rest: the loader inflates both streams at once and
-// runs the small first one as soon as it is in, so the handshake's round
-// trips overlap the unpacking of the rest. Packing only uses what the default MCP Apps CSP
+// page's connect.js, which starts the host's handshake) come first in the
+// one deflate stream, cut after them by a sync flush into a segment the
+// loader inflates and runs before it writes the rest (packBlock), so the
+// handshake's round trips overlap the unpacking of the rest. Packing only uses what the default MCP Apps CSP
 // allows: the parts become inline elements ('unsafe-inline'); no eval, no
 // fetch.
 //
-// genui --debug (viewdefs.UseReadableSources) serves pages unpacked: the
+// genui --debug (gen.PageOptions.ReadableSources) serves pages unpacked: the
 // offline generator then does not call Pack.
 
 // PackAttr marks the script element that holds a packed page's parts.
@@ -131,21 +136,22 @@ var (
 // ends. The loader removes it whatever happens.
 const packHide = `<style ` + PackAttr + `-hide>main{display:none}</style>`
 
-// packLoader expands the parts. On failure (a browser without
+// packLoader (loader.js, minified) expands the parts. On failure (a browser without
 // DecompressionStream, a damaged block) it says so in the page instead of
 // leaving it blank. The bytes are written straight into the stream: a
 // Blob's stream is read back through the browser process, which took 13 ms
 // of inflating against 8 (median of 30 loads, bench/pagerender); they are
 // read back with the stream's reader and a TextDecoder, which queue no task
 // (new Response(stream).text() did: 3.7 ms for the rest against 2.0); a
-// damaged block fails a read. A block of two streams (base64 joined by ".") holds
-// the shim and the first scripts in the first, inflated and inserted before
-// the second is started: the App's ui/initialize then goes out before the
+// damaged block fails a read, and a segment whose output is all in (its
+// write settled) but short of what its header says fails too. A block of
+// two segments (base64 joined by ",") holds the shim and the first scripts
+// in the first, inflated and inserted before the second is written: the App's ui/initialize then goes out before the
 // inflating of the rest queues its tasks, so the host answers while the
 // page unpacks (bench/pagerender, host and frame on one thread: p50 lower in
 // all five shapes than inflating both at once). A first script may set
 // window.genuiPackWait to a promise (the offline page's connect.js: its
-// handshake): the second stream waits for it to settle, at most 250 ms, so
+// handshake): the second segment waits for it to settle, at most 250 ms, so
 // the host's answer is handled when it comes instead of behind the rest's
 // styles and scripts, and the host's tool input and result travel while the
 // page unpacks (bench/pagerender: the result received 5-9 ms sooner, p50
@@ -160,57 +166,16 @@ const packHide = `<style ` + PackAttr + `-hide>main{display:none}</style>`
 // over the characters, which older browsers still take). The
 // "genui-unpacked" performance mark tells `make bench` how long unpacking
 // took.
-const packLoader = `(async () => {
-  const hide = document.querySelector("style[` + PackAttr + `-hide]");
-  try {
-    const inflate = async (t) => {
-      let b;
-      if (Uint8Array.fromBase64) b = Uint8Array.fromBase64(t);
-      else {
-        const s = atob(t);
-        b = new Uint8Array(s.length);
-        for (let i = 0; i < s.length; i++) b[i] = s.charCodeAt(i);
-      }
-      const ds = new DecompressionStream("deflate-raw");
-      const w = ds.writable.getWriter();
-      w.write(b).catch(() => {});
-      w.close().catch(() => {});
-      const r = ds.readable.getReader(), dec = new TextDecoder();
-      let out = "";
-      for (;;) {
-        const { done, value } = await r.read();
-        if (done) return out + dec.decode();
-        out += dec.decode(value, { stream: true });
-      }
-    };
-    let first = true;
-    for (const stream of document.querySelector("script[` + PackAttr + `]").textContent.split(".")) {
-      if (!first) {
-        if (window.genuiPackWait) await Promise.race([Promise.resolve(window.genuiPackWait).catch(() => {}), new Promise((r) => setTimeout(r, 250))]);
-        await new Promise((r) => { const c = new MessageChannel(); c.port1.onmessage = r; c.port2.postMessage(0); });
-      }
-      first = false;
-      const text = await inflate(stream), nl = text.indexOf("\n");
-      let at = nl + 1;
-      for (const [kind, n] of JSON.parse(text.slice(0, nl)).parts) {
-        const el = document.createElement(kind === "style" ? "style" : "script");
-        if (kind === "module") el.type = "module";
-        if (kind === "shim") el.setAttribute("` + ShimAttr + `", "");
-        el.textContent = text.slice(at, at += n);
-        (kind === "style" || kind === "shim" ? document.head : document.body).appendChild(el);
-      }
-    }
-    performance.mark("genui-unpacked");
-  } catch (err) {
-    document.body.dataset.state = "error";
-    const p = document.createElement("p");
-    p.setAttribute("role", "alert");
-    p.textContent = "This view could not unpack its scripts (" + err + "). A browser with DecompressionStream is needed.";
-    document.body.prepend(p);
-  } finally {
-    if (hide) hide.remove();
-  }
-})();`
+var (
+	//go:embed min/loader.js
+	packLoader string
+)
+
+//go:generate go run ../internal/minify/gen .
+
+// AssetUnits are the scripts this package inlines (the loader), declared
+// once: internal/minify builds min/ from them.
+var AssetUnits = []assetunit.Unit{{Out: "min/loader.js", Srcs: []string{"loader.js"}}}
 
 // packPart is one packed element: kind "style", "shim", "first" (a script
 // marked FirstAttr), "script" or "module".
@@ -252,16 +217,9 @@ func Pack(page string) (string, error) {
 			parts = append(parts, packPart{"script", page[m[6]:m[7]]})
 		}
 	}
-	block, err := packBlock(parts)
+	block, err := packBlock(first, parts)
 	if err != nil {
 		return "", err
-	}
-	if len(first) > 0 {
-		b, err := packBlock(first)
-		if err != nil {
-			return "", err
-		}
-		block = b + "." + block
 	}
 	if !hid {
 		// No style was packed: nothing to hide, but the loader looks.
@@ -402,8 +360,8 @@ var scriptMemo = struct {
 }{m: map[[32]byte][]string{}}
 
 // packMemo holds recent blocks by the hash of their parts: pages of tools
-// with the same needs share every part, and deflate at level 9 costs
-// milliseconds. Bounded; cleared when full.
+// with the same needs share every part, and deflate at its best level costs
+// tens of milliseconds. Bounded; cleared when full.
 var packMemo = struct {
 	sync.Mutex
 	m map[[32]byte]string
@@ -420,25 +378,53 @@ type packHeader struct {
 	Parts [][2]any `json:"parts"`
 }
 
-func packBlock(parts []packPart) (string, error) {
+// groupBytes is one group of parts as a stream holds it: its header line,
+// then the texts.
+func groupBytes(parts []packPart) ([]byte, error) {
 	h := packHeader{Parts: make([][2]any, len(parts))}
 	n := 0
 	for i, p := range parts {
 		if !utf8.ValidString(p[1]) {
-			return "", fmt.Errorf("packed %s is not valid UTF-8", p[0])
+			return nil, fmt.Errorf("packed %s is not valid UTF-8", p[0])
 		}
 		h.Parts[i] = [2]any{p[0], utf16Len(p[1])}
 		n += len(p[1])
 	}
 	head, err := json.Marshal(h)
 	if err != nil {
-		return "", err
+		return nil, err
 	}
 	raw := append(append(make([]byte, 0, len(head)+1+n), head...), '\n')
 	for _, p := range parts {
 		raw = append(raw, p[1]...)
 	}
-	key := sha256.Sum256(raw)
+	return raw, nil
+}
+
+// packBlock deflates the first parts (none: no first segment) and the rest
+// as one stream: the rest is compressed with the first parts in its window
+// (the shim's and the renderers' names are shared), and a sync flush after
+// the first parts ends a segment the loader can inflate whole before it
+// writes the next. The segments' base64 are joined by ",".
+func packBlock(first, rest []packPart) (string, error) {
+	var groups [][]byte
+	for _, g := range [][]packPart{first, rest} {
+		if len(g) == 0 {
+			continue
+		}
+		raw, err := groupBytes(g)
+		if err != nil {
+			return "", err
+		}
+		groups = append(groups, raw)
+	}
+	hash := sha256.New()
+	for _, g := range groups {
+		_, _ = fmt.Fprintf(hash, "%d:", len(g))
+		hash.Write(g)
+	}
+	var key [32]byte
+	copy(key[:], hash.Sum(nil))
 	packMemo.Lock()
 	b, ok := packMemo.m[key]
 	packMemo.Unlock()
@@ -446,17 +432,29 @@ func packBlock(parts []packPart) (string, error) {
 		return b, nil
 	}
 	var z bytes.Buffer
-	w, err := flate.NewWriter(&z, flate.BestCompression)
+	// klauspost/compress's deflate at its best level: 0.6% smaller blocks
+	// than the standard library's (58.5 against 58.9 KB deflated for the
+	// median corpus page; zlib -9 gives 58.4), the same format.
+	w, err := kflate.NewWriter(&z, kflate.BestCompression)
 	if err != nil {
 		return "", err
 	}
-	if _, err := w.Write(raw); err != nil {
-		return "", err
+	var segs []string
+	for i, g := range groups {
+		if _, err := w.Write(g); err != nil {
+			return "", err
+		}
+		if i < len(groups)-1 {
+			if err := w.Flush(); err != nil {
+				return "", err
+			}
+		} else if err := w.Close(); err != nil {
+			return "", err
+		}
+		segs = append(segs, base64.StdEncoding.EncodeToString(z.Bytes()))
+		z.Reset()
 	}
-	if err := w.Close(); err != nil {
-		return "", err
-	}
-	b = base64.StdEncoding.EncodeToString(z.Bytes())
+	b = strings.Join(segs, segmentSep)
 	packMemo.Lock()
 	if len(packMemo.m) >= packMemoMax {
 		clear(packMemo.m)
@@ -466,24 +464,61 @@ func packBlock(parts []packPart) (string, error) {
 	return b, nil
 }
 
+// segmentSep joins the base64 segments of one deflate stream (Pack); a
+// block packed before joined independent streams by streamSep.
+const (
+	segmentSep = ","
+	streamSep  = "."
+)
+
 // maxUnpacked bounds what a block may expand to (a page's parts are ~150 KB).
 const maxUnpacked = 8 << 20
 
 func unpackBlock(block string) ([]packPart, error) {
+	if strings.Contains(block, segmentSep) || !strings.Contains(block, streamSep) {
+		// One stream in segments (or a single segment): the groups follow
+		// each other in the inflated text.
+		var z []byte
+		for _, seg := range strings.Split(block, segmentSep) {
+			b, err := base64.StdEncoding.DecodeString(seg)
+			if err != nil {
+				return nil, fmt.Errorf("packed page: %w", err)
+			}
+			z = append(z, b...)
+		}
+		raw, err := inflateBounded(z, maxUnpacked)
+		if err != nil {
+			return nil, err
+		}
+		if len(raw) > 0 && raw[0] == '[' {
+			parts, err := streamParts(raw)
+			if err != nil {
+				return nil, fmt.Errorf("packed page: %w", err)
+			}
+			return parts, nil
+		}
+		var all []packPart
+		for len(raw) > 0 {
+			parts, rest, err := groupParts(raw)
+			if err != nil {
+				return nil, fmt.Errorf("packed page: %w", err)
+			}
+			all, raw = append(all, parts...), rest
+		}
+		return all, nil
+	}
 	var all []packPart
 	total := 0
-	for _, b64 := range strings.Split(block, ".") {
+	for _, b64 := range strings.Split(block, streamSep) {
 		z, err := base64.StdEncoding.DecodeString(b64)
 		if err != nil {
 			return nil, fmt.Errorf("packed page: %w", err)
 		}
-		raw, err := io.ReadAll(io.LimitReader(flate.NewReader(bytes.NewReader(z)), int64(maxUnpacked-total)+1))
+		raw, err := inflateBounded(z, maxUnpacked-total)
 		if err != nil {
-			return nil, fmt.Errorf("packed page: %w", err)
+			return nil, err
 		}
-		if total += len(raw); total > maxUnpacked {
-			return nil, fmt.Errorf("packed page: expands beyond %d bytes", maxUnpacked)
-		}
+		total += len(raw)
 		parts, err := streamParts(raw)
 		if err != nil {
 			return nil, fmt.Errorf("packed page: %w", err)
@@ -491,6 +526,18 @@ func unpackBlock(block string) ([]packPart, error) {
 		all = append(all, parts...)
 	}
 	return all, nil
+}
+
+// inflateBounded inflates z, an error past limit bytes.
+func inflateBounded(z []byte, limit int) ([]byte, error) {
+	raw, err := io.ReadAll(io.LimitReader(flate.NewReader(bytes.NewReader(z)), int64(limit)+1))
+	if err != nil {
+		return nil, fmt.Errorf("packed page: %w", err)
+	}
+	if len(raw) > limit {
+		return nil, fmt.Errorf("packed page: expands beyond %d bytes", maxUnpacked)
+	}
+	return raw, nil
 }
 
 // streamParts reads one inflated stream: a header line and the texts it
@@ -501,38 +548,51 @@ func streamParts(raw []byte) ([]packPart, error) {
 		err := json.Unmarshal(raw, &parts)
 		return parts, err
 	}
+	parts, rest, err := groupParts(raw)
+	if err != nil {
+		return nil, err
+	}
+	if len(rest) > 0 {
+		return nil, fmt.Errorf("stream: %d bytes after its parts", len(rest))
+	}
+	return parts, nil
+}
+
+// groupParts reads one group at the start of raw: a header line and the
+// texts it measures; rest is what follows them.
+func groupParts(raw []byte) (parts []packPart, rest []byte, err error) {
 	nl := bytes.IndexByte(raw, '\n')
 	if nl < 0 {
-		return nil, errors.New("stream has no header")
+		return nil, nil, errors.New("stream has no header")
 	}
 	var head struct {
 		Parts [][2]json.RawMessage `json:"parts"`
 	}
 	if err := json.Unmarshal(raw[:nl], &head); err != nil {
-		return nil, fmt.Errorf("stream header: %w", err)
+		return nil, nil, fmt.Errorf("stream header: %w", err)
 	}
-	rest := string(raw[nl+1:])
-	parts := make([]packPart, 0, len(head.Parts))
+	texts := string(raw[nl+1:])
+	parts = make([]packPart, 0, len(head.Parts))
 	for _, hp := range head.Parts {
 		var kind string
 		var units int
 		if err := json.Unmarshal(hp[0], &kind); err != nil {
-			return nil, fmt.Errorf("stream header: %w", err)
+			return nil, nil, fmt.Errorf("stream header: %w", err)
 		}
 		if err := json.Unmarshal(hp[1], &units); err != nil || units < 0 {
-			return nil, fmt.Errorf("stream header: part %q: bad length %s", kind, hp[1])
+			return nil, nil, fmt.Errorf("stream header: part %q: bad length %s", kind, hp[1])
 		}
-		end, ok := utf16Prefix(rest, units)
+		end, ok := utf16Prefix(texts, units)
 		if !ok {
-			return nil, fmt.Errorf("stream header: part %q is longer than the stream or ends inside a character", kind)
+			return nil, nil, fmt.Errorf("stream header: part %q is longer than the stream or ends inside a character", kind)
 		}
-		parts = append(parts, packPart{kind, rest[:end]})
-		rest = rest[end:]
+		parts = append(parts, packPart{kind, texts[:end]})
+		texts = texts[end:]
 	}
-	if rest != "" {
-		return nil, fmt.Errorf("stream: %d bytes after its parts", len(rest))
+	if len(head.Parts) == 0 {
+		return nil, nil, errors.New("stream header: no parts")
 	}
-	return parts, nil
+	return parts, []byte(texts), nil
 }
 
 // utf16Len is the length of s in UTF-16 code units.

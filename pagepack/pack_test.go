@@ -135,8 +135,8 @@ func TestUnpackRefusesDamage(t *testing.T) {
 }
 
 // TestPackPutsTheShimFirst: the shim Inject put in and the scripts marked
-// FirstAttr are packed in a stream of their own ahead of the rest (the
-// loader runs them while the rest inflates); the page is marked so that
+// FirstAttr are packed in a segment of their own ahead of the rest (the
+// loader runs them before it inflates the rest); the page is marked so that
 // Inject (which the engine runs on every page it serves) leaves it as it
 // is, and Unpack gives the shim back, once, in the head, and the first
 // scripts ahead of the others.
@@ -152,8 +152,8 @@ func TestPackPutsTheShimFirst(t *testing.T) {
 		t.Fatal("the shim or the first script was not packed, or the page not marked")
 	}
 	start := strings.Index(packed, PackAttr+">") + len(PackAttr+">")
-	if n := strings.Count(packed[start:start+strings.Index(packed[start:], "<")], "."); n != 1 {
-		t.Fatalf("block of %d streams, want 2", n+1)
+	if n := strings.Count(packed[start:start+strings.Index(packed[start:], "<")], ","); n != 1 {
+		t.Fatalf("block of %d segments, want 2", n+1)
 	}
 	scripts, err := PackedScripts(packed)
 	if err != nil || len(scripts) < 3 || scripts[0] != mcpshim.AppJS() || (scripts[1] != "connectEarly()" && scripts[2] != "connectEarly()") {
@@ -258,5 +258,61 @@ func TestUnpackReadsEachStreamFormat(t *testing.T) {
 		if err != nil || strings.Join(got, "|") != tc.want {
 			t.Errorf("%s: %q, %v; want %q", name, got, err, tc.want)
 		}
+	}
+}
+
+// TestPackDeflatesOneStream: the first segment and the rest are one
+// deflate stream (the rest compressed with the shim in its window), cut
+// after the first parts by a sync flush: smaller than two streams, the
+// first segment inflates whole on its own, and the second does not
+// inflate without it.
+func TestPackDeflatesOneStream(t *testing.T) {
+	page := mcpshim.Inject(richPage(t, `{"type":"object","properties":{"q":{"type":"string"}}}`))
+	packed, err := Pack(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	block := PackedBlock(packed)
+	segs := strings.Split(block, ",")
+	if len(segs) != 2 {
+		t.Fatalf("%d segments", len(segs))
+	}
+	first, err := InflateSegments(segs[0])
+	if err != nil || !strings.Contains(first, mcpshim.AppJS()) || strings.Contains(first, "<style>") {
+		t.Fatalf("the first segment does not inflate to the shim alone (%v)", err)
+	}
+	if _, err := InflateSegments(segs[1]); err == nil {
+		t.Error("the second segment inflates without the first: not one stream")
+	}
+	two, err := TwoStreams(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Pages packed before (cached) hold two streams: still read alike.
+	old := strings.Replace(packed, block, two, 1)
+	back, err := Unpack(packed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if oldBack, err := Unpack(old); err != nil || oldBack != back {
+		t.Errorf("a two-stream block unpacks otherwise (%v)", err)
+	}
+	if len(block) >= len(two) {
+		t.Errorf("one stream %d bytes, two streams %d: nothing shared", len(block), len(two))
+	}
+	t.Logf("block %d bytes as one stream, %d as two", len(block), len(two))
+}
+
+// TestLoaderNamesTheFormat: the loader (loader.js, minified) looks for the
+// elements by pagepack's own names and splits the block at the segment
+// separator Pack writes.
+func TestLoaderNamesTheFormat(t *testing.T) {
+	for _, want := range []string{`"style[` + PackAttr + `-hide]"`, `"script[` + PackAttr + `]"`, `"` + ShimAttr + `"`, `split(",")`, `"genui-unpacked"`} {
+		if !strings.Contains(Loader(), want) {
+			t.Errorf("the loader lacks %s", want)
+		}
+	}
+	if strings.Contains(Loader(), "\n  ") {
+		t.Error("the loader is not the minified build")
 	}
 }

@@ -8,8 +8,8 @@ import (
 
 	"charm.land/lipgloss/v2"
 	"github.com/alecthomas/chroma/v2"
-	udiff "github.com/aymanbagabas/go-udiff"
 	"github.com/genui-dev/genui/engine/contract"
+	"github.com/genui-dev/genui/linediff"
 	"github.com/genui-dev/genui/pagepack"
 )
 
@@ -115,8 +115,8 @@ func (cv *changeView) interim() bool {
 // uiTypeLLM is the UI type of a page a model wrote.
 const uiTypeLLM = "llm"
 
-// newChangeView computes the diff of a change with go-udiff (line-level
-// LCS, unified hunks with 3 lines of context).
+// newChangeView computes the diff of a change (linediff: go-udiff's
+// line-level LCS, unified hunks with 3 lines of context).
 func newChangeView(ch contract.UIChange) *changeView {
 	cv := &changeView{ch: ch}
 	if ch.OldHTML == ch.HTML || ch.OldHTML == "" {
@@ -131,38 +131,23 @@ func newChangeView(ch contract.UIChange) *changeView {
 		cv.diff = []diffLine{{op: '@', text: "diff failed: " + err.Error()}}
 		return cv
 	}
-	edits := udiff.Lines(before, after)
-	u, err := udiff.ToUnifiedDiff("before", "after", before, edits, 3)
+	lines, err := linediff.Unified(before, after, 3)
 	if err != nil {
 		cv.diff = []diffLine{{op: '@', text: "diff failed: " + err.Error()}}
 		return cv
 	}
-	for _, h := range u.Hunks {
-		var from, to int
-		for _, l := range h.Lines {
-			switch l.Kind {
-			case udiff.Delete:
-				from++
-			case udiff.Insert:
-				to++
-			default:
-				from++
-				to++
-			}
+	for _, l := range lines {
+		switch l.Op {
+		case linediff.Delete:
+			cv.gone++
+		case linediff.Insert:
+			cv.added++
 		}
-		cv.diff = append(cv.diff, diffLine{op: '@', text: fmt.Sprintf("@@ -%d,%d +%d,%d @@", h.FromLine, from, h.ToLine, to)})
-		for _, l := range h.Lines {
-			op := byte(' ')
-			switch l.Kind {
-			case udiff.Delete:
-				op = '-'
-				cv.gone++
-			case udiff.Insert:
-				op = '+'
-				cv.added++
-			}
-			cv.diff = append(cv.diff, diffLine{op: op, text: clean(strings.TrimRight(l.Content, "\r\n"))})
+		text := l.Text
+		if l.Op != linediff.Hunk {
+			text = clean(text)
 		}
+		cv.diff = append(cv.diff, diffLine{op: l.Op, text: text})
 	}
 	pairWords(cv.diff)
 	return cv

@@ -2,95 +2,105 @@ package viewdefs
 
 import (
 	"embed"
-	"strings"
+	"io/fs"
 	"sync"
-	"sync/atomic"
+
+	"github.com/genui-dev/genui/internal/assetunit"
 )
 
 // The scripts and styles inlined into the offline pages. What pages carry
 // is the esbuild-minified build under min/ (`go generate ./viewdefs`,
 // internal/minify; TestMinifiedAssetsAreFresh there fails when it is
 // stale); the readable sources beside it are what is edited, and what
-// pages carry instead after UseReadableSources(true) (genui --debug).
-//
-// The pages' own scripts are units: render.js (result rendering shared by
-// the pages) followed by page.js (the offline UI: one classic script
-// wrapped in a function, so it runs the moment the packed page's loader
-// inserts it) or emergency.js (the emergency page: one ES module).
+// pages carry instead when rendered with Options.ReadableSources (genui
+// --debug).
 
 //go:generate go run ../internal/minify/gen .
 
 var (
 	//go:embed min
 	minFS embed.FS
-	//go:embed connect.js form.js form-nested.js form-none.js rich.js textlines.js textdata.js text.js render.js page.js emergency.js page.css rich.css
+	//go:embed connect.js form-base.js form.js form-nested.js form-none.js rich.js textlines.js textdata.js text.js render.js page.js emergency.js page.css rich.css
 	srcFS embed.FS
 )
 
-// assets is one build of everything a page inlines.
-type assets struct {
-	connect, form, formNested, formNone, rich, text string
-	pageRich, emergency                             string
-	pageCSS, richCSS                                string
+// AssetUnits are the units a page inlines, declared once: internal/minify
+// builds min/ from them and the pages read them by their Out. The pages'
+// own scripts are units of several sources: render.js (result rendering
+// shared by the pages) followed by page.js (the offline UI: one classic
+// script wrapped in a function, so it runs the moment the packed page's
+// loader inserts it) or emergency.js (the emergency page: one ES module);
+// form-base.js (the element helper and description folding) opens both
+// form.js and form-none.js. The text readers are units of their own, so a
+// page carries only those its view can need (pageUnits).
+var AssetUnits = []assetunit.Unit{
+	{Out: "min/connect.js", Srcs: []string{"connect.js"}},
+	{Out: "min/form.js", Srcs: []string{"form-base.js", "form.js"}, Wrapped: true},
+	{Out: "min/form-nested.js", Srcs: []string{"form-nested.js"}},
+	{Out: "min/form-none.js", Srcs: []string{"form-base.js", "form-none.js"}, Wrapped: true},
+	{Out: "min/rich.js", Srcs: []string{"rich.js"}},
+	{Out: "min/textlines.js", Srcs: []string{"textlines.js"}},
+	{Out: "min/textdata.js", Srcs: []string{"textdata.js"}},
+	{Out: "min/text.js", Srcs: []string{"text.js"}},
+	{Out: "min/page-rich.js", Srcs: []string{"render.js", "page.js"}, Wrapped: true},
+	{Out: "min/emergency.js", Srcs: []string{"render.js", "emergency.js"}, Module: true},
+	{Out: "min/page.css", Srcs: []string{"page.css"}},
+	{Out: "min/rich.css", Srcs: []string{"rich.css"}},
 }
+
+// assets is one build of everything a page inlines, by unit (the Out of
+// an AssetUnits entry).
+type assets map[string]string
 
 var (
-	minAssets = sync.OnceValue(func() *assets { return load(minFS, true) })
-	srcAssets = sync.OnceValue(func() *assets { return load(srcFS, false) })
-	readable  atomic.Bool
+	minAssets = sync.OnceValue(func() assets { return load(minFS, true) })
+	srcAssets = sync.OnceValue(func() assets { return load(srcFS, false) })
 )
 
-// load reads one build: min/ files, or the sources with units joined the
+// load reads one build: the min/ files, or each unit's sources joined the
 // way internal/minify joins them before minifying.
-func load(fs embed.FS, min bool) *assets {
-	read := func(name string) string {
+func load(fsys embed.FS, min bool) assets {
+	a := assets{}
+	for _, u := range AssetUnits {
+		var (
+			s   string
+			err error
+		)
 		if min {
-			name = "min/" + name
+			var b []byte
+			b, err = fs.ReadFile(fsys, u.Out)
+			s = string(b)
+		} else {
+			s, err = u.Source(fsys)
 		}
-		b, err := fs.ReadFile(name)
 		if err != nil {
-			panic("viewdefs: embedded asset missing: " + name)
+			panic("viewdefs: embedded asset missing: " + err.Error())
 		}
-		return string(b)
+		a[u.Out] = s
 	}
-	unit := func(minName string, srcs ...string) string {
-		if min {
-			return read(minName)
-		}
-		parts := make([]string, len(srcs))
-		for i, s := range srcs {
-			parts[i] = read(s)
-		}
-		return strings.Join(parts, "\n")
-	}
-	// A Wrapped unit (internal/minify): one classic script in strict mode,
-	// its top-level names its own; the minified build is wrapped already.
-	wrapped := func(src string) string {
-		if min {
-			return src
-		}
-		return "(() => {\n\"use strict\";\n" + src + "\n})();"
-	}
-	return &assets{
-		connect: read("connect.js"), form: read("form.js"), formNested: read("form-nested.js"), formNone: read("form-none.js"),
-		rich: read("rich.js"), text: unit("text.js", "textlines.js", "textdata.js", "text.js"),
-		pageRich:  wrapped(unit("page-rich.js", "render.js", "page.js")),
-		emergency: unit("emergency.js", "render.js", "emergency.js"),
-		pageCSS:   read("page.css"), richCSS: read("rich.css"),
-	}
+	return a
 }
 
-// UseReadableSources makes pages rendered from now on inline the readable
-// sources instead of the minified build (for debugging a page in a
-// browser's developer tools; genui --debug). Process-wide.
-func UseReadableSources(on bool) { readable.Store(on) }
+// get is the unit out of this build; a name no unit declares is a bug.
+func (a assets) get(out string) string {
+	s, ok := a[out]
+	if !ok {
+		panic("viewdefs: no asset unit " + out)
+	}
+	return s
+}
 
-// ReadableSources reports whether pages inline the readable sources (part
-// of a UI's cache key: the two builds are different pages).
-func ReadableSources() bool { return readable.Load() }
+// Options are how a page is rendered.
+type Options struct {
+	// ReadableSources inlines the readable sources instead of the minified
+	// build (for debugging a page in a browser's developer tools; genui
+	// --debug). Such pages are other pages than the minified ones (a UI
+	// cache keys them apart).
+	ReadableSources bool
+}
 
-func cur() *assets {
-	if readable.Load() {
+func (o Options) assets() assets {
+	if o.ReadableSources {
 		return srcAssets()
 	}
 	return minAssets()

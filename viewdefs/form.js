@@ -16,10 +16,7 @@
  * This file is inlined into a script element: it must never contain a
  * closing script tag or an HTML comment opener.
  */
-(function (global) {
-  "use strict";
-
-  var DOC = global.document;
+/* Wrapped with form-base.js (global, DOC, el, fold) into one strict classic script (viewdefs' AssetUnits). */
   var MAX_DEPTH = 6;
   var CONTENT_NAME = /(?:^|_|-|[a-z](?=[A-Z]))(?:content|contents|text|body|code|sql|script|patch|diff|prompt|markdown|html|template|message|description|notes?|comment|snippet|instructions|yaml|csv|query_string|source_code|commit_message)$|^(?:content|contents|text|body|code|sql|script|patch|diff|prompt|markdown|md|html|template|message|description|notes?|comment|snippet|instructions|yaml|csv|data|payload|document|newText|oldText|new_text|old_text|new_string|old_string|replacement)$/i;
   var CODE_NAME = /code|sql|script|patch|diff|json|yaml|html|command|snippet|template|regex/i;
@@ -30,13 +27,6 @@
   var SHORT_DESC = /\b(?:(?:text|string|value|characters?|keys?) to (?:type|search for|wait for|find|look for|match|press|select)|to search for|to wait for|search (?:term|keyword)s?)\b/i;
   var WIDE_NAME = /path|file|dir|folder|url|uri|source|destination|dest|target|query|pattern|command|glob|regex/i;
 
-  function el(tag, cls, text) {
-    var e = DOC.createElement(tag);
-    if (cls) e.className = cls;
-    if (text !== undefined && text !== null) e.textContent = String(text);
-    return e;
-  }
-
   function isObj(v) { return v !== null && typeof v === "object" && !Array.isArray(v); }
   function pretty(v) { try { var s = JSON.stringify(v, null, 2); return s === undefined ? String(v) : s; } catch (e) { return String(v); } }
   function lf(s) { return String(s).replace(/\r\n?/g, "\n"); }
@@ -44,9 +34,28 @@
   /* A description: folded to two lines when long, with a button to unfold it. */
   function hint(text, cls) {
     text = tidy(text);
-    var h = el("span", cls || "hint", text);
+    var h = marked(el("span", cls || "hint"), text);
     if (String(text).length > 140 || String(text).split("\n").length > 3) fold(h);
     return h;
+  }
+
+  /*
+   * A description's inline markdown (`code`, **bold**, *italic*; schema
+   * descriptions are often written in it: "Enable markdown parsing (links,
+   * **bold**, *italic*)") drawn as such, the rest as text, into e.
+   */
+  var INLINE_MARK = /`([^`\n]+)`|\*\*([^*\n]+)\*\*|(^|[^\w*])\*([^*\s](?:[^*\n]*[^*\s])?)\*(?![\w*])/g;
+  function marked(e, text) {
+    var at = 0, m;
+    INLINE_MARK.lastIndex = 0;
+    while ((m = INLINE_MARK.exec(text))) {
+      var lead = m[3] || "";
+      e.appendChild(DOC.createTextNode(text.slice(at, m.index) + lead));
+      e.appendChild(el(m[1] !== undefined ? "code" : m[2] !== undefined ? "strong" : "em", "", m[1] !== undefined ? m[1] : m[2] !== undefined ? m[2] : m[4]));
+      at = INLINE_MARK.lastIndex;
+    }
+    e.appendChild(DOC.createTextNode(text.slice(at)));
+    return e;
   }
 
   /* Descriptions often come indented inside their source: trimmed and dedented. */
@@ -54,22 +63,6 @@
     var ls = String(text).replace(/\r\n?/g, "\n").replace(/^\s*\n|\s+$/g, "").split("\n"), pad = Infinity;
     ls.forEach(function (l, i) { if (l.trim() && (i > 0 || /^\s/.test(l))) pad = Math.min(pad, l.match(/^[ \t]*/)[0].length); });
     return ls.map(function (l, i) { return i === 0 ? l.trim() : l.slice(pad === Infinity ? 0 : pad); }).join("\n");
-  }
-
-  /* Folds e (a long description) and puts a More/Less button after it once it is in the page. */
-  function fold(e) {
-    e.classList.add("folded");
-    var b = el("button", "more", "More");
-    b.type = "button";
-    b.setAttribute("aria-expanded", "false");
-    b.addEventListener("click", function () {
-      var open = e.classList.toggle("folded") === false;
-      b.textContent = open ? "Less" : "More";
-      b.setAttribute("aria-expanded", String(open));
-    });
-    e.moreButton = b;
-    setTimeout(function () { if (e.parentNode && !b.parentNode) e.parentNode.insertBefore(b, e.nextSibling); }, 0);
-    return e;
   }
 
   /* ---------- schema helpers ---------- */
@@ -587,4 +580,3 @@
   var api = global.GenuiForm = { create: create, fold: fold, resolve: resolve, nested: null,
     // For form-nested.js.
     util: { el: el, isObj: isObj, resolve: resolve, kindOf: kindOf, editor: editor, group: group, scalarEditor: scalarEditor, matchesType: matchesType } };
-})(window);

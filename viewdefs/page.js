@@ -25,9 +25,14 @@ function showError(msg) {
   callError.hidden = !msg;
 }
 
-/* A failed call (a JSON-RPC error): its message cleaned, once, with the raw text one click away. */
+/*
+ * A failed call (a JSON-RPC error): its message cleaned, once, with the raw
+ * text one click away; a message that is an error object as JSON (an API's
+ * error body passed on) gives the object's own message.
+ */
 function showCallError(message) {
-  errorMessage(callError, "The call failed.", [message]);
+  const read = window.GenuiRich && window.GenuiRich.errorTextMessage ? window.GenuiRich.errorTextMessage(message) : null;
+  errorMessage(callError, "The call failed.", [read || message], [message]);
   callError.hidden = false;
 }
 
@@ -50,7 +55,9 @@ if (descEl) {
   descEl.textContent = desc;
   /* A description written in markdown is drawn as markdown (its links open through the host). */
   const T = window.GenuiText;
-  if (T && T.classify(desc, "").kind === "markdown") {
+  const kind = T ? T.classify(desc, "") : null;
+  /* Markdown with headings (classified as headed sections) is markdown too. */
+  if (kind && (kind.kind === "markdown" || (kind.kind === "sections" && kind.headed))) {
     const md = T.markdown(desc, { openLink: function (x) { return window.genuiApp ? window.genuiApp.openLink(x) : Promise.resolve(); } });
     md.id = "tool-description";
     md.classList.add("description", "md-description");

@@ -177,7 +177,10 @@ function renderItem(item) {
 
 /*
  * cleanError makes an upstream's error text readable: ANSI codes and a
- * markdown "### Error" heading removed, prefixes that say nothing to a person
+ * markdown "### Error" heading removed (any other heading of up to three
+ * words over more text, the message's title in any language, leads the
+ * message's line without its markers: "錯誤: ..."; a longer one keeps its
+ * words without the markers), prefixes that say nothing to a person
  * ("Error:", "MCP error -32603:", code locations such as
  * "browserBackend.callTool:") dropped, and a prefix the next one repeats
  * ("tools/call q failed: tools/call q:") said once. Returns {headline,
@@ -185,7 +188,12 @@ function renderItem(item) {
  */
 function cleanError(text) {
   const ansi = /\u001b(?:\[[0-9;?]*[ -\/]*[@-~]|\][^\u0007\u001b]*(?:\u0007|\u001b\\)|[@-_])/g;
-  const s = String(text).replace(ansi, "").replace(/^\s*#{1,6}\s*(?:Error|Errors|Failed)\s*\n/i, "").trim();
+  let title = "";
+  const s = String(text).replace(ansi, "").replace(/^\s*#{1,6}\s*(?:Error|Errors|Failed)\s*\n/i, "").trim()
+    // A short markdown heading over the message is its title in any language ("## 錯誤"): said
+    // before the message on its line, without the markers.
+    .replace(/^#{1,6}[ \t]+(\S+(?:[ \t]+\S+){0,2})[ \t]*#*[ \t]*\n\s*(?=\S)/, function (_, t) { title = t; return ""; })
+    .replace(/^#{1,6}[ \t]+/, "");
   const nl = s.indexOf("\n");
   const first = nl < 0 ? s : s.slice(0, nl), rest = nl < 0 ? "" : s.slice(nl + 1).replace(/^\n+|\s+$/g, "");
   const segs = first.split(": ");
@@ -200,31 +208,33 @@ function cleanError(text) {
     }
     keep.push(seg);
   });
-  return { headline: keep.join(": ").trim(), detail: rest };
+  const headline = keep.join(": ").trim();
+  return { headline: title && headline.indexOf(title) < 0 ? title + ": " + headline : headline, detail: rest };
 }
 
 /*
  * errorMessage fills box with an error: a title, the cleaned message once
  * (its first line on its own, the rest below in a bounded monospace block)
- * and the text as it came one click away ("Raw error text").
+ * and the text as it came one click away ("Raw error text", in the page
+ * behind its fold, so nothing cleaning dropped is further away); raws, when
+ * given, are the texts as they came where texts are messages read from them.
  */
-function errorMessage(box, title, texts) {
+function errorMessage(box, title, texts, raws) {
   box.replaceChildren();
   box.appendChild(el("div", "error-title", title));
   const raw = [];
-  texts.forEach(function (t) {
+  texts.forEach(function (t, i) {
     if (typeof t !== "string" || !t.trim()) return;
-    raw.push(t);
+    raw.push(raws && typeof raws[i] === "string" ? raws[i] : t);
     const c = cleanError(clip(t).text);
     if (c.headline) box.appendChild(el("div", "error-message", c.headline));
     if (c.detail) box.appendChild(el("pre", "error-more", c.detail));
   });
   if (raw.length) {
+    // Drawn now, folded: what cleaning left out (a code location, "MCP error -32603") is one click away.
     const d = el("details", "raw error-raw");
     d.appendChild(el("summary", "", "Raw error text"));
-    d.addEventListener("toggle", function () {
-      if (d.open && d.children.length === 1) d.appendChild(el("pre", "", clip(raw.join("\n")).text));
-    });
+    d.appendChild(el("pre", "", clip(raw.join("\n")).text));
     box.appendChild(d);
   }
   return box;
@@ -234,6 +244,7 @@ function errorMessage(box, title, texts) {
 function errorBanner(items) {
   const banner = el("div", "error-banner");
   banner.setAttribute("role", "alert");
-  const texts = items.filter((item) => item && item.type === "text" && typeof item.text === "string").map((item) => item.text);
-  return errorMessage(banner, "The tool reported an error.", texts);
+  const shown = items.filter((item) => item && item.type === "text" && typeof item.text === "string");
+  // An item read as an error object keeps the text it came as (raw) for the raw fold.
+  return errorMessage(banner, "The tool reported an error.", shown.map((item) => item.text), shown.map((item) => typeof item.raw === "string" ? item.raw : item.text));
 }

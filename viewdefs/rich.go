@@ -126,18 +126,16 @@ func contains(list []string, s string) bool {
 // view configuration cfg (not yet shim-injected): the minimal page's form,
 // plus table, chart and card views chosen in the browser. It fails like
 // Minimal on bad input, and on a cfg that Check rejects.
-func Rich(t ToolData, cfg ViewConfig) (string, error) {
-	return rich(t, cfg, nil, nil)
-}
+func Rich(t ToolData, cfg ViewConfig) (string, error) { return Options{}.rich(t, cfg, nil, nil) }
 
-// RichSpec returns the offline UI of t drawn as spec says (not yet
+// RichSpec returns the offline UI of t drawn as spec says, rendered with o (not yet
 // shim-injected): the page carries the spec as JSON in
 // <script type="application/json" id="view-spec">, and rich.js honours
 // every field it sets (a field left out is decided from the data, as
 // before). outcomes, what became of each refinement, go along in
 // #view-outcomes and the page says those not (fully) applied. It fails on
 // a spec that viewspec.Validate rejects.
-func RichSpec(t ToolData, spec viewspec.Spec, outcomes []viewspec.Outcome) (string, error) {
+func (o Options) RichSpec(t ToolData, spec viewspec.Spec, outcomes []viewspec.Outcome) (string, error) {
 	if errs := spec.Check(); len(errs) > 0 {
 		return "", fmt.Errorf("viewdefs: tool %q: view spec: %w", t.Name, errors.Join(errs...))
 	}
@@ -145,10 +143,10 @@ func RichSpec(t ToolData, spec viewspec.Spec, outcomes []viewspec.Outcome) (stri
 	if spec.Theme != nil && spec.Theme.Scheme != "auto" {
 		cfg.Theme = spec.Theme.Scheme
 	}
-	return rich(t, cfg, &spec, outcomes)
+	return o.rich(t, cfg, &spec, outcomes)
 }
 
-func rich(t ToolData, cfg ViewConfig, spec *viewspec.Spec, outcomes []viewspec.Outcome) (string, error) {
+func (o Options) rich(t ToolData, cfg ViewConfig, spec *viewspec.Spec, outcomes []viewspec.Outcome) (string, error) {
 	if strings.TrimSpace(t.Name) == "" {
 		return "", errors.New("viewdefs: tool name is empty")
 	}
@@ -175,24 +173,78 @@ func rich(t ToolData, cfg ViewConfig, spec *viewspec.Spec, outcomes []viewspec.O
 	}
 	data := pageData{Tool: pageTool{Name: t.Name, Title: title, Description: t.Description, InputSchema: in, OutputSchema: out,
 		ModelOnly: t.ModelOnly(), Annotations: annotationsFor(t.Annotations)}}
-	a := cur()
+	a := o.assets()
+	js := func(units []string) []template.JS {
+		out := make([]template.JS, 0, len(units))
+		for _, u := range units {
+			if u == markdownUnit {
+				out = append(out, template.JS(markdownJS)) // vendored minified
+				continue
+			}
+			out = append(out, template.JS(a.get(u)))
+		}
+		return out
+	}
 	return render("minimal.html.tmpl", map[string]any{
 		"Name": t.Name, "Title": title, "Description": t.Description, "Data": data, "ModelOnly": t.ModelOnly(),
 		"Rich": true, "Theme": cfg.Theme, "ViewConfig": viewConfigOf(cfg, spec), "Spec": spec, "Outcomes": outcomes,
 		// Embedded files; template.JS and template.CSS inline them verbatim.
-		"RichJS": template.JS(a.rich), "TextJS": template.JS(a.text), "FormJS": formScripts(in), "ConnectJS": template.JS(a.connect),
-		"MarkdownJS": markdownFor(out), "CSS": template.CSS(a.pageCSS + a.richCSS), "PageJS": template.JS(a.pageRich),
+		"FormJS": js(formUnits(in)), "RendererJS": js(rendererUnits(out, spec)), "ConnectJS": template.JS(a.get("min/connect.js")),
+		"CSS": template.CSS(a.get("min/page.css") + a.get("min/rich.css")), "PageJS": template.JS(a.get("min/page-rich.js")),
 	})
 }
 
-// markdownFor returns the markdown parser for a page whose tool declares
-// outputSchema, or nothing when the tool declares structured output with no
-// string in it (its text is a summary; markdown there shows as plain text).
-func markdownFor(outputSchema json.RawMessage) template.JS {
-	if len(outputSchema) > 0 && !bytes.Contains(outputSchema, []byte(`"string"`)) {
-		return ""
+// markdownUnit names the vendored markdown parser among a page's units.
+const markdownUnit = "vendor/smd.min.js"
+
+// rendererUnits are the result renderers a page carries, in the order they
+// run: rich.js and text.js's own readers always (JSON, fenced blocks,
+// diffs, CSV/TSV, listings, key/value lines, bullet lists, sections, prose
+// and code in bounded boxes: every result stays drawable), and the readers
+// of text (textlines.js, textdata.js) and the markdown parser only when a
+// text can reach the view: the tool declares no outputSchema or one with a
+// string in it, or spec draws something as text (a markdown, text, log or
+// diff view). A tool that declares structured output with no string in it
+// sends its data as JSON (its text repeats it or summarises it): a text
+// that comes all the same (an error, a note) is read by text.js alone and a
+// markdown text shows as plain text in a bounded box.
+func rendererUnits(outputSchema json.RawMessage, spec *viewspec.Spec) []string {
+	if TextCanReach(outputSchema, spec) {
+		return []string{markdownUnit, "min/textlines.js", "min/textdata.js", "min/text.js", "min/rich.js"}
 	}
-	return template.JS(markdownJS)
+	return []string{"min/text.js", "min/rich.js"}
+}
+
+// TextCanReach reports whether a page for a tool with outputSchema and
+// spec (nil: none) can be handed text to read (see rendererUnits): no
+// outputSchema, one with a string in it, or a view of spec that draws text.
+func TextCanReach(outputSchema json.RawMessage, spec *viewspec.Spec) bool {
+	if len(bytes.TrimSpace(outputSchema)) == 0 || string(bytes.TrimSpace(outputSchema)) == "null" ||
+		bytes.Contains(outputSchema, []byte(`"string"`)) {
+		return true
+	}
+	if spec == nil {
+		return false
+	}
+	textKind := func(v *viewspec.View) bool {
+		if v == nil {
+			return false
+		}
+		switch v.Kind {
+		case viewspec.KindMarkdown, viewspec.KindText, viewspec.KindLog, viewspec.KindDiff:
+			return true
+		}
+		return false
+	}
+	if textKind(spec.View) {
+		return true
+	}
+	for _, p := range spec.Parts {
+		if textKind(p.View) {
+			return true
+		}
+	}
+	return false
 }
 
 // viewConfigOf is the page's #view-config: cfg, or nothing but the theme

@@ -22,6 +22,7 @@
   var DEFAULT_PAGE = 50;
   var PAGE_SIZES = [10, 25, 50, 100, 250, 500, 1000];
   var CELL_LIMIT = 500;          // characters shown per cell
+  var CLAMP_LIMIT = 4 * 1024;    // characters of a long string drawn in its clamped cell
   var MEDIA_LIMIT = 256 * 1024;  // largest data: image URI shown in a cell
   var MAIN_KEYS = ["records", "rows", "items", "results", "data", "days", "entries", "hits", "list", "values", "features", "daily", "hourly"];
   var SIDE_KEYS = ["fields", "columns", "schema", "links", "errors", "warnings"];
@@ -35,15 +36,24 @@
   var ORDINAL_RE = /^(?:year|yr|month|week|day|quarter|period|step|index|idx|n|t|x|hour|minute|epoch|iteration|round|generation|version)$/i;
   var B64_IMAGE = { "iVBORw0KGgo": "png", "/9j/": "jpeg", "R0lGOD": "gif", "UklGR": "webp" };
   var TREE_KEYS = ["children", "nodes", "subitems", "subtasks", "replies"];
+  var SMALL_TREE = 30;           // nodes of a tree drawn open
   var NUM_RE = /^-?(?:\d+|\d*\.\d+)(?:[eE][+-]?\d+)?$/;
   var ID_RE = /^(?:id|_id|uuid|key|.*[_-]id|.*Id)$/;
   var PLAIN_NUM_RE = /year|^yr$|zip|postal|port|code|phone|version|^p?pid$|^[ug]id$/i; // numbers shown without digit grouping
   var DATA_IMAGE_RE = /^data:image\/(?:png|jpeg|gif|webp|svg\+xml);base64,[A-Za-z0-9+\/=]+$/;
+  var LONG_CELL = 16;            // average characters of a text column ranked right after the primary ones
   var LONG_TEXT = 48;            // characters above which a cell wraps (clamped to 3 lines)
   var EMPTY = "\u2014";          // em dash: what null and missing values show
   var LIST_SHOWN = 6;            // items of an array shown in a cell before "+N more"
+  var FEW_ROWS = 3;              // a table of this many rows or fewer, and
+  var FEW_COLS = 6;              // of this many columns or fewer, shows the records in its cells open
+  var FOLDS_DRAWN = 400;         // folds per result whose content is drawn before they open (folded)
+  var WIDE_COLS = 8;             // columns above which a table without a naming column leads with its text
   var NARROW = 560;              // px below which a table wider than its box stacks its rows
+  var SIDE_RECORDS_DRAWN = 12;   // records of a collapsed section drawn with it (more draw on opening)
   var FIRST_ROWS = 24;           // rows of a table's first drawing laid out before its first frame (.table-wrap shows ~20)
+  // One line of markdown source (a search hit's line of a note): a heading, a task item, a wikilink, emphasis, a link, code.
+  var MD_LINE_RE = /^\s{0,3}#{1,6}\s+\S|^\s*(?:[-*+]|\d{1,4}[.)])\s+\[[ xX]\]\s|\[\[[^\[\]\n]+\]\]|\*\*[^*\n]+\*\*|\[[^\]\n]+\]\([^)\s]+\)|`[^`\n]+`/;
   var HASH_RE = /^(?:(?:sha1|sha224|sha256|sha384|sha512|md5|blake2b|git)[:-])?[0-9a-f]{16,128}$|^sha(?:1|256|384|512)-[A-Za-z0-9+\/]{27,}={0,2}$/i;
   var LABEL_KEYS = ["name", "title", "label", "path", "id", "key", "text", "value"];
   var WRITE_VERB_RE = /^(?:create|update|delete|remove|insert|add|set|write|put|post|patch|edit|modify|move|rename|upsert|save|store|drop|alter|append|upload|send|commit|push|merge|reset|clear|apply|assign|archive|restore|enable|disable|start|stop|kill|cancel|approve|mark|tag|link|unlink|close|mkdir|rm|mv|cp|copy|import|install|uninstall|publish|deploy|trigger)$/;
@@ -90,6 +100,17 @@
     return Array.isArray(a) && a.length > 0 && a.slice(0, TYPE_SAMPLE).every((v) => v === null || typeof v !== "object");
   }
 
+  /*
+   * sideList says whether v under key is a side list beside the data (a
+   * result's fields, a page's links, its warnings): a SIDE_KEYS name, unless
+   * its records are a graph's edges (each with source and target, or from
+   * and to), which are data whatever they are called ({nodes, links}).
+   */
+  function sideList(key, v) {
+    if (SIDE_KEYS.indexOf(String(key).toLowerCase()) < 0) return false;
+    return !(isRecordArray(v) && v.slice(0, TYPE_SAMPLE).every((r) => ("source" in r && "target" in r) || ("from" in r && "to" in r)));
+  }
+
   function rank(key) {
     var i = MAIN_KEYS.indexOf(key.toLowerCase());
     return i < 0 ? MAIN_KEYS.length : i;
@@ -113,7 +134,7 @@
       var v = parent[key];
       var known = MAIN_KEYS.indexOf(key.toLowerCase()) >= 0;
       if (!(isRecordArray(v) || (known && Array.isArray(v) && v.length === 0))) return;
-      var c = { records: v, parent: parent, path: path.concat([key]), side: SIDE_KEYS.indexOf(key.toLowerCase()) >= 0, rank: rank(key) };
+      var c = { records: v, parent: parent, path: path.concat([key]), side: sideList(key, v), rank: rank(key) };
       if (!best || better(c, best)) best = c;
     };
     Object.keys(data).forEach(function (k) { consider(data, [], k); });
@@ -177,27 +198,33 @@
    * shown once. A text block is left out when it is the same JSON as
    * structuredContent or as one of its values (memory's bare array next to
    * {entities: [...]}), when it equals one of its string values (a message),
-   * or when structuredContent only wraps it ({content: "<text>"}); the
-   * structured part takes its place. "The same" is modulo null members,
-   * key order, whitespace and one leading prose line before the JSON
-   * (comparableJSON, textJSON): the text says nothing the structured data
-   * does not, and stays one click away in Raw JSON. Parts: {text}, {data},
-   * {item}.
+   * or when structuredContent only wraps it ({content: "<text>"}, the text
+   * that string or the wrapper itself as JSON); the structured part takes
+   * its place. "The same" is modulo null members, key order, whitespace and
+   * one leading prose line before the JSON (comparableJSON, textJSON): the
+   * text says nothing the structured data does not, and stays one click
+   * away in Raw JSON. A text that is no copy but repeats the data's
+   * distinctive values (repeatsValues: a message about the same data) comes
+   * after the data, folded. A long string of the data that a plain text
+   * block holds whole is drawn by the text only (withoutTextCopies); a long
+   * text field that restates the data beside it comes after the data,
+   * folded (messagesApart). Parts: {text, folded?, label?}, {data}, {item}.
    */
   function merge(result) {
     var items = Array.isArray(result.content) ? result.content : [];
-    var sc = result.structuredContent, parts = [], scPart = null, placed = false;
+    var sc = result.structuredContent, parts = [], folded = [], scPart = null, placed = false;
     if (sc !== undefined && sc !== null) {
       var keys = isObj(sc) ? Object.keys(sc) : [];
       scPart = keys.length === 1 && typeof sc[keys[0]] === "string" ? { text: sc[keys[0]], key: keys[0] } : { data: sc };
     }
-    var scJSON = scPart && scPart.data !== undefined ? comparableJSON(sc) : null;
+    var scJSON = scPart ? comparableJSON(sc) : null;
     var vals = scPart && scPart.data !== undefined && isObj(sc) ? Object.keys(sc).map((k) => sc[k]) : [];
     items.forEach(function (item) {
       var dup = false;
       if (scPart && isText(item)) {
         var t = item.text.trim();
-        if (scPart.text !== undefined) dup = sameText(t, scPart.text);
+        // A text that is the wrapper itself as JSON ({"metadata": "<JSON text>"}) is a copy too.
+        if (scPart.text !== undefined) dup = sameText(t, scPart.text) || (textJSON(t) !== undefined && comparableJSON(textJSON(t)) === scJSON);
         else {
           var j = textJSON(t);
           if (j !== undefined) {
@@ -209,10 +236,140 @@
       if (dup) {
         if (!placed) parts.push(scPart);
         placed = true;
+      } else if (scPart && scPart.data !== undefined && isText(item) && repeatsValues(item.text, sc)) {
+        // A message about the same data (the model's copy with its own words: "Opened.
+        // viewer id: …" beside {id, url}): the data is the view, the message one click away.
+        folded.push({ text: item.text, annotations: item.annotations, folded: true });
       } else parts.push(isText(item) ? { text: item.text, annotations: item.annotations } : { item: item });
     });
     if (scPart && !placed) parts.push(scPart);
-    return parts;
+    return messagesApart(withoutTextCopies(parts.concat(folded)));
+  }
+
+  var CONTENT_TYPES = ["text", "image", "audio", "resource", "resource_link"];
+
+  /*
+   * envelopeOf reads a result that is only its own CallToolResult as JSON
+   * text (one text block holding {"content": [{"type": "text", "text":
+   * "..."}], "isError": false, "metadata": {...}}: a tool that returns the
+   * result object it built as its text). It returns {result, rest}: the inner
+   * result, drawn as the result (its text blocks as text: a log as a log,
+   * not a cell of a one-row table of type and text; its isError an error),
+   * and the inner object's other members (rest, drawn after it), or null.
+   */
+  function envelopeOf(result) {
+    var items = Array.isArray(result.content) ? result.content : [];
+    if (items.length !== 1 || !isText(items[0]) || (result.structuredContent !== undefined && result.structuredContent !== null)) return null;
+    var j = global.GenuiText.parseJSON(items[0].text.trim());
+    if (!isObj(j) || !Array.isArray(j.content) || !j.content.length) return null;
+    if (!j.content.every((c) => isObj(c) && CONTENT_TYPES.indexOf(c.type) >= 0 && (c.type !== "text" || typeof c.text === "string"))) return null;
+    if (j.isError !== undefined && typeof j.isError !== "boolean") return null;
+    var inner = { content: j.content, isError: result.isError === true || j.isError === true }, rest = {};
+    if (j.structuredContent !== undefined) inner.structuredContent = j.structuredContent;
+    Object.keys(j).forEach(function (k) { if (["content", "isError", "structuredContent", "_meta"].indexOf(k) < 0) rest[k] = j[k]; });
+    return { result: inner, rest: rest };
+  }
+
+  /*
+   * messagesApart: a long text field of a JSON object (a markdown message)
+   * that restates a sibling object or list whole (every distinctive value of
+   * it, repeatsValues' kind: a task manager's "Progress Status" table of the
+   * tasks the result also holds as records) is a message about the data:
+   * the data is the view without it, the message after it, folded.
+   */
+  function messagesApart(parts) {
+    var out = [], after = [];
+    parts.forEach(function (p) {
+      var j = p.data !== undefined ? p.data : p.text !== undefined && !p.folded ? textJSON(p.text.trim()) : undefined;
+      if (!isObj(j)) { out.push(p); return; }
+      var keys = Object.keys(j), moved = [];
+      keys.forEach(function (k) {
+        var v = j[k];
+        if (typeof v !== "string" || (v.length <= 160 && v.trim().indexOf("\n") < 0)) return;
+        var flat = squashSpace(v);
+        var restated = keys.some(function (k2) {
+          var vals = k2 !== k && j[k2] !== null && typeof j[k2] === "object" ? distinctValues(j[k2]) : [];
+          return vals.length > 0 && vals.every((x) => flat.indexOf(x) >= 0);
+        });
+        if (restated) moved.push(k);
+      });
+      if (!moved.length) { out.push(p); return; }
+      var rest = {};
+      keys.forEach(function (k) { if (moved.indexOf(k) < 0) rest[k] = j[k]; });
+      out.push({ data: rest, annotations: p.annotations });
+      moved.forEach(function (k) { after.push({ text: j[k], folded: true, label: k }); });
+    });
+    return out.concat(after);
+  }
+
+  /* The distinctive string values of v (repeatsValues' kind), whitespace squashed; at most 200. */
+  function distinctValues(v) {
+    var out = [], seen = 0;
+    (function walk(x, depth) {
+      if (depth > 6 || seen++ > 2000 || out.length >= 200) return;
+      if (typeof x === "string") {
+        var sx = squashSpace(x);
+        if (sx.replace(/[^\p{L}\p{N}]/gu, "").length >= 12 && /[\s\d]/.test(sx)) out.push(sx);
+        return;
+      }
+      if (Array.isArray(x)) { x.slice(0, 200).forEach((y) => walk(y, depth + 1)); return; }
+      if (isObj(x)) Object.keys(x).forEach((k) => walk(x[k], depth + 1));
+    })(v, 0);
+    return out;
+  }
+
+  /*
+   * withoutTextCopies draws a long string once: when a plain text block of
+   * the result holds it whole (whitespace aside: a document reader's full_text,
+   * its lines run together, beside the same text with its line breaks and
+   * page markers), the JSON part that also holds it becomes its data without
+   * that string, which stays one click away in Raw JSON.
+   */
+  function withoutTextCopies(parts) {
+    var plain = [];
+    parts.forEach(function (p) { if (p.text !== undefined && !p.folded && textJSON(p.text.trim()) === undefined) plain.push(p.text.replace(/\s+/g, "")); });
+    if (!plain.length) return parts;
+    return parts.map(function (p) {
+      var j = p.data !== undefined ? p.data : p.text !== undefined && !p.folded ? textJSON(p.text.trim()) : undefined;
+      if (j === null || typeof j !== "object") return p;
+      var cut = 0, seen = 0;
+      var walk = function (v, depth) {
+        if (depth > 8 || seen++ > 5000) return v;
+        if (Array.isArray(v)) return v.map((x) => walk(x, depth + 1));
+        if (!isObj(v)) return v;
+        var o = {};
+        Object.keys(v).forEach(function (k) {
+          var x = v[k], c = typeof x === "string" && x.length >= 80 ? x.replace(/\s+/g, "") : "";
+          if (c.length >= 80 && plain.some((t) => t.indexOf(c) >= 0)) { cut++; return; }
+          o[k] = walk(x, depth + 1);
+        });
+        return o;
+      };
+      var out = walk(j, 0);
+      return cut ? { data: out, annotations: p.annotations } : p;
+    });
+  }
+
+  /*
+   * repeatsValues reports whether text (not a copy of data) repeats one of
+   * data's distinctive values: a string leaf of 12+ letters and digits
+   * holding a space or a digit (an id, a path, a sentence), the kind a
+   * reader would see twice.
+   */
+  function repeatsValues(text, data) {
+    var found = false, seen = 0, flat = squashSpace(text);
+    (function walk(v, depth) {
+      if (found || depth > 6 || seen > 2000) return;
+      if (typeof v === "string") {
+        seen++;
+        var sv = squashSpace(v);
+        if (sv.replace(/[^\p{L}\p{N}]/gu, "").length >= 12 && /[\s\d]/.test(sv) && flat.indexOf(sv) >= 0) found = true;
+        return;
+      }
+      if (Array.isArray(v)) { v.slice(0, 200).forEach((x) => walk(x, depth + 1)); return; }
+      if (isObj(v)) Object.keys(v).forEach((k) => walk(v[k], depth + 1));
+    })(data, 0);
+    return found;
   }
 
   /*
@@ -257,6 +414,32 @@
    */
   var FAILURE_MESSAGE_KEYS = ["error", "message", "errorMessage", "error_message", "detail", "reason", "errors"];
   var FAILURE_FLAG_KEYS = ["success", "ok", "status", "isError", "is_error"];
+  /*
+   * The messages of an error message that is itself JSON text (a validator's
+   * issues: "[{\"code\": ..., \"path\": [...], \"message\": \"Invalid enum value...\"}]"),
+   * one a line, or null when it is not such text.
+   */
+  function quotedMessages(s) {
+    if (!/^[\[{]/.test(s)) return null;
+    var j = global.GenuiText.parseJSON(s);
+    var list = Array.isArray(j) ? j : isObj(j) ? [j] : [];
+    var ms = list.map(function (x) {
+      return isObj(x) ? (typeof x.message === "string" ? x.message : typeof x.error === "string" ? x.error : "") : "";
+    }).map((m) => m.trim()).filter(Boolean);
+    return ms.length ? ms.join("\n") : null;
+  }
+
+  /*
+   * errorTextMessage is the message of an error text that is an error
+   * object as JSON (a failed call whose message is the upstream's body:
+   * {"error": {"code": "not_found", "message": "no order 4711"}}), or null
+   * when the text is not one.
+   */
+  function errorTextMessage(text) {
+    var f = typeof text === "string" ? failureOf(textJSON(text.trim()), true) : null;
+    return f ? f.message : null;
+  }
+
   function failureOf(data, isError) {
     if (!isObj(data)) return null;
     var keys = Object.keys(data);
@@ -269,7 +452,7 @@
       var v = data[k];
       if (Array.isArray(v)) v = v[0];
       if (isObj(v)) v = typeof v.message === "string" ? v.message : typeof v.error === "string" ? v.error : null;
-      if (typeof v === "string" && v.trim()) { message = v.trim(); key = k; return true; }
+      if (typeof v === "string" && v.trim()) { message = quotedMessages(v.trim()) || v.trim(); key = k; return true; }
       return false;
     });
     if (!message) return null;
@@ -277,10 +460,15 @@
     return { message: message, data: data, rest: rest };
   }
 
-  /* v with strings that hold JSON objects or arrays parsed, a few levels down. */
+  /*
+   * v with strings that hold JSON objects or arrays parsed, as deep as the
+   * spec proposal reads them (engine/gen's shape: 8 levels), so that a JSON
+   * column in a gateway's rows ({data: {statements: [{rows: [{tags: "[...]"}]}]}})
+   * is a list, not its source.
+   */
   function deepJSON(v, depth) {
     depth = depth || 0;
-    if (depth > 4) return v;
+    if (depth > 8) return v;
     if (typeof v === "string" && v.length < 4 * 1024 * 1024) {
       var j = global.GenuiText.parseJSON(v);
       return j !== undefined ? deepJSON(j, depth + 1) : v;
@@ -406,18 +594,20 @@
   /*
    * rankColumnsByRole orders columns by what they are to a reader, not by
    * JSON order: the text that names or tells a row (a title, subject, name,
-   * message: role "primary", given the width) first; references a reader
+   * message, a log's or a mail's body: role "primary", given the width) first, then other text of
+   * LONG_CELL characters or more on average (a condition, a path: role
+   * "text"); references a reader
    * seldom reads (ids, hashes, emails, timestamps, lists of hashes: role
    * "ref") last; the rest between, each group in JSON order. Records
    * without such a text column (a series over dates) keep JSON order. The column
    * chooser and the stacked rows show them all in this order.
    */
-  var PRIMARY_WORD_RE = /(?:^|[_\-.\s])(?:title|subject|name|message|msg|summary|headline|label|caption|question|task|description)$|(?:Title|Subject|Name|Message|Summary|Headline|Label|Description)$/;
+  var PRIMARY_WORD_RE = /(?:^|[_\-.\s])(?:title|subject|name|message|msg|body|summary|headline|label|caption|question|task|description)$|(?:Title|Subject|Name|Message|Body|Summary|Headline|Label|Description)$/;
   var REF_KEY_RE = /(?:^|[_\-.\s])(?:hash|sha|uuid|guid|email|mail|oid|rev|digest|checksum)s?$|(?:Hash|Sha|Uuid|Guid|Email|Mail|Oid|Digest|Checksum)s?$|^(?:hash|sha|uuid|guid|email|e_mail|oid|parents?)$/i;
   function columnRole(records, c) {
     var k = c.key;
     if (ID_RE.test(k) || REF_KEY_RE.test(k) || c.type === "date" || epochFormat(records, k)) return "ref";
-    var n = 0, refs = 0, text = 0;
+    var n = 0, refs = 0, text = 0, chars = 0;
     for (var i = 0; i < records.length && n < TYPE_SAMPLE; i++) {
       var v = isObj(records[i]) ? records[i][k] : undefined;
       if (v === null || v === undefined || v === "") continue;
@@ -426,19 +616,46 @@
       // A hash, a short hex id (git's 7-character commit) or an email address.
       if (isHash(first) || (typeof first === "string" && /^[0-9a-f]{7,15}$/.test(first) && /\d/.test(first) && /[a-f]/.test(first)) ||
         (typeof first === "string" && /^[^@\s<>]+@[^@\s<>]+\.[a-z]{2,}$/i.test(first))) refs++;
-      if (typeof v === "string" && /[a-z]/i.test(v) && !isHash(v)) text++;
+      if (typeof v === "string" && /[a-z]/i.test(v) && !isHash(v)) { text++; chars += v.length; }
     }
     if (n && refs === n) return "ref";
     if (PRIMARY_WORD_RE.test(k) && text === n && n > 0) return "primary";
+    if (n && text === n && chars / n >= LONG_CELL) return "text";
     return "";
   }
 
   function rankColumnsByRole(cols, records) {
     cols.forEach(function (c) { c.role = columnRole(records, c); });
-    // Without a column that tells a row (a series over dates, a list of ids and counts) JSON order stands.
-    if (!cols.some((c) => c.role === "primary")) return cols;
-    var tier = (c) => c.role === "primary" ? 0 : c.role === "ref" ? 2 : 1;
+    var tier = (c) => c.role === "primary" ? 0 : c.role === "text" ? 1 : c.role === "ref" ? 3 : 2;
+    if (!cols.some((c) => c.role === "primary")) {
+      // Without a column that tells a row (a series over dates, a list of ids and counts) JSON order
+      // stands, unless the table is wide: then its text (role "text", or values that nest sentences,
+      // an analysis of warnings) leads, so it is in the frame, not behind counts and flags.
+      if (cols.length <= WIDE_COLS) return cols;
+      var wordy = cols.filter((c) => c.role === "text" || nestedText(records, c.key));
+      if (!wordy.length) return cols;
+      tier = (c) => wordy.indexOf(c) >= 0 ? 1 : c.role === "ref" ? 3 : 2;
+    }
     return cols.map((c, i) => ({ c: c, i: i })).sort((a, b) => tier(a.c) - tier(b.c) || a.i - b.i).map((x) => x.c);
+  }
+
+  /* nestedText says whether a column's values are objects or lists that hold sentences (strings
+     with a space, LONG_CELL characters or more on average a value), as a block of text is. */
+  function nestedText(records, key) {
+    var n = 0, chars = 0;
+    var words = function (v, depth) {
+      if (typeof v === "string") return / /.test(v) && /[a-z]/i.test(v) ? v.length : 0;
+      if (depth > 3 || v === null || typeof v !== "object") return 0;
+      return Object.keys(v).reduce((t, k) => t + words(v[k], depth + 1), 0);
+    };
+    for (var i = 0; i < records.length && n < TYPE_SAMPLE; i++) {
+      var v = isObj(records[i]) ? records[i][key] : undefined;
+      if (v === null || v === undefined) continue;
+      if (typeof v !== "object" || isRecordArray(v)) return false;
+      n++;
+      chars += words(v, 0);
+    }
+    return n > 0 && chars / n >= LONG_CELL;
   }
 
   /* ---------- values ---------- */
@@ -505,7 +722,7 @@
     return (v) => f.format(v);
   }
 
-  /* Fills a table cell (or card value) e with v: em dash for null/missing, numbers formatted, booleans as marks, long text clamped, data: images as thumbnails, nested values as compact JSON. */
+  /* Fills a table cell (or card value) e with v: em dash for null/missing, numbers formatted, booleans as marks, a line of markdown as markdown, long text clamped, data: images as thumbnails, nested values as compact JSON. */
   function fillValue(e, v, fmt) {
     if (v === null || v === undefined) {
       e.textContent = EMPTY;
@@ -535,22 +752,114 @@
       return;
     }
     if (typeof v === "string" && v.length > 10 && DATE_RE.test(v)) {
-      // ISO date-times read better as "2026-01-15 08:00 UTC"; the exact value stays in the title.
+      // ISO date-times read better as "2026-01-15 08:00 UTC"; the exact value stays in the title,
+      // as written when a text reader rewrote it (git's "Fri Jan 9 11:05:00 2026 +0000").
       e.textContent = v.replace(/[T ]/, " ").replace(/(\d{2}:\d{2}):00(?:\.0+)?(?=$|Z|[+-])/, "$1").replace(/(\d{2}:\d{2}(?::\d{2})?)\.\d+/, "$1").replace(/Z$/, " UTC").replace(/(\d)([+-]\d{2}:?\d{2})$/, "$1 $2");
-      e.title = v;
+      e.title = global.GenuiLines && global.GenuiLines.asWritten ? global.GenuiLines.asWritten(v) : v;
       return;
     }
     if (isHash(v)) { e.appendChild(hashValue(v)); return; }
-    if (isRecordArray(v)) { e.appendChild(recordsValue(v)); return; }
+    // In a column of lists of one record each, the list is that record, its fields in sight; more open as a sub-table.
+    if (isRecordArray(v)) { e.appendChild(v.length === 1 && fmt === ONE_RECORD ? objectValue(v[0]) : recordsValue(v)); return; }
     if (Array.isArray(v)) { e.appendChild(listValue(v)); return; }
     if (isObj(v)) { e.appendChild(objectValue(v)); return; }
     // "Name <address>" (a commit author, a mail sender): the name, the address on hover.
     var who = typeof v === "string" && v.length < 200 && v.match(/^([^<>@]+?)\s*<([^<>\s]+@[^<>\s]+)>$/);
     if (who) { e.textContent = who[1]; e.title = v; return; }
+    // In a column of markdown lines, a line of markdown source is drawn as markdown, its markers read (a heading bold, a task's box ticked, a wikilink marked).
+    // So is a short note of a few lines (a note's content, a search hit's excerpt across lines).
+    if (fmt === MD_LINES && typeof v === "string" && hooks.mdLine && mdCellText(v)) { e.appendChild(hooks.mdLine(v)); return; }
     var text = cellText(v);
     if (text.length > LONG_TEXT) e.appendChild(expandable(text, typeof v === "string" ? v : null));
     else e.textContent = text;
+    markupAsCode(e, v);
   }
+
+  // Markup tags in a short value (a chart tooltip's template "{a} <br/>{b}: {c}", a label's HTML).
+  var MARKUP_RE = /<\/?(?:a|b|i|em|strong|br|hr|p|div|span|img|ul|ol|li|h[1-6]|table|thead|tbody|tr|td|th|pre|code|font|sub|sup|small)\b[^<>]*>/i;
+
+  /*
+   * markupAsCode marks e, which shows the string v as written, as code when v
+   * holds markup tags: a template or a snippet of HTML is a value for a
+   * program, its tags its content, drawn in monospace as written rather than
+   * rendered (which would hide what the value is) or read as prose.
+   */
+  function markupAsCode(e, v) {
+    if (typeof v === "string" && v.length <= CELL_LIMIT && MARKUP_RE.test(v)) e.classList.add("mono");
+  }
+
+  /*
+   * reportRecords says whether records read as reports, not rows: a few
+   * (FEW_ROWS or fewer), most of whose fields are objects that hold objects
+   * or lists (a slowdown's findings, each an anomaly, its root cause and the
+   * signals that go with it). A table clamps each such field to a one-line
+   * summary and folds what it holds; a card shows its fields, its lists of
+   * records as tables.
+   */
+  function reportRecords(records, cols) {
+    if (!records.length || records.length > FEW_ROWS || !cols.length) return false;
+    var deep = (v) => isObj(v) && Object.keys(v).some((k) => v[k] !== null && typeof v[k] === "object");
+    var reports = cols.filter((c) => records.some((r) => isObj(r) && deep(r[c.key])) &&
+      records.every((r) => !isObj(r) || r[c.key] === null || r[c.key] === undefined || deep(r[c.key])));
+    return reports.length * 2 > cols.length;
+  }
+
+  /* The format of a column whose every value is a list of one record (a grapheme's codePoints): each drawn as that record. */
+  var ONE_RECORD = function (v) { return v; };
+  function oneRecordColumn(records, key) {
+    var n = 0;
+    for (var i = 0; i < records.length; i++) {
+      var v = isObj(records[i]) ? records[i][key] : undefined;
+      if (v === null || v === undefined) continue;
+      if (!isRecordArray(v) || v.length !== 1) return false;
+      n++;
+    }
+    return n > 0;
+  }
+
+  /*
+   * The format of a column of markdown lines: some of its text reads as a
+   * line of markdown source (MD_LINE_RE) and none as a line of code (a
+   * search's hits in source files keep `x[i](y)`, `# comment` and their
+   * backticks as they are).
+   */
+  var MD_LINES = function (v) { return v; };
+  var MD_CELL_CHARS = 1200, MD_CELL_LINES = 16;
+  /* A markdown column's text drawn as markdown: a line of it, or a short note whose lines hold some (MD_LINE_RE, per line). */
+  function mdCellText(v) {
+    if (v.indexOf("\n") < 0) return v.length <= 300 && MD_LINE_RE.test(v);
+    var lines = v.split("\n"), prose = unfenced(v).split("\n");
+    return v.length <= MD_CELL_CHARS && lines.length <= MD_CELL_LINES && (prose.length < lines.length || prose.some((l) => MD_LINE_RE.test(l))) && !prose.some((l) => CODE_LINE_RE.test(l));
+  }
+  var CODE_LINE_RE = /[;{}]\s*$|=>|[=!]==?|\s=\s|\b(?:function|def|class|import|return|const|let|var|func|package)\s|^\s*(?:\/\/|#!|#include\b|#define\b)/;
+  /*
+   * A note's text without its fenced code blocks (``` or ~~~ from a line's
+   * start to the closing fence, both on lines of their own): code lines in a
+   * fence are the note's code block, written as markdown, not a sign that
+   * the note is code. The text itself when it holds no whole fence.
+   */
+  var FENCE_RE = /(^|\n)[ ]{0,3}(`{3,}|~{3,})[^\n`]*\n[\s\S]*?\n[ ]{0,3}\2[ \t]*(?=\n|$)/g;
+  function unfenced(v) { return v.replace(FENCE_RE, "$1"); }
+  function mdLinesColumn(records, key) {
+    var md = 0;
+    for (var i = 0; i < records.length && i < 500; i++) {
+      var v = isObj(records[i]) ? records[i][key] : undefined;
+      if (typeof v !== "string") continue;
+      var prose = unfenced(v);
+      if (CODE_LINE_RE.test(prose)) return false;
+      if (prose !== v || MD_LINE_RE.test(prose)) md++;
+    }
+    return md > 0;
+  }
+
+  /*
+   * What a fold hides is drawn with the fold, hidden, so it is in the page
+   * one click away (found by the page's search, read by assistive tools);
+   * after FOLDS_DRAWN folds in one result, further folds draw on opening.
+   * render() refills the budget.
+   */
+  var foldBudget = { left: FOLDS_DRAWN };
+  function drawFolded() { return foldBudget.left-- > 0; }
 
   function isHash(v) { return typeof v === "string" && HASH_RE.test(v) && /\d/.test(v) && /[a-z]/i.test(v.replace(/^\w+[:-]/, "")); }
 
@@ -604,20 +913,26 @@
     }
     var chips = arr.every((x) => x === null || (typeof x !== "object" && String(x).length <= 24));
     box.classList.add(chips ? "chips" : "lines");
-    var add = function (x) {
+    var add = function (into, x) {
       var item = el("span", chips ? "chip" : "cell-line");
       fillValue(item, x, null);
-      box.appendChild(item);
+      into.appendChild(item);
     };
-    arr.slice(0, LIST_SHOWN).forEach(add);
+    arr.slice(0, LIST_SHOWN).forEach(function (x) { add(box, x); });
     if (arr.length > LIST_SHOWN) {
-      var more = el("button", "more-items", "+" + (arr.length - LIST_SHOWN) + " more");
+      var more = el("button", "more-items", "+" + (arr.length - LIST_SHOWN) + " more"), rest = null;
       more.type = "button";
+      var drawRest = function () {
+        rest = el("span", "more-list");
+        arr.slice(LIST_SHOWN, 1000).forEach(function (x) { add(rest, x); });
+        if (arr.length > 1000) rest.appendChild(el("span", "note", "the first 1000 of " + arr.length));
+        return rest;
+      };
+      if (drawFolded()) box.appendChild(drawRest()).hidden = true;
       more.addEventListener("click", function (ev) {
         ev.stopPropagation();
-        more.remove();
-        arr.slice(LIST_SHOWN, 1000).forEach(add);
-        if (arr.length > 1000) box.appendChild(el("span", "note", "the first 1000 of " + arr.length));
+        more.replaceWith(rest || drawRest());
+        rest.hidden = false;
       });
       box.appendChild(more);
     }
@@ -627,9 +942,10 @@
   /*
    * recordsValue is an array of records in a cell: a "N rows" button that
    * opens them as their own sub-table (miniTable) in the cell, and folds it
-   * again; never one bullet per record.
+   * again; never one bullet per record. (In a column of lists of one record
+   * each, a list is drawn as that record, objectValue.)
    */
-  function recordsValue(arr) {
+  function recordsValue(arr, open) {
     var box = el("div", "sub-records"), table = null;
     var keys = [];
     arr.slice(0, KEY_SAMPLE).forEach(function (r) { Object.keys(r).forEach(function (k) { if (keys.indexOf(k) < 0) keys.push(k); }); });
@@ -642,20 +958,65 @@
       var open = b.getAttribute("aria-expanded") !== "true";
       b.setAttribute("aria-expanded", String(open));
       b.textContent = arr.length + (arr.length === 1 ? " row" : " rows") + (open ? " \u25be" : " \u25b8");
-      if (open) box.appendChild(table || (table = miniTable(arr)));
-      else if (table) table.remove();
+      if (!table) table = box.appendChild(miniTable(arr));
+      table.hidden = !open;
     });
     box.appendChild(b);
+    if (open) b.click();
+    else if (drawFolded()) (table = box.appendChild(miniTable(arr))).hidden = true;
     return box;
   }
 
-  /* A short text of a value for summaries: scalars as they are, arrays and objects by their size. */
+  /* The nodes of a tree whose children are under key, counted to SMALL_TREE + 1 at most. */
+  function treeSize(nodes, key) {
+    var n = 0;
+    (function walk(a) {
+      a.forEach(function (x) {
+        if (n > SMALL_TREE) return;
+        n++;
+        if (isObj(x) && Array.isArray(x[key])) walk(x[key]);
+      });
+    })(nodes);
+    return n;
+  }
+
+  /* A short text of a value for summaries: scalars as they are (markdown source read, mdRead), arrays and objects by their size. */
   function brief(v) {
     if (v === null || v === undefined) return EMPTY;
     if (Array.isArray(v)) return v.every((x) => x === null || typeof x !== "object") ? v.map(brief).join(", ") : v.length + (v.length === 1 ? " item" : " items");
     if (isObj(v)) { var k = LABEL_KEYS.filter((x) => v[x] !== undefined && typeof v[x] !== "object")[0]; return k ? String(v[k]) : Object.keys(v).length + " fields"; }
     if (typeof v === "boolean") return v ? "\u2713" : "\u2717";
-    return String(v);
+    return typeof v === "string" ? mdRead(v) : String(v);
+  }
+
+  /*
+   * mdRead is a text of several lines that reads as markdown source (a note,
+   * a search hit's excerpt across lines: mdCellText on its first lines) as a
+   * reader sees it, on the one line of a summary: its markers read (a
+   * heading's #, a list's bullet, a quote's >, a link's target, backticks),
+   * a task's box as a ticked or empty box. Other text (one line, code, no
+   * markdown renderer) is returned as it is; the whole value is in the
+   * object's card.
+   */
+  var BLOCK_TAG_RE = /^(?:P|H[1-6]|LI|UL|OL|BLOCKQUOTE|PRE|DIV|TABLE|TR|TD|TH|HR|BR)$/;
+  function mdRead(v) {
+    if (v.indexOf("\n") < 0 || !hooks.mdLine) return v;
+    var lines = v.slice(0, MD_CELL_CHARS).split("\n");
+    if (v.length > MD_CELL_CHARS && lines.length > 1) lines.pop();
+    var head = lines.slice(0, MD_CELL_LINES).join("\n");
+    if (!mdCellText(head)) return v;
+    var out = [];
+    (function walk(n) {
+      n.childNodes.forEach(function (c) {
+        if (c.nodeType === 3) { out.push(c.nodeValue); return; }
+        if (c.tagName === "INPUT") { out.push(c.checked ? "\u2611 " : "\u2610 "); return; }
+        var block = BLOCK_TAG_RE.test(c.tagName);
+        if (block) out.push(" ");
+        walk(c);
+        if (block) out.push(" ");
+      });
+    })(hooks.mdLine(head));
+    return squashSpace(out.join("")) + (head.length < v.length ? " \u2026" : "");
   }
 
   /* An object in a cell: `key value · key value`, clamped; a click unfolds it into a card of every field. */
@@ -676,19 +1037,28 @@
     d.setAttribute("role", "button");
     d.setAttribute("aria-expanded", "false");
     d.title = "Show every field";
-    var open = function () {
-      if (d.classList.contains("open")) return;
-      d.classList.add("open");
-      d.setAttribute("aria-expanded", "true");
+    var card = null;
+    var drawCard = function () {
+      card = el("div", "obj-card");
       var less = el("button", "more-items", "Less");
       less.type = "button";
       less.addEventListener("click", function (ev) {
         ev.stopPropagation();
         d.classList.remove("open");
         d.setAttribute("aria-expanded", "false");
-        d.replaceChildren(sum);
+        card.hidden = true;
+        sum.hidden = false;
       });
-      d.replaceChildren(renderCard(o, null, 1), less);
+      card.append(renderCard(o, null, 1), less);
+      return d.appendChild(card);
+    };
+    if (drawFolded()) drawCard().hidden = true;
+    var open = function () {
+      if (d.classList.contains("open")) return;
+      d.classList.add("open");
+      d.setAttribute("aria-expanded", "true");
+      (card || drawCard()).hidden = false;
+      sum.hidden = true;
     };
     d.addEventListener("click", open);
     d.addEventListener("keydown", function (ev) { if (ev.target === d && (ev.key === "Enter" || ev.key === " ")) { ev.preventDefault(); open(); } });
@@ -704,10 +1074,17 @@
     return null;
   }
 
-  /* Long cell text clamped to two lines; a click (or Enter) shows all of it, another folds it again. */
+  /*
+   * Long cell text clamped to two lines by its style; a click (or Enter)
+   * shows all of it, another folds it again. A string longer than a cell's
+   * limit is drawn whole in the clamp (up to CLAMP_LIMIT), the style doing
+   * the clamping, so what the click opens is the text already there.
+   */
   function expandable(text, full) {
+    var tip = text;
+    if (full && full.length > text.length) text = full.length > CLAMP_LIMIT ? full.slice(0, CLAMP_LIMIT) + "…" : full;
     var d = el("div", "clamp", text);
-    d.title = text;
+    d.title = tip;
     d.tabIndex = 0;
     d.setAttribute("role", "button");
     d.setAttribute("aria-expanded", "false");
@@ -771,23 +1148,61 @@
 
   /* ---------- card ---------- */
 
-  /* A key/value card for obj; nested objects become nested cards (two levels), then JSON. */
+  /*
+   * A key/value card for obj; nested objects become nested cards (two
+   * levels), then a fold; arrays of records become tables at every level.
+   */
   function renderCard(obj, keys, depth) {
     var dl = el("dl", depth ? "card nested" : "card");
     (keys || Object.keys(obj)).forEach(function (k) {
       var v = obj[k];
       var dd = el("dd");
-      dl.appendChild(el("dt", "", hooks.label ? hooks.label(k) : k));
-      if (isObj(v) && depth < 2 && Object.keys(v).length) dd.appendChild(renderCard(v, null, depth + 1));
+      var dt = dl.appendChild(el("dt", "", hooks.label ? hooks.label(k) : k));
+      // Records drawn as a table say how many they are.
+      if (isRecordArray(v)) dt.appendChild(el("span", "count", " (" + v.length + ")"));
+      var zipped = columnarRecords(v);
+      if (zipped) dt.appendChild(el("span", "count", " (" + zipped.length + ")"));
+      if (zipped) dd.appendChild(miniTable(zipped));
+      else if (isObj(v) && depth < 2 && Object.keys(v).length) dd.appendChild(renderCard(v, null, depth + 1));
       else if (v === null || v === undefined || typeof v === "number" || typeof v === "boolean" || imageURI(v) || isHash(v) || (typeof v === "string" && v.length > 10 && DATE_RE.test(v))) fillValue(dd, v, typeof v === "number" ? numberFormat([obj], k) : null);
       else if (Array.isArray(v) && v.every((x) => x === null || typeof x !== "object")) dd.appendChild(listValue(v));
-      else if (isRecordArray(v) && depth < 2) dd.appendChild(miniTable(v));
+      else if (isRecordArray(v)) dd.appendChild(miniTable(v));
       else if (typeof v === "string" && hooks.text && (v.length > 160 || v.indexOf("\n") >= 0)) dd.appendChild(hooks.text(v, k));
       else if (v !== null && typeof v === "object") fillValue(dd, v, null);
-      else dd.textContent = cellText(v);
+      else {
+        dd.textContent = cellText(v);
+        markupAsCode(dd, v);
+      }
       dl.appendChild(dd);
     });
     return dl;
+  }
+
+  /*
+   * Records held as columns: an object of two or more lists of scalars of one
+   * length (an hourly forecast's {time: [...], temperature: [...], ...}),
+   * zipped into one record per position so that they read as rows; else null.
+   */
+  function columnarRecords(v) {
+    if (!isObj(v)) return null;
+    var keys = Object.keys(v), n = -1;
+    if (keys.length < 2) return null;
+    for (var i = 0; i < keys.length; i++) {
+      var a = v[keys[i]];
+      if (!Array.isArray(a) || a.length < 2 || (n >= 0 && a.length !== n) || !a.every((x) => x === null || typeof x !== "object")) return null;
+      n = a.length;
+    }
+    // The column of times (or dates) the rows are at leads, whatever its place in the object.
+    var at = keys.filter((k) => v[k].every((x) => typeof x === "string" && DATE_RE.test(x)));
+    at.sort((a, b) => Number(!/^(?:time|date|day|timestamp|datetime)s?$/i.test(a)) - Number(!/^(?:time|date|day|timestamp|datetime)s?$/i.test(b)));
+    keys = at.slice(0, 1).concat(keys.filter((k) => k !== at[0]));
+    var out = [];
+    for (var j = 0; j < n; j++) {
+      var r = {};
+      keys.forEach(function (k) { r[k] = v[k][j]; });
+      out.push(r);
+    }
+    return out;
   }
 
   /* A plain table of a few records inside a card (no toolbar); the first 100 rows. */
@@ -801,7 +1216,10 @@
       cols.forEach(function (c) {
         var td = el("td", c.type === "number" ? "num" : "");
         td.dataset.label = c.key;
-        fillValue(td, isObj(r) ? r[c.key] : undefined, null);
+        var v = isObj(r) ? r[c.key] : undefined;
+        // A tree's children in a sub-table of a small tree are in sight, as a small tree is drawn open.
+        if (TREE_KEYS.indexOf(c.key) >= 0 && isRecordArray(v) && treeSize(v, c.key) <= SMALL_TREE) td.appendChild(recordsValue(v, true));
+        else fillValue(td, v, null);
         row.appendChild(td);
       });
       tbody.appendChild(row);
@@ -1359,12 +1777,15 @@
     var frag = DOC.createDocumentFragment();
     var cols = this.cols.shown;
     if (this.kind === "table") {
-      var fmts = this.formats || (this.formats = cols.map(function (c) { return c.type === "number" ? numberFormat(this.all, c.key) : null; }, this));
+      var fmts = this.formats || (this.formats = cols.map(function (c) { return c.type === "number" ? numberFormat(this.all, c.key) : c.type === "json" && oneRecordColumn(this.all, c.key) ? ONE_RECORD : c.type === "string" && mdLinesColumn(this.all, c.key) ? MD_LINES : null; }, this));
       // The first drawing of a long table lays out only the rows its box shows before the
       // result's first frame: the rest are in the document but out of layout (class "later")
       // until that frame is painted (less style and layout work before the result is on screen).
       var later = !this.drawn && rows.length > FIRST_ROWS + 8 ? FIRST_ROWS : 0;
       this.drawn = true;
+      // A few narrow rows holding records (statements, each with its result rows): the records
+      // are the substance, so their sub-tables are drawn open.
+      var openSub = rows.length <= FEW_ROWS && cols.length <= FEW_COLS ? [] : null;
       rows.forEach(function (r, n) {
         var tr = DOC.createElement("tr");
         if (later && n >= later) tr.className = "later";
@@ -1374,10 +1795,12 @@
           else if (cols[i].role === "primary") td.className = "primary";
           td.dataset.label = cols[i].key;
           fillValue(td, isObj(r) ? r[cols[i].key] : undefined, fmts[i]);
+          if (openSub && td.firstChild && td.firstChild.classList && td.firstChild.classList.contains("sub-records")) openSub.push(td.firstChild.firstChild);
           tr.appendChild(td);
         }
         frag.appendChild(tr);
       });
+      if (openSub) openSub.forEach(function (b) { b.click(); });
       if (!rows.length) {
         var tr = DOC.createElement("tr"), td = el("td", "empty-row", this.filter ? "No rows match \u201c" + this.filterInput.value.trim() + "\u201d." : "No rows.");
         td.colSpan = Math.max(1, cols.length);
@@ -1392,7 +1815,8 @@
       });
       if (this.fit) this.fit();
     } else if (this.kind === "cards") {
-      var grid = el("div", "card-grid");
+      // Reports (reportRecords) take the whole width, one under the other: their tables need it.
+      var grid = el("div", reportRecords(rows, cols) ? "card-grid reports" : "card-grid");
       rows.forEach(function (r) { grid.appendChild(renderCard(r, cols.map((c) => c.key), 0)); });
       frag.appendChild(grid);
       this.body.replaceChildren(frag);
@@ -1628,10 +2052,10 @@
     }
 
     /* The spec's chart unit and axis labels: %, bytes and seconds as the axis knows them, a currency sign in front, anything else after the number. */
-    function chartUnit(spec) {
-      if (cfg.chartXLabel) spec.xLabel = cfg.chartXLabel;
-      if (cfg.chartYLabel) spec.yLabel = cfg.chartYLabel;
-      var u = cfg.chartUnit;
+    function chartUnit(spec, c) {
+      if (c.chartXLabel) spec.xLabel = c.chartXLabel;
+      if (c.chartYLabel) spec.yLabel = c.chartYLabel;
+      var u = c.chartUnit;
       if (!u) return;
       var known = { "%": "%", percent: "%", bytes: "bytes", b: "bytes", s: "time", sec: "time", seconds: "time" }[String(u).toLowerCase()];
       if (known) spec.unit = known;
@@ -1639,8 +2063,8 @@
       else { spec.unit = ""; spec.unitSuffix = " " + u; }
     }
 
-    function pageSizeFor(remote, args) {
-      var n = cfg.pageSize;
+    function pageSizeFor(remote, args, c) {
+      var n = c.pageSize;
       if (!n && remote && isObj(args) && typeof args[paging.limit] === "number") n = args[paging.limit];
       if (!n && remote) n = remote.total > 0 ? Math.min(100, remote.total) : 100;
       n = n || DEFAULT_PAGE;
@@ -1648,37 +2072,44 @@
       return Math.max(1, n);
     }
 
-    /* Renders the records view (meta card, optional chart, collection). */
+    /*
+     * Renders the records view (meta card, optional chart, collection). A side
+     * section's records (main.side: a result's fields beside its rows) are
+     * drawn on their own: the spec's columns, sort, view and page size and
+     * the tool's paging are the principal records', not theirs.
+     */
     function renderRecords(main, data, args, target, noMeta) {
-      var view = cfg.view || "";
+      var rc = main.side ? {} : cfg;
+      var view = rc.view || "";
       // "card" is one object's view (the spec says "cards" for records as cards): records
       // under it, or read from its text (a listing with its totals), keep their own view.
       if (view === "card") view = "";
-      if (cfg.project && cfg.project.length) {
+      if (rc.project && rc.project.length) {
         // Columns the spec names deeper in the row are read into it under their last key.
         main = Object.assign({}, main, { records: main.records.map(function (r) {
           if (!isObj(r)) return r;
           var o = Object.assign({}, r);
-          cfg.project.forEach(function (p) { if (!(p.name in o)) o[p.name] = atPointer(r, p.path); });
+          rc.project.forEach(function (p) { if (!(p.name in o)) o[p.name] = atPointer(r, p.path); });
           return o;
         }) });
       }
       var meta = main.parent && !noMeta ? Object.keys(main.parent).filter(function (k) {
         var v = main.parent[k];
-        return v !== main.records && SIDE_KEYS.indexOf(k.toLowerCase()) < 0 && (v === null || typeof v !== "object");
+        // A scalar is header data whatever its name ("schema": "main" beside a listing's tables): only side lists are not.
+        return v !== main.records && (v === null || typeof v !== "object");
       }) : [];
       var metaCard = meta.length ? target.appendChild(renderCard(main.parent, meta, 0)) : null;
       if (metaCard) metaCard.classList.add("meta");
-      var cols = columnsOf(main.records, main.parent, cfg);
-      if (cfg.formats) cols.all.forEach(function (c) { var ft = cfg.formats[norm(c.key)]; if (ft) c.type = ft; });
+      var cols = columnsOf(main.records, main.parent, rc);
+      if (rc.formats) cols.all.forEach(function (c) { var ft = rc.formats[norm(c.key)]; if (ft) c.type = ft; });
       var notes = cols.notes.slice();
       var total = totalOf(main.parent);
-      var remote = remoteFor(main, args, total);
-      var pageSize = pageSizeFor(remote, args);
+      var remote = main.side ? null : remoteFor(main, args, total);
+      var pageSize = pageSizeFor(remote, args, rc);
       var chartHost = null, spec = null, chartRows = null;
       if (view === "chart" || (!view && main.records.length <= 1000)) {
-        spec = chartSpec(main.records, cols, cfg, view === "chart");
-        if (!spec.reason) chartUnit(spec);
+        spec = chartSpec(main.records, cols, rc, view === "chart");
+        if (!spec.reason) chartUnit(spec, rc);
         if (spec.reason) {
           if (view === "chart") notes.push("No chart: " + spec.reason + ".");
           spec = null;
@@ -1689,7 +2120,7 @@
       }
       var records = main.records;
       if (remote && records.length > pageSize) records = records.slice(0, pageSize);
-      var kind = view === "cards" ? "cards" : view === "list" ? "list" : "table";
+      var kind = view === "cards" || (!view && reportRecords(records, cols.shown)) ? "cards" : view === "list" ? "list" : "table";
       var coll = new Collection({
         kind: kind, cols: cols, records: records, remote: remote, pageSize: pageSize, name: tool.name,
         onDraw: spec ? function (rows) { chartRows = rows; chartHost.replaceChildren(renderCharts(rows, spec, chartHost)); } : null,
@@ -1713,13 +2144,13 @@
       target.appendChild(coll.root);
       if (remote && !remote.args.sort) notes.push("Sorting applies to this page only: the tool has no sort argument.");
       var reload = false;
-      if (cfg.sort) {
-        var cut = cfg.sort.lastIndexOf(" ");
-        var sc = cols.byNorm[norm(cfg.sort.slice(0, cut))];
+      if (rc.sort) {
+        var cut = rc.sort.lastIndexOf(" ");
+        var sc = cols.byNorm[norm(rc.sort.slice(0, cut))];
         if (sc) {
-          coll.sort = { col: sc, dir: cfg.sort.slice(cut + 1) === "desc" ? "desc" : "asc" };
+          coll.sort = { col: sc, dir: rc.sort.slice(cut + 1) === "desc" ? "desc" : "asc" };
           reload = !!(remote && remote.args.sort);
-        } else notes.push("Sort field not in the result: " + cfg.sort.slice(0, cut) + ".");
+        } else notes.push("Sort field not in the result: " + rc.sort.slice(0, cut) + ".");
       }
       coll.notes.textContent = notes.join(" ");
       coll.draw();
@@ -1750,7 +2181,7 @@
     function peerArrays(obj) {
       return Object.keys(obj).filter(function (k) {
         var v = obj[k];
-        return Array.isArray(v) && (v.length === 0 || isRecordArray(v) || isPrimitiveArray(v)) && SIDE_KEYS.indexOf(k.toLowerCase()) < 0 && !hidden(k);
+        return Array.isArray(v) && (v.length === 0 || isRecordArray(v) || isPrimitiveArray(v)) && !sideList(k, v) && !hidden(k);
       });
     }
 
@@ -1800,11 +2231,11 @@
     }
 
     /* One array: records (table/cards/list), values (a list), or "No rows.". */
-    function arrayView(arr, parent, path, args, target) {
+    function arrayView(arr, parent, path, args, target, side) {
       if (!arr.length) { target.appendChild(el("div", "note empty-result", "No rows.")); return null; }
       var tk = treeKey(arr);
       if (tk) return treeView(arr, tk, target);
-      if (isRecordArray(arr)) return renderRecords({ records: arr, parent: parent, path: path }, parent, args, target, true);
+      if (isRecordArray(arr)) return renderRecords({ records: arr, parent: parent, path: path, side: side }, parent, args, target, true);
       var ul = el("ul", "values");
       arr.slice(0, 1000).forEach(function (v) {
         var li = el("li");
@@ -1818,7 +2249,7 @@
     }
 
     function treeView(nodes, key, target) {
-      var total = countNodes(nodes, key), budget = { left: 3000, small: total <= 30 };
+      var total = countNodes(nodes, key), budget = { left: 3000, small: total <= SMALL_TREE };
       var wrap = el("div", "tree-wrap");
       wrap.appendChild(renderTree(nodes, key, 0, budget));
       target.appendChild(wrap);
@@ -1833,7 +2264,9 @@
       var others = Object.keys(data).filter((k) => keys.indexOf(k) < 0 && !hidden(k) && data[k] !== null && typeof data[k] === "object");
       var bar = el("div", "tabs"), panels = el("div", "tab-panels");
       bar.setAttribute("role", "tablist");
-      var wanted = (cfg.show || []).map(norm), first = keys.filter((k) => wanted.indexOf(norm(k)) >= 0)[0] || keys[0];
+      // The tab open first: the one the spec shows, else the principal data (the most records; the first of equals).
+      var wanted = (cfg.show || []).map(norm), first = keys.filter((k) => wanted.indexOf(norm(k)) >= 0)[0] ||
+        keys.reduce((a, k) => (data[k].length > data[a].length ? k : a), keys[0]);
       var buttons = [];
       keys.forEach(function (k) {
         var b = el("button", "tab", k + " (" + data[k].length + ")"), panel = el("div", "tab-panel");
@@ -1841,34 +2274,57 @@
         b.setAttribute("role", "tab");
         b.dataset.key = panel.dataset.key = k;
         panel.setAttribute("role", "tabpanel");
+        var draw = function () { if (!panel.dataset.drawn) { panel.dataset.drawn = "1"; arrayView(data[k], data, [k], args, panel); } };
         var select = function () {
           buttons.forEach(function (x) { x.b.setAttribute("aria-selected", String(x.b === b)); x.panel.hidden = x.b !== b; });
-          if (!panel.dataset.drawn) { panel.dataset.drawn = "1"; arrayView(data[k], data, [k], args, panel); }
+          draw();
         };
         b.addEventListener("click", select);
-        buttons.push({ b: b, panel: panel, select: select });
+        buttons.push({ b: b, panel: panel, select: select, draw: draw });
         bar.appendChild(b);
         panels.appendChild(panel);
       });
       target.appendChild(bar);
       target.appendChild(panels);
       buttons.filter((x) => x.b.dataset.key === first)[0].select();
+      // The other tabs are drawn now, hidden: one click away in the page (drawFolded).
+      buttons.forEach(function (x) { if (x.panel.hidden && drawFolded()) x.draw(); });
       others.forEach(function (k) { target.appendChild(renderCard(data, [k], 0)); });
     }
 
-    /* The other arrays beside the main one (fields, links, ...): collapsed sections, none dropped. */
+    /*
+     * The other arrays and objects beside the main records (fields, links, a
+     * status record, ...): collapsed sections, none dropped.
+     */
     function sideSections(obj, mainRecords, args, target) {
       if (!isObj(obj)) return;
       Object.keys(obj).forEach(function (k) {
         var v = obj[k];
-        if (!Array.isArray(v) || v === mainRecords || hidden(k)) return;
-        var d = el("details", "side");
-        d.dataset.key = k;
-        d.appendChild(el("summary", "", k + " (" + v.length + ")"));
-        d.addEventListener("toggle", function () { if (d.open && d.children.length === 1) arrayView(v, obj, [k], args, d); });
+        if (v === null || typeof v !== "object" || v === mainRecords || hidden(k)) return;
+        var d = sideSection(k, v, obj, args);
         if ((cfg.show || []).map(norm).indexOf(norm(k)) >= 0) d.open = true;
         target.appendChild(d);
       });
+    }
+
+    /*
+     * One collapsed section of key k (an array or an object of obj), its
+     * content drawn folded (drawFolded), except more than SIDE_RECORDS_DRAWN
+     * records: their table (a toolbar, paging, a chart) is drawn on opening.
+     */
+    function sideSection(k, v, obj, args) {
+      var d = el("details", "side");
+      d.dataset.key = k;
+      d.appendChild(el("summary", "", k + (Array.isArray(v) ? " (" + v.length + ")" : "")));
+      var draw = function () {
+        if (d.children.length > 1) return;
+        if (Array.isArray(v)) arrayView(v, null, [k], args, d, true);
+        else d.appendChild(renderCard(v, null, 0));
+      };
+      // A few records (a board's other status lists, a repository's one tag) are drawn now too, hidden.
+      if ((!isRecordArray(v) || v.length <= SIDE_RECORDS_DRAWN) && drawFolded()) draw();
+      d.addEventListener("toggle", function () { if (d.open) draw(); });
+      return d;
     }
 
     /*
@@ -1888,28 +2344,33 @@
       return !main && deep.records.length > 1 ? deep : null;
     }
 
+    /* The objects on path from data down to the parent of its end (the parent left out), outermost first. */
+    function wrappersOn(data, path) {
+      var objs = [], v = data;
+      for (var i = 0; i < path.length - 1 && v !== null && typeof v === "object"; i++) {
+        if (isObj(v)) objs.push(v);
+        v = v[path[i]];
+      }
+      return objs;
+    }
+
     /*
      * wrapperHeader draws one object that wraps the principal data as a
-     * header: its scalars as a card, its other arrays and objects (not on
-     * the way down) as collapsed sections, none dropped.
+     * header: its scalars and small objects of scalars as a card, its other
+     * arrays and objects (not on the way down) as collapsed sections, none
+     * dropped.
      */
     function wrapperHeader(w, deep, args, target) {
       if (!isObj(w)) return;
       var onPath = function (v) { return v === deep.parent || deep.wrappers.indexOf(v) >= 0 || (Array.isArray(v) && v.length === 1 && (v[0] === deep.parent || deep.wrappers.indexOf(v[0]) >= 0)); };
-      var scalars = Object.keys(w).filter((k) => !hidden(k) && (w[k] === null || typeof w[k] !== "object"));
+      // A small object of scalars ({usedBytes, freeBytes}) is read as part of the header, a nested card in it.
+      var flat = (v) => isObj(v) && !onPath(v) && Object.keys(v).length <= 8 && Object.keys(v).every((x) => v[x] === null || typeof v[x] !== "object");
+      var scalars = Object.keys(w).filter((k) => !hidden(k) && (w[k] === null || typeof w[k] !== "object" || flat(w[k])));
       if (scalars.length) target.appendChild(renderCard(w, scalars, 0)).classList.add("meta");
       Object.keys(w).forEach(function (k) {
         var v = w[k];
-        if (v === null || typeof v !== "object" || onPath(v) || hidden(k)) return;
-        var d = el("details", "side");
-        d.dataset.key = k;
-        d.appendChild(el("summary", "", k + (Array.isArray(v) ? " (" + v.length + ")" : "")));
-        d.addEventListener("toggle", function () {
-          if (!d.open || d.children.length > 1) return;
-          if (Array.isArray(v)) arrayView(v, w, [k], args, d);
-          else d.appendChild(renderCard(v, null, 0));
-        });
-        target.appendChild(d);
+        if (v === null || typeof v !== "object" || onPath(v) || hidden(k) || flat(v)) return;
+        target.appendChild(sideSection(k, v, w, args));
       });
     }
 
@@ -1922,6 +2383,10 @@
         // The spec's principal data: its records drawn as records, anything else as its own view.
         if (forced.records) {
           set("records");
+          view.dataset.principal = cfg.principal;
+          // The objects above the spec's principal data are its header, as for principal data found below the top.
+          var above = forced.wrappers || wrappersOn(data, forced.path || []);
+          above.forEach(function (w) { wrapperHeader(w, { parent: forced.parent, wrappers: above }, args, view); });
           view.rich = renderRecords(forced, data, args, view);
           sideSections(forced.parent, forced.records, args, view);
           return view;
@@ -1969,10 +2434,9 @@
         sideSections(deep.parent, deep.records, args, view);
       } else if (main && main.records) {
         set("records");
-        if (main.parent && main.parent !== data && isObj(data)) {
-          var top = Object.keys(data).filter((k) => data[k] === null || typeof data[k] !== "object");
-          if (top.length) view.appendChild(renderCard(data, top, 0)).classList.add("meta");
-        }
+        // The object that holds the records' parent is their header: its scalars a card, its
+        // other members (a response's headers beside its body) folded sections, none dropped.
+        if (main.parent && main.parent !== data && isObj(data)) wrapperHeader(data, { parent: main.parent, wrappers: [data] }, args, view);
         view.rich = renderRecords(main, data, args, view);
         sideSections(main.parent, main.records, args, view);
       } else if (main && main.values) {
@@ -1998,7 +2462,8 @@
     /* Draws a classified text view; data kinds go to dataView. */
     function drawView(v, args) {
       if (v.kind === "data") {
-        var dv = dataView(v.data, args, v.from);
+        // JSON read from text has its strings holding JSON parsed too, as structuredContent has.
+        var dv = dataView(v.from === "json" ? deepJSON(v.data) : v.data, args, v.from);
         // Data read from text keeps the text one click away.
         return v.text && global.GenuiTextData ? global.GenuiTextData.textSwitch(dv, v.text, Array.isArray(v.data) ? "table" : "card") : dv;
       }
@@ -2027,12 +2492,23 @@
     hooks.label = function (k) { return cfg.labels && Object.prototype.hasOwnProperty.call(cfg.labels, k) ? String(cfg.labels[k]) : k; };
     hooks.width = function (k) { return cfg.widths ? cfg.widths[norm(k)] : 0; };
 
+    // Only where the page carries the markdown parser (without it markdown would be drawn as its source).
+    hooks.mdLine = global.GenuiMarkdown ? function (s) { var m = global.GenuiText.markdown(s, app); m.classList.add("md-line"); return m; } : null;
     hooks.text = function (s, key) { return drawView(global.GenuiText.classify(s, key + " " + (tool.name || "")), {}); };
 
     function drawPart(p, args) {
       if (p.data !== undefined) return dataView(deepJSON(p.data), args);
       if (p.text !== undefined) {
-        var tv = drawView(textView(p.text), args), badges = h.badges && h.badges(p.annotations);
+        var badges = h.badges && h.badges(p.annotations);
+        if (p.folded) {
+          // The message as it came, in one fold: nothing in it behind a second click.
+          var fold = el("details", "message-fold"), n = p.text.trim().split("\n").length;
+          fold.appendChild(el("summary", "", (p.label || "Message") + " (" + n + (n === 1 ? " line" : " lines") + ")"));
+          if (badges) fold.appendChild(badges);
+          fold.appendChild(el("div", "message-text", p.text.trim()));
+          return fold;
+        }
+        var tv = drawView(textView(p.text), args);
         if (!badges) return tv;
         var aw = el("div", "annotated");
         aw.append(badges, tv);
@@ -2068,13 +2544,28 @@
       if (f.rest.length) target.appendChild(renderCard(f.data, f.rest, 0)).classList.add("meta");
     }
 
+    /*
+     * besideEnvelope draws the members an inner result carries beside its
+     * content (envelopeOf's rest: an operation's metadata, a duration), after
+     * the content: its scalars as a card, its objects and arrays as folded
+     * sections.
+     */
+    function besideEnvelope(rest, args, target) {
+      var scalars = Object.keys(rest).filter((k) => rest[k] === null || typeof rest[k] !== "object");
+      if (scalars.length) target.appendChild(renderCard(rest, scalars, 0)).classList.add("meta");
+      sideSections(rest, null, args, target);
+    }
+
     /* Renders a CallToolResult into target. args are the arguments of the call that produced it. */
-    function render(result, target, args) {
+    function render(whole, target, args) {
       target.replaceChildren();
-      if (!isObj(result)) {
+      foldBudget.left = FOLDS_DRAWN;
+      if (!isObj(whole)) {
         target.appendChild(el("div", "error-banner", "The host returned no result object."));
         return;
       }
+      // A result that is only its own CallToolResult as text is drawn as that result.
+      var env = envelopeOf(whole), result = env ? env.result : whole;
       var parts;
       if (result.isError) {
         // The error's text goes into the banner; other content (images, links, data) follows it.
@@ -2083,7 +2574,7 @@
         var texts = items.map(function (item) {
           var f = isText(item) ? failureOf(textJSON(item.text.trim()), true) : null;
           if (f && !failed) failed = f;
-          return f ? { type: "text", text: f.message } : item;
+          return f ? { type: "text", text: f.message, raw: item.text } : item;
         });
         target.appendChild(h.errorBanner ? h.errorBanner(texts) : el("div", "error-banner", "The tool reported an error."));
         if (failed && failed.rest.length) target.appendChild(renderCard(failed.data, failed.rest, 0)).classList.add("meta");
@@ -2115,8 +2606,10 @@
             principalDrawn = true;
             var pruned = pruneHidden(pdata, cfg), val = atPointer(pruned, cfg.principalPath);
             var parent = cfg.principalPath.length > 1 ? atPointer(pruned, cfg.principalPath.slice(0, -1)) : pruned;
+            // The objects above the records' parent ({ok, data: {matches}}) are their header.
+            var wrappers = cfg.principalPath.slice(0, -1).map((_, i) => atPointer(pruned, cfg.principalPath.slice(0, i))).filter(isObj);
             target.appendChild(dataView(pruned, args, p.data !== undefined ? undefined : "json",
-              isRecordArray(val) ? { records: val, parent: isObj(parent) ? parent : null, path: cfg.principalPath } : { value: val }));
+              isRecordArray(val) ? { records: val, parent: isObj(parent) ? parent : null, path: cfg.principalPath, wrappers: wrappers } : { value: val }));
             return;
           }
         }
@@ -2145,10 +2638,11 @@
       var absent = (cfg.show || []).concat(cfg.hide || []).filter((n) => !keys[norm(n)]);
       if (absent.length && parts.length && !result.isError) target.insertBefore(el("div", "note config-note", "Not in this result: " + absent.join(", ") + "."), target.firstChild);
       if (!result.isError && !parts.length && !target.dataset.failed) target.appendChild(el("div", "note empty-result", "Done, no output."));
+      if (env) besideEnvelope(env.rest, args, target);
       var raw = el("details", "raw");
       raw.appendChild(el("summary", "", "Raw JSON"));
       raw.addEventListener("toggle", function () {
-        if (raw.open && raw.children.length === 1) raw.appendChild(h.block(h.pretty(result), "json"));
+        if (raw.open && raw.children.length === 1) raw.appendChild(h.block(h.pretty(whole), "json"));
       });
       target.appendChild(raw);
     }
@@ -2218,7 +2712,8 @@
     lastCSV: null,
     // Exposed for tests and reuse.
     findMain: findMain, columnsOf: columnsOf, inferType: inferType, sortRows: sortRows,
-    toCSV: toCSV, chartSpec: chartSpec, pagingArgs: pagingArgs, fromSpec: fromSpec, pruneHidden: pruneHidden
+    toCSV: toCSV, chartSpec: chartSpec, pagingArgs: pagingArgs, fromSpec: fromSpec, pruneHidden: pruneHidden,
+    errorTextMessage: errorTextMessage
   };
   global.GenuiRich = GenuiRich;
 })(window);

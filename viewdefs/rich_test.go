@@ -80,20 +80,27 @@ func TestVendoredMarkdown(t *testing.T) {
 	}
 }
 
-// TestFormNoneFoldIsFormJS: the no-argument form folds long descriptions
-// with form.js's own code.
-func TestFormNoneFoldIsFormJS(t *testing.T) {
-	a := srcAssets()
-	fold := func(src string) string {
-		i := strings.Index(src, "  function fold(e) {")
-		j := strings.Index(src[i:], "\n  }\n")
-		if i < 0 || j < 0 {
-			t.Fatal("no fold function")
-		}
-		return src[i : i+j]
+// TestFormNoneSharesFormJSCode: the no-argument form and the form
+// compiler are built on one source (form-base.js, AssetUnits): the fold
+// both pages use is the same code, in both builds.
+func TestFormNoneSharesFormJSCode(t *testing.T) {
+	none, _ := assetunitFind("min/form-none.js")
+	form, _ := assetunitFind("min/form.js")
+	if none.Srcs[0] != "form-base.js" || form.Srcs[0] != "form-base.js" || !none.Wrapped || !form.Wrapped {
+		t.Fatalf("form.js and form-none.js are not both wrapped units opening with form-base.js: %+v %+v", form, none)
 	}
-	if fold(a.formNone) != fold(a.form) {
-		t.Error("form-none.js's fold differs from form.js's")
+	for _, src := range []string{"form.js", "form-none.js"} {
+		b, _ := srcFS.ReadFile(src)
+		if strings.Contains(string(b), "function fold(") || strings.Contains(string(b), "function el(") {
+			t.Errorf("%s defines fold or el itself: they are form-base.js's", src)
+		}
+	}
+	a := srcAssets()
+	base, _ := srcFS.ReadFile("form-base.js")
+	for _, u := range []string{"min/form.js", "min/form-none.js"} {
+		if !strings.Contains(a.get(u), string(base)) {
+			t.Errorf("readable %s does not carry form-base.js", u)
+		}
 	}
 	for _, tt := range []struct {
 		schema string
@@ -110,15 +117,13 @@ func TestFormNoneFoldIsFormJS(t *testing.T) {
 // with arrays, objects or choices; the markdown parser unless the tool
 // declares structured output without strings.
 func TestRichInlinesWhatTheToolNeeds(t *testing.T) {
-	for _, src := range []bool{false, true} {
-		UseReadableSources(src)
-		t.Run(map[bool]string{false: "minified", true: "readable"}[src], testRichInlinesWhatTheToolNeeds)
+	for _, o := range []Options{{}, {ReadableSources: true}} {
+		t.Run(map[bool]string{false: "minified", true: "readable"}[o.ReadableSources], func(t *testing.T) { testRichInlinesWhatTheToolNeeds(t, o) })
 	}
-	UseReadableSources(false)
 }
 
-func testRichInlinesWhatTheToolNeeds(t *testing.T) {
-	a := cur()
+func testRichInlinesWhatTheToolNeeds(t *testing.T, o Options) {
+	a := o.assets()
 	tests := []struct {
 		name       string
 		in, out    string
@@ -136,27 +141,30 @@ func testRichInlinesWhatTheToolNeeds(t *testing.T) {
 		{"numeric output", `{"type":"object"}`, `{"type":"object","properties":{"temperature":{"type":"number"}}}`, false, false},
 	}
 	for _, tt := range tests {
-		page, err := Rich(ToolData{Name: "t", InputSchema: json.RawMessage(tt.in), OutputSchema: json.RawMessage(tt.out)}, ViewConfig{})
+		page, err := o.RichSpec(ToolData{Name: "t", InputSchema: json.RawMessage(tt.in), OutputSchema: json.RawMessage(tt.out)}, viewspec.New(), nil)
 		if err != nil {
 			t.Fatal(err)
 		}
-		form := a.form
+		form := a.get("min/form.js")
 		if NoArguments(json.RawMessage(tt.in)) {
-			form = a.formNone // a tool without arguments gets none of the form compiler
+			form = a.get("min/form-none.js") // a tool without arguments gets none of the form compiler
 		}
-		for _, src := range []string{TextJS(), RichJS(), form, a.pageRich, a.pageCSS, a.richCSS} {
+		for _, src := range []string{a.get("min/text.js"), a.get("min/rich.js"), form, a.get("min/page-rich.js"), a.get("min/page.css"), a.get("min/rich.css")} {
 			if !strings.Contains(page, src) {
 				t.Errorf("%s: the rich page does not inline %.60q", tt.name, src)
 			}
 		}
-		if form == a.formNone && strings.Contains(page, a.form) {
+		if form == a.get("min/form-none.js") && strings.Contains(page, a.get("min/form.js")) {
 			t.Errorf("%s: a tool without arguments got the form compiler", tt.name)
 		}
-		if got := strings.Contains(page, a.formNested); got != tt.nested {
+		if got := strings.Contains(page, a.get("min/form-nested.js")); got != tt.nested {
 			t.Errorf("%s: nested form editors inlined = %v, want %v", tt.name, got, tt.nested)
 		}
-		if got := strings.Contains(page, MarkdownJS()); got != tt.md {
-			t.Errorf("%s: markdown parser inlined = %v, want %v", tt.name, got, tt.md)
+		// The markdown parser and the text readers go together: only where a text can reach the view.
+		for name, src := range map[string]string{"markdown parser": MarkdownJS(), "textlines.js": a.get("min/textlines.js"), "textdata.js": a.get("min/textdata.js")} {
+			if got := strings.Contains(page, src); got != tt.md {
+				t.Errorf("%s: %s inlined = %v, want %v", tt.name, name, got, tt.md)
+			}
 		}
 	}
 }
@@ -207,5 +215,36 @@ func TestRichSpecFormLayout(t *testing.T) {
 	}
 	if !strings.Contains(page, `id="view-spec">{"version":1,"form":{"mode":"folded"`) {
 		t.Fatal("the page lacks its spec")
+	}
+}
+
+// TestTextReadersFollowTheSpec: a tool whose structured output holds no
+// string gets no text readers nor markdown parser, unless its spec draws a
+// part as text (a markdown, text, log or diff view), which then brings them.
+func TestTextReadersFollowTheSpec(t *testing.T) {
+	tool := ToolData{Name: "t", InputSchema: json.RawMessage(`{"type":"object"}`),
+		OutputSchema: json.RawMessage(`{"type":"object","properties":{"n":{"type":"number"},"log":{}}}`)}
+	a := minAssets()
+	for _, tt := range []struct {
+		name string
+		spec viewspec.Spec
+		text bool
+	}{
+		{"no text view", viewspec.Spec{Version: viewspec.Version, View: &viewspec.View{Kind: viewspec.KindTable}}, false},
+		{"log part", viewspec.Spec{Version: viewspec.Version, Parts: []viewspec.Part{{Path: "/log", View: &viewspec.View{Kind: viewspec.KindLog}}}}, true},
+		{"markdown view", viewspec.Spec{Version: viewspec.Version, View: &viewspec.View{Kind: viewspec.KindMarkdown}}, true},
+	} {
+		page, err := RichSpec(tool, tt.spec, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for name, src := range map[string]string{"markdown parser": MarkdownJS(), "textlines.js": a.get("min/textlines.js"), "textdata.js": a.get("min/textdata.js")} {
+			if got := strings.Contains(page, src); got != tt.text {
+				t.Errorf("%s: %s inlined = %v, want %v", tt.name, name, got, tt.text)
+			}
+		}
+		if !strings.Contains(page, a.get("min/text.js")) || !strings.Contains(page, a.get("min/rich.js")) {
+			t.Errorf("%s: text.js or rich.js left out: a result would have no renderer", tt.name)
+		}
 	}
 }

@@ -38,10 +38,11 @@
   function lines(s) { return s.replace(/\r\n?/g, "\n").split("\n"); }
   function nonEmpty(ls) { return ls.filter((l) => l.trim() !== ""); }
 
-  /* A scalar read from text: numbers and booleans typed, the rest as is. */
+  /* A scalar read from text: numbers and booleans typed, the rest as is; a number written otherwise
+     than its own form (39.80, 1e3) stays as written (sorted and charted as a number all the same). */
   function typed(s) {
     var t = s.trim();
-    if (NUM_RE.test(t) && t.length < 16 && !/^0\d/.test(t)) return Number(t);
+    if (NUM_RE.test(t) && t.length < 16 && !/^0\d/.test(t)) return String(Number(t)) === t ? Number(t) : t;
     if (t === "true" || t === "false") return t === "true";
     return t;
   }
@@ -167,9 +168,10 @@
     return hunk > 0 && head > 0 && bad <= 2;
   }
 
-  /* Markdown: headings, fences, emphasis, links and wikilinks, tables, quotes, task lists, nested lists. */
+  /* Markdown: headings (setext ones too), fences, emphasis, links and wikilinks, tables, quotes, task lists, nested lists. */
   function looksMarkdown(s) {
-    return /^#{1,6}\s+\S/m.test(s) || /^\s*```/m.test(s) || /\*\*[^*\n]+\*\*/.test(s) || /\[[^\]\n]+\]\([^)\s]+\)/.test(s) ||
+    var D = global.GenuiTextData;
+    return /^#{1,6}\s+\S/m.test(s) || (D && D.hasSetext(s)) || /^\s*```/m.test(s) || /\*\*[^*\n]+\*\*/.test(s) || /\[[^\]\n]+\]\([^)\s]+\)/.test(s) ||
       /^\s*\|.*\|\s*\n\s*\|?\s*:?-{3,}/m.test(s) || /^>\s+\S/m.test(s) || /\[\[[^\[\]\n]+\]\]/.test(s) || TASK_RE.test(s) || nestedList(s);
   }
 
@@ -536,9 +538,22 @@
       }
     };
     var p = M.parser(r);
-    M.parser_write(p, text.length > SHOW_LIMIT ? text.slice(0, SHOW_LIMIT) : text);
+    // A heading inside a list item ("- ### **Step**"), which the parser reads as text, is drawn bold.
+    var src = (text.length > SHOW_LIMIT ? text.slice(0, SHOW_LIMIT) : text).replace(/^([ \t]*(?:[-*+]|\d{1,3}[.)])[ \t]+)#{1,6}[ \t]+(.+?)[ \t]*$/gm, function (_, lead, h) {
+      return lead + "**" + h.replace(/^\*\*(.*)\*\*$/, "$1") + "**";
+    });
+    M.parser_write(p, src);
     M.parser_end(p);
+    // A link the text never closed (an excerpt cut inside "[[Projects/Billin..."): its bracket and text, as written.
+    root.querySelectorAll("a:not([href])").forEach(function (a) {
+      if (a.dataset.target !== undefined) { finishLink(a, base); return; }
+      var span = el("span", "md-brackets");
+      span.appendChild(DOC.createTextNode("["));
+      while (a.firstChild) span.appendChild(a.firstChild);
+      a.replaceWith(span);
+    });
     wikiLinks(root);
+    primaryColumns(root);
     // Links open through the host (the frame itself must not navigate).
     root.addEventListener("click", function (ev) {
       var a = ev.target && ev.target.closest ? ev.target.closest("a") : null;
@@ -547,6 +562,24 @@
       if (a.href && app && app.openLink) app.openLink({ url: a.href }).catch(function () {});
     });
     return root;
+  }
+
+  /*
+   * primaryColumns gives each markdown table's primary text column (the one
+   * holding the most text, ten or more characters a row) room to be read:
+   * at least 12em wide, the table scrolling in its box at a narrow width,
+   * rather than squeezed to a word a line between narrow columns.
+   */
+  function primaryColumns(root) {
+    [].forEach.call(root.querySelectorAll(".md-table > table"), function (t) {
+      var rows = [].filter.call(t.querySelectorAll("tr"), (r) => r.querySelector("td")).slice(0, 50), sums = [];
+      if (!rows.length) return;
+      rows.forEach(function (r) { [].forEach.call(r.children, function (c, ci) { sums[ci] = (sums[ci] || 0) + c.textContent.trim().length; }); });
+      var pc = -1, max = 0;
+      sums.forEach(function (v, ci) { if (v > max) { max = v; pc = ci; } });
+      if (pc < 0 || max / rows.length < 10 || sums.filter((v) => v > 0).length < 2) return;
+      [].forEach.call(t.querySelectorAll("tr"), function (r) { var c = r.children[pc]; if (c) c.classList.add("md-primary"); });
+    });
   }
 
   /*
@@ -578,6 +611,19 @@
     return wrap;
   }
 
+  /*
+   * tallDocument says whether a markdown document is long enough to scroll in
+   * its box: over 900 characters or 24 lines, or over 30 lines once wrapped at
+   * a phone's width (WRAP_CHARS a line, 400 px), where a few long lines (a
+   * summary's bullets, a sentence each) run as tall as many short ones.
+   */
+  var WRAP_CHARS = 48;
+  function tallDocument(text) {
+    var ls = lines(text);
+    if (text.length > 900 || ls.length > 24) return true;
+    return ls.reduce((n, l) => n + Math.max(1, Math.ceil(l.length / WRAP_CHARS)), 0) > 30;
+  }
+
   /* Draws a classified text view that is not data. */
   function draw(view, o) {
     o = o || {};
@@ -588,7 +634,7 @@
       case "code": return withAlt(view, o, (extra) => box(codeBlock(view.text, view.lang), view.text, view.lang === "diff" ? "diff" : view.lang, extra));
       case "markdown": {
         var md = markdown(view.text, o.app);
-        return view.text.length > 900 || lines(view.text).length > 24 ? box(md, view.text, "markdown") : md;
+        return tallDocument(view.text) ? box(md, view.text, "markdown") : md;
       }
       case "heading": return el("h3", "tsec-title md-heading", view.text);
       case "sections": {
@@ -601,7 +647,7 @@
           wrap.appendChild(sec);
         });
         // A long markdown document read in sections scrolls in its box, with all of it to copy.
-        if (view.headed && view.text && (view.text.length > 900 || lines(view.text).length > 24)) return box(wrap, view.text, "markdown");
+        if (view.headed && view.text && tallDocument(view.text)) return box(wrap, view.text, "markdown");
         return wrap;
       }
       default: {

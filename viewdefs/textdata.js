@@ -17,7 +17,8 @@
  *     console lines, a table reading), each section drawn as what it holds.
  * Also: ANSI escape codes removed (stripANSI), markdown prepared for the
  * parser (prepMarkdown: CommonMark's rule that `_` inside a word is not
- * emphasis, raw HTML tags as code, unfenced JSON blocks fenced), and a
+ * emphasis, raw HTML tags as code, unfenced JSON blocks fenced, setext
+ * headings as the ATX headings the parser reads), and a
  * "View as text" switch for data read from text (textSwitch).
  * This file is inlined into a script element: it must never contain a
  * closing script tag or an HTML comment opener.
@@ -32,9 +33,11 @@
 
   function lines(s) { return String(s).replace(/\r\n?/g, "\n").split("\n"); }
   function nonEmpty(ls) { return ls.filter((l) => l.trim() !== ""); }
+  /* A cell's value: a number when its text is the number's own form; a number written otherwise
+     (39.80, 1e3) stays as written (sorted and charted as a number all the same). */
   function typed(s) {
     var t = String(s).trim();
-    if (NUM_RE.test(t) && t.length < 16 && !/^0\d/.test(t)) return Number(t);
+    if (NUM_RE.test(t) && t.length < 16 && !/^0\d/.test(t)) return String(Number(t)) === t ? Number(t) : t;
     if (t === "true" || t === "false") return t === "true";
     return t;
   }
@@ -197,14 +200,18 @@
 
   /* ---------- console lines ---------- */
 
-  var CONSOLE_RE = /^\s*(?:[-*]\s+)?(?:msgid=\d+\s+)?\[(log|info|warn|warning|error|debug|verbose|trace|assert|dir|table)\]\s+(.*)$/i;
+  var CONSOLE_RE = /^\s*(?:[-*]\s+)?(?:(msgid=\d+)\s+)?\[(log|info|warn|warning|error|debug|verbose|trace|assert|dir|table)\]\s+(.*)$/i;
 
   function consoleLevel(l) {
     var u = l.toLowerCase();
     return u === "error" || u === "assert" ? "error" : u.indexOf("warn") === 0 ? "warn" : u === "debug" || u === "verbose" || u === "trace" ? "debug" : "info";
   }
 
-  /* Console messages with their levels -> a log view ({kind: "log"}, drawn by textlines.js). */
+  /*
+   * Console messages with their levels -> a log view ({kind: "log"}, drawn
+   * by textlines.js); a message's id (`msgid=3`), which a later call may
+   * name, is its first column, as written.
+   */
   function consoleLines(ls, text) {
     var ne = nonEmpty(ls), entries = [], lead = [];
     if (ne.length < 2 || ne.length > MAX_LINES) return null;
@@ -215,7 +222,7 @@
         if (entries.length && /^\s/.test(ne[i])) { entries[entries.length - 1].msg += "\n" + ne[i]; continue; }
         return null;
       }
-      entries.push({ ts: "", label: m[1].toUpperCase(), level: consoleLevel(m[1]), msg: m[2] });
+      entries.push({ ts: m[1] || "", label: m[2].toUpperCase(), level: consoleLevel(m[2]), msg: m[3] });
     }
     if (entries.length < 2) return null;
     return { kind: "log", lead: lead.join(" "), entries: entries, text: text };
@@ -227,11 +234,13 @@
    * prepMarkdown prepares text for the streaming markdown parser, outside
    * code fences and code spans: an underscore inside a word is escaped
    * (CommonMark: `x86_64` and `snake_case` are not emphasis), raw HTML tags
-   * become code spans (shown as what they are, never as markup), and a JSON
-   * block that is not fenced is fenced (its indentation and brackets kept).
+   * become code spans (shown as what they are, never as markup), a JSON
+   * block that is not fenced is fenced (its indentation and brackets kept),
+   * and a setext heading (`Title` over `=====`, `Sub` over `-----`), which
+   * the parser does not read, becomes the ATX heading it is (`# Title`).
    */
   function prepMarkdown(text) {
-    var ls = lines(text), out = [], fence = null;
+    var ls = lines(text), out = [], fence = null, front = frontMatterEnd(ls);
     for (var i = 0; i < ls.length; i++) {
       var l = ls[i], f = l.match(/^\s{0,3}(`{3,}|~{3,})/);
       if (fence) {
@@ -240,6 +249,12 @@
         continue;
       }
       if (f) { fence = f[1]; out.push(l); continue; }
+      var level = i > front ? setextAt(ls, i) : 0;
+      if (level) {
+        out.push(inline((level === 1 ? "# " : "## ") + l.trim()));
+        i++;
+        continue;
+      }
       // An unfenced JSON object or array starting on its own line: fence it while it parses.
       if (/^\s*[\[{]\s*$|^\s*[\[{]\s*["\[{]/.test(l)) {
         for (var j = i; j < ls.length && j < i + 5000; j++) {
@@ -259,6 +274,47 @@
   }
 
   var HTML_TAG_RE = /<\/?[A-Za-z][\w-]*(?:\s[^<>`]*)?\/?>/g;
+
+  /*
+   * setextAt is the level (1 for `===`, 2 for `---`, three or more) of a
+   * setext heading whose text is line i, else 0. The text is one line of
+   * its own paragraph (the first line, or after a blank line or a block)
+   * that nothing else claims: no list item, quote, ATX heading, fence,
+   * table row (a `|`), HTML or thematic break; so `---` after a blank line
+   * stays a rule, under a list item or in a table's delimiter row never
+   * makes a heading, and a paragraph of several lines over `---` keeps its
+   * rule (CommonMark would make all of it the heading).
+   */
+  var SETEXT_RE = /^ {0,3}(={3,}|-{3,})[ \t]*$/;
+  function setextAt(ls, i) {
+    var u = i + 1 < ls.length ? ls[i + 1].match(SETEXT_RE) : null, l = ls[i];
+    if (!u || !/^ {0,3}\S/.test(l) || l.indexOf("|") >= 0) return 0;
+    if (/^\s*(?:[-*+](?:\s|$)|\d{1,9}[.)](?:\s|$)|>|#{1,6}(?:\s|$)|`{3,}|~{3,}|<)/.test(l) || /^ {0,3}([-*_=])(?:[ \t]*\1){2,}[ \t]*$/.test(l)) return 0;
+    // A paragraph starts at the top, after a blank line, or after a block that ends on its line
+    // (a heading, a rule or underline, a fence's end, front matter).
+    var p = i > 0 ? ls[i - 1] : "";
+    if (p.trim() !== "" && !HEADING_RE.test(p) && !SETEXT_RE.test(p) && !/^ {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$/.test(p) && !/^ {0,3}(?:`{3,}|~{3,})[ \t]*$/.test(p)) return 0;
+    return u[1].charAt(0) === "=" ? 1 : 2;
+  }
+
+  /* The index of front matter's closing line (a first line `---`, up to `---` or `...`), else -1. */
+  function frontMatterEnd(ls) {
+    if (!ls.length || !/^---[ \t]*$/.test(ls[0])) return -1;
+    for (var i = 1; i < ls.length && i < 200; i++) if (/^(?:---|\.\.\.)[ \t]*$/.test(ls[i])) return i;
+    return -1;
+  }
+
+  /* Whether markdown text holds a setext heading outside fences and front matter. */
+  function hasSetext(text) {
+    var ls = lines(text), fence = null, front = frontMatterEnd(ls);
+    for (var i = front + 1; i < ls.length - 1 && i < MAX_LINES; i++) {
+      var f = ls[i].match(/^\s{0,3}(`{3,}|~{3,})/);
+      if (fence) { if (f && f[1].charAt(0) === fence.charAt(0)) fence = null; continue; }
+      if (f) { fence = f[1]; continue; }
+      if (setextAt(ls, i)) return true;
+    }
+    return false;
+  }
 
   /*
    * One line outside fences: code spans kept, intraword `_` escaped, HTML
@@ -344,7 +400,9 @@
       var v = s.text.trim() ? classify(s.text, (s.title || "") + " " + (hint || "")) : { kind: "empty" };
       // In markdown a bullet list or a plain paragraph is markdown (links, emphasis), not a list of values;
       // lines of prose with a colon are no key/value record when their values hold markdown.
-      if ((v.kind === "data" && v.from === "list") || v.kind === "prose" || (v.kind === "data" && v.from === "kv" && holdsInlineMarkdown(s.text))) v = { kind: "markdown", text: s.text };
+      // Paragraphs of such (a bold line over a list) are markdown as a whole.
+      var prosaic = function (x) { return (x.kind === "data" && x.from === "list") || x.kind === "prose" || x.kind === "markdown" || (x.kind === "data" && x.from === "kv" && holdsInlineMarkdown(s.text)); };
+      if (prosaic(v) || (v.kind === "parts" && v.parts.every(prosaic))) v = { kind: "markdown", text: s.text };
       return { title: s.title, view: v };
     });
     var dataLike = views.some((v) => v.view.kind === "data" || v.view.kind === "log" || v.view.kind === "parts" || v.view.kind === "commits");
@@ -388,7 +446,7 @@
   }
 
   global.GenuiTextData = {
-    read: read, readMarkdown: readMarkdown, stripANSI: stripANSI, prepMarkdown: prepMarkdown, textSwitch: textSwitch,
+    read: read, readMarkdown: readMarkdown, stripANSI: stripANSI, prepMarkdown: prepMarkdown, hasSetext: hasSetext, textSwitch: textSwitch,
     // For tests.
     recordLines: recordLines, searchOutput: searchOutput, htmlTables: htmlTables, consoleLines: consoleLines
   };

@@ -84,13 +84,30 @@
     return ordered(recs);
   }
 
-  /* git's default date (Mon Jan 12 10:04:11 2026 +0000) as ISO 8601, so it sorts and reads like other dates; others as they are. */
+  /* The dates isoDate rewrote, by their ISO form: each one's text as written (asWritten). */
+  var written = new Map();
+
+  /*
+   * git's default date (Mon Jan 12 10:04:11 2026 +0000) as ISO 8601, so it
+   * sorts and reads like other dates; others as they are. The text as
+   * written is kept for asWritten.
+   */
   function isoDate(d) {
     var m = String(d).match(new RegExp("^(?:(?:" + DAY + "),?\\s+)?(" + MON + ")\\s+(\\d{1,2})\\s+(\\d{2}:\\d{2}:\\d{2})\\s+(\\d{4})(?:\\s+([+-])(\\d{2})(\\d{2}))?$"));
     if (!m) return d;
     var p2 = (n) => ("0" + n).slice(-2);
-    return m[4] + "-" + p2(MON.split("|").indexOf(m[1]) + 1) + "-" + p2(m[2]) + "T" + m[3] + (m[5] ? m[5] + m[6] + ":" + m[7] : "");
+    var iso = m[4] + "-" + p2(MON.split("|").indexOf(m[1]) + 1) + "-" + p2(m[2]) + "T" + m[3] + (m[5] ? m[5] + m[6] + ":" + m[7] : "");
+    if (written.size < MAX_LINES) written.set(iso, String(d));
+    return iso;
   }
+
+  /*
+   * asWritten is the text a reader read v from when it rewrote it (a date
+   * isoDate made ISO: "Fri Jan 9 11:05:00 2026 +0000" for
+   * 2026-01-09T11:05:00+00:00), else v: what a cell's title shows as the
+   * value as it came.
+   */
+  function asWritten(v) { return typeof v === "string" && written.has(v) ? written.get(v) : v; }
 
   /* Records with commit, message, author, date (then refs, merge) keys in that order, only the keys some record has. */
   function ordered(recs) {
@@ -428,5 +445,5 @@
   /* draw draws a view read returned (numbered, log, commits), or returns null for other kinds. */
   function draw(view, o) { return DRAW[view.kind] ? DRAW[view.kind](view, o || {}) : null; }
 
-  global.GenuiLines = { read: read, weak: weak, draw: draw, vcsLine: vcsLine, logLine: logLine };
+  global.GenuiLines = { read: read, weak: weak, draw: draw, vcsLine: vcsLine, logLine: logLine, asWritten: asWritten };
 })(window);

@@ -27,23 +27,26 @@ var templates = sync.OnceValue(func() *template.Template {
 })
 
 // FormJS returns the form compiler as pages inline it, nested editors
-// included (for tests and tooling). form.js compiles a tool's input schema
-// into the page's form; form-nested.js adds the editors of arrays, maps
-// and oneOf/anyOf choices, inlined only for schemas that have them.
-func FormJS() string { a := cur(); return a.form + "\n" + a.formNested }
+// included (for tests and tooling; the preview host's elicitation forms).
+// form.js compiles a tool's input schema into the page's form;
+// form-nested.js adds the editors of arrays, maps and oneOf/anyOf choices,
+// inlined only for schemas that have them.
+func FormJS() string {
+	a := minAssets()
+	return a.get("min/form.js") + "\n" + a.get("min/form-nested.js")
+}
 
-// formScripts returns the form scripts a page for inputSchema needs: none
-// of the form compiler for a tool without arguments (form-none.js), the
-// nested editors only for schemas that have them.
-func formScripts(inputSchema json.RawMessage) template.JS {
-	a := cur()
+// formUnits are the form units a page for inputSchema needs: none of the
+// form compiler for a tool without arguments (form-none.js), the nested
+// editors only for schemas that have them.
+func formUnits(inputSchema json.RawMessage) []string {
 	switch {
 	case NoArguments(inputSchema):
-		return template.JS(a.formNone)
+		return []string{"min/form-none.js"}
 	case NeedsNestedForm(inputSchema):
-		return template.JS(a.form + "\n" + a.formNested)
+		return []string{"min/form.js", "min/form-nested.js"}
 	}
-	return template.JS(a.form)
+	return []string{"min/form.js"}
 }
 
 // NoArguments reports whether a tool with inputSchema takes no arguments:
@@ -189,7 +192,7 @@ type pageData struct {
 // Emergency returns the page shown when generation failed: the tool name,
 // reason, and the raw JSON of any input and result the host delivers. It is
 // the last fallback, so it ignores the schemas and only needs a name.
-func Emergency(t ToolData, reason string) (string, error) {
+func (o Options) Emergency(t ToolData, reason string) (string, error) {
 	name := strings.TrimSpace(t.Name)
 	if name == "" {
 		return "", errors.New("viewdefs: tool name is empty")
@@ -198,9 +201,9 @@ func Emergency(t ToolData, reason string) (string, error) {
 		reason = "unknown error"
 	}
 	data := pageData{Tool: pageTool{Name: t.Name, InputSchema: json.RawMessage("null")}}
-	a := cur()
+	a := o.assets()
 	return render("emergency.html.tmpl", map[string]any{"Name": t.Name, "Reason": reason, "Data": data,
-		"CSS": template.CSS(a.pageCSS), "PageJS": template.JS(a.emergency)})
+		"CSS": template.CSS(a.get("min/page.css")), "PageJS": template.JS(a.get("min/emergency.js"))})
 }
 
 // schemaJSON checks raw is JSON (empty means null) and returns it compacted.

@@ -21,6 +21,8 @@ import (
 	_ "embed"
 	"encoding/json"
 	"strings"
+
+	"github.com/genui-dev/genui/engine/contract"
 )
 
 // Version is the format's version; a Spec carries it in "version".
@@ -200,34 +202,12 @@ func Pointer(tokens ...string) string {
 // Refinement outcomes: every refinement is answered with one of these and a
 // reason, on the page, in _ui_refine's result and in the TUI.
 const (
-	Applied       = "applied"
-	PartlyApplied = "partly applied"
-	NotApplied    = "not applied"
+	Applied       = contract.RefinementApplied
+	PartlyApplied = contract.RefinementPartlyApplied
+	NotApplied    = contract.RefinementNotApplied
 )
 
-// Outcome is what became of one refinement.
-type Outcome struct {
-	Refinement string `json:"refinement"`
-	// Status is Applied, PartlyApplied or NotApplied.
-	Status string `json:"status"`
-	// Changes say what the refinement changed in the spec ("hidden: message").
-	Changes []string `json:"changes,omitempty"`
-	// Reason says why (part of) it was not applied.
-	Reason string `json:"reason,omitempty"`
-}
-
-// String is "applied: hidden message" / "not applied: reason".
-func (o Outcome) String() string {
-	s := o.Status
-	if len(o.Changes) > 0 {
-		s += ": " + strings.Join(o.Changes, "; ")
-	}
-	if o.Reason != "" {
-		if len(o.Changes) > 0 {
-			s += " (" + o.Reason + ")"
-		} else {
-			s += ": " + o.Reason
-		}
-	}
-	return s
-}
+// Outcome is what became of one refinement: the contract's type (a page's
+// metadata carries the outcomes its spec was made with as they are), with
+// its String ("applied: hidden: message" / "not applied: reason").
+type Outcome = contract.RefinementOutcome

@@ -15,9 +15,8 @@ import (
 	"strconv"
 	"strings"
 
-	udiff "github.com/aymanbagabas/go-udiff"
-
 	"github.com/genui-dev/genui/engine/contract"
+	"github.com/genui-dev/genui/linediff"
 )
 
 // Bounds of a diff, so a hostile or huge result cannot blow it up.
@@ -381,47 +380,21 @@ func equal(a, b any) bool {
 // context ("@@ -1,3 +1,3 @@", " kept", "-old", "+new"), at most 400 lines
 // (then a last line says how many more).
 func LineDiff(a, b string) []string {
-	edits := udiff.Lines(a, b)
-	u, err := udiff.ToUnifiedDiff("before", "after", a, edits, 2)
+	lines, err := linediff.Unified(a, b, 2)
 	if err != nil {
 		return []string{"(no line diff: " + err.Error() + ")"}
 	}
+	const most = 400
 	var out []string
-	more := 0
-	emit := func(s string) {
-		if len(out) >= 400 {
-			more++
-			return
-		}
-		out = append(out, s)
-	}
-	for _, h := range u.Hunks {
-		from, to := 0, 0
-		for _, l := range h.Lines {
-			switch l.Kind {
-			case udiff.Delete:
-				from++
-			case udiff.Insert:
-				to++
-			default:
-				from++
-				to++
-			}
-		}
-		emit(fmt.Sprintf("@@ -%d,%d +%d,%d @@", h.FromLine, from, h.ToLine, to))
-		for _, l := range h.Lines {
-			op := " "
-			switch l.Kind {
-			case udiff.Delete:
-				op = "-"
-			case udiff.Insert:
-				op = "+"
-			}
-			emit(op + strings.TrimRight(l.Content, "\r\n"))
+	for _, l := range lines[:min(len(lines), most)] {
+		if l.Op == linediff.Hunk {
+			out = append(out, l.Text)
+		} else {
+			out = append(out, string(l.Op)+l.Text)
 		}
 	}
-	if more > 0 {
-		out = append(out, fmt.Sprintf("(%d more diff lines)", more))
+	if len(lines) > most {
+		out = append(out, fmt.Sprintf("(%d more diff lines)", len(lines)-most))
 	}
 	return out
 }

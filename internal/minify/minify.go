@@ -1,8 +1,9 @@
 // Package minify is genui's build-time asset step: it minifies the
 // JavaScript and CSS inlined into every generated UI (mcpshim's App and
-// viewdefs' scripts and styles) with esbuild's Go API. `go generate
-// ./viewdefs ./mcpshim` runs it (gen/) and the output is committed under
-// each package's min/; TestMinifiedAssetsAreFresh fails when a source
+// viewdefs' scripts and styles, pagepack's loader) with esbuild's Go API,
+// from the units those packages declare (AssetUnits). `go generate
+// ./viewdefs ./mcpshim ./pagepack` runs it (gen/) and the output is
+// committed under each package's min/; TestMinifiedAssetsAreFresh fails when a source
 // changed without regenerating. The readable sources stay beside the
 // output and are served instead with --debug.
 package minify
@@ -12,50 +13,43 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 
 	"github.com/evanw/esbuild/pkg/api"
+
+	"github.com/genui-dev/genui/internal/assetunit"
+	"github.com/genui-dev/genui/mcpshim"
+	"github.com/genui-dev/genui/pagepack"
+	"github.com/genui-dev/genui/viewdefs"
 )
 
-// Unit is one minified output: its sources (paths relative to the module
-// root) concatenated in order and minified together, so names shared
-// between them are shortened alike.
-type Unit struct {
-	Out  string   // relative to the module root
-	Srcs []string // relative to the module root
-	// Module: the sources form one ES module (the pages' module scripts,
-	// which import App from @modelcontextprotocol/ext-apps).
-	Module bool
-	// Wrapped: the sources form one classic script in strict mode, wrapped
-	// in a function so that their top-level names stay its own (and are
-	// shortened too).
-	Wrapped bool
+// Unit is one minified output, Out and Srcs relative to the module root
+// (a declaring package's assetunit.Unit with its folder put in front).
+type Unit = assetunit.Unit
+
+// Units are every minified asset: each package's own declaration
+// (viewdefs.AssetUnits, mcpshim.AssetUnits, pagepack.AssetUnits), the one list both the
+// packages and this build step read.
+func Units() []Unit {
+	var out []Unit
+	for _, d := range []struct {
+		dir   string
+		units []assetunit.Unit
+	}{{"mcpshim", mcpshim.AssetUnits}, {"pagepack", pagepack.AssetUnits}, {"viewdefs", viewdefs.AssetUnits}} {
+		for _, u := range d.units {
+			v := u
+			v.Out = path.Join(d.dir, u.Out)
+			v.Srcs = make([]string, len(u.Srcs))
+			for i, s := range u.Srcs {
+				v.Srcs[i] = path.Join(d.dir, s)
+			}
+			out = append(out, v)
+		}
+	}
+	return out
 }
-
-// Units are every minified asset.
-var Units = []Unit{
-	{Out: "mcpshim/min/app.js", Srcs: []string{"mcpshim/app.js"}},
-	{Out: "mcpshim/min/guard.js", Srcs: []string{"mcpshim/guard.js"}},
-	{Out: "viewdefs/min/connect.js", Srcs: []string{"viewdefs/connect.js"}},
-	{Out: "viewdefs/min/form.js", Srcs: []string{"viewdefs/form.js"}},
-	{Out: "viewdefs/min/form-nested.js", Srcs: []string{"viewdefs/form-nested.js"}},
-	{Out: "viewdefs/min/form-none.js", Srcs: []string{"viewdefs/form-none.js"}},
-	{Out: "viewdefs/min/rich.js", Srcs: []string{"viewdefs/rich.js"}},
-	{Out: "viewdefs/min/text.js", Srcs: []string{"viewdefs/textlines.js", "viewdefs/textdata.js", "viewdefs/text.js"}},
-	{Out: "viewdefs/min/page-rich.js", Srcs: []string{"viewdefs/render.js", "viewdefs/page.js"}, Wrapped: true},
-	{Out: "viewdefs/min/emergency.js", Srcs: []string{"viewdefs/render.js", "viewdefs/emergency.js"}, Module: true},
-	{Out: "viewdefs/min/page.css", Srcs: []string{"viewdefs/page.css"}},
-	{Out: "viewdefs/min/rich.css", Srcs: []string{"viewdefs/rich.css"}},
-}
-
-// Concat joins a unit's sources the way both the minifier and the
-// readable (--debug) pages see them.
-func Concat(srcs ...string) string { return strings.Join(srcs, "\n") }
-
-// Wrap turns the joined sources of a Wrapped unit into one classic script,
-// as both the minifier and the readable (--debug) pages see it.
-func Wrap(src string) string { return "(() => {\n\"use strict\";\n" + src + "\n})();" }
 
 // Build minifies one unit's concatenated source.
 func Build(u Unit, src string) ([]byte, error) {
@@ -113,21 +107,13 @@ func Root(dir string) (string, error) {
 // by path.
 func Generate(root string, dirs ...string) (map[string][]byte, error) {
 	out := map[string][]byte{}
-	for _, u := range Units {
+	for _, u := range Units() {
 		if len(dirs) > 0 && !under(u.Out, dirs) {
 			continue
 		}
-		var srcs []string
-		for _, s := range u.Srcs {
-			b, err := os.ReadFile(filepath.Join(root, s))
-			if err != nil {
-				return nil, err
-			}
-			srcs = append(srcs, string(b))
-		}
-		src := Concat(srcs...)
-		if u.Wrapped {
-			src = Wrap(src)
+		src, err := u.Source(os.DirFS(root))
+		if err != nil {
+			return nil, err
 		}
 		b, err := Build(u, src)
 		if err != nil {
