@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -16,6 +17,7 @@ import (
 	"github.com/genui-dev/genui/internal/browsertest"
 	"github.com/genui-dev/genui/mcpshim"
 	"github.com/genui-dev/genui/pagecsp"
+	"github.com/genui-dev/genui/pagepack"
 	"github.com/genui-dev/genui/viewdefs"
 )
 
@@ -376,7 +378,7 @@ func TestMinimalUIEscapesHostileDescription(t *testing.T) {
 
 func TestEmergencyPageInBrowser(t *testing.T) {
 	f, ui := newFixture(t)
-	page, err := viewdefs.Emergency(viewdefs.ToolData{Name: "broken_tool"}, "LLM timed out <after 30s>")
+	page, err := viewdefs.Options{}.Emergency(viewdefs.ToolData{Name: "broken_tool"}, "LLM timed out <after 30s>")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -443,4 +445,34 @@ func TestMinimalUIRendersContentTypes(t *testing.T) {
 	// The Raw JSON toggle shows the whole result.
 	browsertest.FrameClick(t, f.ctx, "#ui", "details.raw summary")
 	f.waitFrame(`(w, d) => { const p = d.querySelector("details.raw pre"); return !!p && p.textContent.includes('"mimeType": "image/png"'); }`)
+}
+
+// TestPageWithoutTextReadersDrawsText: a tool whose structured output
+// holds no string gets a page without the text readers and the markdown
+// parser (viewdefs.TextCanReach); a text result it receives all the same
+// (markdown, log lines, an error) is still drawn, by text.js's own readers
+// and its plain text box, and JSON in text is still read as data.
+func TestPageWithoutTextReadersDrawsText(t *testing.T) {
+	f, ui := newFixture(t)
+	tool := Tool{Name: "measure", InputSchema: json.RawMessage(`{"type":"object"}`),
+		OutputSchema: json.RawMessage(`{"type":"object","properties":{"value":{"type":"number"}}}`)}
+	ui.add(t, tool)
+	page, err := NewOffline().Generate(context.Background(), Request{Tool: tool})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if unpacked, _ := pagepack.Unpack(page.HTML); strings.Contains(unpacked, "GenuiLines={") || strings.Contains(unpacked, "GenuiTextData={") || strings.Contains(unpacked, "GenuiMarkdown={") {
+		t.Fatal("the page carries the text readers: this test would not test their absence")
+	}
+	f.open("measure")
+	for _, tc := range []struct{ result, want string }{
+		{`{content: [{type: "text", text: "# Report\n\nAll **good**: see the [docs](https://example.com)."}]}`, "All **good**"},
+		{`{content: [{type: "text", text: "2026-12-02T10:00:00Z INFO started\n2026-12-02T10:00:01Z ERROR failed to bind"}]}`, "ERROR failed to bind"},
+		{`{content: [{type: "text", text: "{\"value\": 21.5}"}], structuredContent: {value: 21.5}}`, "21.5"},
+	} {
+		f.eval(`(bridge.sendToolInput({}), bridge.sendToolResult(`+tc.result+`), true)`, nil)
+		f.waitFrame(`(w, d) => d.body.dataset.state === "result" && d.getElementById("result").textContent.includes(` + strconv.Quote(tc.want) + `)`)
+	}
+	f.eval(`(bridge.sendToolInput({}), bridge.sendToolResult({isError: true, content: [{type: "text", text: "Error: the sensor is offline"}]}), true)`, nil)
+	f.waitFrame(`(w, d) => d.body.textContent.includes("the sensor is offline")`)
 }

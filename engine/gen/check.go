@@ -58,16 +58,16 @@ func (r *Report) add(id RuleID, msg string) {
 func (r *Report) addf(id RuleID, format string, args ...any) { r.add(id, fmt.Sprintf(format, args...)) }
 
 var (
-	reFence     = regexp.MustCompile("(?m)^\\s*```")
-	reInjection = regexp.MustCompile(`(?i)\b(?:ignore|disregard|forget)\s+(?:all\s+|any\s+)?(?:the\s+)?(?:previous|prior|above|earlier)\s+(?:instructions|prompts?|rules)`)
-	reConnect   = regexp.MustCompile(`\.connect\s*\(`)
-	reResult    = regexp.MustCompile(`\bontoolresult\b|addEventListener\s*\(\s*["'\x60]toolresult["'\x60]`)
-	reNewApp    = regexp.MustCompile(`\bnew\s+(?:[\w$]+\.)*App\s*\(`)
+	reFence     = lazyRegexp("(?m)^\\s*```")
+	reInjection = lazyRegexp(`(?i)\b(?:ignore|disregard|forget)\s+(?:all\s+|any\s+)?(?:the\s+)?(?:previous|prior|above|earlier)\s+(?:instructions|prompts?|rules)`)
+	reConnect   = lazyRegexp(`\.connect\s*\(`)
+	reResult    = lazyRegexp(`\bontoolresult\b|addEventListener\s*\(\s*["'\x60]toolresult["'\x60]`)
+	reNewApp    = lazyRegexp(`\bnew\s+(?:[\w$]+\.)*App\s*\(`)
 	// Unbounded heights (rule bounded-height).
-	reViewportHeight = regexp.MustCompile(`(?i)\b100(?:d|s|l)?vh\b`)
-	reFullHeight     = regexp.MustCompile(`(?is)(?:^|[},\s])(?:html|body)\b[^{}]*\{[^}]*[^-]height\s*:\s*100%`)
+	reViewportHeight = lazyRegexp(`(?i)\b100(?:d|s|l)?vh\b`)
+	reFullHeight     = lazyRegexp(`(?is)(?:^|[},\s])(?:html|body)\b[^{}]*\{[^}]*[^-]height\s*:\s*100%`)
 	// javascript: URLs genui turns into "#" (they do nothing).
-	reVoidURL = regexp.MustCompile(`(?i)^\s*javascript\s*:\s*(?:void\s*\(?\s*0\s*\)?\s*;?|;?)\s*$`)
+	reVoidURL = lazyRegexp(`(?i)^\s*javascript\s*:\s*(?:void\s*\(?\s*0\s*\)?\s*;?|;?)\s*$`)
 )
 
 // Elements a self-contained page never holds.
@@ -107,7 +107,7 @@ func Check(page string, tool Tool) Report {
 			outside += "\n" + trimmed[end+len("</html>"):]
 		}
 	}
-	if reFence.MatchString(outside) {
+	if reFence().MatchString(outside) {
 		r.add(RuleDocument, "the answer contains Markdown code fences")
 	}
 	switch {
@@ -123,7 +123,7 @@ func Check(page string, tool Tool) Report {
 	} else if rest := strings.TrimSpace(trimmed[end+len("</html>"):]); rest != "" {
 		r.addf(RuleDocument, "the answer has prose after the HTML document: %q", clip(rest, 120))
 	}
-	if m := reInjection.FindString(page); m != "" {
+	if m := reInjection().FindString(page); m != "" {
 		r.addf(RuleUntrusted, "the page carries prompt-injection residue (%q)", m)
 	}
 	for _, frag := range copiedMarkup(page, tool) {
@@ -184,10 +184,10 @@ func Check(page string, tool Tool) Report {
 		}
 	}
 	js := stripJSComments(code.String())
-	if !reConnect.MatchString(js) || !reNewApp.MatchString(js) {
+	if !reConnect().MatchString(js) || !reNewApp().MatchString(js) {
 		r.add(RuleUsesBridge, "the page does not use the App bridge (new App(...) and app.connect())")
 	}
-	if !reResult.MatchString(js) {
+	if !reResult().MatchString(js) {
 		r.add(RuleUsesBridge, "the page sets no tool-result handler (app.ontoolresult)")
 	}
 	return r
@@ -237,10 +237,10 @@ func checkTag(r *Report, tok html.Token) {
 
 // checkHeight warns about heights that make a page grow with its frame.
 func checkHeight(r *Report, css, where string) {
-	if m := reViewportHeight.FindString(css); m != "" {
+	if m := reViewportHeight().FindString(css); m != "" {
 		r.addf(RuleBoundedHeight, "%s uses %s: the frame follows the page's height, so the page grows without bound", where, m)
 	}
-	if reFullHeight.MatchString(css) {
+	if reFullHeight().MatchString(css) {
 		r.addf(RuleBoundedHeight, "%s sets height: 100%% on html or body", where)
 	}
 }
@@ -258,8 +258,8 @@ func attrOK(tok html.Token, key string) (string, bool) {
 // script elements, active elements and tags carrying handlers or
 // javascript: URLs.
 var (
-	reScriptElem = regexp.MustCompile(`(?is)<script\b[^>]*>.*?</script\s*>`)
-	reActiveTag  = regexp.MustCompile(`(?is)<(?:script|iframe|object|embed|base|meta|link|form)\b[^>]*>|<[a-z][\w-]*\b[^>]*\b(?:on[a-z]+\s*=|javascript:)[^>]*>`)
+	reScriptElem = lazyRegexp(`(?is)<script\b[^>]*>.*?</script\s*>`)
+	reActiveTag  = lazyRegexp(`(?is)<(?:script|iframe|object|embed|base|meta|link|form)\b[^>]*>|<[a-z][\w-]*\b[^>]*\b(?:on[a-z]+\s*=|javascript:)[^>]*>`)
 )
 
 // copiedMarkup returns the active markup fragments of the tool's texts
@@ -272,7 +272,7 @@ func copiedMarkup(page string, tool Tool) []string {
 	lowerPage := strings.ToLower(page)
 	seen := map[string]bool{}
 	var out []string
-	for _, re := range []*regexp.Regexp{reScriptElem, reActiveTag} {
+	for _, re := range []*regexp.Regexp{reScriptElem(), reActiveTag()} {
 		for _, frag := range re.FindAllString(src, -1) {
 			f := strings.ToLower(frag)
 			if len(f) < 8 || seen[f] {

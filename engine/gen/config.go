@@ -89,6 +89,9 @@ var BaseURLEnv = map[string]string{
 // Config is everything the LLM generator needs, as plain values (the CLI
 // and the config file fill it; see FromEnv for the environment).
 type Config struct {
+	// Pages are how the pages it serves are rendered (genui --debug:
+	// readable sources); the offline fallback renders with them too.
+	Pages PageOptions
 	// Provider is one of the Provider* names (not auto: see FromEnv).
 	Provider string
 	Model    string

@@ -29,16 +29,17 @@ func TestContentNeverHiddenUI(t *testing.T) {
 		}
 		get := func() map[string]cell {
 			return js[map[string]cell](f, `(w, d) => Object.fromEntries([...d.querySelectorAll("#result tbody tr:first-child td")].map(td => [td.dataset.label, {
-				Chips: [...td.querySelectorAll(".chip")].map(e => e.textContent), Lines: [...td.querySelectorAll(".cell-line")].map(e => e.textContent),
+				Chips: [...td.querySelectorAll(".chip")].filter(e => !e.closest("[hidden]")).map(e => e.textContent), Lines: [...td.querySelectorAll(".cell-line")].map(e => e.textContent),
 				More: (td.querySelector("button.more-items") || {}).textContent || "", Text: td.textContent}]))`)
 		}
 		c := get()
 		if !slices.Equal(c["tags"].Chips, []string{"go", "etl", "io", "parallel", "critical", "v2"}) || c["tags"].More != "+2 more" {
 			t.Errorf("tags = %+v; want six chips and +2 more", c["tags"])
 		}
-		// Records in a cell open as their own sub-table (issue 33), never as bullets.
-		if c["owners"].More != "2 rows \u25b8" || len(c["owners"].Lines) != 0 {
-			t.Errorf("owners = %+v; want a 2 rows toggle", c["owners"])
+		// Records in a cell are their own sub-table (issue 33), never bullets;
+		// in a table of three rows or fewer they are drawn open.
+		if c["owners"].More != "2 rows \u25be" || len(c["owners"].Lines) != 0 {
+			t.Errorf("owners = %+v; want an open 2 rows toggle", c["owners"])
 		}
 		if len(c["observations"].Lines) != 3 || c["limits"].Text != "workers 8 \u00b7 queue 256" {
 			t.Errorf("observations %+v, limits %q", c["observations"], c["limits"].Text)
@@ -52,10 +53,15 @@ func TestContentNeverHiddenUI(t *testing.T) {
 		if c := get(); len(c["tags"].Chips) != 8 || c["tags"].More != "" {
 			t.Errorf("after +2 more: %+v", c["tags"])
 		}
+		ownersShown := func() []string {
+			return js[[]string](f, `(w, d) => [...d.querySelectorAll('#result tbody tr:first-child td[data-label="owners"] .sub-records .mini-table:not([hidden]) table.data tbody tr')].map(tr => tr.innerText.replace(/\s+/g, " ").trim())`)
+		}
+		if owners := ownersShown(); !slices.Equal(owners, []string{"Ada lead", "Grace review"}) {
+			t.Errorf("owners = %q; want the two records as a table", owners)
+		}
 		f.click(`#result tbody tr:first-child td[data-label="owners"] button.sub-toggle`)
-		owners := js[[]string](f, `(w, d) => [...d.querySelectorAll('#result tbody tr:first-child td[data-label="owners"] .sub-records table.data tbody tr')].map(tr => tr.innerText.replace(/\s+/g, " ").trim())`)
-		if !slices.Equal(owners, []string{"Ada lead", "Grace review"}) {
-			t.Errorf("owners opened = %q; want the two records as a table", owners)
+		if owners := ownersShown(); len(owners) != 0 {
+			t.Errorf("owners folded = %q; want the table hidden", owners)
 		}
 	})
 

@@ -57,6 +57,9 @@ var invariantPages = []invariantPage{
 	{inv: "markers", name: "markdown markers shown",
 		bad:  `<div id="result"><div class="text">### Result\n**bold** and [Snapshot](page-1.yml)</div></div>`,
 		good: `<div id="result"><h3>Result</h3><p><strong>bold</strong> and <a href="https://example.com/page-1.yml">Snapshot</a></p></div>`},
+	{inv: "markers", name: "bold underscores shown, not a dunder identifier",
+		bad:  `<div id="result"><ul class="values"><li>__name__</li><li>__bold__ and __strong words__</li></ul></div>`,
+		good: `<div id="result"><ul class="values"><li>__name__</li><li>__meta_kubernetes_pod__</li><li><strong>strong words</strong></li></ul></div>`},
 	{inv: "contrast", name: "pale text",
 		bad:  `<div id="result"><p style="color:#bbb;background:#fff">faint label</p></div>`,
 		good: `<div id="result"><p style="color:#555;background:#fff">readable label</p></div>`},
@@ -171,14 +174,37 @@ func TestCleanErrorMessage(t *testing.T) {
 func TestTabularKind(t *testing.T) {
 	for in, want := range map[string]string{
 		"PID: 1, Command: init, CPU: 0.0%, Memory: 0.1%\nPID: 2, Command: node, CPU: 1.2%, Memory: 3.4%\nPID: 3, Command: sh, CPU: 0.0%, Memory: 0.0%": "record lines",
-		"<table><tr><th>A</th></tr><tr><td>1</td></tr></table>":                  "html table",
-		"src/a.js:1:const a\nsrc/a.js:4:return a\nsrc/b.go:10:package b":         "file:line",
-		"id,name,total\n1,Ada,2\n2,Bob,3":                                        "csv",
-		"The export failed, again, and again.\nWe retried.\nIt worked, finally.": "",
-		"key: value\nother: thing\nthird: x":                                     "",
+		"<table><tr><th>A</th></tr><tr><td>1</td></tr></table>":                                                            "html table",
+		"URL: http://x/\nContent: <!doctype html>\n<html><table><tr><th>A</th></tr><tr><td>1</td></tr></table>":            "",
+		"HTTP/1.1 200 OK\nContent-Type: text/html\n\n<!DOCTYPE html><table><tr><th>A</th></tr><tr><td>1</td></tr></table>": "",
+		"src/a.js:1:const a\nsrc/a.js:4:return a\nsrc/b.go:10:package b":                                                   "file:line",
+		"id,name,total\n1,Ada,2\n2,Bob,3":                                                                                  "csv",
+		"The export failed, again, and again.\nWe retried.\nIt worked, finally.":                                           "",
+		"key: value\nother: thing\nthird: x":                                                                               "",
 	} {
 		if got := tabularKind(in); got != want {
 			t.Errorf("tabularKind(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// TestTabularKindWebPageInJSONString: a whole web page held as a JSON
+// string (an HTTP client's {status, headers, body: "<!doctype html>..."})
+// is a page's source, not tabular text, though it holds a table: the page
+// draws it as source with "View as table" beside it, as it does the page
+// after a fetcher's lead-in.
+func TestTabularKindWebPageInJSONString(t *testing.T) {
+	c := recordedCall(t, "curl", "curl", 2)
+	var r struct {
+		Content []struct{ Text string } `json:"content"`
+	}
+	if err := json.Unmarshal(c.Result, &r); err != nil || len(r.Content) != 1 {
+		t.Fatalf("recorded result %.200s", c.Result)
+	}
+	if !strings.Contains(r.Content[0].Text, `"body": "<!doctype html>`) || !strings.Contains(r.Content[0].Text, "<table") {
+		t.Fatalf("the recorded result is no web page with a table in a JSON string: %.200s", r.Content[0].Text)
+	}
+	if got := tabularKind(r.Content[0].Text); got != "" {
+		t.Errorf("tabularKind = %q, want \"\" (a web page's source)", got)
 	}
 }

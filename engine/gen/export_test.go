@@ -30,3 +30,11 @@ func ParseIntents(refinements []string) (cfg viewdefs.ViewConfig, warnings []str
 func ProposeSpec(t Tool, example json.RawMessage) viewspec.Spec {
 	return proposeFrom(newShape(t.OutputSchema, example))
 }
+
+// RenderSpec is PageOptions{}.RenderSpec: the page as genui serves it.
+func RenderSpec(t Tool, spec viewspec.Spec, outcomes []viewspec.Outcome) (string, error) {
+	return PageOptions{}.RenderSpec(t, spec, outcomes)
+}
+
+// servedLLMPage is a model-written page as genui serves it by default.
+func servedLLMPage(page string) string { return PageOptions{}.servedLLMPage(page) }

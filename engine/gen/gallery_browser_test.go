@@ -15,6 +15,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -72,6 +73,7 @@ type galleryCase struct {
 // without bound, and the result is visible. With GENUI_UI_SHOTS=DIR it also
 // writes a PNG of each frame to DIR for a human to look at.
 func TestOfflineUIGallery(t *testing.T) {
+	t.Parallel() // its cases run in parallel subtests (below)
 	cases := demoGalleryCases(t)
 	cases = append(cases, stressGalleryCase())
 	cases = append(cases, everythingGalleryCases(t)...)
@@ -83,8 +85,14 @@ func TestOfflineUIGallery(t *testing.T) {
 			return !slices.ContainsFunc(strings.Split(only, ","), func(p string) bool { return strings.HasPrefix(c.name, p) })
 		})
 	}
-	ctx := browsertest.Start(t)
+	// The cases run in parallel subtests, two at a time, each in one of two
+	// tabs of one browser (each tab's renderer is a process of its own).
+	browser := browsertest.Start(t)
+	tabs := make(chan context.Context, 2)
+	tabs <- browser
+	tabs <- browsertest.Tab(t, browser)
 	palettes := officialPalettes(t)
+	var walkedMu sync.Mutex
 	walked := map[string]bool{} // cases whose contrast was checked (in their first frame)
 	shots := os.Getenv("GENUI_UI_SHOTS")
 	if shots != "" {
@@ -132,6 +140,9 @@ func TestOfflineUIGallery(t *testing.T) {
 				}
 				label := fmt.Sprintf("%s-%d-%s", c.name, width, theme)
 				t.Run(label, func(t *testing.T) {
+					t.Parallel()
+					ctx := <-tabs
+					defer func() { tabs <- ctx }()
 					f := &fixture{t: t, ctx: ctx, host: hostSrv.URL}
 					browsertest.Run(t, ctx, 20*time.Second,
 						chromedp.Navigate(fmt.Sprintf("%s/?page=%s&theme=%s&width=%d", hostSrv.URL, c.name, theme, width)),
@@ -198,8 +209,11 @@ func TestOfflineUIGallery(t *testing.T) {
 							}
 						}
 					}
-					if !walked[c.name] {
-						walked[c.name] = true
+					walkedMu.Lock()
+					first := !walked[c.name]
+					walked[c.name] = true
+					walkedMu.Unlock()
+					if first {
 						checkContrastBothThemes(t, f, theme, palettes)
 					}
 				})
@@ -220,22 +234,18 @@ func (f *fixture) frameJSON(fn string, v any) {
 // view reports its size debounced; the host applies it asynchronously).
 func settle(t *testing.T, f *fixture) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	last, stable := -1, 0
-	for time.Now().Before(deadline) {
+	last, since := -1, time.Now()
+	settled := func() bool {
 		var h int
 		f.eval(`document.getElementById("ui").getBoundingClientRect().height`, &h)
-		if h == last {
-			stable++
-			if stable >= 3 {
-				return
-			}
-		} else {
-			last, stable = h, 0
+		if h != last {
+			last, since = h, time.Now()
 		}
-		time.Sleep(100 * time.Millisecond)
+		return time.Since(since) >= 300*time.Millisecond
 	}
-	t.Fatalf("iframe height never settled (last %d)", last)
+	if !testenv.Until(10*time.Second, settled) {
+		t.Fatalf("iframe height never settled (last %d)", last)
+	}
 }
 
 // demoGalleryCases calls every demo tool with realistic arguments on a real

@@ -31,9 +31,9 @@ const (
 )
 
 var (
-	reIntentItem = regexp.MustCompile(intentItem)
-	reTitle      = regexp.MustCompile(`(?i)\b(?:title|heading|call\s+it|name\s+it|rename(?:\s+it)?\s+to|label\s+it)\s*(?:[:=]|\bto\b|\bas\b|\bis\b)?\s*(?:"([^"\n]*)"|'([^'\n]*)'|“([^”\n]*)”|([^,;\n]+))`)
-	reReset      = regexp.MustCompile(`\b(?:reset(?:\s+(?:everything|all|the\s+view|view|settings))?|start\s+over|clear\s+(?:all\s+)?(?:refinements|settings|customi[sz]ations))\b`)
+	reIntentItem = lazyRegexp(intentItem)
+	reTitle      = lazyRegexp(`(?i)\b(?:title|heading|call\s+it|name\s+it|rename(?:\s+it)?\s+to|label\s+it)\s*(?:[:=]|\bto\b|\bas\b|\bis\b)?\s*(?:"([^"\n]*)"|'([^'\n]*)'|“([^”\n]*)”|([^,;\n]+))`)
+	reReset      = lazyRegexp(`\b(?:reset(?:\s+(?:everything|all|the\s+view|view|settings))?|start\s+over|clear\s+(?:all\s+)?(?:refinements|settings|customi[sz]ations))\b`)
 
 	// intentRules are the rule patterns, in priority order, compiled on
 	// first use (about 1 ms at every genui start otherwise).
@@ -180,7 +180,7 @@ var (
 	intentFiller = map[string]bool{}
 	// intentListStop words end a field list: they start another request.
 	intentListStop = map[string]bool{}
-	reIntentWord   = regexp.MustCompile(`[\p{L}\p{N}_'’]+`)
+	reIntentWord   = lazyRegexp(`[\p{L}\p{N}_'’]+`)
 )
 
 func init() {
@@ -351,7 +351,7 @@ func parseRefinement(text string, st *intentState) {
 
 	// The title keeps its case, so it is read from the original text first.
 	var title string
-	for _, m := range reTitle.FindAllStringSubmatchIndex(text, -1) {
+	for _, m := range reTitle().FindAllStringSubmatchIndex(text, -1) {
 		for g := 1; g <= 4; g++ {
 			if m[2*g] >= 0 {
 				title = strings.TrimSpace(strings.TrimRight(text[m[2*g]:m[2*g+1]], ". "))
@@ -378,7 +378,7 @@ func parseRefinement(text string, st *intentState) {
 		}
 		return string(b)
 	}
-	if loc := reReset.FindAllIndex([]byte(work()), -1); loc != nil {
+	if loc := reReset().FindAllIndex([]byte(work()), -1); loc != nil {
 		st.cfg = viewdefs.ViewConfig{}
 		st.principal, st.allFields = "", false
 		for _, l := range loc {
@@ -433,7 +433,7 @@ func parseRefinement(text string, st *intentState) {
 func leftovers(text string, used []bool) []string {
 	var out []string
 	flush := func(run string) {
-		words := reIntentWord.FindAllStringIndex(run, -1)
+		words := reIntentWord().FindAllStringIndex(run, -1)
 		meaningful := false
 		for _, w := range words {
 			if !intentFiller[strings.ToLower(run[w[0]:w[1]])] {
@@ -488,7 +488,7 @@ func isConnector(w string) bool {
 // starts with one.
 func trimList(w string, start, end int) int {
 	last := -1
-	for _, t := range reIntentItem.FindAllStringIndex(w[start:end], -1) {
+	for _, t := range reIntentItem().FindAllStringIndex(w[start:end], -1) {
 		word := w[start+t[0] : start+t[1]]
 		switch {
 		case word == "and" || word == "then" || (word == "the" && last >= 0):
@@ -504,7 +504,7 @@ func trimList(w string, start, end int) int {
 // items splits a matched list into field names.
 func intentItems(s string) []string {
 	var out []string
-	for _, it := range reIntentItem.FindAllString(s, -1) {
+	for _, it := range reIntentItem().FindAllString(s, -1) {
 		switch it {
 		case "and", "then", "the":
 			continue

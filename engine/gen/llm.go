@@ -12,7 +12,6 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -125,7 +124,7 @@ func New(cfg Config) (*LLM, error) {
 	if err != nil {
 		return nil, err
 	}
-	l := &LLM{cfg: cfg, c: c, prompts: prompts, offline: NewOffline(),
+	l := &LLM{cfg: cfg, c: c, prompts: prompts, offline: NewOfflineWith(cfg.Pages),
 		log: cfg.Logger.With("component", "gen", "provider", cfg.Provider),
 		sem: semaphore.NewWeighted(int64(cfg.MaxConcurrent))}
 	if k := strings.TrimSpace(cfg.APIKey); len(k) >= 4 {
@@ -296,7 +295,7 @@ func (l *LLM) run(parent context.Context, req Request) (Result, error) {
 		chain = append(chain, steps...)
 		log.Debug("LLM answer validated", "round", round, "ok", rep.OK(), "problems", rep.Problems, "warnings", len(rep.Warnings))
 		if rep.OK() {
-			res.HTML, res.UIType = servedLLMPage(page), UITypeLLM
+			res.HTML, res.UIType = l.cfg.Pages.servedLLMPage(page), UITypeLLM
 			res.Warnings = append(res.Warnings, rep.Warnings...)
 			res.Chain = chain
 			res.Duration = time.Since(start)
@@ -392,7 +391,9 @@ func checkAnswer(answer string, tool Tool, stage string) (string, []Step, Report
 // servedLLMPage is a model-written page as genui serves it: genui's guard
 // and bridge first in the document, ahead of anything the model wrote
 // (mcpshim.InjectGuarded), and the CSP meta tag for its scripts.
-func servedLLMPage(page string) string { return pagecsp.Apply(mcpshim.InjectGuarded(page)) }
+func (o PageOptions) servedLLMPage(page string) string {
+	return pagecsp.Apply(mcpshim.Options{ReadableSources: o.ReadableSources}.InjectGuarded(page))
+}
 
 func chainString(chain []Step) string {
 	var parts []string
@@ -426,7 +427,7 @@ func (l *LLM) fallback(ctx context.Context, req Request, start time.Time, res Re
 	}
 	if prev := req.PreviousHTML; prev != "" {
 		log.Warn("LLM UI kept the previous LLM page", attrs...)
-		res.HTML, res.UIType = servedLLMPage(prev), UITypeLLM
+		res.HTML, res.UIType = l.cfg.Pages.servedLLMPage(prev), UITypeLLM
 		note := "the new page was not usable (" + reason + "); the previous LLM page stays"
 		res.Warnings = append(res.Warnings, note)
 		res.Chain = append(chain, Step{Stage: StagePrevious, OK: true, Reason: reason})
@@ -498,7 +499,7 @@ func (l *LLM) attempts(ctx context.Context, log *slog.Logger, req Request, syste
 	}
 }
 
-var reSecretLike = regexp.MustCompile(`\b(?:sk-(?:ant-)?[A-Za-z0-9_\-]{12,}|AIza[0-9A-Za-z_\-]{20,}|sk-or-[A-Za-z0-9_\-]{12,})`)
+var reSecretLike = lazyRegexp(`\b(?:sk-(?:ant-)?[A-Za-z0-9_\-]{12,}|AIza[0-9A-Za-z_\-]{20,}|sk-or-[A-Za-z0-9_\-]{12,})`)
 
 // redact removes the configured API key and anything shaped like a
 // provider key from s.
@@ -506,13 +507,13 @@ func (l *LLM) redact(s string) string {
 	for _, k := range l.secrets {
 		s = strings.ReplaceAll(s, k, "[REDACTED]")
 	}
-	return reSecretLike.ReplaceAllString(s, "[REDACTED]")
+	return reSecretLike().ReplaceAllString(s, "[REDACTED]")
 }
 
 // Redact is redact for callers that log or store provider text.
 func (l *LLM) Redact(s string) string { return l.redact(s) }
 
-var reFileUnsafe = regexp.MustCompile(`[^A-Za-z0-9_.-]+`)
+var reFileUnsafe = lazyRegexp(`[^A-Za-z0-9_.-]+`)
 
 // debugWrite writes one prompt, answer or error (redacted) under DebugDir.
 func (l *LLM) debugWrite(req Request, seq int64, attempt int, kind, text string) {
@@ -523,7 +524,7 @@ func (l *LLM) debugWrite(req Request, seq int64, attempt int, kind, text string)
 		l.log.Warn("debug dir", "err", err)
 		return
 	}
-	name := fmt.Sprintf("%s-%04d-%s", time.Now().UTC().Format("20060102T150405"), seq, reFileUnsafe.ReplaceAllString(req.Tool.Name, "_"))
+	name := fmt.Sprintf("%s-%04d-%s", time.Now().UTC().Format("20060102T150405"), seq, reFileUnsafe().ReplaceAllString(req.Tool.Name, "_"))
 	if attempt > 0 {
 		name += "-" + strconv.Itoa(attempt)
 	}

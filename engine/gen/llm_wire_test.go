@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/genui-dev/genui/internal/llmtest"
+	"github.com/genui-dev/genui/internal/testenv"
 	"github.com/genui-dev/genui/mcpshim"
 )
 
@@ -502,10 +503,7 @@ func TestLLMGlobalLimit(t *testing.T) {
 		wg.Add(1)
 		go func() { defer wg.Done(); r.generate("key" + string(rune('a'+i))) }()
 	}
-	deadline := time.Now().Add(5 * time.Second)
-	for r.srv.Count() < 2 && time.Now().Before(deadline) {
-		time.Sleep(10 * time.Millisecond)
-	}
+	testenv.Until(5*time.Second, func() bool { return r.srv.Count() >= 2 })
 	time.Sleep(200 * time.Millisecond) // a third request would arrive now if the limit leaked
 	if n := r.srv.Count(); n != 2 {
 		t.Errorf("%d requests in flight with a limit of 2", n)

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
-	"regexp"
 	"strings"
 	"time"
 
@@ -271,7 +270,7 @@ func (l *LLM) runSpec(ctx context.Context, log *slog.Logger, req Request, start 
 		log.Debug("LLM spec validated", "round", round, "ok", why == "", "problems", problems)
 		if why == "" {
 			outcomes := specOutcomes(req.Refinements, earlier, base, spec, patch)
-			page, err := RenderSpec(req.Tool, spec, outcomes)
+			page, err := l.cfg.Pages.RenderSpec(req.Tool, spec, outcomes)
 			if err != nil {
 				return res, fmt.Errorf("drawing the model's spec: %w", err)
 			}
@@ -307,7 +306,7 @@ func (l *LLM) runSpec(ctx context.Context, log *slog.Logger, req Request, start 
 func (l *LLM) specFallback(ctx context.Context, req Request, start time.Time, res Result, chain []Step) (Result, error) {
 	reason := chain[len(chain)-1].Reason
 	if prev, ok := specOfPage(req.PreviousHTML); ok {
-		if page, err := RenderSpec(req.Tool, prev, outcomesOfPage(req.PreviousHTML)); err == nil {
+		if page, err := l.cfg.Pages.RenderSpec(req.Tool, prev, outcomesOfPage(req.PreviousHTML)); err == nil {
 			log := l.log.With("tool", req.Tool.Name, "mode", ModeSpec)
 			if req.RequestID != "" {
 				log = log.With("rid", req.RequestID)
@@ -368,8 +367,8 @@ func specOutcomes(refinements []string, earlier []viewspec.Outcome, base, spec v
 }
 
 var (
-	rePageSpec     = regexp.MustCompile(`(?s)<script type="application/json" id="view-spec">(.*?)</script>`)
-	rePageOutcomes = regexp.MustCompile(`(?s)<script type="application/json" id="view-outcomes">(.*?)</script>`)
+	rePageSpec     = lazyRegexp(`(?s)<script type="application/json" id="view-spec">(.*?)</script>`)
+	rePageOutcomes = lazyRegexp(`(?s)<script type="application/json" id="view-outcomes">(.*?)</script>`)
 )
 
 // specOfPage reads the spec a page of genui's carries (#view-spec) and
@@ -378,7 +377,7 @@ var (
 // drawn again by genui's renderers.
 func specOfPage(page string) (viewspec.Spec, bool) {
 	page = unpacked(page)
-	m := rePageSpec.FindStringSubmatch(page)
+	m := rePageSpec().FindStringSubmatch(page)
 	if m == nil {
 		return viewspec.Spec{}, false
 	}
@@ -389,7 +388,7 @@ func specOfPage(page string) (viewspec.Spec, bool) {
 // outcomesOfPage reads the refinements' outcomes a page carries (nil when
 // none or unreadable).
 func outcomesOfPage(page string) []viewspec.Outcome {
-	m := rePageOutcomes.FindStringSubmatch(unpacked(page))
+	m := rePageOutcomes().FindStringSubmatch(unpacked(page))
 	if m == nil {
 		return nil
 	}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/genui-dev/genui/internal/llmtest"
+	"github.com/genui-dev/genui/internal/testenv"
 	"github.com/genui-dev/genui/mcpshim"
 	"github.com/genui-dev/genui/pagecsp"
 )
@@ -79,18 +80,11 @@ func TestSpecModeHostileAnswerInBrowser(t *testing.T) {
 		ui.addHTML("hostile_control", pagecsp.Apply(mcpshim.Inject(hostileAnswer(x.udp.LocalAddr().String(), x.http.URL))))
 		f.open("hostile_control")
 		deliver()
-		deadline := time.Now().Add(20 * time.Second)
-		for {
-			u, h := x.hits()
-			if u+h > 0 {
-				t.Logf("control: the hostile page reached the listeners (udp %d, http %d)", u, h)
-				break
-			}
-			if time.Now().After(deadline) {
-				t.Fatal("control: the hostile page served as is reached neither listener: the test could not see a leak")
-			}
-			time.Sleep(50 * time.Millisecond)
+		if !testenv.Until(20*time.Second, func() bool { u, h := x.hits(); return u+h > 0 }) {
+			t.Fatal("control: the hostile page served as is reached neither listener: the test could not see a leak")
 		}
+		u, h := x.hits()
+		t.Logf("control: the hostile page reached the listeners (udp %d, http %d)", u, h)
 	})
 	f.t = t
 
@@ -122,12 +116,9 @@ func TestSpecModeHostileAnswerInBrowser(t *testing.T) {
 		t.Errorf("the tool's markup: %+v (want no element, no handler run, the markup shown as text)", page)
 	}
 	// Nothing leaves: watch longer than the control needed.
-	deadline := time.Now().Add(5 * time.Second)
-	for time.Now().Before(deadline) {
-		if u, h := x.hits(); u+h != 0 {
-			t.Fatalf("the spec page reached a listener: udp %d, http %d", u, h)
-		}
-		time.Sleep(100 * time.Millisecond)
+	if testenv.Until(5*time.Second, func() bool { u, h := x.hits(); return u+h != 0 }) {
+		u, h := x.hits()
+		t.Fatalf("the spec page reached a listener: udp %d, http %d", u, h)
 	}
 	var frame struct{ PC, Href string }
 	_ = json.Unmarshal(f.frame(`(w, d) => ({PC: typeof w.pc, Href: w.location.href})`), &frame)

@@ -20,7 +20,17 @@ import (
 // included and pick a view from the data at run time.
 const UITypeOfflineRich = "offline-rich"
 
-type offline struct{}
+type offline struct{ pages PageOptions }
+
+// PageOptions are how a generator renders and serves its pages. The zero
+// value is what genui serves: the minified build, packed.
+type PageOptions struct {
+	// ReadableSources inlines the readable JavaScript and CSS sources
+	// instead of their minified build and leaves pages unpacked (genui
+	// --debug: a page read in a browser's developer tools). Per generator,
+	// so two engines in one process can differ.
+	ReadableSources bool
+}
 
 // NewOffline returns the built-in generator that needs no LLM: it proposes
 // a view specification (SpecFor: from the tool's schemas and the request's
@@ -32,16 +42,19 @@ type offline struct{}
 // also reported in Result.Warnings.
 func NewOffline() Generator { return offline{} }
 
+// NewOfflineWith is NewOffline rendering its pages with o.
+func NewOfflineWith(o PageOptions) Generator { return offline{pages: o} }
+
 func (offline) Name() string { return "offline" }
 
-func (offline) Generate(ctx context.Context, req Request) (Result, error) {
+func (g offline) Generate(ctx context.Context, req Request) (Result, error) {
 	if err := ctx.Err(); err != nil {
 		return Result{}, err
 	}
 	start := time.Now()
 	t := req.Tool
 	spec, outcomes, warnings := SpecFor(t, req.Example, req.Refinements)
-	html, err := RenderSpec(t, spec, outcomes)
+	html, err := g.pages.RenderSpec(t, spec, outcomes)
 	if err != nil {
 		return Result{}, err
 	}
@@ -52,23 +65,23 @@ func (offline) Generate(ctx context.Context, req Request) (Result, error) {
 
 // RenderSpec returns the served page of t drawing spec, as the offline
 // generator makes its pages: viewdefs' rich page with the spec and the
-// refinements' outcomes, the App shim inlined, packed (unless readable
-// sources are on) and with its CSP meta tag. A spec Validate rejects is an
-// error.
-func RenderSpec(t Tool, spec viewspec.Spec, outcomes []viewspec.Outcome) (string, error) {
-	html, err := viewdefs.RichSpec(viewdefs.ToolData{
+// refinements' outcomes, the App shim inlined, packed (not with readable
+// sources, which are inlined readable) and with its CSP meta tag. A spec
+// Validate rejects is an error.
+func (o PageOptions) RenderSpec(t Tool, spec viewspec.Spec, outcomes []viewspec.Outcome) (string, error) {
+	html, err := viewdefs.Options{ReadableSources: o.ReadableSources}.RichSpec(viewdefs.ToolData{
 		Name: t.Name, Title: t.Title, Description: t.Description,
 		InputSchema: t.InputSchema, OutputSchema: t.OutputSchema, Visibility: t.Visibility(), Annotations: t.Annotations,
 	}, spec, outcomes)
 	if err != nil {
 		return "", fmt.Errorf("offline generator: %w", err)
 	}
-	html = mcpshim.Inject(html)
+	html = mcpshim.Options{ReadableSources: o.ReadableSources}.Inject(html)
 	if problems := Validate(html); len(problems) > 0 {
 		// Our own template produced this: a bug, not bad input.
 		return "", fmt.Errorf("offline generator: output for %q is not self-contained: %s", t.Name, strings.Join(problems, "; "))
 	}
-	if !viewdefs.ReadableSources() { // --debug serves pages unpacked
+	if !o.ReadableSources { // --debug serves pages unpacked
 		if html, err = pagepack.Pack(html); err != nil {
 			return "", fmt.Errorf("offline generator: %w", err)
 		}

@@ -138,20 +138,32 @@ func TestPackedPageDamaged(t *testing.T) {
 	page := packedForecast(t, `<script>window.unhandled = []; addEventListener("unhandledrejection", (e) => window.unhandled.push(String(e.reason)));</script>`)
 	start := strings.Index(page, pagepack.PackAttr+">") + len(pagepack.PackAttr+">")
 	end := start + strings.Index(page[start:], "<")
-	page = page[:start] + strings.Repeat("3q2+7w3q", 64) + page[end:] // valid base64, not deflate
-	ui.addHTML("get_forecast", page)
-	browsertest.Run(t, f.ctx, 20*time.Second, chromedp.Navigate(f.host+"/?tool=get_forecast"))
-	f.waitFrame(`(w, d) => d.querySelector("[role=alert]") !== null`)
-	var got struct {
-		Alert, State, Visibility, Display string
-		Unhandled                         []string
+	block := page[start:end]
+	comma := strings.Index(block, ",")
+	if comma < 0 {
+		t.Fatal("the block has no first segment")
 	}
-	if err := json.Unmarshal(f.frame(`(w, d) => ({Alert: d.querySelector("[role=alert]").textContent, State: d.body.dataset.state,
+	for name, bad := range map[string]string{
+		"not deflate": strings.Repeat("3q2+7w3q", 64), // valid base64, not deflate
+		// The first segment cut short (whole base64 quads): the stream stays
+		// open for the next segment, so the loader must see that the
+		// segment's output is all in and still short, not wait for more.
+		"first segment short": block[:comma/2/4*4] + block[comma:],
+	} {
+		ui.addHTML("get_forecast", page[:start]+bad+page[end:])
+		browsertest.Run(t, f.ctx, 20*time.Second, chromedp.Navigate(f.host+"/?tool=get_forecast"))
+		f.waitFrame(`(w, d) => d.querySelector("[role=alert]") !== null`)
+		var got struct {
+			Alert, State, Visibility, Display string
+			Unhandled                         []string
+		}
+		if err := json.Unmarshal(f.frame(`(w, d) => ({Alert: d.querySelector("[role=alert]").textContent, State: d.body.dataset.state,
 		Visibility: getComputedStyle(d.querySelector("main")).visibility, Display: getComputedStyle(d.querySelector("main")).display, Unhandled: w.unhandled})`), &got); err != nil {
-		t.Fatal(err)
-	}
-	if !strings.Contains(got.Alert, "could not unpack") || got.State != "error" || got.Visibility != "visible" || got.Display == "none" || len(got.Unhandled) > 0 {
-		t.Fatalf("damaged block: %+v", got)
+			t.Fatal(err)
+		}
+		if !strings.Contains(got.Alert, "could not unpack") || got.State != "error" || got.Visibility != "visible" || got.Display == "none" || len(got.Unhandled) > 0 {
+			t.Fatalf("%s block: %+v", name, got)
+		}
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/genui-dev/genui/internal/llmtest"
+	"github.com/genui-dev/genui/internal/testenv"
 	"github.com/genui-dev/genui/mcpshim"
 	"github.com/genui-dev/genui/pagecsp"
 )
@@ -179,9 +180,9 @@ func TestGenerationStatusNamesWhatHappened(t *testing.T) {
 		r := newWireRig(t, llmtest.Anthropic, llmtest.Reply{Text: llmtest.ForecastPage, Release: held}, htmlMode)
 		ctx, cancel := context.WithCancelCause(context.Background())
 		go func() {
-			for r.srv.Count() == 0 {
-				time.Sleep(10 * time.Millisecond)
-			}
+			// Once the request is with the provider (bounded: a request
+			// that never comes fails the test on its outcome).
+			testenv.Until(30*time.Second, func() bool { return r.srv.Count() > 0 })
 			cancel(tc.cause)
 		}()
 		o := <-r.llm.Start(ctx, Request{Tool: forecastTool, Key: "k"}, nil)

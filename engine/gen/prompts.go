@@ -48,7 +48,7 @@ const (
 	longCall = 10 * time.Second
 )
 
-var reDeclaredVersion = regexp.MustCompile(`version\s+([\w.\-]+)`)
+var reDeclaredVersion = lazyRegexp(`version\s+([\w.\-]+)`)
 
 // Prompts are the parsed templates: system, generate, refine and re-ask of
 // the html mode, and the same four of the spec mode (spec_*.tmpl).
@@ -90,7 +90,7 @@ func LoadPrompts(dir string) (*Prompts, error) {
 			return nil, fmt.Errorf("prompt %s (%s): %w", name, from, err)
 		}
 		declared := "0"
-		if m := reDeclaredVersion.FindSubmatch(firstLine(src)); m != nil {
+		if m := reDeclaredVersion().FindSubmatch(firstLine(src)); m != nil {
 			declared = string(m[1])
 		}
 		sum := sha256.Sum256(src)
@@ -406,7 +406,7 @@ func knownResults(t Tool) string {
 	return strings.Join(out, "\n")
 }
 
-var reLongRunning = regexp.MustCompile(`(?i)\b(?:long[- ]running|takes? (?:a (?:few |couple of )?|several |many )?(?:minutes?|hours?)|may take (?:a )?(?:while|long|time)|progress (?:updates|notifications)|in the background|slow)\b`)
+var reLongRunning = lazyRegexp(`(?i)\b(?:long[- ]running|takes? (?:a (?:few |couple of )?|several |many )?(?:minutes?|hours?)|may take (?:a )?(?:while|long|time)|progress (?:updates|notifications)|in the background|slow)\b`)
 
 // longRunningNote tells the model to use the call options when the tool
 // may run long: its description says so, or a seen call took longCall.
@@ -415,8 +415,8 @@ func longRunningNote(req Request) string {
 	switch {
 	case req.ExampleDuration >= longCall:
 		why = fmt.Sprintf("a call of it took %s", req.ExampleDuration.Round(time.Second))
-	case reLongRunning.MatchString(req.Tool.Description):
-		why = fmt.Sprintf("its description says %q", reLongRunning.FindString(req.Tool.Description))
+	case reLongRunning().MatchString(req.Tool.Description):
+		why = fmt.Sprintf("its description says %q", reLongRunning().FindString(req.Tool.Description))
 	default:
 		return ""
 	}
@@ -447,11 +447,11 @@ func oneLine(s string) string {
 	return neutralizeMarkers(s)
 }
 
-var reMarker = regexp.MustCompile(`(?i)</?\s*(tool_definition|example_result|user_refinements|refinement_history|user_feedback|current_page|proposed_spec|current_spec)\b`)
+var reMarker = lazyRegexp(`(?i)</?\s*(tool_definition|example_result|user_refinements|refinement_history|user_feedback|current_page|proposed_spec|current_spec)\b`)
 
 // neutralizeMarkers breaks any prompt marker inside data.
 func neutralizeMarkers(s string) string {
-	return reMarker.ReplaceAllStringFunc(s, func(m string) string { return strings.Replace(m, "<", "‹", 1) })
+	return reMarker().ReplaceAllStringFunc(s, func(m string) string { return strings.Replace(m, "<", "‹", 1) })
 }
 
 // fence keeps the current page from closing its own marker.
@@ -459,7 +459,7 @@ func fence(html, marker string) string {
 	return regexp.MustCompile(`(?i)</\s*`+marker).ReplaceAllString(html, "<\\/"+marker)
 }
 
-var reShimElement = regexp.MustCompile(`(?is)<script\s+` + mcpshim.ShimAttr + `\b[^>]*>.*?</script\s*>`)
+var reShimElement = lazyRegexp(`(?is)<script\s+` + mcpshim.ShimAttr + `\b[^>]*>.*?</script\s*>`)
 
 // stripShim removes genui's inlined App bridge (30 KB the model need not
 // see; repair puts it back) and the page's CSP meta tag (written again for

@@ -5,6 +5,7 @@ import (
 	"io"
 	"regexp"
 	"strings"
+	"sync"
 
 	"golang.org/x/net/html"
 
@@ -12,9 +13,9 @@ import (
 )
 
 var (
-	reFenced  = regexp.MustCompile("(?s)```[\\w-]*[ \\t]*\\r?\\n(.*?)\\r?\\n?```")
-	reBodyEnd = regexp.MustCompile(`(?i)</body\s*>`)
-	reHTMLEnd = regexp.MustCompile(`(?i)</html\s*>`)
+	reFenced  = lazyRegexp("(?s)```[\\w-]*[ \\t]*\\r?\\n(.*?)\\r?\\n?```")
+	reBodyEnd = lazyRegexp(`(?i)</body\s*>`)
+	reHTMLEnd = lazyRegexp(`(?i)</html\s*>`)
 )
 
 // Repair fixes what a model commonly gets wrong (the rules of severity
@@ -37,7 +38,7 @@ var (
 func Repair(answer string) (string, []string) {
 	var did []string
 	page := answer
-	if m := reFenced.FindAllStringSubmatch(page, -1); len(m) > 0 {
+	if m := reFenced().FindAllStringSubmatch(page, -1); len(m) > 0 {
 		// The fenced block that holds the document (the longest one).
 		best := ""
 		for _, b := range m {
@@ -70,8 +71,8 @@ func Repair(answer string) (string, []string) {
 		did = append(did, "replaced the ext-apps import with genui's inlined App bridge")
 	}
 	page = injected
-	if !reResult.MatchString(stripJSComments(scriptsOf(page))) {
-		if reNewApp.MatchString(stripJSComments(scriptsOf(page))) {
+	if !reResult().MatchString(stripJSComments(scriptsOf(page))) {
+		if reNewApp().MatchString(stripJSComments(scriptsOf(page))) {
 			// The page's App lives in its own module scope: give every App a
 			// fallback listener when it connects (a listener, so a handler the
 			// page sets itself still runs).
@@ -106,23 +107,23 @@ func cutDocument(s string) (string, bool) {
 
 // scriptsOf is the text of the page's scripts except genui's shim.
 func scriptsOf(page string) string {
-	return reShimElement.ReplaceAllString(page, "")
+	return reShimElement().ReplaceAllString(page, "")
 }
 
 // afterShim inserts el right after genui's shim element (Inject placed it
 // before the page's first script).
 func afterShim(page, el string) string {
-	if loc := reShimElement.FindStringIndex(page); loc != nil {
+	if loc := reShimElement().FindStringIndex(page); loc != nil {
 		return page[:loc[1]] + el + page[loc[1]:]
 	}
 	return el + page
 }
 
 func appendBody(page, el string) string {
-	if loc := reBodyEnd.FindStringIndex(page); loc != nil {
+	if loc := reBodyEnd().FindStringIndex(page); loc != nil {
 		return page[:loc[0]] + el + page[loc[0]:]
 	}
-	if loc := reHTMLEnd.FindStringIndex(page); loc != nil {
+	if loc := reHTMLEnd().FindStringIndex(page); loc != nil {
 		return page[:loc[0]] + el + page[loc[0]:]
 	}
 	return page + el
@@ -159,7 +160,7 @@ const HandlerAttr = "data-genui-on"
 // the page and the number of handlers moved; ok is false (the page
 // unchanged) when a handler's code cannot sit in a script element.
 func moveHandlers(page string) (string, int, bool) {
-	if !reOnAttr.MatchString(page) {
+	if !reOnAttr().MatchString(page) {
 		return page, 0, true
 	}
 	var out, script strings.Builder
@@ -217,23 +218,31 @@ func moveHandlers(page string) (string, int, bool) {
 }
 
 var (
-	reOnAttr   = regexp.MustCompile(`(?i)<[a-z][^>]*\son[a-z]+\s*=`)
-	reVoidHref = regexp.MustCompile(`(?i)(\shref\s*=\s*)(?:"\s*javascript\s*:[^"]*"|'\s*javascript\s*:[^']*')`)
+	reOnAttr   = lazyRegexp(`(?i)<[a-z][^>]*\son[a-z]+\s*=`)
+	reVoidHref = lazyRegexp(`(?i)(\shref\s*=\s*)(?:"\s*javascript\s*:[^"]*"|'\s*javascript\s*:[^']*')`)
 )
 
 // voidURLs turns href="javascript:void(0)" (and javascript:; javascript:)
 // into href="#": a link that does nothing but lets a listener act.
 func voidURLs(page string) (string, int) {
 	n := 0
-	out := reVoidHref.ReplaceAllStringFunc(page, func(m string) string {
-		sub := reVoidHref.FindStringSubmatch(m)
+	out := reVoidHref().ReplaceAllStringFunc(page, func(m string) string {
+		sub := reVoidHref().FindStringSubmatch(m)
 		val := strings.TrimSpace(m[len(sub[1]):])
 		val = val[1 : len(val)-1]
-		if !reVoidURL.MatchString(html.UnescapeString(val)) {
+		if !reVoidURL().MatchString(html.UnescapeString(val)) {
 			return m
 		}
 		n++
 		return sub[1] + `"#"`
 	})
 	return out, n
+}
+
+// lazyRegexp compiles expr on first use: compiling this package's
+// expressions at process start (about 30, 330 KB of programs) cost every
+// genui start, `genui mcp` before it spawns its upstream included, whether
+// or not a page is ever generated or checked.
+func lazyRegexp(expr string) func() *regexp.Regexp {
+	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })
 }

@@ -161,10 +161,10 @@ func (f *demoFixture) column(key string) []string {
 	f.t.Helper()
 	var out []string
 	f.frameJSON(fmt.Sprintf(`(w, d) => {
-		const ths = [...d.querySelectorAll(".collection th")].map(th => th.dataset.key);
+		const ths = [...d.querySelectorAll(".collection:not(.side *) th")].map(th => th.dataset.key);
 		const i = ths.indexOf(%q);
 		if (i < 0) throw new Error("no column %s in " + ths);
-		return [...d.querySelectorAll(".collection tbody tr")].map(tr => tr.children[i].textContent);
+		return [...d.querySelectorAll(".collection:not(.side *) tbody tr")].map(tr => tr.children[i].textContent);
 	}`, key, key), &out)
 	return out
 }
@@ -179,7 +179,7 @@ type collState struct {
 func (f *demoFixture) coll() collState {
 	f.t.Helper()
 	var s struct{ State, Rows, Offset, Total string }
-	f.frameJSON(`(w, d) => { const c = d.querySelector(".collection"); return c ? {State: c.dataset.state || "", Rows: c.dataset.rows || "", Offset: c.dataset.offset || "", Total: c.dataset.total || ""} : null; }`, &s)
+	f.frameJSON(`(w, d) => { const c = d.querySelector(".collection:not(.side *)"); return c ? {State: c.dataset.state || "", Rows: c.dataset.rows || "", Offset: c.dataset.offset || "", Total: c.dataset.total || ""} : null; }`, &s)
 	rows, _ := strconv.Atoi(s.Rows)
 	off, _ := strconv.Atoi(s.Offset)
 	total, _ := strconv.Atoi(s.Total)
@@ -199,7 +199,7 @@ func numbers(t *testing.T, col []string) []float64 {
 	return out
 }
 
-const collReady = `(w, d) => { const c = d.querySelector(".collection"); return !!c && c.dataset.state === "ready"; }`
+const collReady = `(w, d) => { const c = d.querySelector(".collection:not(.side *)"); return !!c && c.dataset.state === "ready"; }`
 
 func TestRichTableAgainstDemoDatastore(t *testing.T) {
 	f := newDemoFixture(t, "light")
@@ -213,7 +213,7 @@ func TestRichTableAgainstDemoDatastore(t *testing.T) {
 	f.deliver("datastore_search", `{filters: {category: "Books"}, limit: 1000}`, collReady)
 	local := f.coll()
 	var mode string
-	f.frameJSON(`(w, d) => d.querySelector(".collection").dataset.mode`, &mode)
+	f.frameJSON(`(w, d) => d.querySelector(".collection:not(.side *)").dataset.mode`, &mode)
 	if mode != "local" || local.Total < 100 || local.Total > 500 || local.Rows != 50 {
 		t.Fatalf("Books: mode %q, state %+v; want local, 100-500 rows, 50 per page", mode, local)
 	}
@@ -241,8 +241,8 @@ func TestRichTableAgainstDemoDatastore(t *testing.T) {
 	}
 
 	// Text filter narrows the visible rows.
-	browsertest.FrameType(t, f.ctx, "#ui", ".collection input.filter", "atlas")
-	f.waitFrame(`(w, d) => d.querySelector(".collection").dataset.total !== "` + strconv.Itoa(local.Total) + `"`)
+	browsertest.FrameType(t, f.ctx, "#ui", ".collection:not(.side *) input.filter", "atlas")
+	f.waitFrame(`(w, d) => d.querySelector(".collection:not(.side *)").dataset.total !== "` + strconv.Itoa(local.Total) + `"`)
 	filtered := f.coll()
 	names := f.column("name")
 	if filtered.Total == 0 || filtered.Total >= local.Total || len(names) != min(filtered.Total, 50) {
@@ -255,7 +255,7 @@ func TestRichTableAgainstDemoDatastore(t *testing.T) {
 	}
 
 	// --- Remote mode: the default call returns 100 of 2,000 rows; paging calls the tool.
-	f.deliver("datastore_search", `{}`, `(w, d) => { const c = d.querySelector(".collection"); return !!c && c.dataset.mode === "remote" && c.dataset.state === "ready"; }`)
+	f.deliver("datastore_search", `{}`, `(w, d) => { const c = d.querySelector(".collection:not(.side *)"); return !!c && c.dataset.mode === "remote" && c.dataset.state === "ready"; }`)
 	first := f.coll()
 	if first.Total != 2000 || first.Rows != 100 || first.Offset != 0 {
 		t.Fatalf("remote first page = %+v, want 100 of 2000 at 0", first)
@@ -271,7 +271,7 @@ func TestRichTableAgainstDemoDatastore(t *testing.T) {
 			seen[id] = true
 		}
 		var last bool
-		f.frameJSON(`(w, d) => d.querySelector(".collection button.next").disabled`, &last)
+		f.frameJSON(`(w, d) => d.querySelector(".collection:not(.side *) button.next").disabled`, &last)
 		if last {
 			break
 		}
@@ -279,8 +279,8 @@ func TestRichTableAgainstDemoDatastore(t *testing.T) {
 			t.Fatalf("still paging after %d pages", page)
 		}
 		off := f.coll().Offset
-		browsertest.FrameClick(t, f.ctx, "#ui", ".collection button.next")
-		f.waitFrame(fmt.Sprintf(`(w, d) => { const c = d.querySelector(".collection"); return c.dataset.state === "ready" && c.dataset.offset === "%d"; }`, off+100))
+		browsertest.FrameClick(t, f.ctx, "#ui", ".collection:not(.side *) button.next")
+		f.waitFrame(fmt.Sprintf(`(w, d) => { const c = d.querySelector(".collection:not(.side *)"); return c.dataset.state === "ready" && c.dataset.offset === "%d"; }`, off+100))
 		// The summary above the table follows the page (issue 23: it kept saying offset 0).
 		var summary string
 		f.frameJSON(`(w, d) => { const dt = [...d.querySelectorAll("dl.card.meta dt")].find(e => e.textContent === "offset"); return dt ? dt.nextElementSibling.textContent : "none"; }`, &summary)
@@ -306,7 +306,7 @@ func TestRichTableAgainstDemoDatastore(t *testing.T) {
 
 	// Remote sort calls the tool with sort and starts again at offset 0.
 	browsertest.FrameClick(t, f.ctx, "#ui", `th[data-key="price"] button`)
-	f.waitFrame(`(w, d) => d.querySelector(".collection").dataset.state === "ready" && d.querySelector(".collection").dataset.offset === "0" && d.querySelector('th[data-key="price"]').getAttribute("aria-sort") === "ascending"`)
+	f.waitFrame(`(w, d) => d.querySelector(".collection:not(.side *)").dataset.state === "ready" && d.querySelector(".collection:not(.side *)").dataset.offset === "0" && d.querySelector('th[data-key="price"]').getAttribute("aria-sort") === "ascending"`)
 	f.eval("window.calls[window.calls.length - 1]", &lastCall)
 	if lastCall.Arguments["sort"] != "price asc" {
 		t.Errorf("remote sort call arguments = %v", lastCall.Arguments)
@@ -316,15 +316,15 @@ func TestRichTableAgainstDemoDatastore(t *testing.T) {
 	}
 
 	// CSV download holds exactly the visible page (after a filter, too).
-	browsertest.FrameType(t, f.ctx, "#ui", ".collection input.filter", "2023-")
-	f.waitFrame(`(w, d) => d.querySelector(".collection").dataset.rows !== "100"`)
+	browsertest.FrameType(t, f.ctx, "#ui", ".collection:not(.side *) input.filter", "2023-")
+	f.waitFrame(`(w, d) => d.querySelector(".collection:not(.side *)").dataset.rows !== "100"`)
 	visibleIDs := f.column("id")
-	browsertest.FrameClick(t, f.ctx, "#ui", ".collection button.csv")
+	browsertest.FrameClick(t, f.ctx, "#ui", ".collection:not(.side *) button.csv")
 	f.waitFrame(`(w, d) => typeof w.GenuiRich.lastCSV === "string"`)
 	var dl struct {
 		CSV, Href, Download string
 	}
-	f.frameJSON(`(w, d) => { const a = d.querySelector(".collection a.csv-link"); return {CSV: w.GenuiRich.lastCSV, Href: a.href, Download: a.download}; }`, &dl)
+	f.frameJSON(`(w, d) => { const a = d.querySelector(".collection:not(.side *) a.csv-link"); return {CSV: w.GenuiRich.lastCSV, Href: a.href, Download: a.download}; }`, &dl)
 	lines := strings.Split(strings.TrimSuffix(dl.CSV, "\r\n"), "\r\n")
 	// The columns as the table shows them: ranked by role (the name first, the id and the time last).
 	if lines[0] != "name,category,price,quantity,in_stock,id,created" {
@@ -342,15 +342,20 @@ func TestRichTableAgainstDemoDatastore(t *testing.T) {
 		t.Errorf("download link = %+v", dl)
 	}
 
-	// A 1,000-row page renders fast.
-	f.frameJSON(`(w, d) => { const i = d.querySelector(".collection input.filter"); i.value = ""; i.dispatchEvent(new Event("input")); const s = d.querySelector(".collection select.page-size"); s.value = "1000"; s.dispatchEvent(new Event("change")); return true; }`, new(bool))
-	f.waitFrame(`(w, d) => d.querySelector(".collection").dataset.state === "ready" && d.querySelector(".collection").dataset.rows === "1000"`)
-	var ms float64
-	f.frameJSON(`(w, d) => { const c = d.querySelector(".rich").rich; const t0 = performance.now(); c.draw(); return performance.now() - t0; }`, &ms)
-	if ms > 1000 {
-		t.Errorf("drawing a 1,000-row page took %.0f ms", ms)
+	// A 1,000-row page draws (its speed is make bench's: bench/pagerender
+	// times pages against a minimal page in the same run; a wall-clock
+	// bound here failed on a loaded machine).
+	f.frameJSON(`(w, d) => { const i = d.querySelector(".collection:not(.side *) input.filter"); i.value = ""; i.dispatchEvent(new Event("input")); const s = d.querySelector(".collection:not(.side *) select.page-size"); s.value = "1000"; s.dispatchEvent(new Event("change")); return true; }`, new(bool))
+	f.waitFrame(`(w, d) => d.querySelector(".collection:not(.side *)").dataset.state === "ready" && d.querySelector(".collection:not(.side *)").dataset.rows === "1000"`)
+	var drawn struct {
+		MS   float64
+		Rows int
 	}
-	t.Logf("1,000-row page drawn in %.1f ms", ms)
+	f.frameJSON(`(w, d) => { const c = d.querySelector(".rich").rich; const t0 = performance.now(); c.draw(); return {MS: performance.now() - t0, Rows: d.querySelectorAll(".collection:not(.side *) tbody tr").length}; }`, &drawn)
+	if drawn.Rows != 1000 {
+		t.Errorf("the 1,000-row page drew %d rows", drawn.Rows)
+	}
+	t.Logf("1,000-row page drawn in %.1f ms", drawn.MS)
 }
 
 // A long table's first drawing lays out only the rows its box shows before the result's first
@@ -363,9 +368,9 @@ func TestRichLongTableLaysOutEveryRowAfterItsFirstFrame(t *testing.T) {
 	f.open("datastore_search")
 	// What the first drawing put in the table, seen the moment its rows were inserted.
 	f.frameJSON(`(w, d) => { w.firstDrawing = null; new w.MutationObserver(function (ms, o) {
-		const rs = d.querySelectorAll(".collection tbody tr");
+		const rs = d.querySelectorAll(".collection:not(.side *) tbody tr");
 		if (!rs.length) return;
-		w.firstDrawing = {Rows: rs.length, Held: d.querySelectorAll(".collection tbody tr.later").length, HeldShown: [...d.querySelectorAll(".collection tbody tr.later")].filter(r => r.getBoundingClientRect().height > 0).length};
+		w.firstDrawing = {Rows: rs.length, Held: d.querySelectorAll(".collection:not(.side *) tbody tr.later").length, HeldShown: [...d.querySelectorAll(".collection:not(.side *) tbody tr.later")].filter(r => r.getBoundingClientRect().height > 0).length};
 		o.disconnect();
 	}).observe(d.body, {childList: true, subtree: true}); return true; }`, new(bool))
 	f.deliver("datastore_search", `{filters: {category: "Books"}, limit: 1000}`, collReady)
@@ -376,17 +381,17 @@ func TestRichLongTableLaysOutEveryRowAfterItsFirstFrame(t *testing.T) {
 	}
 	shown := func() (rows, laidOut int) {
 		var got struct{ Rows, LaidOut int }
-		f.frameJSON(`(w, d) => { const rs = [...d.querySelectorAll(".collection tbody tr")]; return {Rows: rs.length, LaidOut: rs.filter(r => r.getBoundingClientRect().height > 0).length}; }`, &got)
+		f.frameJSON(`(w, d) => { const rs = [...d.querySelectorAll(".collection:not(.side *) tbody tr")]; return {Rows: rs.length, LaidOut: rs.filter(r => r.getBoundingClientRect().height > 0).length}; }`, &got)
 		return got.Rows, got.LaidOut
 	}
-	f.waitFrame(`(w, d) => !d.querySelector(".collection tbody tr.later")`)
+	f.waitFrame(`(w, d) => !d.querySelector(".collection:not(.side *) tbody tr.later")`)
 	if rows, laidOut := shown(); rows != 50 || laidOut != 50 {
 		t.Errorf("after the first frame: %d rows, %d laid out; want 50 and 50", rows, laidOut)
 	}
 	browsertest.FrameClick(t, f.ctx, "#ui", `th[data-key="price"] button`)
 	f.waitFrame(`(w, d) => d.querySelector('th[data-key="price"]').getAttribute("aria-sort") === "ascending"`)
 	var held int
-	f.frameJSON(`(w, d) => d.querySelectorAll(".collection tbody tr.later").length`, &held)
+	f.frameJSON(`(w, d) => d.querySelectorAll(".collection:not(.side *) tbody tr.later").length`, &held)
 	if rows, laidOut := shown(); held != 0 || rows != 50 || laidOut != 50 {
 		t.Errorf("after a sort: %d rows held, %d rows, %d laid out; want none held, 50 laid out", held, rows, laidOut)
 	}
@@ -396,7 +401,7 @@ func TestRichChartAndCardAgainstDemo(t *testing.T) {
 	f := newDemoFixture(t, "dark")
 	f.page("get_forecast")
 	f.open("get_forecast")
-	f.deliver("get_forecast", `{location: "Berlin", days: 5}`, `(w, d) => !!d.querySelector(".rich svg.chart") && !!d.querySelector(".collection[data-state=ready]")`)
+	f.deliver("get_forecast", `{location: "Berlin", days: 5}`, `(w, d) => !!d.querySelector(".rich svg.chart") && !!d.querySelector(".collection:not(.side *)[data-state=ready]")`)
 	var got struct {
 		Points, Rows int
 		Series       []string
@@ -407,7 +412,7 @@ func TestRichChartAndCardAgainstDemo(t *testing.T) {
 	f.frameJSON(`(w, d) => ({
 		Points: d.querySelectorAll(".rich svg.chart circle.pt").length,
 		Charts: [...d.querySelectorAll(".rich svg.chart")].map(s => [...s.querySelectorAll("g.series")].map(g => g.dataset.field)),
-		Rows: d.querySelectorAll(".collection tbody tr").length,
+		Rows: d.querySelectorAll(".collection:not(.side *) tbody tr").length,
 		Series: [...d.querySelectorAll(".rich svg.chart g.series")].map(g => g.dataset.field),
 		Meta: d.querySelector(".rich dl.card.meta").textContent,
 		Dates: [...d.querySelectorAll(".rich svg.chart g.series[data-field=high] circle.pt title")].map(t => t.textContent.slice(0, 10)),
@@ -430,7 +435,9 @@ func TestRichChartAndCardAgainstDemo(t *testing.T) {
 	// Another call re-renders with the new number of points.
 	f.deliver("get_forecast", `{location: "Oslo", days: 9}`, `(w, d) => d.querySelectorAll(".rich svg.chart circle.pt").length === 27`)
 
-	// A single record renders as a key/value card, next to the text summary.
+	// A single record renders as a key/value card; the text summary, which
+	// repeats its values ("Lisbon: 18°C, partly cloudy"), is one click away
+	// after it (issue 33: one representation).
 	f.page("get_current_weather")
 	f.open("get_current_weather")
 	f.deliver("get_current_weather", `{location: "Lisbon"}`, `(w, d) => d.body.dataset.state === "result"`)
@@ -445,7 +452,7 @@ func TestRichChartAndCardAgainstDemo(t *testing.T) {
 		View: d.querySelector(".rich").dataset.view,
 		Keys: [...d.querySelectorAll(".rich dl.card > dt")].map(e => e.textContent),
 		Vals: [...d.querySelectorAll(".rich dl.card > dd")].map(e => e.textContent),
-		Text: d.querySelector("#result .text").textContent,
+		Text: (d.querySelector("#result details.message-fold:not([open]) .message-text") || {textContent: ""}).textContent,
 		Table: d.querySelectorAll("#result table").length,
 	})`, &card)
 	wantKeys := []string{"location", "temperature", "units", "conditions", "humidity", "wind_kph", "observed_at"}
@@ -453,7 +460,41 @@ func TestRichChartAndCardAgainstDemo(t *testing.T) {
 		t.Errorf("weather card = %+v", card)
 	}
 	if !strings.HasPrefix(card.Text, "Lisbon: ") {
-		t.Errorf("text summary = %q", card.Text)
+		t.Errorf("text summary in its closed fold = %q", card.Text)
+	}
+}
+
+// A section beside the principal records (CKAN's fields: seven {id, type} records beside
+// 2,000 rows) is a table of its own: its own columns, every record on one page, no pager; the
+// spec's columns and page size and the tool's total are the principal records' (the fields
+// table once showed "1–7 of 2,000" with a Next button, the spec's name and price columns and the
+// rows' own column names read from the fields as its columns).
+func TestRichSideRecordsAreATableOfTheirOwn(t *testing.T) {
+	f := newDemoFixture(t, "light")
+	f.page("datastore_search", "show only name and price, 25 per page")
+	f.open("datastore_search")
+	f.deliver("datastore_search", `{}`, collReady)
+	browsertest.FrameClick(t, f.ctx, "#ui", `details.side[data-key="fields"] > summary`)
+	var side struct {
+		Mode, Total, Info, Notes string
+		Cols                     []string
+		Rows                     int
+		Next                     bool
+	}
+	f.frameJSON(`(w, d) => { const c = d.querySelector('details.side[data-key="fields"] .collection'); return c && {
+		Mode: c.dataset.mode, Total: c.dataset.total, Info: c.querySelector(".page-info").textContent,
+		Notes: [...c.querySelectorAll(".note")].map(e => e.textContent).join(" "),
+		Cols: [...c.querySelectorAll("th")].map(th => th.dataset.key),
+		Rows: c.querySelectorAll("tbody tr").length,
+		Next: !!c.querySelector("button.next:not([disabled])"),
+	}; }`, &side)
+	slices.Sort(side.Cols)
+	if side.Mode != "local" || side.Total != "7" || side.Rows != 7 || side.Next || !slices.Equal(side.Cols, []string{"id", "type"}) || side.Notes != "" {
+		t.Errorf("fields section = %+v; want a local table of its 7 records, columns id and type, no next page, no notes", side)
+	}
+	main := f.coll()
+	if main.Rows != 25 || main.Total != 2000 {
+		t.Errorf("principal records = %+v; want 25 of 2000", main)
 	}
 }
 
@@ -474,8 +515,8 @@ func TestRichRefinementsInBrowser(t *testing.T) {
 		Theme: d.documentElement.dataset.theme,
 		Forced: d.documentElement.dataset.themeForced || "",
 		Bg: getComputedStyle(d.body).backgroundColor,
-		Cols: [...d.querySelectorAll(".collection th")].map(th => th.dataset.key),
-		Rows: d.querySelectorAll(".collection tbody tr").length,
+		Cols: [...d.querySelectorAll(".collection:not(.side *) th")].map(th => th.dataset.key),
+		Rows: d.querySelectorAll(".collection:not(.side *) tbody tr").length,
 	})`, &got)
 	// The host says light; the user asked for dark, which wins, with genui's dark palette.
 	if got.Theme != "dark" || got.Forced != "dark" || got.Bg != "rgb(23, 25, 28)" {
@@ -485,8 +526,8 @@ func TestRichRefinementsInBrowser(t *testing.T) {
 		t.Errorf("columns %q, rows %d; want [name price] and 25", got.Cols, got.Rows)
 	}
 	// The next page is 25 rows from the tool.
-	browsertest.FrameClick(t, f.ctx, "#ui", ".collection button.next")
-	f.waitFrame(`(w, d) => d.querySelector(".collection").dataset.offset === "25" && d.querySelector(".collection").dataset.state === "ready"`)
+	browsertest.FrameClick(t, f.ctx, "#ui", ".collection:not(.side *) button.next")
+	f.waitFrame(`(w, d) => d.querySelector(".collection:not(.side *)").dataset.offset === "25" && d.querySelector(".collection:not(.side *)").dataset.state === "ready"`)
 	var call struct {
 		Arguments map[string]any `json:"arguments"`
 	}
@@ -505,7 +546,7 @@ func TestRichRefinementsInBrowser(t *testing.T) {
 		t.Errorf("warnings = %q, want %q", res.Warnings, want)
 	}
 	f.open("datastore_search")
-	f.deliver("datastore_search", `{limit: 50}`, `(w, d) => !!d.querySelector(".rich svg.chart") && d.querySelector(".collection").dataset.state === "ready"`)
+	f.deliver("datastore_search", `{limit: 50}`, `(w, d) => !!d.querySelector(".rich svg.chart") && d.querySelector(".collection:not(.side *)").dataset.state === "ready"`)
 	var pts int
 	f.frameJSON(`(w, d) => d.querySelectorAll(".rich svg.chart circle.pt").length`, &pts)
 	if pts != 50 {

@@ -39,6 +39,10 @@ type shape struct {
 	rootRecords bool
 	// text: the result is text that holds no JSON data.
 	text bool
+	// schemaRecords is the outputSchema's own primary array: the one array
+	// of objects its properties hold outside other arrays (nil when it
+	// declares none or several).
+	schemaRecords []string
 }
 
 // known reports whether anything is known of the result's fields.
@@ -79,6 +83,12 @@ func newShape(outputSchema, example json.RawMessage) *shape {
 				s.rootRecords = true
 			}
 			walkSchema(sch, nil, 0, add, addArray)
+		}
+	}
+	if len(outputSchema) > 0 {
+		var sch map[string]any
+		if json.Unmarshal(outputSchema, &sch) == nil {
+			s.schemaRecords = schemaPrimaryArray(sch)
 		}
 	}
 	sort.Slice(s.paths, func(i, j int) bool {
@@ -226,6 +236,46 @@ func walkSchema(s map[string]any, path []string, depth int, add func([]string), 
 	}
 }
 
+// schemaPrimaryArray is the path of the one array of objects an output
+// schema declares outside other arrays, through its properties and the
+// branches of oneOf, anyOf and allOf (a success branch beside an error
+// one); nil when it declares none or more than one.
+func schemaPrimaryArray(sch map[string]any) []string {
+	var found [][]string
+	var walk func(s map[string]any, path []string, depth int)
+	walk = func(s map[string]any, path []string, depth int) {
+		if depth > shapeMaxDepth || len(found) > 1 {
+			return
+		}
+		if isSchemaArrayOfObjects(s) && len(path) > 0 {
+			if !slices.ContainsFunc(found, func(p []string) bool { return slices.Equal(p, path) }) {
+				found = append(found, slices.Clone(path))
+			}
+			return
+		}
+		if props, ok := s["properties"].(map[string]any); ok {
+			for k, e := range props {
+				if es, ok := e.(map[string]any); ok {
+					walk(es, append(slices.Clone(path), k), depth+1)
+				}
+			}
+		}
+		for _, key := range []string{"oneOf", "anyOf", "allOf"} {
+			branches, _ := s[key].([]any)
+			for _, b := range branches {
+				if bs, ok := b.(map[string]any); ok {
+					walk(bs, path, depth+1)
+				}
+			}
+		}
+	}
+	walk(sch, nil, 0)
+	if len(found) != 1 {
+		return nil
+	}
+	return found[0]
+}
+
 // normName is a field name as matched: lower case letters and digits only.
 func normName(s string) string {
 	var b strings.Builder
@@ -308,11 +358,16 @@ func dropWildcards(p []string) []string {
 	return slices.DeleteFunc(slices.Clone(p), func(t string) bool { return t == shapeWildcard })
 }
 
-// principalRecords is the path of the result's records when there is one
-// array of objects (not inside another array), and whether there is.
+// principalRecords is the path of the result's records, and whether there
+// is one: the array of objects the outputSchema names as its own (when the
+// result seen holds it, whatever other arrays are larger), else the one array of
+// objects not inside another array.
 func (s *shape) principalRecords() ([]string, bool) {
 	if s == nil {
 		return nil, false
+	}
+	if s.schemaRecords != nil && (!s.fromExample || slices.ContainsFunc(s.recordArrays, func(p []string) bool { return slices.Equal(p, s.schemaRecords) })) {
+		return s.schemaRecords, true
 	}
 	if s.rootRecords {
 		return nil, true

@@ -76,10 +76,7 @@ func namesField(after, before viewspec.Spec) bool {
 
 func proposeFrom(sh *shape) viewspec.Spec {
 	s := viewspec.New()
-	if !sh.known() {
-		return s
-	}
-	if sh.text {
+	if sh == nil || sh.text {
 		return s // text: the renderer reads it (markdown, logs, diffs, tables in text)
 	}
 	if p, ok := sh.principalRecords(); ok {
@@ -88,6 +85,9 @@ func proposeFrom(sh *shape) viewspec.Spec {
 		if len(p) > 0 {
 			s.Principal = viewspec.Pointer(p...)
 		}
+		return s
+	}
+	if !sh.known() {
 		return s
 	}
 	if len(sh.recordArrays) == 0 && len(sh.paths) > 0 {
@@ -401,7 +401,7 @@ func (st *intentState) checkNames(prev viewdefs.ViewConfig) {
 }
 
 // reFieldWords finds runs of two or three words (letters, digits, _).
-var reFieldWords = regexp.MustCompile(`[a-z0-9_]+(?: [a-z0-9_]+){1,2}`)
+var reFieldWords = lazyRegexp(`[a-z0-9_]+(?: [a-z0-9_]+){1,2}`)
 
 // joinFieldWords rewrites, in place and at the same length, words that
 // together name one field of the result, so the rules read them as one

@@ -61,9 +61,9 @@ func TestLineOrientedTextUI(t *testing.T) {
 		r := js[row](f, `(w, d) => { const c = (k) => d.querySelector('#result tbody tr td[data-label="' + k + '"]'); const h = c("commit").querySelector(".hash");
 			return {Cols: [...d.querySelectorAll("#result .collection th")].map(e => e.dataset.key), Hash: h.textContent, Full: h.dataset.full,
 				Author: c("author").textContent, Email: c("author").title, Date: c("date").textContent, Title: c("date").title}; }`)
-		// The author's address is on hover; git's date is read as a date.
+		// The author's address is on hover; git's date is read as a date, its text as written on hover.
 		want := row{[]string{"message", "author", "commit", "date"}, "3f2a9c1\u2026", "3f2a9c1d4e5b6a7980f1e2d3c4b5a69788796a5b",
-			"Ada Lovelace", "Ada Lovelace <ada@example.com>", "2026-01-12 10:04:11 +00:00", "2026-01-12T10:04:11+00:00"}
+			"Ada Lovelace", "Ada Lovelace <ada@example.com>", "2026-01-12 10:04:11 +00:00", "Mon Jan 12 10:04:11 2026 +0000"}
 		if fmt.Sprint(r) != fmt.Sprint(want) {
 			t.Errorf("multi-line log:\n got  %+v\n want %+v", r, want)
 		}

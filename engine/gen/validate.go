@@ -19,10 +19,10 @@ var urlAttrs = map[string]bool{
 var (
 	// The import and export patterns start at a word (at a word boundary,
 	// which findAllAt checks): anchored, they run only where it occurs.
-	reStaticImport = regexp.MustCompile(`^import\s*(?:[\w$*{},\s]+?\bfrom\s*)?["']([^"'\n]+)["']`)
-	reExportFrom   = regexp.MustCompile(`^export\s*(?:\*|\{[^}]*\})\s*(?:as\s+[\w$]+\s*)?from\s*["']([^"'\n]+)["']`)
-	reDynamic      = regexp.MustCompile(`^import\s*\(\s*["'\x60]([^"'\x60\n]+)["'\x60]\s*\)`)
-	reCSSURL       = regexp.MustCompile(`(?i)(?:url\(\s*["']?|@import\s+["'])\s*((?:https?:)?//[^"')\s]*)`)
+	reStaticImport = lazyRegexp(`^import\s*(?:[\w$*{},\s]+?\bfrom\s*)?["']([^"'\n]+)["']`)
+	reExportFrom   = lazyRegexp(`^export\s*(?:\*|\{[^}]*\})\s*(?:as\s+[\w$]+\s*)?from\s*["']([^"'\n]+)["']`)
+	reDynamic      = lazyRegexp(`^import\s*\(\s*["'\x60]([^"'\x60\n]+)["'\x60]\s*\)`)
+	reCSSURL       = lazyRegexp(`(?i)(?:url\(\s*["']?|@import\s+["'])\s*((?:https?:)?//[^"')\s]*)`)
 )
 
 // Validate checks that generated HTML is self-contained, as hosts load it with
@@ -131,7 +131,7 @@ func checkCSS(css, where string, add func(string, ...any)) {
 	if low := lowerASCII(css); !strings.Contains(low, "url(") && !strings.Contains(low, "@import") {
 		return
 	}
-	for _, m := range reCSSURL.FindAllStringSubmatch(css, -1) {
+	for _, m := range reCSSURL().FindAllStringSubmatch(css, -1) {
 		add("%s loads an external URL %q; the default CSP blocks it", where, m[1])
 	}
 }
@@ -144,7 +144,7 @@ func importSpecs(js string) []string {
 	for _, p := range []struct {
 		re   *regexp.Regexp
 		word string
-	}{{reStaticImport, "import"}, {reExportFrom, "export"}, {reDynamic, "import"}} {
+	}{{reStaticImport(), "import"}, {reExportFrom(), "export"}, {reDynamic(), "import"}} {
 		for _, m := range findAllAt(p.re, p.word, code) {
 			specs = append(specs, m[1])
 		}

@@ -22,7 +22,7 @@ func refProblems(js, css string) []string {
 			out = append(out, m[1])
 		}
 	}
-	for _, m := range reCSSURL.FindAllStringSubmatch(css, -1) {
+	for _, m := range reCSSURL().FindAllStringSubmatch(css, -1) {
 		out = append(out, m[1])
 	}
 	return out

@@ -113,7 +113,9 @@ function check(w, d, opts) {
   var MD = [
     [/(?:^|\n)\s{0,3}#{1,6}\s+\S/, "a markdown heading marker (#)"],
     [/\*\*[^*\n]+\*\*/, "markdown bold markers (**)"],
-    [/(?:^|[^\w])__[^_\n]+__(?:[^\w]|$)/, "markdown bold markers (__)"],
+    // A dunder identifier (__name__, __address__: a Prometheus label, a Python name) is a
+    // name, not bold: __ is bold only around words that are not one lowercase identifier.
+    [/(?:^|[^\w])__(?![a-z][a-z0-9_]*__(?:[^\w]|$))[^_\n]+__(?:[^\w]|$)/, "markdown bold markers (__)"],
     [/\[[^\]\n]+\]\([^)\s]+\)/, "a markdown link ([text](url))"],
     [/(?:^|\n)\s*```/, "a markdown code fence (```)"]
   ];

@@ -11,6 +11,8 @@
  *              like records at any depth), 0 when there is none
  *   keys:      the result's object keys (a value equal to one may be drawn
  *              as a label too, so it is not counted as drawn twice)
+ *   held:      the result's strings whole (long text too), to count how often
+ *              it holds a value, inside other values too; else the leaves
  *   minWidth:  the narrowest the primary text column may be (150 px)
  *   prose:     sentences of prose text in the result (not JSON, not tabular)
  * Returns:
@@ -24,13 +26,15 @@
  *              whether its row count is visible as a number
  *   proseInCell: prose sentences found inside a table cell or key-value cell
  *   primary:   problems with the primary text column of each visible table
- *              (the column with the longest text): narrower than 150 px while
+ *              (the column with the longest text in sight): narrower than 150 px while
  *              its text wraps, or less than 150 px of it (or all of it when
  *              narrower) inside the frame before any scrolling
  * Text counts as visible when no closed <details>, hidden element or
  * display:none box stands between it and #result; as one click away when
  * exactly one does (a fold, a tab, the raw view, a hidden column), or when it
- * is the title or link target of a visible element.
+ * is the title or link target of an element that is visible or one click
+ * away (a value drawn as read, its text as written on hover: inside a fold
+ * the page could show it no nearer without drawing it twice).
  */
 function metrics(w, d, facts) {
   "use strict";
@@ -47,7 +51,10 @@ function metrics(w, d, facts) {
   }
   // visDup: visible text outside charts (a chart is a view of the data,
   // not a second copy of its text), for the duplication count.
-  var vis = [], near = [], visDup = [];
+  // attrs: titles, labels and link targets of elements visible or one click
+  // away, kept apart from the text so that a titled part of a value (a
+  // wikilink in a sentence) leaves its letters in order.
+  var vis = [], near = [], visDup = [], attrs = [];
   var walker = d.createTreeWalker(root, NodeFilter.SHOW_TEXT | NodeFilter.SHOW_ELEMENT);
   for (var n = walker.nextNode(); n; n = walker.nextNode()) {
     if (n.nodeType === 1) {
@@ -57,7 +64,7 @@ function metrics(w, d, facts) {
       extra.forEach(function (x) {
         if (!x) return;
         if (s0 === null) s0 = hiddenSteps(n);
-        if (s0 === 0) near.push(x);
+        if (s0 <= 1) attrs.push(x);
       });
       continue;
     }
@@ -68,7 +75,7 @@ function metrics(w, d, facts) {
       if (!n.parentElement.closest("svg")) visDup.push(n.nodeValue);
     } else if (s === 1) near.push(n.nodeValue);
   }
-  var visN = norm(visDup.join(" ")), nearN = norm(near.join(" "));
+  var nearN = norm(near.join(" ")) + " " + attrs.map(norm).join(" ");
   function count(hay, needle) {
     var c = 0, i = 0;
     while ((i = hay.indexOf(needle, i)) >= 0) { c++; i += needle.length; }
@@ -77,7 +84,17 @@ function metrics(w, d, facts) {
   var out = { leaves: 0, covered: 0, missing: [], duplicated: [], dupCount: 0, principalRows: 0, principalCount: false, proseInCell: [], primary: [] };
   var leaves = facts.leaves || [];
   var leafN = leaves.map(function (v) { var x = norm(v); return x.length > 160 ? x.slice(0, 160) : x; });
-  var allN = leafN.join(" ");
+  // How often the result holds a value: in its strings whole (held) when given, so a value
+  // that is also inside another one (an argument list in a definition) is held twice.
+  // An ISO date-time's "T" is notation, not content: "2026-12-02T15:13:38.514Z" holds the
+  // "2026-12-02 15:13:38" a page draws it as, so another value written that way is not drawn
+  // twice when both are drawn.
+  // It is read so everywhere the count looks: in the value, in the result and in the drawing,
+  // so a date-time drawn once as written is held once, not zero times.
+  var isoT = function (s) { return String(s).replace(/(\d{4}-\d{2}-\d{2})T(?=\d{2}:\d{2})/g, "$1 "); };
+  var dupN = function (s) { var x = norm(isoT(s)); return x.length > 160 ? x.slice(0, 160) : x; };
+  var allN = facts.held && facts.held.length ? facts.held.map(function (s) { return norm(isoT(s)); }).join(" ") : leaves.map(dupN).join(" ");
+  var visN = norm(isoT(visDup.join(" ")));
   var seenDup = {};
   (facts.keys || []).forEach(function (k) { seenDup[norm(k)] = true; });
   leafN.forEach(function (x, i) {
@@ -90,8 +107,9 @@ function metrics(w, d, facts) {
     // label (best-practices, response_body).
     if (x.length >= 12 && !seenDup[x] && /[\s\d]/.test(String(leaves[i]))) {
       seenDup[x] = true;
-      var held = count(allN, x);
-      var drawn = count(visN, x);
+      var xd = dupN(leaves[i]);
+      var held = count(allN, xd);
+      var drawn = count(visN, xd);
       if (drawn > held) {
         out.dupCount++;
         if (out.duplicated.length < 5) out.duplicated.push(String(leaves[i]).slice(0, 60) + " (" + drawn + "x drawn, " + held + "x held)");
@@ -147,7 +165,8 @@ function metrics(w, d, facts) {
     rows.forEach(function (r) {
       [].forEach.call(r.children, function (c, ci) {
         if (!shown(c)) return;
-        sums[ci] = (sums[ci] || 0) + c.textContent.trim().length;
+        // The text in sight: a fold's hidden content is not the column's text.
+        sums[ci] = (sums[ci] || 0) + c.innerText.trim().length;
         (cellsBy[ci] = cellsBy[ci] || []).push(c);
       });
     });
