@@ -18,6 +18,7 @@ import (
 
 	"github.com/genui-dev/genui/engine/apitest"
 	"github.com/genui-dev/genui/engine/contract"
+	"github.com/genui-dev/genui/internal/testenv"
 )
 
 // The teatest flows run the whole program (tea.Program, renderer, a
@@ -187,23 +188,24 @@ func (t *term) screen() string {
 // stays the same for a moment (everything the last key caused arrived).
 func (t *term) waitFor(tb testing.TB, what string, cond func(string) bool) string {
 	tb.Helper()
-	deadline := time.Now().Add(20 * time.Second)
 	last, stableSince := "", time.Time{}
-	for time.Now().Before(deadline) {
+	settled := func() bool {
 		s := t.screen()
+		defer func() { last = s }()
 		switch {
 		case !cond(s):
 			stableSince = time.Time{}
 		case s != last || stableSince.IsZero():
 			stableSince = time.Now()
 		case time.Since(stableSince) > 300*time.Millisecond:
-			return s
+			return true
 		}
-		last = s
-		time.Sleep(25 * time.Millisecond)
+		return false
 	}
-	tb.Fatalf("waiting for %s: the screen is\n%s", what, last)
-	return ""
+	if !testenv.Until(20*time.Second, settled) {
+		tb.Fatalf("waiting for %s: the screen is\n%s", what, last)
+	}
+	return last
 }
 
 func has(subs ...string) func(string) bool {
@@ -249,7 +251,9 @@ func flow(t *testing.T, w, h int) {
 		}
 	}
 
-	s := term.waitFor(t, "the demo's tools", has("Tools 8/8", "get_forecast", "run_battery", "genui-demo"))
+	// Everything the golden holds, the first tool's inspection (cache key)
+	// and the queued event included: under load they arrive apart.
+	s := term.waitFor(t, "the demo's tools", has("Tools 8/8", "get_forecast", "run_battery", "genui-demo", "cache key", "1 queued"))
 	snap("1_start", s)
 
 	keys("/")
@@ -273,7 +277,7 @@ func flow(t *testing.T, w, h int) {
 	keys("c")
 	tm.Type("Lisbon")
 	keys("enter")
-	s = term.waitFor(t, "the call's result", has("Result", "called get_forecast", "Lisbon"))
+	s = term.waitFor(t, "the call's result", has("Result", "called get_forecast", "Lisbon", "5 queued"))
 	snap("5_called", s)
 
 	hs.E.Push(contract.SourcePreview, "ui/message", "get_forecast", map[string]any{"text": "hello from the preview"})

@@ -99,10 +99,14 @@ func (m *Model) fullHelpLines(w int) []string {
 	section("In panes of rows and text")
 	keys(k.Search, k.SearchNext, k.SearchPrev, k.Wrap, k.Left, k.Right, k.CopyText, k.Level, k.UpstreamLevel)
 	section("Panes")
+	if len(m.specs) > len(k.Tabs) {
+		note(fmt.Sprintf("Panes past the first %d (·): tab/] and shift+tab/[ step to them, : then “pane” and a name shows one, and so does a click on its tab (or on ‹ › when the tab bar scrolls).",
+			len(k.Tabs)))
+	}
 	for i, sp := range m.specs {
 		d := tabKey(i)
 		if d == "" {
-			d = "tab"
+			d = "·"
 		}
 		for j, l := range wrap(sp.name+": "+sp.about, max(w-6, 10)) {
 			label := "  "

@@ -12,6 +12,7 @@ import (
 	chromastyles "github.com/alecthomas/chroma/v2/styles"
 
 	"github.com/genui-dev/genui/viewdefs"
+	"github.com/genui-dev/genui/viewspec"
 )
 
 // TestHighlightMatchesChroma: the lexers and styles copied from chroma are
@@ -39,10 +40,9 @@ func TestHighlightMatchesChroma(t *testing.T) {
 			t.Errorf("the %s lexer differs from chroma's:\nours:\n%s\nchroma's:\n%s", name, a, b)
 		}
 	}
-	viewdefs.UseReadableSources(true) // scripts and styles on many lines
-	page, err := viewdefs.Rich(viewdefs.ToolData{Name: "t", Description: "<b>x</b> & y",
-		InputSchema: []byte(`{"type":"object","properties":{"q":{"type":"string"}}}`)}, viewdefs.ViewConfig{})
-	viewdefs.UseReadableSources(false)
+	// The readable sources: scripts and styles on many lines.
+	page, err := viewdefs.Options{ReadableSources: true}.RichSpec(viewdefs.ToolData{Name: "t", Description: "<b>x</b> & y",
+		InputSchema: []byte(`{"type":"object","properties":{"q":{"type":"string"}}}`)}, viewspec.New(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -232,3 +232,31 @@ func TestHeaderSaysTheGeneratorsSettingsWereBorrowed(t *testing.T) {
 		}
 	})
 }
+
+// TestNoCompletionWithoutTheCapability: a server whose initialize declares
+// no completions capability is not asked: the argument dialog does not
+// offer it and tab moves to the next field.
+func TestNoCompletionWithoutTheCapability(t *testing.T) {
+	inHostBubble(t, func(t *testing.T, d *driver, hs *hostStub) {
+		hs.prompts = []contract.Prompt{{Name: "completable-prompt", Arguments: []contract.PromptArgument{{Name: "department", Required: true}, {Name: "name", Required: true}}}}
+		hs.mu.Lock()
+		hs.state.Upstream.ServerCapabilities = json.RawMessage(`{"prompts":{"listChanged":true}}`)
+		st := hs.state
+		hs.mu.Unlock()
+		d.send(stateMsg{gen: d.m.subGen, st: st})
+		d.send(showPaneMsg{tool: d.m.selected(), id: panePrompts})
+		d.key("l")
+		d.key("enter")
+		s := d.screen()
+		mustContain(t, s, "Get prompt completable-prompt")
+		mustNotContain(t, s, "tab completes from the server")
+		d.typeText("S")
+		d.key("tab")
+		if f := find2[*argsDialog](t, d).form; f.field().name != "name" {
+			t.Fatalf("tab stays on %s", f.field().name)
+		}
+		if c := hs.called("Complete"); len(c) != 0 {
+			t.Fatalf("asked a server without completions: %v", c)
+		}
+	})
+}

@@ -81,7 +81,9 @@ type KeyMap struct {
 	CopyText      key.Binding
 }
 
-// tabKey is the number key of the i-th pane: 1-9, then 0 ("" past ten).
+// tabKey is the number key of the i-th pane: 1-9, then 0 ("" past ten:
+// those are reached with tab/] and shift+tab/[, the palette's "pane"
+// entries or a click on the tab bar).
 func tabKey(i int) string {
 	switch {
 	case i < 9:
@@ -104,8 +106,8 @@ func DefaultKeyMap(specs []paneSpec) KeyMap {
 		FocusList: key.NewBinding(key.WithKeys("left", "h"), key.WithHelp("←/h", "tools")),
 		FocusPane: key.NewBinding(key.WithKeys("right", "l"), key.WithHelp("→/l", "pane")),
 		Filter:    key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "filter")),
-		NextTab:   key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "next pane")),
-		PrevTab:   key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "prev pane")),
+		NextTab:   key.NewBinding(key.WithKeys("tab", "]"), key.WithHelp("tab/]", "next pane")),
+		PrevTab:   key.NewBinding(key.WithKeys("shift+tab", "["), key.WithHelp("shift+tab/[", "prev pane")),
 		Enter:     key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open/expand")),
 		Back:      key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back")),
 

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -12,10 +13,14 @@ import (
 )
 
 // paletteEntry is one action the palette offers: what it does, its key,
-// and the key press that runs it.
+// and the key press that runs it (or, for an action without a key, the
+// message that does).
 type paletteEntry struct {
 	desc, keyLabel string
-	press          tea.KeyPressMsg
+	msg            tea.Msg
+	// run, when set, is the action (one that is not a message, e.g. one
+	// starting a command).
+	run func() tea.Cmd
 }
 
 // paletteDialog is : (or ctrl+p): every action with its key, filtered as
@@ -47,7 +52,7 @@ func newPaletteDialog(m *Model) (*paletteDialog, tea.Cmd) {
 			return
 		}
 		seen[id] = true
-		all = append(all, paletteEntry{desc: desc, keyLabel: b.Help().Key, press: keyMsgOf(b.Keys()[0])})
+		all = append(all, paletteEntry{desc: desc, keyLabel: b.Help().Key, msg: keyMsgOf(b.Keys()[0])})
 	}
 	for _, b := range m.current().Keys() {
 		add(b, m.specs[m.tab].name+": "+b.Help().Desc)
@@ -58,10 +63,10 @@ func newPaletteDialog(m *Model) (*paletteDialog, tea.Cmd) {
 		}
 		add(b, "")
 	}
+	all = append(all, authPaletteEntries(m)...)
+	// Every pane, with or without a number key (": pane NAME" picks one).
 	for i, sp := range m.specs {
-		if i < len(k.Tabs) {
-			add(k.Tabs[i], "show "+sp.name+": "+sp.about)
-		}
+		all = append(all, paletteEntry{desc: "show " + sp.name + " pane: " + sp.about, keyLabel: tabKey(i), msg: showTabMsg{id: sp.id}})
 	}
 	ti := textinput.New()
 	ti.Prompt = ": "
@@ -83,23 +88,29 @@ func (d *paletteDialog) Keys() []key.Binding {
 }
 
 // filter keeps the entries whose description or key holds every word
-// typed.
+// typed, those where the words come earliest first (": pane ui" puts
+// "show UI pane" before "show Detail pane: the tool, its UI …"), ties in
+// the table's order.
 func (d *paletteDialog) filter() {
 	words := strings.Fields(strings.ToLower(d.input.Value()))
 	d.visible = d.visible[:0]
+	score := map[int]int{}
 	for i, e := range d.all {
 		hay := strings.ToLower(e.desc + " " + e.keyLabel)
 		ok := true
 		for _, w := range words {
-			if !strings.Contains(hay, w) {
+			at := strings.Index(hay, w)
+			if at < 0 {
 				ok = false
 				break
 			}
+			score[i] += at
 		}
 		if ok {
 			d.visible = append(d.visible, i)
 		}
 	}
+	slices.SortStableFunc(d.visible, func(a, b int) int { return score[a] - score[b] })
 	d.cursor = clamp(d.cursor, 0, len(d.visible)-1)
 }
 
@@ -111,8 +122,12 @@ func (d *paletteDialog) Update(msg tea.Msg) (tea.Cmd, bool) {
 			if len(d.visible) == 0 {
 				return nil, false
 			}
-			press := d.all[d.visible[d.cursor]].press
-			return func() tea.Msg { return press }, true
+			e := d.all[d.visible[d.cursor]]
+			if e.run != nil {
+				return e.run(), true
+			}
+			msg := e.msg
+			return func() tea.Msg { return msg }, true
 		case "esc":
 			return nil, true
 		case "up", "ctrl+k":

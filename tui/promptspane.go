@@ -154,7 +154,9 @@ func (p *promptsPane) open() tea.Cmd {
 	d, cmd := newArgsDialog(p.s, "Get prompt "+clean(pr.Name), about, args, func(a map[string]string) tea.Cmd {
 		return p.get(contract.GetPromptRequest{Name: pr.Name, Arguments: a})
 	})
-	d.complete = &contract.CompleteRequest{Ref: contract.CompletePrompt, Name: pr.Name}
+	if p.s.serverDeclares("completions") {
+		d.complete = &contract.CompleteRequest{Ref: contract.CompletePrompt, Name: pr.Name}
+	}
 	return tea.Batch(func() tea.Msg { return pushDialogMsg{d} }, cmd)
 }
 

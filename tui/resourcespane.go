@@ -290,7 +290,9 @@ func (p *resourcesPane) open() tea.Cmd {
 		d, cmd := newArgsDialog(s, "Read "+clean(t.Name), about, args, func(a map[string]string) tea.Cmd {
 			return s.readResource(t.Expand(a))
 		})
-		d.complete = &contract.CompleteRequest{Ref: contract.CompleteResource, URI: t.URITemplate}
+		if s.serverDeclares("completions") {
+			d.complete = &contract.CompleteRequest{Ref: contract.CompleteResource, URI: t.URITemplate}
+		}
 		return tea.Batch(func() tea.Msg { return pushDialogMsg{d} }, cmd)
 	}
 	return nil

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"context"
+	"encoding/json"
 	"os/exec"
 	"time"
 
@@ -128,6 +129,17 @@ func (s *shared) forgetUIs(alsoChanges bool) {
 
 // selected is the selected tool's name ("" when none).
 func (s *shared) selected() string { return s.list.selectedName() }
+
+// serverDeclares reports whether the upstream's initialize declared the
+// capability name (true while its capabilities are not known: ask).
+func (s *shared) serverDeclares(name string) bool {
+	var caps map[string]json.RawMessage
+	if json.Unmarshal(s.state.Upstream.ServerCapabilities, &caps) != nil {
+		return true
+	}
+	v, ok := caps[name]
+	return ok && string(v) != "null"
+}
 
 // setStatus puts a message on the status line and in the Log pane (where
 // it can be read whole when the status line cuts it; errors as ERROR).

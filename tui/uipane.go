@@ -155,9 +155,9 @@ func (s *shared) specLines(m contract.UIMeta, w int) []string {
 // outcomeMark is a refinement outcome's sign: applied, partly, not applied.
 func outcomeMark(status string) string {
 	switch status {
-	case "applied":
+	case contract.RefinementApplied:
 		return "✓"
-	case "partly applied":
+	case contract.RefinementPartlyApplied:
 		return "▲"
 	}
 	return "✗"
@@ -165,9 +165,9 @@ func outcomeMark(status string) string {
 
 func outcomeStyle(st Styles, status string) lipgloss.Style {
 	switch status {
-	case "applied":
+	case contract.RefinementApplied:
 		return st.OK
-	case "partly applied":
+	case contract.RefinementPartlyApplied:
 		return st.Warn
 	}
 	return st.Err

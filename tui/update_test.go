@@ -18,6 +18,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/genui-dev/genui/engine/contract"
+	"github.com/genui-dev/genui/internal/testenv"
 )
 
 // Update is tested key by key against a stub engine (stub_test.go): each
@@ -132,19 +133,22 @@ func TestFilterKey(t *testing.T) {
 
 func TestTabKeys(t *testing.T) {
 	inBubble(t, nil, func(t *testing.T, d *driver) {
-		for i := range len(paneTable) {
+		// The number keys reach the first ten panes; tab and shift+tab
+		// every pane (TestPanesBeyondTen: panes past ten).
+		for i := 0; i < len(paneTable) && tabKey(i) != ""; i++ {
 			d.key(tabKey(i))
 			if d.m.tab != i {
 				t.Fatalf("key %d: tab %d", i+1, d.m.tab)
 			}
 		}
-		d.key("tab")
-		if !d.m.showing(paneDetail) {
-			t.Fatalf("tab from the last pane: %d, want Detail", d.m.tab)
-		}
+		d.key("1")
 		d.key("shift+tab")
 		if !d.m.showing(paneTable[len(paneTable)-1].id) {
 			t.Fatalf("shift+tab from Detail: %d, want the last pane", d.m.tab)
+		}
+		d.key("tab")
+		if !d.m.showing(paneDetail) {
+			t.Fatalf("tab from the last pane: %d, want Detail", d.m.tab)
 		}
 		if len(d.stub.called("Variables")) == 0 {
 			t.Error("the Variables tab did not fetch variables")
@@ -505,6 +509,19 @@ func TestErrorsGoToStatusAndLog(t *testing.T) {
 	})
 }
 
+// tabMiddle is the middle cell of pane i's label in the tab bar
+// (relative to the pane column); the test fails when it is not shown.
+func tabMiddle(t *testing.T, l screenLayout, i int) int {
+	t.Helper()
+	for _, c := range l.tabs {
+		if c.pane == i && !c.marker {
+			return (c.x0 + c.x1) / 2
+		}
+	}
+	t.Fatalf("pane %d has no label in the tab bar %+v", i, l.tabs)
+	return 0
+}
+
 func TestMouse(t *testing.T) {
 	inBubble(t, nil, func(t *testing.T, d *driver) {
 		l := d.m.layout()
@@ -514,7 +531,7 @@ func TestMouse(t *testing.T) {
 			t.Fatalf("click on a tool: selected %s focus %v", d.m.selected(), d.m.focus)
 		}
 		// Click the Events tab.
-		x := l.listW + (l.tabX[d.m.paneIndex(paneEvents)][0]+l.tabX[d.m.paneIndex(paneEvents)][1])/2
+		x := l.listW + tabMiddle(t, l, d.m.paneIndex(paneEvents))
 		d.send(tea.MouseClickMsg{X: x, Y: l.bodyY, Button: tea.MouseLeft})
 		if !d.m.showing(paneEvents) {
 			t.Fatalf("click on the Events tab: tab %d", d.m.tab)
@@ -720,10 +737,7 @@ func TestPanicRestoresTheTerminal(t *testing.T) {
 	in, typeIn := io.Pipe()
 	go func() {
 		// R once the first screen is up.
-		deadline := time.Now().Add(10 * time.Second)
-		for !strings.Contains(out.String(), "Tools 5/5") && time.Now().Before(deadline) {
-			time.Sleep(10 * time.Millisecond)
-		}
+		testenv.Until(10*time.Second, func() bool { return strings.Contains(out.String(), "Tools 5/5") })
 		_, _ = typeIn.Write([]byte("R"))
 	}()
 	defer typeIn.Close()

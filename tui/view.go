@@ -20,7 +20,7 @@ import (
 type screenLayout struct {
 	headerH, bodyY, bodyH int
 	listW, paneW          int
-	tabX                  [][2]int // tab bar cells per tab, relative to the pane column
+	tabs                  []tabCell // the tab bar's labels, x relative to the pane column
 }
 
 func (m *Model) layout() screenLayout {
@@ -28,7 +28,7 @@ func (m *Model) layout() screenLayout {
 	if m.banner() != "" {
 		l.headerH = 3
 	}
-	l.headerH += len(m.upstreamProblem())
+	l.headerH += len(m.upstreamProblem()) + len(m.authAttention())
 	l.bodyY = l.headerH
 	l.bodyH = max(m.height-l.headerH-2, 4)
 	l.listW = clamp(m.width*3/8, 26, 44)
@@ -36,55 +36,8 @@ func (m *Model) layout() screenLayout {
 		l.listW = max(m.width/2, 10)
 	}
 	l.paneW = m.width - l.listW
-	x := 1
-	labels, pad := m.tabLabels(l.paneW)
-	for _, name := range labels {
-		w := ansi.StringWidth(name) + 2*pad
-		l.tabX = append(l.tabX, [2]int{x, x + w})
-		x += w + 1 - pad
-	}
+	l.tabs = m.tabBar(l.paneW)
 	return l
-}
-
-// tabLabels are the tab names that fit in w cells, and the padding around
-// each (narrow terminals get short names and no padding; narrower ones the
-// number keys, with the visible pane's short name).
-func (m *Model) tabLabels(w int) ([]string, int) {
-	full := make([]string, len(m.specs))
-	n := 1
-	for i, sp := range m.specs {
-		full[i] = strings.TrimSpace(tabKey(i) + " " + sp.name)
-		n += len(full[i]) + 2
-	}
-	if n <= w {
-		return full, 1
-	}
-	short := make([]string, len(m.specs))
-	n = 1
-	for i, sp := range m.specs {
-		short[i] = strings.TrimSpace(tabKey(i) + " " + sp.short)
-		n += len(short[i]) + 1
-	}
-	if n <= w {
-		return short, 0
-	}
-	// Number keys only, the visible pane named; then names again, in
-	// order, while they fit.
-	out := make([]string, len(short))
-	n = 1
-	for i := range short {
-		out[i] = short[i]
-		if i != m.tab && tabKey(i) != "" {
-			out[i] = tabKey(i)
-		}
-		n += len(out[i]) + 1
-	}
-	for i := range out {
-		if extra := len(short[i]) - len(out[i]); extra > 0 && n+extra <= w {
-			out[i], n = short[i], n+extra
-		}
-	}
-	return out, 0
 }
 
 func (m *Model) render() string {
@@ -116,24 +69,36 @@ func (m *Model) renderHeader(l screenLayout) []string {
 	st, s := m.styles, m.state
 	sep := st.Faint.Render(" │ ")
 	mode := st.TabActive.Render(" " + m.mode.String() + " ")
-	up := st.Muted.Render("upstream …")
-	if m.haveState {
+	gen := st.Label.Render("gen ") + st.Text.Render(orDash(clean(s.Generator)))
+	if s.GeneratorSource != "" { // settings genui was not given: say so
+		gen += st.Warn.Render(" ⚠ " + clean(strings.Replace(s.GeneratorSource, " from the environment", " from env", 1)))
+	}
+	line1 := st.Title.Render("genui") + st.Muted.Render(" "+orDash(s.Version)) + " " + mode + sep + gen + sep
+	if !m.haveState {
+		line1 += st.Muted.Render("upstream …")
+	} else {
 		name := m.opts.Upstream
 		if name == "" {
 			name = serverName(s.Upstream)
 		}
+		name = clean(name)
 		state := st.OK.Render("● ")
 		if !s.Upstream.Connected {
 			// Why it is down is wrapped under the header (upstreamProblem).
 			state = st.Err.Render("○ down ")
 		}
-		up = st.Label.Render("upstream ") + state + st.Text.Render(clean(name))
+		auth := ""
+		if a := authSummary(s.Upstream.Auth, m.now()); a != "" {
+			auth = st.Muted.Render(" · " + a)
+		}
+		line1 += st.Label.Render("upstream ") + state
+		// A long upstream (a URL, a command line) gives up its middle
+		// before the sign-in word after it is cut at the edge.
+		if room := max(m.width-cellWidth(line1)-cellWidth(auth), minHeaderUpstream); auth != "" && cellWidth(name) > room {
+			name = shortenMiddle(name, room)
+		}
+		line1 += st.Text.Render(name) + auth
 	}
-	gen := st.Label.Render("gen ") + st.Text.Render(orDash(clean(s.Generator)))
-	if s.GeneratorSource != "" { // settings genui was not given: say so
-		gen += st.Warn.Render(" ⚠ " + clean(strings.Replace(s.GeneratorSource, " from the environment", " from env", 1)))
-	}
-	line1 := st.Title.Render("genui") + st.Muted.Render(" "+orDash(s.Version)) + " " + mode + sep + gen + sep + up
 
 	var parts []string
 	if s.URLs.MCP != "" {
@@ -164,7 +129,25 @@ func (m *Model) renderHeader(l screenLayout) []string {
 	for _, p := range m.upstreamProblem() {
 		out = append(out, st.Err.Render(fit(p, m.width)))
 	}
+	for _, p := range m.authAttention() {
+		out = append(out, st.Warn.Render(fit(p, m.width)))
+	}
 	return out
+}
+
+// minHeaderUpstream is the fewest cells the header's upstream name is
+// shortened to (with less room the sign-in word is cut at the edge).
+const minHeaderUpstream = 16
+
+// shortenMiddle cuts plain text s to w cells by taking out its middle
+// ("http://very…/mcp"): both ends of a URL or command say most.
+func shortenMiddle(s string, w int) string {
+	if cellWidth(s) <= w || w < 3 {
+		return s
+	}
+	head := (w - 1) / 2
+	tail := w - 1 - head
+	return ansi.Truncate(s, head, "") + "…" + ansi.TruncateLeft(s, cellWidth(s)-tail, "")
 }
 
 // upstreamProblem is why the upstream is down, wrapped to the screen's
@@ -259,26 +242,7 @@ func since(now, t time.Time) string {
 	return d.Round(time.Second).String()
 }
 
-// Tabs and panes.
-
-func (m *Model) renderTabs(l screenLayout) string {
-	st := m.styles
-	var b strings.Builder
-	b.WriteString(" ")
-	labels, pad := m.tabLabels(l.paneW)
-	sp := strings.Repeat(" ", pad)
-	for i, name := range labels {
-		if i > 0 && pad == 0 {
-			b.WriteString(" ")
-		}
-		if i == m.tab {
-			b.WriteString(st.TabActive.Render(sp + name + sp))
-		} else {
-			b.WriteString(st.Tab.Render(sp + name + sp))
-		}
-	}
-	return fit(b.String(), l.paneW)
-}
+// The pane (the tab bar: tabs.go).
 
 // renderPane draws the visible pane (w×h, border included), with the
 // docked dialogs (the refine box) under it.
