@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/genui-dev/genui/engine"
+	"github.com/genui-dev/genui/engine/history"
 	"github.com/genui-dev/genui/engine/host"
 	"github.com/genui-dev/genui/engine/jsonrpc"
 	"github.com/genui-dev/genui/engine/upstream"
@@ -107,12 +108,16 @@ func relayChild(tb testing.TB) *rawConn {
 
 // genuiHost starts an engine whose stdio upstream is the demo child, and
 // genui's stdio host on OS pipes; it returns a client talking to genui.
-func genuiHost(tb testing.TB) *rawConn {
+func genuiHost(tb testing.TB) *rawConn { return genuiHostWith(tb, history.Options{}) }
+
+// genuiHostWith is genuiHost with the call history's options (its
+// default, as genui runs: enabled, in a temporary DIR).
+func genuiHostWith(tb testing.TB, hist history.Options) *rawConn {
 	ctx, cancel := context.WithCancel(context.Background())
 	log := slog.New(slog.DiscardHandler)
 	up := upstream.Config{Transport: upstream.TransportStdio, Command: os.Args[0], Args: []string{"-test.run=^$"},
 		Env: []string{demoChildEnv + "=1"}, Logger: log}
-	e, err := engine.New(engine.Options{Upstream: up, Dir: tb.TempDir(), Logger: log})
+	e, err := engine.New(engine.Options{Upstream: up, Dir: tb.TempDir(), Logger: log, History: hist})
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -179,13 +184,16 @@ func measure(n int, f func()) (time.Duration, uint64) {
 // one does (the client's share; the relay's copies allocate nothing).
 func BenchmarkProxiedCall(b *testing.B) {
 	direct, relay, proxied := demoChild(b), relayChild(b), genuiHost(b)
-	for range 200 { // warm up all three
+	unrecorded := genuiHostWith(b, history.Options{Disabled: true}) // the history's share
+	// Warm up all four.
+	for range 200 {
 		direct.roundTrip(b, benchCall, id1)
 		relay.roundTrip(b, benchCall, id1)
 		proxied.roundTrip(b, benchCall, id1)
+		unrecorded.roundTrip(b, benchCall, id1)
 	}
-	var dT, rT, pT time.Duration
-	var dA, pA uint64
+	var dT, rT, pT, uT time.Duration
+	var dA, pA, uA uint64
 	b.ResetTimer()
 	const chunk = 250
 	for i := 0; i < b.N; i += chunk {
@@ -196,6 +204,8 @@ func BenchmarkProxiedCall(b *testing.B) {
 		rT += t
 		t, a = measure(n, func() { proxied.roundTrip(b, benchCall, id1) })
 		pT, pA = pT+t, pA+a
+		t, a = measure(n, func() { unrecorded.roundTrip(b, benchCall, id1) })
+		uT, uA = uT+t, uA+a
 	}
 	n := float64(b.N)
 	b.ReportMetric(float64(dT.Nanoseconds())/n, "direct-ns/op")
@@ -207,6 +217,11 @@ func BenchmarkProxiedCall(b *testing.B) {
 	}
 	b.ReportMetric(float64(dA)/n, "client-allocs/op")
 	b.ReportMetric((float64(pA)-float64(dA))/n, "genui-allocs/op")
+	// What recording a call in the history adds on the proxy path (goal:
+	// at most one small allocation): genui with the history on, as above,
+	// against genui with it off, in the same chunks.
+	b.ReportMetric((float64(pA)-float64(uA))/n, "history-allocs/op")
+	b.ReportMetric(float64((pT-uT).Nanoseconds())/n, "history-ns/op")
 }
 
 // BenchmarkReadCachedUI measures resources/read of a cached UI through

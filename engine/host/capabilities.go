@@ -3,6 +3,8 @@ package host
 import (
 	"context"
 	"encoding/json"
+	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -24,7 +26,10 @@ import (
 //     plus roots when genui has some configured. genui's own surfaces
 //     (TUI, preview, HTTP API) then answer the requests of their own calls
 //     only for the capabilities the host declared. A host that does not
-//     initialize in time leaves the upstream told of no capabilities.
+//     initialize in time leaves the upstream told of no capabilities until
+//     it does: then a stdio upstream is restarted (its session state
+//     replayed) so that its handshake declares the host's, and an HTTP one,
+//     which genui cannot restart, is logged as told of none (lateHost).
 //   - CapabilitiesWorkbench (the default of a standalone `serve`/`tui`):
 //     sampling and elicitation (answered by the host session whose call
 //     it is when it declared them, else by genui's surfaces), roots when
@@ -49,6 +54,10 @@ var workbenchRelay = json.RawMessage(`{"sampling":{},"elicitation":{"form":{},"u
 // first host's initialize in the host capability mode.
 var hostCapsWait = 5 * time.Second
 
+// lateHostRestartWait bounds the restart that tells the upstream of a
+// host that initialized after the upstream's handshake.
+const lateHostRestartWait = time.Minute
+
 // relayedCapabilities are the client capabilities genui passes on from a
 // host. Others (tasks, experimental) are not: genui does not relay what
 // they would make the server send.
@@ -63,6 +72,10 @@ type hostInit struct {
 	mu       sync.Mutex
 	caps     json.RawMessage
 	info     json.RawMessage
+	// late: an upstream handshake gave up waiting (hostCapsWait) and told
+	// the upstream of no host; the host's initialize, when it comes,
+	// restarts the upstream (lateHost).
+	late bool
 }
 
 // ExpectStdioHost says this server's one host is the stdio session
@@ -99,8 +112,49 @@ func (s *Server) setHostInit(stdio bool, caps, info json.RawMessage) {
 	}
 	s.stdio.mu.Lock()
 	s.stdio.caps, s.stdio.info = caps, info
-	s.stdio.mu.Unlock()
+	late := s.stdio.late
+	s.stdio.late = false
 	s.stdio.once.Do(func() { close(s.stdio.known) })
+	s.stdio.mu.Unlock()
+	if late {
+		go s.lateHost(mirrorCapabilities(caps))
+	}
+}
+
+// lateHost tells the upstream of the host that initialized after its
+// handshake had given up waiting: the handshake declared none of the
+// host's capabilities, and a server decides what it offers by them
+// (server-everything lists its sampling and elicitation tools only to a
+// client that declares them). A stdio upstream is restarted, so its new
+// handshake declares them (upstream.Client.Restart replays the session
+// state; the tools are listed again); when it cannot be (an HTTP
+// upstream) the log says what the upstream was not told.
+func (s *Server) lateHost(caps json.RawMessage) {
+	var m map[string]json.RawMessage
+	_ = json.Unmarshal(caps, &m)
+	if len(m) == 0 {
+		return // it declares nothing the upstream was not told
+	}
+	names := make([]string, 0, len(m))
+	for k := range m {
+		names = append(names, k)
+	}
+	slices.Sort(names)
+	told := strings.Join(names, ", ")
+	ctx, cancel := context.WithTimeout(context.Background(), lateHostRestartWait)
+	defer cancel()
+	// The handshake that told it of none, and the tools list that follows
+	// it, end first: a restart in between would cut that list short.
+	if ok, reason, _ := s.up.WaitHandshake(ctx); !ok {
+		s.log.Warn("the host initialized after the upstream's handshake, which has not ended: the upstream is not told its capabilities", "capabilities", told, "reason", reason)
+		return
+	}
+	_ = s.tools.WaitReady(ctx)
+	if err := s.up.Restart(ctx, "the host initialized after the upstream's handshake, which told it of no host capabilities: now it is told "+told); err != nil {
+		s.log.Warn("the host initialized after the upstream's handshake: the upstream was told of none of its capabilities and could not be restarted to hear them; restart genui with the host connected", "capabilities", told, "err", err)
+		return
+	}
+	s.log.Info("the host initialized after the upstream's handshake: the upstream was restarted and told its capabilities", "capabilities", told)
 }
 
 // setFirstHostInit is setHostInit for a modern (2026-07-28) host, which
@@ -122,7 +176,16 @@ func (s *Server) waitHostInit(ctx context.Context) bool {
 	case <-s.stdio.known:
 		return true
 	case <-t.C:
-		s.log.Warn("no host initialized in time; the upstream is told of no host capabilities", "waited", hostCapsWait)
+		s.stdio.mu.Lock()
+		select {
+		case <-s.stdio.known: // it came as the wait ended
+			s.stdio.mu.Unlock()
+			return true
+		default:
+		}
+		s.stdio.late = true
+		s.stdio.mu.Unlock()
+		s.log.Warn("no host initialized in time; the upstream is told of no host capabilities until one does (then it is restarted to hear them)", "waited", hostCapsWait)
 	case <-ctx.Done():
 	}
 	return false

@@ -14,6 +14,8 @@ import (
 	"github.com/genui-dev/genui/engine/contract"
 	"github.com/genui-dev/genui/engine/host"
 	"github.com/genui-dev/genui/engine/jsonrpc"
+	"github.com/genui-dev/genui/engine/upstream"
+	"github.com/genui-dev/genui/internal/testenv"
 )
 
 // TestRelayNeedsTheHostsCapability: a host that did not declare sampling
@@ -63,31 +65,11 @@ func TestUpstreamInitializeIsTheHosts(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			s := newScripted()
-			log := slog.New(slog.DiscardHandler)
 			up := scriptedUpstream(s)
 			up.BackoffMin, up.BackoffMax = 50*time.Millisecond, 200*time.Millisecond
 			// Surfaces as in every running genui: the host mode must still
 			// not declare what they could answer.
-			e, err := engine.New(engine.Options{Upstream: up, Dir: t.TempDir(), Logger: log, Surfaces: true, Roots: c.roots})
-			if err != nil {
-				t.Fatal(err)
-			}
-			srv := host.New(host.Options{Engine: e, Upstream: e.Relay(), Tools: e.Registry(), Logger: log, Capabilities: c.mode})
-			srv.ExpectStdioHost()
-			ctx, cancel := context.WithCancel(context.Background())
-			inR, inW := io.Pipe()
-			outR, outW := io.Pipe()
-			done := make(chan struct{}, 2)
-			go func() { _ = e.Run(ctx); done <- struct{}{} }()
-			go func() { _ = srv.ServeStdio(ctx, inR, outW); _ = outW.Close(); done <- struct{}{} }()
-			t.Cleanup(func() {
-				_ = inW.Close()
-				cancel()
-				<-done
-				<-done
-			})
-			c2 := &pipeClient{t: t, w: inW, resp: map[string]chan *jsonrpc.Message{}, reqs: make(chan *jsonrpc.Message, 16), change: make(chan struct{})}
-			go c2.read(outR)
+			e, c2 := startStdioHost(t, up, c.roots, c.mode)
 			info := map[string]any{"name": "claude-code", "version": "2.1.0", "title": "Claude Code"}
 			c2.result("initialize", map[string]any{"protocolVersion": "2025-06-18", "capabilities": c.host, "clientInfo": info}, nil)
 			c2.result("tools/list", nil, nil)
@@ -112,6 +94,36 @@ func TestUpstreamInitializeIsTheHosts(t *testing.T) {
 			}
 		})
 	}
+}
+
+// startStdioHost runs an engine on up with genui's surfaces (as in every
+// running genui) and a host server whose one host is the stdio session
+// (`genui mcp`) in capability mode mode, and returns the engine and that
+// host's client, not yet initialized.
+func startStdioHost(t *testing.T, up upstream.Config, roots []contract.Root, mode string) (*engine.Engine, *pipeClient) {
+	t.Helper()
+	log := slog.New(slog.DiscardHandler)
+	e, err := engine.New(engine.Options{Upstream: up, Dir: t.TempDir(), Logger: log, Surfaces: true, Roots: roots})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := host.New(host.Options{Engine: e, Upstream: e.Relay(), Tools: e.Registry(), Logger: log, Capabilities: mode})
+	srv.ExpectStdioHost()
+	ctx, cancel := context.WithCancel(context.Background())
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	done := make(chan struct{}, 2)
+	go func() { _ = e.Run(ctx); done <- struct{}{} }()
+	go func() { _ = srv.ServeStdio(ctx, inR, outW); _ = outW.Close(); done <- struct{}{} }()
+	t.Cleanup(func() {
+		_ = inW.Close()
+		cancel()
+		<-done
+		<-done
+	})
+	c := &pipeClient{t: t, w: inW, resp: map[string]chan *jsonrpc.Message{}, reqs: make(chan *jsonrpc.Message, 16), change: make(chan struct{})}
+	go c.read(outR)
+	return e, c
 }
 
 // canonical re-encodes JSON with sorted keys.
@@ -161,5 +173,40 @@ func TestRootsNeverReachAnotherSession(t *testing.T) {
 	}
 	if a.Error != nil || !strings.Contains(string(a.Result), "sessions") {
 		t.Fatalf("A's call: %s %v, want the upstream to have heard why genui refused", a.Result, a.Error)
+	}
+}
+
+// TestLateHostIsToldToTheUpstream: a host that initializes after the
+// upstream's handshake gave up waiting for it (the upstream was told of no
+// host capabilities, and a server offers what the client declares) gets
+// the upstream restarted: the new handshake declares the host's
+// capabilities and clientInfo, /state says so, and the host's calls go
+// through.
+func TestLateHostIsToldToTheUpstream(t *testing.T) {
+	host.SetHostCapsWait(t, 100*time.Millisecond)
+	s := newScripted()
+	e, c := startStdioHost(t, scriptedUpstream(s), nil, "")
+	s.waitInitialize(t, "the first handshake")
+	if caps := s.initCapabilities(); len(caps) != 1 || canonical(t, caps[0]) != `{}` {
+		t.Fatalf("before the host: upstream told %s, want no capabilities", caps)
+	}
+	info := map[string]any{"name": "late-host", "version": "1"}
+	hostCaps := map[string]any{"sampling": map[string]any{}, "elicitation": map[string]any{"form": map[string]any{}}}
+	c.result("initialize", map[string]any{"protocolVersion": "2025-06-18", "capabilities": hostCaps, "clientInfo": info}, nil)
+	s.waitInitialize(t, "the host initialized late: the upstream should be restarted to hear its capabilities")
+	caps, infos := s.initCapabilities(), s.initClientInfo()
+	want := `{"elicitation":{"form":{}},"sampling":{}}`
+	if got := canonical(t, caps[len(caps)-1]); got != want {
+		t.Errorf("after the late host: upstream told %s, want %s", got, want)
+	}
+	if got := canonical(t, infos[len(infos)-1]); got != mustJSON(info) {
+		t.Errorf("after the late host: upstream told clientInfo %s, want the host's", got)
+	}
+	testenv.Eventually(t, 30*time.Second, "/state shows the capabilities the new handshake declared", func() bool {
+		st, err := e.State(context.Background())
+		return err == nil && canonical(t, st.Upstream.ClientCapabilities) == want
+	})
+	if r := c.call("tools/list", nil); r.Error != nil {
+		t.Errorf("tools/list after the restart: %v", r.Error)
 	}
 }

@@ -83,6 +83,9 @@ type Upstream interface {
 	SetRequestHandler(func(ctx context.Context, method string, params json.RawMessage) (json.RawMessage, error))
 	SetClientCapabilities(func(ctx context.Context) json.RawMessage)
 	SetClientInfo(func() json.RawMessage)
+	// Restart makes the upstream's handshake again (a new child for a
+	// stdio upstream); an error when it cannot (an HTTP upstream).
+	Restart(ctx context.Context, why string) error
 	// NextCallSeq numbers a request forwarded upstream among every call in
 	// flight (the host's and genui's surfaces'); SetHostCalls registers
 	// the host's newest one, so the engine can tell whose call a

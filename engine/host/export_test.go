@@ -1,6 +1,9 @@
 package host
 
-import "net/http"
+import (
+	"net/http"
+	"time"
+)
 
 // FastForwarded is how many requests took the stdio fast path (for tests
 // that check which path a request took).
@@ -34,3 +37,30 @@ func OpenStreams(s *Server, id string) int {
 // LoopbackOnly is the Origin rule without allowed origins: Host and Origin
 // must be loopback.
 func LoopbackOnly(next http.Handler) http.Handler { return (*Origins)(nil).Guard(next) }
+
+// StreamEnded reports whether the resumable stream of session sid that
+// lastEventID names holds its end (a POST stream's response), so a test
+// can resume it knowing the answer came while nobody listened.
+func StreamEnded(s *Server, sid, lastEventID string) bool {
+	s.mu.Lock()
+	sess, ok := s.sessions[sid]
+	s.mu.Unlock()
+	if !ok {
+		return false
+	}
+	st, _, _, ok := sess.replayLog().lookup(lastEventID)
+	if !ok {
+		return false
+	}
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	return st.ended
+}
+
+// SetHostCapsWait sets how long the upstream's handshake waits for the
+// host's initialize, until the test ends.
+func SetHostCapsWait(t interface{ Cleanup(func()) }, d time.Duration) {
+	old := hostCapsWait
+	hostCapsWait = d
+	t.Cleanup(func() { hostCapsWait = old })
+}

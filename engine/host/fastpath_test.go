@@ -18,6 +18,7 @@ import (
 	"github.com/genui-dev/genui/engine/contract"
 	"github.com/genui-dev/genui/engine/host"
 	"github.com/genui-dev/genui/engine/jsonrpc"
+	"github.com/genui-dev/genui/internal/testenv"
 )
 
 // TestFastPathTakesPlainRequestsOnly: plain requests from the stdio host
@@ -157,12 +158,8 @@ func TestFastPathHostThatStopsReading(t *testing.T) {
 		frames.WriteByte('\n')
 	}
 	go func() { _, _ = inW.Write(frames.Bytes()) }()
-	deadline := time.Now().Add(20 * time.Second)
-	for !strings.Contains(logBuf.String(), "the host is not reading genui's stdout") {
-		if time.Now().After(deadline) {
-			t.Fatalf("no warning about dropped frames; log:\n%.2000s", logBuf.String())
-		}
-		time.Sleep(20 * time.Millisecond)
+	if !testenv.Until(20*time.Second, func() bool { return strings.Contains(logBuf.String(), "the host is not reading genui's stdout") }) {
+		t.Fatalf("no warning about dropped frames; log:\n%.2000s", logBuf.String())
 	}
 	// The upstream connection still works.
 	fctx, fcancel := context.WithTimeout(ctx, 5*time.Second)

@@ -15,6 +15,7 @@ import (
 	"github.com/genui-dev/genui/engine/host"
 	"github.com/genui-dev/genui/engine/jsonrpc"
 	"github.com/genui-dev/genui/engine/upstream"
+	"github.com/genui-dev/genui/internal/testenv"
 )
 
 // TestFastPathHistoryBuffersStayApart: fast-path calls record their tool,
@@ -82,18 +83,13 @@ func TestFastPathHistoryBuffersStayApart(t *testing.T) {
 		t.Fatalf("%d of %d calls took the fast path", got, rounds*inFlight)
 	}
 	total := rounds * inFlight
-	deadline := time.Now().Add(30 * time.Second)
 	var page contract.HistoryPage
-	for {
-		page, err = e.History(context.Background(), contract.HistoryQuery{Tool: "get_current_weather", Limit: 1000})
-		if err != nil {
+	testenv.Until(30*time.Second, func() bool {
+		if page, err = e.History(context.Background(), contract.HistoryQuery{Tool: "get_current_weather", Limit: 1000}); err != nil {
 			t.Fatal(err)
 		}
-		if page.Matching >= total || time.Now().After(deadline) {
-			break
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+		return page.Matching >= total
+	})
 	if page.Matching != total {
 		t.Fatalf("history holds %d calls, want %d", page.Matching, total)
 	}
@@ -131,17 +127,12 @@ func TestFastPathHistoryBuffersStayApart(t *testing.T) {
 	if host.FastForwarded(srv) != before {
 		t.Fatal("the watched call took the fast path")
 	}
-	deadline = time.Now().Add(30 * time.Second)
-	for {
-		page, err = e.History(context.Background(), contract.HistoryQuery{Tool: "get_current_weather", Limit: 1})
-		if err != nil {
+	testenv.Until(30*time.Second, func() bool {
+		if page, err = e.History(context.Background(), contract.HistoryQuery{Tool: "get_current_weather", Limit: 1}); err != nil {
 			t.Fatal(err)
 		}
-		if page.Matching > total || time.Now().After(deadline) {
-			break
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+		return page.Matching > total
+	})
 	ent, err := e.HistoryEntry(context.Background(), page.Entries[0].ID)
 	if err != nil {
 		t.Fatal(err)

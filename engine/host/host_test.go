@@ -16,6 +16,7 @@ import (
 	"github.com/genui-dev/genui/engine/host"
 	"github.com/genui-dev/genui/engine/jsonrpc"
 	"github.com/genui-dev/genui/engine/upstream"
+	"github.com/genui-dev/genui/internal/testenv"
 )
 
 func scriptedUpstream(s *scripted) upstream.Config {
@@ -187,11 +188,7 @@ func TestCancellationReachesUpstream(t *testing.T) {
 	ch, id := h.c.start("tools/call", map[string]any{"name": "slow"})
 	s.waitCalled(t, "slow")
 	h.c.send(jsonrpc.NewNotification("notifications/cancelled", json.RawMessage(`{"requestId":`+id+`,"reason":"user"}`)))
-	deadline := time.Now().Add(5 * time.Second)
-	for len(s.cancelledIDs()) == 0 && time.Now().Before(deadline) {
-		time.Sleep(20 * time.Millisecond)
-	}
-	if len(s.cancelledIDs()) == 0 {
+	if !testenv.Until(5*time.Second, func() bool { return len(s.cancelledIDs()) > 0 }) {
 		t.Fatal("upstream never received notifications/cancelled")
 	}
 	select {

@@ -18,6 +18,7 @@ import (
 	"github.com/genui-dev/genui/engine"
 	"github.com/genui-dev/genui/engine/contract"
 	"github.com/genui-dev/genui/engine/host"
+	"github.com/genui-dev/genui/internal/testenv"
 )
 
 // startHTTP serves the demo through genui's HTTP transports.
@@ -272,7 +273,7 @@ func waitLine(t *testing.T, lines <-chan string, substr string, d time.Duration)
 // TestSecondGetStreamClosingKeepsTheFirst: a client may open a second GET
 // stream; when that one closes, notifications go to the first again.
 func TestSecondGetStreamClosingKeepsTheFirst(t *testing.T) {
-	ts, _ := startHTTPOpts(t, host.Options{})
+	ts, srv := startHTTPOpts(t, host.Options{})
 	sid := initSession(t, ts.URL)
 	postJSON(t, ts.URL, sid, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
 	ctx1, cancel1 := context.WithCancel(context.Background())
@@ -280,11 +281,11 @@ func TestSecondGetStreamClosingKeepsTheFirst(t *testing.T) {
 	first := openStream(t, ctx1, ts.URL, sid)
 	ctx2, cancel2 := context.WithCancel(context.Background())
 	second := openStream(t, ctx2, ts.URL, sid)
-	time.Sleep(100 * time.Millisecond)
+	testenv.Eventually(t, 10*time.Second, "both GET streams attached", func() bool { return host.OpenStreams(srv, sid) == 2 })
 	cancel2()
 	for range second {
 	}
-	time.Sleep(100 * time.Millisecond)
+	testenv.Eventually(t, 10*time.Second, "the second GET stream detached", func() bool { return host.OpenStreams(srv, sid) == 1 })
 	// A refine changes a UI: hosts hear resources/list_changed on their stream.
 	postJSON(t, ts.URL, sid, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"_ui_refine","arguments":{"toolName":"get_forecast","feedback":"dark theme"}}}`)
 	waitLine(t, first, "notifications/resources/list_changed", 10*time.Second)

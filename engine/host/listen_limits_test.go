@@ -18,6 +18,7 @@ import (
 	"github.com/genui-dev/genui/engine/host"
 	"github.com/genui-dev/genui/engine/jsonrpc"
 	"github.com/genui-dev/genui/engine/upstream"
+	"github.com/genui-dev/genui/internal/testenv"
 )
 
 // subsUpstream is an upstream with resource subscriptions that counts
@@ -212,13 +213,7 @@ func TestListenLimitsUnderLoad(t *testing.T) {
 		c.Close()
 	}
 	open = nil
-	deadline := time.Now().Add(20 * time.Second)
-	for time.Now().Before(deadline) {
-		if _, _, active := up.counts(); active == 0 && host.OpenListens(srv) == 0 {
-			break
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	testenv.Until(20*time.Second, func() bool { _, _, active := up.counts(); return active == 0 && host.OpenListens(srv) == 0 })
 	sub, unsub, active := up.counts()
 	if active != 0 || unsub != sub || host.OpenListens(srv) != 0 {
 		t.Errorf("after the listeners closed: %d subscribe, %d unsubscribe, %d upstream subscriptions active, %d listens; want all released",
@@ -292,10 +287,7 @@ func TestListenerThatStopsReadingIsClosed(t *testing.T) {
 	if gap > 4*time.Second {
 		t.Errorf("the reading listener waited %s between two updates: the stalled one held delivery up", gap.Round(time.Millisecond))
 	}
-	deadline := time.Now().Add(stall + 10*time.Second)
-	for host.OpenListens(srv) != 1 && time.Now().Before(deadline) {
-		time.Sleep(20 * time.Millisecond)
-	}
+	testenv.Until(stall+10*time.Second, func() bool { return host.OpenListens(srv) == 1 })
 	if n := host.OpenListens(srv); n != 1 {
 		t.Errorf("%d listens open %s after the burst; want the stalled one closed", n, time.Since(start).Round(time.Millisecond))
 	}

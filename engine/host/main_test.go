@@ -12,6 +12,7 @@ import (
 
 	"github.com/genui-dev/genui/engine/demo"
 	"github.com/genui-dev/genui/internal/manytools"
+	"github.com/genui-dev/genui/internal/testenv"
 )
 
 // demoChildEnv makes this test binary the demo server on stdin/stdout (a
@@ -73,10 +74,7 @@ func pausingChild(dir string) {
 			}
 			_ = w.Flush()
 			var how []byte
-			for deadline := time.Now().Add(time.Minute); len(how) == 0 && time.Now().Before(deadline); {
-				time.Sleep(5 * time.Millisecond)
-				how, _ = os.ReadFile(filepath.Join(dir, "go"))
-			}
+			testenv.Until(time.Minute, func() bool { how, _ = os.ReadFile(filepath.Join(dir, "go")); return len(how) > 0 })
 			switch string(how) {
 			case "rest":
 				for i := pausingFirst; i < pausingTools; i++ {

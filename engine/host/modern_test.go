@@ -11,6 +11,7 @@ import (
 	"github.com/genui-dev/genui/engine/host"
 	"github.com/genui-dev/genui/engine/jsonrpc"
 	"github.com/genui-dev/genui/engine/upstream"
+	"github.com/genui-dev/genui/internal/testenv"
 )
 
 // modern builds the params of a 2026-07-28 request: fields plus the
@@ -264,16 +265,13 @@ func TestModernSamplingIsAMultiRoundTrip(t *testing.T) {
 // (bounded: 10 s).
 func waitModernTools(t *testing.T, base, want string) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		_, body := modernPost(t, base, "tools/list", modern(nil, nil, ""), nil)
-		if strings.Contains(string(body), want) {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("tools/list never held %s: %s", want, body)
-		}
-		time.Sleep(20 * time.Millisecond)
+	var body []byte
+	holds := func() bool {
+		_, body = modernPost(t, base, "tools/list", modern(nil, nil, ""), nil)
+		return strings.Contains(string(body), want)
+	}
+	if !testenv.Until(10*time.Second, holds) {
+		t.Fatalf("tools/list never held %s: %s", want, body)
 	}
 }
 

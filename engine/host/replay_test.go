@@ -11,8 +11,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/genui-dev/genui/engine/host"
 	"github.com/genui-dev/genui/engine/jsonrpc"
 	"github.com/genui-dev/genui/engine/upstream"
+	"github.com/genui-dev/genui/internal/testenv"
 )
 
 // sseEvent is one parsed server-sent event.
@@ -110,7 +112,7 @@ func resumeGet(t *testing.T, base, sid, lastEventID string) *http.Request {
 // (the response), not the events of another stream of the session.
 func TestSSEStreamResumesWithLastEventID(t *testing.T) {
 	up := newRevUpstream(1)
-	ts, _ := startHTTPUp(t, upstream.Config{Transport: "inprocess", InProcess: up.serve})
+	ts, srv := startHTTPUp(t, upstream.Config{Transport: "inprocess", InProcess: up.serve})
 	sid := httpInit(t, ts.URL)
 
 	events, drop, resp := openSSE(t, ssePost(t, ts.URL, sid,
@@ -135,7 +137,8 @@ func TestSSEStreamResumesWithLastEventID(t *testing.T) {
 		t.Fatalf("ping stream: %+v", ev)
 	}
 
-	time.Sleep(800 * time.Millisecond) // the call finishes while nobody listens
+	// The call finishes while nobody listens.
+	testenv.Eventually(t, 30*time.Second, "the call's response stored on its dropped stream", func() bool { return host.StreamEnded(srv, sid, progress.id) })
 	resumed, _, resp := openSSE(t, resumeGet(t, ts.URL, sid, progress.id))
 	if resumed == nil {
 		b, _ := io.ReadAll(resp.Body)

@@ -398,16 +398,8 @@ func TestCancelRightAfterRequest(t *testing.T) {
 				}
 				inflight = func() int { return sessionsInFlight(srv) }
 			}
-			deadline := time.Now().Add(5 * time.Second)
-			for {
-				k := inflight()
-				if k == 0 {
-					return
-				}
-				if time.Now().After(deadline) {
-					t.Fatalf("%d of %d cancelled requests still in flight 5 s after their notifications/cancelled", k, n)
-				}
-				time.Sleep(50 * time.Millisecond)
+			if !testenv.Until(5*time.Second, func() bool { return inflight() == 0 }) {
+				t.Fatalf("%d of %d cancelled requests still in flight 5 s after their notifications/cancelled", inflight(), n)
 			}
 		})
 	}
@@ -443,10 +435,9 @@ func TestPlainJSONPostSurvivesNotifications(t *testing.T) {
 		if resp.StatusCode != http.StatusOK || !bytes.Contains(body, []byte(`done x`)) {
 			t.Fatalf("plain JSON tools/call: %d %s", resp.StatusCode, body)
 		}
-		// The notification goroutine may still be recursing: give it time
-		// to crash, then prove it still delivers: a second call's progress
-		// reaches its event stream.
-		time.Sleep(3 * time.Second)
+		// Prove the notification goroutine still delivers: a second call's
+		// progress reaches its event stream. (Were it recursing, it would
+		// crash the process or never deliver that progress.)
 		_, body2 := post(t, ts.URL, sid, "application/json, text/event-stream", jsonrpc.NewRequest(json.RawMessage(`8`), "tools/call",
 			json.RawMessage(`{"name":"progress","arguments":{"who":"y"},"_meta":{"progressToken":"p2"}}`)))
 		progressed := false
@@ -558,11 +549,9 @@ func TestStalledStreamDoesNotBlockOthers(t *testing.T) {
 	defer cancel()
 	waitStreams := func(what, sid string, want int) {
 		t.Helper()
-		for host.OpenStreams(srv, sid) != want {
-			if ctx.Err() != nil {
-				t.Fatalf("%s: the session has %d GET streams, want %d", what, host.OpenStreams(srv, sid), want)
-			}
-			time.Sleep(10 * time.Millisecond)
+		end, _ := ctx.Deadline()
+		if !testenv.Until(time.Until(end), func() bool { return host.OpenStreams(srv, sid) == want }) {
+			t.Fatalf("%s: the session has %d GET streams, want %d", what, host.OpenStreams(srv, sid), want)
 		}
 	}
 

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/genui-dev/genui/engine/jsonrpc"
+	"github.com/genui-dev/genui/internal/testenv"
 )
 
 // scripted is a hand-written raw JSON-RPC upstream: it sends fields and
@@ -27,6 +28,17 @@ type scripted struct {
 	nextID    int
 	initCaps  []json.RawMessage // the capabilities of every initialize genui sent
 	initInfo  []json.RawMessage // the clientInfo of every initialize genui sent
+	inits     chan struct{}     // a value for every initialize received
+}
+
+// waitInitialize waits (bounded) for the next initialize genui sends.
+func (s *scripted) waitInitialize(t *testing.T, why string) {
+	t.Helper()
+	select {
+	case <-s.inits:
+	case <-time.After(30 * time.Second):
+		t.Fatalf("no initialize reached the upstream: %s (initialize requests seen: %s)", why, s.initCapabilities())
+	}
 }
 
 // initClientInfo returns the clientInfo of genui's initialize requests.
@@ -58,7 +70,7 @@ const (
 )
 
 func newScripted() *scripted {
-	return &scripted{tools: []string{toolCustom, toolOwnUI, toolSlow, toolAsk}, pending: map[string]chan *jsonrpc.Message{}}
+	return &scripted{tools: []string{toolCustom, toolOwnUI, toolSlow, toolAsk}, pending: map[string]chan *jsonrpc.Message{}, inits: make(chan struct{}, 8)}
 }
 
 func (s *scripted) setTools(tools ...string) {
@@ -84,17 +96,14 @@ func (s *scripted) notify(method string, params any) {
 // of tool: the request is in flight there.
 func (s *scripted) waitCalled(t *testing.T, tool string) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for time.Now().Before(deadline) {
+	called := func() bool {
 		s.mu.Lock()
-		got := slices.Contains(s.called, tool)
-		s.mu.Unlock()
-		if got {
-			return
-		}
-		time.Sleep(5 * time.Millisecond)
+		defer s.mu.Unlock()
+		return slices.Contains(s.called, tool)
 	}
-	t.Fatalf("the upstream received no tools/call of %s within 10 s", tool)
+	if !testenv.Until(10*time.Second, called) {
+		t.Fatalf("the upstream received no tools/call of %s within 10 s", tool)
+	}
 }
 
 func (s *scripted) cancelledIDs() []string {
@@ -160,6 +169,10 @@ func (s *scripted) handle(ctx context.Context, m *jsonrpc.Message, out func([]by
 		s.initCaps = append(s.initCaps, p.Capabilities)
 		s.initInfo = append(s.initInfo, p.ClientInfo)
 		s.mu.Unlock()
+		select {
+		case s.inits <- struct{}{}:
+		default:
+		}
 		reply(`{"protocolVersion":"2025-11-25","capabilities":{"tools":{"listChanged":true},"resources":{},"prompts":{},"logging":{}},` +
 			`"serverInfo":{"name":"scripted","version":"1"},"instructions":"scripted upstream"}`)
 	case "tools/list":

@@ -16,6 +16,7 @@ import (
 	"github.com/genui-dev/genui/engine/jsonrpc"
 	"github.com/genui-dev/genui/engine/upstream"
 	"github.com/genui-dev/genui/internal/manytools"
+	"github.com/genui-dev/genui/internal/testenv"
 )
 
 // The first load's tools/list pages go out as the upstream's answer
@@ -224,11 +225,7 @@ func TestToolsListUpstreamFailsAfterFirstPages(t *testing.T) {
 			goOn("rest")
 			// (WaitReady fails at once while the last load's error is the
 			// dead upstream's cut-off answer: watch the registry instead.)
-			for deadline := time.Now().Add(time.Minute); len(e.Registry().List()) != pausingTools; time.Sleep(10 * time.Millisecond) {
-				if time.Now().After(deadline) {
-					t.Fatal("the restarted upstream's tools did not load")
-				}
-			}
+			testenv.Eventually(t, time.Minute, "the restarted upstream's tools", func() bool { return len(e.Registry().List()) == pausingTools })
 			names := 0
 			for p := sessionPage(t, sess, ""); ; p = sessionPage(t, sess, p.cursor) {
 				if p.err != nil {

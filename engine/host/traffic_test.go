@@ -12,6 +12,7 @@ import (
 	"github.com/genui-dev/genui/engine/contract"
 	"github.com/genui-dev/genui/engine/host"
 	"github.com/genui-dev/genui/engine/jsonrpc"
+	"github.com/genui-dev/genui/internal/testenv"
 )
 
 // TestTrafficSeenByWatchers: while someone watches the engine's events,
@@ -84,17 +85,20 @@ func watchTraffic(t *testing.T, e interface {
 // wait returns the first row f accepts, failing after 10 s.
 func (l *trafficLog) wait(t *testing.T, what string, f func(contract.Traffic) bool) contract.Traffic {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for time.Now().Before(deadline) {
+	var found contract.Traffic
+	logged := func() bool {
 		l.mu.Lock()
+		defer l.mu.Unlock()
 		for _, r := range l.rows {
 			if f(r) {
-				l.mu.Unlock()
-				return r
+				found = r
+				return true
 			}
 		}
-		l.mu.Unlock()
-		time.Sleep(20 * time.Millisecond)
+		return false
+	}
+	if testenv.Until(10*time.Second, logged) {
+		return found
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
