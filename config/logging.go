@@ -200,7 +200,9 @@ var (
 	// Provider key shapes (Anthropic, OpenAI, OpenRouter, Google).
 	reKeyShape = regexp.MustCompile(`\b(?:sk-(?:ant-|or-|proj-)?[A-Za-z0-9_\-]{12,}|AIza[0-9A-Za-z_\-]{20,})`)
 	// Authorization schemes followed by a credential.
-	reBearer = regexp.MustCompile(`(?i)\b(bearer|basic|token)\s+[A-Za-z0-9._~+/=\-]{8,}`)
+	// The credential must look like one (credentialLike): "token expired"
+	// and "basic authentication" are prose.
+	reBearer = regexp.MustCompile(`(?i)\b(bearer|basic|token)(\s+)([A-Za-z0-9._~+/=\-_]{8,})`)
 	// key=value pairs in URLs and messages.
 	reKeyParam = regexp.MustCompile(`(?i)\b(api[_-]?key|access[_-]?token|token|secret|password)=([^&\s"']+)`)
 )
@@ -209,6 +211,50 @@ var (
 // key=value parameters in s.
 func RedactString(s string) string {
 	s = reKeyShape.ReplaceAllString(s, Redacted)
-	s = reBearer.ReplaceAllString(s, "$1 "+Redacted)
+	s = replaceSubmatchFunc(reBearer, s, func(m []string) string {
+		if !credentialLike(m[3]) {
+			return m[0]
+		}
+		return m[1] + m[2] + Redacted
+	})
 	return reKeyParam.ReplaceAllString(s, "$1="+Redacted)
+}
+
+// replaceSubmatchFunc is regexp's ReplaceAllStringFunc with the match's
+// groups handed to repl.
+func replaceSubmatchFunc(re *regexp.Regexp, s string, repl func([]string) string) string {
+	idx := re.FindAllStringSubmatchIndex(s, -1)
+	if idx == nil {
+		return s
+	}
+	var b strings.Builder
+	last := 0
+	for _, loc := range idx {
+		groups := make([]string, len(loc)/2)
+		for i := range groups {
+			if loc[2*i] >= 0 {
+				groups[i] = s[loc[2*i]:loc[2*i+1]]
+			}
+		}
+		b.WriteString(s[last:loc[0]])
+		b.WriteString(repl(groups))
+		last = loc[1]
+	}
+	b.WriteString(s[last:])
+	return b.String()
+}
+
+// credentialLike reports whether a word after an authorization scheme
+// looks like a credential rather than prose: it holds a digit, a symbol
+// of the token alphabet, or a capital letter after its first.
+func credentialLike(v string) bool {
+	for i, r := range v {
+		switch {
+		case r >= '0' && r <= '9', strings.ContainsRune("._~+/=-_", r):
+			return true
+		case i > 0 && r >= 'A' && r <= 'Z':
+			return true
+		}
+	}
+	return false
 }

@@ -78,3 +78,21 @@ func TestLoggerFileAndRotation(t *testing.T) {
 		t.Errorf("%d rotated files, want maxBackups=2: %v", len(backups), backups)
 	}
 }
+
+// TestRedactStringKeepsProseAfterSchemeWords: a word after "token",
+// "bearer" or "basic" is hidden when it looks like a credential, and prose
+// ("token expired", "basic authentication") is left as written.
+func TestRedactStringKeepsProseAfterSchemeWords(t *testing.T) {
+	t.Parallel()
+	for in, want := range map[string]string{
+		"the access token refreshed successfully":                     "the access token refreshed successfully",
+		"server needs basic authentication first":                     "server needs basic authentication first",
+		"Authorization: Bearer eyJhbGciOiJIUzI1NiJ9.e30.abc":          "Authorization: Bearer " + Redacted,
+		"Authorization: token ghp_16C7e42F292c6912E7710c838347Ae178B": "Authorization: token " + Redacted,
+		"Authorization: Basic dXNlcjpwYXNzd29yZA":                     "Authorization: Basic " + Redacted,
+	} {
+		if got := RedactString(in); got != want {
+			t.Errorf("RedactString(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -46,7 +46,7 @@ func (eff *Effective) shown(path, value string) string {
 
 // secretPath reports whether the value at path is, or may hold, a secret.
 func (eff *Effective) secretPath(path string) bool {
-	if path == "llm.apiKey" || eff.secret[path] {
+	if path == "llm.apiKey" || path == "upstream.oauth.clientSecret" || eff.secret[path] {
 		return true
 	}
 	for _, m := range []string{"upstream.headers.", "upstream.env."} {
@@ -95,8 +95,10 @@ func (eff *Effective) secrets(tree map[string]any) *Secrets {
 			add(str, secretPlaceholder)
 		}
 	}
-	if v, ok := getPath(tree, "llm.apiKey"); ok {
-		secretAt("llm.apiKey", v)
+	for _, p := range []string{"llm.apiKey", "upstream.oauth.clientSecret"} {
+		if v, ok := getPath(tree, p); ok {
+			secretAt(p, v)
+		}
 	}
 	for _, m := range []string{"upstream.headers", "upstream.env"} {
 		if v, ok := getPath(tree, m); ok {

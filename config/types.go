@@ -51,6 +51,18 @@ type Upstream struct {
 	Headers      map[string]string `json:"headers,omitempty"`
 	Reconnect    Reconnect         `json:"reconnect"`
 	Watch        Watch             `json:"watch"`
+	OAuth        OAuth             `json:"oauth"`
+}
+
+// OAuth is the sign-in to an http or sse upstream that answers 401.
+type OAuth struct {
+	// ClientID and ClientSecret of a client registered beforehand (none:
+	// dynamic client registration).
+	ClientID     string   `json:"clientId,omitempty"`
+	ClientSecret string   `json:"clientSecret,omitempty"`
+	Scopes       []string `json:"scopes,omitempty"`
+	// RedirectPort is the loopback redirect's port (0: a free one in 20000-32767, reused for later sign-ins).
+	RedirectPort int `json:"redirectPort"`
 }
 
 // Watch restarts a stdio upstream when its files change (--watch).

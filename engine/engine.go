@@ -21,21 +21,22 @@ import (
 	"github.com/genui-dev/genui/engine/cache"
 	"github.com/genui-dev/genui/engine/checks"
 	"github.com/genui-dev/genui/engine/contract"
+	"github.com/genui-dev/genui/engine/gctarget"
 	"github.com/genui-dev/genui/engine/gen"
 	"github.com/genui-dev/genui/engine/history"
 	"github.com/genui-dev/genui/engine/jsonrpc"
 	"github.com/genui-dev/genui/engine/metrics"
 	"github.com/genui-dev/genui/engine/refine"
 	"github.com/genui-dev/genui/engine/registry"
+	"github.com/genui-dev/genui/engine/toolchanges"
+	"github.com/genui-dev/genui/engine/traffic"
 	"github.com/genui-dev/genui/engine/upstream"
-	"github.com/genui-dev/genui/mcpshim"
-	"github.com/genui-dev/genui/viewdefs"
 )
 
 // Versions of what goes into a UI, part of every cache key.
 const (
 	PromptVersion   = "1"
-	TemplateVersion = "11" // 4: offline pages pack their code (pagepack.Pack); 5: pages carry a CSP meta tag (pagecsp); 6: Cancel, resource links, downloads, annotation badges; 7: offline pages connect before unpacking (shim and connect.js inflated first), page.js a classic script; 8: the packed rest inflated after the first stream is in, the system theme set before the styles, content held out of layout until the handshake, auto-resize after the first result; 9: the packed rest unpacked once the handshake is done, the rows below a long table's box laid out after its first frame; 10: the packed streams read without a Response (no task between the chunks), their parts sliced by length instead of JSON, a task for the host after the handshake, content out of layout (display: none) until the styles are in; 11: offline pages carry their view spec (#view-spec, package viewspec) and the refinements' outcomes (#view-outcomes); cached pages of 10 are regenerated, refinements (stored as text) read again; LLM pages open with genui's guard and bridge (mcpshim.InjectGuarded), no 'strict-dynamic' outside packed pages
+	TemplateVersion = "12" // 4: offline pages pack their code (pagepack.Pack); 5: pages carry a CSP meta tag (pagecsp); 6: Cancel, resource links, downloads, annotation badges; 7: offline pages connect before unpacking (shim and connect.js inflated first), page.js a classic script; 8: the packed rest inflated after the first stream is in, the system theme set before the styles, content held out of layout until the handshake, auto-resize after the first result; 9: the packed rest unpacked once the handshake is done, the rows below a long table's box laid out after its first frame; 10: the packed streams read without a Response (no task between the chunks), their parts sliced by length instead of JSON, a task for the host after the handshake, content out of layout (display: none) until the styles are in; 11: offline pages carry their view spec (#view-spec, package viewspec) and the refinements' outcomes (#view-outcomes); cached pages of 10 are regenerated, refinements (stored as text) read again; LLM pages open with genui's guard and bridge (mcpshim.InjectGuarded), no 'strict-dynamic' outside packed pages; 12: one deflate stream for a page's packed parts (the shim's segment cut by a sync flush), the loader minified, the text readers and markdown parser only where a text can reach the view
 )
 
 // Options configure an Engine.
@@ -84,8 +85,10 @@ type Options struct {
 	EnabledTools, DisabledTools []string
 	// ReadableAssets makes generated pages inline the readable JavaScript
 	// and CSS sources instead of their minified build (--debug, for reading
-	// a page in a browser's developer tools). Process-wide; it enters the
-	// cache key.
+	// a page in a browser's developer tools). Per engine: the default
+	// offline generator and the engine's own pages (emergency, shim) follow
+	// it; a Generator given in Generator renders as it was configured
+	// (gen.Config.Pages, gen.NewOfflineWith). It enters the cache key.
 	ReadableAssets bool
 	// AnswerTimeout bounds how long a request from the upstream waits for
 	// an answer from genui's own surfaces (elicitation, sampling; default
@@ -132,8 +135,8 @@ type Engine struct {
 	rootsMu sync.Mutex
 	roots   []contract.Root
 	hub     *eventHub
-	pairs   *trafficPairs  // pairs traffic answers with their requests
-	traffic *trafficRecord // the recent frames, numbered (RecentTraffic)
+	pairs   *traffic.Pairs  // pairs traffic answers with their requests
+	traffic *traffic.Record // the recent frames, numbered (RecentTraffic)
 	relay   *Relay
 	tools   *registry.Registry
 	ui      *uiService
@@ -176,7 +179,7 @@ func New(opts Options) (*Engine, error) {
 		opts.MaxConcurrentGenerations = 2
 	}
 	if opts.Generator == nil {
-		opts.Generator = gen.NewOffline()
+		opts.Generator = gen.NewOfflineWith(gen.PageOptions{ReadableSources: opts.ReadableAssets})
 	}
 	if opts.ToolLookupWait <= 0 {
 		opts.ToolLookupWait = defaultToolLookupWait
@@ -190,12 +193,9 @@ func New(opts Options) (*Engine, error) {
 	if opts.AnswerTimeout <= 0 {
 		opts.AnswerTimeout = defaultAnswerTimeout
 	}
-	if opts.ReadableAssets {
-		viewdefs.UseReadableSources(true)
-		mcpshim.UseReadableSources(true)
-	}
-	e := &Engine{opts: opts, log: opts.Logger.With("component", "engine"), hub: newEventHub(), pairs: newTrafficPairs(), traffic: newTrafficRecord(),
+	e := &Engine{opts: opts, log: opts.Logger.With("component", "engine"), hub: newEventHub(), pairs: traffic.NewPairs(),
 		roots: append([]contract.Root(nil), opts.Roots...)}
+	e.traffic = traffic.NewRecord(e.hub.publishTraffic)
 	tee.sink.Store(e.hub)
 	cacheDir, refinePath := "", ""
 	if opts.Dir != "" {
@@ -440,7 +440,7 @@ func (e *Engine) RefreshTools(ctx context.Context) (contract.ToolDiff, error) {
 	if ch.First || ch.Diff.Empty() {
 		return ch.Diff, nil
 	}
-	diff := describeChanges(ch.Diff, ch.Previous, ch.Tools)
+	diff := toolchanges.Describe(ch.Diff, ch.Previous, ch.Tools)
 	e.hub.publish(contract.EventToolsChanged, "", &contract.ToolsChanged{Diff: diff})
 	return diff, nil
 }
@@ -582,35 +582,12 @@ func (a *parsing) finish() *registry.Parser {
 // loaded so far, on the CPU the reading and parsing need. What genui holds
 // afterwards is the same (returnLoadMemory collects once the load is done);
 // the peak while loading may grow by up to the answer's size.
-const loadGCPercent = 400
-
-var (
-	loadGCMu    sync.Mutex
-	loadGCUsers int
-	loadGCWas   int
-)
+const loadGCPercent = gctarget.Percent
 
 // loadGC raises the GC's target for a load and returns what puts it back
-// when the last load running ends. A target set higher already (GOGC), or
-// the GC turned off, is left alone.
-func loadGC() (restore func()) {
-	loadGCMu.Lock()
-	defer loadGCMu.Unlock()
-	if loadGCUsers == 0 {
-		loadGCWas = debug.SetGCPercent(loadGCPercent)
-		if loadGCWas < 0 || loadGCWas >= loadGCPercent {
-			debug.SetGCPercent(loadGCWas)
-		}
-	}
-	loadGCUsers++
-	return func() {
-		loadGCMu.Lock()
-		defer loadGCMu.Unlock()
-		if loadGCUsers--; loadGCUsers == 0 {
-			debug.SetGCPercent(loadGCWas)
-		}
-	}
-}
+// when the last raise running ends (package gctarget: a target set higher
+// already, GOGC, or the GC turned off, is left alone).
+func loadGC() (restore func()) { return gctarget.Raise() }
 
 // keptTools returns a page's tools as the registry keeps them: slices of
 // the page's answer res when they are most of it (100,000 tools in one
@@ -684,6 +661,3 @@ func splitToolsPage(res json.RawMessage) (tools []json.RawMessage, next string, 
 func WithRequestID(ctx context.Context, id string) context.Context {
 	return jsonrpc.WithRequestID(ctx, id)
 }
-
-// RequestID returns the request id carried by ctx, or "".
-func RequestID(ctx context.Context) string { return jsonrpc.RequestID(ctx) }

@@ -96,11 +96,14 @@ func (h *eventHub) publishTraffic(t contract.Traffic, final bool) {
 	if !h.broker.HasSubscribers() {
 		return
 	}
+	// The event's copy is made here, past the check, so that t (taken by
+	// address) does not put every frame on the heap when nobody watches.
+	ev := t
 	if final {
-		h.publishFinal(contract.EventTraffic, "", &t)
+		h.publishFinal(contract.EventTraffic, "", &ev)
 		return
 	}
-	h.publish(contract.EventTraffic, "", &t)
+	h.publish(contract.EventTraffic, "", &ev)
 }
 
 // subscribe streams events until ctx ends or the hub shuts down.

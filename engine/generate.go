@@ -234,8 +234,8 @@ func (u *uiService) llm() *gen.LLM {
 
 // templateVersion is TemplateVersion, marked when pages inline the
 // readable sources (--debug): those are other pages than the minified ones.
-func templateVersion() string {
-	if viewdefs.ReadableSources() {
+func (u *uiService) templateVersion() string {
+	if u.opts.ReadableAssets {
 		return TemplateVersion + "+src"
 	}
 	return TemplateVersion
@@ -245,7 +245,7 @@ func templateVersion() string {
 // with an LLM, the mode the tool is generated in (a page of the html mode
 // is never found under a key of the spec mode, nor the other way round).
 func (u *uiService) genConfig(tool string) cache.Config {
-	c := cache.Config{PromptVersion: PromptVersion, TemplateVersion: templateVersion(), Provider: u.gen.Name(), Theme: u.theme()}
+	c := cache.Config{PromptVersion: PromptVersion, TemplateVersion: u.templateVersion(), Provider: u.gen.Name(), Theme: u.theme()}
 	if l := u.llm(); l != nil {
 		c.PromptVersion += "/" + l.PromptVersion() + "/mode=" + l.Mode(tool)
 		c.Model, c.Temperature = l.Model(), l.Temperature()
@@ -256,7 +256,7 @@ func (u *uiService) genConfig(tool string) cache.Config {
 // offlineKey is the cache key of a tool's offline UI (equal to UIKey when
 // the engine generates offline).
 func (u *uiService) offlineKey(t *registry.Tool) cache.Key {
-	cfg := cache.Config{PromptVersion: PromptVersion, TemplateVersion: templateVersion(), Provider: gen.ProviderOffline, Theme: u.theme()}
+	cfg := cache.Config{PromptVersion: PromptVersion, TemplateVersion: u.templateVersion(), Provider: gen.ProviderOffline, Theme: u.theme()}
 	return cache.MakeKey(t.Name, t.Hash(), u.refine.Hash(t.Name), cfg.Hash())
 }
 
@@ -353,7 +353,7 @@ func (u *uiService) read(ctx context.Context, t *registry.Tool) (page, error) {
 		return u.readGenerated(ctx, t, u.key(t), u.gen, true)
 	}
 	key := u.key(t)
-	rid := RequestID(ctx)
+	rid := jsonrpc.RequestID(ctx)
 	ent, ok := u.cache.Get(key)
 	u.logLookup(rid, t.Name, key, ok)
 	if ok && (!u.opts.NoCache || ent.Meta.GeneratedAt.After(processStart)) {
@@ -581,7 +581,7 @@ func (u *uiService) logEarlierSetup(tool string, key cache.Key, mode string) {
 		return
 	}
 	u.log.Info("the cached LLM UI was made under another setup; generating it again", "tool", tool,
-		"cachedUIType", old.Meta.UIType, "cachedAt", old.Meta.GeneratedAt, "mode", mode, "templateVersion", templateVersion())
+		"cachedUIType", old.Meta.UIType, "cachedAt", old.Meta.GeneratedAt, "mode", mode, "templateVersion", u.templateVersion())
 }
 
 // trackOutcome counts an LLM generation as background work until its
@@ -707,7 +707,7 @@ func (u *uiService) setGenerating(tool string, delta int) {
 // readGenerated serves key from the cache or generates it with g now
 // (announced with generation events when announce is set).
 func (u *uiService) readGenerated(ctx context.Context, t *registry.Tool, key cache.Key, g gen.Generator, announce bool) (page, error) {
-	rid := RequestID(ctx)
+	rid := jsonrpc.RequestID(ctx)
 	if !u.opts.NoCache {
 		ent, ok := u.cache.Get(key)
 		u.logLookup(rid, t.Name, key, ok)
@@ -752,10 +752,11 @@ func (u *uiService) generate(g gen.Generator, t *registry.Tool, key cache.Key, r
 	req := gen.Request{Tool: genTool(t), Refinements: u.refinements(t.Name), RequestID: rid}
 	if g.Name() == gen.ProviderOffline {
 		req.Example = u.offlineExample(t.Name)
-		if old, ok := u.cache.OtherEntry(t.Name, key); ok && old.UIType == gen.UITypeOfflineRich && len(old.Spec) == 0 {
+		predatesSpecs := func(m contract.UIMeta) bool { return m.UIType == gen.UITypeOfflineRich && len(m.Spec) == 0 }
+		if _, ok := u.cache.NewestOfTool(t.Name, key, predatesSpecs); ok {
 			// Cached before pages carried a view spec (TemplateVersion 10
 			// and earlier): its key no longer matches, the page is made again.
-			log.Info("UI regenerated: the cached page predates view specs", "templateVersion", templateVersion(),
+			log.Info("UI regenerated: the cached page predates view specs", "templateVersion", u.templateVersion(),
 				"refinements", len(req.Refinements))
 		}
 	}
@@ -773,7 +774,7 @@ func (u *uiService) generate(g gen.Generator, t *registry.Tool, key cache.Key, r
 	if err != nil {
 		log.Error("UI generation failed; serving the emergency page", "reason", err.Error())
 		u.met.Generation(g.Name(), metrics.OutcomeFailed, time.Since(start))
-		html, eerr := viewdefs.Emergency(viewdefs.ToolData{Name: t.Name, Title: t.Title(),
+		html, eerr := viewdefs.Options{ReadableSources: u.opts.ReadableAssets}.Emergency(viewdefs.ToolData{Name: t.Name, Title: t.Title(),
 			Description: t.Description(), InputSchema: t.InputSchema(), OutputSchema: t.OutputSchema()}, err.Error())
 		if eerr != nil {
 			return page{}, fmt.Errorf("generate UI for %s: %w (emergency page: %v)", t.Name, err, eerr)
@@ -781,7 +782,7 @@ func (u *uiService) generate(g gen.Generator, t *registry.Tool, key cache.Key, r
 		u.emitGenerationFailed(t.Name, rid, err.Error(), nil, nil)
 		meta.UIType, meta.FallbackReason = "emergency", err.Error()
 		// Not cached: the next read tries again.
-		return page{Tool: t.Name, HTML: injectShim(html), Key: key, Meta: meta}, nil
+		return page{Tool: t.Name, HTML: injectShim(html, u.opts.ReadableAssets), Key: key, Meta: meta}, nil
 	}
 	ui := page{Tool: t.Name, HTML: res.HTML, Key: key, Meta: meta}
 	u.met.Generation(g.Name(), metrics.OutcomeGenerated, meta.Duration)
@@ -791,9 +792,9 @@ func (u *uiService) generate(g gen.Generator, t *registry.Tool, key cache.Key, r
 		u.logStore(rid, t.Name, key, meta)
 	}
 	log.Info("UI generated", "uiType", meta.UIType, "ms", meta.Duration.Milliseconds(), "bytes", len(res.HTML),
-		"warnings", len(meta.Warnings), "templateVersion", templateVersion())
+		"warnings", len(meta.Warnings), "templateVersion", u.templateVersion())
 	for _, o := range meta.Outcomes {
-		if o.Status != "applied" {
+		if o.Status != contract.RefinementApplied {
 			log.Info("refinement "+o.Status, "refinement", o.Refinement, "reason", o.Reason, "changes", o.Changes)
 		}
 	}
@@ -910,8 +911,5 @@ func specMeta(m *contract.UIMeta, res gen.Result) {
 	if res.Spec != nil {
 		m.Spec = res.Spec.JSON()
 	}
-	for _, o := range res.Outcomes {
-		m.Outcomes = append(m.Outcomes, contract.RefinementOutcome{Refinement: o.Refinement, Status: o.Status,
-			Changes: o.Changes, Reason: o.Reason})
-	}
+	m.Outcomes = append(m.Outcomes, res.Outcomes...)
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/genui-dev/genui/engine/contract"
 	"github.com/genui-dev/genui/engine/metrics"
 	"github.com/genui-dev/genui/engine/upstream"
+	"github.com/genui-dev/genui/pagepack"
 )
 
 const tableToolJSON = `{"name":"debug_dump","description":"Dump internals.","inputSchema":{"type":"object"}}`
@@ -221,5 +222,35 @@ func TestLogLinesNameTheirComponentOnce(t *testing.T) {
 		if !seen[msg] {
 			t.Errorf("no %q line with component cache in the log:\n%s", msg, out.String())
 		}
+	}
+}
+
+// TestReadableAssetsIsPerEngine: ReadableAssets (--debug) is the engine's
+// own option: an engine started with it serves readable, unpacked pages
+// while another in the same process, started after it, still serves the
+// minified, packed ones (it used to flip process-wide switches, which
+// made every later page readable), and the two cache keys differ.
+func TestReadableAssetsIsPerEngine(t *testing.T) {
+	ctx := context.Background()
+	debug := optionsEngine(t, Options{ReadableAssets: true})
+	plain := optionsEngine(t, Options{})
+	d, err := debug.readUI(ctx, "get_forecast")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := plain.readUI(ctx, "get_forecast")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A comment of the readable form compiler: only in the readable build.
+	const readable = "genui offline form: an input form compiled in the browser"
+	if !strings.Contains(d.HTML, readable) || pagepack.IsPacked(d.HTML) {
+		t.Errorf("the ReadableAssets engine's page is not readable and unpacked (packed %v)", pagepack.IsPacked(d.HTML))
+	}
+	if strings.Contains(p.HTML, readable) || !pagepack.IsPacked(p.HTML) {
+		t.Errorf("the other engine's page is readable or unpacked (packed %v): ReadableAssets leaked out of its engine", pagepack.IsPacked(p.HTML))
+	}
+	if d.Key == p.Key {
+		t.Errorf("both builds under one cache key %q", d.Key)
 	}
 }

@@ -2,13 +2,14 @@ package engine
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/genui-dev/genui/engine/contract"
 	"github.com/genui-dev/genui/engine/gen"
 	"github.com/genui-dev/genui/internal/llmtest"
+	"github.com/genui-dev/genui/internal/testenv"
 )
 
 // htmlMode selects the generation mode in which the model writes the whole
@@ -100,7 +101,12 @@ func TestFailedRefinementIsNeverCalledApplied(t *testing.T) {
 	waitFor(t, "the held request", hangGuard, func() bool {
 		return r.srv.Count() > n-1 && r.e.ui.generations()["get_forecast"].State == contract.GenRunning
 	})
-	go func() { time.Sleep(300 * time.Millisecond); release() }()
+	// Released once the next refinement's request is with the provider:
+	// the held one was superseded by then.
+	next := func() bool {
+		return slices.ContainsFunc(r.srv.Requests(), func(q llmtest.Request) bool { return strings.Contains(q.User(), "show the units") })
+	}
+	go func() { testenv.Until(hangGuard, next); release() }()
 	refineAndWait(t, r, "show the units")
 	reqs = r.srv.Requests()
 	prompt = reqs[len(reqs)-1].User()

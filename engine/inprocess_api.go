@@ -14,6 +14,7 @@ import (
 	"github.com/genui-dev/genui/engine/events"
 	"github.com/genui-dev/genui/engine/jsonrpc"
 	"github.com/genui-dev/genui/engine/registry"
+	"github.com/genui-dev/genui/engine/suggest"
 	"github.com/genui-dev/genui/pagepack"
 )
 
@@ -109,7 +110,7 @@ func (e *Engine) unknownTool(name string) *contract.Error {
 		names = append(names, t.Name)
 	}
 	shown := clipName(name)
-	err := &contract.Error{Code: contract.CodeUnknownTool, Suggestions: closeMatches(name, names)}
+	err := &contract.Error{Code: contract.CodeUnknownTool, Suggestions: suggest.CloseMatches(name, names)}
 	switch {
 	case len(err.Suggestions) > 0:
 		err.Message = fmt.Sprintf("unknown tool %q; did you mean %s?", shown, strings.Join(err.Suggestions, ", "))
@@ -233,15 +234,13 @@ func (e *Engine) Refine(ctx context.Context, req contract.RefineRequest) (contra
 	if err != nil {
 		return contract.UIChange{}, contract.Errorf(contract.CodeInternal, "saving refinement: %v", err)
 	}
-	start := time.Now()
-	ui, err := e.readUI(ctx, t.Name)
+	change, err := e.regenerated(ctx, t, contract.UIChange{Reason: "refine", Feedback: req.Feedback,
+		Refinements: len(hist), OldCacheKey: oldKey, OldHTML: oldHTML})
 	if err != nil {
-		return contract.UIChange{}, contract.AsError(err)
+		return contract.UIChange{}, err
 	}
-	e.hub.publish(contract.EventUIUpdated, t.Name, &contract.UIUpdated{Reason: "refine", CacheKey: string(ui.Key), UIType: ui.Meta.UIType})
-	return contract.UIChange{Tool: t.Name, Reason: "refine", Feedback: req.Feedback, Notes: ui.Meta.Warnings, Outcome: ui.Meta.OutcomeOf(req.Feedback),
-		Refinements: len(hist), OldCacheKey: oldKey, CacheKey: string(ui.Key), OldHTML: oldHTML, HTML: ui.HTML,
-		Meta: ui.Meta, Duration: time.Since(start)}, nil
+	change.Outcome = change.Meta.OutcomeOf(req.Feedback)
+	return change, nil
 }
 
 // DropRefinement removes one refinement from a tool's history and
@@ -259,15 +258,8 @@ func (e *Engine) DropRefinement(ctx context.Context, req contract.DropRefinement
 		}
 		return contract.UIChange{}, contract.Errorf(contract.CodeInternal, "dropping a refinement: %v", err)
 	}
-	start := time.Now()
-	ui, err := e.readUI(ctx, t.Name)
-	if err != nil {
-		return contract.UIChange{}, contract.AsError(err)
-	}
-	e.hub.publish(contract.EventUIUpdated, t.Name, &contract.UIUpdated{Reason: "drop", CacheKey: string(ui.Key), UIType: ui.Meta.UIType})
-	return contract.UIChange{Tool: t.Name, Reason: "drop", Feedback: dropped.Feedback, Notes: ui.Meta.Warnings,
-		Refinements: len(hist), OldCacheKey: oldKey, CacheKey: string(ui.Key), OldHTML: oldHTML, HTML: ui.HTML,
-		Meta: ui.Meta, Duration: time.Since(start)}, nil
+	return e.regenerated(ctx, t, contract.UIChange{Reason: "drop", Feedback: dropped.Feedback,
+		Refinements: len(hist), OldCacheKey: oldKey, OldHTML: oldHTML})
 }
 
 // ReadableUI is UI with a packed page unpacked (Packed set).
@@ -308,16 +300,26 @@ func (e *Engine) Regenerate(ctx context.Context, req contract.RegenerateRequest)
 	}
 	e.ui.forgetGeneration(t.Name) // a failed LLM generation may be tried again at once
 	e.ui.cache.DeleteTool(t.Name)
+	return e.regenerated(ctx, t, contract.UIChange{Reason: "regenerate",
+		Refinements: len(e.ui.refine.History(t.Name)), RefinementsCleared: req.ClearRefinements,
+		OldCacheKey: oldKey, OldHTML: oldHTML})
+}
+
+// regenerated is the one tail of Refine, DropRefinement and Regenerate,
+// once each has changed what the tool's UI is made from: the UI read again
+// (generated now), an EventUIUpdated with change.Reason, and change
+// completed with the new page (its key, HTML, metadata, warnings as notes,
+// and how long the read took).
+func (e *Engine) regenerated(ctx context.Context, t *registry.Tool, change contract.UIChange) (contract.UIChange, error) {
 	start := time.Now()
 	ui, err := e.readUI(ctx, t.Name)
 	if err != nil {
 		return contract.UIChange{}, contract.AsError(err)
 	}
-	e.hub.publish(contract.EventUIUpdated, t.Name, &contract.UIUpdated{Reason: "regenerate", CacheKey: string(ui.Key), UIType: ui.Meta.UIType})
-	return contract.UIChange{Tool: t.Name, Reason: "regenerate", Notes: ui.Meta.Warnings,
-		Refinements: len(e.ui.refine.History(t.Name)), RefinementsCleared: req.ClearRefinements,
-		OldCacheKey: oldKey, CacheKey: string(ui.Key), OldHTML: oldHTML, HTML: ui.HTML, Meta: ui.Meta,
-		Duration: time.Since(start)}, nil
+	e.hub.publish(contract.EventUIUpdated, t.Name, &contract.UIUpdated{Reason: change.Reason, CacheKey: string(ui.Key), UIType: ui.Meta.UIType})
+	change.Tool, change.Notes, change.CacheKey, change.HTML, change.Meta = t.Name, ui.Meta.Warnings, string(ui.Key), ui.HTML, ui.Meta
+	change.Duration = time.Since(start)
+	return change, nil
 }
 
 // readUI returns a tool's UI from the UI service.

@@ -86,9 +86,10 @@ func TestHostUsesTheEngineFrontDoor(t *testing.T) {
 	}
 }
 
-// TestSideServerUsesTheEngineFrontDoor: httpapi serves engine.API and the
-// preview; it never reaches for the upstream client, the cache or the
-// refinement store.
+// TestSideServerUsesTheEngineFrontDoor: httpapi serves contract.API and the
+// preview through the interfaces it declares (httpapi/engine.go), never
+// *engine.Engine itself; it never reaches for the upstream client, the
+// cache or the refinement store.
 func TestSideServerUsesTheEngineFrontDoor(t *testing.T) {
 	for _, f := range parseDir(t, "httpapi") {
 		for _, imp := range imports(f) {
@@ -98,7 +99,37 @@ func TestSideServerUsesTheEngineFrontDoor(t *testing.T) {
 				}
 			}
 		}
+		if names := namesEngineType(f); len(names) > 0 {
+			t.Errorf("engine/httpapi names %s: it holds the engine as httpapi.Engine", strings.Join(names, ", "))
+		}
 	}
+}
+
+// namesEngineType lists where f names the engine package's concrete types
+// (engine.Engine, engine.Relay): a consumer that should hold an interface.
+func namesEngineType(f *ast.File) []string {
+	local := ""
+	for _, i := range f.Imports {
+		if p, _ := strconv.Unquote(i.Path.Value); p == module+"engine" {
+			local = "engine"
+			if i.Name != nil {
+				local = i.Name.Name
+			}
+		}
+	}
+	if local == "" {
+		return nil
+	}
+	var out []string
+	ast.Inspect(f, func(n ast.Node) bool {
+		if sel, ok := n.(*ast.SelectorExpr); ok {
+			if id, ok := sel.X.(*ast.Ident); ok && id.Name == local && (sel.Sel.Name == "Engine" || sel.Sel.Name == "Relay") {
+				out = append(out, local+"."+sel.Sel.Name)
+			}
+		}
+		return true
+	})
+	return out
 }
 
 // TestEngineNeverImportsUIToolkits: the engine and everything under it stay
@@ -183,11 +214,15 @@ func TestDevelopLoopPackagesAreLow(t *testing.T) {
 	allowed := map[string]map[string]bool{
 		"history":    {module + "engine/contract": true, module + "engine/jsonrpc": true, module + "engine/safefile": true},
 		"checks":     {module + "engine/contract": true, module + "engine/resultdiff": true, module + "engine/safefile": true},
-		"resultdiff": {module + "engine/contract": true},
+		"resultdiff": {module + "engine/contract": true, module + "linediff": true},
 		"watch":      {},
 		// The linter and the schema checks it and elicitation answers use.
 		"lint":        {module + "engine/contract": true, module + "engine/schemacheck": true},
 		"schemacheck": {},
+		// Services of the engine that stand alone.
+		"suggest":     {},
+		"traffic":     {module + "engine/contract": true, module + "engine/jsonrpc": true},
+		"toolchanges": {module + "engine/contract": true, module + "engine/registry": true, module + "engine/resultdiff": true},
 	}
 	for dir, ok := range allowed {
 		for _, f := range parseDir(t, dir) {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/genui-dev/genui/engine/contract"
 	"github.com/genui-dev/genui/internal/llmtest"
+	"github.com/genui-dev/genui/internal/testenv"
 )
 
 // BenchmarkReadWhileLLMWrites times what a host's first read of a tool gets
@@ -29,11 +30,8 @@ func BenchmarkReadWhileLLMWrites(b *testing.B) {
 		return p
 	}
 	readOK(cachedTool)
-	for deadline := time.Now().Add(time.Minute); r.e.ui.generations()[cachedTool].State != contract.GenDone; {
-		if time.Now().After(deadline) {
-			b.Fatalf("no LLM page for %s within a minute: %+v", cachedTool, r.e.ui.generations()[cachedTool])
-		}
-		time.Sleep(10 * time.Millisecond)
+	if !testenv.Until(time.Minute, func() bool { return r.e.ui.generations()[cachedTool].State == contract.GenDone }) {
+		b.Fatalf("no LLM page for %s within a minute: %+v", cachedTool, r.e.ui.generations()[cachedTool])
 	}
 	held := make(chan struct{})
 	b.Cleanup(func() { close(held) })

@@ -123,9 +123,14 @@ func (r *Relay) SetClientCapabilities(f func(ctx context.Context) json.RawMessag
 // upstream.Client.SetClientInfo.
 func (r *Relay) SetClientInfo(f func() json.RawMessage) { r.up.SetClientInfo(f) }
 
-// Declared reports whether the upstream's last handshake declared the
+// Restart replaces the upstream with a fresh one whose handshake is made
+// anew (upstream.Client.Restart; upstream.ErrNoRestart for an HTTP or SSE
+// upstream): why says what it is told now that it was not.
+func (r *Relay) Restart(ctx context.Context, why string) error { return r.up.Restart(ctx, why) }
+
+// declared reports whether the upstream's last handshake declared the
 // client capability name (sampling, elicitation, roots).
-func (r *Relay) Declared(name string) bool {
+func (r *Relay) declared(name string) bool {
 	var c map[string]json.RawMessage
 	if json.Unmarshal(r.up.DeclaredCapabilities(), &c) != nil {
 		return false

@@ -112,7 +112,7 @@ func (e *Engine) onUpstreamRequest(ctx context.Context, method string, params js
 	if kind == "" {
 		return e.relay.askHost(ctx, method, params)
 	}
-	if !e.relay.Declared(kind) {
+	if !e.relay.declared(kind) {
 		return nil, jsonrpc.Errorf(jsonrpc.CodeMethodNotFound, "Method not found: %s (genui did not declare the %s capability to this server: its host did not; see upstream.capabilities)", method, kind)
 	}
 	owner := e.requestOwner(params)
@@ -158,17 +158,17 @@ func (e *Engine) OwnCapabilities() json.RawMessage {
 	return b
 }
 
-// SurfacesOpen reports whether a genui surface may answer requests: some
+// surfacesOpen reports whether a genui surface may answer requests: some
 // front end watches the engine's events (a TUI, a preview page, an API
 // client following /events).
-func (e *Engine) SurfacesOpen() bool { return e.hub.broker.SubscriberCount() > 0 }
+func (e *Engine) surfacesOpen() bool { return e.hub.broker.SubscriberCount() > 0 }
 
 // askSurfaces makes a request pending for genui's surfaces and waits for
 // the first answer, the bound, the end of the call it belongs to, or the
 // upstream giving up. hostErr is what the upstream hears when no surface
 // is open (nil: a call of genui's own, which has its own wording).
 func (e *Engine) askSurfaces(ctx context.Context, owner *surfaceCall, kind, method string, params json.RawMessage, hostErr *jsonrpc.Error) (json.RawMessage, error) {
-	if !e.SurfacesOpen() {
+	if !e.surfacesOpen() {
 		if hostErr != nil {
 			return nil, hostErr
 		}
@@ -421,7 +421,7 @@ func (e *Engine) SetRoots(ctx context.Context, roots []contract.Root) ([]contrac
 	e.roots = list
 	e.rootsMu.Unlock()
 	e.log.Info("roots changed", "roots", len(list))
-	if e.relay.Declared("roots") {
+	if e.relay.declared("roots") {
 		if err := e.relay.up.Notify(ctx, "notifications/roots/list_changed", nil); err != nil {
 			return list, contract.Errorf(contract.CodeUpstreamError, "roots changed, but the upstream was not told: %v", err)
 		}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/genui-dev/genui/engine/contract"
+	"github.com/genui-dev/genui/engine/suggest"
 )
 
 // TestUnknownHugeToolNameIsCheapAndNotEchoed: a 1 MiB unknown name
@@ -30,9 +31,9 @@ func TestUnknownHugeToolNameIsCheapAndNotEchoed(t *testing.T) {
 		t.Fatalf("err %v, want unknown tool", err)
 	}
 	// The cost bound, by structure rather than a stopwatch: a name longer
-	// than maxSuggestName is compared with nothing, so it gets no
+	// than suggest.MaxName is compared with nothing, so it gets no
 	// suggestions.
-	if len(huge) <= maxSuggestName || len(ae.Suggestions) != 0 {
+	if len(huge) <= suggest.MaxName || len(ae.Suggestions) != 0 {
 		t.Fatalf("a %d-byte name got suggestions %v: it was compared with the tools", len(huge), ae.Suggestions)
 	}
 	if len(ae.Message) > 1000 || len(strings.Join(ae.Suggestions, "")) > 1000 {

@@ -19,6 +19,7 @@ import (
 	"github.com/genui-dev/genui/engine/gen"
 	"github.com/genui-dev/genui/engine/jsonrpc"
 	"github.com/genui-dev/genui/engine/upstream"
+	"github.com/genui-dev/genui/internal/testenv"
 )
 
 // listUpstream is an in-process raw JSON-RPC upstream whose tool list the
@@ -158,14 +159,8 @@ func TestStaleToolsListDoesNotWin(t *testing.T) {
 	up.set("a", "b")
 	up.listChanged() // refresh 2 sees [a b] at once
 
-	deadline := time.Now().Add(3 * time.Second)
-	for time.Now().Before(deadline) {
-		if _, ok := e.tools.Get("b"); ok {
-			break
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	time.Sleep(time.Second) // let the slow refresh land
+	// Both refreshes done, none under way: the list is the last one's.
+	testenv.Until(20*time.Second, func() bool { _, ok := e.tools.Get("b"); return ok && !e.tools.Refreshing() && up.lists.Load() >= 3 })
 	if _, ok := e.tools.Get("b"); !ok {
 		t.Fatalf("tools after both refreshes: %v; the upstream lists [a b]", toolNames(e))
 	}
@@ -191,7 +186,8 @@ func TestListChangedStormIsCoalesced(t *testing.T) {
 	case <-time.After(5 * time.Second):
 		t.Fatal("no tools/list after the storm")
 	}
-	time.Sleep(time.Second)
+	// The storm's refreshes done, none queued.
+	testenv.Until(20*time.Second, func() bool { _, ok := e.tools.Get("b"); return ok && !e.tools.Refreshing() })
 	if _, ok := e.tools.Get("b"); !ok {
 		t.Fatalf("tool b missing after the storm: %v", toolNames(e))
 	}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/genui-dev/genui/engine/contract"
+	"github.com/genui-dev/genui/engine/traffic"
 )
 
 // A burst of notifications to a subscriber that does not read: the
@@ -14,19 +15,20 @@ import (
 // the gap), the tools/call answer after them never is, and the record
 // keeps the newest frames, counting the rest as skipped.
 func TestTrafficRecordBurst(t *testing.T) {
-	hub, pairs, rec := newEventHub(), newTrafficPairs(), newTrafficRecord()
+	hub, pairs := newEventHub(), traffic.NewPairs()
+	rec := traffic.NewRecord(hub.publishTraffic)
 	defer hub.shutdown()
 	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
 	ch := hub.subscribe(ctx)
 	now := time.Now()
-	rec.add(hub, pairs.observe(contract.GenuiToUpstream, "", []byte(`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"burst"}}`), now), now)
+	rec.Add(pairs.Observe(contract.GenuiToUpstream, "", []byte(`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"burst"}}`), now), now)
 	const burst = 10000
 	for i := range burst {
 		f := fmt.Appendf(nil, `{"jsonrpc":"2.0","method":"notifications/message","params":{"data":%d}}`, i)
-		rec.add(hub, pairs.observe(contract.UpstreamToGenui, "", f, now), now)
+		rec.Add(pairs.Observe(contract.UpstreamToGenui, "", f, now), now)
 	}
-	rec.add(hub, pairs.observe(contract.UpstreamToGenui, "", []byte(`{"jsonrpc":"2.0","id":7,"result":{"content":[]}}`), now), now)
+	rec.Add(pairs.Observe(contract.UpstreamToGenui, "", []byte(`{"jsonrpc":"2.0","id":7,"result":{"content":[]}}`), now), now)
 	last := int64(burst + 2)
 
 	var seen int
@@ -54,7 +56,7 @@ func TestTrafficRecordBurst(t *testing.T) {
 			if !gap || seen >= burst {
 				t.Fatalf("saw %d of %d frames, gap %v: the burst was meant to overflow the subscriber", seen, last, gap)
 			}
-			page := rec.recent(contract.TrafficQuery{})
+			page := rec.Recent(contract.TrafficQuery{})
 			if len(page.Events) != contract.MaxRecentTraffic || page.Last != last || page.Skipped != last-contract.MaxRecentTraffic {
 				t.Fatalf("recent: %d events, last %d, skipped %d", len(page.Events), page.Last, page.Skipped)
 			}
@@ -65,24 +67,5 @@ func TestTrafficRecordBurst(t *testing.T) {
 		case <-deadline:
 			t.Fatalf("the tools/call answer never arrived (saw %d frames, the last %d)", seen, prev)
 		}
-	}
-}
-
-// The record's bytes are bounded: big frames push out old ones before the
-// count does.
-func TestTrafficRecordBytesBounded(t *testing.T) {
-	hub, pairs, rec := newEventHub(), newTrafficPairs(), newTrafficRecord()
-	defer hub.shutdown()
-	big := fmt.Appendf(nil, `{"jsonrpc":"2.0","method":"x","params":{"s":"%0*d"}}`, contract.MaxTrafficFrame, 0)
-	now := time.Now()
-	for range contract.MaxRecentTraffic {
-		rec.add(hub, pairs.observe(contract.UpstreamToGenui, "", big, now), now)
-	}
-	if rec.bytes > maxTrafficBytes || rec.n >= contract.MaxRecentTraffic {
-		t.Fatalf("held %d frames, %d bytes", rec.n, rec.bytes)
-	}
-	page := rec.recent(contract.TrafficQuery{})
-	if int64(len(page.Events))+page.Skipped != page.Last {
-		t.Fatalf("%d events + %d skipped != %d", len(page.Events), page.Skipped, page.Last)
 	}
 }

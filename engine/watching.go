@@ -10,6 +10,7 @@ import (
 
 	"github.com/genui-dev/genui/engine/contract"
 	"github.com/genui-dev/genui/engine/registry"
+	"github.com/genui-dev/genui/engine/toolchanges"
 	"github.com/genui-dev/genui/engine/upstream"
 	"github.com/genui-dev/genui/engine/watch"
 )
@@ -223,7 +224,7 @@ func (e *Engine) restartForChange(ctx context.Context, root string, files []stri
 	if _, err := e.RefreshTools(rctx); err != nil {
 		r.Error = "the new upstream runs, but its tools/list failed: " + err.Error()
 	}
-	diff := diffTools(before, e.tools.List())
+	diff := toolchanges.Diff(before, e.tools.List())
 	r.Diff, r.Changes = &diff, diff.Changes
 	r.Regenerated = e.regenerateChanged(rctx, before, diff.Changed)
 	finish(r)

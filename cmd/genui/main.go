@@ -10,6 +10,7 @@ import (
 )
 
 func main() {
+	app.BeginStart() // the GC's target raised for the start (see there)
 	if err := newRootCmd().Execute(); err != nil {
 		fmt.Fprintln(os.Stderr, "genui:", err)
 		os.Exit(app.ExitCode(err))

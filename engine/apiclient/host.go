@@ -110,6 +110,18 @@ func (c *Client) Complete(ctx context.Context, req contract.CompleteRequest) (co
 	return out, c.do(ctx, http.MethodPost, "/api/upstream/complete", req, &out)
 }
 
+// SignIn implements contract.API.
+func (c *Client) SignIn(ctx context.Context) (contract.AuthState, error) {
+	var out contract.AuthState
+	return out, c.do(ctx, http.MethodPost, "/api/upstream/sign-in", struct{}{}, &out)
+}
+
+// SignOut implements contract.API.
+func (c *Client) SignOut(ctx context.Context) (contract.AuthState, error) {
+	var out contract.AuthState
+	return out, c.do(ctx, http.MethodPost, "/api/upstream/sign-out", struct{}{}, &out)
+}
+
 // Lint implements contract.API.
 func (c *Client) Lint(ctx context.Context) (contract.LintReport, error) {
 	var out contract.LintReport

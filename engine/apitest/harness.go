@@ -72,7 +72,7 @@ func Start(t testing.TB, opts ...Option) *Harness {
 	}
 	h := &Harness{E: e}
 	h.Host = host.New(host.Options{Engine: e, Upstream: e.Relay(), Tools: e.Registry(), Logger: log, OpenBrowser: func(string) error { return nil }})
-	h.Side = httpapi.New(httpapi.Options{Engine: e, Host: h.Host, Logger: log})
+	h.Side = httpapi.New(httpapi.Options{Engine: e, Upstream: e.Relay(), Tools: e.Registry(), Host: h.Host, Logger: log})
 	h.api = httptest.NewServer(h.Side.Handler())
 	h.ui = httptest.NewServer(h.Side.UIHandler())
 	h.APIURL, h.UIURL = h.api.URL, h.ui.URL

@@ -95,6 +95,7 @@ func RunHost(t *testing.T, ev Everything, newAPI func(t *testing.T, h *Harness) 
 		{"PingLogLevelCompletion", nil, testPingLogLevelCompletion},
 		{"ElicitationFormatsChecked", nil, testElicitationFormatsChecked},
 		{"LintEverything", nil, testLintEverything},
+		{"SignInNotForStdio", nil, testSignInNotForStdio},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

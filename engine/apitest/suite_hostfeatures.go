@@ -51,6 +51,24 @@ func testPingLogLevelCompletion(t *testing.T, r *HostRig, api contract.API, _ Ev
 	t.Logf("ping round trip %s", p.RoundTrip)
 }
 
+// testSignInNotForStdio: a stdio upstream has no OAuth sign-in: SignIn
+// and SignOut say so (CodeUnavailable) and the state shows no auth. (The
+// sign-in itself runs against a real OAuth-protected server in
+// e2e/oauth_test.go.)
+func testSignInNotForStdio(t *testing.T, _ *HostRig, api contract.API, _ Everything) {
+	ctx := ctxOf(t)
+	if _, err := api.SignIn(ctx); !isCode(err, contract.CodeUnavailable) || !strings.Contains(err.Error(), "not an http or sse server") {
+		t.Fatalf("sign in to a stdio upstream: %v", err)
+	}
+	if _, err := api.SignOut(ctx); !isCode(err, contract.CodeUnavailable) {
+		t.Fatalf("sign out of a stdio upstream: %v", err)
+	}
+	st, err := api.State(ctx)
+	if err != nil || st.Upstream.Auth != nil {
+		t.Fatalf("state of a stdio upstream: auth %+v, %v", st.Upstream.Auth, err)
+	}
+}
+
 // testLintEverything: the linter over server-everything's tools and a
 // recorded call of its one tool with an outputSchema: the result is
 // checked (and fits), the tools are counted.

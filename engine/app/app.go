@@ -62,6 +62,9 @@ type App struct {
 	Side   *httpapi.Server
 	// Metrics is what GET /metrics serves.
 	Metrics *metrics.Metrics
+	// startGC puts the GC's target back after the start (Setup.NewApp);
+	// nil when the App was not made by a Setup.
+	startGC func()
 }
 
 // New builds the engine, the MCP host and the side server; nothing runs
@@ -93,7 +96,7 @@ func New(opts Options) (*App, error) {
 	hopts.Engine, hopts.Upstream, hopts.Tools, hopts.Version = e, e.Relay(), e.Registry(), engine.Version
 	hopts.UIMetadata, hopts.Logger, hopts.ObserveRequest = opts.UIMetadata, log.With("component", "host"), opts.Metrics.ObserveRequest
 	a.Host = host.New(hopts)
-	a.Side = httpapi.New(httpapi.Options{Engine: e, Host: a.Host, Dir: opts.Engine.Dir, Logger: log.With("component", "httpapi"),
+	a.Side = httpapi.New(httpapi.Options{Engine: e, Upstream: e.Relay(), Tools: e.Registry(), Host: a.Host, Dir: opts.Engine.Dir, Logger: log.With("component", "httpapi"),
 		Metrics: opts.Metrics.Handler(), YieldPortFiles: opts.YieldPortFiles})
 	return a, nil
 }
@@ -129,6 +132,9 @@ func (a *App) Run(ctx context.Context, main FrontEnd, side ...FrontEnd) error {
 	for _, f := range side {
 		g.Go(func() error { return f(gctx, api) })
 	}
+	if a.startGC != nil {
+		go a.endStartGC(gctx)
+	}
 	g.Go(func() error {
 		// Serve notices another live genui's port files, or port files it
 		// cannot write, at start; tell the user.
@@ -150,6 +156,24 @@ func (a *App) Run(ctx context.Context, main FrontEnd, side ...FrontEnd) error {
 	}
 	a.log.Info("genui stopped", "err", err)
 	return err
+}
+
+// endStartGC puts the GC's target back a second after the upstream's
+// tools are first in (the host's first tools/list answered by then), or
+// when ctx ends, at most startGCBound after the start.
+func (a *App) endStartGC(ctx context.Context) {
+	defer a.startGC()
+	wctx, cancel := context.WithTimeout(ctx, startGCBound)
+	defer cancel()
+	if err := a.Engine.Registry().WaitReady(wctx); err != nil {
+		return
+	}
+	t := time.NewTimer(time.Second)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+	case <-t.C:
+	}
 }
 
 // ServeStdio is the front end of `genui mcp`: MCP over stdin/stdout until
@@ -195,9 +219,21 @@ func (a *App) ServeBanner(w io.Writer, logPath string) FrontEnd {
 		// An upstream that does not start says why here at once (its exit
 		// and the last lines of its stderr), not only in the log.
 		if _, _, failed := a.Engine.Relay().WaitHandshake(ctx); failed != nil {
+			if a.signInBanner(ctx, w) {
+				return nil
+			}
 			fmt.Fprintf(w, "  upstream did not start: %s\n  (genui keeps retrying it; fix the server or its command line)\n",
 				strings.ReplaceAll(failed.Error(), "\n", "\n  "))
 			return nil
+		}
+		// Signed in with the tokens kept in DIR: as whom (the name has no
+		// control characters: the engine strips them).
+		if st, err := a.Engine.State(ctx); err == nil && st.Upstream.Auth != nil && st.Upstream.Auth.Status == contract.AuthSignedIn {
+			who := "signed in"
+			if st.Upstream.Auth.Account != "" {
+				who += " as " + st.Upstream.Auth.Account
+			}
+			fmt.Fprintf(w, "  upstream sign-in (OAuth): %s\n", who)
 		}
 		wctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 		defer cancel()
@@ -210,6 +246,38 @@ func (a *App) ServeBanner(w io.Writer, logPath string) FrontEnd {
 			fmt.Fprintf(w, "    %s/preview/%s\n", api, url.PathEscape(t.Name))
 		}
 		return nil
+	}
+}
+
+// signInBanner says, when the upstream wants an OAuth sign-in, where to
+// sign in (waiting up to 30 s for discovery and registration to give the
+// authorization URL), or why the sign-in failed; it reports whether the
+// upstream wants one.
+func (a *App) signInBanner(ctx context.Context, w io.Writer) bool {
+	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	for {
+		st, err := a.Engine.State(ctx)
+		if err != nil {
+			return false
+		}
+		auth := st.Upstream.Auth
+		switch {
+		case auth == nil || auth.Status == contract.AuthNone || auth.Status == contract.AuthSignedIn:
+			return false
+		case auth.Status == contract.AuthSigningIn && auth.AuthorizationURL != "":
+			fmt.Fprintf(w, "  upstream needs sign in (OAuth): open this URL in a browser to sign in:\n    %s\n", auth.AuthorizationURL)
+			return true
+		case auth.Status != contract.AuthNeeded:
+			fmt.Fprintf(w, "  upstream needs sign in (OAuth): %s\n", auth.Message)
+			return true
+		}
+		select {
+		case <-ctx.Done():
+			fmt.Fprintln(w, "  upstream needs sign in (OAuth): still discovering its authorization server (see /state)")
+			return true
+		case <-time.After(100 * time.Millisecond):
+		}
 	}
 }
 

@@ -1,24 +1,30 @@
 package app
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"io"
 	"log/slog"
+	"net/url"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/genui-dev/genui/config"
 	"github.com/genui-dev/genui/engine"
 	"github.com/genui-dev/genui/engine/contract"
 	"github.com/genui-dev/genui/engine/demo"
+	"github.com/genui-dev/genui/engine/gctarget"
 	"github.com/genui-dev/genui/engine/gen"
 	"github.com/genui-dev/genui/engine/history"
 	"github.com/genui-dev/genui/engine/host"
 	"github.com/genui-dev/genui/engine/install"
 	"github.com/genui-dev/genui/engine/upstream"
+	"github.com/pkg/browser"
 )
 
 // Setup is resolved configuration (package config, which only resolves
@@ -44,25 +50,91 @@ type Setup struct {
 	logger  *slog.Logger
 	closer  io.Closer
 	logErr  error
+	// startGC puts the GC's target back (startGCRaise); nil for a Setup
+	// made without Configure.
+	startGC func()
+}
+
+// startGCBound is the longest the GC's target stays raised for a start
+// (when no App runs to end it sooner: a command that only looks, or an
+// upstream whose tools never come).
+const startGCBound = 30 * time.Second
+
+// startGCRaise raises the GC's target (package gctarget) for a command's
+// start, or takes over the raise BeginStart made: at GOGC 100 the runtime
+// collected while genui configured itself and while the upstream booted
+// beside it, on the CPU the upstream needs. App.Run puts it back a second
+// after the upstream's tools are in, Close at the latest, a timer after
+// startGCBound in any case.
+func startGCRaise() func() {
+	processStart.mu.Lock()
+	restore := processStart.restore
+	processStart.restore = nil
+	processStart.mu.Unlock()
+	if restore != nil {
+		return restore
+	}
+	restore = gctarget.Raise()
+	t := time.AfterFunc(startGCBound, restore)
+	return func() {
+		t.Stop()
+		restore()
+	}
+}
+
+// processStart holds the raise BeginStart made until a command's Configure
+// takes it over.
+var processStart struct {
+	mu      sync.Mutex
+	restore func()
+}
+
+// BeginStart raises the GC's target from the first line of main, before
+// the commands are built (which collected once more at GOGC 100); the
+// command's Configure takes the raise over, and a command that never
+// configures (version, demo-server) has it put back after startGCBound.
+func BeginStart() {
+	processStart.mu.Lock()
+	defer processStart.mu.Unlock()
+	if processStart.restore != nil {
+		return
+	}
+	restore := gctarget.Raise()
+	t := time.AfterFunc(startGCBound, restore)
+	processStart.restore = func() {
+		t.Stop()
+		restore()
+	}
 }
 
 // Configure resolves a command's settings (config.Resolve: flags > GENUI_*
 // environment > genui.json > defaults) and sets them up.
 func Configure(f *config.Flags, args []string, dash int) (*Setup, error) {
+	restore := startGCRaise()
 	r, err := config.Resolve(f, args, dash)
-	if err != nil {
-		return nil, err
-	}
-	return NewSetup(r)
+	return configured(r, err, restore)
 }
 
 // ConfigureInput is Configure for a prepared config.Input.
 func ConfigureInput(f *config.Flags, in config.Input) (*Setup, error) {
+	restore := startGCRaise()
 	r, err := config.ResolveInput(f, in)
+	return configured(r, err, restore)
+}
+
+// configured sets resolved settings up; the start's raised GC target is
+// put back at once when that fails, else by the Setup (startGCRaise).
+func configured(r *config.Resolved, err error, restoreGC func()) (*Setup, error) {
+	var s *Setup
+	if err == nil {
+		s, err = NewSetup(r)
+	}
 	if err != nil {
+		restoreGC()
 		return nil, err
 	}
-	return NewSetup(r)
+	s.startGC = restoreGC
+	return s, nil
 }
 
 // NewSetup maps resolved settings onto the generator's and the upstream's.
@@ -91,7 +163,7 @@ func NewSetup(r *config.Resolved) (*Setup, error) {
 	if r.Debug {
 		s.Gen.DebugDir = filepath.Join(c.Dir, "debug")
 	}
-	s.Upstream = upstreamConfig(c.Upstream)
+	s.Upstream = upstreamConfig(c.Upstream, c.Dir)
 	if !c.Secrets.Empty() {
 		s.Upstream.Redact = c.Secrets.Redact
 	}
@@ -99,7 +171,10 @@ func NewSetup(r *config.Resolved) (*Setup, error) {
 }
 
 // upstreamConfig maps the upstream section onto the upstream package.
-func upstreamConfig(u config.Upstream) upstream.Config {
+// An http or sse upstream signs in with OAuth when it answers 401, unless
+// a static Authorization header is configured; its tokens are kept under
+// dir/auth.
+func upstreamConfig(u config.Upstream, dir string) upstream.Config {
 	up := upstream.Config{BackoffMin: u.Reconnect.Min.D(), BackoffMax: u.Reconnect.Max.D()}
 	switch {
 	case u.Command != "":
@@ -117,10 +192,40 @@ func upstreamConfig(u config.Upstream) upstream.Config {
 		if up.Transport == "" {
 			up.Transport = upstream.TransportHTTP
 		}
+		if !hasHeader(u.Headers, "Authorization") {
+			up.OAuth = &upstream.OAuth{ClientID: u.OAuth.ClientID, ClientSecret: u.OAuth.ClientSecret, Scopes: u.OAuth.Scopes,
+				RedirectPort: u.OAuth.RedirectPort, TokenFile: AuthFile(dir, u.URL), OpenBrowser: browser.OpenURL}
+		}
 	default:
 		up.Transport, up.InProcess = upstream.TransportInProcess, demo.ServeStdio
 	}
 	return up
+}
+
+// hasHeader reports whether headers set name (case-insensitive).
+func hasHeader(headers map[string]string, name string) bool {
+	for k := range headers {
+		if strings.EqualFold(k, name) {
+			return true
+		}
+	}
+	return false
+}
+
+// AuthFile is where the OAuth client and tokens of the upstream at
+// upstreamURL are kept: DIR/auth/HOST-HASH.json (mode 0600).
+func AuthFile(dir, upstreamURL string) string {
+	sum := sha256.Sum256([]byte(upstreamURL))
+	host := "upstream"
+	if u, err := url.Parse(upstreamURL); err == nil && u.Hostname() != "" {
+		host = strings.Map(func(r rune) rune {
+			if r == '.' || r == '-' || (r >= 'a' && r <= 'z') || (r >= '0' && r <= '9') {
+				return r
+			}
+			return '_'
+		}, strings.ToLower(u.Hostname()))
+	}
+	return filepath.Join(dir, "auth", host+"-"+hex.EncodeToString(sum[:6])+".json")
 }
 
 // Logger opens the log (once) and returns the logger every part of genui
@@ -144,8 +249,12 @@ func (s *Setup) Logger() (*slog.Logger, error) {
 	return s.logger, s.logErr
 }
 
-// Close closes the log.
+// Close closes the log (and puts the GC's target back, if the start had
+// not yet).
 func (s *Setup) Close() error {
+	if s.startGC != nil {
+		s.startGC()
+	}
 	if s.closer != nil {
 		return s.closer.Close()
 	}
@@ -160,7 +269,9 @@ func (s *Setup) EngineOptions() (engine.Options, error) {
 	}
 	var g gen.Generator
 	if s.Gen.Provider != gen.ProviderOffline {
-		l, err := gen.New(s.Gen)
+		gc := s.Gen
+		gc.Pages.ReadableSources = s.Debug // --debug: this engine's pages inline the readable sources
+		l, err := gen.New(gc)
 		if err != nil {
 			return engine.Options{}, err
 		}
@@ -243,6 +354,7 @@ func (s *Setup) NewApp() (*App, error) {
 	if err == nil {
 		var a *App
 		if a, err = New(o); err == nil {
+			a.startGC = s.startGC
 			return a, nil
 		}
 	}

@@ -229,8 +229,9 @@ func (c *Cache) Delete(k Key) {
 }
 
 // NewestOfTool returns the most recently used entry of the named tool under
-// another key than except (an earlier setup's UI) that match accepts,
-// without counting a use.
+// another key than except (an earlier setup's UI, a page from before a
+// refinement or of an earlier page format) that match accepts, without
+// counting a use.
 func (c *Cache) NewestOfTool(tool string, except Key, match func(contract.UIMeta) bool) (Entry, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -241,20 +242,6 @@ func (c *Cache) NewestOfTool(tool string, except Key, match func(contract.UIMeta
 		}
 	}
 	return Entry{}, false
-}
-
-// OtherEntry returns the metadata of an entry of tool stored under a key
-// other than k (an earlier page of the tool: before a refinement, or of
-// an earlier page format), if there is one.
-func (c *Cache) OtherEntry(tool string, k Key) (contract.UIMeta, bool) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	for _, key := range c.lru.Keys() {
-		if e, _ := c.lru.Peek(key); e.Tool == tool && key != k {
-			return e.Meta, true
-		}
-	}
-	return contract.UIMeta{}, false
 }
 
 // DeleteTool removes every entry of the named tool and returns how many

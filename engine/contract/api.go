@@ -161,6 +161,14 @@ type API interface {
 	// Lint runs the server linter on the upstream's tools and the results
 	// recorded in the history and the checks (lint.go).
 	Lint(ctx context.Context) (LintReport, error)
+
+	// SignIn starts the OAuth sign-in to an http or sse upstream anew (the
+	// authorization URL is then in State's Upstream.Auth) and returns the
+	// auth state; SignOut forgets its tokens and drops the connection until
+	// the next SignIn. CodeUnavailable for an upstream genui does not sign
+	// in to (stdio, the demo, one with a static Authorization header).
+	SignIn(ctx context.Context) (AuthState, error)
+	SignOut(ctx context.Context) (AuthState, error)
 }
 
 // Sources of requests and refinements (RefineRequest.Source,
@@ -281,15 +289,24 @@ type UIMeta struct {
 	Outcomes []RefinementOutcome `json:"outcomes,omitempty"`
 }
 
-// RefinementOutcome is what became of one refinement: Status "applied",
-// "partly applied" or "not applied", what it changed in the view
-// specification and, when not (fully) applied, why.
+// RefinementOutcome is what became of one refinement: Status
+// RefinementApplied, RefinementPartlyApplied or RefinementNotApplied, what
+// it changed in the view specification ("hidden: message") and, when not
+// (fully) applied, why. The one declaration: package viewspec's Outcome is
+// this type.
 type RefinementOutcome struct {
 	Refinement string   `json:"refinement"`
 	Status     string   `json:"status"`
 	Changes    []string `json:"changes,omitempty"`
 	Reason     string   `json:"reason,omitempty"`
 }
+
+// The statuses of a RefinementOutcome.
+const (
+	RefinementApplied       = "applied"
+	RefinementPartlyApplied = "partly applied"
+	RefinementNotApplied    = "not applied"
+)
 
 // String is "applied: hidden: message" or "not applied: reason".
 func (o RefinementOutcome) String() string {

@@ -68,6 +68,14 @@ func (UnimplementedHost) Lint(context.Context) (LintReport, error) {
 	return LintReport{}, unimplemented("Lint")
 }
 
+// SignIn and SignOut of UnimplementedHost answer CodeUnavailable.
+func (UnimplementedHost) SignIn(context.Context) (AuthState, error) {
+	return AuthState{}, unimplemented("SignIn")
+}
+func (UnimplementedHost) SignOut(context.Context) (AuthState, error) {
+	return AuthState{}, unimplemented("SignOut")
+}
+
 // Summary is a tool's UI state in words, the same wherever genui shows it
 // (the TUI's Detail pane, _ui_list, the tool list's badge in short):
 // "cached rich · by offline", "fallback minimal · <reason>", "generating",

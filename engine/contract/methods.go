@@ -111,4 +111,6 @@ var Methods = []Method{
 		Errors: errs(CodeInvalidArgument, CodeUpstreamUnavailable, CodeUpstreamError)},
 	{Name: "Lint", Route: "GET /api/lint", Response: typ[LintReport](),
 		Errors: errs(CodeUpstreamUnavailable, CodeUpstreamError)},
+	{Name: "SignIn", Route: "POST /api/upstream/sign-in", Response: typ[AuthState](), Errors: errs()},
+	{Name: "SignOut", Route: "POST /api/upstream/sign-out", Response: typ[AuthState](), Errors: errs()},
 }

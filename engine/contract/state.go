@@ -62,8 +62,72 @@ type UpstreamState struct {
 	// ClientCapabilities are what genui declared in its initialize: the
 	// host's or the workbench's (upstream.capabilities).
 	ClientCapabilities json.RawMessage `json:"clientCapabilities,omitempty"`
+	// ServerCapabilities and Instructions are the upstream's, from its
+	// initialize result, as it sent them.
+	ServerCapabilities json.RawMessage `json:"serverCapabilities,omitempty"`
+	Instructions       string          `json:"instructions,omitempty"`
 	// Since is when Connected last changed.
 	Since time.Time `json:"since"`
+	// Auth is the OAuth sign-in to an http or sse upstream (nil: genui
+	// signs in to none, e.g. a stdio upstream). It never holds a token.
+	Auth *AuthState `json:"auth,omitempty"`
+}
+
+// Auth statuses (AuthState.Status).
+const (
+	AuthNone      = "none"       // no token yet and none needed so far
+	AuthSignedIn  = "signed-in"  // a token is stored (refreshed before it expires)
+	AuthNeeded    = "needed"     // the upstream answered 401: sign-in is needed
+	AuthSigningIn = "signing-in" // waiting for the browser at AuthorizationURL
+	AuthRefused   = "refused"    // the authorization server refused; sign in again
+	AuthFailed    = "failed"     // discovery, registration or the token exchange failed
+	AuthSignedOut = "signed-out" // the user signed out; sign in again to connect
+)
+
+// AuthState is the OAuth 2.1 sign-in to the upstream, like an auth
+// debugger shows it: where it stands, what the token allows and until
+// when, and the last discovery, registration and token steps with their
+// HTTP status. It carries no token and no client secret.
+type AuthState struct {
+	Status string `json:"status"`
+	// Message says what happened or what to do ("open the URL to sign in").
+	Message string `json:"message,omitempty"`
+	// AuthorizationURL is where the browser signs in while Status is
+	// signing-in (it carries the PKCE challenge, never a secret).
+	AuthorizationURL string `json:"authorizationUrl,omitempty"`
+	// Issuer is the authorization server; ClientID the client genui signs
+	// in as (registered dynamically unless configured).
+	Issuer     string `json:"issuer,omitempty"`
+	ClientID   string `json:"clientId,omitempty"`
+	Registered bool   `json:"registered,omitempty"`
+	// Account is who the user is signed in as, as the token response says
+	// (the OIDC id_token's preferred_username, email, name or sub, else
+	// the same claims of an access token shaped as a JWT; their signature
+	// unchecked: it is only shown); empty when the tokens are opaque. At
+	// most 64 characters, without control characters.
+	Account string `json:"account,omitempty"`
+	// Scopes the token was granted; ExpiresAt when the access token ends
+	// (genui refreshes it before).
+	Scopes       []string  `json:"scopes,omitempty"`
+	ExpiresAt    time.Time `json:"expiresAt,omitzero"`
+	RefreshToken bool      `json:"refreshToken,omitempty"`
+	Refreshes    int       `json:"refreshes,omitempty"`
+	// Steps are the last HTTP steps of discovery, registration and token
+	// exchange or refresh, oldest first.
+	Steps []AuthStep `json:"steps,omitempty"`
+}
+
+// AuthStep is one HTTP request of the sign-in.
+type AuthStep struct {
+	At time.Time `json:"at"`
+	// Step is "protected resource metadata", "authorization server
+	// metadata", "client registration", "token exchange" or "token refresh".
+	Step   string `json:"step"`
+	Method string `json:"method"`
+	// URL without its query.
+	URL    string `json:"url"`
+	Status int    `json:"status,omitempty"`
+	Error  string `json:"error,omitempty"`
 }
 
 // URLs are where the running genui listens ("" when it runs no side server).

@@ -17,6 +17,8 @@ import (
 	"time"
 
 	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/genui-dev/genui/internal/testenv"
 )
 
 const readTimeout = 5 * time.Second
@@ -1078,20 +1080,31 @@ func TestProgressBeforeResultWithStalledReader(t *testing.T) {
 func TestRunBatteryCancelled(t *testing.T) {
 	c := start(t)
 	runID := c.request("tools/call", toolParams("run_battery", map[string]any{"cells": 4}, map[string]any{"progressToken": "c"}))
-	time.Sleep(30 * time.Millisecond)
+	// The job runs: its first progress arrives.
+	for progressed := false; !progressed; {
+		f, ok := c.readFrame(readTimeout)
+		if !ok {
+			t.Fatal("run_battery sent no progress")
+		}
+		if f.Method == "" {
+			c.pending[string(f.ID)] = f
+			continue
+		}
+		c.notes = append(c.notes, f)
+		progressed = f.Method == "notifications/progress"
+	}
 	c.send(map[string]any{"jsonrpc": "2.0", "method": "notifications/cancelled",
 		"params": map[string]any{"requestId": json.Number(runID), "reason": "test"}})
 	var status batteryOut
-	deadline := time.Now().Add(readTimeout)
-	for status.Status != "cancelled" {
-		if time.Now().After(deadline) {
-			t.Fatalf("job never became cancelled: %+v", status)
-		}
+	cancelled := func() bool {
 		mustUnmarshal(t, c.ok("get_battery_status", map[string]any{"job_id": "battery-0001"}).StructuredContent, &status)
 		if status.Status == "done" {
 			t.Fatalf("job finished despite cancellation")
 		}
-		time.Sleep(10 * time.Millisecond)
+		return status.Status == "cancelled"
+	}
+	if !testenv.Until(readTimeout, cancelled) {
+		t.Fatalf("job never became cancelled: %+v", status)
 	}
 	// A ping round trip after the cancellation: the cancelled call's
 	// response, had it been sent, would have come first.
@@ -1252,7 +1265,10 @@ func TestServeStdioStops(t *testing.T) {
 		ctx, cancel := context.WithCancel(context.Background())
 		served := make(chan error, 1)
 		go func() { served <- ServeStdio(ctx, inR, io.Discard) }()
-		time.Sleep(20 * time.Millisecond)
+		// A pipe write returns once read: the server is serving.
+		if _, err := io.WriteString(inW, `{"jsonrpc":"2.0","id":1,"method":"ping"}`+"\n"); err != nil {
+			t.Fatal(err)
+		}
 		cancel()
 		select {
 		case err := <-served:

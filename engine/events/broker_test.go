@@ -5,6 +5,7 @@ import (
 	"runtime"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -259,6 +260,7 @@ func TestBrokerConcurrentChurn(t *testing.T) {
 	b := NewBroker[int](4)
 	stop := make(chan struct{})
 	var wg sync.WaitGroup
+	var published, subscriptions atomic.Int64
 	for range 4 {
 		wg.Go(func() {
 			for i := 0; ; i++ {
@@ -267,6 +269,7 @@ func TestBrokerConcurrentChurn(t *testing.T) {
 					return
 				default:
 				}
+				published.Add(1)
 				if i%2 == 0 {
 					b.Publish("p", i)
 				} else {
@@ -285,6 +288,7 @@ func TestBrokerConcurrentChurn(t *testing.T) {
 				}
 				ctx, cancel := context.WithCancel(t.Context())
 				ch := b.Subscribe(ctx)
+				subscriptions.Add(1)
 				<-ch // reads one event or sees the close after Shutdown
 				cancel()
 				for range ch { // drain until closed
@@ -292,7 +296,8 @@ func TestBrokerConcurrentChurn(t *testing.T) {
 			}
 		})
 	}
-	time.Sleep(200 * time.Millisecond)
+	// Churn enough that publishes and subscriptions overlap many times over.
+	eventually(t, "50 subscriptions among publishes", func() bool { return subscriptions.Load() >= 50 && published.Load() >= 1000 })
 	close(stop)
 	b.Shutdown()
 	done := make(chan struct{})

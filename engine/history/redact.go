@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // RedactedValue replaces a redacted value in a recorded call.
@@ -357,8 +358,9 @@ func (s *scanner) matchesPath() bool {
 }
 
 // keyInText finds the object keys of a value's start (a truncated value
-// is not JSON any more).
-var keyInText = regexp.MustCompile(`"((?:[^"\\]|\\.){1,200})"\s*:`)
+// is not JSON any more). Compiled on first use: its bounded repetition
+// makes a 140 KB program, which every genui start paid at init.
+var keyInText = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`"((?:[^"\\]|\\.){1,200})"\s*:`) })
 
 // prefixHolds reports whether a truncated value's start has a key a rule
 // names (its last segment, for paths): such a start is not kept.
@@ -366,7 +368,7 @@ func (r *redactor) prefixHolds(prefix []byte) bool {
 	if r == nil {
 		return false
 	}
-	for _, m := range keyInText.FindAllSubmatch(prefix, -1) {
+	for _, m := range keyInText().FindAllSubmatch(prefix, -1) {
 		key := normKey(string(m[1]))
 		for _, k := range r.keys {
 			if k.match(key) {

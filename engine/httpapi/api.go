@@ -202,7 +202,7 @@ func (s *Server) handleToolCall(w http.ResponseWriter, r *http.Request) {
 	ctx, cancel := context.WithTimeout(r.Context(), apiCallTimeout)
 	defer cancel()
 	if host.IsWrapper(name) && s.h != nil {
-		if _, upstreamHasIt := s.e.Registry().Get(name); !upstreamHasIt {
+		if _, upstreamHasIt := s.tools.Get(name); !upstreamHasIt {
 			s.e.Push(contract.SourceAPI, "tools/call", name, map[string]any{"arguments": json.RawMessage(raw)})
 			start := time.Now()
 			res, err := s.h.CallWrapper(ctx, name, raw)

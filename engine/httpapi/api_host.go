@@ -22,6 +22,8 @@ package httpapi
 //	SetLogLevel          POST /api/upstream/log-level              {"level": "debug"}
 //	Complete             POST /api/upstream/complete               contract.CompleteRequest
 //	Lint                 GET  /api/lint
+//	SignIn               POST /api/upstream/sign-in
+//	SignOut              POST /api/upstream/sign-out
 
 import (
 	"context"
@@ -190,6 +192,16 @@ func (s *Server) handleComplete(w http.ResponseWriter, r *http.Request) {
 	defer cancel()
 	c, err := s.e.Complete(ctx, req)
 	answer(w, c, err)
+}
+
+func (s *Server) handleSignIn(w http.ResponseWriter, r *http.Request) {
+	a, err := s.e.SignIn(r.Context())
+	answer(w, a, err)
+}
+
+func (s *Server) handleSignOut(w http.ResponseWriter, r *http.Request) {
+	a, err := s.e.SignOut(r.Context())
+	answer(w, a, err)
 }
 
 func (s *Server) handleLint(w http.ResponseWriter, r *http.Request) {

@@ -292,15 +292,8 @@ func TestPreviewAsHostBrowser(t *testing.T) {
 		p.waitFrame(`!!document.querySelector("button.download")`)
 		p.frame(`() => { document.querySelector("button.download").click(); return true; }`)
 		var got []byte
-		deadline := time.Now().Add(20 * time.Second)
-		for time.Now().Before(deadline) {
-			if b, err := os.ReadFile(filepath.Join(downloads, "sample.txt.gz")); err == nil && len(b) > 0 {
-				got = b
-				break
-			}
-			time.Sleep(100 * time.Millisecond)
-		}
-		if got == nil {
+		downloaded := func() bool { got, _ = os.ReadFile(filepath.Join(downloads, "sample.txt.gz")); return len(got) > 0 }
+		if !testenv.Until(20*time.Second, downloaded) {
 			t.Fatalf("no sample.txt.gz downloaded to %s; page log:\n%s", downloads, p.log())
 		}
 		var res struct {
@@ -373,12 +366,8 @@ func TestPreviewSamplingDraftedByLLM(t *testing.T) {
 // waitSent waits until what genui sent the upstream satisfies ok.
 func waitSent(t *testing.T, r *apitest.HostRig, ok func(string) bool) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for !ok(r.Sent()) {
-		if time.Now().After(deadline) {
-			t.Fatalf("the upstream never received it; genui sent:\n%s", tailOf(r.Sent(), 4000))
-		}
-		time.Sleep(50 * time.Millisecond)
+	if !testenv.Until(10*time.Second, func() bool { return ok(r.Sent()) }) {
+		t.Fatalf("the upstream never received it; genui sent:\n%s", tailOf(r.Sent(), 4000))
 	}
 }
 

@@ -16,6 +16,7 @@ import (
 	"net/url"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/genui-dev/genui/engine"
@@ -120,7 +121,9 @@ const DefaultCSP = "default-src 'none'; script-src 'self' 'unsafe-inline'; style
 // cspSource accepts origins like https://api.example.com, wss://x.example:8443,
 // https://*.example.com/path or a bare host; nothing that could end a
 // directive or add a keyword (quotes, ';', ',', spaces, a lone '*').
-var cspSource = regexp.MustCompile(`^(?:(?:https?|wss?)://)?(?:\*\.)?[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*(?::(?:[0-9]{1,5}|\*))?(?:/[A-Za-z0-9._~%!$&()*+=:@/-]*)?$`)
+var cspSource = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(?:(?:https?|wss?)://)?(?:\*\.)?[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*(?::(?:[0-9]{1,5}|\*))?(?:/[A-Za-z0-9._~%!$&()*+=:@/-]*)?$`)
+})
 
 // BuildCSP turns a declared CSP into the header value: DefaultCSP with
 // the declared domains added (connectDomains -> connect-src,
@@ -139,7 +142,7 @@ func BuildCSP(c *UICSP) (policy string, dropped []string) {
 			if d == "" {
 				continue
 			}
-			if !cspSource.MatchString(d) {
+			if !cspSource().MatchString(d) {
 				dropped = append(dropped, d)
 				continue
 			}
@@ -190,16 +193,16 @@ const CSPReporterAttr = "data-genui-csp-reporter"
 const cspReporter = `<script ` + CSPReporterAttr + `>document.addEventListener("securitypolicyviolation",function(e){try{window.parent.postMessage({jsonrpc:"2.0",method:"notifications/message",params:{level:"error",logger:"csp",data:{blockedURI:String(e.blockedURI||""),violatedDirective:String(e.violatedDirective||""),effectiveDirective:String(e.effectiveDirective||""),sourceFile:String(e.sourceFile||""),lineNumber:e.lineNumber||0}}},"*")}catch(_){}});` +
 	`window.addEventListener("pagehide",function(){try{window.parent.postMessage({jsonrpc:"2.0",method:"notifications/message",params:{level:"error",logger:"genui/frame",data:{event:"pagehide"}}},"*")}catch(_){}});</script>`
 
-var (
-	reHeadOpen = regexp.MustCompile(`(?i)<head(?:\s[^>]*)?>`)
-	reHTMLOpen = regexp.MustCompile(`(?i)<html(?:\s[^>]*)?>`)
-	reDoctype  = regexp.MustCompile(`(?i)^\s*<!doctype[^>]*>`)
-)
+// headAnchors find where a preview's head starts (compiled on first use).
+var headAnchors = sync.OnceValue(func() []*regexp.Regexp {
+	return []*regexp.Regexp{regexp.MustCompile(`(?i)<head(?:\s[^>]*)?>`), regexp.MustCompile(`(?i)<html(?:\s[^>]*)?>`),
+		regexp.MustCompile(`(?i)^\s*<!doctype[^>]*>`)}
+})
 
 // InjectCSPReporter inserts the CSP violation reporter as the first element
 // of <head>, so it runs before the page's own scripts.
 func InjectCSPReporter(html string) string {
-	for _, re := range []*regexp.Regexp{reHeadOpen, reHTMLOpen, reDoctype} {
+	for _, re := range headAnchors() {
 		if loc := re.FindStringIndex(html); loc != nil {
 			return html[:loc[1]] + cspReporter + html[loc[1]:]
 		}
@@ -248,7 +251,7 @@ func (s *Server) handlePreview(w http.ResponseWriter, r *http.Request) {
 	} else {
 		d.Args = SchemaDefaults(t.InputSchema())
 	}
-	for _, tt := range s.e.Registry().List() {
+	for _, tt := range s.tools.List() {
 		d.Tools = append(d.Tools, tt.Name)
 	}
 	page, err := viewdefs.Preview(d)
@@ -453,7 +456,7 @@ func (s *Server) handlePreviewCall(w http.ResponseWriter, r *http.Request) {
 	}
 	// Visibility is the upstream's: an upstream tool is checked even when
 	// its name starts with _ui_; only genui's own wrapper tools skip it.
-	if _, known := s.e.Registry().Get(c.Name); known || !strings.HasPrefix(c.Name, "_ui_") {
+	if _, known := s.tools.Get(c.Name); known || !strings.HasPrefix(c.Name, "_ui_") {
 		t, err := s.lookupTool(r.Context(), c.Name)
 		if err != nil {
 			fail(httpStatus(err), jsonrpc.CodeInvalidParams, err.Error())
@@ -475,7 +478,7 @@ func (s *Server) handlePreviewCall(w http.ResponseWriter, r *http.Request) {
 	defer cancel()
 	var res json.RawMessage
 	var err error
-	if _, upstreamHasIt := s.e.Registry().Get(c.Name); !upstreamHasIt && host.IsWrapper(c.Name) {
+	if _, upstreamHasIt := s.tools.Get(c.Name); !upstreamHasIt && host.IsWrapper(c.Name) {
 		res, err = s.h.CallWrapper(ctx, c.Name, args)
 	} else {
 		var cr contract.CallResult
@@ -620,7 +623,7 @@ func (s *Server) handlePreviewResource(w http.ResponseWriter, r *http.Request) {
 	ctx, cancel := context.WithTimeout(r.Context(), frameTimeout)
 	defer cancel()
 	if name, ok := contract.ToolFromURI(p.URI); ok {
-		if t, ok := s.e.Registry().Get(name); ok && t.OwnUI == "" {
+		if t, ok := s.tools.Get(name); ok && t.OwnUI == "" {
 			ui, err := s.e.UI(ctx, name)
 			if err != nil {
 				writePreviewError(w, http.StatusBadGateway, jsonrpc.CodeInternalError, fmt.Sprintf("UI of %s: %v", name, err))
@@ -652,11 +655,11 @@ func (s *Server) handlePreviewResources(w http.ResponseWriter, r *http.Request) 
 }
 
 func (s *Server) upstreamPassthrough(w http.ResponseWriter, ctx context.Context, method string, params json.RawMessage) {
-	if err := s.e.Relay().Wait(ctx); err != nil {
+	if err := s.up.Wait(ctx); err != nil {
 		writePreviewError(w, http.StatusServiceUnavailable, jsonrpc.CodeUpstreamUnavailable, method+": "+errorText(err))
 		return
 	}
-	res, err := s.e.Relay().Forward(ctx, method, params)
+	res, err := s.up.Forward(ctx, method, params)
 	if err != nil {
 		code, msg := jsonrpc.CodeInternalError, err.Error()
 		if je := jsonrpc.AsError(err); je != nil {

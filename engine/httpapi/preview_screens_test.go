@@ -10,6 +10,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/genui-dev/genui/internal/browsertest"
+	"github.com/genui-dev/genui/internal/testenv"
 )
 
 // TestPreviewScreenshots writes docs/preview-<tool>.png: the preview of a
@@ -43,7 +44,17 @@ func TestPreviewScreenshots(t *testing.T) {
 		if theme == "dark" {
 			b.eval(`(() => { const s = document.getElementById("theme"); s.value = "dark"; s.dispatchEvent(new Event("change")); return true; })()`)
 		}
-		time.Sleep(500 * time.Millisecond) // let the frame settle its reported height
+		// The frame settles its reported height: unchanged for 300 ms.
+		last, since := "", time.Now()
+		settled := func() bool {
+			if h := b.eval(`document.getElementById("ui").getBoundingClientRect().height`); h != last {
+				last, since = h, time.Now()
+			}
+			return time.Since(since) >= 300*time.Millisecond
+		}
+		if !testenv.Until(20*time.Second, settled) {
+			t.Fatalf("%s: the frame's height never settled (last %s)", tc.tool, last)
+		}
 		ctx, cancel := context.WithTimeout(b.ctx, 20*time.Second)
 		png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
 		cancel()

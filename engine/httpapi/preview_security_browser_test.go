@@ -21,6 +21,7 @@ import (
 	"github.com/genui-dev/genui/engine/host"
 	"github.com/genui-dev/genui/internal/browsertest"
 	"github.com/genui-dev/genui/internal/llmtest"
+	"github.com/genui-dev/genui/internal/testenv"
 	"github.com/genui-dev/genui/mcpshim"
 	"github.com/genui-dev/genui/pagecsp"
 )
@@ -68,19 +69,16 @@ func TestPreviewReplacesAPageThatNavigatesAway(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	for tool := range pages {
-		deadline := time.Now().Add(30 * time.Second)
-		for {
-			v, err := first.e.UI(ctx, tool)
-			if err != nil {
+		var v contract.UIView
+		llmPage := func() bool {
+			var err error
+			if v, err = first.e.UI(ctx, tool); err != nil {
 				t.Fatal(err)
 			}
-			if v.Meta.UIType == gen.UITypeLLM {
-				break
-			}
-			if time.Now().After(deadline) {
-				t.Fatalf("%s: no LLM page (%s: %s)", tool, v.Meta.UIType, v.Meta.FallbackReason)
-			}
-			time.Sleep(50 * time.Millisecond)
+			return v.Meta.UIType == gen.UITypeLLM
+		}
+		if !testenv.Until(30*time.Second, llmPage) {
+			t.Fatalf("%s: no LLM page (%s: %s)", tool, v.Meta.UIType, v.Meta.FallbackReason)
 		}
 	}
 	first.stop(t)

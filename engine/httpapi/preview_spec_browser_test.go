@@ -18,6 +18,7 @@ import (
 	"github.com/genui-dev/genui/engine/host"
 	"github.com/genui-dev/genui/internal/browsertest"
 	"github.com/genui-dev/genui/internal/llmtest"
+	"github.com/genui-dev/genui/internal/testenv"
 )
 
 // TestPreviewSpecModeHostileAnswer (issue 32): genui with an LLM and no
@@ -79,19 +80,15 @@ await app.connect();
 	// The first read starts the generation; it ends rejected and says why.
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	deadline := time.Now().Add(45 * time.Second)
 	var ui contract.UIView
-	for {
+	rejected := func() bool {
 		if ui, err = p.e.UI(ctx, "get_forecast"); err != nil {
 			t.Fatal(err)
 		}
-		if strings.Contains(ui.Meta.FallbackReason, "not one JSON object") {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the generation did not end rejected: %s %q (%d requests)", ui.Meta.UIType, ui.Meta.FallbackReason, provider.Count())
-		}
-		time.Sleep(50 * time.Millisecond)
+		return strings.Contains(ui.Meta.FallbackReason, "not one JSON object")
+	}
+	if !testenv.Until(45*time.Second, rejected) {
+		t.Fatalf("the generation did not end rejected: %s %q (%d requests)", ui.Meta.UIType, ui.Meta.FallbackReason, provider.Count())
 	}
 	if n := provider.Count(); n != 2 || !strings.Contains(provider.Requests()[1].User(), "genui cannot use your answer") {
 		t.Fatalf("%d provider requests; the second must be the re-ask", n)
@@ -103,12 +100,9 @@ await app.connect();
 	b := p.tab(t, browsertest.Start(t))
 	b.open("/preview/get_forecast?call=1"+argsQuery(`{"location":"Oslo","days":2}`), "result")
 	b.waitFrame(`(w, d) => d.body.dataset.state === "result" && !!d.getElementById("view-spec")`)
-	watch := time.Now().Add(5 * time.Second)
-	for time.Now().Before(watch) {
-		if u, h := udpHits.Load(), httpHits.Load(); u+h != 0 {
-			t.Fatalf("the page reached a listener: udp %d, http %d", u, h)
-		}
-		time.Sleep(100 * time.Millisecond)
+	// Watched for 5 s: no packet, no request.
+	if testenv.Until(5*time.Second, func() bool { return udpHits.Load()+httpHits.Load() != 0 }) {
+		t.Fatalf("the page reached a listener: udp %d, http %d", udpHits.Load(), httpHits.Load())
 	}
 	var frame struct{ Out bool }
 	if err := json.Unmarshal(b.frame(`(w, d) => ({Out: !!d.getElementById("out")})`), &frame); err != nil {

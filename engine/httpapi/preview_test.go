@@ -62,7 +62,7 @@ func startPreviewEngine(t *testing.T, opts engine.Options, hopts host.Options) *
 	go func() { done <- e.Run(ctx) }()
 	hopts.Engine, hopts.Upstream, hopts.Tools = e, e.Relay(), e.Registry()
 	h := host.New(hopts)
-	s := New(Options{Engine: e, Host: h})
+	s := New(Options{Engine: e, Upstream: e.Relay(), Tools: e.Registry(), Host: h})
 	p := &previewEnv{e: e, h: h, s: s, uiTS: httptest.NewServer(s.UIHandler()), apiTS: httptest.NewServer(s.Handler())}
 	s.SetBases(p.uiTS.URL, p.apiTS.URL)
 	p.stopOnce = func() {

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 
 	template "github.com/DataDog/datadog-agent/pkg/template/html"
 	"github.com/yuin/goldmark"
@@ -45,7 +46,10 @@ func (s *Server) ResourceDir() string {
 	return filepath.Join(s.opts.Dir, "resources")
 }
 
-var markdown = goldmark.New(goldmark.WithExtensions(extension.GFM)) // raw HTML and javascript: links are dropped by default
+// markdown renders a resource; raw HTML and javascript: links are dropped by
+// default. It and the page templates are built on first use, not at every
+// genui start.
+var markdown = sync.OnceValue(func() goldmark.Markdown { return goldmark.New(goldmark.WithExtensions(extension.GFM)) })
 
 func (s *Server) handleResource(w http.ResponseWriter, r *http.Request) {
 	name := strings.TrimSuffix(r.PathValue("path"), "/")
@@ -122,14 +126,14 @@ func (s *Server) serveMarkdown(w http.ResponseWriter, name string, f io.Reader) 
 		return
 	}
 	var body bytes.Buffer
-	if err := markdown.Convert(src, &body); err != nil {
+	if err := markdown().Convert(src, &body); err != nil {
 		http.Error(w, "rendering "+name+": "+err.Error(), http.StatusInternalServerError)
 		return
 	}
 	var page bytes.Buffer
 	// goldmark escapes text and drops raw HTML (no WithUnsafe), so its
 	// output is safe to embed as is.
-	err = resourcePage.Execute(&page, map[string]any{"Title": name, "Body": template.HTML(body.String())})
+	err = resourcePage().Execute(&page, map[string]any{"Title": name, "Body": template.HTML(body.String())})
 	if err != nil {
 		s.log.Error("resource page", "err", err)
 		http.Error(w, "rendering failed", http.StatusInternalServerError)
@@ -181,7 +185,7 @@ func (s *Server) serveListing(w http.ResponseWriter, r *http.Request, dir string
 		return
 	}
 	var page bytes.Buffer
-	if err := resourceIndex.Execute(&page, map[string]any{"Dir": dir, "Files": files}); err != nil {
+	if err := resourceIndex().Execute(&page, map[string]any{"Dir": dir, "Files": files}); err != nil {
 		s.log.Error("resource index", "err", err)
 		http.Error(w, "rendering failed", http.StatusInternalServerError)
 		return
@@ -200,16 +204,20 @@ var pageStyle = `body{font:15px/1.55 system-ui,sans-serif;max-width:52rem;margin
 pre,code{font:13px ui-monospace,Menlo,monospace}pre{overflow:auto;padding:.75rem;background:rgba(127,127,127,.12);border-radius:6px}
 table{border-collapse:collapse}td,th{border:1px solid rgba(127,127,127,.4);padding:.25rem .5rem}`
 
-var resourcePage = template.Must(template.New("resource").Parse(`<!doctype html>
+var resourcePage = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("resource").Parse(`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>{{.Title}} · genui</title><style>` + pageStyle + `</style></head>
 <body><p><a href="/api/resource/">resources</a> / {{.Title}}</p>
 <article>{{.Body}}</article></body></html>
 `))
+})
 
-var resourceIndex = template.Must(template.New("index").Parse(`<!doctype html>
+var resourceIndex = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("index").Parse(`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>genui resources</title><style>` + pageStyle + `</style></head>
 <body><h1>genui resources{{if ne .Dir "."}}: {{.Dir}}{{end}}</h1>
 {{if .Files}}<ul>{{range .Files}}<li><a href="{{.URL}}">{{.Path}}</a> ({{.Size}} bytes)</li>{{end}}</ul>
 {{else}}<p>No files yet. Run <code>genui install</code> to add the agent guide.</p>{{end}}
 </body></html>
 `))
+})

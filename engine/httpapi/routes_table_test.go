@@ -24,7 +24,7 @@ func TestAPIRoutesFromTable(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := New(Options{Engine: e})
+	s := New(Options{Engine: e, Upstream: e.Relay(), Tools: e.Registry()})
 	handlers := s.apiHandlers()
 	for name := range handlers {
 		if !slices.ContainsFunc(contract.Methods, func(m contract.Method) bool { return m.Name == name }) {

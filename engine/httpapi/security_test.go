@@ -135,7 +135,7 @@ func TestStalePortFileReplaced(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := httpapi.New(httpapi.Options{Engine: e, Dir: dir, Logger: log})
+	srv := httpapi.New(httpapi.Options{Engine: e, Upstream: e.Relay(), Tools: e.Registry(), Dir: dir, Logger: log})
 	uiLn, apiLn, err := httpapi.Listen(0, 0)
 	if err != nil {
 		t.Fatal(err)

@@ -39,8 +39,12 @@ var sseWriteTimeout = 10 * time.Second
 
 // Options configure a Server.
 type Options struct {
-	Engine *engine.Engine
-	Host   *host.Server
+	// Engine, Upstream and Tools are the engine, its Relay() and its
+	// Registry() (engine.go).
+	Engine   Engine
+	Upstream Upstream
+	Tools    Tools
+	Host     *host.Server
 	// Dir is genui's folder: port files go there, /api/resource serves
 	// Dir/resources.
 	Dir    string
@@ -55,10 +59,12 @@ type Options struct {
 
 // Server is the HTTP side server.
 type Server struct {
-	opts Options
-	e    *engine.Engine
-	h    *host.Server
-	log  *slog.Logger
+	opts  Options
+	e     Engine
+	up    Upstream
+	tools Tools
+	h     *host.Server
+	log   *slog.Logger
 
 	api, ui *http.ServeMux
 	mu      sync.Mutex // guards the fields below: Serve sets them while handlers run
@@ -75,7 +81,7 @@ func New(opts Options) *Server {
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
-	s := &Server{opts: opts, e: opts.Engine, h: opts.Host, log: opts.Logger,
+	s := &Server{opts: opts, e: opts.Engine, up: opts.Upstream, tools: opts.Tools, h: opts.Host, log: opts.Logger,
 		api: http.NewServeMux(), ui: http.NewServeMux()}
 	s.routes()
 	return s
@@ -164,6 +170,8 @@ func (s *Server) apiHandlers() map[string]http.Handler {
 		"SetLogLevel":         http.HandlerFunc(s.handleSetLogLevel),
 		"Complete":            http.HandlerFunc(s.handleComplete),
 		"Lint":                http.HandlerFunc(s.handleLint),
+		"SignIn":              http.HandlerFunc(s.handleSignIn),
+		"SignOut":             http.HandlerFunc(s.handleSignOut),
 		// The call history and the checks (develop.go).
 		"History":      http.HandlerFunc(s.handleHistory),
 		"HistoryEntry": http.HandlerFunc(s.handleHistoryEntry),

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+	"sync"
 
 	template "github.com/DataDog/datadog-agent/pkg/template/html"
 
@@ -46,7 +47,7 @@ func (s *Server) handleVariables(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var buf bytes.Buffer
-	if err := variablesPage.Execute(&buf, variablesPageData{
+	if err := variablesPage().Execute(&buf, variablesPageData{
 		Version: engine.Version, Root: treeOf(vars.Variables, 0), Kinds: liveEventKinds,
 	}); err != nil {
 		s.log.Error("variables page", "err", err)
@@ -111,7 +112,8 @@ type variablesPageData struct {
 // variablesPage renders the tree server-side (it works without scripts);
 // the script re-renders it from GET /variables JSON after each engine event,
 // building DOM nodes with textContent only and keeping open nodes open.
-var variablesPage = template.Must(template.New("variables").Parse(`<!doctype html>
+var variablesPage = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("variables").Parse(`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>genui variables</title>
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <style>
@@ -190,3 +192,4 @@ summary{cursor:pointer}.k{font-weight:600}.t{color:#6b7385;margin-left:.4rem}.st
 </body></html>
 {{define "node"}}<li data-path="{{.Path}}">{{if .Children}}<details data-path="{{.Path}}"{{if eq .Path ""}} open{{end}}><summary><span class="k">{{.Label}}</span><span class="t">{{.Display}}</span></summary><ul>{{range .Children}}{{template "node" .}}{{end}}</ul></details>{{else if or (eq .Type "object") (eq .Type "array")}}<span class="k">{{.Label}}</span><span class="t">{{.Display}}</span>{{else}}<span class="k">{{.Label}}</span>: <span class="{{.Type}}">{{.Display}}</span>{{end}}</li>{{end}}
 `))
+})

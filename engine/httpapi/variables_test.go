@@ -42,7 +42,7 @@ func startAgentEnv(t *testing.T) *agentEnv {
 		t.Fatal(err)
 	}
 	h := host.New(host.Options{Engine: e, Upstream: e.Relay(), Tools: e.Registry(), Logger: log})
-	srv := httpapi.New(httpapi.Options{Engine: e, Host: h, Dir: dir, Logger: log})
+	srv := httpapi.New(httpapi.Options{Engine: e, Upstream: e.Relay(), Tools: e.Registry(), Host: h, Dir: dir, Logger: log})
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { _ = e.Run(ctx); close(done) }()

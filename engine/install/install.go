@@ -21,6 +21,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	template "github.com/DataDog/datadog-agent/pkg/template/text"
 	"github.com/google/renameio/v2/maybe"
@@ -29,7 +30,8 @@ import (
 //go:embed files/*.tmpl
 var files embed.FS
 
-var templates = template.Must(template.ParseFS(files, "files/*.tmpl"))
+// templates are parsed on first use (an install), not at every genui start.
+var templates = sync.OnceValue(func() *template.Template { return template.Must(template.ParseFS(files, "files/*.tmpl")) })
 
 // Options say where and what to install.
 type Options struct {
@@ -182,7 +184,7 @@ func installOne(t target, data templateData, force bool) (File, error) {
 		return f, nil
 	}
 	var buf bytes.Buffer
-	if err := templates.ExecuteTemplate(&buf, t.tmpl, data); err != nil {
+	if err := templates().ExecuteTemplate(&buf, t.tmpl, data); err != nil {
 		return f, fmt.Errorf("install: render %s: %w", t.tmpl, err)
 	}
 	if err := os.MkdirAll(filepath.Dir(t.path), 0o755); err != nil {

@@ -4,6 +4,7 @@ package install_test
 // cases (JSON quoting, `event` across a restart): each failed before its fix.
 
 import (
+	"bytes"
 	"context"
 	"io"
 	"net"
@@ -12,11 +13,14 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/genui-dev/genui/engine/install"
+	"github.com/genui-dev/genui/internal/testenv"
 )
 
 // TestPrereleaseVersions: a release replaces its own pre-release (semver:
@@ -85,8 +89,10 @@ func TestScriptEventSurvivesRestart(t *testing.T) {
 	path := pathWith(t)
 	portFile := filepath.Join(dir, "mcp-port")
 
-	// The first genui answers one empty poll, then "exits".
+	// The first genui answers empty polls, then "exits".
+	var polled atomic.Int64
 	first := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		polled.Add(1)
 		w.WriteHeader(http.StatusNoContent)
 	}))
 	writePort := func(ts *httptest.Server) {
@@ -106,23 +112,56 @@ func TestScriptEventSurvivesRestart(t *testing.T) {
 	defer cancel()
 	cmd := exec.CommandContext(ctx, script, "event", "--once")
 	cmd.Env = []string{"PATH=" + path, "TMPDIR=" + t.TempDir()}
-	outc := make(chan string, 1)
+	var output bytes.Buffer // written until Wait returns
+	cmd.Stdout, cmd.Stderr = &output, &output
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
 	errc := make(chan error, 1)
-	go func() {
-		out, err := cmd.CombinedOutput()
-		outc <- string(out)
-		errc <- err
-	}()
-	// Restart: the old genui goes away with its port file, and a second
-	// later the new one writes its own.
-	time.Sleep(300 * time.Millisecond)
+	go func() { errc <- cmd.Wait() }()
+	// Restart: once the script has polled the old genui, it goes away with
+	// its port file; the new one writes its own once the script has
+	// waited out two failed attempts (two `sleep 1` children: the
+	// unreachable server, then the missing port file).
+	if !testenv.Until(20*time.Second, func() bool { return polled.Load() > 0 }) {
+		t.Fatal("the script never polled the first genui")
+	}
 	first.Close()
 	os.Remove(portFile)
-	time.Sleep(2500 * time.Millisecond)
+	naps := map[int]bool{}
+	napped := func() bool {
+		for _, pid := range sleepChildren(cmd.Process.Pid) {
+			naps[pid] = true
+		}
+		return len(naps) >= 2
+	}
+	if !testenv.Until(20*time.Second, napped) {
+		t.Fatalf("the script did not wait for genui to come back (%d waits seen)", len(naps))
+	}
 	writePort(second)
 
-	out, err := <-outc, <-errc
-	if err != nil || !strings.Contains(out, "after restart") {
+	err := <-errc
+	if out := output.String(); err != nil || !strings.Contains(out, "after restart") {
 		t.Errorf("event across a restart: err=%v out=%q", err, out)
 	}
+}
+
+// sleepChildren lists the pids of pid's children that run sleep (Linux
+// /proc; none elsewhere).
+func sleepChildren(pid int) []int {
+	files, _ := filepath.Glob("/proc/" + strconv.Itoa(pid) + "/task/*/children")
+	var out []int
+	for _, f := range files {
+		b, _ := os.ReadFile(f)
+		for _, field := range strings.Fields(string(b)) {
+			child, err := strconv.Atoi(field)
+			if err != nil {
+				continue
+			}
+			if cmdline, _ := os.ReadFile("/proc/" + field + "/cmdline"); strings.HasPrefix(string(cmdline), "sleep\x00") || strings.Contains(string(cmdline), "/sleep\x00") {
+				out = append(out, child)
+			}
+		}
+	}
+	return out
 }

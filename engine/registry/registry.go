@@ -170,6 +170,13 @@ func (r *Registry) WaitReady(ctx context.Context) error {
 // queued refresh.
 func (r *Registry) QueueRefresh() bool { return r.refreshQueued.CompareAndSwap(false, true) }
 
+// Refreshing reports whether a refresh is running or queued (announced by
+// QueueRefresh and not yet fetching): false means the list is as the last
+// refresh left it, with nothing under way to change it.
+func (r *Registry) Refreshing() bool {
+	return len(r.refreshSem) > 0 || r.refreshQueued.Load()
+}
+
 // Change is what a Refresh did.
 type Change struct {
 	Diff contract.ToolDiff
@@ -225,6 +232,11 @@ func (r *Registry) RefreshParsed(ctx context.Context, fetch func(context.Context
 	p, err := fetch(ctx)
 	if err != nil {
 		r.mu.Lock()
+		// The load ends before loadFailed wakes anyone: a WaitTools woken
+		// by it must find the load failed (ErrLoadFailed), not merely gone.
+		if lg != nil {
+			lg.end(nil, err)
+		}
 		r.err, r.fatal = err, answeredFailure(err)
 		if r.fatal {
 			close(r.loadFailed)
@@ -232,9 +244,6 @@ func (r *Registry) RefreshParsed(ctx context.Context, fetch func(context.Context
 		}
 		r.loading = nil
 		r.mu.Unlock()
-		if lg != nil {
-			lg.end(nil, err)
-		}
 		return Change{}, err
 	}
 	next, nextBy := p.tools, p.byName

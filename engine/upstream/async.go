@@ -40,6 +40,7 @@ func (c *Client) Go(method string, params json.RawMessage, w jsonrpc.Waiter) (id
 	if !ok {
 		return 0, ErrNoFastPath
 	}
+	c.session.remember(method, params)
 	id = c.nextID.Add(1)
 	deadline := time.Now().Add(c.cfg.RequestTimeout).UnixNano()
 	if err := l.callAsync(id, method, params, deadline, w); err != nil {

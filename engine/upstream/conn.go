@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net/http"
 	"os"
 	"os/exec"
 	"runtime"
@@ -410,17 +411,22 @@ func safeServe(f func() error) (err error) {
 }
 
 func (c *Client) dialHTTP(cn *conn) error {
-	h, err := transport.NewStreamableHTTP(c.cfg.URL,
+	opts := []transport.StreamableHTTPCOption{
 		transport.WithHTTPHeaders(c.cfg.Headers),
 		transport.WithContinuousListening(),
 		transport.WithHTTPLogger(c.log),
-	)
+	}
+	if c.auth != nil {
+		opts = append(opts, transport.WithHTTPHeaderFunc(c.auth.header),
+			transport.WithHTTPBasicClient(&http.Client{Transport: challengeRecorder{c.auth, http.DefaultTransport}}))
+	}
+	h, err := transport.NewStreamableHTTP(c.cfg.URL, opts...)
 	if err != nil {
 		return fmt.Errorf("upstream URL: %w", err)
 	}
 	c.attach(h)
 	h.SetRequestHandler(c.mcpRequestHandler(cn))
-	cn.tr, cn.link = h, mcpLink{h, c.currentTracer()}
+	cn.tr, cn.link = h, mcpLink{h, c.currentTracer(), c.auth, cn}
 	if err := startTransport(cn, h); err != nil {
 		return fmt.Errorf("connect %s: %w", c.target, err)
 	}
@@ -428,14 +434,19 @@ func (c *Client) dialHTTP(cn *conn) error {
 }
 
 func (c *Client) dialSSE(cn *conn) error {
-	s, err := transport.NewSSE(c.cfg.URL,
+	opts := []transport.ClientOption{
 		transport.WithHeaders(c.cfg.Headers),
 		transport.WithSSELogger(c.log),
 		// Requests are bounded by their own contexts (RequestTimeout); the
 		// transport's 60 s default would cut long tool calls short.
-		transport.WithResponseTimeout(24*time.Hour),
+		transport.WithResponseTimeout(24 * time.Hour),
 		transport.WithEndpointTimeout(initTimeout),
-	)
+	}
+	if c.auth != nil {
+		opts = append(opts, transport.WithHeaderFunc(c.auth.header),
+			transport.WithHTTPClient(&http.Client{Transport: challengeRecorder{c.auth, http.DefaultTransport}}))
+	}
+	s, err := transport.NewSSE(c.cfg.URL, opts...)
 	if err != nil {
 		return fmt.Errorf("upstream URL: %w", err)
 	}
@@ -443,7 +454,7 @@ func (c *Client) dialSSE(cn *conn) error {
 	s.SetConnectionLostHandler(func(err error) {
 		cn.fail(fmt.Sprintf("upstream SSE stream closed (%v)", err))
 	})
-	cn.tr, cn.link = s, mcpLink{s, c.currentTracer()}
+	cn.tr, cn.link = s, mcpLink{s, c.currentTracer(), c.auth, cn}
 	if err := startTransport(cn, s); err != nil {
 		return fmt.Errorf("connect %s: %w", c.target, err)
 	}

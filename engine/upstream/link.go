@@ -32,6 +32,11 @@ type link interface {
 type mcpLink struct {
 	tr     transport.Interface
 	tracer Tracer
+	// auth, when the upstream may need a sign-in: a 401 refreshes the
+	// token and sends the request once more; a second 401 fails cn so Run
+	// signs in.
+	auth *authFlow
+	cn   *conn
 }
 
 func (l mcpLink) call(ctx context.Context, id int64, method string, params json.RawMessage) (*jsonrpc.Message, error) {
@@ -44,6 +49,15 @@ func (l mcpLink) call(ctx context.Context, id int64, method string, params json.
 		t.Frame(true, jsonrpc.NewRequest(idb, method, params))
 	}
 	resp, err := l.tr.SendRequest(ctx, req)
+	if err != nil && l.auth != nil && unauthorizedError(err) {
+		if l.auth.refreshAfter401(ctx) {
+			resp, err = l.tr.SendRequest(ctx, req)
+		}
+		if err != nil && unauthorizedError(err) && method != "initialize" {
+			l.auth.unauthorized()
+			l.cn.fail("the upstream needs sign-in (HTTP 401)")
+		}
+	}
 	if err != nil {
 		return nil, err
 	}

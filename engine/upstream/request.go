@@ -36,6 +36,7 @@ func (c *Client) Request(ctx context.Context, method string, params json.RawMess
 	if err != nil {
 		return nil, err
 	}
+	c.session.remember(method, params)
 	if _, ok := ctx.Deadline(); !ok {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, c.cfg.RequestTimeout)
@@ -151,6 +152,12 @@ func (c *Client) transportFailure(cn *conn, method string, err error) error {
 		if errors.Is(err, transport.ErrSessionTerminated) {
 			cn.fail("upstream session ended (server restarted?)")
 			return deadError(cn, method)
+		}
+		if unauthorizedError(err) {
+			// Not a lost connection: the upstream wants a sign-in (the
+			// 401 stays visible to Run, which starts it).
+			je := jsonrpc.Errorf(jsonrpc.CodeUpstreamUnavailable, "the upstream refused %s: it needs sign-in (HTTP 401)", method)
+			return &unauthorizedCall{je, err}
 		}
 		cn.requestProbe()
 		// Give the health probe a moment: if the connection is gone, say so
@@ -360,3 +367,14 @@ func fromNotificationParams(p mcp.NotificationParams) json.RawMessage {
 	}
 	return b
 }
+
+// unauthorizedCall is a request the upstream answered with 401: a
+// *jsonrpc.Error for the caller that also unwraps to the transport's
+// error, so Run sees the upstream wants a sign-in.
+type unauthorizedCall struct {
+	je  *jsonrpc.Error
+	err error
+}
+
+func (e *unauthorizedCall) Error() string   { return e.je.Error() }
+func (e *unauthorizedCall) Unwrap() []error { return []error{e.je, e.err} }

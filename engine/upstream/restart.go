@@ -99,6 +99,7 @@ func (c *Client) swap(old *conn, req *swapRequest) {
 		s.ServerInfo = req.info.ServerInfo
 		s.ProtocolVersion = req.info.ProtocolVersion
 		s.ClientCapabilities = c.declared
+		s.ServerCapabilities, s.Instructions = req.info.Capabilities, req.info.Instructions
 		s.Restarts++
 		s.Generation++
 	}, false)

@@ -29,6 +29,11 @@ func (c *Client) Run(ctx context.Context) error {
 	c.running = true
 	c.runCtx = ctx
 	c.mu.Unlock()
+	if c.auth != nil {
+		c.auth.mu.Lock()
+		c.auth.base = ctx
+		c.auth.mu.Unlock()
+	}
 
 	stopQueue := c.queue.start()
 	defer stopQueue()
@@ -47,6 +52,19 @@ func (c *Client) Run(ctx context.Context) error {
 		}
 		if up > stableAfter {
 			attempt = 0
+		}
+		if c.auth != nil && c.auth.blocked() {
+			// The upstream wants a sign-in: connect again once it is done
+			// (kick), not on a timer that would only get 401s.
+			c.log.Info("upstream waits for sign-in")
+			select {
+			case <-ctx.Done():
+				return nil
+			case <-c.kick:
+				attempt = 0
+			}
+			c.update(func(s *contract.UpstreamState) { s.Restarts++ })
+			continue
 		}
 		delay := backoffDelay(c.cfg.BackoffMin, c.cfg.BackoffMax, attempt)
 		attempt++
@@ -77,7 +95,16 @@ func (c *Client) connectOnce(ctx context.Context) time.Duration {
 	}
 	if err != nil {
 		if ctx.Err() == nil {
+			if c.auth != nil && unauthorizedError(err) {
+				err = fmt.Errorf("the upstream needs sign-in (HTTP 401): %w", err)
+			}
 			c.log.Warn("upstream connect failed", "err", err)
+			// The sign-in state first: whoever the failure wakes (serve's
+			// banner, WaitHandshake) must find the sign-in under way, not
+			// a plain failed start.
+			if c.auth != nil && unauthorizedError(err) {
+				c.auth.unauthorized()
+			}
 			c.update(func(s *contract.UpstreamState) {
 				s.LastError = err.Error()
 				c.failures++
@@ -136,6 +163,7 @@ func (c *Client) handshake(cn *conn) error {
 		s.ServerInfo = info.ServerInfo
 		s.ProtocolVersion = info.ProtocolVersion
 		s.ClientCapabilities = c.declared
+		s.ServerCapabilities, s.Instructions = info.Capabilities, info.Instructions
 		s.Generation++
 	})
 	c.log.Info("upstream connected", "target", c.target, "pid", cn.pid,
@@ -147,6 +175,8 @@ func (c *Client) handshake(cn *conn) error {
 type initInfo struct {
 	ProtocolVersion string          `json:"protocolVersion"`
 	ServerInfo      json.RawMessage `json:"serverInfo"`
+	Capabilities    json.RawMessage `json:"capabilities"`
+	Instructions    string          `json:"instructions"`
 }
 
 // initialize runs initialize / notifications/initialized on a fresh
@@ -208,6 +238,7 @@ func (c *Client) initialize(cn *conn) (json.RawMessage, initInfo, error) {
 	if err := c.notify(ctx, cn, "notifications/initialized", nil); err != nil {
 		return nil, info, fmt.Errorf("notifications/initialized: %w", err)
 	}
+	c.restoreSession(ctx, cn)
 	if cn.isDead() {
 		return nil, info, errors.New(cn.why())
 	}

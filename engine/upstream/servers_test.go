@@ -287,6 +287,9 @@ func serveRaw(r io.Reader, out io.Writer, logw io.Writer) {
 			default:
 				write(fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"result":{"content":[{"type":"text","text":"ok"}],"params":%s}}`, id, orNull(m.Params)))
 			}
+		case m.Method == "logging/setLevel" || m.Method == "resources/subscribe" || m.Method == "resources/unsubscribe":
+			logf("RAW session %s %s", m.Method, m.Params)
+			write(fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"result":{}}`, id))
 		case m.Method != "" && len(m.ID) > 0:
 			write(fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"error":{"code":-32601,"message":"method not found"}}`, id))
 		}

@@ -31,10 +31,7 @@ func TestExitReasonQuotesStderr(t *testing.T) {
 			}
 			c := New(cfg)
 			runClient(t, c)
-			deadline := time.Now().Add(20 * time.Second)
-			for c.State().LastError == "" && time.Now().Before(deadline) {
-				time.Sleep(10 * time.Millisecond)
-			}
+			waitFor(t, 20*time.Second, "the connection's error", func() bool { return c.State().LastError != "" })
 			got := c.State().LastError
 			if !strings.HasPrefix(got, "upstream exited (exit status 1)") || !strings.Contains(got, "server.js:3 SyntaxError: Unexpected token") {
 				t.Fatalf("LastError %q, want the exit status first, then the server's stderr line", got)

@@ -108,6 +108,9 @@ type Config struct {
 	BackoffMin, BackoffMax time.Duration
 	// RequestTimeout bounds Request when its ctx has no deadline; default 5m.
 	RequestTimeout time.Duration
+	// OAuth, for an http or sse upstream, signs in when it answers 401
+	// (oauth.go); nil: a 401 is an error like any other.
+	OAuth *OAuth
 }
 
 // Client is a connection to one upstream MCP server. Create it with New,
@@ -149,6 +152,10 @@ type Client struct {
 	swapped   chan *swapRequest
 	kick      chan struct{}
 	restartMu sync.Mutex
+	// auth is the OAuth sign-in (http/sse with Config.OAuth), else nil.
+	auth *authFlow
+	// session is what a new connection is told again (session_state.go).
+	session sessionState
 }
 
 // Tracer watches the connection's JSON-RPC frames as they go out and come
@@ -248,7 +255,7 @@ func New(cfg Config) *Client {
 		cfg.RequestTimeout = DefaultRequestTimeout
 	}
 	log := cfg.Logger.With("component", "upstream", "transport", cfg.Transport)
-	return &Client{
+	c := &Client{
 		cfg:         cfg,
 		target:      target(cfg),
 		log:         log,
@@ -265,6 +272,45 @@ func New(cfg Config) *Client {
 			Since:     time.Now(),
 		},
 	}
+	if cfg.OAuth != nil && (cfg.Transport == TransportHTTP || cfg.Transport == TransportSSE) {
+		c.auth = newAuthFlow(*cfg.OAuth, cfg.URL, log)
+		st := c.auth.snapshot()
+		c.state.Auth = &st
+		c.auth.publish = func(st contract.AuthState) { c.update(func(s *contract.UpstreamState) { s.Auth = &st }) }
+		c.auth.kick = func() {
+			select {
+			case c.kick <- struct{}{}:
+			default:
+			}
+		}
+	}
+	return c
+}
+
+// SignIn starts the upstream's OAuth sign-in anew (a new authorization URL
+// in State().Auth); it fails for an upstream genui does not sign in to.
+func (c *Client) SignIn() error {
+	if c.auth == nil {
+		return errors.New("the upstream is not an http or sse server genui signs in to")
+	}
+	c.auth.startSignIn()
+	return nil
+}
+
+// SignOut forgets the upstream's tokens and drops the connection; genui
+// connects again after the next SignIn.
+func (c *Client) SignOut() error {
+	if c.auth == nil {
+		return errors.New("the upstream is not an http or sse server genui signs in to")
+	}
+	err := c.auth.signOut()
+	c.mu.Lock()
+	cn := c.cur
+	c.mu.Unlock()
+	if cn != nil {
+		cn.fail("signed out of the upstream")
+	}
+	return err
 }
 
 // validate reports configuration errors in words a user can act on.

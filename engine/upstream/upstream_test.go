@@ -23,6 +23,7 @@ import (
 
 	"github.com/genui-dev/genui/engine/contract"
 	"github.com/genui-dev/genui/engine/jsonrpc"
+	"github.com/genui-dev/genui/internal/testenv"
 	"github.com/mark3labs/mcp-go/server"
 )
 
@@ -44,16 +45,10 @@ func (s *syncBuffer) String() string {
 	return s.b.String()
 }
 
-// waitFor polls cond every 10 ms until it holds or d passes.
+// waitFor polls cond until it holds or d passes.
 func waitFor(t *testing.T, d time.Duration, what string, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(d)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out after %s waiting for %s", d, what)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	testenv.Eventually(t, d, what, cond)
 }
 
 func testLogger(t *testing.T) *slog.Logger {
@@ -782,14 +777,7 @@ func startHTTPUpstream(t *testing.T, addr string, handler func(*server.MCPServer
 	t.Helper()
 	var ln net.Listener
 	var err error
-	deadline := time.Now().Add(5 * time.Second)
-	for {
-		ln, err = net.Listen("tcp", addr)
-		if err == nil || time.Now().After(deadline) {
-			break
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	testenv.Until(5*time.Second, func() bool { ln, err = net.Listen("tcp", addr); return err == nil })
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,9 @@
-package engine
+// Package toolchanges says what changed from one tool list to the next:
+// names added, removed, changed and unchanged, and for each added, removed
+// or changed tool how, field by field and path by path (a structural diff
+// of its definition, engine/resultdiff). The engine reports it on every
+// tools refresh (contract.ToolDiff) and after a watched upstream restarts.
+package toolchanges
 
 import (
 	"sort"
@@ -8,10 +13,10 @@ import (
 	"github.com/genui-dev/genui/engine/resultdiff"
 )
 
-// diffTools is what changed from one tool list to the next: names added,
+// Diff is what changed from one tool list to the next: names added,
 // removed, changed and unchanged (in the new list's order; removed sorted)
-// and, for each added, removed or changed tool, how (toolChange).
-func diffTools(before, after []*registry.Tool) contract.ToolDiff {
+// and, for each added, removed or changed tool, how (see toolChange).
+func Diff(before, after []*registry.Tool) contract.ToolDiff {
 	old := make(map[string]*registry.Tool, len(before))
 	for _, t := range before {
 		old[t.Name] = t
@@ -44,10 +49,10 @@ func diffTools(before, after []*registry.Tool) contract.ToolDiff {
 	return d
 }
 
-// describeChanges adds to a registry diff how each added, removed or
+// Describe adds to a registry diff how each added, removed or
 // changed tool changed.
-func describeChanges(d contract.ToolDiff, before, after []*registry.Tool) contract.ToolDiff {
-	full := diffTools(before, after)
+func Describe(d contract.ToolDiff, before, after []*registry.Tool) contract.ToolDiff {
+	full := Diff(before, after)
 	d.Changes = full.Changes
 	return d
 }

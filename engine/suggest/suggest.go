@@ -1,4 +1,7 @@
-package engine
+// Package suggest finds the names close to one that is not known (a tool
+// name with a typo): the engine's unknown-tool errors carry them as
+// suggestions. Bounded, so a hostile name costs little.
+package suggest
 
 import (
 	"sort"
@@ -7,18 +10,18 @@ import (
 	"github.com/agnivade/levenshtein"
 )
 
-// Bounds of closeMatches: the work is at most maxSuggestCandidates edit
-// distances of at most maxSuggestName x maxSuggestName cells. Longer names
-// get no suggestions (MCP tool names are at most 128 characters).
+// Bounds of CloseMatches: the work is at most MaxCandidates edit distances
+// of at most MaxName x MaxName cells. Longer names get no suggestions (MCP
+// tool names are at most 128 characters).
 const (
-	maxSuggestName       = 128
-	maxSuggestCandidates = 10000
+	MaxName       = 128
+	MaxCandidates = 10000
 )
 
-// closeMatches returns up to three names within a small edit distance of
-// name, or containing it.
-func closeMatches(name string, names []string) []string {
-	if len(name) > maxSuggestName {
+// CloseMatches returns up to three names within a small edit distance of
+// name, or containing it, closest first.
+func CloseMatches(name string, names []string) []string {
+	if len(name) > MaxName {
 		return nil
 	}
 	type cand struct {
@@ -29,10 +32,10 @@ func closeMatches(name string, names []string) []string {
 	ln := strings.ToLower(name)
 	limit := max(2, len(name)/3)
 	for i, n := range names {
-		if i == maxSuggestCandidates {
+		if i == MaxCandidates {
 			break
 		}
-		if len(n) > maxSuggestName {
+		if len(n) > MaxName {
 			continue
 		}
 		l := strings.ToLower(n)
