@@ -102,11 +102,13 @@ test-short:
 ## OS pipes, 100,000 upstream tools: bytes genui holds per tool vs the tool's JSON and a paged
 ## tools/list vs compacting the JSON, a TUI frame with 1,000 tools and 10,000 events vs an empty
 ## one, a read while the LLM writes the page (what a first read gets) vs a cached read, /variables
-## with 1,000 tools vs 10 per tool). Every figure comes with its same-run baseline.
+## with 1,000 tools vs 10 per tool; the offline page sizes over the recorded corpus per answer
+## shape and view kind, and each shape's render time vs a minimal App page). Every figure comes
+## with its same-run baseline.
 bench: build
 	scripts/test-deps.sh --check
 	$(GO) run ./bench -genui bin/genui
-	$(GO) test -run '^$$' -bench . ./engine/ ./engine/events/ ./engine/cache/ ./engine/host/ ./engine/httpapi/
+	$(GO) test -run '^$$' -bench . ./engine/ ./engine/events/ ./engine/cache/ ./engine/history/ ./engine/host/ ./engine/httpapi/
 	$(GO) test -run '^$$' -bench 'OfflineGenerate|SpecVsHTMLGeneration' ./engine/gen/
 	$(GO) test -run '^$$' -bench . -benchtime 1x ./bench/pagerender/
 	$(GO) test -run '^$$' -bench . -benchmem ./tui/
@@ -134,7 +136,7 @@ lint: $(GOLANGCI_LINT) $(DEADCODE)
 	scripts/deadcode.sh $(DEADCODE)
 	@$(GO) mod tidy -diff || { echo "go.mod/go.sum are not tidy: run go mod tidy" >&2; exit 1; }
 	@test -x $(NPM_BIN)/eslint || { echo "ESLint is not installed in $(NPM_BIN): run make deps" >&2; exit 1; }
-	NODE_PATH=$(GENUI_TEST_CACHE)/npm/node_modules $(NPM_BIN)/eslint -c eslint.config.cjs viewdefs/*.js mcpshim/*.js
+	NODE_PATH=$(GENUI_TEST_CACHE)/npm/node_modules $(NPM_BIN)/eslint -c eslint.config.cjs viewdefs/*.js mcpshim/*.js pagepack/*.js
 
 $(GOLANGCI_LINT):
 	@mkdir -p $(@D)/.build

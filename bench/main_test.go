@@ -132,7 +132,7 @@ func TestBenchSmoke(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if sr.Pairs != 1 || sr.Alone <= 0 || sr.Genui <= 0 || sr.Ratio <= 0 || sr.Lowest != sr.Ratio || sr.Upper != sr.Ratio {
+	if sr.Pairs != 1 || sr.Alone <= 0 || sr.Genui <= 0 || sr.Ratio <= 0 || sr.Lowest != sr.Ratio || sr.Upper != sr.Ratio || sr.GenuiCPU <= 0 {
 		t.Errorf("implausible start ratio: %+v", sr)
 	}
 	t.Log(sr.String())

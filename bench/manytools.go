@@ -210,17 +210,7 @@ func firstToolsList(ctx context.Context, cfg config, n int, genuiDir string, mem
 	if err := cmd.Start(); err != nil {
 		return listed{}, err
 	}
-	defer func() {
-		_ = in.Close()
-		done := make(chan struct{})
-		go func() { _ = cmd.Wait(); close(done) }()
-		select {
-		case <-done:
-		case <-time.After(10 * time.Second):
-			_ = cmd.Process.Kill()
-			<-done
-		}
-	}()
+	defer stopChild(cmd, in)
 	br := bufio.NewReaderSize(out, 1<<20)
 	send := func(s string) error { _, err := io.WriteString(in, s+"\n"); return err }
 	if err := send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"bench","version":"1"}}}`); err != nil {
@@ -348,4 +338,18 @@ func cpuTime(pid int) time.Duration {
 		}
 	}
 	return sum
+}
+
+// stopChild closes the child's stdin and waits for it to exit, killing it
+// after 10 s.
+func stopChild(cmd *exec.Cmd, in io.Closer) {
+	_ = in.Close()
+	done := make(chan struct{})
+	go func() { _ = cmd.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		_ = cmd.Process.Kill()
+		<-done
+	}
 }

@@ -114,26 +114,22 @@ func TestAgentSideChannel(t *testing.T) {
 	}
 }
 
-// waitPortFile polls a "PORT\nPID\n" file until it names a port.
+// waitPortFile polls a genui port file (DIR/mcp-port: the port number and
+// a newline) until it names a port, for at most d.
 func waitPortFile(t *testing.T, path string, d time.Duration) int {
 	t.Helper()
-	deadline := time.Now().Add(d)
-	for {
-		b, err := os.ReadFile(path)
-		if err == nil && len(b) > 0 {
-			// The port number and nothing else, so that
-			// `curl localhost:$(cat .ui/mcp-port)/wait` works.
-			port, err := strconv.Atoi(strings.TrimSuffix(string(b), "\n"))
-			if err != nil || port <= 0 {
-				t.Fatalf("%s holds %q, want the port number alone", path, b)
-			}
-			return port
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("%s not written within %s (last error %v, content %q)", path, d, err, b)
-		}
-		time.Sleep(50 * time.Millisecond)
+	var b []byte
+	var err error
+	if !testenv.Until(d, func() bool { b, err = os.ReadFile(path); return err == nil && len(b) > 0 }) {
+		t.Fatalf("%s not written within %s (last error %v, content %q)", path, d, err, b)
 	}
+	// The port number and nothing else, so that
+	// `curl localhost:$(cat .ui/mcp-port)/wait` works.
+	port, err := strconv.Atoi(strings.TrimSuffix(string(b), "\n"))
+	if err != nil || port <= 0 {
+		t.Fatalf("%s holds %q, want the port number alone", path, b)
+	}
+	return port
 }
 
 // installHelper runs `genui install --dir DIR` and checks its report.

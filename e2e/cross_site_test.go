@@ -9,6 +9,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -17,6 +18,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/genui-dev/genui/internal/browsertest"
+	"github.com/genui-dev/genui/internal/testenv"
 )
 
 // TestCrossSitePagesCannotCallRefineOrDrain: a page on another loopback
@@ -105,7 +107,14 @@ func TestCrossSitePagesCannotCallRefineOrDrain(t *testing.T) {
 		// The form navigated the tab to the side server's answer.
 		browsertest.Poll(t, bctx, `location.port !== `+fmt.Sprintf("%q", strings.TrimPrefix(evil.URL, "http://127.0.0.1:"))+` && document.readyState === "complete"`, 30*time.Second)
 	}
-	time.Sleep(time.Second) // anything the requests set off has happened
+	// A sentinel through the same API: what the attacks published came
+	// before its event on the stream.
+	post(t, api+"/api/preview/get_forecast/event", `{"type":"ui/message","payload":{"text":"sentinel after the attacks"}}`)
+	testenv.Eventually(t, 30*time.Second, "the sentinel's event", func() bool {
+		mu.Lock()
+		defer mu.Unlock()
+		return slices.ContainsFunc(seen, func(ev string) bool { return strings.Contains(ev, "sentinel after the attacks") })
+	})
 
 	mu.Lock()
 	events := append([]string(nil), seen...)
@@ -137,11 +146,14 @@ func TestCrossSitePagesCannotCallRefineOrDrain(t *testing.T) {
 	if len(ins.History) != 0 {
 		t.Errorf("get_forecast has refinements: %v", ins.History)
 	}
-	var queued []struct{ Type string }
+	var queued []struct {
+		Type    string
+		Payload struct{ Text string }
+	}
 	getJSON(t, api+"/wait?timeout=0", &queued)
 	found := false
 	for _, q := range queued {
-		found = found || q.Type == "ui/message"
+		found = found || q.Type == "ui/message" && q.Payload.Text == "for the agent"
 	}
 	if !found {
 		t.Errorf("the agent's event is gone from the queue: %+v", queued)

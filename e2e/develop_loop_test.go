@@ -409,7 +409,6 @@ func TestHistorySurvivesRestart(t *testing.T) {
 		}
 		callText(t, ctx, c, "secret_login", map[string]any{"password": "hunter2"})
 		api := "http://127.0.0.1:" + strconv.Itoa(waitPortFile(t, filepath.Join(dir, "mcp-port"), 30*time.Second))
-		deadline := time.Now().Add(10 * time.Second)
 		var page struct {
 			Entries []struct {
 				ID               int64
@@ -419,12 +418,12 @@ func TestHistorySurvivesRestart(t *testing.T) {
 			}
 			Matching int
 		}
-		for time.Now().Before(deadline) {
+		newestIsLast := func() bool {
 			getJSON(t, api+"/api/history", &page)
-			if len(page.Entries) > 0 && page.Entries[0].ID == last {
-				break
-			}
-			time.Sleep(20 * time.Millisecond)
+			return len(page.Entries) > 0 && page.Entries[0].ID == last
+		}
+		if !testenv.Until(10*time.Second, newestIsLast) {
+			t.Fatalf("the history's newest entry is not call %d within 10 s: %+v", last, page.Entries)
 		}
 		if page.Entries[0].Tool != "secret_login" || page.Entries[0].ArgumentsOmitted != "excluded" || page.Entries[0].Source != "mcp" {
 			t.Fatalf("newest entry %+v", page.Entries[0])

@@ -206,11 +206,8 @@ func TestServeSaysWhyTheUpstreamDidNotStart(t *testing.T) {
 		i := strings.Index(s, lead)
 		return i >= 0 && strings.Contains(s[i:], line)
 	}
-	for !said(out.String()) {
-		if time.Since(start) > 30*time.Second {
-			t.Fatalf("after 30 s the console does not say why:\n%s", out.String())
-		}
-		time.Sleep(20 * time.Millisecond)
+	if !testenv.Until(30*time.Second, func() bool { return said(out.String()) }) {
+		t.Fatalf("after 30 s the console does not say why:\n%s", out.String())
 	}
 	if took := time.Since(start); took > 5*time.Second {
 		t.Errorf("the reason took %s to show", took)

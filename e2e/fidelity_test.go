@@ -244,31 +244,30 @@ func directToolList(ctx context.Context, t *testing.T, c *mcptest.Client) map[st
 // host's initialize.
 func proxiedToolList(ctx context.Context, t *testing.T, c *mcptest.Client, want map[string]json.RawMessage) map[string]json.RawMessage {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for {
+	var tools map[string]json.RawMessage
+	var missing []string
+	all := func() bool {
 		items, err := c.ListAll(ctx, "tools/list", "tools")
 		if err != nil {
 			t.Fatal(err)
 		}
-		tools := map[string]json.RawMessage{}
+		tools = map[string]json.RawMessage{}
 		for _, raw := range items {
 			tools[toolName(raw)] = raw
 		}
-		var missing []string
+		missing = missing[:0]
 		for name := range want {
 			if _, ok := tools[name]; !ok {
 				missing = append(missing, name)
 			}
 		}
-		if len(missing) == 0 || time.Now().After(deadline) {
-			if len(missing) > 0 {
-				sort.Strings(missing)
-				t.Logf("after 10 s genui still lacks %v", missing)
-			}
-			return tools
-		}
-		time.Sleep(200 * time.Millisecond)
+		return len(missing) == 0
 	}
+	if !testenv.Until(10*time.Second, all) {
+		sort.Strings(missing)
+		t.Logf("after 10 s genui still lacks %v", missing)
+	}
+	return tools
 }
 
 // stripUIMeta checks genui's UI linkage on a tool that had none upstream

@@ -107,9 +107,7 @@ func TestLLMBackgroundUpgradeOverStdio(t *testing.T) {
 	}
 	wg.Wait()
 	// All 50 reads were answered while the provider holds the request.
-	for srv.Count() == 0 && ctx.Err() == nil {
-		time.Sleep(10 * time.Millisecond)
-	}
+	testenv.Until(30*time.Second, func() bool { return srv.Count() > 0 })
 	if n := srv.Count(); n != 1 {
 		t.Fatalf("50 reads caused %d provider requests, want exactly 1", n)
 	}
@@ -235,19 +233,16 @@ func TestLLMSamplingWithoutCapability(t *testing.T) {
 		t.Fatal(err)
 	}
 	readUI(t, c, forecastURI)
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		res, err := c.CallTool(ctx, "_ui_inspect", map[string]string{"toolName": "get_forecast"}, nil)
-		if err != nil {
+	var res json.RawMessage
+	explained := func() bool {
+		var err error
+		if res, err = c.CallTool(ctx, "_ui_inspect", map[string]string{"toolName": "get_forecast"}, nil); err != nil {
 			t.Fatal(err)
 		}
-		if strings.Contains(string(res), "advertised the sampling capability") {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("_ui_inspect never explained the missing sampling capability: %s", clip(res))
-		}
-		time.Sleep(100 * time.Millisecond)
+		return strings.Contains(string(res), "advertised the sampling capability")
+	}
+	if !testenv.Until(30*time.Second, explained) {
+		t.Fatalf("_ui_inspect never explained the missing sampling capability: %s", clip(res))
 	}
 	for _, m := range c.Messages() {
 		if m.Method == "sampling/createMessage" {

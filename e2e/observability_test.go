@@ -73,17 +73,20 @@ func logLines(t *testing.T, dir string) []map[string]any {
 // waitLog polls the log until pred matches a line (bounded).
 func waitLog(t *testing.T, dir string, what string, pred func(map[string]any) bool) map[string]any {
 	t.Helper()
-	deadline := time.Now().Add(60 * time.Second)
-	for time.Now().Before(deadline) {
+	var line map[string]any
+	logged := func() bool {
 		for _, l := range logLines(t, dir) {
 			if pred(l) {
-				return l
+				line = l
+				return true
 			}
 		}
-		time.Sleep(50 * time.Millisecond)
+		return false
 	}
-	t.Fatalf("no log line: %s", what)
-	return nil
+	if !testenv.Until(60*time.Second, logged) {
+		t.Fatalf("no log line: %s", what)
+	}
+	return line
 }
 
 // TestRequestIDFollowsResourceReadThroughLog: one resources/read of a

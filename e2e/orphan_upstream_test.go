@@ -37,13 +37,7 @@ func TestKilledGenuiTakesItsUpstreamAlong(t *testing.T) {
 	exited := make(chan struct{})
 	go func() { _ = cmd.Wait(); close(exited) }()
 	var upstream []int
-	deadline := time.Now().Add(30 * time.Second)
-	for len(upstream) < 2 {
-		if time.Now().After(deadline) {
-			_ = cmd.Process.Kill()
-			t.Fatalf("the upstream did not start within 30 s (pids %v)", upstream)
-		}
-		time.Sleep(50 * time.Millisecond)
+	started := func() bool {
 		b, _ := os.ReadFile(pids)
 		upstream = upstream[:0]
 		for _, f := range strings.Fields(string(b)) {
@@ -51,13 +45,27 @@ func TestKilledGenuiTakesItsUpstreamAlong(t *testing.T) {
 				upstream = append(upstream, p)
 			}
 		}
+		return len(upstream) >= 2
+	}
+	if !testenv.Until(30*time.Second, started) {
+		_ = cmd.Process.Kill()
+		t.Fatalf("the upstream did not start within 30 s (pids %v)", upstream)
 	}
 	t.Cleanup(func() {
 		for _, p := range upstream {
 			_ = syscall.Kill(p, syscall.SIGKILL)
 		}
 	})
-	time.Sleep(500 * time.Millisecond) // the demo server is up
+	// The shell became the demo server, and genui's watchdog for its
+	// group runs (a kill before that is not this test's case).
+	up := func() bool {
+		cmdline, _ := os.ReadFile("/proc/" + strconv.Itoa(upstream[0]) + "/cmdline")
+		return strings.Contains(string(cmdline), "demo-server") && watchdogRuns(upstream[0])
+	}
+	if !testenv.Until(30*time.Second, up) {
+		_ = cmd.Process.Kill()
+		t.Fatalf("the demo server (pid %d) and its watchdog did not start within 30 s", upstream[0])
+	}
 	for _, p := range upstream {
 		if !running(p) {
 			t.Fatalf("upstream process %d not running before the kill", p)
@@ -67,16 +75,31 @@ func TestKilledGenuiTakesItsUpstreamAlong(t *testing.T) {
 		t.Fatal(err)
 	}
 	<-exited
-	deadline = time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(10 * time.Second)
 	for _, p := range upstream {
-		for running(p) {
-			if time.Now().After(deadline) {
-				out, _ := exec.Command("ps", "-eo", "pid,ppid,pgid,stat,args").Output()
-				t.Fatalf("upstream process %d (of %v) still running 10 s after genui was killed\n%s", p, upstream, out)
-			}
-			time.Sleep(50 * time.Millisecond)
+		if !testenv.Until(time.Until(deadline), func() bool { return !running(p) }) {
+			out, _ := exec.Command("ps", "-eo", "pid,ppid,pgid,stat,args").Output()
+			t.Fatalf("upstream process %d (of %v) still running 10 s after genui was killed\n%s", p, upstream, out)
 		}
 	}
+}
+
+// watchdogRuns reports whether genui's upstream watchdog for process group
+// pgid runs: sh -c SCRIPT PGID, the script ending in kill -KILL (see
+// engine/upstream's watchdogScript).
+func watchdogRuns(pgid int) bool {
+	cmdlines, _ := filepath.Glob("/proc/[0-9]*/cmdline")
+	for _, f := range cmdlines {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			continue
+		}
+		args := strings.Split(strings.TrimSuffix(string(b), "\x00"), "\x00")
+		if len(args) == 4 && args[1] == "-c" && strings.Contains(args[2], "kill -KILL") && args[3] == strconv.Itoa(pgid) {
+			return true
+		}
+	}
+	return false
 }
 
 // running reports whether pid is alive and not a zombie.

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"reflect"
@@ -123,7 +122,7 @@ func TestOwnAppPreviewsUnchanged(t *testing.T) {
 	}
 
 	// The preview shows the upstream's own UI.
-	api := "http://127.0.0.1:" + strconv.Itoa(readPort(t, filepath.Join(dir, "mcp-port")))
+	api := "http://127.0.0.1:" + strconv.Itoa(waitPortFile(t, filepath.Join(dir, "mcp-port"), 30*time.Second))
 	b := browsertest.Start(t)
 	browsertest.Run(t, b, 60*time.Second, chromedp.Navigate(api+"/preview/"+name+"?conserve=0"))
 	poll := func(expr string) {
@@ -194,26 +193,6 @@ func readContents(ctx context.Context, t *testing.T, c *mcptest.Client, uri stri
 		out = append(out, contentsItem{MimeType: it.MimeType, Text: it.Text, All: decode(t, raw)})
 	}
 	return out
-}
-
-// readPort reads the first line of a genui port file, waiting up to 20 s
-// for it to appear.
-func readPort(t *testing.T, path string) int {
-	t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
-	for {
-		b, err := os.ReadFile(path)
-		if err == nil {
-			line, _, _ := strings.Cut(string(b), "\n")
-			if port, err := strconv.Atoi(strings.TrimSpace(line)); err == nil && port > 0 {
-				return port
-			}
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("no port in %s after 20 s (%v, %q)", path, err, b)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
 }
 
 func mapKeys(m map[string]json.RawMessage) []string {

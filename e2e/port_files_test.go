@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/genui-dev/genui/internal/testenv"
 )
 
 // TestMCPServesWhenPortFilesCannotBeWritten: a full disk (here a directory
@@ -19,17 +21,16 @@ func TestMCPServesWhenPortFilesCannotBeWritten(t *testing.T) {
 	c := genuiMCPIn(t, dir)
 	ctx := bounded(t, time.Minute)
 	// Past the side server's start: it has warned about the port files.
-	deadline := time.Now().Add(30 * time.Second)
-	for !strings.Contains(c.Stderr(), "genui: warning:") {
+	warned := func() bool {
 		select {
 		case <-c.Exited():
 			t.Fatalf("genui mcp exited: %v\n%s", c.ExitErr(), tail(c.Stderr(), 2000))
 		default:
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("genui mcp gave no port file warning within 30 s:\n%s", tail(c.Stderr(), 2000))
-		}
-		time.Sleep(20 * time.Millisecond)
+		return strings.Contains(c.Stderr(), "genui: warning:")
+	}
+	if !testenv.Until(30*time.Second, warned) {
+		t.Fatalf("genui mcp gave no port file warning within 30 s:\n%s", tail(c.Stderr(), 2000))
 	}
 	if _, err := c.ListTools(ctx); err != nil {
 		t.Fatalf("tools/list after the port file failed: %v", err)

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/genui-dev/genui/internal/mcptest"
+	"github.com/genui-dev/genui/internal/testenv"
 )
 
 // TestTwoGenuiProcessesKeepEachOthersRefinements: two `genui mcp`
@@ -56,15 +57,13 @@ func TestTwoGenuiProcessesKeepEachOthersRefinements(t *testing.T) {
 	// Each process sees the other's refinements (it rereads the file
 	// within a moment).
 	want := fmt.Sprintf("b refinement %d", each-1)
-	for deadline := time.Now().Add(10 * time.Second); ; {
+	var h []byte
+	seesB := func() bool {
 		ins := callWrapper(t, a, "_ui_inspect", map[string]any{"toolName": "datastore_search"})
-		h, _ := json.Marshal(ins["history"])
-		if strings.Contains(string(h), want) {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("process a does not see b's refinements within 10 s: %s", h)
-		}
-		time.Sleep(50 * time.Millisecond)
+		h, _ = json.Marshal(ins["history"])
+		return strings.Contains(string(h), want)
+	}
+	if !testenv.Until(10*time.Second, seesB) {
+		t.Fatalf("process a does not see b's refinements within 10 s: %s", h)
 	}
 }

@@ -88,14 +88,14 @@ func TestUpstreamKilledMidCall(t *testing.T) {
 	// genui restarts the upstream (backoff about 1 s); a cheap call works
 	// again.
 	var last string
-	for {
+	works := func() bool {
 		rctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 		res, rpcErr, err := c.Request(rctx, "tools/call", map[string]any{
 			"name": "get_current_weather", "arguments": map[string]any{"location": "Berlin"},
 		})
 		cancel()
 		if err == nil && rpcErr == nil && !isErrorResult(res) {
-			break
+			return true
 		}
 		last = clip(res)
 		if rpcErr != nil {
@@ -103,10 +103,10 @@ func TestUpstreamKilledMidCall(t *testing.T) {
 		} else if err != nil {
 			last = err.Error()
 		}
-		if ctx.Err() != nil {
-			t.Fatalf("tools/call never worked again after the upstream was killed: %s", last)
-		}
-		time.Sleep(200 * time.Millisecond)
+		return false
+	}
+	if !testenv.Until(time.Until(deadlineOf(ctx)), works) {
+		t.Fatalf("tools/call never worked again after the upstream was killed: %s", last)
 	}
 	if again := waitDemoChild(ctx, t, c.Pid(), child); again == child {
 		t.Errorf("demo-server pid unchanged (%d) after the kill", child)
@@ -120,18 +120,21 @@ func TestUpstreamKilledMidCall(t *testing.T) {
 // not), polling /proc/<genui>/task/*/children while ctx lasts.
 func waitDemoChild(ctx context.Context, t *testing.T, genuiPid, not int) int {
 	t.Helper()
-	for {
+	found := 0
+	demoChild := func() bool {
 		for _, pid := range children(genuiPid) {
 			cmdline, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/cmdline")
 			if err == nil && pid != not && strings.Contains(string(cmdline), "demo-server") {
-				return pid
+				found = pid
+				return true
 			}
 		}
-		if ctx.Err() != nil {
-			t.Fatalf("no demo-server child of genui (pid %d) found", genuiPid)
-		}
-		time.Sleep(50 * time.Millisecond)
+		return false
 	}
+	if !testenv.Until(time.Until(deadlineOf(ctx)), demoChild) {
+		t.Fatalf("no demo-server child of genui (pid %d) found", genuiPid)
+	}
+	return found
 }
 
 // children lists the direct child pids of pid (Linux /proc).

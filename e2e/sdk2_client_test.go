@@ -124,7 +124,7 @@ func startServeCwd(t *testing.T, cwd string, env []string, extra ...string) (str
 			}
 		}
 	})
-	return "http://127.0.0.1:" + strconv.Itoa(readPort(t, filepath.Join(dir, "mcp-port"))) + "/mcp", dir
+	return "http://127.0.0.1:" + strconv.Itoa(waitPortFile(t, filepath.Join(dir, "mcp-port"), 30*time.Second)) + "/mcp", dir
 }
 
 // TestSDK2ClientModernProtocol: the official TypeScript SDK v2 client, in

@@ -91,12 +91,9 @@ func TestEnvSecretsNeverShown(t *testing.T) {
 			<-exited
 		}
 	}()
-	port := readPort(t, filepath.Join(dir, "mcp-port"))
+	port := waitPortFile(t, filepath.Join(dir, "mcp-port"), 30*time.Second)
 	api := fmt.Sprintf("http://127.0.0.1:%d", port)
-	deadline := time.Now().Add(30 * time.Second)
-	for !strings.Contains(out.String(), "preview") && time.Now().Before(deadline) {
-		time.Sleep(50 * time.Millisecond) // polling the banner's output, bounded
-	}
+	testenv.Until(30*time.Second, func() bool { return strings.Contains(out.String(), "preview") })
 	banner := out.String()
 
 	surfaces := map[string]string{"banner": banner}

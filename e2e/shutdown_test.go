@@ -2,6 +2,7 @@ package e2e_test
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -11,6 +12,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"golang.org/x/sys/unix"
 
 	"github.com/genui-dev/genui/internal/testenv"
 )
@@ -57,10 +60,12 @@ func TestStdinCloseShutsDownUpstreamGroup(t *testing.T) {
 				if err := syscall.Kill(child, syscall.SIGSTOP); err != nil {
 					t.Fatal(err)
 				}
+				testenv.Eventually(t, 30*time.Second, "the upstream stopped", func() bool { return procState(child) == "T" })
 				go func() {
 					_, _, _ = c.Request(ctx, "tools/call", map[string]any{"name": "run_battery", "arguments": map[string]any{"cells": 2}})
 				}()
-				time.Sleep(300 * time.Millisecond)
+				// In flight: genui wrote the call to the frozen upstream's stdin.
+				testenv.Eventually(t, 30*time.Second, "the call on the frozen upstream's stdin", func() bool { return unreadStdin(t, child) > 0 })
 			}
 			start := time.Now()
 			if err := c.CloseStdin(); err != nil {
@@ -73,18 +78,50 @@ func TestStdinCloseShutsDownUpstreamGroup(t *testing.T) {
 				t.Fatal("genui mcp never exited after its stdin closed")
 			}
 			// The whole upstream group must be gone (ESRCH), zombies aside.
-			for {
+			gone := func() bool {
 				err := syscall.Kill(-pgid, 0)
-				if errors.Is(err, syscall.ESRCH) || groupOnlyZombies(pgid) {
-					break
-				}
-				if ctx.Err() != nil {
-					t.Fatalf("upstream process group %d still alive after genui exited", pgid)
-				}
-				time.Sleep(50 * time.Millisecond)
+				return errors.Is(err, syscall.ESRCH) || groupOnlyZombies(pgid)
+			}
+			if !testenv.Until(time.Until(deadlineOf(ctx)), gone) {
+				t.Fatalf("upstream process group %d still alive after genui exited", pgid)
 			}
 		})
 	}
+}
+
+// unreadStdin is how many bytes wait unread in process pid's stdin pipe
+// (Linux: the pipe reopened through /proc, FIONREAD alias TIOCINQ).
+func unreadStdin(t *testing.T, pid int) int {
+	t.Helper()
+	f, err := os.OpenFile("/proc/"+strconv.Itoa(pid)+"/fd/0", os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		t.Fatalf("the upstream's stdin: %v", err)
+	}
+	defer f.Close()
+	n, err := unix.IoctlGetInt(int(f.Fd()), unix.TIOCINQ)
+	if err != nil {
+		t.Fatalf("FIONREAD on the upstream's stdin: %v", err)
+	}
+	return n
+}
+
+// procState is the state letter of process pid (R, S, T, Z, ...; "" when
+// it is gone).
+func procState(pid int) string {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	i := bytes.LastIndexByte(b, ')')
+	if err != nil || i < 0 || i+3 > len(b) {
+		return ""
+	}
+	return string(b[i+2 : i+3])
+}
+
+// deadlineOf is ctx's deadline (an hour away when it has none).
+func deadlineOf(ctx context.Context) time.Time {
+	if d, ok := ctx.Deadline(); ok {
+		return d
+	}
+	return time.Now().Add(time.Hour)
 }
 
 // groupOnlyZombies reports whether every process in group pgid is a zombie

@@ -202,22 +202,24 @@ func TestNetUpstreamRestart(t *testing.T) {
 			startEverythingNet(t, tr.mode, port)
 			restarted := time.Now()
 			var last string
-			for n := 0; ; n++ {
+			n := 0
+			works := func() bool {
+				n++
 				msg, err := echoOnce(ctx, c, "again "+strconv.Itoa(n))
 				if err == nil && msg == "Echo: again "+strconv.Itoa(n) {
-					t.Logf("calls work again %v after the restart", time.Since(restarted).Round(time.Millisecond))
-					break
+					return true
 				}
 				if err != nil {
 					last = err.Error()
 				} else {
 					last = "unexpected text " + strconv.Quote(msg)
 				}
-				if time.Since(restarted) > 40*time.Second {
-					t.Fatalf("calls still fail 40 s after the upstream restarted: %s", last)
-				}
-				time.Sleep(500 * time.Millisecond)
+				return false
 			}
+			if !testenv.Until(40*time.Second, works) {
+				t.Fatalf("calls still fail 40 s after the upstream restarted: %s", last)
+			}
+			t.Logf("calls work again %v after the restart", time.Since(restarted).Round(time.Millisecond))
 			if err := c.CheckStdout(); err != nil {
 				t.Errorf("genui stdout is not pure JSON-RPC: %v", err)
 			}
@@ -321,23 +323,24 @@ func startEverythingNet(t *testing.T, mode string, port int) *netServer {
 	})
 
 	addr := net.JoinHostPort("127.0.0.1", strconv.Itoa(port))
-	deadline := time.Now().Add(20 * time.Second)
-	for {
-		conn, err := net.DialTimeout("tcp", addr, 200*time.Millisecond)
-		if err == nil {
+	var err error
+	listening := func() bool {
+		var conn net.Conn
+		if conn, err = net.DialTimeout("tcp", addr, 200*time.Millisecond); err == nil {
 			conn.Close()
-			return s
+			return true
 		}
 		select {
 		case <-s.exited:
 			t.Fatalf("server-everything %s exited before listening on %s:\n%s", mode, addr, tail(out.String(), 2048))
 		default:
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("server-everything %s: %s not accepting connections after 20 s: %v\n%s", mode, addr, err, tail(out.String(), 2048))
-		}
-		time.Sleep(100 * time.Millisecond)
+		return false
 	}
+	if !testenv.Until(20*time.Second, listening) {
+		t.Fatalf("server-everything %s: %s not accepting connections after 20 s: %v\n%s", mode, addr, err, tail(out.String(), 2048))
+	}
+	return s
 }
 
 // kill SIGKILLs the server's process group and waits (up to 5 s) for it to

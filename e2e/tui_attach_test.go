@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -17,17 +18,7 @@ import (
 // waitAPIBase waits for DIR/mcp-port and returns the side server's URL.
 func waitAPIBase(t *testing.T, dir string) string {
 	t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
-	for time.Now().Before(deadline) {
-		if b, err := os.ReadFile(filepath.Join(dir, "mcp-port")); err == nil {
-			if f := strings.Fields(string(b)); len(f) > 0 {
-				return "http://127.0.0.1:" + f[0]
-			}
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-	t.Fatalf("no %s/mcp-port within 30 s", dir)
-	return ""
+	return "http://127.0.0.1:" + strconv.Itoa(waitPortFile(t, filepath.Join(dir, "mcp-port"), 30*time.Second))
 }
 
 // toolRow reports whether the screen's tool list shows tool with text on
@@ -149,12 +140,8 @@ func TestTUIOffersToAttachToALaterGenuiMCP(t *testing.T) {
 	tuiBase := waitAPIBase(t, dir)
 
 	c := genuiMCPIn(t, dir)
-	deadline := time.Now().Add(30 * time.Second)
 	base := tuiBase
-	for base == tuiBase && time.Now().Before(deadline) {
-		time.Sleep(50 * time.Millisecond)
-		base = waitAPIBase(t, dir)
-	}
+	testenv.Until(30*time.Second, func() bool { base = waitAPIBase(t, dir); return base != tuiBase })
 	if base == tuiBase {
 		t.Fatalf("genui mcp did not take DIR/mcp-port over from the in-process TUI (%s)", tuiBase)
 	}

@@ -45,7 +45,7 @@ func startTUIEnv(t *testing.T, w, h int, workdir string, env []string, args ...s
 }
 
 // paste pastes s as the terminal would (bracketed paste: the program asked
-// for it).
+// for it). The caller waits for what the paste shows.
 func (x *tmuxTerm) paste(s string) {
 	x.t.Helper()
 	if out, err := exec.Command(x.tmux, "-S", x.sock, "set-buffer", "-b", "t", "--", s).CombinedOutput(); err != nil {
@@ -54,7 +54,6 @@ func (x *tmuxTerm) paste(s string) {
 	if out, err := exec.Command(x.tmux, "-S", x.sock, "paste-buffer", "-p", "-b", "t", "-t", "tui").CombinedOutput(); err != nil {
 		x.t.Fatalf("paste-buffer: %v %s", err, out)
 	}
-	time.Sleep(100 * time.Millisecond)
 }
 
 // resize makes the pane w×h.
@@ -111,8 +110,11 @@ func TestTUIDailyUseOnServerFilesystem(t *testing.T) {
 	x.waitFor("the form", 10*time.Second, contains("path*", "content*"))
 	x.text(target)
 	x.keys("Tab")
+	// Pasted once the content field has the focus (a paste that arrives
+	// while the path is still being typed lands in the path).
+	x.waitFor("the content field focused", 30*time.Second, contains("› content*"))
 	x.paste("line one\nline two")
-	x.waitFor("both pasted lines in the form", 10*time.Second, contains("line one", "line two"))
+	x.waitFor("both pasted lines in the form", 30*time.Second, contains("line one", "line two"))
 	x.keys("C-s")
 	x.waitFor("the call's result", 30*time.Second, contains("Result", "Successfully wrote"))
 	if b, err := os.ReadFile(target); err != nil || string(b) != "line one\nline two" {
@@ -140,16 +142,12 @@ func TestTUIDailyUseOnServerFilesystem(t *testing.T) {
 	x.waitFor("the editor's text in the form", 20*time.Second, contains("written by the editor"))
 	x.keys("C-s")
 	x.waitFor("the second call", 30*time.Second, contains(`arguments {"content":"written`, "Successfully wrote"))
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		b, _ := os.ReadFile(target)
-		if string(b) == "written by the editor" {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("on disk after $EDITOR: %q", b)
-		}
-		time.Sleep(50 * time.Millisecond)
+	var onDisk []byte
+	if !testenv.Until(10*time.Second, func() bool {
+		onDisk, _ = os.ReadFile(target)
+		return string(onDisk) == "written by the editor"
+	}) {
+		t.Fatalf("on disk after $EDITOR: %q", onDisk)
 	}
 
 	// ctrl+c leaves the form without quitting.

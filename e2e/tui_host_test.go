@@ -110,7 +110,11 @@ func TestTUIAnswersTheUpstreamsRequests(t *testing.T) {
 	url := "https://example.com/genui-e2e/authorize?state=" + strings.Repeat("0123456789", 14) + "&end=LASTPART"
 	x.selectTool("trigger-url-elicitation")
 	x.keys("c")
+	// Typed only once the form has the focus (keys sent earlier would reach
+	// the tool list), sent only once the field holds the whole URL.
+	x.waitFor("the call form", 30*time.Second, contains("› url*", "The URL the user should open"))
 	x.text(url)
+	x.waitFor("the URL typed in", 30*time.Second, contains("&end=LASTPART"))
 	x.keys("Enter")
 	x.waitFor("the URL elicitation dialog", 30*time.Second, contains("The upstream asks you to open a URL (elicitation)",
 		"https://example.com/genui-e2e/authorize?state=0123456789", "LASTPART", "o open"))

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -62,19 +63,20 @@ func (p *serveProc) kill(sig syscall.Signal) {
 // waitState waits until base's /state answers and contains want.
 func waitState(t *testing.T, base, want string) {
 	t.Helper()
-	deadline := time.Now().Add(60 * time.Second)
 	var last string
-	for time.Now().Before(deadline) {
-		if resp, err := http.Get(base + "/state"); err == nil {
-			b, _ := io.ReadAll(resp.Body)
-			resp.Body.Close()
-			if last = string(b); resp.StatusCode == http.StatusOK && strings.Contains(last, want) {
-				return
-			}
+	shows := func() bool {
+		resp, err := http.Get(base + "/state")
+		if err != nil {
+			return false
 		}
-		time.Sleep(100 * time.Millisecond)
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		last = string(b)
+		return resp.StatusCode == http.StatusOK && strings.Contains(last, want)
 	}
-	t.Fatalf("%s/state never showed %q; last: %.300s", base, want, last)
+	if !testenv.Until(60*time.Second, shows) {
+		t.Fatalf("%s/state never showed %q; last: %.300s", base, want, last)
+	}
 }
 
 // TestTUIAttachesOnlyToItsOwnGenui is the review's attack on an attached
@@ -106,10 +108,16 @@ func TestTUIAttachesOnlyToItsOwnGenui(t *testing.T) {
 			"--dir", "two", "--mcp-port", fmt.Sprint(port), "--", os.Args[0])
 		select {
 		case <-stranger.exited: // the port was not free yet
-			if time.Now().After(deadline) {
+			portFree := func() bool {
+				ln, err := net.Listen("tcp", fmt.Sprintf("127.0.0.1:%d", port))
+				if err == nil {
+					ln.Close()
+				}
+				return err == nil
+			}
+			if time.Now().After(deadline) || !testenv.Until(time.Until(deadline), portFree) {
 				t.Fatalf("the stranger could not take port %d: %s", port, stranger.out.String())
 			}
-			time.Sleep(200 * time.Millisecond)
 			continue
 		case <-time.After(2 * time.Second):
 		}
@@ -119,11 +127,10 @@ func TestTUIAttachesOnlyToItsOwnGenui(t *testing.T) {
 	strangerUp := time.Now()
 
 	x.waitFor("the TUI saying its genui is gone", 20*time.Second, contains("the genui on one is gone"))
-	for time.Since(strangerUp) < 12*time.Second {
-		if s := x.screen(); strings.Contains(s, "stranger_") {
-			t.Fatalf("the TUI shows the stranger's tools:\n%s", s)
-		}
-		time.Sleep(100 * time.Millisecond)
+	var screen string
+	showsStranger := func() bool { screen = x.screen(); return strings.Contains(screen, "stranger_") }
+	if testenv.Until(12*time.Second-time.Since(strangerUp), showsStranger) {
+		t.Fatalf("the TUI shows the stranger's tools:\n%s", screen)
 	}
 	if s := x.screen(); !strings.Contains(s, "get_forecast") {
 		t.Errorf("the TUI dropped the tools it showed:\n%s", s)
@@ -133,17 +140,16 @@ func TestTUIAttachesOnlyToItsOwnGenui(t *testing.T) {
 	stranger.kill(syscall.SIGTERM)
 	startGenuiServe(t, work, nil, "--dir", "one")
 	var again string
-	deadline = time.Now().Add(60 * time.Second)
-	for again == "" || again == base {
-		if time.Now().After(deadline) {
-			t.Fatal("the restarted genui wrote no new one/mcp-port")
-		}
-		time.Sleep(100 * time.Millisecond)
+	newPort := func() bool {
 		if b, err := os.ReadFile(filepath.Join(work, "one", "mcp-port")); err == nil {
 			if f := strings.Fields(string(b)); len(f) > 0 {
 				again = "http://127.0.0.1:" + f[0]
 			}
 		}
+		return again != "" && again != base
+	}
+	if !testenv.Until(60*time.Second, newPort) {
+		t.Fatal("the restarted genui wrote no new one/mcp-port")
 	}
 	x.waitFor("the workbench following the restarted genui", 30*time.Second, contains("reconnected to "+again, "MCP "+again+"/mcp", "get_forecast"))
 	if s := x.screen(); strings.Contains(s, "stranger_") || strings.Contains(s, "is gone") {

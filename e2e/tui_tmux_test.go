@@ -67,13 +67,9 @@ func (x *tmuxTerm) screen() string {
 // waitFor polls the screen until cond holds, failing after d.
 func (x *tmuxTerm) waitFor(what string, d time.Duration, cond func(string) bool) string {
 	x.t.Helper()
-	deadline := time.Now().Add(d)
 	var s string
-	for time.Now().Before(deadline) {
-		if s = x.screen(); cond(s) {
-			return s
-		}
-		time.Sleep(50 * time.Millisecond)
+	if testenv.Until(d, func() bool { s = x.screen(); return cond(s) }) {
+		return s
 	}
 	x.t.Fatalf("waiting %s for %s; the screen is:\n%s%s", d, what, s, x.goroutines())
 	return ""
@@ -91,13 +87,7 @@ func (x *tmuxTerm) goroutines() string {
 	for _, pid := range childPIDs(strings.TrimSpace(string(out))) {
 		_ = syscall.Kill(pid, syscall.SIGQUIT)
 	}
-	deadline := time.Now().Add(5 * time.Second)
-	for time.Now().Before(deadline) {
-		if b, err := os.ReadFile(x.exitFile); err == nil && len(b) > 0 {
-			break
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+	testenv.Until(5*time.Second, x.exited)
 	b, _ := os.ReadFile(x.exitFile + ".stderr")
 	if len(b) == 0 {
 		return ""
@@ -146,15 +136,19 @@ func (x *tmuxTerm) text(s string) {
 	time.Sleep(60 * time.Millisecond)
 }
 
+// exited reports whether the program has ended (the pane's shell wrote
+// its exit status).
+func (x *tmuxTerm) exited() bool {
+	b, err := os.ReadFile(x.exitFile)
+	return err == nil && len(b) > 0
+}
+
 // exitCode waits (bounded) for the program to end and returns its status.
 func (x *tmuxTerm) exitCode(d time.Duration) string {
 	x.t.Helper()
-	deadline := time.Now().Add(d)
-	for time.Now().Before(deadline) {
-		if b, err := os.ReadFile(x.exitFile); err == nil && len(b) > 0 {
-			return strings.TrimSpace(string(b))
-		}
-		time.Sleep(50 * time.Millisecond)
+	if testenv.Until(d, x.exited) {
+		b, _ := os.ReadFile(x.exitFile)
+		return strings.TrimSpace(string(b))
 	}
 	stderr, _ := os.ReadFile(x.exitFile + ".stderr")
 	x.t.Fatalf("genui tui did not exit within %s; stderr: %s; screen:\n%s", d, stderr, x.screen())
@@ -197,6 +191,22 @@ func TestTUIInTmux(t *testing.T) {
 	})
 	x.keys("Enter", "4")
 	x.waitFor("the Events pane", 10*time.Second, contains("Events", "/wait queue and engine", "upstream-up"))
+
+	// ] and [ step through the panes (every pane, past the tenth too); the
+	// palette shows any pane by name.
+	x.keys("]")
+	x.waitFor("] to the Variables pane", 10*time.Second, func(s string) bool {
+		return strings.Contains(s, "─ Variables ") && !strings.Contains(s, "/wait queue and engine")
+	})
+	x.keys("[")
+	x.waitFor("[ back to the Events pane", 10*time.Second, contains("/wait queue and engine"))
+	x.keys(":")
+	x.text("pane history")
+	x.waitFor("the palette's History pane entry", 10*time.Second, contains("show History pane"))
+	x.keys("Enter")
+	x.waitFor("the History pane from the palette", 10*time.Second, func(s string) bool {
+		return strings.Contains(s, "─ History · ") && !strings.Contains(s, "show History pane")
+	})
 
 	x.keys("q")
 	if code := x.exitCode(30 * time.Second); code != "0" {

@@ -159,14 +159,11 @@ func inUI(ctx context.Context, tool, fn string) (json.RawMessage, error) {
 // waitUI polls cond in a tool's UI until it is true.
 func waitUI(t *testing.T, ctx context.Context, tool, cond string, d time.Duration) {
 	t.Helper()
-	deadline := time.Now().Add(d)
 	var last json.RawMessage
 	var err error
-	for time.Now().Before(deadline) {
-		if last, err = inUI(ctx, tool, cond); err == nil && string(last) == "true" {
-			return
-		}
-		time.Sleep(200 * time.Millisecond)
+	holds := func() bool { last, err = inUI(ctx, tool, cond); return err == nil && string(last) == "true" }
+	if testenv.Until(d, holds) {
+		return
 	}
 	body, _ := inUI(ctx, tool, `(w, d) => d.body.innerText.slice(0, 500)`)
 	t.Fatalf("%s UI: %s not true within %s (last %s, %v); UI text: %s", tool, cond, d, last, err, body)

@@ -74,6 +74,29 @@ func Start(t testing.TB, extra ...chromedp.ExecAllocatorOption) context.Context 
 	return ctx
 }
 
+// Tab opens another tab in the browser of ctx (a context from Start or Tab),
+// closed when the test ends. Each tab's renderer is a process of its own, so
+// tests that check many pages can check them in several tabs at once.
+func Tab(t testing.TB, ctx context.Context) context.Context {
+	t.Helper()
+	tab, cancel := chromedp.NewContext(ctx)
+	t.Cleanup(cancel)
+	// The first Run opens the tab, whose life is its context's: bounded by a
+	// timer, not a deadline on that context.
+	opened := make(chan error, 1)
+	go func() { opened <- chromedp.Do(tab) }()
+	select {
+	case err := <-opened:
+		if err != nil {
+			t.Fatalf("open a browser tab: %v", err)
+		}
+	case <-time.After(StartTimeout):
+		cancel()
+		t.Fatalf("a browser tab did not open within %s", StartTimeout)
+	}
+	return tab
+}
+
 // Run runs chromedp actions on the browser context with a deadline and fails
 // the test on error.
 func Run(t testing.TB, ctx context.Context, timeout time.Duration, actions ...chromedp.Action[chromedp.Void]) {

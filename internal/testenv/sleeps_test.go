@@ -14,7 +14,7 @@ import (
 // waits on an event, a channel, synctest or, for a condition nothing
 // announces, Until/Eventually; a sleep as synchronisation is a flaky test
 // on a loaded machine. The goal (issue 37) is at most 40.
-const maxTestSleeps = 97
+const maxTestSleeps = 13
 
 // sleepCall is what countSleeps counts (spelt so that this file holds none).
 var sleepCall = []byte("time." + "Sleep(")

@@ -5,26 +5,38 @@ import (
 	"time"
 )
 
-// pollEvery is how often Until and Eventually look at their condition.
-const pollEvery = 5 * time.Millisecond
+// How often Until and Eventually look at their condition: every
+// firstPollEvery at first, twice as long after each look, up to
+// maxPollEvery. A condition that holds soon is seen soon; one that costs
+// something to check (a process started, an HTTP request, a browser
+// evaluation) is not checked hundreds of times a second through a long
+// wait on a shared machine.
+const (
+	firstPollEvery = 5 * time.Millisecond
+	maxPollEvery   = 100 * time.Millisecond
+)
 
-// Until reports whether cond holds within bound, looking every few
-// milliseconds (at once first). For conditions no event announces; a test
-// that can wait on an event or a channel should.
+// Until reports whether cond holds within bound, looking at once first,
+// then every few milliseconds (backing off to every 100 ms). For
+// conditions no event announces; a test that can wait on an event or a
+// channel should.
 func Until(bound time.Duration, cond func() bool) bool {
 	if cond() {
 		return true
 	}
 	deadline := time.NewTimer(bound)
 	defer deadline.Stop()
-	tick := time.NewTicker(pollEvery)
-	defer tick.Stop()
+	every := firstPollEvery
+	next := time.NewTimer(every)
+	defer next.Stop()
 	for {
 		select {
-		case <-tick.C:
+		case <-next.C:
 			if cond() {
 				return true
 			}
+			every = min(2*every, maxPollEvery)
+			next.Reset(every)
 		case <-deadline.C:
 			return cond()
 		}
