@@ -21,11 +21,11 @@ func StreamParts(raw []byte) ([][2]string, error) {
 
 // PackedBlock is the block (its base64 segments) of a packed page.
 func PackedBlock(page string) string {
-	m := rePackBlock.FindStringSubmatch(page)
+	m := findPackBlock(page)
 	if m == nil {
 		return ""
 	}
-	return m[1]
+	return page[m[2]:m[3]]
 }
 
 // InflateSegments inflates the base64 segments given (joined by ",") as

@@ -126,10 +126,33 @@ func packableLocs(page string) [][]int {
 
 // packed finds a packed page's parts, hide style and loader.
 var (
-	rePackBlock  = regexp.MustCompile(`(?s)<script type="application/octet-stream" ` + PackAttr + `>([^<]*)</script>`)
 	rePackHide   = regexp.MustCompile(`<style ` + PackAttr + `-hide>[^<]*</style>`)
 	rePackLoader = regexp.MustCompile(`(?s)<script ` + PackAttr + `-loader[^>]*>.*?</script>`)
 )
+
+// packBlockOpen starts a packed page's block; its text runs to the next
+// "</script>" and holds no "<".
+const packBlockOpen = `<script type="application/octet-stream" ` + PackAttr + `>`
+
+// findPackBlock finds the first block in page: its start and end, and its
+// text's start and end, as a regexp's submatch indexes would (a regexp did
+// this: its matcher over an 80 KB page took most of Unpack's time, 28 times
+// more under the race detector).
+func findPackBlock(page string) []int {
+	for from := 0; ; {
+		i := strings.Index(page[from:], packBlockOpen)
+		if i < 0 {
+			return nil
+		}
+		start := from + i
+		text := start + len(packBlockOpen)
+		lt := strings.IndexByte(page[text:], '<')
+		if lt >= 0 && strings.HasPrefix(page[text+lt:], "</script>") {
+			return []int{start, text + lt + len("</script>"), text, text + lt}
+		}
+		from = text
+	}
+}
 
 // packHide keeps the page's content out of layout until its styles are in,
 // so it never flashes unstyled and is not laid out unstyled when parsing
@@ -272,7 +295,7 @@ func Strip(page, note string) string {
 // was (the order among them kept). A page that is not packed comes back
 // unchanged. For tests and tools that read a page's code.
 func Unpack(page string) (string, error) {
-	m := rePackBlock.FindStringSubmatchIndex(page)
+	m := findPackBlock(page)
 	if m == nil {
 		if IsPacked(page) {
 			return "", errors.New("packed page: its block is damaged")

@@ -316,3 +316,36 @@ func TestLoaderNamesTheFormat(t *testing.T) {
 		t.Error("the loader is not the minified build")
 	}
 }
+
+// TestUnpackFindsTheBlockPastADecoy: a block's text holds no "<", so an
+// element that starts like a block but holds markup (a page quoting the
+// format) is passed over and the real block after it is unpacked.
+func TestUnpackFindsTheBlockPastADecoy(t *testing.T) {
+	packed, err := Pack(richPage(t, `{"type":"object"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	block := PackedBlock(packed)
+	if block == "" {
+		t.Fatal("no block found in a packed page")
+	}
+	decoy := `<script type="application/octet-stream" ` + PackAttr + `><b>quoted</b></script>`
+	withDecoy := strings.Replace(packed, "<body", decoy+"<body", 1)
+	if withDecoy == packed {
+		t.Fatal("no <body in the page to put the decoy before")
+	}
+	if got := PackedBlock(withDecoy); got != block {
+		t.Fatalf("found %.40q, want the real block %.40q", got, block)
+	}
+	want, err := Unpack(packed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := Unpack(withDecoy)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got != strings.Replace(want, "<body", decoy+"<body", 1) {
+		t.Fatal("the page with a decoy did not unpack to the page with the decoy")
+	}
+}

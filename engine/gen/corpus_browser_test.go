@@ -200,13 +200,34 @@ func (e *corpusEnv) open(id, html string) error {
 }
 
 // variant sets the frame's width and the host's theme and waits until the
-// UI shows both.
+// UI shows both and its layout has settled.
 func (e *corpusEnv) variant(width int, theme string) error {
 	if err := e.run(fmt.Sprintf(`(iframe.style.width = "%dpx", bridge.setHostContext({theme: %q}), true)`, width, theme), nil); err != nil {
 		return err
 	}
-	return e.waitFrame(fmt.Sprintf(`(w, d) => w.innerWidth === %d && d.documentElement.dataset.theme === %q && new Promise(r => w.requestAnimationFrame(() => w.requestAnimationFrame(() => r(true))))`, width, theme), 5*time.Second)
+	if err := e.waitFrame(fmt.Sprintf(`(w, d) => w.innerWidth === %d && d.documentElement.dataset.theme === %q && new Promise(r => w.requestAnimationFrame(() => w.requestAnimationFrame(() => r(true))))`, width, theme), 5*time.Second); err != nil {
+		return err
+	}
+	return e.waitFrame(layoutSettled, 5*time.Second)
 }
+
+// layoutSettled resolves once the frame's layout has stayed the same for
+// three frames: its size, how many tables are stacked and each table's
+// width. A table decides whether to stack from a ResizeObserver on its
+// box, which runs frames after the width changed; on a loaded machine the
+// checks ran before it, and measured a 400 px table that was about to
+// stack (a primary column of 142 px, where the stacked row gives it 331).
+const layoutSettled = `(w, d) => new Promise(r => {
+  var last = "", same = 0, n = 0;
+  var tick = function () {
+    var e = d.documentElement, s = e.scrollWidth + "x" + e.scrollHeight + " " + d.querySelectorAll(".stacked").length + " " +
+      [].map.call(d.querySelectorAll("table"), function (t) { return t.offsetWidth; }).join(",");
+    if (s === last) same++; else { same = 0; last = s; }
+    if (same >= 3 || ++n > 120) return r(true);
+    w.requestAnimationFrame(tick);
+  };
+  w.requestAnimationFrame(tick);
+})`
 
 // checkPage runs the invariants in the frame.
 func (e *corpusEnv) checkPage(p *corpusPage) (map[string][]string, error) {
