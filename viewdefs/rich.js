@@ -41,6 +41,7 @@
   var ID_RE = /^(?:id|_id|uuid|key|.*[_-]id|.*Id)$/;
   var PLAIN_NUM_RE = /year|^yr$|zip|postal|port|code|phone|version|^p?pid$|^[ug]id$/i; // numbers shown without digit grouping
   var DATA_IMAGE_RE = /^data:image\/(?:png|jpeg|gif|webp|svg\+xml);base64,[A-Za-z0-9+\/=]+$/;
+  var OWN_RECORD_FIELDS = 40;   // the most fields of a result's own record drawn in sight in its header
   var LONG_CELL = 16;            // average characters of a text column ranked right after the primary ones
   var LONG_TEXT = 48;            // characters above which a cell wraps (clamped to 3 lines)
   var EMPTY = "\u2014";          // em dash: what null and missing values show
@@ -2364,7 +2365,11 @@
       if (!isObj(w)) return;
       var onPath = function (v) { return v === deep.parent || deep.wrappers.indexOf(v) >= 0 || (Array.isArray(v) && v.length === 1 && (v[0] === deep.parent || deep.wrappers.indexOf(v[0]) >= 0)); };
       // A small object of scalars ({usedBytes, freeBytes}) is read as part of the header, a nested card in it.
-      var flat = (v) => isObj(v) && !onPath(v) && Object.keys(v).length <= 8 && Object.keys(v).every((x) => v[x] === null || typeof v[x] !== "object");
+      // In the outermost object any record of scalars is: a result that is one record and its context
+      // ({task: {...ten fields}, message, context: {ancestors: [...], root: {...}}}) is about that record,
+      // so its fields are in sight before the context's records, not folded behind its key.
+      var most = deep.wrappers[0] === w ? OWN_RECORD_FIELDS : 8;
+      var flat = (v) => isObj(v) && !onPath(v) && Object.keys(v).length <= most && Object.keys(v).every((x) => v[x] === null || typeof v[x] !== "object");
       var scalars = Object.keys(w).filter((k) => !hidden(k) && (w[k] === null || typeof w[k] !== "object" || flat(w[k])));
       if (scalars.length) target.appendChild(renderCard(w, scalars, 0)).classList.add("meta");
       Object.keys(w).forEach(function (k) {

@@ -639,7 +639,7 @@ var metricExceptions = map[string]string{
 	"ripgrep/advanced-search/call 1/coverage": "by design: file paths are shown relative to the searched folder",
 	"calc/url_parse/call 1/duplication":       "by design: the query's parameters drawn as a card (limit 25, offset 50) spell the letters of the query string (?limit=25&offset=50) that href and search hold; no value is drawn twice",
 	"astrotask/getNextTask/call 2/principal":  "by design: the answer's own list at the top (availableTasks, 5 tasks) is the main table with its count; the metric's largest array (context.descendants, 8 nodes of the project's tree, each subtask listed again under its parent) is context, folded beside it with its count",
-	"astrotask/getTask/call 2/principal":      "by design: the result is one task and its context (its message in the header, its fields one click away, its 2 ancestors the table); the metric's largest array (context.root.children, the project's 4 top-level tasks as a tree) is context, folded with its count, its small tree open",
+	"astrotask/getTask/call 2/principal":      "by design: the result is one task and its context (the task's fields and its message in the header, in sight; its 2 ancestors the table); the metric's largest array (context.root.children, the project's 4 top-level tasks as a tree) is context, folded with its count, its small tree open",
 }
 
 type corpusVariant struct {
