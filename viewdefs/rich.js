@@ -2099,6 +2099,7 @@
         // A scalar is header data whatever its name ("schema": "main" beside a listing's tables): only side lists are not.
         return v !== main.records && (v === null || typeof v !== "object");
       }) : [];
+      if (main.caption) target.appendChild(el("div", "records-caption", main.caption));
       var metaCard = meta.length ? target.appendChild(renderCard(main.parent, meta, 0)) : null;
       if (metaCard) metaCard.classList.add("meta");
       var cols = columnsOf(main.records, main.parent, rc);
@@ -2345,6 +2346,19 @@
       return !main && deep.records.length > 1 ? deep : null;
     }
 
+    /*
+     * recordsCaption names principal records found below a header by their keys
+     * ("context › ancestors"): after the header's cards, a table that only said
+     * "2 rows" did not say what its rows are. Positions in one-element arrays
+     * are left out; a path of one generic key ("rows", "items") says nothing.
+     * renderRecords draws it (main.caption) above the records' own header card.
+     */
+    function recordsCaption(path) {
+      var keys = path.filter((k) => typeof k === "string");
+      if (!keys.length || (keys.length === 1 && MAIN_KEYS.indexOf(keys[0]) >= 0)) return "";
+      return keys.map((k) => hooks.label ? hooks.label(k) : k).join(" \u203a ");
+    }
+
     /* The objects on path from data down to the parent of its end (the parent left out), outermost first. */
     function wrappersOn(data, path) {
       var objs = [], v = data;
@@ -2392,6 +2406,7 @@
           // The objects above the spec's principal data are its header, as for principal data found below the top.
           var above = forced.wrappers || wrappersOn(data, forced.path || []);
           above.forEach(function (w) { wrapperHeader(w, { parent: forced.parent, wrappers: above }, args, view); });
+          if (above.length) forced.caption = recordsCaption(forced.path || []);
           view.rich = renderRecords(forced, data, args, view);
           sideSections(forced.parent, forced.records, args, view);
           return view;
@@ -2435,13 +2450,17 @@
         set("records");
         view.dataset.principal = deep.path.join(".");
         deep.wrappers.forEach(function (w) { wrapperHeader(w, deep, args, view); });
+        deep.caption = recordsCaption(deep.path);
         view.rich = renderRecords(deep, data, args, view);
         sideSections(deep.parent, deep.records, args, view);
       } else if (main && main.records) {
         set("records");
         // The object that holds the records' parent is their header: its scalars a card, its
         // other members (a response's headers beside its body) folded sections, none dropped.
-        if (main.parent && main.parent !== data && isObj(data)) wrapperHeader(data, { parent: main.parent, wrappers: [data] }, args, view);
+        if (main.parent && main.parent !== data && isObj(data)) {
+          wrapperHeader(data, { parent: main.parent, wrappers: [data] }, args, view);
+          main.caption = recordsCaption(main.path || []);
+        }
         view.rich = renderRecords(main, data, args, view);
         sideSections(main.parent, main.records, args, view);
       } else if (main && main.values) {
