@@ -231,7 +231,7 @@ func TestMarkdownNotesInCellsDrawnAsMarkdown(t *testing.T) {
 		{"read_multiple_notes", "content", 3, 3, 3},
 		{"search_notes", "ex", 2, 3, 7},
 	} {
-		miss := shownRecordedMetrics(t, f, ui, "vault", c.tool, 1)
+		showRecordedChecked(t, f, ui, "vault", c.tool, 1, "coverage")
 		var got struct {
 			Cells               []string
 			Headings, Wikilinks int
@@ -257,9 +257,6 @@ func TestMarkdownNotesInCellsDrawnAsMarkdown(t *testing.T) {
 				t.Errorf("%s: a cell shows its markdown source: %q", c.tool, cell)
 			}
 		}
-		if miss["coverage"] != "" {
-			t.Errorf("%s: %s", c.tool, miss["coverage"])
-		}
 	}
 }
 
@@ -272,7 +269,7 @@ func TestMarkdownNotesInCellsDrawnAsMarkdown(t *testing.T) {
 func TestFencedCodeInCellDrawnAsMarkdown(t *testing.T) {
 	f, ui := newFixture(t)
 	for _, n := range []int{1, 3} {
-		miss := shownRecordedMetrics(t, f, ui, "devkit-memory", "memory_searchKnowledge", n)
+		showRecordedChecked(t, f, ui, "devkit-memory", "memory_searchKnowledge", n, "coverage", "duplication", "prose", "primary")
 		var got struct {
 			Code  string
 			Fence bool
@@ -282,11 +279,6 @@ func TestFencedCodeInCellDrawnAsMarkdown(t *testing.T) {
 			Fence: [...d.querySelectorAll("#result td")].some((td) => /(^|\n)\s*`+"```"+`/.test(td.innerText))})`, &got)
 		if !strings.Contains(got.Code, "const cents = quantity * unitPriceCents;") || got.Fence {
 			t.Errorf("call %d: code block %q, fence shown as text: %v; want the fenced code drawn as a code block", n, got.Code, got.Fence)
-		}
-		for _, m := range []string{"coverage", "duplication", "prose", "primary"} {
-			if miss[m] != "" {
-				t.Errorf("call %d: %s: %s", n, m, miss[m])
-			}
 		}
 	}
 }
@@ -298,7 +290,7 @@ func TestFencedCodeInCellDrawnAsMarkdown(t *testing.T) {
 // text still one click away in the object's card.
 func TestMarkdownInCellSummaryRead(t *testing.T) {
 	f, ui := newFixture(t)
-	miss := shownRecordedMetrics(t, f, ui, "obsidian-rest", "obsidian_global_search", 1)
+	showRecordedChecked(t, f, ui, "obsidian-rest", "obsidian_global_search", 1, "coverage")
 	var got struct {
 		Summaries []string
 		Cards     int
@@ -321,9 +313,6 @@ func TestMarkdownInCellSummaryRead(t *testing.T) {
 		if !strings.HasPrefix(s, want[i]) {
 			t.Errorf("summary %d reads %q, want it to start %q", i, s, want[i])
 		}
-	}
-	if miss["coverage"] != "" {
-		t.Error(miss["coverage"])
 	}
 }
 

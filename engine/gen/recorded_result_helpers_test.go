@@ -110,6 +110,19 @@ func shownRecordedMetrics(t *testing.T, f *fixture, ui *uiServer, server, tool s
 	return miss
 }
 
+// showRecordedChecked shows the n-th recorded call of tool on server, checks
+// the invariants (shownRecordedMetrics) and fails for each metric goal in
+// goals its page misses.
+func showRecordedChecked(t *testing.T, f *fixture, ui *uiServer, server, tool string, n int, goals ...string) {
+	t.Helper()
+	miss := shownRecordedMetrics(t, f, ui, server, tool, n)
+	for _, g := range goals {
+		if miss[g] != "" {
+			t.Errorf("%s/%s call %d: %s: %s", server, tool, n, g, miss[g])
+		}
+	}
+}
+
 // metricsHold shows each recorded call and fails for each metric goal in
 // goals it misses.
 func metricsHold(t *testing.T, f *fixture, ui *uiServer, goals []string, calls ...recordedRef) {
