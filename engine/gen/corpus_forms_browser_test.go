@@ -2,6 +2,7 @@ package gen
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -268,5 +269,38 @@ func TestEpochTimestampsShowAsDates(t *testing.T) {
 		if got[k] != w {
 			t.Errorf("%s shows %q, want %q", k, got[k], w)
 		}
+	}
+}
+
+// TestNestedCellFormStaysShort: the spreadsheet server's format form for
+// the recorded five-cell range (styles: rows of cells, each a style object
+// with borders, fill, font, number format and protection) is short enough
+// to read (every cell's editor one click away), and the prefilled styles
+// are sent back as they came.
+func TestNestedCellFormStaysShort(t *testing.T) {
+	f, ui := newFixture(t)
+	tool := corpusTool(t, "excel", "excel_format_range")
+	c := recordedCall(t, "excel", "excel_format_range", 1)
+	ui.add(t, tool)
+	f.open(tool.Name)
+	f.eval(`(iframe.style.width = "760px", bridge.sendToolInput(`+string(c.Arguments)+`), true)`, nil)
+	f.waitFrame(`(w, d) => w.innerWidth === 760 && d.getElementById("f-range") && d.getElementById("f-range").value !== ""`)
+	var height float64
+	f.frameJSON(`(w, d) => d.getElementById("tool-form").getBoundingClientRect().height`, &height)
+	t.Logf("form height %.0f px", height)
+	if height > 1200 {
+		t.Errorf("the form of a five-cell range is %.0f px tall, want at most 1200", height)
+	}
+	pageInvariantsHold(t, f, "five-cell style form", "")
+	f.eval(`window.replies.push({content: [{type: "text", text: "formatted"}]})`, nil)
+	f.frame(`(w, d) => { d.getElementById("submit").click(); return true; }`)
+	f.poll(`window.calls.length === 1`)
+	var sent, want any
+	_ = json.Unmarshal(f.lastCall()["styles"], &sent)
+	var args map[string]any
+	_ = json.Unmarshal(c.Arguments, &args)
+	want = args["styles"]
+	if fmt.Sprint(sent) != fmt.Sprint(want) {
+		t.Errorf("styles sent %v, want %v", sent, want)
 	}
 }
