@@ -49,15 +49,7 @@ func TestErrorReportedAsDataLeadsWithMessage(t *testing.T) {
 			Visible string
 			Raw     int
 		}
-		f.frameJSON(`(w, d) => {
-			const m = d.querySelector("#result .error-banner .error-message");
-			const r = d.getElementById("result");
-			const raw = [...r.querySelectorAll("details.raw")];
-			raw.forEach((x) => x.hidden = true);
-			const visible = r.innerText;
-			raw.forEach((x) => x.hidden = false);
-			return {Message: m ? m.textContent : "", Visible: visible, Raw: raw.length};
-		}`, &got)
+		f.frameJSON(errorShownJS, &got)
 		if got.Message != c.message {
 			t.Errorf("%s: the banner says %q, want %q", c.name, got.Message, c.message)
 		}
@@ -93,15 +85,7 @@ func TestRecordedErrorLeadsWithMessage(t *testing.T) {
 			Message, Visible string
 			Raw              int
 		}
-		f.frameJSON(`(w, d) => {
-			const m = d.querySelector("#result .error-banner .error-message");
-			const r = d.getElementById("result");
-			const raw = [...r.querySelectorAll("details.raw")];
-			raw.forEach((x) => x.hidden = true);
-			const visible = r.innerText;
-			raw.forEach((x) => x.hidden = false);
-			return {Message: m ? m.textContent : "", Visible: visible, Raw: raw.length};
-		}`, &got)
+		f.frameJSON(errorShownJS, &got)
 		label := c.server + "/" + c.tool
 		if !strings.HasPrefix(got.Message, c.message) {
 			t.Errorf("%s: the banner says %q, want it to start %q", label, got.Message, c.message)
@@ -218,3 +202,15 @@ func TestRecordedErrorRawTextOneClickAway(t *testing.T) {
 		t.Errorf("the closed raw fold holds %q, want the text as it came", raw)
 	}
 }
+
+// errorShownJS reads an error result's banner message, the result's text in
+// sight (its raw folds hidden) and how many raw folds it has.
+const errorShownJS = `(w, d) => {
+	const m = d.querySelector("#result .error-banner .error-message");
+	const r = d.getElementById("result");
+	const raw = [...r.querySelectorAll("details.raw")];
+	raw.forEach((x) => x.hidden = true);
+	const visible = r.innerText;
+	raw.forEach((x) => x.hidden = false);
+	return {Message: m ? m.textContent : "", Visible: visible, Raw: raw.length};
+}`
