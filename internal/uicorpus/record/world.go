@@ -42,6 +42,7 @@ type world struct {
 	duckData                       string // the shop's customers, orders and service calls as CSV (projcopy.go)
 	apiSpecs                       string // a folder with the shop API's OpenAPI description, servers per path (services.go)
 	ctxProject, lintProject        string // copies of the project for the project-context and linter servers (projcopy.go)
+	diagrams                       string // the orders service's diagrams folder (heldout_diagrams.go)
 	sqlite2                        string // a second copy of the SQLite shop, for a server that writes to it (heldout_data.go)
 	pgPort, redisPort              int
 	ports                          map[int]int // recorded port -> usual port (normalize)
@@ -195,6 +196,10 @@ func (w *world) need(part string) error {
 	case "alertmanager":
 		if w.alertmanager == "" {
 			return w.startAlertmanager()
+		}
+	case "diagrams":
+		if w.diagrams == "" {
+			return w.makeDiagrams()
 		}
 	case "meteo":
 		if w.meteo == "" {
