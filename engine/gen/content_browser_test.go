@@ -119,6 +119,10 @@ func TestContentNeverHiddenUI(t *testing.T) {
 		f := f.sub(t)
 		f.openTool("storage_growth", 400, "light")
 		f.deliver("storage_growth", `{}`)
+		// The chart is drawn at its box's width, and drawn again (a ResizeObserver) when that
+		// width changes, as it does when the page grows a scrollbar after the first draw; on a
+		// loaded machine the reads below ran between the two (scale 0.96). Wait for the redraw.
+		f.waitFrame(`(w, d) => { const svg = d.querySelector("#result svg.chart"); return !!svg && Math.abs(svg.getBoundingClientRect().width / svg.viewBox.baseVal.width - 1) <= 0.02; }`)
 		r := js[struct {
 			Series  []string
 			Points  int
