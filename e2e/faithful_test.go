@@ -187,18 +187,10 @@ func TestServeSaysWhyTheUpstreamDidNotStart(t *testing.T) {
 	cmd := exec.Command(bin, "serve", "--dir", filepath.Join(t.TempDir(), "ui"), "--", "sh", "-c", `echo "`+line+`" >&2; exit 1`)
 	cmd.Env = testenv.OfflineEnv()
 	cmd.Dir = t.TempDir()
-	var out syncBuffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.WaitDelay = time.Second
 	start := time.Now()
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-		_ = cmd.Wait()
-	})
+	p := startGroup(t, cmd, "genui serve")
+	out := p.out
+	t.Cleanup(func() { p.kill(syscall.SIGKILL) })
 	// genui's own message: the exit first, then the server's line (the log
 	// may show the line on its own earlier).
 	const lead = "upstream did not start: upstream exited (exit status 1)"

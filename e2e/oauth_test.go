@@ -12,7 +12,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -76,22 +75,10 @@ func startOAuthServer(t *testing.T, ttl int) *oauthServer {
 	cmd := exec.Command(testenv.NodePath(t), script, nm, strconv.Itoa(port), strconv.Itoa(ttl))
 	cmd.Env = testenv.OfflineEnv()
 	cmd.Dir = t.TempDir()
-	out := &syncBuffer{}
-	cmd.Stdout, cmd.Stderr = out, out
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.WaitDelay = time.Second
-	if err := cmd.Start(); err != nil {
-		t.Fatalf("start the OAuth test server: %v", err)
-	}
-	exited := make(chan struct{})
-	go func() { _ = cmd.Wait(); close(exited) }()
+	p := startGroup(t, cmd, "the OAuth test server")
+	out := p.out
 	t.Cleanup(func() {
-		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-		select {
-		case <-exited:
-		case <-time.After(5 * time.Second):
-			t.Errorf("OAuth test server not reaped 5 s after SIGKILL")
-		}
+		p.kill(syscall.SIGKILL)
 		if t.Failed() {
 			t.Logf("OAuth test server output:\n%s", tail(out.String(), 4096))
 		}
@@ -545,43 +532,5 @@ func startServeOut(t *testing.T, env []string, extra ...string) (mcpURL, dir str
 // end; stop waits for it to exit).
 func startServeDir(t *testing.T, dir string, env []string, extra ...string) (mcpURL string, out *syncBuffer, stop func()) {
 	t.Helper()
-	args := append([]string{"serve", "--dir", dir}, extra...)
-	cmd := exec.Command(testenv.GenuiBinary(t), args...)
-	cmd.Env = append(testenv.OfflineEnv(), env...)
-	cmd.Dir = t.TempDir()
-	out = &syncBuffer{}
-	cmd.Stdout, cmd.Stderr = out, out
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.WaitDelay = time.Second
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	exited := make(chan struct{})
-	go func() { _ = cmd.Wait(); close(exited) }()
-	var once sync.Once
-	stop = func() {
-		once.Do(func() {
-			_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGTERM)
-			select {
-			case <-exited:
-			case <-time.After(10 * time.Second):
-				if err := syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL); err != nil && !errors.Is(err, syscall.ESRCH) {
-					t.Errorf("kill genui serve: %v", err)
-				}
-				<-exited
-			}
-		})
-	}
-	t.Cleanup(func() {
-		stop()
-		if strings.Contains(out.String(), "WARNING: DATA RACE") {
-			t.Errorf("genui serve reported a data race:\n%s", out.String())
-		} else if t.Failed() {
-			t.Logf("genui serve output:\n%s", tail(out.String(), 4096))
-			if b, err := os.ReadFile(filepath.Join(dir, "log", "genui.log")); err == nil {
-				t.Logf("genui.log (last 8 KiB):\n%s", tail(string(b), 8192))
-			}
-		}
-	})
-	return "http://127.0.0.1:" + strconv.Itoa(waitPortFile(t, filepath.Join(dir, "mcp-port"), 30*time.Second)) + "/mcp", out, stop
+	return startServeAt(t, t.TempDir(), dir, env, extra...)
 }

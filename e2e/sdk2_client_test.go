@@ -3,7 +3,6 @@ package e2e_test
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -94,37 +93,34 @@ func startServeIn(t *testing.T, cwd string, extra ...string) (string, string) {
 func startServeCwd(t *testing.T, cwd string, env []string, extra ...string) (string, string) {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), "ui")
+	mcpURL, _, _ := startServeAt(t, cwd, dir, env, extra...)
+	return mcpURL, dir
+}
+
+// startServeAt runs genui serve in the working directory cwd with --dir dir
+// until stop (or the test's end; stop waits for it to exit) and returns its
+// MCP endpoint once it wrote its port file, and its output. A data race
+// genui reports fails the test; a failed test shows the output and log.
+func startServeAt(t *testing.T, cwd, dir string, env []string, extra ...string) (mcpURL string, out *syncBuffer, stop func()) {
+	t.Helper()
 	args := append([]string{"serve", "--dir", dir}, extra...)
 	cmd := exec.Command(testenv.GenuiBinary(t), args...)
 	cmd.Env = append(testenv.OfflineEnv(), env...)
 	cmd.Dir = cwd
-	var out syncBuffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.WaitDelay = time.Second
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	exited := make(chan struct{})
-	go func() { _ = cmd.Wait(); close(exited) }()
+	p := startGroup(t, cmd, "genui serve")
+	stop = func() { p.kill(syscall.SIGTERM) }
 	t.Cleanup(func() {
-		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGTERM)
-		select {
-		case <-exited:
-		case <-time.After(10 * time.Second):
-			if err := syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL); err != nil && !errors.Is(err, syscall.ESRCH) {
-				t.Errorf("kill genui serve: %v", err)
-			}
-			<-exited
-		}
-		if t.Failed() {
-			t.Logf("genui serve output:\n%s", tail(out.String(), 4096))
+		stop()
+		if strings.Contains(p.out.String(), "WARNING: DATA RACE") {
+			t.Errorf("genui serve reported a data race:\n%s", p.out.String())
+		} else if t.Failed() {
+			t.Logf("genui serve output:\n%s", tail(p.out.String(), 4096))
 			if b, err := os.ReadFile(filepath.Join(dir, "log", "genui.log")); err == nil {
 				t.Logf("genui.log (last 8 KiB):\n%s", tail(string(b), 8192))
 			}
 		}
 	})
-	return "http://127.0.0.1:" + strconv.Itoa(waitPortFile(t, filepath.Join(dir, "mcp-port"), 30*time.Second)) + "/mcp", dir
+	return "http://127.0.0.1:" + strconv.Itoa(waitPortFile(t, filepath.Join(dir, "mcp-port"), 30*time.Second)) + "/mcp", p.out, stop
 }
 
 // TestSDK2ClientModernProtocol: the official TypeScript SDK v2 client, in

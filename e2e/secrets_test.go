@@ -73,24 +73,9 @@ func TestEnvSecretsNeverShown(t *testing.T) {
 	cmd := exec.Command(testenv.GenuiBinary(t), "serve", "--dir", dir)
 	cmd.Env = append(testenv.OfflineEnv(), env...)
 	cmd.Dir = wd
-	var out syncBuffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.WaitDelay = time.Second
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	exited := make(chan struct{})
-	go func() { _ = cmd.Wait(); close(exited) }()
-	defer func() {
-		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGTERM)
-		select {
-		case <-exited:
-		case <-time.After(10 * time.Second):
-			_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-			<-exited
-		}
-	}()
+	p := startGroup(t, cmd, "genui serve")
+	out := p.out
+	defer p.kill(syscall.SIGTERM)
 	port := waitPortFile(t, filepath.Join(dir, "mcp-port"), 30*time.Second)
 	api := fmt.Sprintf("http://127.0.0.1:%d", port)
 	testenv.Until(30*time.Second, func() bool { return strings.Contains(out.String(), "preview") })

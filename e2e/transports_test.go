@@ -303,18 +303,9 @@ func startEverythingNet(t *testing.T, mode string, port int) *netServer {
 	cmd := exec.Command(testenv.NodePath(t), testenv.NPMBin(t, everythingPkg, ""), mode)
 	cmd.Env = append(testenv.OfflineEnv(), "PORT="+strconv.Itoa(port))
 	cmd.Dir = t.TempDir()
-	out := &syncBuffer{}
-	cmd.Stdout, cmd.Stderr = out, out
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.WaitDelay = time.Second
-	if err := cmd.Start(); err != nil {
-		t.Fatalf("start server-everything %s: %v", mode, err)
-	}
-	s := &netServer{port: port, cmd: cmd, exited: make(chan struct{}), out: out}
-	go func() {
-		_ = cmd.Wait()
-		close(s.exited)
-	}()
+	p := startGroup(t, cmd, "server-everything "+mode)
+	out := p.out
+	s := &netServer{port: port, cmd: cmd, exited: p.exited, out: out}
 	t.Cleanup(func() {
 		s.kill(t)
 		if t.Failed() {

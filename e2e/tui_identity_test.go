@@ -18,28 +18,14 @@ import (
 	"github.com/genui-dev/genui/internal/testenv"
 )
 
-// serveProc is a `genui serve` child in its own process group.
-type serveProc struct {
-	cmd    *exec.Cmd
-	out    *syncBuffer
-	exited chan struct{}
-}
-
 // startGenuiServe runs `genui serve ARGS...` in workdir with extra
 // environment entries; the test's cleanup stops it if it still runs.
-func startGenuiServe(t *testing.T, workdir string, env []string, args ...string) *serveProc {
+func startGenuiServe(t *testing.T, workdir string, env []string, args ...string) *groupProc {
 	t.Helper()
 	cmd := exec.Command(testenv.GenuiBinary(t), append([]string{"serve"}, args...)...)
 	cmd.Env = append(testenv.OfflineEnv(), env...)
 	cmd.Dir = workdir
-	p := &serveProc{cmd: cmd, out: &syncBuffer{}, exited: make(chan struct{})}
-	cmd.Stdout, cmd.Stderr = p.out, p.out
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.WaitDelay = time.Second
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	go func() { _ = cmd.Wait(); close(p.exited) }()
+	p := startGroup(t, cmd, "genui serve")
 	t.Cleanup(func() {
 		p.kill(syscall.SIGTERM)
 		if t.Failed() {
@@ -47,17 +33,6 @@ func startGenuiServe(t *testing.T, workdir string, env []string, args ...string)
 		}
 	})
 	return p
-}
-
-// kill signals the process group and waits (bounded) for the exit.
-func (p *serveProc) kill(sig syscall.Signal) {
-	_ = syscall.Kill(-p.cmd.Process.Pid, sig)
-	select {
-	case <-p.exited:
-	case <-time.After(10 * time.Second):
-		_ = syscall.Kill(-p.cmd.Process.Pid, syscall.SIGKILL)
-		<-p.exited
-	}
 }
 
 // waitState waits until base's /state answers and contains want.
@@ -101,7 +76,7 @@ func TestTUIAttachesOnlyToItsOwnGenui(t *testing.T) {
 	// The served genui dies hard (its port and lock files stay behind)
 	// and a stranger binds its port, serving DIR two with other tools.
 	first.kill(syscall.SIGKILL)
-	var stranger *serveProc
+	var stranger *groupProc
 	deadline := time.Now().Add(30 * time.Second)
 	for {
 		stranger = startGenuiServe(t, work, []string{manyToolsEnv + "=stranger_:3"},
