@@ -98,18 +98,9 @@ func BenchmarkPageSizes(b *testing.B) {
 
 // corpusTool is a recorded tools/list entry as the generator sees it.
 func corpusTool(raw json.RawMessage) gen.Tool {
-	var d struct {
-		Name         string          `json:"name"`
-		Title        string          `json:"title"`
-		Description  string          `json:"description"`
-		InputSchema  json.RawMessage `json:"inputSchema"`
-		OutputSchema json.RawMessage `json:"outputSchema"`
-		Annotations  json.RawMessage `json:"annotations"`
-		Meta         json.RawMessage `json:"_meta"`
-	}
-	_ = json.Unmarshal(raw, &d)
-	return gen.Tool{Name: d.Name, Title: d.Title, Description: d.Description, InputSchema: d.InputSchema,
-		OutputSchema: d.OutputSchema, Annotations: d.Annotations, Meta: d.Meta}
+	var t gen.Tool
+	_ = json.Unmarshal(raw, &t)
+	return t
 }
 
 // firstAnswer is the tool's first recorded result and its shape: records

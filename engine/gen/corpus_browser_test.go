@@ -311,17 +311,9 @@ func corpusPages(s uicorpus.Server) (map[string]Tool, []*corpusPage) {
 	tools := map[string]Tool{}
 	var pages []*corpusPage
 	for _, raw := range s.Tools {
-		var d struct {
-			Name         string          `json:"name"`
-			Title        string          `json:"title"`
-			Description  string          `json:"description"`
-			InputSchema  json.RawMessage `json:"inputSchema"`
-			OutputSchema json.RawMessage `json:"outputSchema"`
-			Annotations  json.RawMessage `json:"annotations"`
-			Meta         json.RawMessage `json:"_meta"`
-		}
+		var d Tool // a tools/list entry
 		_ = json.Unmarshal(raw, &d)
-		tools[d.Name] = Tool{Name: d.Name, Title: d.Title, Description: d.Description, InputSchema: d.InputSchema, OutputSchema: d.OutputSchema, Annotations: d.Annotations, Meta: d.Meta}
+		tools[d.Name] = d
 		pages = append(pages, &corpusPage{server: s.Name, tool: d.Name, label: "form"})
 	}
 	n := map[string]int{}

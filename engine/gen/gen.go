@@ -13,10 +13,16 @@ import (
 	"github.com/genui-dev/genui/viewspec"
 )
 
-// Tool is the upstream tool a UI is generated for, fields as in tools/list.
+// Tool is the upstream tool a UI is generated for, fields as in tools/list
+// (a tools/list entry decodes into it).
 type Tool struct {
-	Name, Title, Description                     string
-	InputSchema, OutputSchema, Annotations, Meta json.RawMessage
+	Name         string          `json:"name"`
+	Title        string          `json:"title,omitempty"`
+	Description  string          `json:"description,omitempty"`
+	InputSchema  json.RawMessage `json:"inputSchema,omitempty"`
+	OutputSchema json.RawMessage `json:"outputSchema,omitempty"`
+	Annotations  json.RawMessage `json:"annotations,omitempty"`
+	Meta         json.RawMessage `json:"_meta,omitempty"`
 }
 
 // Visibility is the tool's _meta.ui.visibility (nil: unset, model and app).
