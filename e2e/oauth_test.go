@@ -97,6 +97,25 @@ func startOAuthServer(t *testing.T, ttl int) *oauthServer {
 }
 
 // waitAuth polls /state until cond holds for it (30 s, or bound).
+// callWhoami calls the OAuth test server's whoami tool through genui's API
+// and returns its result; the tool list may follow the connection by a
+// moment, so a refused call is tried again for up to 30 s.
+func callWhoami(t *testing.T, api *apiclient.Client, what string) string {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	var res contract.CallResult
+	var err error
+	testenv.Until(30*time.Second, func() bool {
+		res, err = api.CallTool(ctx, contract.CallRequest{Name: "whoami"})
+		return err == nil
+	})
+	if err != nil || res.IsError {
+		t.Fatalf("%s: whoami through genui: %v %s", what, err, res.Result)
+	}
+	return string(res.Result)
+}
+
 func waitAuth(t *testing.T, api *apiclient.Client, what string, bound time.Duration, cond func(contract.UpstreamState) bool) contract.UpstreamState {
 	t.Helper()
 	var last contract.UpstreamState
@@ -194,19 +213,7 @@ func TestOAuthUpstreamSignIn(t *testing.T) {
 
 	call := func(what string) string {
 		t.Helper()
-		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-		defer cancel()
-		var res contract.CallResult
-		var err error
-		// The tool list may follow the connection by a moment.
-		testenv.Until(30*time.Second, func() bool {
-			res, err = api.CallTool(ctx, contract.CallRequest{Name: "whoami"})
-			return err == nil
-		})
-		if err != nil || res.IsError {
-			t.Fatalf("%s: whoami through genui: %v %s", what, err, res.Result)
-		}
-		return string(res.Result)
+		return callWhoami(t, api, what)
 	}
 	if got := call("first call"); !strings.Contains(got, "client "+up.Auth.ClientID) {
 		t.Errorf("whoami answered %s, want the registered client %s", got, up.Auth.ClientID)
@@ -467,16 +474,8 @@ func TestOAuthSSEUpstreamSignIn(t *testing.T) {
 	})
 	call := func(what string) {
 		t.Helper()
-		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-		defer cancel()
-		var res contract.CallResult
-		var err error
-		testenv.Until(30*time.Second, func() bool {
-			res, err = api.CallTool(ctx, contract.CallRequest{Name: "whoami"})
-			return err == nil
-		})
-		if err != nil || res.IsError || !strings.Contains(string(res.Result), "client "+up.Auth.ClientID) {
-			t.Fatalf("%s: whoami through genui: %v %s", what, err, res.Result)
+		if got := callWhoami(t, api, what); !strings.Contains(got, "client "+up.Auth.ClientID) {
+			t.Fatalf("%s: whoami answered %s, want the registered client %s", what, got, up.Auth.ClientID)
 		}
 	}
 	call("first call")
