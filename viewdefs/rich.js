@@ -2099,9 +2099,13 @@
         // A scalar is header data whatever its name ("schema": "main" beside a listing's tables): only side lists are not.
         return v !== main.records && (v === null || typeof v !== "object");
       }) : [];
-      if (main.caption) target.appendChild(el("div", "records-caption", main.caption));
+      // The records' own header card is their parent's scalars ("context": isBlocked beside
+      // "ancestors"): captioned with the parent's keys, the records' caption below it.
+      var parentCaption = main.caption && meta.length ? recordsCaption((main.path || []).slice(0, -1)) : "";
+      if (parentCaption) target.appendChild(el("div", "records-caption", parentCaption));
       var metaCard = meta.length ? target.appendChild(renderCard(main.parent, meta, 0)) : null;
       if (metaCard) metaCard.classList.add("meta");
+      if (main.caption) target.appendChild(el("div", "records-caption", main.caption));
       var cols = columnsOf(main.records, main.parent, rc);
       if (rc.formats) cols.all.forEach(function (c) { var ft = rc.formats[norm(c.key)]; if (ft) c.type = ft; });
       var notes = cols.notes.slice();
@@ -2351,7 +2355,8 @@
      * ("context › ancestors"): after the header's cards, a table that only said
      * "2 rows" did not say what its rows are. Positions in one-element arrays
      * are left out; a path of one generic key ("rows", "items") says nothing.
-     * renderRecords draws it (main.caption) above the records' own header card.
+     * renderRecords draws it (main.caption) above the records, below their own
+     * header card (their parent's scalars), which it captions with the parent's keys.
      */
     function recordsCaption(path) {
       var keys = path.filter((k) => typeof k === "string");

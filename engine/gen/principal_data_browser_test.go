@@ -186,6 +186,10 @@ func TestResultsOwnRecordInSightBeforeItsContext(t *testing.T) {
 		Rows    int
 		Above   bool
 		Caption string
+		// Captions are all of them in order; ParentCaption the one just
+		// above the context's own header card (isBlocked).
+		Captions      []string
+		ParentCaption string
 	}
 	f.frameJSON(`(w, d) => {
 		const seen = (e) => !!e && e.getClientRects().length > 0;
@@ -196,7 +200,9 @@ func TestResultsOwnRecordInSightBeforeItsContext(t *testing.T) {
 			Folds: [...d.querySelectorAll("#result details.side > summary")].filter(seen).map((s) => s.textContent),
 			Rows: table ? table.querySelectorAll("tbody tr").length : 0,
 			Above: !!(card && table && (card.compareDocumentPosition(table) & Node.DOCUMENT_POSITION_FOLLOWING)),
-			Caption: ((d.querySelector("#result .records-caption") || {}).textContent || ""),
+			Caption: table ? [...d.querySelectorAll("#result .records-caption")].filter((c) => c.compareDocumentPosition(table) & Node.DOCUMENT_POSITION_FOLLOWING).map((c) => c.textContent).pop() || "" : "",
+			Captions: [...d.querySelectorAll("#result .records-caption")].map((c) => c.textContent),
+			ParentCaption: (() => { const m = [...d.querySelectorAll("#result dl.card.meta")].find((c) => c.innerText.includes("isBlocked")); const p = m && m.previousElementSibling; return p && p.classList.contains("records-caption") ? p.textContent : ""; })(),
 		};
 	}`, &got)
 	for _, want := range []string{"Add a tax column to the export", "Tax in integer cents", "in-progress", "ENGN-JCXZ", "Found task"} {
@@ -214,7 +220,12 @@ func TestResultsOwnRecordInSightBeforeItsContext(t *testing.T) {
 	}
 	// Found below the header, the table says what its rows are.
 	if got.Caption != "context \u203a ancestors" {
-		t.Errorf("records caption %q, want the keys down to the rows", got.Caption)
+		t.Errorf("records caption %q (all: %q), want the keys down to the rows just above the table", got.Caption, got.Captions)
+	}
+	// The context's own scalars (isBlocked) sit under the context's name,
+	// not under its ancestors' caption.
+	if got.ParentCaption != "context" {
+		t.Errorf("caption above the context's own card %q (all: %q), want \"context\"", got.ParentCaption, got.Captions)
 	}
 	if miss["coverage"] != "" || miss["duplication"] != "" {
 		t.Errorf("metrics: %v", miss)
