@@ -478,8 +478,9 @@ type corpusResult struct {
 // server how many pages break each invariant and fails for any break not in
 // corpusExceptions. GENUI_UICORPUS_SERVERS=a,b limits the servers;
 // GENUI_UICORPUS_REPORT=FILE writes the counts as JSON;
-// GENUI_UICORPUS_SHOTS=DIR writes a 760 px light screenshot of each page and
-// the per-server gallery pages (scripts/uicorpus.sh).
+// GENUI_UICORPUS_SHOTS=DIR writes a 760 px screenshot of each page (light, or
+// GENUI_UICORPUS_SHOTS_THEME=dark) and the per-server gallery pages
+// (scripts/uicorpus.sh).
 func TestUICorpusInvariants(t *testing.T) {
 	servers, split, err := loadCorpusSplits()
 	if err != nil {
@@ -737,9 +738,15 @@ func (r uiCorpusReport) table() string {
 	return b.String()
 }
 
-// screenshot writes the page at 760 px, light, to shots/SERVER/TOOL-LABEL.png.
+// screenshot writes the page at 760 px to shots/SERVER/TOOL-LABEL.png, in
+// the light theme (the gallery's) or the one GENUI_UICORPUS_SHOTS_THEME names
+// (dark: to look at the dark theme; the checks run in both anyway).
 func (e *corpusEnv) screenshot(p *corpusPage) error {
-	if err := e.variant(760, "light"); err != nil {
+	theme := "light"
+	if os.Getenv("GENUI_UICORPUS_SHOTS_THEME") == "dark" {
+		theme = "dark"
+	}
+	if err := e.variant(760, theme); err != nil {
 		return err
 	}
 	// Let the frame follow the content's height before the picture: the
