@@ -205,6 +205,17 @@ func (f *fixture) frame(fn string) json.RawMessage {
 	return browsertest.MustFrameEval(f.t, f.ctx, "#ui", fn)
 }
 
+// setFrameWidth sets the frame's width and waits until the UI has it and
+// its layout has settled (layoutSettled): tables stack and charts redraw
+// from ResizeObservers, frames after the width changed, and a loaded
+// machine measured between the two.
+func (f *fixture) setFrameWidth(width int) {
+	f.t.Helper()
+	f.eval(fmt.Sprintf(`(iframe.style.width = "%dpx", true)`, width), nil)
+	f.waitFrame(fmt.Sprintf(`(w, d) => w.innerWidth === %d`, width))
+	f.waitFrame(layoutSettled)
+}
+
 func (f *fixture) waitFrame(cond string) {
 	f.t.Helper()
 	browsertest.WaitFrame(f.t, f.ctx, "#ui", cond, 10*time.Second)

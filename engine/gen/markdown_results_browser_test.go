@@ -153,8 +153,7 @@ func TestMarkdownTallWhenWrappedScrolls(t *testing.T) {
 	f, ui := newFixture(t)
 	showRecorded(t, f, ui, "memory-keeper", "context_summarize", 1)
 	for _, width := range []int{1280, 400} {
-		f.eval(fmt.Sprintf(`(iframe.style.width = "%dpx", true)`, width), nil)
-		f.waitFrame(fmt.Sprintf(`(w, d) => w.innerWidth === %d`, width))
+		f.setFrameWidth(width)
 		var boxed bool
 		f.frameJSON(`(w, d) => !!d.querySelector("#result .tbox .tbox-body > .md")`, &boxed)
 		if !boxed {
@@ -206,8 +205,7 @@ func TestMarkdownLinesInCellsDrawnAsMarkdown(t *testing.T) {
 		t.Errorf("%d wikilinks marked, want the 6 in the hits", got.Wikilinks)
 	}
 	// The lines wrap in their cells as plain long text does: the table fits its box at 760 px.
-	f.eval(`(iframe.style.width = "760px", true)`, nil)
-	f.waitFrame(`(w, d) => w.innerWidth === 760`)
+	f.setFrameWidth(760)
 	var wrap struct{ Scroll, Client float64 }
 	f.frameJSON(`(w, d) => { const t = d.querySelector("#result .table-wrap"); return {Scroll: t.scrollWidth, Client: t.clientWidth}; }`, &wrap)
 	if wrap.Scroll > wrap.Client+1 {

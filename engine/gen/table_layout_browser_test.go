@@ -1,7 +1,6 @@
 package gen
 
 import (
-	"fmt"
 	"testing"
 )
 
@@ -24,8 +23,7 @@ func TestColumnsRankedByRole(t *testing.T) {
 	f, ui := newFixture(t)
 	showRecorded(t, f, ui, "git", "git_log", 1)
 	for _, width := range []int{1280, 400} {
-		f.eval(fmt.Sprintf(`(iframe.style.width = "%dpx", true)`, width), nil)
-		f.waitFrame(fmt.Sprintf(`(w, d) => w.innerWidth === %d`, width))
+		f.setFrameWidth(width)
 		var got struct {
 			Keys    []string
 			Subject struct{ Left, Right, Width, Frame float64 }
@@ -85,8 +83,7 @@ func TestWideTableTextInFrame(t *testing.T) {
 func TestMarkdownTablePrimaryColumnReadable(t *testing.T) {
 	f, ui := newFixture(t)
 	showRecorded(t, f, ui, "fetch-http", "fetch_url", 1)
-	f.eval(`(iframe.style.width = "400px", true)`, nil)
-	f.waitFrame(`(w, d) => w.innerWidth === 400`)
+	f.setFrameWidth(400)
 	var got struct {
 		Header string
 		Width  float64
