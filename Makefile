@@ -85,7 +85,7 @@ deps:
 ## of inputs, not a time: Go 1.26's fuzz coordinator can fail a target with a bare "context deadline
 ## exceeded" when a -fuzztime duration ends while a starved worker is mid-input (go.dev/issue/75804,
 ## fixed in Go 1.27); a count has no deadline to race, and -timeout still bounds it. The longest package,
-## engine/gen (the UI corpus: 1,946 pages in Chromium), takes 10-15 minutes under -race on a
+## engine/gen (the UI corpus: 1,975 pages in Chromium), takes 10-15 minutes under -race on a
 ## loaded 2-core machine; the 25-minute bound still dumps a hung test's goroutines inside CI's
 ## 30 minutes (.ci/run)
 test:
