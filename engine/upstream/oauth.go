@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"html"
+	"io"
 	"log/slog"
 	"math/rand/v2"
 	"net"
@@ -14,6 +15,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/genui-dev/genui/engine/contract"
 	"github.com/mark3labs/mcp-go/client/transport"
@@ -61,7 +63,9 @@ type authFlow struct {
 	publish func(contract.AuthState)
 	kick    func()
 
-	mu sync.Mutex
+	// pubMu keeps the state's publications in the order of its changes.
+	pubMu sync.Mutex
+	mu    sync.Mutex
 	// base is Run's context: sign-ins live in it.
 	base    context.Context
 	handler *transport.OAuthHandler // nil until a client is known
@@ -72,6 +76,11 @@ type authFlow struct {
 	// signIns counts the sign-ins started; one that is no longer the last
 	// (a new one, a sign-out) reports nothing.
 	signIns int
+	// running: a sign-in is in progress (a 401 then starts none of its
+	// own); done is closed when the last one started has ended (its
+	// redirect listener closed), which the next one waits for.
+	running bool
+	done    chan struct{}
 	// tokenAnswer is what the last token response said of the account,
 	// until the handler saves its token.
 	tokenAnswer tokenAnswer
@@ -123,8 +132,11 @@ func (a *authFlow) snapshot() contract.AuthState {
 	return s
 }
 
-// change updates the state and publishes it.
+// change updates the state and publishes it; publications follow the
+// order of the changes (an older state never lands last).
 func (a *authFlow) change(f func(s *contract.AuthState)) {
+	a.pubMu.Lock()
+	defer a.pubMu.Unlock()
 	a.mu.Lock()
 	f(&a.state)
 	a.mu.Unlock()
@@ -175,7 +187,7 @@ func (a *authFlow) newHandler(rec authRecord, redirectURI string) *transport.OAu
 		TokenEndpointAuthMethod: rec.AuthMethod,
 		RedirectURI:             redirectURI,
 		Scopes:                  a.cfg.Scopes,
-		TokenStore:              a.store,
+		TokenStore:              a.store.view(),
 		PKCEEnabled:             true,
 		HTTPClient:              a.client,
 	}
@@ -184,8 +196,8 @@ func (a *authFlow) newHandler(rec authRecord, redirectURI string) *transport.OAu
 	}
 	h := transport.NewOAuthHandler(cfg)
 	h.SetBaseURL(a.baseURL)
-	if rec.ResourceMetadata != "" {
-		h.SetProtectedResourceMetadataURL(rec.ResourceMetadata)
+	if u := sameOrigin(rec.ResourceMetadata, a.baseURL); u != "" {
+		h.SetProtectedResourceMetadataURL(u)
 	}
 	return h
 }
@@ -253,30 +265,51 @@ func (a *authFlow) blocked() bool {
 }
 
 // unauthorized follows a 401 the upstream sent though genui had no usable
-// token: the sign-in starts (unless the user signed out or the last one
-// was refused: then it waits for SignIn).
+// token: the sign-in starts, unless one is in progress, or the user signed
+// out or the last one was refused or failed: then it waits for SignIn.
+// Many requests refused at once start one sign-in.
 func (a *authFlow) unauthorized() {
+	if a.beginSignIn(true) {
+		return
+	}
 	a.mu.Lock()
 	st := a.state.Status
 	a.mu.Unlock()
 	switch st {
-	case contract.AuthSigningIn:
-		return
 	case contract.AuthSignedOut, contract.AuthRefused, contract.AuthFailed:
 		a.change(func(s *contract.AuthState) {
 			if s.Message == "" {
 				s.Message = "the upstream needs sign-in"
 			}
 		})
-		return
 	}
-	a.startSignIn()
 }
 
 // startSignIn runs a sign-in in the background (one at a time: a new one
 // ends the one in progress).
-func (a *authFlow) startSignIn() {
+func (a *authFlow) startSignIn() { a.beginSignIn(false) }
+
+// signInTakeover bounds the wait of a new sign-in for the one it replaced
+// to end (its listener closed, its exchange given up).
+const signInTakeover = 5 * time.Second
+
+// beginSignIn starts a sign-in; auto (a 401) starts one only when none is
+// in progress and the user has not signed out and the last one was not
+// refused or did not fail, checked and started under one lock. It reports
+// whether a sign-in is in progress (auto: already, or started now).
+func (a *authFlow) beginSignIn(auto bool) bool {
 	a.mu.Lock()
+	if auto {
+		if a.running {
+			a.mu.Unlock()
+			return true
+		}
+		switch a.state.Status {
+		case contract.AuthSignedOut, contract.AuthRefused, contract.AuthFailed:
+			a.mu.Unlock()
+			return false
+		}
+	}
 	base := a.base
 	if base == nil {
 		base = context.Background()
@@ -288,16 +321,30 @@ func (a *authFlow) startSignIn() {
 	a.cancel = cancel
 	a.signIns++
 	n := a.signIns
+	prev, done := a.done, make(chan struct{})
+	a.done, a.running = done, true
 	a.mu.Unlock()
 	a.change(func(s *contract.AuthState) {
 		s.Status, s.Message, s.AuthorizationURL = contract.AuthNeeded, "the upstream needs sign-in: discovering its authorization server", ""
 		s.Account = ""
 	})
 	go func() {
+		defer close(done)
 		defer cancel()
+		if prev != nil {
+			// The one replaced ends at its context's cancel; its redirect
+			// port is free once it has.
+			select {
+			case <-prev:
+			case <-time.After(signInTakeover):
+			}
+		}
 		err := a.signIn(sctx)
 		a.mu.Lock()
 		current := a.signIns == n
+		if current {
+			a.running = false
+		}
 		a.mu.Unlock()
 		if !current {
 			return // replaced by a new sign-in, or a sign-out
@@ -314,9 +361,25 @@ func (a *authFlow) startSignIn() {
 			} else {
 				s.Status = contract.AuthFailed
 			}
-			s.Message, s.AuthorizationURL = err.Error(), ""
+			s.Message, s.AuthorizationURL = shownMessage(err.Error()), ""
 		})
 	}()
+	return true
+}
+
+// maxAuthMessage bounds the auth state's message; the whole one is in the
+// log (an authorization server's error body can be long).
+const maxAuthMessage = 2048
+
+func shownMessage(msg string) string {
+	if len(msg) <= maxAuthMessage {
+		return msg
+	}
+	cut := maxAuthMessage
+	for cut > 0 && !utf8.RuneStart(msg[cut]) {
+		cut--
+	}
+	return msg[:cut] + fmt.Sprintf("… (%d bytes more: the whole message is in genui's log)", len(msg)-cut)
 }
 
 // refusedError is the authorization server's refusal at the redirect.
@@ -417,7 +480,7 @@ func (a *authFlow) signIn(ctx context.Context) error {
 		return fmt.Errorf("sign-in: %w", err)
 	}
 	got := make(chan callback, 1)
-	srv := &http.Server{Handler: redirectHandler(got), ReadHeaderTimeout: 10 * time.Second}
+	srv := &http.Server{Handler: redirectHandler(got, state), ReadHeaderTimeout: 10 * time.Second}
 	go func() { _ = srv.Serve(ln) }()
 	defer func() {
 		sctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
@@ -449,7 +512,10 @@ func (a *authFlow) signIn(ctx context.Context) error {
 	if err := h.ProcessAuthorizationResponse(withStep(ctx, "token exchange"), cb.code, cb.state, verifier); err != nil {
 		return fmt.Errorf("sign-in: exchanging the authorization code failed: %w", err)
 	}
-	rec.ResourceMetadata = resourceMetadataURL(challenge)
+	if err := ctx.Err(); err != nil {
+		return err // signed out, or replaced, during the exchange
+	}
+	rec.ResourceMetadata = sameOrigin(resourceMetadataURL(challenge), a.baseURL)
 	if err := a.store.update(func(r *authRecord) {
 		r.ClientID, r.ClientSecret, r.AuthMethod, r.RedirectURI, r.Registered = rec.ClientID, rec.ClientSecret, rec.AuthMethod, rec.RedirectURI, rec.Registered
 		if a.cfg.ClientID != "" {
@@ -469,26 +535,60 @@ func (a *authFlow) signIn(ctx context.Context) error {
 	return nil
 }
 
-// resourceMetadataURL is the resource_metadata a 401 named, if any (kept
-// so a restarted genui discovers the same way).
+// resourceMetadataURL is the resource_metadata parameter a 401's
+// WWW-Authenticate named, if any (kept so a restarted genui discovers the
+// same way): a parameter at its own place, not the same letters inside
+// another's quoted value (an error_description).
 func resourceMetadataURL(challenge []string) string {
+	const param = "resource_metadata="
 	for _, c := range challenge {
-		_, after, ok := strings.Cut(c, "resource_metadata=")
-		if !ok {
-			continue
+		inQuote := false
+		for i := 0; i < len(c); i++ {
+			switch {
+			case c[i] == '\\' && inQuote:
+				i++
+				continue
+			case c[i] == '"':
+				inQuote = !inQuote
+				continue
+			}
+			if inQuote || !strings.HasPrefix(c[i:], param) || i > 0 && c[i-1] != ' ' && c[i-1] != ',' {
+				continue
+			}
+			v := c[i+len(param):]
+			if strings.HasPrefix(v, `"`) {
+				if end := strings.IndexByte(v[1:], '"'); end >= 0 {
+					return v[1 : 1+end]
+				}
+				return ""
+			}
+			if end := strings.IndexAny(v, ", "); end >= 0 {
+				v = v[:end]
+			}
+			return v
 		}
-		after = strings.TrimPrefix(after, `"`)
-		if i := strings.IndexAny(after, `", `); i >= 0 {
-			after = after[:i]
-		}
-		return after
 	}
 	return ""
 }
 
+// sameOrigin is u when it has the scheme and host of base, else "": where
+// the upstream points discovery is only followed on its own origin (as
+// mcp-go checks a 401's; a URL kept from an older file or another origin
+// would send the refresh token and client secret elsewhere).
+func sameOrigin(u, base string) string {
+	pu, err1 := url.Parse(u)
+	pb, err2 := url.Parse(base)
+	if u == "" || err1 != nil || err2 != nil || !strings.EqualFold(pu.Scheme, pb.Scheme) || !strings.EqualFold(pu.Host, pb.Host) {
+		return ""
+	}
+	return u
+}
+
 // redirectHandler answers the browser at the loopback redirect and hands
-// the code (or the refusal) over, once.
-func redirectHandler(got chan<- callback) http.Handler {
+// the code (or the refusal) of this sign-in (its state) over, once. A
+// request with another state (a page probing local ports, an old tab) is
+// answered and ignored: it neither ends nor refuses the sign-in.
+func redirectHandler(got chan<- callback, state string) http.Handler {
 	var once sync.Once
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path != "/callback" {
@@ -496,6 +596,13 @@ func redirectHandler(got chan<- callback) http.Handler {
 			return
 		}
 		q := r.URL.Query()
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.Header().Set("Cache-Control", "no-store")
+		if q.Get("state") != state {
+			w.WriteHeader(http.StatusBadRequest)
+			fmt.Fprint(w, "<!doctype html><title>genui: not this sign-in</title><h1 id=result>Not the sign-in genui is waiting for</h1><p>This answer belongs to another sign-in (its state differs); genui keeps waiting for the one it started.</p>")
+			return
+		}
 		cb := callback{code: q.Get("code"), state: q.Get("state")}
 		switch {
 		case q.Get("error") != "":
@@ -503,8 +610,6 @@ func redirectHandler(got chan<- callback) http.Handler {
 		case cb.code == "":
 			cb.err = errors.New("sign-in: the redirect brought no authorization code")
 		}
-		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		w.Header().Set("Cache-Control", "no-store")
 		if cb.err != nil {
 			w.WriteHeader(http.StatusBadRequest)
 			fmt.Fprintf(w, "<!doctype html><title>genui: sign-in refused</title><h1 id=result>Sign-in refused</h1><p>%s</p>", html.EscapeString(cb.err.Error()))
@@ -524,9 +629,10 @@ func (a *authFlow) signOut() error {
 		a.cancel = nil
 	}
 	a.signIns++
+	a.running = false
 	a.handler = nil
 	a.mu.Unlock()
-	err := a.store.update(func(r *authRecord) { r.Token, r.Account = nil, "" })
+	err := a.store.forget()
 	a.change(func(s *contract.AuthState) {
 		s.Status, s.Message, s.AuthorizationURL = contract.AuthSignedOut, "signed out; sign in again to use the upstream", ""
 		s.ExpiresAt, s.Scopes, s.RefreshToken, s.Account = time.Time{}, nil, false, ""
@@ -568,6 +674,9 @@ func (r stepRecorder) RoundTrip(req *http.Request) (*http.Response, error) {
 	if err != nil {
 		rec.Error = err.Error()
 	} else {
+		// mcp-go reads these bodies whole: metadata, registration and token
+		// answers are small, a hostile server's are cut off with an error.
+		resp.Body = capBody(resp.Body, maxAuthBody)
 		rec.Status = resp.StatusCode
 		if req.Method == http.MethodPost && (step == "token exchange" || step == "token refresh" || step == "token") && resp.StatusCode/100 == 2 {
 			answer := tokenAnswer{step: step, idAccount: peekTokenResponse(resp)}
@@ -583,6 +692,40 @@ func (r stepRecorder) RoundTrip(req *http.Request) (*http.Response, error) {
 		}
 	})
 	return resp, err
+}
+
+// maxAuthBody bounds a body of the sign-in's HTTP answers (discovery,
+// registration, tokens).
+const maxAuthBody = 1 << 20
+
+// capBody is body that fails with a clear error past limit bytes.
+func capBody(body io.ReadCloser, limit int64) io.ReadCloser {
+	if body == nil {
+		return nil
+	}
+	return &cappedBody{ReadCloser: body, limit: limit, left: limit}
+}
+
+type cappedBody struct {
+	io.ReadCloser
+	limit, left int64
+}
+
+func (b *cappedBody) Read(p []byte) (int, error) {
+	if b.left <= 0 {
+		// One byte more tells a body of exactly the limit from a longer one.
+		var one [1]byte
+		if n, _ := b.ReadCloser.Read(one[:]); n > 0 {
+			return 0, fmt.Errorf("the authorization server's answer is longer than %d bytes", b.limit)
+		}
+		return b.ReadCloser.Read(p)
+	}
+	if int64(len(p)) > b.left {
+		p = p[:b.left]
+	}
+	n, err := b.ReadCloser.Read(p)
+	b.left -= int64(n)
+	return n, err
 }
 
 // challengeRecorder wraps the MCP transports' HTTP client: it keeps the

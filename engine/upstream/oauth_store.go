@@ -46,6 +46,42 @@ type tokenFile struct {
 
 	mu  sync.Mutex
 	rec authRecord
+	// gen counts the sign-outs: a handler's view saves only in the
+	// generation it was made in (a refresh that ends after a sign-out
+	// does not sign the user in again).
+	gen int
+}
+
+// storeView is the TokenStore one OAuth handler uses: tokenFile in the
+// generation the handler was made in.
+type storeView struct {
+	f   *tokenFile
+	gen int
+}
+
+// view is a TokenStore for a new handler.
+func (f *tokenFile) view() storeView {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return storeView{f, f.gen}
+}
+
+// GetToken implements transport.TokenStore.
+func (v storeView) GetToken(ctx context.Context) (*transport.Token, error) { return v.f.GetToken(ctx) }
+
+// SaveToken implements transport.TokenStore: a token from before a
+// sign-out is dropped.
+func (v storeView) SaveToken(ctx context.Context, t *transport.Token) error {
+	return v.f.saveToken(ctx, t, v.gen)
+}
+
+// forget drops the token and its account (sign-out; the client
+// registration stays) and ends the generation of the handlers made so far.
+func (f *tokenFile) forget() error {
+	return f.update(func(r *authRecord) {
+		r.Token, r.Account = nil, ""
+		f.gen++
+	})
 }
 
 // refreshAhead bounds how long before its expiry a token is refreshed.
@@ -102,11 +138,21 @@ func (f *tokenFile) writeLocked() error {
 		tmp.Close()
 		return fmt.Errorf("save the upstream's sign-in: %w", err)
 	}
+	// On disk before the rename: a crash leaves the old file or the new
+	// one, never an empty one (a rotated refresh token would be lost).
+	if err := tmp.Sync(); err != nil {
+		tmp.Close()
+		return fmt.Errorf("save the upstream's sign-in: %w", err)
+	}
 	if err := tmp.Close(); err != nil {
 		return fmt.Errorf("save the upstream's sign-in: %w", err)
 	}
 	if err := os.Rename(tmp.Name(), f.path); err != nil {
 		return fmt.Errorf("save the upstream's sign-in: %w", err)
+	}
+	if d, err := os.Open(filepath.Dir(f.path)); err == nil {
+		_ = d.Sync() // the rename itself
+		d.Close()
 	}
 	return nil
 }
@@ -123,26 +169,48 @@ func (f *tokenFile) GetToken(ctx context.Context) (*transport.Token, error) {
 	}
 	t := *f.rec.Token
 	if !t.ExpiresAt.IsZero() {
-		ahead := time.Duration(t.ExpiresIn) * time.Second / 5
+		ahead := time.Duration(min(max(t.ExpiresIn, 0), maxTokenLifetime)) * time.Second / 5
 		t.ExpiresAt = t.ExpiresAt.Add(-min(ahead, refreshAhead))
 	}
 	return &t, nil
 }
 
+// maxTokenLifetime bounds a token's expires_in (seconds): a hostile value
+// would overflow the expiry into the past, and the handler would refresh
+// before every request.
+const maxTokenLifetime = 366 * 24 * 3600
+
 // SaveToken implements transport.TokenStore.
 func (f *tokenFile) SaveToken(ctx context.Context, t *transport.Token) error {
+	return f.saveToken(ctx, t, -1)
+}
+
+// saveToken saves t unless gen (>= 0) is no longer the store's generation.
+func (f *tokenFile) saveToken(ctx context.Context, t *transport.Token, gen int) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
 	saved := *t
+	if saved.ExpiresIn > maxTokenLifetime || saved.ExpiresIn > 0 && !saved.ExpiresAt.After(time.Now().Add(-time.Minute)) {
+		saved.ExpiresIn = min(saved.ExpiresIn, maxTokenLifetime)
+		saved.ExpiresAt = time.Now().Add(time.Duration(saved.ExpiresIn) * time.Second)
+	}
 	account := ""
 	if f.account != nil {
 		// Outside f.mu: account takes the auth flow's lock, which is held
 		// while f.mu is taken elsewhere.
 		account = f.account(&saved, f.record().Account)
 	}
-	if err := f.update(func(r *authRecord) { r.Token, r.Account = &saved, account }); err != nil {
+	stale := false
+	if err := f.update(func(r *authRecord) {
+		if stale = gen >= 0 && gen != f.gen; !stale {
+			r.Token, r.Account = &saved, account
+		}
+	}); err != nil {
 		return err
+	}
+	if stale {
+		return errors.New("signed out while the token was fetched: it is not kept")
 	}
 	if f.saved != nil {
 		f.saved(&saved, account)
