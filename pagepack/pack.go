@@ -337,20 +337,14 @@ func Unpack(page string) (string, error) {
 // inserts (the shim, classic and module scripts, in order), for the page's
 // CSP hashes; nil for a page that is not packed. Memoized by block.
 func PackedScripts(page string) ([]string, error) {
-	const open = `<script type="application/octet-stream" ` + PackAttr + `>`
-	i := strings.Index(page, open)
-	if i < 0 {
+	m := findPackBlock(page) // the block Unpack reads, past a decoy
+	if m == nil {
 		if IsPacked(page) {
 			return nil, errors.New("packed page: its block is damaged")
 		}
 		return nil, nil
 	}
-	block := page[i+len(open):]
-	end := strings.IndexByte(block, '<')
-	if end < 0 || !strings.HasPrefix(block[end:], "</script>") {
-		return nil, errors.New("packed page: its block is damaged")
-	}
-	block = block[:end]
+	block := page[m[2]:m[3]]
 	key := sha256.Sum256([]byte(block))
 	scriptMemo.Lock()
 	s, ok := scriptMemo.m[key]
@@ -502,7 +496,8 @@ func unpackBlock(block string) ([]packPart, error) {
 		// One stream in segments (or a single segment): the groups follow
 		// each other in the inflated text.
 		var z []byte
-		for _, seg := range strings.Split(block, segmentSep) {
+		segs := strings.Split(block, segmentSep)
+		for _, seg := range segs {
 			b, err := base64.StdEncoding.DecodeString(seg)
 			if err != nil {
 				return nil, fmt.Errorf("packed page: %w", err)
@@ -520,13 +515,24 @@ func unpackBlock(block string) ([]packPart, error) {
 			}
 			return parts, nil
 		}
+		// The loader inserts one group per segment: a block with more
+		// groups than segments (or fewer) runs otherwise in the browser than
+		// it reads here. The text is walked by offset (a copy of the rest per
+		// group made a block of many tiny groups cost quadratic time).
 		var all []packPart
-		for len(raw) > 0 {
-			parts, rest, err := groupParts(raw)
+		text, groups := string(raw), 0
+		for len(text) > 0 {
+			if groups++; groups > len(segs) {
+				return nil, fmt.Errorf("packed page: more groups of parts than its %d segments", len(segs))
+			}
+			parts, rest, err := groupParts(text)
 			if err != nil {
 				return nil, fmt.Errorf("packed page: %w", err)
 			}
-			all, raw = append(all, parts...), rest
+			all, text = append(all, parts...), rest
+		}
+		if groups != len(segs) {
+			return nil, fmt.Errorf("packed page: %d groups of parts for its %d segments", groups, len(segs))
 		}
 		return all, nil
 	}
@@ -558,7 +564,7 @@ func inflateBounded(z []byte, limit int) ([]byte, error) {
 		return nil, fmt.Errorf("packed page: %w", err)
 	}
 	if len(raw) > limit {
-		return nil, fmt.Errorf("packed page: expands beyond %d bytes", maxUnpacked)
+		return nil, fmt.Errorf("packed page: expands beyond %d bytes", limit)
 	}
 	return raw, nil
 }
@@ -571,7 +577,7 @@ func streamParts(raw []byte) ([]packPart, error) {
 		err := json.Unmarshal(raw, &parts)
 		return parts, err
 	}
-	parts, rest, err := groupParts(raw)
+	parts, rest, err := groupParts(string(raw))
 	if err != nil {
 		return nil, err
 	}
@@ -582,40 +588,40 @@ func streamParts(raw []byte) ([]packPart, error) {
 }
 
 // groupParts reads one group at the start of raw: a header line and the
-// texts it measures; rest is what follows them.
-func groupParts(raw []byte) (parts []packPart, rest []byte, err error) {
-	nl := bytes.IndexByte(raw, '\n')
+// texts it measures; rest is what follows them (a part of raw, not a copy).
+func groupParts(raw string) (parts []packPart, rest string, err error) {
+	nl := strings.IndexByte(raw, '\n')
 	if nl < 0 {
-		return nil, nil, errors.New("stream has no header")
+		return nil, "", errors.New("stream has no header")
 	}
 	var head struct {
 		Parts [][2]json.RawMessage `json:"parts"`
 	}
-	if err := json.Unmarshal(raw[:nl], &head); err != nil {
-		return nil, nil, fmt.Errorf("stream header: %w", err)
+	if err := json.Unmarshal([]byte(raw[:nl]), &head); err != nil {
+		return nil, "", fmt.Errorf("stream header: %w", err)
 	}
-	texts := string(raw[nl+1:])
+	texts := raw[nl+1:]
 	parts = make([]packPart, 0, len(head.Parts))
 	for _, hp := range head.Parts {
 		var kind string
 		var units int
 		if err := json.Unmarshal(hp[0], &kind); err != nil {
-			return nil, nil, fmt.Errorf("stream header: %w", err)
+			return nil, "", fmt.Errorf("stream header: %w", err)
 		}
 		if err := json.Unmarshal(hp[1], &units); err != nil || units < 0 {
-			return nil, nil, fmt.Errorf("stream header: part %q: bad length %s", kind, hp[1])
+			return nil, "", fmt.Errorf("stream header: part %q: bad length %s", kind, hp[1])
 		}
 		end, ok := utf16Prefix(texts, units)
 		if !ok {
-			return nil, nil, fmt.Errorf("stream header: part %q is longer than the stream or ends inside a character", kind)
+			return nil, "", fmt.Errorf("stream header: part %q is longer than the stream or ends inside a character", kind)
 		}
 		parts = append(parts, packPart{kind, texts[:end]})
 		texts = texts[end:]
 	}
 	if len(head.Parts) == 0 {
-		return nil, nil, errors.New("stream header: no parts")
+		return nil, "", errors.New("stream header: no parts")
 	}
-	return parts, []byte(texts), nil
+	return parts, texts, nil
 }
 
 // utf16Len is the length of s in UTF-16 code units.

@@ -1,6 +1,9 @@
 package pagepack_test
 
 import (
+	"bytes"
+	"compress/flate"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"regexp"
@@ -347,5 +350,46 @@ func TestUnpackFindsTheBlockPastADecoy(t *testing.T) {
 	}
 	if got != strings.Replace(want, "<body", decoy+"<body", 1) {
 		t.Fatal("the page with a decoy did not unpack to the page with the decoy")
+	}
+	// The CSP hashes are of the same block's scripts.
+	wantScripts, err := PackedScripts(packed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gotScripts, err := PackedScripts(withDecoy)
+	if err != nil || len(gotScripts) == 0 || strings.Join(gotScripts, "\x00") != strings.Join(wantScripts, "\x00") {
+		t.Fatalf("PackedScripts past a decoy: %d scripts, %v; want the block's %d", len(gotScripts), err, len(wantScripts))
+	}
+}
+
+// TestUnpackRefusesGroupsTheLoaderWouldNotRead: the loader reads one group
+// of parts per segment, so a block whose one segment inflates to many
+// groups (a damaged or hostile block: here 40,000 tiny ones, which cost
+// quadratic time when each group copied the rest) is an error, at once,
+// from Unpack and PackedScripts alike; so is a block with a segment more
+// than its groups.
+func TestUnpackRefusesGroupsTheLoaderWouldNotRead(t *testing.T) {
+	deflated := func(text string) string {
+		var b bytes.Buffer
+		w, _ := flate.NewWriter(&b, flate.BestSpeed)
+		_, _ = w.Write([]byte(text))
+		_ = w.Close()
+		return base64.StdEncoding.EncodeToString(b.Bytes())
+	}
+	page := func(block string) string {
+		return `<!doctype html><html><body><main>x</main><script type="application/octet-stream" ` + PackAttr + `>` + block + `</script></body></html>`
+	}
+	group := `{"parts":[["script",1]]}` + "\n" + "x"
+	for name, block := range map[string]string{
+		"many groups in one segment": deflated(strings.Repeat(group, 40000)),
+		"two groups in one segment":  deflated(group + group),
+		"a segment without a group":  deflated(group) + "," + deflated(""),
+	} {
+		if _, err := Unpack(page(block)); err == nil || !strings.Contains(err.Error(), "segment") {
+			t.Errorf("%s: Unpack gave %v, want an error about its groups and segments", name, err)
+		}
+		if _, err := PackedScripts(page(block)); err == nil {
+			t.Errorf("%s: PackedScripts read it", name)
+		}
 	}
 }
