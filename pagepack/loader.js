@@ -6,6 +6,11 @@
 // TestLoaderNamesTheFormat checks them).
 (async () => {
   const hide = document.querySelector("style[data-genui-pack-hide]");
+  // Pack writes the block just before this script: that one, not the first
+  // element a selector finds (a copy of the tag earlier in the page).
+  const me = document.currentScript, prev = me && me.previousElementSibling;
+  // The parser may not have reached <body> when a loader in <head> inserts.
+  const root = () => document.body || document.documentElement;
   try {
     const bytes = (t) => {
       if (Uint8Array.fromBase64) return Uint8Array.fromBase64(t);
@@ -23,7 +28,8 @@
       pending = null;
       text += dec.decode(got.value, { stream: true });
     };
-    const segs = document.querySelector("script[data-genui-pack]").textContent.split(",");
+    const block = prev && prev.matches("script[data-genui-pack]") ? prev : document.querySelector("script[data-genui-pack]");
+    const segs = block.textContent.split(",");
     for (let i = 0; i < segs.length; i++) {
       if (i > 0) {
         if (window.genuiPackWait) await Promise.race([Promise.resolve(window.genuiPackWait).catch(() => {}), new Promise((r) => setTimeout(r, 250))]);
@@ -44,16 +50,16 @@
         if (kind === "module") el.type = "module";
         if (kind === "shim") el.setAttribute("data-genui-shim", "");
         el.textContent = text.slice(at, at += n);
-        (kind === "style" || kind === "shim" ? document.head : document.body).appendChild(el);
+        (kind === "style" || kind === "shim" ? document.head || root() : root()).appendChild(el);
       }
     }
     performance.mark("genui-unpacked");
   } catch (err) {
-    document.body.dataset.state = "error";
+    if (document.body) document.body.dataset.state = "error";
     const p = document.createElement("p");
     p.setAttribute("role", "alert");
     p.textContent = "This view could not unpack its scripts (" + err + "). A browser with DecompressionStream is needed.";
-    document.body.prepend(p);
+    root().prepend(p);
   } finally {
     if (hide) hide.remove();
   }

@@ -134,25 +134,38 @@ var (
 // "</script>" and holds no "<".
 const packBlockOpen = `<script type="application/octet-stream" ` + PackAttr + `>`
 
-// findPackBlock finds the first block in page: its start and end, and its
-// text's start and end, as a regexp's submatch indexes would (a regexp did
-// this: its matcher over an 80 KB page took most of Unpack's time, 28 times
-// more under the race detector).
+// findPackBlock finds page's block: the one Pack wrote, just before its
+// loader (the loader reads that one too), else the first whose text holds
+// no "<" (a copy of the tag earlier in the page is skipped either way). It
+// returns its start and end, and its text's start and end, as a regexp's
+// submatch indexes would (a regexp did this: its matcher over an 80 KB
+// page took most of Unpack's time, 28 times more under the race detector).
 func findPackBlock(page string) []int {
+	var first []int
 	for from := 0; ; {
 		i := strings.Index(page[from:], packBlockOpen)
 		if i < 0 {
-			return nil
+			return first
 		}
 		start := from + i
 		text := start + len(packBlockOpen)
 		lt := strings.IndexByte(page[text:], '<')
 		if lt >= 0 && strings.HasPrefix(page[text+lt:], "</script>") {
-			return []int{start, text + lt + len("</script>"), text, text + lt}
+			m := []int{start, text + lt + len("</script>"), text, text + lt}
+			if strings.HasPrefix(page[m[1]:], packLoaderOpen) {
+				return m
+			}
+			if first == nil {
+				first = m
+			}
 		}
 		from = text
 	}
 }
+
+// packLoaderOpen starts the loader's tag, which Pack writes just after the
+// block.
+const packLoaderOpen = `<script ` + PackAttr + `-loader`
 
 // packHide keeps the page's content out of layout until its styles are in,
 // so it never flashes unstyled and is not laid out unstyled when parsing
@@ -250,7 +263,7 @@ func Pack(page string) (string, error) {
 	}
 	out.WriteString(`<script type="application/octet-stream" ` + PackAttr + `>`)
 	out.WriteString(block)
-	out.WriteString(`</script><script ` + PackAttr + `-loader`)
+	out.WriteString(`</script>` + packLoaderOpen)
 	if shim {
 		out.WriteString(" " + PackedShimAttr)
 	}

@@ -167,6 +167,25 @@ func TestPackedPageDamaged(t *testing.T) {
 	}
 }
 
+// TestPackedPageReadsItsOwnBlockPastADecoy: a copy of the block's tag
+// earlier in the page (a page that quotes it, a model's page) is not what
+// the loader inflates: it reads the block Pack wrote just before it, as
+// Unpack does, so the page works (it showed "could not unpack" before).
+func TestPackedPageReadsItsOwnBlockPastADecoy(t *testing.T) {
+	f, ui := newFixture(t)
+	decoy := `<script type="application/octet-stream" ` + pagepack.PackAttr + `>not a block</script>`
+	page := packedForecast(t, decoy)
+	if _, err := pagepack.Unpack(page); err != nil {
+		t.Fatalf("Unpack: %v", err)
+	}
+	ui.addHTML("get_forecast", page)
+	f.open("get_forecast")
+	f.waitFrame(`(w, d) => d.getElementById("f-location") !== null || d.querySelector("[role=alert]") !== null`)
+	if alert := f.frameText("[role=alert]"); alert != "" {
+		t.Fatalf("the loader read the decoy: %s", alert)
+	}
+}
+
 // TestPackedPartsKeepEveryCharacter: the loader slices each part out of
 // the inflated text by its length in UTF-16 code units, so text with
 // characters of two, three and four UTF-8 bytes (one outside the BMP)
