@@ -7,6 +7,7 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 	"github.com/genui-dev/genui/engine/contract"
 )
 
@@ -93,6 +94,12 @@ func (m *Model) authAttention() []string {
 			wrapHard([]string{clean(a.AuthorizationURL)}, m.width-2)...)
 	default:
 		lines = wrap(clean("🔑 upstream sign-in: "+orDash(a.Message)+" (: sign in)"), m.width-2)
+	}
+	// At most a quarter of the screen (at least 2 lines): a long message
+	// (an authorization server's error) or URL would push the panes off
+	// it; the sign-in details dialog shows both whole.
+	if limit := max(2, m.height/4); len(lines) > limit {
+		lines = append(lines[:limit-1], ansi.Truncate("… the rest in the sign-in details (: sign-in details)", m.width-2, "…"))
 	}
 	for i := range lines {
 		lines[i] = " " + lines[i]

@@ -226,6 +226,11 @@ func newField(name string, p schemaProp, required bool) *formField {
 			placeholder = string(p.Default)
 		}
 	}
+	// A schema's default is hostile text: cleaned, and none when it takes
+	// no cells (bubbles' textinput cannot draw a placeholder of width 0).
+	if placeholder = clean(placeholder); cellWidth(placeholder) == 0 {
+		placeholder = ""
+	}
 	ti.Placeholder = placeholder
 	fd.input = ti
 	fd.area = newFormArea()

@@ -59,6 +59,11 @@ func (m *Model) routeKey(msg tea.KeyPressMsg) tea.Cmd {
 		return cmd
 	}
 	if m.focus == focusList {
+		if c, ok := p.(capturer); ok && c.capturing() {
+			// A form left active when the list took the focus (a click):
+			// keys are not typed into it while it does not look focused.
+			return nil
+		}
 		cmd, _ := p.Update(msg)
 		return cmd
 	}

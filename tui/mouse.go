@@ -5,7 +5,20 @@ import (
 )
 
 // Mouse: the wheel scrolls what is under the pointer; a click selects a
-// tool, a tab, or a row of the pane.
+// tool, a tab, or a row of the pane. While a dialog is drawn over the panes
+// (the help, a viewer, the palette) the wheel is the dialog's and a click
+// does nothing: nothing under it changes unseen.
+
+// covered reports whether a dialog is drawn over the panes (centered or
+// the whole body; a docked one leaves them in view).
+func (m *Model) covered() bool {
+	for _, d := range m.overlay.stack {
+		if d.place() != placeDock {
+			return true
+		}
+	}
+	return false
+}
 
 func (m *Model) handleWheel(msg tea.MouseWheelMsg) tea.Cmd {
 	ms := msg.Mouse()
@@ -18,7 +31,13 @@ func (m *Model) handleWheel(msg tea.MouseWheelMsg) tea.Cmd {
 	default:
 		return nil
 	}
+	if m.covered() {
+		return m.overlay.update(scrollMsg{lines: d})
+	}
 	l := m.layout()
+	if y := ms.Y - l.bodyY; y < 0 || y >= l.bodyH {
+		return nil // the header, the status and help lines
+	}
 	if ms.X < l.listW {
 		prev := m.selected()
 		m.list.offset = clamp(m.list.offset+d, 0, max(0, len(m.list.visible)-m.list.rows(l.bodyH-2)))
@@ -32,7 +51,7 @@ func (m *Model) handleWheel(msg tea.MouseWheelMsg) tea.Cmd {
 
 func (m *Model) handleClick(msg tea.MouseClickMsg) tea.Cmd {
 	ms := msg.Mouse()
-	if ms.Button != tea.MouseLeft {
+	if ms.Button != tea.MouseLeft || m.covered() {
 		return nil
 	}
 	l := m.layout()
@@ -46,8 +65,8 @@ func (m *Model) handleClick(msg tea.MouseClickMsg) tea.Cmd {
 		if m.list.filtering || m.list.query != "" {
 			row--
 		}
-		if row < 0 {
-			return nil
+		if row < 0 || row >= m.list.rows(l.bodyH-2) {
+			return nil // the borders
 		}
 		i := m.list.offset + row
 		if i >= len(m.list.visible) {
