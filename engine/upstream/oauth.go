@@ -15,6 +15,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/genui-dev/genui/engine/contract"
@@ -367,11 +368,28 @@ func (a *authFlow) beginSignIn(auto bool) bool {
 	return true
 }
 
+// cleanLine is text from the authorization server or the browser (an
+// error's description, a body quoted in an error) as one line that is safe
+// to print on a terminal: line breaks and tabs become spaces, other control
+// and format characters (escape sequences, bidi overrides) are dropped.
+func cleanLine(s string) string {
+	return strings.Map(func(r rune) rune {
+		switch {
+		case r == '\n' || r == '\r' || r == '\t':
+			return ' '
+		case unicode.IsControl(r), unicode.Is(unicode.Cf, r):
+			return -1
+		}
+		return r
+	}, strings.ToValidUTF8(s, "\uFFFD"))
+}
+
 // maxAuthMessage bounds the auth state's message; the whole one is in the
 // log (an authorization server's error body can be long).
 const maxAuthMessage = 2048
 
 func shownMessage(msg string) string {
+	msg = cleanLine(msg)
 	if len(msg) <= maxAuthMessage {
 		return msg
 	}
@@ -672,7 +690,7 @@ func (r stepRecorder) RoundTrip(req *http.Request) (*http.Response, error) {
 	rec := contract.AuthStep{At: time.Now(), Step: step, Method: req.Method, URL: u.String()}
 	resp, err := r.next.RoundTrip(req)
 	if err != nil {
-		rec.Error = err.Error()
+		rec.Error = shownMessage(err.Error())
 	} else {
 		// mcp-go reads these bodies whole: metadata, registration and token
 		// answers are small, a hostile server's are cut off with an error.

@@ -363,3 +363,33 @@ func freeLoopbackPort(t *testing.T) int {
 func testenvUntil(d time.Duration, cond func() bool) bool {
 	return testenv.Until(d, cond)
 }
+
+// TestSignInTextIsSafeToPrint: an authorization server's refusal or error
+// body reaches the state (and `genui serve`'s banner, the TUI) as one line
+// without escape sequences or bidi overrides; a secret of the
+// configuration in a message or a step's error is hidden in State(), and
+// the authorization URL is left whole to be opened.
+func TestSignInTextIsSafeToPrint(t *testing.T) {
+	hostile := "access denied\x1b]0;pwned\x07\x1b[2J\u202eevil\nsecond line\tend"
+	got := shownMessage((&refusedError{code: "access_denied", description: hostile}).Error())
+	for _, bad := range []string{"\x1b", "\x07", "\u202e", "\n", "\t"} {
+		if strings.Contains(got, bad) {
+			t.Errorf("the message keeps %q: %q", bad, got)
+		}
+	}
+	if !strings.Contains(got, "access denied]0;pwned[2Jevil second line end") {
+		t.Errorf("the message lost its words: %q", got)
+	}
+	hide := func(s string) string { return strings.ReplaceAll(s, "SECRET-1", "<from ${env:T}>") }
+	c := New(Config{URL: "http://127.0.0.1:1/mcp?key=SECRET-1", Transport: TransportHTTP, Logger: slog.New(slog.DiscardHandler), Redact: hide})
+	auth := &contract.AuthState{Status: contract.AuthFailed, Message: "failed for http://127.0.0.1:1/mcp?key=SECRET-1",
+		AuthorizationURL: "http://127.0.0.1:1/authorize?client_id=SECRET-1",
+		Steps:            []contract.AuthStep{{Error: "Get http://127.0.0.1:1/?key=SECRET-1: refused"}}}
+	st := c.shown(contract.UpstreamState{Auth: auth})
+	if strings.Contains(st.Auth.Message+st.Auth.Steps[0].Error, "SECRET-1") {
+		t.Errorf("State shows the secret: %+v", st.Auth)
+	}
+	if st.Auth.AuthorizationURL != auth.AuthorizationURL || !strings.Contains(auth.Message, "SECRET-1") {
+		t.Errorf("the authorization URL changed (%q) or the flow's own state was redacted in place", st.Auth.AuthorizationURL)
+	}
+}

@@ -444,10 +444,26 @@ func (c *Client) State() contract.UpstreamState {
 }
 
 // shown is st as it may be shown: LastError, which may quote the child's
-// stderr, with its secrets hidden (Target is already).
+// stderr, and the sign-in's message and step errors, which may quote the
+// upstream's URL, with its secrets hidden (Target is already; the
+// authorization URL is left whole: it is there to be opened, and carries
+// the client id, never its secret).
 func (c *Client) shown(st contract.UpstreamState) contract.UpstreamState {
-	if c.cfg.Redact != nil && st.LastError != "" {
+	if c.cfg.Redact == nil {
+		return st
+	}
+	if st.LastError != "" {
 		st.LastError = c.cfg.Redact(st.LastError)
+	}
+	if st.Auth != nil {
+		a := *st.Auth
+		a.Message = c.cfg.Redact(a.Message)
+		a.Steps = append([]contract.AuthStep(nil), a.Steps...)
+		for i := range a.Steps {
+			a.Steps[i].Error = c.cfg.Redact(a.Steps[i].Error)
+			a.Steps[i].URL = c.cfg.Redact(a.Steps[i].URL)
+		}
+		st.Auth = &a
 	}
 	return st
 }
