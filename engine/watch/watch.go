@@ -80,6 +80,10 @@ type Watcher struct {
 	// Dropped counts changes noticed while a report was being handled
 	// (the build and restart write files too; see Run).
 	dropped atomic.Int64
+	// handling is true from a report's start until Run is ready for the
+	// next change (what Run's own busy says, readable from outside: a
+	// test waits for it before its next write).
+	handling atomic.Bool
 	// mtimes are the modification times last seen of files that changed
 	// (Run's goroutine only): a permission-only event whose file's mtime
 	// moved is a touch, a change.
@@ -337,12 +341,14 @@ func (w *Watcher) Run(ctx context.Context, fire func(ctx context.Context, files 
 			sort.Strings(files)
 			clear(pending)
 			busy = true
+			w.handling.Store(true)
 			go func() {
 				defer func() { done <- struct{}{} }()
 				fire(ctx, files)
 			}()
 		case <-done:
 			busy = false
+			w.handling.Store(false)
 		}
 	}
 }

@@ -54,13 +54,24 @@ func next(t *testing.T, ch chan []string) []string {
 	return nil
 }
 
+// settled waits until w has handled its report and takes changes again:
+// a report is received inside fire, and changes until Run sees fire return
+// are part of that report (dropped), so a write right after next could be
+// lost on a loaded machine (CI saw it).
+func settled(t *testing.T, w *Watcher) {
+	t.Helper()
+	if !testenv.Until(10*time.Second, func() bool { return !w.handling.Load() }) {
+		t.Fatal("the watcher still handles its report after 10 s")
+	}
+}
+
 func TestWatchReportsChangesDebounced(t *testing.T) {
 	root := t.TempDir()
 	write(t, filepath.Join(root, "tools.json"), "{}")
 	write(t, filepath.Join(root, "src", "a.go"), "package a")
 	write(t, filepath.Join(root, "src", "gen", "z.go"), "package gen")
 	ch := make(chan []string, 10)
-	start(t, Options{Root: root, Paths: []string{"tools.json", "src/**/*.go"}, Ignore: []string{"src/gen/**"}, Debounce: time.Second},
+	w := start(t, Options{Root: root, Paths: []string{"tools.json", "src/**/*.go"}, Ignore: []string{"src/gen/**"}, Debounce: time.Second},
 		func(files []string) { ch <- files })
 	// A second's debounce: the writes below take ~100 ms on an idle machine,
 	// and a loaded one stretched them past a shorter debounce (CI).
@@ -79,12 +90,14 @@ func TestWatchReportsChangesDebounced(t *testing.T) {
 	if got := next(t, ch); !slices.Equal(got, []string{"src/a.go", "tools.json"}) {
 		t.Fatalf("reported %v", got)
 	}
+	settled(t, w)
 	// A folder created after the start is watched too; an editor's save
 	// (write a temp file, rename it over) counts.
 	write(t, filepath.Join(root, "src", "x", "b.go"), "package x")
 	if got := next(t, ch); !slices.Equal(got, []string{"src/x/b.go"}) {
 		t.Fatalf("reported %v", got)
 	}
+	settled(t, w)
 	tmp := filepath.Join(root, "tools.json.tmp")
 	write(t, tmp, `{"v":"saved"}`)
 	if err := os.Rename(tmp, filepath.Join(root, "tools.json")); err != nil {
@@ -123,6 +136,7 @@ func TestChangesDuringARestartAreDropped(t *testing.T) {
 		t.Fatal("the change during the restart was not seen")
 	}
 	unblock()
+	settled(t, w)
 	write(t, filepath.Join(root, "server.js"), "3")
 	if got := next(t, ch); !slices.Equal(got, []string{"server.js"}) {
 		t.Fatalf("reported %v", got)
