@@ -12,9 +12,12 @@ package traffic
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"sync"
 	"time"
+	"unicode/utf8"
 	"unsafe"
 
 	"github.com/genui-dev/genui/engine/contract"
@@ -42,8 +45,16 @@ type entry struct {
 	t  contract.Traffic
 }
 
-// MaxBytes bounds the bytes of the frames a Record holds.
+// MaxBytes bounds the bytes of the frames a Record holds (with their ids
+// and tool names: heldBytes).
 const MaxBytes = 8 << 20
+
+// heldBytes is what t holds: its frame's copy, and the id, requestId and
+// tool name beside it (an id is often a part of the frame's copy; counted
+// again, it costs a few bytes).
+func heldBytes(t contract.Traffic) int {
+	return len(t.Frame) + len(t.ID) + len(t.RequestID) + len(t.Tool)
+}
 
 // NewRecord makes an empty record that hands each frame it numbers to
 // publish.
@@ -59,15 +70,15 @@ func (r *Record) Add(t contract.Traffic, at time.Time) {
 	defer r.mu.Unlock()
 	r.seq++
 	t.Seq = r.seq
-	for r.n > 0 && (r.n == len(r.buf) || r.bytes+len(t.Frame) > MaxBytes) {
-		r.bytes -= len(r.buf[r.start].t.Frame)
+	for r.n > 0 && (r.n == len(r.buf) || r.bytes+heldBytes(t) > MaxBytes) {
+		r.bytes -= heldBytes(r.buf[r.start].t)
 		r.buf[r.start] = entry{}
 		r.start = (r.start + 1) % len(r.buf)
 		r.n--
 	}
 	r.buf[(r.start+r.n)%len(r.buf)] = entry{at: at, t: t}
 	r.n++
-	r.bytes += len(t.Frame)
+	r.bytes += heldBytes(t)
 	r.publish(t, t.Method == "tools/call" && (t.Kind == "response" || t.Kind == "error"))
 }
 
@@ -135,13 +146,30 @@ func (p *Pairs) toolName(params []byte) string {
 		if n, ok := p.tools[string(v)]; ok {
 			return n
 		}
+		if len(v) > maxTrafficField {
+			// Cut, and not kept to spell it once: a name of that size
+			// is no tool's.
+			return cutName(string(v))
+		}
 		n := string(v)
 		if len(p.tools) < maxToolNames {
 			p.tools[n] = n
 		}
 		return n
 	}
-	return jsonString(raw)
+	return cutName(jsonString(raw))
+}
+
+// cutName is n, or past maxTrafficField bytes its start and "…".
+func cutName(n string) string {
+	if len(n) <= maxTrafficField {
+		return n
+	}
+	cut := maxTrafficField
+	for cut > 0 && !utf8.RuneStart(n[cut]) {
+		cut--
+	}
+	return n[:cut] + "…"
 }
 
 // reverse is the direction answers to dir's requests go.
@@ -182,13 +210,13 @@ func (p *Pairs) Observe(dir, session string, frame []byte, now time.Time) contra
 		if method == "tools/call" {
 			t.Tool = p.toolName(top.Params)
 		}
-		p.remember(pairKey{session, dir, string(id)}, trafficRequest{method: method, tool: t.Tool, at: now}, now)
+		p.remember(pairKey{session, dir, pairID(id)}, trafficRequest{method: method, tool: t.Tool, at: now}, now)
 	case method != "":
 		t.Kind, t.Method = "notification", method
 		if method == "notifications/cancelled" {
 			if rid := bytes.TrimSpace(jsonrpc.Member(top.Params, "requestId")); len(rid) > 0 {
-				t.RequestID = bytes.Clone(rid)
-				k := pairKey{session, dir, string(rid)}
+				t.RequestID = boundedRaw(rid)
+				k := pairKey{session, dir, pairID(rid)}
 				if req, ok := p.pending[k]; ok {
 					t.Tool = req.tool
 					delete(p.pending, k)
@@ -200,7 +228,7 @@ func (p *Pairs) Observe(dir, session string, frame []byte, now time.Time) contra
 		if len(top.Error) > 0 && string(bytes.TrimSpace(top.Error)) != "null" {
 			t.Kind = "error"
 		}
-		k := pairKey{session, reverse(dir), string(id)}
+		k := pairKey{session, reverse(dir), pairID(id)}
 		if req, ok := p.pending[k]; ok {
 			t.Method, t.Tool, t.Latency = req.method, req.tool, now.Sub(req.at)
 			delete(p.pending, k)
@@ -237,7 +265,32 @@ func within(cp, frame, part []byte) []byte {
 			return cp[off : off+len(part) : off+len(part)]
 		}
 	}
-	return bytes.Clone(part)
+	return boundedRaw(part)
+}
+
+// maxTrafficField bounds what a record keeps of a frame apart from its
+// (bounded) copy: an id or requestId, a tool's name. A frame can be tens of
+// MiB and name a tool or carry an id of that size.
+const maxTrafficField = 256
+
+// boundedRaw is a copy of raw (JSON), or past maxTrafficField a JSON string
+// of its start and "…".
+func boundedRaw(raw []byte) []byte {
+	if len(raw) <= maxTrafficField {
+		return bytes.Clone(raw)
+	}
+	b, _ := json.Marshal(string(bytes.ToValidUTF8(raw[:maxTrafficField], nil)) + "…")
+	return b
+}
+
+// pairID is id as a key of the requests in flight: itself, or past
+// maxTrafficField its digest (the map holds up to maxPairs keys).
+func pairID(id []byte) string {
+	if len(id) <= maxTrafficField {
+		return string(id)
+	}
+	sum := sha256.Sum256(id)
+	return "sha256:" + hex.EncodeToString(sum[:])
 }
 
 // knownMethods are the methods traffic names most often, spelt once: a

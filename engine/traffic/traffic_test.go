@@ -2,6 +2,7 @@ package traffic
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -56,5 +57,42 @@ func TestObserveKeepsItsOwnCopy(t *testing.T) {
 		if answer.Kind != "response" || answer.Method != got.Method || answer.Tool != got.Tool || string(answer.ID) != c.id {
 			t.Errorf("%s: answer %+v does not pair with its request", c.name, answer)
 		}
+	}
+}
+
+// Huge names and ids are not kept whole beside the frame: 40 calls each
+// naming a different 1 MiB tool with a 1 MiB id keep no name cached, hold
+// each name and id cut to a few hundred bytes, count them in the record's
+// bytes, and still pair an answer (by a digest of the long id) with its
+// request.
+func TestHugeNamesAndIDsAreBounded(t *testing.T) {
+	pairs, rec := NewPairs(), NewRecord(func(contract.Traffic, bool) {})
+	now := time.Now()
+	name := strings.Repeat("n", 1<<20)
+	for i := range 40 {
+		id := fmt.Sprintf(`"%d-%s"`, i, strings.Repeat("i", 1<<20))
+		req := fmt.Appendf(nil, `{"jsonrpc":"2.0","id":%s,"method":"tools/call","params":{"name":"%d%s"}}`, id, i, name)
+		got := pairs.Observe(contract.HostToGenui, "s", req, now)
+		if len(got.Tool) > maxTrafficField+len("…") || len(got.ID) > maxTrafficField+16 || !strings.HasSuffix(got.Tool, "…") {
+			t.Fatalf("call %d keeps a tool of %d bytes and an id of %d", i, len(got.Tool), len(got.ID))
+		}
+		rec.Add(got, now)
+		if i == 39 {
+			answer := pairs.Observe(contract.GenuiToHost, "s", fmt.Appendf(nil, `{"jsonrpc":"2.0","id":%s,"result":{}}`, id), now)
+			if answer.Method != "tools/call" || answer.Tool != got.Tool {
+				t.Errorf("the answer to a long id did not pair: %+v", answer)
+			}
+			rec.Add(answer, now)
+		}
+	}
+	if n := len(pairs.tools); n != 0 {
+		t.Errorf("%d huge names cached to spell once", n)
+	}
+	held := 0
+	for i := range rec.n {
+		held += heldBytes(rec.buf[(rec.start+i)%len(rec.buf)].t)
+	}
+	if held != rec.bytes || rec.bytes > MaxBytes {
+		t.Errorf("the record counts %d bytes, holds %d (bound %d)", rec.bytes, held, MaxBytes)
 	}
 }
