@@ -61,11 +61,21 @@ func TestStdinCloseShutsDownUpstreamGroup(t *testing.T) {
 					t.Fatal(err)
 				}
 				testenv.Eventually(t, 30*time.Second, "the upstream stopped", func() bool { return procState(child) == "T" })
+				answered := make(chan string, 1)
 				go func() {
-					_, _, _ = c.Request(ctx, "tools/call", map[string]any{"name": "run_battery", "arguments": map[string]any{"cells": 2}})
+					res, rpcErr, err := c.Request(ctx, "tools/call", map[string]any{"name": "run_battery", "arguments": map[string]any{"cells": 2}})
+					answered <- fmt.Sprintf("result %.300s, error %v, %v", res, rpcErr, err)
 				}()
 				// In flight: genui wrote the call to the frozen upstream's stdin.
-				testenv.Eventually(t, 30*time.Second, "the call on the frozen upstream's stdin", func() bool { return unreadStdin(t, child) > 0 })
+				if !testenv.Until(30*time.Second, func() bool { return unreadStdin(t, child) > 0 }) {
+					// What genui did with it instead (CI saw this once).
+					select {
+					case a := <-answered:
+						t.Fatalf("the call never reached the frozen upstream's stdin; genui answered it: %s\nstderr: %s", a, tail(c.Stderr(), 4096))
+					default:
+						t.Fatalf("the call never reached the frozen upstream's stdin within 30 s and is unanswered (upstream state %q)\nstderr: %s", procState(child), tail(c.Stderr(), 4096))
+					}
+				}
 			}
 			start := time.Now()
 			if err := c.CloseStdin(); err != nil {
