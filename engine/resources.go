@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/genui-dev/genui/engine/contract"
+	"github.com/genui-dev/genui/pagepack"
 )
 
 // The upstream's resources, resource templates and prompts for genui's
@@ -117,6 +118,15 @@ func (e *Engine) ResourceTemplates(ctx context.Context) ([]contract.ResourceTemp
 func (e *Engine) ReadResource(ctx context.Context, uri string) (contract.ResourceContents, error) {
 	if strings.TrimSpace(uri) == "" {
 		return contract.ResourceContents{}, contract.Errorf(contract.CodeInvalidArgument, "a resource URI is required")
+	}
+	if strings.HasPrefix(uri, pagepack.DeferredPrefix) {
+		blob, ok := pagepack.Deferred(uri)
+		if !ok {
+			return contract.ResourceContents{}, contract.Errorf(contract.CodeNotFound, "resource %s: not a page block of this genui (a page from before a restart or update: generate it again)", clipName(uri))
+		}
+		c := contract.ResourceContents{URI: uri, Contents: []contract.ResourceContent{{URI: uri, MIMEType: pagepack.DeferredMIME, Blob: blob}}}
+		c.Raw, _ = json.Marshal(map[string]any{"contents": c.Contents})
+		return c, nil
 	}
 	if name, ok := contract.ToolFromURI(uri); ok {
 		if t, ok := e.tools.Get(name); ok && t.HasGeneratedUI() {

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"io"
 	"strings"
+	"sync"
 )
 
 // StreamParts is streamParts for the external tests.
@@ -25,7 +26,8 @@ func PackedBlock(page string) string {
 	if m == nil {
 		return ""
 	}
-	return page[m[2]:m[3]]
+	segs, _ := splitDeferred(page[m[2]:m[3]])
+	return segs
 }
 
 // InflateSegments inflates the base64 segments given (joined by ",") as
@@ -79,3 +81,14 @@ func TwoStreams(page string) (string, error) {
 
 // Loader is the loader script as pages carry it.
 func Loader() string { return packLoader }
+
+// ForgetDeferred empties the deferred registry and its source, as in a
+// process that has packed nothing yet.
+func ForgetDeferred() {
+	deferred.Lock()
+	defer deferred.Unlock()
+	clear(deferred.blocks)
+	clear(deferred.uris)
+	deferred.source = nil
+	deferred.prime = sync.Once{}
+}

@@ -57,6 +57,27 @@ const ShimAttr = "data-genui-shim"
 // (<script data-genui-first>, exactly so).
 const FirstAttr = "data-genui-first"
 
+// DeferAttr marks a classic script that Pack leaves out of the page: its
+// text goes into a block of its own, kept in this process and read by the
+// page through its host as the resource DeferredURI names
+// (<script data-genui-deferred>, exactly so). The page's block keeps an
+// empty part of kind "deferred" where each such script was, so Unpack puts
+// it back in its place; the loader reads the deferred block once its own
+// segments are in (window.genuiPackRead, set by a first script) and inserts
+// its scripts then. The URI ends in the first 16 bytes of the SHA-256 of the
+// block's deflated bytes, in hex, and the loader runs nothing it is handed
+// that does not hash to it (the page's CSP cannot refuse those scripts: it
+// trusts what the loader inserts, 'strict-dynamic'), so only the scripts
+// Pack took out run, whatever the host hands back.
+const DeferAttr = "data-genui-deferred"
+
+// DeferredPrefix starts the URI of every deferred block (Deferred).
+const DeferredPrefix = "ui://genui/pack/"
+
+// DeferredMIME is a deferred block's MIME type as genui serves it (the
+// blob is base64 of raw deflate).
+const DeferredMIME = "application/octet-stream"
+
 // PackedShimAttr marks the loader of a page that carries the shim inside its
 // packed block: the shim was injected before packing and the page's module
 // scripts rewritten, so mcpshim.Inject leaves such a page as it is.
@@ -77,13 +98,14 @@ var packableOpen = []struct{ tag, end string }{
 	{"<script>", "</script>"},
 	{"<script " + ShimAttr + ">", "</script>"},
 	{"<script " + FirstAttr + ">", "</script>"},
+	{"<script " + DeferAttr + ">", "</script>"},
 }
 
 // packableLocs finds the packable elements, in the index layout of
 // FindAllStringSubmatchIndex for
-// `(?s)<style>(.*?)</style>|<script( type="module")?>(.*?)</script>|<script SHIM>(.*?)</script>|<script FIRST>(.*?)</script>`
+// `(?s)<style>(.*?)</style>|<script( type="module")?>(.*?)</script>|<script SHIM>(.*?)</script>|<script FIRST>(.*?)</script>|<script DEFER>(.*?)</script>`
 // (whole element, style body, the module attribute, script body, shim body,
-// first body). It looks with strings.Index: that regexp stepped its machine
+// first body, deferred body). It looks with strings.Index: that regexp stepped its machine
 // through every byte of the page's scripts, most of packing's time.
 func packableLocs(page string) [][]int {
 	var locs [][]int
@@ -103,7 +125,7 @@ func packableLocs(page string) [][]int {
 			if j < 0 {
 				break // not closed: the regexp moved on to the next position
 			}
-			m := []int{start, body + j + len(o.end), -1, -1, -1, -1, -1, -1, -1, -1, -1, -1}
+			m := []int{start, body + j + len(o.end), -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1}
 			switch k {
 			case 0:
 				m[2], m[3] = body, body+j
@@ -116,6 +138,8 @@ func packableLocs(page string) [][]int {
 				m[8], m[9] = body, body+j
 			case 4:
 				m[10], m[11] = body, body+j
+			case 5:
+				m[12], m[13] = body, body+j
 			}
 			locs = append(locs, m)
 			pos = m[1]
@@ -247,15 +271,24 @@ func Pack(page string) (string, error) {
 			shim = true
 		case m[10] >= 0:
 			first = append(first, packPart{"first", page[m[10]:m[11]]})
+		case m[12] >= 0:
+			parts = append(parts, packPart{"deferred", page[m[12]:m[13]]})
 		case m[4] >= 0:
 			parts = append(parts, packPart{"module", page[m[6]:m[7]]})
 		default:
 			parts = append(parts, packPart{"script", page[m[6]:m[7]]})
 		}
 	}
+	parts, deferURI, err := deferParts(parts)
+	if err != nil {
+		return "", err
+	}
 	block, err := packBlock(first, parts)
 	if err != nil {
 		return "", err
+	}
+	if deferURI != "" {
+		block += deferSep + deferURI
 	}
 	if !hid {
 		// No style was packed: nothing to hide, but the loader looks.
@@ -315,7 +348,7 @@ func Unpack(page string) (string, error) {
 		}
 		return page, nil
 	}
-	parts, err := unpackBlock(page[m[2]:m[3]])
+	parts, err := blockParts(page[m[2]:m[3]])
 	if err != nil {
 		return "", err
 	}
@@ -332,6 +365,8 @@ func Unpack(page string) (string, error) {
 			scripts.WriteString(`<script type="module">` + p[1] + "</script>")
 		case "script":
 			scripts.WriteString("<script>" + p[1] + "</script>")
+		case "deferred":
+			scripts.WriteString("<script " + DeferAttr + ">" + p[1] + "</script>")
 		default:
 			return "", fmt.Errorf("packed page: unknown part kind %q", p[0])
 		}
@@ -365,7 +400,7 @@ func PackedScripts(page string) ([]string, error) {
 	if ok {
 		return s, nil
 	}
-	parts, err := unpackBlock(block)
+	parts, err := blockParts(block)
 	if err != nil {
 		return nil, err
 	}
@@ -659,4 +694,193 @@ func utf16Prefix(s string, units int) (int, bool) {
 		}
 	}
 	return len(s), units == 0
+}
+
+// deferSep ends a block's segments when the page has deferred scripts: the
+// deferred block's URI follows it.
+const deferSep = ";"
+
+// deferred holds the deferred blocks this process packed, by URI, for the
+// pages' hosts to read (Deferred), and the URI of each group of texts
+// packed (deflate at its best level costs tens of milliseconds). A page
+// served earlier must still find its block, so nothing is dropped: past
+// deferredMax blocks, Pack keeps deferred scripts in the page instead.
+// genui's pages defer one unit (the rich views), so a process holds one or
+// two.
+var deferred = struct {
+	sync.Mutex
+	blocks map[string]string
+	uris   map[[32]byte]string
+	source func() [][]string // SetDeferredSource
+	prime  sync.Once
+}{blocks: map[string]string{}, uris: map[[32]byte]string{}}
+
+const deferredMax = 64
+
+// Deferred returns the deferred block a page packed by this process names
+// by uri (base64 of one deflate stream holding one group of parts, as a
+// segment does), as the page's host reads it: a resources/read answer's
+// blob. ok is false for a URI this process did not make.
+func Deferred(uri string) (blob string, ok bool) {
+	deferred.Lock()
+	blob, ok = deferred.blocks[uri]
+	fn := deferred.source
+	deferred.Unlock()
+	if ok || fn == nil || !strings.HasPrefix(uri, DeferredPrefix) {
+		return blob, ok
+	}
+	deferred.prime.Do(func() {
+		for _, texts := range fn() {
+			_, _ = Defer(texts) // a full registry: the page draws plainly, as it says
+		}
+	})
+	deferred.Lock()
+	defer deferred.Unlock()
+	blob, ok = deferred.blocks[uri]
+	return blob, ok
+}
+
+// SetDeferredSource names the texts of the deferred scripts this program's
+// pages carry (each list a set, in a page's order): Deferred packs them on
+// its first miss, which gives the very URIs pages packed with the same
+// scripts name, so a process serving or reading pages packed before it
+// started (a UI cache, another genui process's page) finds their blocks.
+// A page from another build names a block that is still not there.
+func SetDeferredSource(fn func() [][]string) {
+	deferred.Lock()
+	defer deferred.Unlock()
+	deferred.source = fn
+}
+
+// deferParts moves the texts of parts of kind "deferred" into a deferred
+// block and returns parts with an empty part of that kind in the place of
+// each, and the block's URI; parts unchanged and no URI when there are
+// none, and with them as plain scripts when the registry is full.
+func deferParts(parts []packPart) ([]packPart, string, error) {
+	var texts []packPart
+	for _, p := range parts {
+		if p[0] == "deferred" {
+			texts = append(texts, packPart{"script", p[1]})
+		}
+	}
+	if len(texts) == 0 {
+		return parts, "", nil
+	}
+	raw, err := groupBytes(texts)
+	if err != nil {
+		return nil, "", err
+	}
+	key := sha256.Sum256(raw)
+	deferred.Lock()
+	uri, ok := deferred.uris[key]
+	full := len(deferred.blocks) >= deferredMax
+	deferred.Unlock()
+	if !ok && !full {
+		var z bytes.Buffer
+		w, err := kflate.NewWriter(&z, kflate.BestCompression)
+		if err != nil {
+			return nil, "", err
+		}
+		if _, err := w.Write(raw); err != nil {
+			return nil, "", err
+		}
+		if err := w.Close(); err != nil {
+			return nil, "", err
+		}
+		blob := base64.StdEncoding.EncodeToString(z.Bytes())
+		sum := sha256.Sum256(z.Bytes()) // the loader checks the bytes it is handed against it
+		uri = fmt.Sprintf("%s%x", DeferredPrefix, sum[:16])
+		deferred.Lock()
+		if len(deferred.blocks) < deferredMax {
+			deferred.blocks[uri] = blob
+			deferred.uris[key] = uri
+			ok = true
+		}
+		deferred.Unlock()
+	}
+	out := make([]packPart, len(parts))
+	for i, p := range parts {
+		switch {
+		case p[0] != "deferred":
+			out[i] = p
+		case ok:
+			out[i] = packPart{"deferred", ""}
+		default:
+			out[i] = packPart{"script", p[1]}
+		}
+	}
+	if !ok {
+		return out, "", nil
+	}
+	return out, uri, nil
+}
+
+// splitDeferred cuts a block's text into its segments and the URI of its
+// deferred block ("" when it has none).
+func splitDeferred(block string) (segs, uri string) {
+	segs, uri, _ = strings.Cut(block, deferSep)
+	return segs, uri
+}
+
+// blockParts reads a block's text: its parts, with the deferred block's
+// texts (kind "deferred") in the places Pack left for them.
+func blockParts(block string) ([]packPart, error) {
+	segs, uri := splitDeferred(block)
+	parts, err := unpackBlock(segs)
+	if err != nil {
+		return nil, err
+	}
+	markers := 0
+	for _, p := range parts {
+		if p[0] == "deferred" {
+			if p[1] != "" {
+				return nil, errors.New("packed page: a deferred part with text in the page's block")
+			}
+			markers++
+		}
+	}
+	if uri == "" {
+		if markers > 0 {
+			return nil, errors.New("packed page: deferred parts but no deferred block")
+		}
+		return parts, nil
+	}
+	if !strings.HasPrefix(uri, DeferredPrefix) {
+		return nil, fmt.Errorf("packed page: deferred block %q is not a %s URI", uri, DeferredPrefix)
+	}
+	blob, ok := Deferred(uri)
+	if !ok {
+		return nil, fmt.Errorf("packed page: its deferred block %s was not packed by this process", uri)
+	}
+	texts, err := unpackBlock(blob)
+	if err != nil {
+		return nil, fmt.Errorf("deferred block: %w", err)
+	}
+	if len(texts) != markers {
+		return nil, fmt.Errorf("packed page: %d deferred parts for %d places", len(texts), markers)
+	}
+	k := 0
+	for i, p := range parts {
+		if p[0] == "deferred" {
+			parts[i] = packPart{"deferred", texts[k][1]}
+			k++
+		}
+	}
+	return parts, nil
+}
+
+// Defer packs texts as the deferred block a page with these deferred
+// scripts (in this order) names, and returns its URI: what Pack does for
+// such a page, without one. For a process that serves pages packed before
+// it started (a UI cache) and has not packed one of them since.
+func Defer(texts []string) (string, error) {
+	parts := make([]packPart, len(texts))
+	for i, t := range texts {
+		parts[i] = packPart{"deferred", t}
+	}
+	_, uri, err := deferParts(parts)
+	if err == nil && uri == "" {
+		err = errors.New("pagepack: no room for another deferred block")
+	}
+	return uri, err
 }

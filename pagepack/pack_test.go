@@ -402,3 +402,119 @@ func TestUnpackRefusesGroupsTheLoaderWouldNotRead(t *testing.T) {
 		}
 	}
 }
+
+// TestPackDefersMarkedScripts: a script marked DeferAttr leaves the page:
+// the page's block keeps an empty place for it and names a deferred block,
+// which Deferred serves and which holds its text; Unpack and PackedScripts
+// (the CSP's hashes) put it back in its place. A block naming a deferred
+// block this process did not pack, one outside DeferredPrefix, or places
+// without a block, is an error.
+func TestPackDefersMarkedScripts(t *testing.T) {
+	page := mcpshim.Inject(richPage(t, `{"type":"object","properties":{"q":{"type":"string"}}}`))
+	var deferredTexts []string
+	for _, m := range reElement.FindAllStringSubmatch(page, -1) {
+		if m[2] == " "+DeferAttr {
+			deferredTexts = append(deferredTexts, m[3])
+		}
+	}
+	if len(deferredTexts) == 0 {
+		t.Fatal("the rich page marks no script deferred")
+	}
+	packed, err := Pack(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	inline, err := InflateSegments(PackedBlock(packed))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`;(` + regexp.QuoteMeta(DeferredPrefix) + `[0-9a-f]{32})</script>`).FindStringSubmatch(packed)
+	if m == nil {
+		t.Fatal("the packed page names no deferred block")
+	}
+	uri := m[1]
+	blob, ok := Deferred(uri)
+	if !ok {
+		t.Fatalf("Deferred(%s): not served", uri)
+	}
+	z, err := base64.StdEncoding.DecodeString(blob)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var raw bytes.Buffer
+	if _, err := raw.ReadFrom(flate.NewReader(bytes.NewReader(z))); err != nil {
+		t.Fatal(err)
+	}
+	for _, text := range deferredTexts {
+		if strings.Contains(inline, text) || strings.Contains(packed, text) {
+			t.Errorf("a deferred script (%d bytes) is still in the page", len(text))
+		}
+		if !strings.Contains(raw.String(), text) {
+			t.Errorf("the deferred block lacks a deferred script (%d bytes)", len(text))
+		}
+	}
+	scripts, err := PackedScripts(packed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, text := range deferredTexts {
+		if !slices.Contains(scripts, text) {
+			t.Error("PackedScripts leaves out a deferred script: the CSP would refuse it")
+		}
+	}
+	back, err := Unpack(packed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := codeDiff(page, back); d != "" {
+		t.Fatalf("unpacked elements differ: %s", d)
+	}
+	for name, bad := range map[string]string{
+		"unknown block":   strings.Replace(packed, uri, DeferredPrefix+strings.Repeat("0", 32), 1),
+		"foreign scheme":  strings.Replace(packed, uri, "https://example.com/x", 1),
+		"no block at all": strings.Replace(packed, ";"+uri, "", 1),
+	} {
+		if _, err := Unpack(bad); err == nil {
+			t.Errorf("%s: Unpack gave no error", name)
+		}
+		if _, err := PackedScripts(bad); err == nil {
+			t.Errorf("%s: PackedScripts gave no error", name)
+		}
+	}
+	if _, ok := Deferred(DeferredPrefix + strings.Repeat("0", 32)); ok {
+		t.Error("Deferred serves a block nobody packed")
+	}
+}
+
+// TestDeferredFromItsSource: a process that has not packed a page finds
+// its deferred block all the same once the program says where its
+// deferred scripts come from (SetDeferredSource): they pack to the URI the
+// page names. Without a source, or for other scripts, it is not there.
+func TestDeferredFromItsSource(t *testing.T) {
+	t.Cleanup(ForgetDeferred)
+	page := "<!doctype html><html><head></head><body><script>a()</script><script " + DeferAttr + ">rich()</script><script " + DeferAttr + ">more()</script></body></html>"
+	packed, err := Pack(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`;(` + regexp.QuoteMeta(DeferredPrefix) + `[0-9a-f]{32})</script>`).FindStringSubmatch(packed)
+	if m == nil {
+		t.Fatal("the packed page names no deferred block")
+	}
+	ForgetDeferred()
+	if _, ok := Deferred(m[1]); ok {
+		t.Fatal("a block found in a process that holds none and has no source")
+	}
+	if _, err := Unpack(packed); err == nil {
+		t.Error("Unpack read a page whose deferred block is nowhere")
+	}
+	ForgetDeferred()
+	SetDeferredSource(func() [][]string { return [][]string{{"other()"}, {"rich()", "more()"}} })
+	if _, ok := Deferred(m[1]); !ok {
+		t.Fatal("the block is not found from the source that holds its scripts")
+	}
+	back, err := Unpack(packed)
+	if err != nil || !strings.Contains(back, "<script "+DeferAttr+">rich()</script><script "+DeferAttr+">more()</script>") {
+		t.Errorf("Unpack after priming: %v\n%s", err, back)
+	}
+}

@@ -36,4 +36,18 @@
      answer is then handled when it comes, not after the rest's styles and scripts, and the host
      sends the tool input and result while the page unpacks. */
   window.genuiPackWait = window.genuiConnected;
+  /* A packed page reads its deferred scripts (the rich views) through the host once the handshake
+     is done: a resources/read of genui's ui://genui/pack/ URI, which the host passes on when it
+     says serverResources. */
+  window.genuiPackRead = function (uri) {
+    return window.genuiConnected.then(function () {
+      var caps = app.getHostCapabilities() || {};
+      if (!caps.serverResources) throw new Error("the host does not pass a view's resource reads on to the server (no serverResources)");
+      return app.readServerResource({ uri: uri });
+    }).then(function (r) {
+      var c = r && r.contents && r.contents[0];
+      if (!c || typeof c.blob !== "string") throw new Error("the host's answer holds no blob");
+      return c.blob;
+    });
+  };
 })();

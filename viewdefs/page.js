@@ -75,12 +75,86 @@ function isPlainObject(v) { return v !== null && typeof v === "object" && !Array
 const app = window.genuiApp || new App({ name: "genui-minimal-" + tool.name, version: "1.0.0" }, {}, { autoResize: true });
 window.genuiApp = app;
 /* The rich renderers (rich.js); the arguments of the call whose result is
-   shown let them page through the tool. */
-const rich = window.GenuiRich.create({ app: app, tool: tool, helpers: { renderItem: renderItem, block: block, pretty: pretty, errorBanner: errorBanner,
-  badges: annotationBadges, downloadButton: downloadButton } });
+   shown let them page through the tool. A packed page reads rich.js through
+   the host after its handshake (pagepack's deferred block: the loader's
+   window.genuiDeferred settles when it is in or cannot be); until then, and
+   for good on a host that does not pass the read on, results are drawn
+   plainly by text.js and render.js, with a note that says why. */
+let rich = null, hostConnected = false;
+function makeRich() {
+  if (rich || !window.GenuiRich) return rich;
+  rich = window.GenuiRich.create({ app: app, tool: tool, helpers: { renderItem: renderItem, block: block, pretty: pretty, errorBanner: errorBanner,
+    badges: annotationBadges, downloadButton: downloadButton } });
+  if (hostConnected) rich.applyTheme(); /* made after the handshake: the host's theme is in */
+  return rich;
+}
+makeRich();
+let plainWhy = "";
+const richReady = rich ? Promise.resolve(true) : Promise.resolve(window.genuiDeferred || Promise.reject(new Error("the page carries no rich views")))
+  .then(function () {
+    if (makeRich()) return true;
+    plainWhy = "the scripts the host returned did not run";
+    return false;
+  }, function (e) { plainWhy = e && e.message ? e.message : String(e); return false; })
+  /* body[data-rich-views]: "in" once the rich views are in, "plain" when they cannot be (for hosts and tests). */
+  .then(function (ok) { document.body.dataset.richViews = ok ? "in" : "plain"; return ok; });
+/* How long a result waits for the rich views before it is drawn plainly (and again richly if they come). */
+const RICH_WAIT_MS = 1000;
 let lastArgs = {};
+let shown = null;
 function showResult(result) {
-  rich.render(result, resultEl, lastArgs);
+  shown = result;
+  const args = lastArgs;
+  if (rich) {
+    rich.render(result, resultEl, args);
+    return Promise.resolve();
+  }
+  return Promise.race([richReady, new Promise(function (r) { setTimeout(r, RICH_WAIT_MS); })]).then(function () {
+    if (shown !== result) return;
+    if (rich) {
+      rich.render(result, resultEl, args);
+      return;
+    }
+    drawPlain(result);
+    richReady.then(function (ok) {
+      if (ok && shown === result) {
+        rich.render(result, resultEl, args);
+      } else if (!ok && shown === result) {
+        plainNote();
+      }
+    });
+  });
+}
+/* A result drawn without rich.js: text read by text.js (markdown, code, logs, commits), data as
+   formatted JSON or text, media and resources as render.js draws them. */
+function plainView(view) {
+  const T = window.GenuiText;
+  if (view.kind === "data" || view.kind === "parts") return block(typeof view.text === "string" ? view.text : pretty(view.value !== undefined ? view.value : view), "text");
+  return T.draw(view, { app: app, drawView: plainView });
+}
+function plainItem(item) {
+  const T = window.GenuiText;
+  if (!T || !item || item.type !== "text" || typeof item.text !== "string") return renderItem(item);
+  const view = T.classify(item.text, "");
+  if (!view || view.kind === "data" || view.kind === "parts") return renderItem(item);
+  return plainView(view);
+}
+function plainNote() {
+  let note = document.getElementById("plain-note");
+  if (!note) {
+    note = el("p", "note plain-note");
+    note.id = "plain-note";
+    resultEl.prepend(note);
+  }
+  note.textContent = "Drawn plainly: the page could not load its rich views (" + plainWhy + ").";
+}
+function drawPlain(result) {
+  resultEl.replaceChildren();
+  const items = result && Array.isArray(result.content) ? result.content : [];
+  if (result && result.isError) resultEl.appendChild(errorBanner(items));
+  else items.forEach(function (item) { resultEl.appendChild(plainItem(item)); });
+  if (result && result.structuredContent !== undefined && !items.length) resultEl.appendChild(block(pretty(result.structuredContent), "json"));
+  if (plainWhy) plainNote();
 }
 /* connect.js holds the page's content out of layout until the tool input comes (see there). */
 const release = window.genuiRelease || function () {};
@@ -100,9 +174,10 @@ app.ontoolresult = function (result) {
   performance.mark("result-received");
   release(); /* before drawing: the renderers measure what they draw in */
   showError("");
-  showResult(result);
-  setState(result && result.isError ? "error" : "result", "");
-  markPainted();
+  showResult(result).then(function () {
+    setState(result && result.isError ? "error" : "result", "");
+    markPainted();
+  });
 };
 app.ontoolcancelled = function (p) {
   setState("ready", "Cancelled" + (p && p.reason ? ": " + p.reason : "") + ".");
@@ -171,6 +246,7 @@ const connected = (window.genuiConnected || app.connect()).then(function () {
     root.removeAttribute("data-theme");
     root.style.removeProperty("color-scheme");
   }
+  hostConnected = true;
   if (rich) rich.applyTheme();
   if (ctx && ctx.styles && isPlainObject(ctx.styles.variables) && Object.keys(ctx.styles.variables).length) fixButtonContrast();
   if (document.body.dataset.state === "connecting") setState("ready", "");
@@ -220,7 +296,7 @@ form.addEventListener("submit", async function (ev) {
   try {
     const result = await app.callServerTool({ name: tool.name, arguments: args }, { onprogress: onprogress, signal: abort.signal });
     lastArgs = args;
-    showResult(result);
+    await showResult(result);
     setState(result && result.isError ? "error" : "result", "");
   } catch (e) {
     if (abort.signal.aborted) {

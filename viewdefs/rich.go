@@ -189,7 +189,7 @@ func (o Options) rich(t ToolData, cfg ViewConfig, spec *viewspec.Spec, outcomes 
 		"Name": t.Name, "Title": title, "Description": t.Description, "Data": data, "ModelOnly": t.ModelOnly(),
 		"Rich": true, "Theme": cfg.Theme, "ViewConfig": viewConfigOf(cfg, spec), "Spec": spec, "Outcomes": outcomes,
 		// Embedded files; template.JS and template.CSS inline them verbatim.
-		"FormJS": js(formUnits(in)), "RendererJS": js(rendererUnits(out, spec)), "ConnectJS": template.JS(a.get("min/connect.js")),
+		"FormJS": js(formUnits(in)), "RendererJS": js(rendererUnits(out, spec)), "DeferredJS": js(deferredUnits(out, spec)), "ConnectJS": template.JS(a.get("min/connect.js")),
 		"CSS": template.CSS(a.get("min/page.css") + a.get("min/rich.css")), "PageJS": template.JS(a.get("min/page-rich.js")),
 	})
 }
@@ -198,7 +198,8 @@ func (o Options) rich(t ToolData, cfg ViewConfig, spec *viewspec.Spec, outcomes 
 const markdownUnit = "vendor/smd.min.js"
 
 // rendererUnits are the result renderers a page carries, in the order they
-// run: rich.js and text.js's own readers always (JSON, fenced blocks,
+// run, before rich.js (which the page carries as a deferred script: see
+// rich.html.tmpl and pagepack's DeferAttr): text.js's own readers always (JSON, fenced blocks,
 // diffs, CSV/TSV, listings, key/value lines, bullet lists, sections, prose
 // and code in bounded boxes: every result stays drawable), and the readers
 // of text (textlines.js, textdata.js) and the markdown parser only when a
@@ -210,9 +211,43 @@ const markdownUnit = "vendor/smd.min.js"
 // markdown text shows as plain text in a bounded box.
 func rendererUnits(outputSchema json.RawMessage, spec *viewspec.Spec) []string {
 	if TextCanReach(outputSchema, spec) {
-		return []string{markdownUnit, "min/textlines.js", "min/textdata.js", "min/text.js", "min/rich.js"}
+		return []string{markdownUnit, "min/textdata.js", "min/text.js"}
 	}
-	return []string{"min/text.js", "min/rich.js"}
+	return []string{"min/text.js"}
+}
+
+// DeferredScripts are the texts of the deferred scripts of every page the
+// offline generator makes (the minified build; readable sources are not
+// packed), one list per set deferredUnits gives, in a page's order.
+func DeferredScripts() [][]string {
+	a := Options{}.assets()
+	var out [][]string
+	for _, units := range [][]string{deferredUnits(nil, nil), deferredUnits(json.RawMessage(`{"type":"object","properties":{"n":{"type":"number"}}}`), nil)} {
+		texts := make([]string, len(units))
+		for i, u := range units {
+			texts[i] = a.get(u)
+		}
+		out = append(out, texts)
+	}
+	return out
+}
+
+// deferredUnits are the renderers a page carries as deferred scripts
+// (rich.html.tmpl marks them with pagepack's DeferAttr): packed out of the
+// page and read through the host after the handshake. rich.js (the data
+// views: tables, cards, charts, trees) and, where a text can reach the
+// view, textlines.js (version-control logs, numbered lines, log views).
+// Until they are in, and on a host that does not pass a view's resource
+// reads on, page.js draws results with text.js and render.js: markdown,
+// code, diffs and formatted JSON, never less than readable. Kept in the
+// page: what the first frame and that plain drawing need (the form,
+// text.js, textdata.js with its markdown preparation, the markdown
+// parser, the styles).
+func deferredUnits(outputSchema json.RawMessage, spec *viewspec.Spec) []string {
+	if TextCanReach(outputSchema, spec) {
+		return []string{"min/textlines.js", "min/rich.js"}
+	}
+	return []string{"min/rich.js"}
 }
 
 // TextCanReach reports whether a page for a tool with outputSchema and

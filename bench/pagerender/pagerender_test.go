@@ -37,6 +37,7 @@ import (
 	"github.com/genui-dev/genui/engine/gen"
 	"github.com/genui-dev/genui/internal/browsertest"
 	"github.com/genui-dev/genui/internal/testenv"
+	"github.com/genui-dev/genui/pagepack"
 )
 
 // loads is how many times each page renders each shape (after warmUp).
@@ -77,6 +78,18 @@ func server(tb testing.TB, pages map[string]string) *httptest.Server {
 		}
 	}
 	mux.HandleFunc("/{$}", html(hostPage))
+	// The pages' reads of their deferred scripts (the rich views), as
+	// genui's MCP server answers them: host.html's onreadresource asks here.
+	mux.HandleFunc("/genui-deferred", func(w http.ResponseWriter, r *http.Request) {
+		uri := r.URL.Query().Get("uri")
+		blob, ok := pagepack.Deferred(uri)
+		if !ok {
+			http.NotFound(w, r)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		_ = json.NewEncoder(w).Encode(map[string]any{"contents": []any{map[string]any{"uri": uri, "mimeType": pagepack.DeferredMIME, "blob": blob}}})
+	})
 	for path, page := range pages {
 		mux.HandleFunc("/app/"+path, html(page))
 	}
@@ -101,10 +114,12 @@ type loaded struct {
 	Painted float64 `json:"painted"` // ms from navigation start to the mark
 	Text    int     `json:"text"`    // characters of text the page shows
 	// The phases, ms from navigation start (-1: no such mark): the
-	// document parsed (domInteractive), genui's page unpacked, the result
+	// document parsed (domInteractive), genui's page unpacked, its deferred
+	// scripts (the rich views, read through the host) in, the result
 	// received by the page.
 	Parsed   float64 `json:"parsed"`
 	Unpacked float64 `json:"unpacked"`
+	Deferred float64 `json:"deferred"`
 	Received float64 `json:"received"`
 }
 
@@ -245,6 +260,7 @@ func phaseLine(ls []loaded) string {
 	}{
 		{"parsed", func(l loaded) float64 { return l.Parsed }},
 		{"unpacked", func(l loaded) float64 { return l.Unpacked }},
+		{"deferred in", func(l loaded) float64 { return l.Deferred }},
 		{"result received", func(l loaded) float64 { return l.Received }},
 		{"painted", func(l loaded) float64 { return l.Painted }},
 	} {

@@ -55,6 +55,7 @@ const bridge = new McpHost.AppBridge(iframe, {
   hostContext: { theme: "dark", styles: { variables: { "--color-background-primary": "rgb(1, 2, 3)" } }, displayMode: "inline", locale: "en-US" },
   onMessage: function (dir, msg) { window.hostLog.push({ dir: dir, msg: msg }); },
   onInitialized: function () { document.body.dataset.appStatus = "ready"; },
+  onReadResource: readDeferred,
   onCallTool: function (params) {
     window.calls.push(params);
     const r = window.replies.shift();
@@ -155,24 +156,40 @@ func newFixtureHost(t *testing.T, hostTmpl string) (*fixture, *uiServer) {
 	ui := &uiServer{pages: map[string]string{}}
 	uiSrv := httptest.NewServer(ui)
 	t.Cleanup(uiSrv.Close)
-	hostSrv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	hostSrv := httptest.NewServer(withDeferred(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		tool := r.URL.Query().Get("tool")
 		src, _ := json.Marshal(uiSrv.URL + "/ui/" + tool)
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		fmt.Fprintf(w, hostTmpl, mcpshim.HostJS(), src)
-	}))
+		fmt.Fprintf(w, hostTmpl, testHostJS(), src)
+	})))
 	t.Cleanup(hostSrv.Close)
 	return &fixture{t: t, ctx: ctx, host: hostSrv.URL}, ui
 }
 
-// open loads the host page for tool and waits for the handshake.
+// open loads the host page for tool and waits for the handshake and for
+// the page's rich views (richViewsSettled).
 func (f *fixture) open(tool string) {
+	f.t.Helper()
+	f.openHandshake(tool)
+	f.waitFrame(richViewsSettled)
+}
+
+// openHandshake loads the host page for tool and waits for the handshake
+// only.
+func (f *fixture) openHandshake(tool string) {
 	f.t.Helper()
 	browsertest.Run(f.t, f.ctx, 20*time.Second,
 		chromedp.Navigate(f.host+"/?tool="+tool),
 		chromedp.WaitReady(chromedp.CSS(`body[data-app-status="ready"]`)),
 	)
 }
+
+// richViewsSettled holds once a page that reads its rich views through the
+// host (an offline page: pagepack's deferred block) has them in or has
+// given up on them (page.js's body[data-rich-views]), and for any other
+// page: a result that comes before them waits up to a second and is then
+// drawn plainly, which a test on a loaded machine would otherwise meet.
+const richViewsSettled = `(w, d) => !w.genuiDeferred || !!d.body.dataset.richViews`
 
 // eval evaluates expr in the host page and decodes its JSON into v.
 func (f *fixture) eval(expr string, v any) {
@@ -486,4 +503,38 @@ func TestPageWithoutTextReadersDrawsText(t *testing.T) {
 	}
 	f.eval(`(bridge.sendToolInput({}), bridge.sendToolResult({isError: true, content: [{type: "text", text: "Error: the sensor is offline"}]}), true)`, nil)
 	f.waitFrame(`(w, d) => d.body.textContent.includes("the sensor is offline")`)
+}
+
+// readDeferredJS is the test hosts' onReadResource (readDeferred): a page's
+// read of its deferred scripts (pagepack's ui://genui/pack/ block, the rich
+// views) answered from the host server's /genui-deferred (withDeferred), as
+// genui's MCP server answers it; any other URI is not found.
+const readDeferredJS = `
+function readDeferred(params) {
+  return fetch("/genui-deferred?uri=" + encodeURIComponent(params.uri)).then(function (r) {
+    if (!r.ok) { const e = new Error("Resource not found: " + params.uri); e.code = -32002; throw e; }
+    return r.json();
+  });
+}`
+
+// testHostJS is mcpshim's host script with readDeferred beside it.
+func testHostJS() string { return mcpshim.HostJS() + readDeferredJS }
+
+// withDeferred serves /genui-deferred (readDeferredJS) and hands every other
+// request to h.
+func withDeferred(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/genui-deferred" {
+			h.ServeHTTP(w, r)
+			return
+		}
+		uri := r.URL.Query().Get("uri")
+		blob, ok := pagepack.Deferred(uri)
+		if !ok {
+			http.NotFound(w, r)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		_ = json.NewEncoder(w).Encode(map[string]any{"contents": []any{map[string]any{"uri": uri, "mimeType": pagepack.DeferredMIME, "blob": blob}}})
+	})
 }

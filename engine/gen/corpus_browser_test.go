@@ -22,7 +22,6 @@ import (
 	"github.com/genui-dev/genui/internal/browsertest"
 	"github.com/genui-dev/genui/internal/testenv"
 	"github.com/genui-dev/genui/internal/uicorpus"
-	"github.com/genui-dev/genui/mcpshim"
 )
 
 // The UI corpus (internal/uicorpus): real tool definitions and results of a
@@ -56,6 +55,7 @@ const bridge = new McpHost.AppBridge(iframe, {
   hostInfo: { name: "genui-corpus-host", version: "1.0.0" },
   hostContext: { theme: %q, displayMode: "inline", locale: "en-US" },
   onInitialized: function () { document.body.dataset.appStatus = "ready"; },
+  onReadResource: readDeferred,
   onCallTool: function (params) {
     window.calls.push(params);
     const r = window.replies.shift();
@@ -119,15 +119,15 @@ func newCorpusEnv(t *testing.T) *corpusEnv {
 		_, _ = w.Write([]byte(recordViolations(page)))
 	}))
 	t.Cleanup(ui.Close)
-	host := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	host := httptest.NewServer(withDeferred(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		src, _ := json.Marshal(ui.URL + "/ui/" + r.URL.Query().Get("tool"))
 		theme := r.URL.Query().Get("theme")
 		if theme == "" {
 			theme = "light"
 		}
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		fmt.Fprintf(w, corpusHost, mcpshim.HostJS(), theme, src)
-	}))
+		fmt.Fprintf(w, corpusHost, testHostJS(), theme, src)
+	})))
 	t.Cleanup(host.Close)
 	env.host = host.URL
 	return env
@@ -196,7 +196,7 @@ func (e *corpusEnv) open(id, html string) error {
 	if err := chromedp.Do(ctx, chromedp.Navigate(e.host+"/?tool="+id), chromedp.WaitReady(chromedp.CSS(`body[data-app-status="ready"]`))); err != nil {
 		return fmt.Errorf("open %s: %w", id, err)
 	}
-	return e.waitFrame(`(w, d) => d.body.dataset.state === "ready" && !!d.getElementById("tool-form")`, 10*time.Second)
+	return e.waitFrame(`(w, d) => d.body.dataset.state === "ready" && !!d.getElementById("tool-form") && (`+richViewsSettled+`)(w, d)`, 10*time.Second)
 }
 
 // variant sets the frame's width and the host's theme and waits until the

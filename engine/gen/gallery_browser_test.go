@@ -24,7 +24,6 @@ import (
 	"github.com/genui-dev/genui/internal/browsertest"
 	"github.com/genui-dev/genui/internal/mcptest"
 	"github.com/genui-dev/genui/internal/testenv"
-	"github.com/genui-dev/genui/mcpshim"
 	"github.com/genui-dev/genui/pagecsp"
 )
 
@@ -44,6 +43,7 @@ const bridge = new McpHost.AppBridge(iframe, {
   hostInfo: { name: "genui-gallery-host", version: "1.0.0" },
   hostContext: { theme: %s, displayMode: "inline", locale: "en-US", containerDimensions: { maxHeight: 6000 } },
   onInitialized: function () { document.body.dataset.appStatus = "ready"; },
+  onReadResource: readDeferred,
   onCallTool: function () { throw new Error("the gallery host does not call tools"); }
 });
 window.show = function (args, result) {
@@ -103,7 +103,7 @@ func TestOfflineUIGallery(t *testing.T) {
 	ui := &uiServer{pages: map[string]string{}}
 	uiSrv := httptest.NewServer(ui)
 	t.Cleanup(uiSrv.Close)
-	hostSrv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	hostSrv := httptest.NewServer(withDeferred(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		q := r.URL.Query()
 		src, _ := json.Marshal(uiSrv.URL + "/ui/" + q.Get("page"))
 		theme, _ := json.Marshal(q.Get("theme"))
@@ -114,8 +114,8 @@ func TestOfflineUIGallery(t *testing.T) {
 		width := 700
 		fmt.Sscan(q.Get("width"), &width)
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		fmt.Fprintf(w, galleryHostPage, bg, width, mcpshim.HostJS(), theme, src)
-	}))
+		fmt.Fprintf(w, galleryHostPage, bg, width, testHostJS(), theme, src)
+	})))
 	t.Cleanup(hostSrv.Close)
 
 	for _, c := range cases {
@@ -148,6 +148,7 @@ func TestOfflineUIGallery(t *testing.T) {
 						chromedp.Navigate(fmt.Sprintf("%s/?page=%s&theme=%s&width=%d", hostSrv.URL, c.name, theme, width)),
 						chromedp.WaitReady(chromedp.CSS(`body[data-app-status="ready"]`)),
 					)
+					f.waitFrame(richViewsSettled)
 					if c.args != nil {
 						args, _ := json.Marshal(c.args)
 						result := "null"

@@ -88,3 +88,9 @@ func (o PageOptions) RenderSpec(t Tool, spec viewspec.Spec, outcomes []viewspec.
 	}
 	return pagecsp.Apply(html), nil
 }
+
+// The offline pages' deferred sets (the rich views), for pagepack.Deferred
+// to pack on a miss: a process serving pages from the UI cache before it
+// has packed one, or reading another genui process's page, finds their
+// blocks (the URIs name the scripts, so the same build gives the same).
+func init() { pagepack.SetDeferredSource(viewdefs.DeferredScripts) }

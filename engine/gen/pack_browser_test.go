@@ -71,7 +71,7 @@ func TestPackedPageUnpacksTheRestAfterTheHandshake(t *testing.T) {
 	// Notes, when the handshake settles, whether the rest's scripts had run.
 	const hook = `<script>window.atHandshake = null; (function () { let c; Object.defineProperty(window, "genuiConnected", {configurable: true,
   get: function () { return c; },
-  set: function (v) { c = v; v.then(function () { window.atHandshake = {done: true, restRan: !!window.GenuiRich}; }, function () { window.atHandshake = {done: false, restRan: !!window.GenuiRich}; }); }}); })();</script>`
+  set: function (v) { c = v; v.then(function () { window.atHandshake = {done: true, restRan: !!window.GenuiText}; }, function () { window.atHandshake = {done: false, restRan: !!window.GenuiText}; }); }}); })();</script>`
 	ui.addHTML("get_forecast", packedForecast(t, hook))
 	f.open("get_forecast")
 	f.waitFrame(`(w, d) => d.getElementById("f-location") !== null`)
@@ -101,7 +101,7 @@ func TestPackedPageUnpacksTheRestAfterTheHandshake(t *testing.T) {
 		t.Fatal(err)
 	}
 	browsertest.Poll(t, f.ctx, `performance.getEntriesByName("genui-unpacked").length > 0`, 5*time.Second)
-	raw, err := chromedp.Run(ctx, chromedp.Evaluate[string](`JSON.stringify({Unpacked: performance.getEntriesByName("genui-unpacked").length > 0, Form: !!document.getElementById("f-location") && !!window.GenuiRich})`))
+	raw, err := chromedp.Run(ctx, chromedp.Evaluate[string](`JSON.stringify({Unpacked: performance.getEntriesByName("genui-unpacked").length > 0, Form: !!document.getElementById("f-location") && !!window.GenuiText})`))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -19,7 +19,6 @@ import (
 
 	"github.com/genui-dev/genui/engine/demo"
 	"github.com/genui-dev/genui/internal/browsertest"
-	"github.com/genui-dev/genui/mcpshim"
 )
 
 // demoHostPage is an MCP Apps host whose tools/call goes to the real demo
@@ -45,6 +44,7 @@ const bridge = new McpHost.AppBridge(iframe, {
   hostInfo: { name: "genui-demo-test-host", version: "1.0.0" },
   hostContext: { theme: %s, displayMode: "inline" },
   onInitialized: function () { document.body.dataset.appStatus = "ready"; },
+  onReadResource: readDeferred,
   onCallTool: callTool
 });
 window.deliver = async function (name, args) {
@@ -106,7 +106,7 @@ func newDemoFixture(t *testing.T, hostTheme string) *demoFixture {
 		src, _ := json.Marshal(uiSrv.URL + "/ui/" + r.URL.Query().Get("tool"))
 		theme, _ := json.Marshal(hostTheme)
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		fmt.Fprintf(w, demoHostPage, mcpshim.HostJS(), theme, src)
+		fmt.Fprintf(w, demoHostPage, testHostJS(), theme, src)
 	})
 	mux.HandleFunc("POST /call", func(w http.ResponseWriter, r *http.Request) {
 		body, err := io.ReadAll(io.LimitReader(r.Body, 1<<20))
@@ -124,7 +124,7 @@ func newDemoFixture(t *testing.T, hostTheme string) *demoFixture {
 		w.Header().Set("Content-Type", "application/json")
 		_, _ = w.Write(out)
 	})
-	hostSrv := httptest.NewServer(mux)
+	hostSrv := httptest.NewServer(withDeferred(mux))
 	t.Cleanup(hostSrv.Close)
 	return &demoFixture{fixture: &fixture{t: t, ctx: ctx, host: hostSrv.URL}, ui: ui, srv: srv, tools: tools}
 }

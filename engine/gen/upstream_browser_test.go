@@ -22,7 +22,6 @@ import (
 	"github.com/genui-dev/genui/internal/browsertest"
 	"github.com/genui-dev/genui/internal/mcptest"
 	"github.com/genui-dev/genui/internal/testenv"
-	"github.com/genui-dev/genui/mcpshim"
 )
 
 // toolServer is what the test host calls tools on: a real MCP server over
@@ -220,6 +219,7 @@ const bridge = new McpHost.AppBridge(iframe, {
   hostInfo: { name: "genui-server-test-host", version: "1.0.0" },
   hostContext: { theme: %s, displayMode: "inline", containerDimensions: { maxHeight: 6000 } },
   onInitialized: function () { document.body.dataset.appStatus = "ready"; },
+  onReadResource: readDeferred,
   onCallTool: callTool
 });
 window.bridge = bridge;
@@ -262,7 +262,7 @@ func newServerFixture(t *testing.T, ctx context.Context, srv toolServer) *server
 		fmt.Sscan(q.Get("width"), &width)
 		th, _ := json.Marshal(theme)
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		fmt.Fprintf(w, serverHostPage, bg, width, mcpshim.HostJS(), th, src)
+		fmt.Fprintf(w, serverHostPage, bg, width, testHostJS(), th, src)
 	})
 	mux.HandleFunc("POST /call", func(w http.ResponseWriter, r *http.Request) {
 		body, err := io.ReadAll(io.LimitReader(r.Body, 4<<20))
@@ -296,7 +296,7 @@ func newServerFixture(t *testing.T, ctx context.Context, srv toolServer) *server
 		}
 		line(map[string]json.RawMessage{"result": res})
 	})
-	hostSrv := httptest.NewServer(mux)
+	hostSrv := httptest.NewServer(withDeferred(mux))
 	t.Cleanup(hostSrv.Close)
 	return &serverFixture{fixture: &fixture{t: t, ctx: ctx, host: hostSrv.URL}, ui: ui, srv: srv}
 }
@@ -327,6 +327,7 @@ func (f *serverFixture) openTool(tool string, width int, theme string, refinemen
 		chromedp.Navigate(fmt.Sprintf("%s/?tool=%s&width=%d&theme=%s", f.host, tool, width, theme)),
 		chromedp.WaitReady(chromedp.CSS(`body[data-app-status="ready"]`)),
 	)
+	f.waitFrame(richViewsSettled)
 	return res
 }
 

@@ -26,6 +26,7 @@ import (
 	"github.com/genui-dev/genui/engine/registry"
 	"github.com/genui-dev/genui/mcpshim"
 	"github.com/genui-dev/genui/pagecsp"
+	"github.com/genui-dev/genui/pagepack"
 	"github.com/genui-dev/genui/viewdefs"
 )
 
@@ -622,6 +623,15 @@ func (s *Server) handlePreviewResource(w http.ResponseWriter, r *http.Request) {
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), frameTimeout)
 	defer cancel()
+	if strings.HasPrefix(p.URI, pagepack.DeferredPrefix) { // an offline page's rich views
+		c, err := s.e.ReadResource(ctx, p.URI)
+		if err != nil {
+			writePreviewError(w, http.StatusNotFound, jsonrpc.CodeResourceNotFound, errorText(err))
+			return
+		}
+		writeJSON(w, http.StatusOK, map[string]json.RawMessage{"result": c.Raw})
+		return
+	}
 	if name, ok := contract.ToolFromURI(p.URI); ok {
 		if t, ok := s.tools.Get(name); ok && t.OwnUI == "" {
 			ui, err := s.e.UI(ctx, name)
