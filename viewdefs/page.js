@@ -153,7 +153,13 @@ function drawPlain(result) {
   const items = result && Array.isArray(result.content) ? result.content : [];
   if (result && result.isError) resultEl.appendChild(errorBanner(items));
   else items.forEach(function (item) { resultEl.appendChild(plainItem(item)); });
-  if (result && result.structuredContent !== undefined && !items.length) resultEl.appendChild(block(pretty(result.structuredContent), "json"));
+  /* The structured data, unless a text item is that data as JSON (a text beside it is most often a summary). */
+  const sc = result ? result.structuredContent : undefined;
+  const same = function (item) {
+    if (!item || item.type !== "text" || typeof item.text !== "string") return false;
+    try { return JSON.stringify(JSON.parse(item.text)) === JSON.stringify(sc); } catch (e) { return false; }
+  };
+  if (sc !== undefined && sc !== null && !items.some(same)) resultEl.appendChild(block(pretty(sc), "json"));
   if (plainWhy) plainNote();
 }
 /* connect.js holds the page's content out of layout until the tool input comes (see there). */

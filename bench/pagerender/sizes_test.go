@@ -198,7 +198,9 @@ func sizeStats(xs []int) string {
 // go: the readable HTML around the block, the block, and each packed part
 // with its minified size and what it deflates to alone (level 9; in the
 // block the parts share one stream, so the block is a little smaller than
-// their sum), named after the minified unit it is.
+// their sum), named after the minified unit it is; then the deferred
+// scripts, which the page reads through its host after the handshake
+// (pagepack's deferred block, not in the page), and that block's size.
 func writeComposition(w io.Writer, page string) error {
 	scripts, err := pagepack.PackedScripts(page)
 	if err != nil {
@@ -210,32 +212,62 @@ func writeComposition(w io.Writer, page string) error {
 	}
 	block := strings.Index(page, `data-genui-pack>`)
 	end := block + strings.Index(page[block:], "</script>")
-	blockLen := end - block - len(`data-genui-pack>`)
+	blockText := page[block+len(`data-genui-pack>`) : end]
+	segs, uri, _ := strings.Cut(blockText, ";")
+	blockLen := len(segs)
 	names, err := unitNames()
 	if err != nil {
 		return err
 	}
-	var parts []string
+	deferred := map[string]bool{}
+	for _, m := range reDeferred.FindAllStringSubmatch(unpacked, -1) {
+		deferred[m[1]] = true
+	}
+	var parts, later []string
 	for _, m := range reStyle.FindAllStringSubmatch(unpacked, -1) {
 		parts = append(parts, m[1])
 	}
-	parts = append(parts, scripts...)
+	for _, sc := range scripts {
+		if deferred[sc] {
+			later = append(later, sc)
+		} else {
+			parts = append(parts, sc)
+		}
+	}
 	fmt.Fprintf(w, "the median page (%.1f KB): %.1f KB readable HTML (markup, tool data, CSP, loader), %.1f KB packed block (base64 of one deflate stream)\n",
 		float64(len(page))/1000, float64(len(page)-blockLen)/1000, float64(blockLen)/1000)
-	fmt.Fprintf(w, "  %-34s %9s %9s\n", "packed part (styles, then scripts)", "minified", "deflated")
-	sum := 0
-	for _, p := range parts {
+	row := func(p string) int {
 		name := names[p]
 		if name == "" {
 			name = "(not a unit: " + strconv.Quote(p[:min(len(p), 20)]) + "...)"
 		}
 		n := deflatedLen(p)
-		sum += n
 		fmt.Fprintf(w, "  %-34s %7.1f KB %6.1f KB\n", name, float64(len(p))/1000, float64(n)/1000)
+		return n
+	}
+	fmt.Fprintf(w, "  %-34s %9s %9s\n", "packed part (styles, then scripts)", "minified", "deflated")
+	sum := 0
+	for _, p := range parts {
+		sum += row(p)
 	}
 	fmt.Fprintf(w, "  %-34s %9s %6.1f KB (one stream: %.1f KB)\n", "sum", "", float64(sum)/1000, float64(blockLen)*3/4/1000)
+	if uri == "" {
+		return nil
+	}
+	blob, ok := pagepack.Deferred(uri)
+	if !ok {
+		return fmt.Errorf("deferred block %s not found", uri)
+	}
+	fmt.Fprintf(w, "read through the host after the handshake (%s: %.1f KB of base64, not in the page)\n", uri, float64(len(blob))/1000)
+	sum = 0
+	for _, p := range later {
+		sum += row(p)
+	}
+	fmt.Fprintf(w, "  %-34s %9s %6.1f KB (one stream: %.1f KB)\n", "sum", "", float64(sum)/1000, float64(len(blob))*3/4/1000)
 	return nil
 }
+
+var reDeferred = regexp.MustCompile(`(?s)<script ` + pagepack.DeferAttr + `>(.*?)</script>`)
 
 var reStyle = regexp.MustCompile(`(?s)<style>(.*?)</style>`)
 

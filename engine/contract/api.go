@@ -184,6 +184,12 @@ const (
 // MIMEApp is the only MIME type hosts recognise for MCP App HTML.
 const MIMEApp = "text/html;profile=mcp-app"
 
+// PageBlockURIPrefix starts the URI of an offline page's deferred block
+// (its rich views, pagepack.DeferredPrefix: the same string, checked by
+// engine's tests), which a page reads through its host and ReadResource
+// serves.
+const PageBlockURIPrefix = "ui://genui/pack/"
+
 // UIURI is genui's resource URI for a tool's UI.
 func UIURI(tool string) string { return "ui://" + url.PathEscape(tool) }
 

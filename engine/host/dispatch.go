@@ -12,7 +12,6 @@ import (
 
 	"github.com/genui-dev/genui/engine/contract"
 	"github.com/genui-dev/genui/engine/jsonrpc"
-	"github.com/genui-dev/genui/pagepack"
 )
 
 // defaultReadyTimeout is the default of Options.ReadyTimeout.
@@ -342,7 +341,7 @@ func (sess *Session) readResource(ctx context.Context, msg *jsonrpc.Message, rep
 	if err := json.Unmarshal(msg.Params, &p); err != nil || p.URI == "" {
 		return nil, errorf(jsonrpc.CodeInvalidParams, "resources/read: params need a uri")
 	}
-	if strings.HasPrefix(p.URI, pagepack.DeferredPrefix) { // an offline page's rich views
+	if strings.HasPrefix(p.URI, contract.PageBlockURIPrefix) { // an offline page's rich views
 		c, err := s.e.ReadResource(ctx, p.URI)
 		if err != nil {
 			return nil, resourceNotFound(p.URI)

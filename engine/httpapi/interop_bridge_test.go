@@ -152,7 +152,10 @@ func TestInteropGenuiUIUnderSDKBridge(t *testing.T) {
 	waitFrame(`(w, d) => d.getElementById("f-location").value === "Bergen" && d.getElementById("f-days").value === "4" && d.getElementById("f-units").selectedOptions[0].textContent === "imperial"`)
 	evalHost(`(bridge.sendToolResult({content: [{type: "text", text: "sent by the SDK host"}],
 		structuredContent: {location: "Bergen", units: "imperial", days: [{date: "2031-05-06", high: 50, low: 41, precipitation_mm: 2, conditions: "sdk drizzle"}]}}), true)`)
-	waitFrame(`(w, d) => d.body.dataset.state === "result" && d.getElementById("result").textContent.includes("2031-05-06") && d.getElementById("result").textContent.includes("sdk drizzle")`)
+	// This host proxies no resource reads (no serverResources), so the page
+	// draws without its rich views: the text and the structured data, whole.
+	waitFrame(`(w, d) => d.body.dataset.state === "result" && d.getElementById("result").textContent.includes("2031-05-06") && d.getElementById("result").textContent.includes("sdk drizzle") && d.getElementById("result").textContent.includes("sent by the SDK host")`)
+	waitFrame(`(w, d) => d.body.dataset.richViews === "plain" && d.getElementById("plain-note").textContent.includes("serverResources")`)
 
 	// A real form submit reaches the SDK host's oncalltool with typed arguments.
 	browsertest.FrameType(t, bctx, "#ui", "#f-location", "Tromsø")
