@@ -165,7 +165,7 @@ func waitUI(t *testing.T, ctx context.Context, tool, cond string, d time.Duratio
 	if testenv.Until(d, holds) {
 		return
 	}
-	body, _ := inUI(ctx, tool, `(w, d) => d.body.innerText.slice(0, 500)`)
+	body, _ := inUI(ctx, tool, `(w, d) => JSON.stringify({rich: d.body.dataset.richViews, note: (d.getElementById("plain-note") || {}).textContent, state: d.body.dataset.state}) + " " + d.body.innerText.slice(0, 300)`)
 	t.Fatalf("%s UI: %s not true within %s (last %s, %v); UI text: %s", tool, cond, d, last, err, body)
 }
 
@@ -187,7 +187,9 @@ func pollPage(t *testing.T, ctx context.Context, expr string, d time.Duration) {
 // page on a foreign origin (a non-loopback host name mapped to 127.0.0.1)
 // is refused.
 func TestWebHostAgainstGenuiServe(t *testing.T) {
-	mcpURL, dir := startServe(t, "--debug")
+	// Not --debug: the pages are served packed, as to any host, so the
+	// datastore page reads its rich views from genui through the host.
+	mcpURL, dir := startServe(t, "--log-level", "debug")
 	ctx := browsertest.Start(t, chromedp.Flag("host-resolver-rules", "MAP foreign.test 127.0.0.1"))
 
 	for _, mode := range []string{"legacy", "auto"} {
@@ -252,13 +254,14 @@ func TestWebHostAgainstGenuiServe(t *testing.T) {
 				t.Fatalf("no tools/call for Bergen went from the host to genui: %+v", readHost(t, ctx).Wire)
 			}
 
-			// datastore_search: called, its UI rendered with rows.
+			// datastore_search: called, its UI rendered with rows: the page read its
+			// rich views from genui serve through the host (resources/read).
 			browsertest.Run(t, ctx, 10*time.Second, chromedp.Evaluate[chromedp.Void](`runTool("datastore_search", {q: "garden", limit: 5})`))
 			pollPage(t, ctx, `window.host.panels.datastore_search && ["result", "error"].includes(window.host.panels.datastore_search.status)`, 30*time.Second)
 			if h := readHost(t, ctx); h.Panels["datastore_search"].Status != "result" || len(h.Errors) > 0 {
 				t.Fatalf("datastore_search panel: %+v", h)
 			}
-			waitUI(t, ctx, "datastore_search", `(w, d) => d.body.dataset.state === "result" && d.querySelectorAll("#result tbody tr").length > 0`, 20*time.Second)
+			waitUI(t, ctx, "datastore_search", `(w, d) => d.body.dataset.state === "result" && d.body.dataset.richViews === "in" && d.querySelectorAll("#result tbody tr").length > 0`, 20*time.Second)
 
 			// Every request of the session was accepted.
 			for _, e := range readHost(t, ctx).Wire {

@@ -90,12 +90,12 @@ function makeRich() {
 }
 makeRich();
 let plainWhy = "";
-const richReady = rich ? Promise.resolve(true) : Promise.resolve(window.genuiDeferred || Promise.reject(new Error("the page carries no rich views")))
+const richReady = (rich ? Promise.resolve(true) : Promise.resolve(window.genuiDeferred || Promise.reject(new Error("the page carries no rich views")))
   .then(function () {
     if (makeRich()) return true;
     plainWhy = "the scripts the host returned did not run";
     return false;
-  }, function (e) { plainWhy = e && e.message ? e.message : String(e); return false; })
+  }, function (e) { plainWhy = e && e.message ? e.message : String(e); return false; }))
   /* body[data-rich-views]: "in" once the rich views are in, "plain" when they cannot be (for hosts and tests). */
   .then(function (ok) { document.body.dataset.richViews = ok ? "in" : "plain"; return ok; });
 /* How long a result waits for the rich views before it is drawn plainly (and again richly if they come). */

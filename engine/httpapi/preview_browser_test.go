@@ -135,6 +135,9 @@ func TestPreviewBrowserEveryDemoTool(t *testing.T) {
 		if hc.ToolInfo.Tool.Meta["ui"] == nil {
 			t.Errorf("%s: toolInfo.tool lacks the UI metadata hosts see: %s", tool.Name, raw)
 		}
+		// The page read its rich views through the preview host (resources/read of
+		// its ui://genui/pack/ block, answered by the engine).
+		b.waitFrame(`(w, d) => d.body.dataset.richViews === "in" && !!w.GenuiRich && w.performance.getEntriesByName("genui-deferred").length === 1`)
 		// The frame is on the other origin and sandboxed.
 		var origin string
 		_ = json.Unmarshal(b.frame(`(w) => w.origin`), &origin)
