@@ -64,8 +64,20 @@
     window.genuiDeferred = new Promise((a, b) => { done = a; fail = b; });
     window.genuiDeferred.catch(() => {});
   }
+  // The read of the deferred block starts once the first segment is in
+  // (its scripts set window.genuiPackRead, which waits for the handshake):
+  // the host's round trip then overlaps the inflating of the rest.
+  let reading = null;
+  const read = () => {
+    if (!reading) {
+      reading = window.genuiPackRead ? Promise.resolve(window.genuiPackRead(deferred)) : Promise.reject(new Error("the page has no way to read it"));
+      reading.catch(() => {});
+    }
+    return reading;
+  };
   try {
     await unpack(body.split(","), async () => {
+      if (fail) read();
       if (window.genuiPackWait) await Promise.race([Promise.resolve(window.genuiPackWait).catch(() => {}), new Promise((r) => setTimeout(r, 250))]);
       await new Promise((r) => { const c = new MessageChannel(); c.port1.onmessage = r; c.port2.postMessage(0); });
     });
@@ -85,9 +97,8 @@
   try {
     // A first script reads the block through the host (connect.js: the
     // App's resources/read); bounded, so the page never waits on it for good.
-    if (!window.genuiPackRead) throw new Error("the page has no way to read it");
     let timer;
-    const blob = await Promise.race([window.genuiPackRead(deferred),
+    const blob = await Promise.race([read(),
       new Promise((r, x) => { timer = setTimeout(() => x(new Error("the host did not answer within 10 s")), 10000); })]).finally(() => clearTimeout(timer));
     // The URI names the block by its SHA-256 (the first 16 bytes, hex): a
     // block that hashes otherwise is not the one Pack took out, and does not run.
