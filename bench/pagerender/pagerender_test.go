@@ -37,7 +37,6 @@ import (
 	"github.com/genui-dev/genui/engine/gen"
 	"github.com/genui-dev/genui/internal/browsertest"
 	"github.com/genui-dev/genui/internal/testenv"
-	"github.com/genui-dev/genui/pagepack"
 )
 
 // loads is how many times each page renders each shape (after warmUp).
@@ -80,16 +79,7 @@ func server(tb testing.TB, pages map[string]string) *httptest.Server {
 	mux.HandleFunc("/{$}", html(hostPage))
 	// The pages' reads of their deferred scripts (the rich views), as
 	// genui's MCP server answers them: host.html's onreadresource asks here.
-	mux.HandleFunc("/genui-deferred", func(w http.ResponseWriter, r *http.Request) {
-		uri := r.URL.Query().Get("uri")
-		blob, ok := pagepack.Deferred(uri)
-		if !ok {
-			http.NotFound(w, r)
-			return
-		}
-		w.Header().Set("Content-Type", "application/json")
-		_ = json.NewEncoder(w).Encode(map[string]any{"contents": []any{map[string]any{"uri": uri, "mimeType": pagepack.DeferredMIME, "blob": blob}}})
-	})
+	mux.HandleFunc(browsertest.PageBlocksPath, browsertest.ServePageBlocks)
 	for path, page := range pages {
 		mux.HandleFunc("/app/"+path, html(page))
 	}

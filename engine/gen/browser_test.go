@@ -520,21 +520,15 @@ function readDeferred(params) {
 // testHostJS is mcpshim's host script with readDeferred beside it.
 func testHostJS() string { return mcpshim.HostJS() + readDeferredJS }
 
-// withDeferred serves /genui-deferred (readDeferredJS) and hands every other
-// request to h.
+// withDeferred serves the pages' deferred blocks
+// (browsertest.ServePageBlocks, which readDeferredJS asks) and hands every
+// other request to h.
 func withDeferred(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path != "/genui-deferred" {
+		if r.URL.Path != browsertest.PageBlocksPath {
 			h.ServeHTTP(w, r)
 			return
 		}
-		uri := r.URL.Query().Get("uri")
-		blob, ok := pagepack.Deferred(uri)
-		if !ok {
-			http.NotFound(w, r)
-			return
-		}
-		w.Header().Set("Content-Type", "application/json")
-		_ = json.NewEncoder(w).Encode(map[string]any{"contents": []any{map[string]any{"uri": uri, "mimeType": pagepack.DeferredMIME, "blob": blob}}})
+		browsertest.ServePageBlocks(w, r)
 	})
 }
