@@ -3,6 +3,8 @@ package engine
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"log/slog"
@@ -233,13 +235,31 @@ func (u *uiService) llm() *gen.LLM {
 }
 
 // templateVersion is TemplateVersion, marked when pages inline the
-// readable sources (--debug): those are other pages than the minified ones.
+// readable sources (--debug): those are other pages than the minified ones;
+// packed pages' versions end in the digest of their deferred scripts (the
+// rich views a page reads through its host by their hash), so a page
+// cached by a build with other rich views, which names a block this build
+// does not have, is generated again rather than drawn plainly.
 func (u *uiService) templateVersion() string {
 	if u.opts.ReadableAssets {
 		return TemplateVersion + "+src"
 	}
-	return TemplateVersion
+	return TemplateVersion + "/" + deferredDigest()
 }
+
+// deferredDigest is the first 6 bytes of the SHA-256 of the offline pages'
+// deferred scripts (viewdefs.DeferredScripts), in hex; computed once.
+var deferredDigest = sync.OnceValue(func() string {
+	h := sha256.New()
+	for _, set := range viewdefs.DeferredScripts() {
+		for _, text := range set {
+			h.Write([]byte(text))
+			h.Write([]byte{0})
+		}
+		h.Write([]byte{1})
+	}
+	return hex.EncodeToString(h.Sum(nil)[:6])
+})
 
 // genConfig is what of the generation setup of tool enters its cache key;
 // with an LLM, the mode the tool is generated in (a page of the html mode

@@ -122,7 +122,7 @@ func (e *Engine) ReadResource(ctx context.Context, uri string) (contract.Resourc
 	if strings.HasPrefix(uri, pagepack.DeferredPrefix) {
 		blob, ok := pagepack.Deferred(uri)
 		if !ok {
-			return contract.ResourceContents{}, contract.Errorf(contract.CodeNotFound, "resource %s: not a page block of this genui (a page from before a restart or update: generate it again)", clipName(uri))
+			return contract.ResourceContents{}, contract.Errorf(contract.CodeNotFound, "resource %s: not a page block of this genui build (a page another build made: generate it again)", clipName(uri))
 		}
 		c := contract.ResourceContents{URI: uri, Contents: []contract.ResourceContent{{URI: uri, MIMEType: pagepack.DeferredMIME, Blob: blob}}}
 		c.Raw, _ = json.Marshal(map[string]any{"contents": c.Contents})

@@ -46,3 +46,25 @@ func TestReadResourceServesPageBlocks(t *testing.T) {
 		t.Errorf("an unknown block: %v; want a not_found error", err)
 	}
 }
+
+// An offline page names its rich views by their hash, so its cache key
+// holds their digest: a page cached by a build whose rich views differ is
+// not found (and generated again) instead of naming a block this build
+// cannot serve.
+func TestOfflineKeyFollowsTheDeferredScripts(t *testing.T) {
+	e := startEngine(t, newListUpstream("list_items"), gen.NewOffline())
+	tool, ok := e.tools.Get("list_items")
+	if !ok {
+		t.Fatal("no list_items")
+	}
+	if v := e.ui.templateVersion(); v != TemplateVersion+"/"+deferredDigest() || len(deferredDigest()) != 12 {
+		t.Fatalf("templateVersion %q; want TemplateVersion and the deferred scripts' digest", v)
+	}
+	before := e.ui.offlineKey(tool)
+	saved := deferredDigest
+	t.Cleanup(func() { deferredDigest = saved })
+	deferredDigest = func() string { return "another-build" }
+	if after := e.ui.offlineKey(tool); after == before {
+		t.Error("the offline key is the same for pages with other rich views")
+	}
+}

@@ -62,9 +62,9 @@ const FirstAttr = "data-genui-first"
 // page through its host as the resource DeferredURI names
 // (<script data-genui-deferred>, exactly so). The page's block keeps an
 // empty part of kind "deferred" where each such script was, so Unpack puts
-// it back in its place; the loader reads the deferred block once its own
-// segments are in (window.genuiPackRead, set by a first script) and inserts
-// its scripts then. The URI ends in the first 16 bytes of the SHA-256 of the
+// it back in its place; the loader asks for the deferred block once its
+// first segment is in (window.genuiPackRead, set by a first script, reads
+// it after the handshake) and inserts its scripts once its own are in. The URI ends in the first 16 bytes of the SHA-256 of the
 // block's deflated bytes, in hex, and the loader runs nothing it is handed
 // that does not hash to it (the page's CSP cannot refuse those scripts: it
 // trusts what the loader inserts, 'strict-dynamic'), so only the scripts

@@ -26,7 +26,10 @@ import (
 // built-in demo, and compare screens with golden files at 80x24 and 120x40
 // (go test ./tui/ -run TestFlow -update rewrites them). The engine is real;
 // only what changes from run to run is pinned, by goldenAPI: clock times,
-// durations and the side server's random port.
+// durations and the side server's random port. The cache keys shown are
+// real: they hold the digest of the offline pages' rich views (engine's
+// templateVersion), so a change to viewdefs' rich.js or textlines.js moves
+// them, and these files are rewritten with it.
 
 func TestMain(m *testing.M) {
 	time.Local = time.UTC // the Detail pane shows local times

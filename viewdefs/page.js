@@ -102,18 +102,20 @@ const richReady = (rich ? Promise.resolve(true) : Promise.resolve(window.genuiDe
 const RICH_WAIT_MS = 1000;
 let lastArgs = {};
 let shown = null;
+/* Draws result (now or once the rich views are in, at most RICH_WAIT_MS later); resolves to
+   false when a newer result took its place meanwhile. */
 function showResult(result) {
   shown = result;
   const args = lastArgs;
   if (rich) {
     rich.render(result, resultEl, args);
-    return Promise.resolve();
+    return Promise.resolve(true);
   }
   return Promise.race([richReady, new Promise(function (r) { setTimeout(r, RICH_WAIT_MS); })]).then(function () {
-    if (shown !== result) return;
+    if (shown !== result) return false;
     if (rich) {
       rich.render(result, resultEl, args);
-      return;
+      return true;
     }
     drawPlain(result);
     richReady.then(function (ok) {
@@ -123,20 +125,58 @@ function showResult(result) {
         plainNote();
       }
     });
+    return true;
   });
 }
-/* A result drawn without rich.js: text read by text.js (markdown, code, logs, commits), data as
-   formatted JSON or text, media and resources as render.js draws them. */
+/* A result drawn without rich.js: text read by text.js (markdown, code, diffs, sections), data as
+   formatted JSON without the fields the view hides, media and resources as render.js draws them. */
+function readJSON(id) {
+  const e = document.getElementById(id);
+  try { return e ? JSON.parse(e.textContent) : undefined; } catch (err) { return undefined; }
+}
+/* The fields the view hides (#view-config's hide, the spec's hidden and hidden parts): names at
+   any depth and JSON Pointers, as rich.js reads them (its pruneHidden). */
+const hidden = (function () {
+  const cfg = readJSON("view-config") || {}, spec = readJSON("view-spec") || {};
+  const norm = function (x) { return String(x).toLowerCase().replace(/[\s\-.]+/g, "_"); };
+  const list = [].concat(Array.isArray(cfg.hide) ? cfg.hide : [], Array.isArray(spec.hidden) ? spec.hidden : [],
+    (Array.isArray(spec.parts) ? spec.parts : []).filter(function (p) { return p && p.hidden && typeof p.path === "string"; }).map(function (p) { return p.path; }))
+    .filter(function (h) { return typeof h === "string"; });
+  const shownNames = (Array.isArray(spec.shown) ? spec.shown : Array.isArray(cfg.show) ? cfg.show : []).map(norm);
+  return { norm: norm, names: list.filter(function (h) { return h.charAt(0) !== "/"; }).map(norm).filter(function (n) { return shownNames.indexOf(n) < 0; }),
+    paths: list.filter(function (h) { return h.charAt(0) === "/"; }).map(function (h) { return h.slice(1).split("/").map(function (t) { return t.replace(/~1/g, "/").replace(/~0/g, "~"); }); }) };
+})();
+function pruned(v, path, depth) {
+  if (!hidden.names.length && !hidden.paths.length) return v;
+  path = path || [];
+  depth = depth || 0;
+  if (depth > 12 || v === null || typeof v !== "object") return v;
+  if (Array.isArray(v)) return v.map(function (x) { return pruned(x, path, depth + 1); });
+  const out = {};
+  Object.keys(v).forEach(function (k) {
+    const p = path.concat([k]);
+    if (hidden.names.indexOf(hidden.norm(k)) >= 0 || hidden.paths.some(function (h) { return h.length === p.length && h.every(function (t, i) { return t === p[i]; }); })) return;
+    out[k] = pruned(v[k], p, depth + 1);
+  });
+  return out;
+}
 function plainView(view) {
   const T = window.GenuiText;
-  if (view.kind === "data" || view.kind === "parts") return block(typeof view.text === "string" ? view.text : pretty(view.value !== undefined ? view.value : view), "text");
+  if (view.kind === "parts" && Array.isArray(view.parts)) {
+    const wrap = el("div", "parts");
+    view.parts.forEach(function (p) { if (p) wrap.appendChild(plainView(p)); });
+    return wrap;
+  }
+  if (view.kind === "data") return view.data !== undefined ? block(pretty(pruned(view.data)), "json") : block(typeof view.text === "string" ? view.text : "", "text");
   return T.draw(view, { app: app, drawView: plainView });
 }
 function plainItem(item) {
   const T = window.GenuiText;
-  if (!T || !item || item.type !== "text" || typeof item.text !== "string") return renderItem(item);
-  const view = T.classify(item.text, "");
-  if (!view || view.kind === "data" || view.kind === "parts") return renderItem(item);
+  if (!item || item.type !== "text" || typeof item.text !== "string") return renderItem(item);
+  const parsed = parseJSONText(item.text);
+  if (parsed !== undefined) return withBadges(item, block(pretty(pruned(parsed)), "json"));
+  const view = T ? T.classify(item.text, "") : null;
+  if (!view || view.kind === "data") return renderItem(item);
   return plainView(view);
 }
 function plainNote() {
@@ -155,11 +195,14 @@ function drawPlain(result) {
   else items.forEach(function (item) { resultEl.appendChild(plainItem(item)); });
   /* The structured data, unless a text item is that data as JSON (a text beside it is most often a summary). */
   const sc = result ? result.structuredContent : undefined;
-  const same = function (item) {
-    if (!item || item.type !== "text" || typeof item.text !== "string") return false;
-    try { return JSON.stringify(JSON.parse(item.text)) === JSON.stringify(sc); } catch (e) { return false; }
-  };
-  if (sc !== undefined && sc !== null && !items.some(same)) resultEl.appendChild(block(pretty(sc), "json"));
+  if (sc !== undefined && sc !== null) {
+    const want = JSON.stringify(sc);
+    const same = function (item) {
+      if (!item || item.type !== "text" || typeof item.text !== "string" || item.text.length > want.length * 2 + 1024) return false;
+      try { return JSON.stringify(JSON.parse(item.text)) === want; } catch (e) { return false; }
+    };
+    if (!items.some(same)) resultEl.appendChild(block(pretty(pruned(sc)), "json"));
+  }
   if (plainWhy) plainNote();
 }
 /* connect.js holds the page's content out of layout until the tool input comes (see there). */
@@ -180,7 +223,8 @@ app.ontoolresult = function (result) {
   performance.mark("result-received");
   release(); /* before drawing: the renderers measure what they draw in */
   showError("");
-  showResult(result).then(function () {
+  showResult(result).then(function (drew) {
+    if (!drew) return; /* a newer result (or a call's) took its place */
     setState(result && result.isError ? "error" : "result", "");
     markPainted();
   });
@@ -238,6 +282,25 @@ function fixButtonContrast() {
   }
 }
 window.genuiButtonContrast = fixButtonContrast;
+
+/* The theme the view asks for (#view-config's theme, the spec's theme.scheme) over the host's,
+   set here whether or not the rich views are in (rich.js sets it the same way when it comes):
+   with the host's style variables describing the other theme, genui's own palette is used. */
+const forcedTheme = (function () {
+  const cfg = readJSON("view-config") || {}, spec = readJSON("view-spec") || {};
+  const t = spec.theme && (spec.theme.scheme === "light" || spec.theme.scheme === "dark") ? spec.theme.scheme : cfg.theme;
+  return t === "light" || t === "dark" ? t : "";
+})();
+function applyTheme() {
+  if (!forcedTheme) return;
+  const root = document.documentElement;
+  const host = (app.getHostContext ? app.getHostContext() || {} : {}).theme;
+  root.setAttribute("data-theme", forcedTheme);
+  root.style.colorScheme = forcedTheme;
+  if (host !== forcedTheme) root.setAttribute("data-theme-forced", forcedTheme);
+  else root.removeAttribute("data-theme-forced");
+}
+if (app.addEventListener) app.addEventListener("hostcontextchanged", applyTheme);
 /* Checked once the host's colours are in (on connect when the host sent style variables, and when
    they change): genui's own pair reads (4.5:1 in both themes), and each check forces a style pass
    over the whole page. */
@@ -253,7 +316,7 @@ const connected = (window.genuiConnected || app.connect()).then(function () {
     root.style.removeProperty("color-scheme");
   }
   hostConnected = true;
-  if (rich) rich.applyTheme();
+  applyTheme();
   if (ctx && ctx.styles && isPlainObject(ctx.styles.variables) && Object.keys(ctx.styles.variables).length) fixButtonContrast();
   if (document.body.dataset.state === "connecting") setState("ready", "");
   release();
@@ -290,6 +353,7 @@ form.addEventListener("submit", async function (ev) {
   }
   busy = true;
   submit.disabled = true;
+  shown = null; /* a result still waiting for the rich views is not drawn over this call */
   setState("loading", "Calling " + tool.name + "…");
   /* Progress notifications for this call (the host relays the server's) move a bar. */
   const bar = rich ? rich.progress(document.getElementById("progress-host")) : null;
@@ -302,7 +366,7 @@ form.addEventListener("submit", async function (ev) {
   try {
     const result = await app.callServerTool({ name: tool.name, arguments: args }, { onprogress: onprogress, signal: abort.signal });
     lastArgs = args;
-    await showResult(result);
+    if (!(await showResult(result))) return;
     setState(result && result.isError ? "error" : "result", "");
   } catch (e) {
     if (abort.signal.aborted) {

@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/genui-dev/genui/viewspec"
 )
 
 // recordsResult is a tool result whose records rich.js draws as a table and
@@ -115,4 +117,56 @@ func TestPageRunsOnlyItsOwnRichViews(t *testing.T) {
 	if got.Rich || !strings.Contains(got.Text, `"name": "alpha"`) || !strings.Contains(got.Note, "other scripts than the page names") {
 		t.Errorf("after a foreign script: %+v; want the records drawn plainly and a note that the host returned other scripts", got)
 	}
+}
+
+// Drawn plainly, a page still honours its view: the theme the spec asks
+// for over the host's (genui's own palette, as rich.js would set it) and
+// the fields it hides, which never show in the formatted data.
+func TestPlainDrawingKeepsTheViewsThemeAndHiddenFields(t *testing.T) {
+	host := strings.Replace(hostPage, "  onReadResource: readDeferred,\n", "", 1)
+	host = strings.Replace(host, "bridge.start();", "bridge.start();\n"+
+		`bridge.sendToolResult({ content: [{ type: "text", text: "Found one." }], structuredContent: { name: "alpha", secret: "s3cr3t-value", nested: { api_key: "k3y-value", size: 2 } } });`, 1)
+	spec := viewspec.New()
+	spec.Theme = &viewspec.Theme{Scheme: "light"}
+	spec.Hidden = []string{"secret", "/nested/api_key"}
+	html, err := PageOptions{}.RenderSpec(Tool{Name: "find_item", Description: "Finds an item.", InputSchema: json.RawMessage(`{"type":"object","properties":{"q":{"type":"string"}}}`)}, spec, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, ui := newFixtureHost(t, host)
+	ui.addHTML("find_item", html)
+	f.open("find_item")
+	f.waitFrame(`(w, d) => d.body.dataset.state === "result"`)
+	got := f.drawnAs()
+	if got.Rich || !strings.Contains(got.Text, `"name": "alpha"`) || !strings.Contains(got.Text, `"size": 2`) || !strings.Contains(got.Text, "Found one.") {
+		t.Fatalf("plain drawing: %+v; want the summary and the data", got)
+	}
+	if strings.Contains(got.Text, "s3cr3t-value") || strings.Contains(got.Text, "k3y-value") {
+		t.Errorf("the plain drawing shows fields the view hides:\n%s", got.Text)
+	}
+	var theme struct{ Theme, Forced string }
+	_ = json.Unmarshal(f.frame(`(w, d) => ({Theme: d.documentElement.getAttribute("data-theme"), Forced: d.documentElement.getAttribute("data-theme-forced") || ""})`), &theme)
+	if theme.Theme != "light" || theme.Forced != "light" {
+		t.Errorf("theme %+v on a dark host; want the spec's light theme, forced", theme)
+	}
+}
+
+// A host's result that waits for the rich views when the user starts a
+// call is not drawn over it: the page's state stays the call's until the
+// call's result comes.
+func TestResultWaitingForRichViewsGivesWayToACall(t *testing.T) {
+	host := strings.Replace(hostPage, "  onReadResource: readDeferred,\n",
+		"  onReadResource: function (p) { return window.gate.then(function () { return readDeferred(p); }); },\n", 1)
+	host = strings.Replace(host, "bridge.start();", "window.gate = new Promise(function (r) { window.openGate = r; });\n"+
+		"window.replies.push(new Promise(function (r) { window.answer = r; }));\nbridge.start();", 1)
+	f, ui := newFixtureHost(t, host)
+	ui.add(t, Tool{Name: "list_items", Description: "Lists items.", InputSchema: json.RawMessage(`{"type":"object","properties":{"q":{"type":"string"}}}`)})
+	f.openHandshake("list_items")
+	f.eval(`(bridge.sendToolResult({ content: [{ type: "text", text: "from the host" }] }), true)`, nil)
+	// Run as soon as the host's result is in (it then waits for the rich views, RICH_WAIT_MS).
+	f.waitFrame(`(w, d) => { if (!w.performance.getEntriesByName("result-received").length) return false; d.getElementById("tool-form").requestSubmit(); return true; }`)
+	// Past the host result's wait, the call (held by the host) is still running.
+	f.waitFrame(`(w, d) => new Promise((r) => setTimeout(() => r(d.body.dataset.state === "loading" && !d.getElementById("result").innerText.includes("from the host")), 1500))`)
+	f.eval(`(window.answer({ content: [{ type: "text", text: "from the call" }] }), window.openGate(), true)`, nil)
+	f.waitFrame(`(w, d) => d.body.dataset.state === "result" && d.getElementById("result").innerText.includes("from the call")`)
 }

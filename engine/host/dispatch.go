@@ -343,8 +343,9 @@ func (sess *Session) readResource(ctx context.Context, msg *jsonrpc.Message, rep
 	}
 	if strings.HasPrefix(p.URI, contract.PageBlockURIPrefix) { // an offline page's rich views
 		c, err := s.e.ReadResource(ctx, p.URI)
-		if err != nil {
-			return nil, resourceNotFound(p.URI)
+		if err != nil { // the engine's reason (another genui build's page) goes to the page's note
+			data, _ := json.Marshal(map[string]string{"uri": p.URI})
+			return nil, &jsonrpc.Error{Code: jsonrpc.CodeResourceNotFound, Message: "Resource not found: " + err.Error(), Data: data}
 		}
 		return c.Raw, nil
 	}
