@@ -344,8 +344,7 @@ func (sess *Session) readResource(ctx context.Context, msg *jsonrpc.Message, rep
 	if strings.HasPrefix(p.URI, contract.PageBlockURIPrefix) { // an offline page's rich views
 		c, err := s.e.ReadResource(ctx, p.URI)
 		if err != nil { // the engine's reason (another genui build's page) goes to the page's note
-			data, _ := json.Marshal(map[string]string{"uri": p.URI})
-			return nil, &jsonrpc.Error{Code: jsonrpc.CodeResourceNotFound, Message: "Resource not found: " + err.Error(), Data: data}
+			return nil, resourceNotFoundWhy(p.URI, err.Error())
 		}
 		return c.Raw, nil
 	}
@@ -385,9 +384,16 @@ func (sess *Session) readResource(ctx context.Context, msg *jsonrpc.Message, rep
 	return res, err
 }
 
-func resourceNotFound(uri string) error {
+func resourceNotFound(uri string) error { return resourceNotFoundWhy(uri, "") }
+
+// resourceNotFoundWhy is resourceNotFound with the reason in its message.
+func resourceNotFoundWhy(uri, why string) error {
 	data, _ := json.Marshal(map[string]string{"uri": uri})
-	return &jsonrpc.Error{Code: jsonrpc.CodeResourceNotFound, Message: "Resource not found", Data: data}
+	msg := "Resource not found"
+	if why != "" {
+		msg += ": " + why
+	}
+	return &jsonrpc.Error{Code: jsonrpc.CodeResourceNotFound, Message: msg, Data: data}
 }
 
 // uiReadResult encodes a resources/read result for a UI, memoized per URI
