@@ -80,12 +80,11 @@ window.genuiApp = app;
    window.genuiDeferred settles when it is in or cannot be); until then, and
    for good on a host that does not pass the read on, results are drawn
    plainly by text.js and render.js, with a note that says why. */
-let rich = null, hostConnected = false;
+let rich = null;
 function makeRich() {
   if (rich || !window.GenuiRich) return rich;
   rich = window.GenuiRich.create({ app: app, tool: tool, helpers: { renderItem: renderItem, block: block, pretty: pretty, errorBanner: errorBanner,
     badges: annotationBadges, downloadButton: downloadButton } });
-  if (hostConnected) rich.applyTheme(); /* made after the handshake: the host's theme is in */
   return rich;
 }
 makeRich();
@@ -284,7 +283,7 @@ function fixButtonContrast() {
 window.genuiButtonContrast = fixButtonContrast;
 
 /* The theme the view asks for (#view-config's theme, the spec's theme.scheme) over the host's,
-   set here whether or not the rich views are in (rich.js sets it the same way when it comes):
+   set here (and only here) whether or not the rich views are in:
    with the host's style variables describing the other theme, genui's own palette is used. */
 const forcedTheme = (function () {
   const cfg = readJSON("view-config") || {}, spec = readJSON("view-spec") || {};
@@ -315,7 +314,6 @@ const connected = (window.genuiConnected || app.connect()).then(function () {
     root.removeAttribute("data-theme");
     root.style.removeProperty("color-scheme");
   }
-  hostConnected = true;
   applyTheme();
   if (ctx && ctx.styles && isPlainObject(ctx.styles.variables) && Object.keys(ctx.styles.variables).length) fixButtonContrast();
   if (document.body.dataset.state === "connecting") setState("ready", "");

@@ -1993,19 +1993,7 @@
     var app = opts.app, tool = opts.tool || {}, cfg = opts.config || readConfig(), h = opts.helpers;
     var paging = pagingArgs(tool.inputSchema);
 
-    function applyTheme() {
-      if (cfg.theme !== "light" && cfg.theme !== "dark") return;
-      var root = DOC.documentElement;
-      var host = app && app.getHostContext ? (app.getHostContext() || {}).theme : undefined;
-      root.setAttribute("data-theme", cfg.theme);
-      root.style.colorScheme = cfg.theme;
-      // Host style variables describe the host's theme; when the user asked
-      // for the other one, use genui's own palette instead.
-      if (host !== cfg.theme) root.setAttribute("data-theme-forced", cfg.theme);
-      else root.removeAttribute("data-theme-forced");
-    }
-    if (app && app.addEventListener) app.addEventListener("hostcontextchanged", applyTheme);
-    applyTheme();
+    // The view's theme is page.js's to set (applyTheme there): it holds with or without these views.
 
     /*
      * changes reports whether the call changed things: the tool's
@@ -2733,7 +2721,7 @@
     }
     applyLayout();
 
-    return { render: render, applyTheme: applyTheme, progress: progress, config: cfg };
+    return { render: render, progress: progress, config: cfg };
   }
 
   var GenuiRich = {
