@@ -77,9 +77,10 @@ window.genuiApp = app;
 /* The rich renderers (rich.js); the arguments of the call whose result is
    shown let them page through the tool. A packed page reads rich.js through
    the host after its handshake (pagepack's deferred block: the loader's
-   window.genuiDeferred settles when it is in or cannot be); until then, and
-   for good on a host that does not pass the read on, results are drawn
-   plainly by text.js and render.js, with a note that says why. */
+   window.genuiDeferred settles when it is in or cannot be). A result that
+   comes before them is drawn at once, plainly (text by text.js, data as
+   tables and fields), and drawn again richly when they come; on a host that
+   does not pass the read on it stays plain, with a note that says why. */
 let rich = null;
 function makeRich() {
   if (rich || !window.GenuiRich) return rich;
@@ -97,34 +98,27 @@ const richReady = (rich ? Promise.resolve(true) : Promise.resolve(window.genuiDe
   }, function (e) { plainWhy = e && e.message ? e.message : String(e); return false; }))
   /* body[data-rich-views]: "in" once the rich views are in, "plain" when they cannot be (for hosts and tests). */
   .then(function (ok) { document.body.dataset.richViews = ok ? "in" : "plain"; return ok; });
-/* How long a result waits for the rich views before it is drawn plainly (and again richly if they come). */
-const RICH_WAIT_MS = 1000;
 let lastArgs = {};
 let shown = null;
-/* Draws result (now or once the rich views are in, at most RICH_WAIT_MS later); resolves to
-   false when a newer result took its place meanwhile. */
+/* Draws result at once: richly when the rich views are in, else plainly, and again richly
+   once they come unless another result took its place meanwhile. */
 function showResult(result) {
   shown = result;
   const args = lastArgs;
   if (rich) {
     rich.render(result, resultEl, args);
-    return Promise.resolve(true);
+    markPainted("rich-painted");
+    return;
   }
-  return Promise.race([richReady, new Promise(function (r) { setTimeout(r, RICH_WAIT_MS); })]).then(function () {
-    if (shown !== result) return false;
-    if (rich) {
-      rich.render(result, resultEl, args);
-      return true;
+  drawPlain(result);
+  richReady.then(function (ok) {
+    if (shown !== result) return;
+    if (!ok) {
+      plainNote();
+      return;
     }
-    drawPlain(result);
-    richReady.then(function (ok) {
-      if (ok && shown === result) {
-        rich.render(result, resultEl, args);
-      } else if (!ok && shown === result) {
-        plainNote();
-      }
-    });
-    return true;
+    rich.render(result, resultEl, args);
+    markPainted("rich-painted");
   });
 }
 /* A result drawn without rich.js: text read by text.js (markdown, code, diffs, sections), data as
@@ -159,6 +153,60 @@ function pruned(v, path, depth) {
   });
   return out;
 }
+/* Data drawn plainly: records as a table, an object as a card of its fields, a list one
+   value a line, what lies deeper than four levels as its JSON; every value whole, the rows past
+   the first PLAIN_ROWS of a list one click away. */
+const PLAIN_ROWS = 200;
+function plainData(v, depth) {
+  depth = depth || 0;
+  if (v === null || typeof v !== "object") return el("span", typeof v === "string" ? "plain-text" : "plain-scalar", v === null ? "null" : String(v));
+  const n = Array.isArray(v) ? v.length : Object.keys(v).length;
+  if (!n) return el("span", "plain-scalar", Array.isArray(v) ? "[]" : "{}");
+  if (depth > 3) return el("pre", "", pretty(v));
+  if (!Array.isArray(v)) {
+    const dl = el("dl", depth ? "card nested" : "card");
+    Object.keys(v).forEach(function (k) {
+      dl.appendChild(el("dt", "", k));
+      dl.appendChild(el("dd")).appendChild(plainData(v[k], depth + 1));
+    });
+    return dl;
+  }
+  let wrap, body, row;
+  if (v.every(isPlainObject)) {
+    const cols = [];
+    v.forEach(function (r) { Object.keys(r).forEach(function (k) { if (cols.indexOf(k) < 0) cols.push(k); }); });
+    wrap = el("div", "table-wrap");
+    const table = wrap.appendChild(el("table", "data plain-table"));
+    const head = table.appendChild(el("thead")).appendChild(el("tr"));
+    cols.forEach(function (c) { head.appendChild(el("th", "", c)); });
+    body = table.appendChild(el("tbody"));
+    row = function (r) {
+      const tr = body.appendChild(el("tr"));
+      cols.forEach(function (c) {
+        const td = tr.appendChild(el("td"));
+        if (Object.prototype.hasOwnProperty.call(r, c)) td.appendChild(plainData(r[c], depth + 1));
+      });
+    };
+  } else {
+    wrap = body = el("ol", "plain-list");
+    row = function (x) { body.appendChild(el("li")).appendChild(plainData(x, depth + 1)); };
+  }
+  v.slice(0, PLAIN_ROWS).forEach(row);
+  if (v.length > PLAIN_ROWS) {
+    const holder = el("div");
+    holder.appendChild(wrap);
+    const more = holder.appendChild(el("button", "plain-more", "Show the other " + (v.length - PLAIN_ROWS) + " of " + v.length));
+    more.type = "button";
+    more.addEventListener("click", function () { more.remove(); v.slice(PLAIN_ROWS).forEach(row); });
+    return holder;
+  }
+  return wrap;
+}
+function plainBlock(v) {
+  const wrap = el("div", "item plain-data");
+  wrap.appendChild(plainData(pruned(v)));
+  return wrap;
+}
 function plainView(view) {
   const T = window.GenuiText;
   if (view.kind === "parts" && Array.isArray(view.parts)) {
@@ -166,14 +214,14 @@ function plainView(view) {
     view.parts.forEach(function (p) { if (p) wrap.appendChild(plainView(p)); });
     return wrap;
   }
-  if (view.kind === "data") return view.data !== undefined ? block(pretty(pruned(view.data)), "json") : block(typeof view.text === "string" ? view.text : "", "text");
+  if (view.kind === "data") return view.data !== undefined ? plainBlock(view.data) : block(typeof view.text === "string" ? view.text : "", "text");
   return T.draw(view, { app: app, drawView: plainView });
 }
 function plainItem(item) {
   const T = window.GenuiText;
   if (!item || item.type !== "text" || typeof item.text !== "string") return renderItem(item);
   const parsed = parseJSONText(item.text);
-  if (parsed !== undefined) return withBadges(item, block(pretty(pruned(parsed)), "json"));
+  if (parsed !== undefined) return withBadges(item, plainBlock(parsed));
   const view = T ? T.classify(item.text, "") : null;
   if (!view || view.kind === "data") return renderItem(item);
   return plainView(view);
@@ -200,7 +248,7 @@ function drawPlain(result) {
       if (!item || item.type !== "text" || typeof item.text !== "string" || item.text.length > want.length * 2 + 1024) return false;
       try { return JSON.stringify(JSON.parse(item.text)) === want; } catch (e) { return false; }
     };
-    if (!items.some(same)) resultEl.appendChild(block(pretty(pruned(sc)), "json"));
+    if (!items.some(same)) resultEl.appendChild(plainBlock(sc));
   }
   if (plainWhy) plainNote();
 }
@@ -212,21 +260,19 @@ app.ontoolinput = function (p) {
   lastArgs = isPlainObject(p && p.arguments) ? p.arguments : {};
 };
 app.ontoolinputpartial = function (p) { release(); prefill(p && p.arguments); };
-/* The "result-painted" performance mark: set once the frame that shows a result has been
-   painted (the task after the next animation frame), for hosts and `make bench`;
-   "result-received" when the result arrives. */
-function markPainted() {
-  requestAnimationFrame(function () { setTimeout(function () { performance.mark("result-painted"); }, 0); });
+/* Performance marks for hosts and `make bench`: "result-received" when the host's result
+   arrives, "result-painted" once the frame that shows it has been painted (the task after the
+   next animation frame), "rich-painted" once a frame shows it drawn by the rich views. */
+function markPainted(name) {
+  requestAnimationFrame(function () { setTimeout(function () { performance.mark(name); }, 0); });
 }
 app.ontoolresult = function (result) {
   performance.mark("result-received");
   release(); /* before drawing: the renderers measure what they draw in */
   showError("");
-  showResult(result).then(function (drew) {
-    if (!drew) return; /* a newer result (or a call's) took its place */
-    setState(result && result.isError ? "error" : "result", "");
-    markPainted();
-  });
+  showResult(result);
+  setState(result && result.isError ? "error" : "result", "");
+  markPainted("result-painted");
 };
 app.ontoolcancelled = function (p) {
   setState("ready", "Cancelled" + (p && p.reason ? ": " + p.reason : "") + ".");
@@ -351,7 +397,7 @@ form.addEventListener("submit", async function (ev) {
   }
   busy = true;
   submit.disabled = true;
-  shown = null; /* a result still waiting for the rich views is not drawn over this call */
+  shown = null; /* a result drawn plainly is not drawn again over this call */
   setState("loading", "Calling " + tool.name + "…");
   /* Progress notifications for this call (the host relays the server's) move a bar. */
   const bar = rich ? rich.progress(document.getElementById("progress-host")) : null;
@@ -364,7 +410,7 @@ form.addEventListener("submit", async function (ev) {
   try {
     const result = await app.callServerTool({ name: tool.name, arguments: args }, { onprogress: onprogress, signal: abort.signal });
     lastArgs = args;
-    if (!(await showResult(result))) return;
+    showResult(result);
     setState(result && result.isError ? "error" : "result", "");
   } catch (e) {
     if (abort.signal.aborted) {

@@ -12,20 +12,20 @@ import (
 	"github.com/genui-dev/genui/viewspec"
 )
 
-// recordsResult is a tool result whose records rich.js draws as a table and
-// a plain drawing shows as formatted JSON.
+// recordsResult is a tool result whose records rich.js draws as its table
+// and a plain drawing as a plain one (table.plain-table).
 const recordsResult = `{ content: [{ type: "text", text: JSON.stringify([{ name: "alpha", size: 1 }, { name: "beta", size: 2 }, { name: "gamma", size: 3 }]) }] }`
 
 // drawnAs is how the frame drew the result.
 type drawnAs struct {
-	Table, Rich bool
-	Note, Text  string
+	Table, Plain, Rich bool
+	Note, Text         string
 }
 
 func (f *fixture) drawnAs() drawnAs {
 	f.t.Helper()
 	var d drawnAs
-	_ = json.Unmarshal(f.frame(`(w, d) => ({Table: !!d.querySelector("#result table"), Rich: !!w.GenuiRich,
+	_ = json.Unmarshal(f.frame(`(w, d) => ({Table: !!d.querySelector("#result table.data:not(.plain-table)"), Plain: !!d.querySelector("#result .plain-data"), Rich: !!w.GenuiRich,
 		Note: (d.getElementById("plain-note") || {}).textContent || "", Text: d.getElementById("result").innerText})`), &d)
 	return d
 }
@@ -44,10 +44,11 @@ func TestPageDrawsPlainlyWithoutTheHostsResourceReads(t *testing.T) {
 	f.open("list_items")
 	f.waitFrame(`(w, d) => d.body.dataset.state === "result"`)
 	got := f.drawnAs()
-	if got.Table || got.Rich {
-		t.Errorf("drawn with the rich views (%+v) by a host that cannot have passed them on", got)
+	if got.Table || got.Rich || !got.Plain {
+		t.Errorf("drawn %+v by a host that cannot have passed the rich views on; want it drawn plainly", got)
 	}
-	for _, want := range []string{`"name": "alpha"`, `"name": "gamma"`, `"size": 3`} {
+	// The records as a plain table: a column each, a row each.
+	for _, want := range []string{"name\tsize", "alpha\t1", "gamma\t3"} {
 		if !strings.Contains(got.Text, want) {
 			t.Errorf("the plain drawing lacks %s:\n%s", want, got.Text)
 		}
@@ -65,8 +66,9 @@ func TestPageDrawsPlainlyWithoutTheHostsResourceReads(t *testing.T) {
 	}
 }
 
-// A result that comes before the rich views is drawn plainly after a short
-// wait, and drawn again with them when they come; the page then has no note.
+// A result that comes before the rich views is drawn plainly at once, not
+// after waiting for them, and drawn again with them when they come; the page
+// then has no note.
 func TestPageDrawsAgainWhenItsRichViewsComeLate(t *testing.T) {
 	host := strings.Replace(hostPage, "  onReadResource: readDeferred,\n",
 		"  onReadResource: function (p) { return window.gate.then(function () { return readDeferred(p); }); },\n", 1)
@@ -75,13 +77,20 @@ func TestPageDrawsAgainWhenItsRichViewsComeLate(t *testing.T) {
 	ui.add(t, Tool{Name: "list_items", Description: "Lists items.", InputSchema: json.RawMessage(`{"type":"object","properties":{"q":{"type":"string"}}}`)})
 	f.openHandshake("list_items")
 	f.waitFrame(`(w, d) => d.body.dataset.state === "result"`)
-	if got := f.drawnAs(); got.Table || got.Rich || !strings.Contains(got.Text, `"name": "beta"`) || got.Note != "" {
+	if got := f.drawnAs(); got.Table || got.Rich || !got.Plain || !strings.Contains(got.Text, "beta\t2") || got.Note != "" {
 		t.Fatalf("before the rich views came: %+v; want the records drawn plainly, no note yet", got)
 	}
+	// Painted without waiting for them (the page used to wait a second).
+	f.waitFrame(`(w) => w.performance.getEntriesByName("result-painted").length === 1`)
+	var waited float64
+	_ = json.Unmarshal(f.frame(`(w) => w.performance.getEntriesByName("result-painted")[0].startTime - w.performance.getEntriesByName("result-received")[0].startTime`), &waited)
+	if waited > 900 {
+		t.Errorf("the result was painted %.0f ms after it came; want it drawn at once", waited)
+	}
 	f.eval(`(window.openGate(), true)`, new(bool))
-	f.waitFrame(`(w, d) => !!d.querySelector("#result table")`)
-	if got := f.drawnAs(); !got.Rich || got.Note != "" || !strings.Contains(got.Text, "gamma") {
-		t.Errorf("after the rich views came: %+v; want the table, no note", got)
+	f.waitFrame(`(w, d) => !!d.querySelector("#result table.data:not(.plain-table)")`)
+	if got := f.drawnAs(); !got.Rich || got.Plain || got.Note != "" || !strings.Contains(got.Text, "gamma") {
+		t.Errorf("after the rich views came: %+v; want the rich table alone, no note", got)
 	}
 	if v := f.cspViolations(); len(v) > 0 {
 		t.Errorf("CSP violations: %v", v)
@@ -114,14 +123,14 @@ func TestPageRunsOnlyItsOwnRichViews(t *testing.T) {
 		t.Fatal("the host's script ran in the page")
 	}
 	got := f.drawnAs()
-	if got.Rich || !strings.Contains(got.Text, `"name": "alpha"`) || !strings.Contains(got.Note, "other scripts than the page names") {
+	if got.Rich || !got.Plain || !strings.Contains(got.Text, "alpha\t1") || !strings.Contains(got.Note, "other scripts than the page names") {
 		t.Errorf("after a foreign script: %+v; want the records drawn plainly and a note that the host returned other scripts", got)
 	}
 }
 
 // Drawn plainly, a page still honours its view: the theme the spec asks
 // for over the host's (genui's own palette, as rich.js would set it) and
-// the fields it hides, which never show in the formatted data.
+// the fields it hides, which never show in the drawn data.
 func TestPlainDrawingKeepsTheViewsThemeAndHiddenFields(t *testing.T) {
 	host := strings.Replace(hostPage, "  onReadResource: readDeferred,\n", "", 1)
 	host = strings.Replace(host, "bridge.start();", "bridge.start();\n"+
@@ -138,7 +147,7 @@ func TestPlainDrawingKeepsTheViewsThemeAndHiddenFields(t *testing.T) {
 	f.open("find_item")
 	f.waitFrame(`(w, d) => d.body.dataset.state === "result"`)
 	got := f.drawnAs()
-	if got.Rich || !strings.Contains(got.Text, `"name": "alpha"`) || !strings.Contains(got.Text, `"size": 2`) || !strings.Contains(got.Text, "Found one.") {
+	if got.Rich || !got.Plain || !strings.Contains(got.Text, "alpha") || !strings.Contains(got.Text, "size\n2") || !strings.Contains(got.Text, "Found one.") {
 		t.Fatalf("plain drawing: %+v; want the summary and the data", got)
 	}
 	if strings.Contains(got.Text, "s3cr3t-value") || strings.Contains(got.Text, "k3y-value") {
@@ -151,10 +160,10 @@ func TestPlainDrawingKeepsTheViewsThemeAndHiddenFields(t *testing.T) {
 	}
 }
 
-// A host's result that waits for the rich views when the user starts a
-// call is not drawn over it: the page's state stays the call's until the
-// call's result comes.
-func TestResultWaitingForRichViewsGivesWayToACall(t *testing.T) {
+// A host's result drawn plainly before the rich views came is not drawn
+// again over a call the user started meanwhile: when they come, the page's
+// state stays the call's until the call's result comes.
+func TestPlainResultGivesWayToACall(t *testing.T) {
 	host := strings.Replace(hostPage, "  onReadResource: readDeferred,\n",
 		"  onReadResource: function (p) { return window.gate.then(function () { return readDeferred(p); }); },\n", 1)
 	host = strings.Replace(host, "bridge.start();", "window.gate = new Promise(function (r) { window.openGate = r; });\n"+
@@ -163,10 +172,58 @@ func TestResultWaitingForRichViewsGivesWayToACall(t *testing.T) {
 	ui.add(t, Tool{Name: "list_items", Description: "Lists items.", InputSchema: json.RawMessage(`{"type":"object","properties":{"q":{"type":"string"}}}`)})
 	f.openHandshake("list_items")
 	f.eval(`(bridge.sendToolResult({ content: [{ type: "text", text: "from the host" }] }), true)`, nil)
-	// Run as soon as the host's result is in (it then waits for the rich views, RICH_WAIT_MS).
-	f.waitFrame(`(w, d) => { if (!w.performance.getEntriesByName("result-received").length) return false; d.getElementById("tool-form").requestSubmit(); return true; }`)
-	// Past the host result's wait, the call (held by the host) is still running.
-	f.waitFrame(`(w, d) => new Promise((r) => setTimeout(() => r(d.body.dataset.state === "loading" && !d.getElementById("result").innerText.includes("from the host")), 1500))`)
-	f.eval(`(window.answer({ content: [{ type: "text", text: "from the call" }] }), window.openGate(), true)`, nil)
+	f.waitFrame(`(w, d) => d.body.dataset.state === "result" && d.getElementById("result").innerText.includes("from the host")`)
+	f.waitFrame(`(w, d) => { d.getElementById("tool-form").requestSubmit(); return d.body.dataset.state === "loading"; }`)
+	f.eval(`(window.openGate(), true)`, nil)
+	f.waitFrame(`(w, d) => d.body.dataset.richViews === "in"`)
+	// Two frames on, the host's result has not been drawn again and the call still runs.
+	var during struct {
+		State string
+		Rich  bool
+	}
+	_ = json.Unmarshal(f.frame(`(w, d) => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r({State: d.body.dataset.state, Rich: w.performance.getEntriesByName("rich-painted").length > 0}))))`), &during)
+	if during.State != "loading" || during.Rich {
+		t.Errorf("after the rich views came during a call: %+v; want the call still loading and the host's result not drawn again", during)
+	}
+	f.eval(`(window.answer({ content: [{ type: "text", text: "from the call" }] }), true)`, nil)
 	f.waitFrame(`(w, d) => d.body.dataset.state === "result" && d.getElementById("result").innerText.includes("from the call")`)
+}
+
+// A plain drawing shows every value: records past the first 200 one click
+// away, values inside records and objects drawn as fields, lists one value a
+// line, and what lies deeper than four levels as its JSON.
+func TestPlainDrawingShowsEveryValue(t *testing.T) {
+	host := strings.Replace(hostPage, "  onReadResource: readDeferred,\n", "", 1)
+	host = strings.Replace(host, "bridge.start();", "bridge.start();\n"+
+		`bridge.sendToolResult({ content: [], structuredContent: { rows: Array.from({ length: 250 }, (_, i) => ({ id: "row-" + i, owner: { name: "owner-" + i }, tags: ["t" + i, "u" + i] })), deep: { a: { b: { c: { d: { e: "deepest" } } } } } } });`, 1)
+	f, ui := newFixtureHost(t, host)
+	ui.add(t, Tool{Name: "list_rows", Description: "Lists rows.", InputSchema: json.RawMessage(`{"type":"object","properties":{"q":{"type":"string"}}}`)})
+	f.open("list_rows")
+	f.waitFrame(`(w, d) => d.body.dataset.state === "result"`)
+	type seen struct {
+		Rows   int
+		More   string
+		Text   string
+		Nested bool
+	}
+	look := func() seen {
+		var s seen
+		_ = json.Unmarshal(f.frame(`(w, d) => ({Rows: d.querySelectorAll("#result table.plain-table > tbody > tr").length,
+			More: (d.querySelector("#result .plain-more") || {}).textContent || "", Text: d.getElementById("result").innerText,
+			Nested: !!d.querySelector("#result table.plain-table td dl.card")})`), &s)
+		return s
+	}
+	got := look()
+	if got.Rows != 200 || got.More != "Show the other 50 of 250" || !got.Nested {
+		t.Fatalf("plain drawing of 250 records: %d rows, button %q, nested card %v; want 200 rows, a button for the other 50, the owner as a card", got.Rows, got.More, got.Nested)
+	}
+	for _, want := range []string{"row-0", "owner-199", "t199", "u199", `"e": "deepest"`} {
+		if !strings.Contains(got.Text, want) {
+			t.Errorf("the plain drawing lacks %s", want)
+		}
+	}
+	f.waitFrame(`(w, d) => { d.querySelector("#result .plain-more").click(); return true; }`)
+	if got = look(); got.Rows != 250 || got.More != "" || !strings.Contains(got.Text, "owner-249") {
+		t.Errorf("after the button: %d rows, button %q; want all 250 rows, no button", got.Rows, got.More)
+	}
 }
