@@ -248,12 +248,15 @@ func (u *uiService) templateVersion() string {
 }
 
 // deferredDigest is the first 6 bytes of the SHA-256 of the offline pages'
-// deferred scripts (viewdefs.DeferredScripts), in hex; computed once.
+// deferred elements (viewdefs.DeferredParts), in hex; computed once.
 var deferredDigest = sync.OnceValue(func() string {
 	h := sha256.New()
-	for _, set := range viewdefs.DeferredScripts() {
-		for _, text := range set {
-			h.Write([]byte(text))
+	for _, set := range viewdefs.DeferredParts() {
+		for _, p := range set {
+			if p.Style {
+				h.Write([]byte("style:"))
+			}
+			h.Write([]byte(p.Text))
 			h.Write([]byte{0})
 		}
 		h.Write([]byte{1})

@@ -47,7 +47,7 @@
       at = nl + 1;
       for (const [kind, n] of parts) {
         const t = text.slice(at, at += n);
-        if (kind === "deferred") continue; // its text comes in the deferred block
+        if (kind === "deferred" || kind === "deferred-style") continue; // its text comes in the deferred block
         const el = document.createElement(kind === "style" ? "style" : "script");
         if (kind === "module") el.type = "module";
         if (kind === "shim") el.setAttribute("data-genui-shim", "");

@@ -57,12 +57,12 @@ const ShimAttr = "data-genui-shim"
 // (<script data-genui-first>, exactly so).
 const FirstAttr = "data-genui-first"
 
-// DeferAttr marks a classic script that Pack leaves out of the page: its
-// text goes into a block of its own, kept in this process and read by the
-// page through its host as the resource DeferredURI names
-// (<script data-genui-deferred>, exactly so). The page's block keeps an
-// empty part of kind "deferred" where each such script was, so Unpack puts
-// it back in its place; the loader asks for the deferred block once its
+// DeferAttr marks a classic script or a style that Pack leaves out of the
+// page: its text goes into a block of its own, kept in this process and
+// read by the page through its host as the resource DeferredURI names
+// (<script data-genui-deferred> or <style data-genui-deferred>, exactly
+// so). The page's block keeps an empty part of kind "deferred" (a script)
+// or "deferred-style" where each was, so Unpack puts it back in its place; the loader asks for the deferred block once its
 // first segment is in (window.genuiPackRead, set by a first script, reads
 // it after the handshake) and inserts its scripts once its own are in. The URI ends in the first 16 bytes of the SHA-256 of the
 // block's deflated bytes, in hex, and the loader runs nothing it is handed
@@ -99,13 +99,14 @@ var packableOpen = []struct{ tag, end string }{
 	{"<script " + ShimAttr + ">", "</script>"},
 	{"<script " + FirstAttr + ">", "</script>"},
 	{"<script " + DeferAttr + ">", "</script>"},
+	{"<style " + DeferAttr + ">", "</style>"},
 }
 
 // packableLocs finds the packable elements, in the index layout of
 // FindAllStringSubmatchIndex for
-// `(?s)<style>(.*?)</style>|<script( type="module")?>(.*?)</script>|<script SHIM>(.*?)</script>|<script FIRST>(.*?)</script>|<script DEFER>(.*?)</script>`
+// `(?s)<style>(.*?)</style>|<script( type="module")?>(.*?)</script>|<script SHIM>(.*?)</script>|<script FIRST>(.*?)</script>|<script DEFER>(.*?)</script>|<style DEFER>(.*?)</style>`
 // (whole element, style body, the module attribute, script body, shim body,
-// first body, deferred body). It looks with strings.Index: that regexp stepped its machine
+// first body, deferred script body, deferred style body). It looks with strings.Index: that regexp stepped its machine
 // through every byte of the page's scripts, most of packing's time.
 func packableLocs(page string) [][]int {
 	var locs [][]int
@@ -125,7 +126,7 @@ func packableLocs(page string) [][]int {
 			if j < 0 {
 				break // not closed: the regexp moved on to the next position
 			}
-			m := []int{start, body + j + len(o.end), -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1}
+			m := []int{start, body + j + len(o.end), -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1}
 			switch k {
 			case 0:
 				m[2], m[3] = body, body+j
@@ -140,6 +141,8 @@ func packableLocs(page string) [][]int {
 				m[10], m[11] = body, body+j
 			case 5:
 				m[12], m[13] = body, body+j
+			case 6:
+				m[14], m[15] = body, body+j
 			}
 			locs = append(locs, m)
 			pos = m[1]
@@ -273,6 +276,8 @@ func Pack(page string) (string, error) {
 			first = append(first, packPart{"first", page[m[10]:m[11]]})
 		case m[12] >= 0:
 			parts = append(parts, packPart{"deferred", page[m[12]:m[13]]})
+		case m[14] >= 0:
+			parts = append(parts, packPart{"deferred-style", page[m[14]:m[15]]})
 		case m[4] >= 0:
 			parts = append(parts, packPart{"module", page[m[6]:m[7]]})
 		default:
@@ -367,6 +372,8 @@ func Unpack(page string) (string, error) {
 			scripts.WriteString("<script>" + p[1] + "</script>")
 		case "deferred":
 			scripts.WriteString("<script " + DeferAttr + ">" + p[1] + "</script>")
+		case "deferred-style":
+			styles.WriteString("<style " + DeferAttr + ">" + p[1] + "</style>")
 		default:
 			return "", fmt.Errorf("packed page: unknown part kind %q", p[0])
 		}
@@ -405,7 +412,7 @@ func PackedScripts(page string) ([]string, error) {
 		return nil, err
 	}
 	for _, p := range parts {
-		if p[0] != "style" {
+		if p[0] != "style" && p[0] != "deferred-style" {
 			s = append(s, p[1])
 		}
 	}
@@ -711,7 +718,7 @@ var deferred = struct {
 	sync.Mutex
 	blocks map[string]string
 	uris   map[[32]byte]string
-	source func() [][]string // SetDeferredSource
+	source func() [][]DeferredPart // SetDeferredSource
 	prime  sync.Once
 }{blocks: map[string]string{}, uris: map[[32]byte]string{}}
 
@@ -730,8 +737,8 @@ func Deferred(uri string) (blob string, ok bool) {
 		return blob, ok
 	}
 	deferred.prime.Do(func() {
-		for _, texts := range fn() {
-			_, _ = Defer(texts) // a full registry: the page draws plainly, as it says
+		for _, set := range fn() {
+			_, _ = Defer(set) // a full registry: the page draws plainly, as it says
 		}
 	})
 	deferred.Lock()
@@ -740,27 +747,32 @@ func Deferred(uri string) (blob string, ok bool) {
 	return blob, ok
 }
 
-// SetDeferredSource names the texts of the deferred scripts this program's
-// pages carry (each list a set, in a page's order): Deferred packs them on
+// SetDeferredSource names the deferred elements this program's pages carry
+// (each list a set, in a page's order): Deferred packs them on
 // its first miss, which gives the very URIs pages packed with the same
 // scripts name, so a process serving or reading pages packed before it
 // started (a UI cache, another genui process's page) finds their blocks.
 // A page from another build names a block that is still not there.
-func SetDeferredSource(fn func() [][]string) {
+func SetDeferredSource(fn func() [][]DeferredPart) {
 	deferred.Lock()
 	defer deferred.Unlock()
 	deferred.source = fn
 }
 
-// deferParts moves the texts of parts of kind "deferred" into a deferred
-// block and returns parts with an empty part of that kind in the place of
-// each, and the block's URI; parts unchanged and no URI when there are
-// none, and with them as plain scripts when the registry is full.
+// deferredKind is the kind of a deferred part's text in its block, by the
+// kind of the empty part the page keeps in its place.
+var deferredKind = map[string]string{"deferred": "script", "deferred-style": "style"}
+
+// deferParts moves the texts of parts of kind "deferred" and
+// "deferred-style" into a deferred block (as a script and a style) and
+// returns parts with an empty part of that kind in the place of each, and
+// the block's URI; parts unchanged and no URI when there are none, and with
+// them as plain scripts and styles when the registry is full.
 func deferParts(parts []packPart) ([]packPart, string, error) {
 	var texts []packPart
 	for _, p := range parts {
-		if p[0] == "deferred" {
-			texts = append(texts, packPart{"script", p[1]})
+		if k, ok := deferredKind[p[0]]; ok {
+			texts = append(texts, packPart{k, p[1]})
 		}
 	}
 	if len(texts) == 0 {
@@ -800,13 +812,14 @@ func deferParts(parts []packPart) ([]packPart, string, error) {
 	}
 	out := make([]packPart, len(parts))
 	for i, p := range parts {
+		k, deferredPart := deferredKind[p[0]]
 		switch {
-		case p[0] != "deferred":
+		case !deferredPart:
 			out[i] = p
 		case ok:
-			out[i] = packPart{"deferred", ""}
+			out[i] = packPart{p[0], ""}
 		default:
-			out[i] = packPart{"script", p[1]}
+			out[i] = packPart{k, p[1]}
 		}
 	}
 	if !ok {
@@ -823,7 +836,8 @@ func splitDeferred(block string) (segs, uri string) {
 }
 
 // blockParts reads a block's text: its parts, with the deferred block's
-// texts (kind "deferred") in the places Pack left for them.
+// texts (kinds "deferred" and "deferred-style") in the places Pack left
+// for them.
 func blockParts(block string) ([]packPart, error) {
 	segs, uri := splitDeferred(block)
 	parts, err := unpackBlock(segs)
@@ -832,7 +846,7 @@ func blockParts(block string) ([]packPart, error) {
 	}
 	markers := 0
 	for _, p := range parts {
-		if p[0] == "deferred" {
+		if _, ok := deferredKind[p[0]]; ok {
 			if p[1] != "" {
 				return nil, errors.New("packed page: a deferred part with text in the page's block")
 			}
@@ -861,22 +875,35 @@ func blockParts(block string) ([]packPart, error) {
 	}
 	k := 0
 	for i, p := range parts {
-		if p[0] == "deferred" {
-			parts[i] = packPart{"deferred", texts[k][1]}
+		if kind, ok := deferredKind[p[0]]; ok {
+			if texts[k][0] != kind {
+				return nil, fmt.Errorf("packed page: its deferred block has a %s where the page has a %s", texts[k][0], kind)
+			}
+			parts[i] = packPart{p[0], texts[k][1]}
 			k++
 		}
 	}
 	return parts, nil
 }
 
-// Defer packs texts as the deferred block a page with these deferred
-// scripts (in this order) names, and returns its URI: what Pack does for
+// DeferredPart is the text of one deferred element of a page: a script's,
+// or with Style a style's.
+type DeferredPart struct {
+	Text  string
+	Style bool
+}
+
+// Defer packs set as the deferred block a page with these deferred
+// elements (in this order) names, and returns its URI: what Pack does for
 // such a page, without one. For a process that serves pages packed before
 // it started (a UI cache) and has not packed one of them since.
-func Defer(texts []string) (string, error) {
-	parts := make([]packPart, len(texts))
-	for i, t := range texts {
-		parts[i] = packPart{"deferred", t}
+func Defer(set []DeferredPart) (string, error) {
+	parts := make([]packPart, len(set))
+	for i, d := range set {
+		parts[i] = packPart{"deferred", d.Text}
+		if d.Style {
+			parts[i][0] = "deferred-style"
+		}
 	}
 	_, uri, err := deferParts(parts)
 	if err == nil && uri == "" {

@@ -403,22 +403,26 @@ func TestUnpackRefusesGroupsTheLoaderWouldNotRead(t *testing.T) {
 	}
 }
 
-// TestPackDefersMarkedScripts: a script marked DeferAttr leaves the page:
-// the page's block keeps an empty place for it and names a deferred block,
-// which Deferred serves and which holds its text; Unpack and PackedScripts
-// (the CSP's hashes) put it back in its place. A block naming a deferred
+// TestPackDefersMarkedScripts: a script or style marked DeferAttr leaves
+// the page: the page's block keeps an empty place for it and names a
+// deferred block, which Deferred serves and which holds its text; Unpack
+// and PackedScripts (the CSP's hashes, scripts only) put it back in its
+// place. A block naming a deferred
 // block this process did not pack, one outside DeferredPrefix, or places
 // without a block, is an error.
 func TestPackDefersMarkedScripts(t *testing.T) {
 	page := mcpshim.Inject(richPage(t, `{"type":"object","properties":{"q":{"type":"string"}}}`))
-	var deferredTexts []string
+	var deferredTexts, deferredStyles []string
 	for _, m := range reElement.FindAllStringSubmatch(page, -1) {
 		if m[2] == " "+DeferAttr {
 			deferredTexts = append(deferredTexts, m[3])
+			if m[1] == "style" {
+				deferredStyles = append(deferredStyles, m[3])
+			}
 		}
 	}
-	if len(deferredTexts) == 0 {
-		t.Fatal("the rich page marks no script deferred")
+	if len(deferredTexts) == 0 || len(deferredStyles) != 1 {
+		t.Fatalf("the rich page marks %d elements deferred, %d of them styles; want its rich views' scripts and style", len(deferredTexts), len(deferredStyles))
 	}
 	packed, err := Pack(page)
 	if err != nil {
@@ -458,8 +462,8 @@ func TestPackDefersMarkedScripts(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, text := range deferredTexts {
-		if !slices.Contains(scripts, text) {
-			t.Error("PackedScripts leaves out a deferred script: the CSP would refuse it")
+		if isStyle := slices.Contains(deferredStyles, text); slices.Contains(scripts, text) == isStyle {
+			t.Errorf("PackedScripts: deferred element (%d bytes, a style: %v) listed %v; want the scripts, which the CSP would refuse without", len(text), isStyle, !isStyle)
 		}
 	}
 	back, err := Unpack(packed)
@@ -488,11 +492,12 @@ func TestPackDefersMarkedScripts(t *testing.T) {
 
 // TestDeferredFromItsSource: a process that has not packed a page finds
 // its deferred block all the same once the program says where its
-// deferred scripts come from (SetDeferredSource): they pack to the URI the
-// page names. Without a source, or for other scripts, it is not there.
+// deferred elements come from (SetDeferredSource): they pack to the URI the
+// page names. Without a source, or for other elements (the same texts with
+// a style taken for a script), it is not there.
 func TestDeferredFromItsSource(t *testing.T) {
 	t.Cleanup(ForgetDeferred)
-	page := "<!doctype html><html><head></head><body><script>a()</script><script " + DeferAttr + ">rich()</script><script " + DeferAttr + ">more()</script></body></html>"
+	page := "<!doctype html><html><head><style " + DeferAttr + ">.r{}</style></head><body><script>a()</script><script " + DeferAttr + ">rich()</script><script " + DeferAttr + ">more()</script></body></html>"
 	packed, err := Pack(page)
 	if err != nil {
 		t.Fatal(err)
@@ -509,12 +514,19 @@ func TestDeferredFromItsSource(t *testing.T) {
 		t.Error("Unpack read a page whose deferred block is nowhere")
 	}
 	ForgetDeferred()
-	SetDeferredSource(func() [][]string { return [][]string{{"other()"}, {"rich()", "more()"}} })
+	SetDeferredSource(func() [][]DeferredPart { return [][]DeferredPart{{{Text: ".r{}"}, {Text: "rich()"}, {Text: "more()"}}} })
+	if _, ok := Deferred(m[1]); ok {
+		t.Fatal("the block is found from a source that holds its style as a script")
+	}
+	ForgetDeferred()
+	SetDeferredSource(func() [][]DeferredPart {
+		return [][]DeferredPart{{{Text: "other()"}}, {{Text: ".r{}", Style: true}, {Text: "rich()"}, {Text: "more()"}}}
+	})
 	if _, ok := Deferred(m[1]); !ok {
-		t.Fatal("the block is not found from the source that holds its scripts")
+		t.Fatal("the block is not found from the source that holds its elements")
 	}
 	back, err := Unpack(packed)
-	if err != nil || !strings.Contains(back, "<script "+DeferAttr+">rich()</script><script "+DeferAttr+">more()</script>") {
+	if err != nil || !strings.Contains(back, "<style "+DeferAttr+">.r{}</style>") || !strings.Contains(back, "<script "+DeferAttr+">rich()</script><script "+DeferAttr+">more()</script>") {
 		t.Errorf("Unpack after priming: %v\n%s", err, back)
 	}
 }

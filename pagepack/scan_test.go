@@ -8,7 +8,7 @@ import (
 
 // refPackable is the pattern Pack ran before it looked with strings.Index:
 // the reference packableLocs must agree with.
-var refPackable = regexp.MustCompile(`(?s)<style>(.*?)</style>|<script( type="module")?>(.*?)</script>|<script ` + ShimAttr + `>(.*?)</script>|<script ` + FirstAttr + `>(.*?)</script>|<script ` + DeferAttr + `>(.*?)</script>`)
+var refPackable = regexp.MustCompile(`(?s)<style>(.*?)</style>|<script( type="module")?>(.*?)</script>|<script ` + ShimAttr + `>(.*?)</script>|<script ` + FirstAttr + `>(.*?)</script>|<script ` + DeferAttr + `>(.*?)</script>|<style ` + DeferAttr + `>(.*?)</style>`)
 
 var packableSeeds = []string{
 	`<style>a{}</style><script>x()</script><script type="module">y()</script><script data-genui-shim>s()</script><script data-genui-first>f()</script>`,
@@ -18,6 +18,7 @@ var packableSeeds = []string{
 	`<<script>>a</script></script><style></style><s<style>c</style>`,
 	`<script>"</script>" + 1</script><script type="module"></script>`,
 	`<script data-genui-deferred>d()</script><script data-genui-deferredx>no</script><script>x()</script>`,
+	`<style data-genui-deferred>.d{}</style><style data-genui-deferredx>no</style><style data-genui-deferred>unclosed<style>e{}</style>`,
 }
 
 // TestPackableLocsMatchTheRegexp: on hand-picked cases (unclosed elements,

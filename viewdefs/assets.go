@@ -20,7 +20,7 @@ import (
 var (
 	//go:embed min
 	minFS embed.FS
-	//go:embed connect.js form-base.js form.js form-nested.js form-none.js rich.js textlines.js textdata.js text.js render.js page.js emergency.js page.css rich.css
+	//go:embed connect.js form-base.js form.js form-nested.js form-none.js rich.js textlines.js textdata.js text.js render.js page.js emergency.js page.css rich.css rich-views.css
 	srcFS embed.FS
 )
 
@@ -46,6 +46,7 @@ var AssetUnits = []assetunit.Unit{
 	{Out: "min/emergency.js", Srcs: []string{"render.js", "emergency.js"}, Module: true},
 	{Out: "min/page.css", Srcs: []string{"page.css"}},
 	{Out: "min/rich.css", Srcs: []string{"rich.css"}},
+	{Out: "min/rich-views.css", Srcs: []string{"rich-views.css"}},
 }
 
 // assets is one build of everything a page inlines, by unit (the Out of

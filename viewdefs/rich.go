@@ -190,7 +190,7 @@ func (o Options) rich(t ToolData, cfg ViewConfig, spec *viewspec.Spec, outcomes 
 		"Rich": true, "Theme": cfg.Theme, "ViewConfig": viewConfigOf(cfg, spec), "Spec": spec, "Outcomes": outcomes,
 		// Embedded files; template.JS and template.CSS inline them verbatim.
 		"FormJS": js(formUnits(in)), "RendererJS": js(rendererUnits(out, spec)), "DeferredJS": js(deferredUnits(out, spec)), "ConnectJS": template.JS(a.get("min/connect.js")),
-		"CSS": template.CSS(a.get("min/page.css") + a.get("min/rich.css")), "PageJS": template.JS(a.get("min/page-rich.js")),
+		"CSS": template.CSS(a.get("min/page.css") + a.get("min/rich.css")), "DeferredCSS": template.CSS(a.get(deferredStyle)), "PageJS": template.JS(a.get("min/page-rich.js")),
 	})
 }
 
@@ -216,21 +216,34 @@ func rendererUnits(outputSchema json.RawMessage, spec *viewspec.Spec) []string {
 	return []string{"min/text.js"}
 }
 
-// DeferredScripts are the texts of the deferred scripts of every page the
-// offline generator makes (the minified build; readable sources are not
-// packed), one list per set deferredUnits gives, in a page's order.
-func DeferredScripts() [][]string {
+// DeferredPart is the text of one deferred element of a page: a script's,
+// or with Style a style's.
+type DeferredPart struct {
+	Text  string
+	Style bool
+}
+
+// DeferredParts are the deferred elements of every page the offline
+// generator makes (the minified build; readable sources are not packed),
+// one list per set deferredUnits gives, in a page's order: the deferred
+// style (deferredStyle, in the head) and then the deferred scripts.
+func DeferredParts() [][]DeferredPart {
 	a := Options{}.assets()
-	var out [][]string
+	var out [][]DeferredPart
 	for _, units := range [][]string{deferredUnits(nil, nil), deferredUnits(json.RawMessage(`{"type":"object","properties":{"n":{"type":"number"}}}`), nil)} {
-		texts := make([]string, len(units))
-		for i, u := range units {
-			texts[i] = a.get(u)
+		parts := []DeferredPart{{Text: a.get(deferredStyle), Style: true}}
+		for _, u := range units {
+			parts = append(parts, DeferredPart{Text: a.get(u)})
 		}
-		out = append(out, texts)
+		out = append(out, parts)
 	}
 	return out
 }
+
+// deferredStyle is the style a page carries as a deferred element with its
+// deferred scripts: rich-views.css, the rules only rich.js and textlines.js
+// draw with (rich.css keeps what text.js and a plain drawing use).
+const deferredStyle = "min/rich-views.css"
 
 // deferredUnits are the renderers a page carries as deferred scripts
 // (rich.html.tmpl marks them with pagepack's DeferAttr): packed out of the

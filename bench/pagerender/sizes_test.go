@@ -199,8 +199,9 @@ func sizeStats(xs []int) string {
 // with its minified size and what it deflates to alone (level 9; in the
 // block the parts share one stream, so the block is a little smaller than
 // their sum), named after the minified unit it is; then the deferred
-// scripts, which the page reads through its host after the handshake
-// (pagepack's deferred block, not in the page), and that block's size.
+// style and scripts, which the page reads through its host after the
+// handshake (pagepack's deferred block, not in the page), and that block's
+// size.
 func writeComposition(w io.Writer, page string) error {
 	scripts, err := pagepack.PackedScripts(page)
 	if err != nil {
@@ -226,6 +227,9 @@ func writeComposition(w io.Writer, page string) error {
 	var parts, later []string
 	for _, m := range reStyle.FindAllStringSubmatch(unpacked, -1) {
 		parts = append(parts, m[1])
+	}
+	for _, m := range reDeferredStyle.FindAllStringSubmatch(unpacked, -1) {
+		later = append(later, m[1])
 	}
 	for _, sc := range scripts {
 		if deferred[sc] {
@@ -270,6 +274,8 @@ func writeComposition(w io.Writer, page string) error {
 var reDeferred = regexp.MustCompile(`(?s)<script ` + pagepack.DeferAttr + `>(.*?)</script>`)
 
 var reStyle = regexp.MustCompile(`(?s)<style>(.*?)</style>`)
+
+var reDeferredStyle = regexp.MustCompile(`(?s)<style ` + pagepack.DeferAttr + `>(.*?)</style>`)
 
 // unitNames are the minified units the pages inline, by their text.
 func unitNames() (map[string]string, error) {

@@ -92,6 +92,12 @@ func TestPageDrawsAgainWhenItsRichViewsComeLate(t *testing.T) {
 	if got := f.drawnAs(); !got.Rich || got.Plain || got.Note != "" || !strings.Contains(got.Text, "gamma") {
 		t.Errorf("after the rich views came: %+v; want the rich table alone, no note", got)
 	}
+	// Their styles came with them (rich-views.css, a deferred style): the numbers' column is aligned right.
+	var align string
+	_ = json.Unmarshal(f.frame(`(w, d) => { const c = d.querySelector("#result td.num"); return c ? getComputedStyle(c).textAlign : "no numbers' column"; }`), &align)
+	if align != "right" {
+		t.Errorf("the rich table's numbers: text-align %q; want right (the rich views' style)", align)
+	}
 	if v := f.cspViolations(); len(v) > 0 {
 		t.Errorf("CSP violations: %v", v)
 	}

@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/genui-dev/genui/pagepack"
-	"github.com/genui-dev/genui/viewdefs"
 )
 
 var reDeferredURI = regexp.MustCompile(`;(` + regexp.QuoteMeta(pagepack.DeferredPrefix) + `[0-9a-f]{32})</script>`)
@@ -18,8 +17,8 @@ var reDeferredURI = regexp.MustCompile(`;(` + regexp.QuoteMeta(pagepack.Deferred
 // before it has packed one answers their reads all the same.
 func TestDeferredScriptsNameThePagesBlocks(t *testing.T) {
 	sets := map[string]bool{}
-	for _, texts := range viewdefs.DeferredScripts() {
-		uri, err := pagepack.Defer(texts)
+	for _, set := range deferredSets() {
+		uri, err := pagepack.Defer(set)
 		if err != nil {
 			t.Fatal(err)
 		}
