@@ -154,32 +154,30 @@ function pruned(v, path, depth) {
   return out;
 }
 /* Data drawn plainly: records as a table, an object as a card of its fields, a list one
-   value a line, what lies deeper than four levels as its JSON; every value whole, the rows past
-   the first PLAIN_ROWS of a list one click away. */
+   value a line, what lies deeper than four levels as its JSON; every value whole, the rows or
+   fields past the first PLAIN_ROWS one click away. */
 const PLAIN_ROWS = 200;
 function plainData(v, depth) {
   depth = depth || 0;
   if (v === null || typeof v !== "object") return el("span", typeof v === "string" ? "plain-text" : "plain-scalar", v === null ? "null" : String(v));
-  const n = Array.isArray(v) ? v.length : Object.keys(v).length;
-  if (!n) return el("span", "plain-scalar", Array.isArray(v) ? "[]" : "{}");
+  const items = Array.isArray(v) ? v : Object.keys(v);
+  if (!items.length) return el("span", "plain-scalar", Array.isArray(v) ? "[]" : "{}");
   if (depth > 3) return el("pre", "", pretty(v));
+  let wrap, row;
   if (!Array.isArray(v)) {
-    const dl = el("dl", depth ? "card nested" : "card");
-    Object.keys(v).forEach(function (k) {
-      dl.appendChild(el("dt", "", k));
-      dl.appendChild(el("dd")).appendChild(plainData(v[k], depth + 1));
-    });
-    return dl;
-  }
-  let wrap, body, row;
-  if (v.every(isPlainObject)) {
+    wrap = el("dl", depth ? "card nested" : "card");
+    row = function (k) {
+      wrap.appendChild(el("dt", "", k));
+      wrap.appendChild(el("dd")).appendChild(plainData(v[k], depth + 1));
+    };
+  } else if (v.every(isPlainObject)) {
     const cols = [];
     v.forEach(function (r) { Object.keys(r).forEach(function (k) { if (cols.indexOf(k) < 0) cols.push(k); }); });
     wrap = el("div", "table-wrap");
     const table = wrap.appendChild(el("table", "data plain-table"));
     const head = table.appendChild(el("thead")).appendChild(el("tr"));
     cols.forEach(function (c) { head.appendChild(el("th", "", c)); });
-    body = table.appendChild(el("tbody"));
+    const body = table.appendChild(el("tbody"));
     row = function (r) {
       const tr = body.appendChild(el("tr"));
       cols.forEach(function (c) {
@@ -188,19 +186,17 @@ function plainData(v, depth) {
       });
     };
   } else {
-    wrap = body = el("ol", "plain-list");
-    row = function (x) { body.appendChild(el("li")).appendChild(plainData(x, depth + 1)); };
+    wrap = el("ol", "plain-list");
+    row = function (x) { wrap.appendChild(el("li")).appendChild(plainData(x, depth + 1)); };
   }
-  v.slice(0, PLAIN_ROWS).forEach(row);
-  if (v.length > PLAIN_ROWS) {
-    const holder = el("div");
-    holder.appendChild(wrap);
-    const more = holder.appendChild(el("button", "plain-more", "Show the other " + (v.length - PLAIN_ROWS) + " of " + v.length));
-    more.type = "button";
-    more.addEventListener("click", function () { more.remove(); v.slice(PLAIN_ROWS).forEach(row); });
-    return holder;
-  }
-  return wrap;
+  items.slice(0, PLAIN_ROWS).forEach(row);
+  if (items.length <= PLAIN_ROWS) return wrap;
+  const holder = el("div");
+  holder.appendChild(wrap);
+  const more = holder.appendChild(el("button", "plain-more", "Show the other " + (items.length - PLAIN_ROWS) + " of " + items.length));
+  more.type = "button";
+  more.addEventListener("click", function () { more.remove(); items.slice(PLAIN_ROWS).forEach(row); });
+  return holder;
 }
 function plainBlock(v) {
   const wrap = el("div", "item plain-data");

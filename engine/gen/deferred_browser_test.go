@@ -195,41 +195,44 @@ func TestPlainResultGivesWayToACall(t *testing.T) {
 	f.waitFrame(`(w, d) => d.body.dataset.state === "result" && d.getElementById("result").innerText.includes("from the call")`)
 }
 
-// A plain drawing shows every value: records past the first 200 one click
-// away, values inside records and objects drawn as fields, lists one value a
-// line, and what lies deeper than four levels as its JSON.
+// A plain drawing shows every value: records and fields past the first 200
+// one click away, values inside records and objects drawn as fields, lists
+// one value a line, and what lies deeper than four levels as its JSON.
 func TestPlainDrawingShowsEveryValue(t *testing.T) {
 	host := strings.Replace(hostPage, "  onReadResource: readDeferred,\n", "", 1)
 	host = strings.Replace(host, "bridge.start();", "bridge.start();\n"+
-		`bridge.sendToolResult({ content: [], structuredContent: { rows: Array.from({ length: 250 }, (_, i) => ({ id: "row-" + i, owner: { name: "owner-" + i }, tags: ["t" + i, "u" + i] })), deep: { a: { b: { c: { d: { e: "deepest" } } } } } } });`, 1)
+		`bridge.sendToolResult({ content: [], structuredContent: { rows: Array.from({ length: 250 }, (_, i) => ({ id: "row-" + i, owner: { name: "owner-" + i }, tags: ["t" + i, "u" + i] })), deep: { a: { b: { c: { d: { e: "deepest" } } } } }, fields: Object.fromEntries(Array.from({ length: 230 }, (_, i) => ["field" + i, "value" + i])) } });`, 1)
 	f, ui := newFixtureHost(t, host)
 	ui.add(t, Tool{Name: "list_rows", Description: "Lists rows.", InputSchema: json.RawMessage(`{"type":"object","properties":{"q":{"type":"string"}}}`)})
 	f.open("list_rows")
 	f.waitFrame(`(w, d) => d.body.dataset.state === "result"`)
 	type seen struct {
 		Rows   int
-		More   string
+		More   []string
 		Text   string
 		Nested bool
 	}
 	look := func() seen {
 		var s seen
 		_ = json.Unmarshal(f.frame(`(w, d) => ({Rows: d.querySelectorAll("#result table.plain-table > tbody > tr").length,
-			More: (d.querySelector("#result .plain-more") || {}).textContent || "", Text: d.getElementById("result").innerText,
+			More: Array.from(d.querySelectorAll("#result .plain-more"), (b) => b.textContent), Text: d.getElementById("result").innerText,
 			Nested: !!d.querySelector("#result table.plain-table td dl.card")})`), &s)
 		return s
 	}
 	got := look()
-	if got.Rows != 200 || got.More != "Show the other 50 of 250" || !got.Nested {
-		t.Fatalf("plain drawing of 250 records: %d rows, button %q, nested card %v; want 200 rows, a button for the other 50, the owner as a card", got.Rows, got.More, got.Nested)
+	if got.Rows != 200 || strings.Join(got.More, "|") != "Show the other 50 of 250|Show the other 30 of 230" || !got.Nested {
+		t.Fatalf("plain drawing of 250 records and 230 fields: %d rows, buttons %q, nested card %v; want 200 rows, buttons for the other 50 rows and 30 fields, the owner as a card", got.Rows, got.More, got.Nested)
 	}
-	for _, want := range []string{"row-0", "owner-199", "t199", "u199", `"e": "deepest"`} {
+	for _, want := range []string{"row-0", "owner-199", "t199", "u199", `"e": "deepest"`, "value199"} {
 		if !strings.Contains(got.Text, want) {
 			t.Errorf("the plain drawing lacks %s", want)
 		}
 	}
-	f.waitFrame(`(w, d) => { d.querySelector("#result .plain-more").click(); return true; }`)
-	if got = look(); got.Rows != 250 || got.More != "" || !strings.Contains(got.Text, "owner-249") {
-		t.Errorf("after the button: %d rows, button %q; want all 250 rows, no button", got.Rows, got.More)
+	if strings.Contains(got.Text, "value200") {
+		t.Error("the plain drawing shows the 201st field before its button is pressed")
+	}
+	f.waitFrame(`(w, d) => { d.querySelectorAll("#result .plain-more").forEach((b) => b.click()); return true; }`)
+	if got = look(); got.Rows != 250 || len(got.More) != 0 || !strings.Contains(got.Text, "owner-249") || !strings.Contains(got.Text, "value229") {
+		t.Errorf("after the buttons: %d rows, buttons %q; want all 250 rows and 230 fields, no button", got.Rows, got.More)
 	}
 }
