@@ -102,15 +102,18 @@ let lastArgs = {};
 let shown = null;
 /* Draws result at once: richly when the rich views are in, else plainly, and again richly
    once they come unless another result took its place meanwhile. */
+let plainNow = false; /* the result on screen is drawn plainly */
 function showResult(result) {
   shown = result;
   const args = lastArgs;
   if (rich) {
     rich.render(result, resultEl, args);
+    plainNow = false;
     markPainted("rich-painted");
     return;
   }
   drawPlain(result);
+  plainNow = true;
   richReady.then(function (ok) {
     if (shown !== result) return;
     if (!ok) {
@@ -118,11 +121,13 @@ function showResult(result) {
       return;
     }
     rich.render(result, resultEl, args);
+    plainNow = false;
     markPainted("rich-painted");
   });
 }
-/* A result drawn without rich.js: text read by text.js (markdown, code, diffs, sections), data as
-   formatted JSON without the fields the view hides, media and resources as render.js draws them. */
+/* A result drawn without rich.js: text read by text.js (markdown, code, diffs, sections), data
+   without the fields the view hides as tables, cards and lists (plainData), media and resources
+   as render.js draws them. */
 function readJSON(id) {
   const e = document.getElementById(id);
   try { return e ? JSON.parse(e.textContent) : undefined; } catch (err) { return undefined; }
@@ -153,26 +158,41 @@ function pruned(v, path, depth) {
   });
   return out;
 }
-/* Data drawn plainly: records as a table, an object as a card of its fields, a list one
-   value a line, what lies deeper than four levels as its JSON; every value whole, the rows or
-   fields past the first PLAIN_ROWS one click away. */
-const PLAIN_ROWS = 200;
-function plainData(v, depth) {
+/* Data drawn plainly: records as a table (as a card each when they have more than PLAIN_COLUMNS
+   keys between them), an object as a card of its fields, a list one value a line, what lies deeper
+   than four levels as its JSON; every value whole. A drawing is bounded: a list's rows or an
+   object's fields past the first PLAIN_ROWS, or past PLAIN_VALUES values drawn in all (long texts
+   count for more), are one click away. */
+const PLAIN_ROWS = 200, PLAIN_COLUMNS = 40, PLAIN_VALUES = 2000;
+function plainData(v, depth, budget) {
   depth = depth || 0;
-  if (v === null || typeof v !== "object") return el("span", typeof v === "string" ? "plain-text" : "plain-scalar", v === null ? "null" : String(v));
+  budget = budget || { left: PLAIN_VALUES };
+  if (v === null || typeof v !== "object") {
+    const t = v === null ? "null" : String(v);
+    budget.left -= 1 + (t.length >> 7);
+    return el("span", typeof v === "string" ? "plain-text" : "plain-scalar", t);
+  }
   const items = Array.isArray(v) ? v : Object.keys(v);
   if (!items.length) return el("span", "plain-scalar", Array.isArray(v) ? "[]" : "{}");
-  if (depth > 3) return el("pre", "", pretty(v));
+  if (depth > 3) {
+    const t = pretty(v);
+    budget.left -= 1 + (t.length >> 7);
+    return block(t, "json");
+  }
+  let cols = null;
+  if (Array.isArray(v) && v.every(isPlainObject)) {
+    const seen = new Set();
+    for (let i = 0; i < v.length && seen.size <= PLAIN_COLUMNS; i++) Object.keys(v[i]).forEach(function (k) { seen.add(k); });
+    if (seen.size <= PLAIN_COLUMNS) cols = Array.from(seen);
+  }
   let wrap, row;
   if (!Array.isArray(v)) {
     wrap = el("dl", depth ? "card nested" : "card");
     row = function (k) {
       wrap.appendChild(el("dt", "", k));
-      wrap.appendChild(el("dd")).appendChild(plainData(v[k], depth + 1));
+      wrap.appendChild(el("dd")).appendChild(plainData(v[k], depth + 1, budget));
     };
-  } else if (v.every(isPlainObject)) {
-    const cols = [];
-    v.forEach(function (r) { Object.keys(r).forEach(function (k) { if (cols.indexOf(k) < 0) cols.push(k); }); });
+  } else if (cols) {
     wrap = el("div", "table-wrap");
     const table = wrap.appendChild(el("table", "data plain-table"));
     const head = table.appendChild(el("thead")).appendChild(el("tr"));
@@ -182,20 +202,33 @@ function plainData(v, depth) {
       const tr = body.appendChild(el("tr"));
       cols.forEach(function (c) {
         const td = tr.appendChild(el("td"));
-        if (Object.prototype.hasOwnProperty.call(r, c)) td.appendChild(plainData(r[c], depth + 1));
+        if (Object.prototype.hasOwnProperty.call(r, c)) td.appendChild(plainData(r[c], depth + 1, budget));
       });
     };
   } else {
     wrap = el("ol", "plain-list");
-    row = function (x) { wrap.appendChild(el("li")).appendChild(plainData(x, depth + 1)); };
+    row = function (x) { wrap.appendChild(el("li")).appendChild(plainData(x, depth + 1, budget)); };
   }
-  items.slice(0, PLAIN_ROWS).forEach(row);
-  if (items.length <= PLAIN_ROWS) return wrap;
+  let drawn = 0;
+  /* Up to PLAIN_ROWS more while the budget lasts (one at least: every level shows something). */
+  const more = function () {
+    const stop = Math.min(items.length, drawn + PLAIN_ROWS);
+    while (drawn < stop && (budget.left > 0 || drawn === 0)) row(items[drawn++]);
+  };
+  more();
+  if (drawn >= items.length) return wrap;
   const holder = el("div");
   holder.appendChild(wrap);
-  const more = holder.appendChild(el("button", "plain-more", "Show the other " + (items.length - PLAIN_ROWS) + " of " + items.length));
-  more.type = "button";
-  more.addEventListener("click", function () { more.remove(); items.slice(PLAIN_ROWS).forEach(row); });
+  const button = holder.appendChild(el("button", "plain-more"));
+  button.type = "button";
+  const label = function () { button.textContent = "Show the other " + (items.length - drawn) + " of " + items.length; };
+  label();
+  button.addEventListener("click", function () {
+    budget.left = PLAIN_VALUES; /* asked for: drawn on a budget of their own */
+    more();
+    if (drawn >= items.length) button.remove();
+    else label();
+  });
   return holder;
 }
 function plainBlock(v) {
@@ -393,6 +426,7 @@ form.addEventListener("submit", async function (ev) {
   }
   busy = true;
   submit.disabled = true;
+  const before = shown;
   shown = null; /* a result drawn plainly is not drawn again over this call */
   setState("loading", "Calling " + tool.name + "…");
   /* Progress notifications for this call (the host relays the server's) move a bar. */
@@ -410,6 +444,10 @@ form.addEventListener("submit", async function (ev) {
     setState(result && result.isError ? "error" : "result", "");
   } catch (e) {
     if (abort.signal.aborted) {
+      /* The result shown before the call is still there; drawn plainly, it is drawn again (richly
+         once the rich views are in), else left as the user left it. */
+      if (before && plainNow) showResult(before);
+      else shown = before;
       setState("ready", "Cancelled.");
     } else {
       resultEl.replaceChildren();

@@ -252,10 +252,11 @@ const deferredStyle = "min/rich-views.css"
 // view, textlines.js (version-control logs, numbered lines, log views).
 // Until they are in, and on a host that does not pass a view's resource
 // reads on, page.js draws results with text.js and render.js: markdown,
-// code, diffs and formatted JSON, never less than readable. Kept in the
-// page: what the first frame and that plain drawing need (the form,
-// text.js, textdata.js with its markdown preparation, the markdown
-// parser, the styles).
+// code, diffs, and data as tables, cards and lists, never less than
+// readable. Kept in the page: what the first frame and that plain drawing
+// need (the form, text.js, textdata.js with its markdown preparation, the
+// markdown parser, page.css and rich.css); rich-views.css, the rules only
+// the deferred scripts use, is deferred with them (deferredStyle).
 func deferredUnits(outputSchema json.RawMessage, spec *viewspec.Spec) []string {
 	if TextCanReach(outputSchema, spec) {
 		return []string{"min/textlines.js", "min/rich.js"}

@@ -187,8 +187,8 @@ func (f *fixture) openHandshake(tool string) {
 // richViewsSettled holds once a page that reads its rich views through the
 // host (an offline page: pagepack's deferred block) has them in or has
 // given up on them (page.js's body[data-rich-views]), and for any other
-// page: a result that comes before them waits up to a second and is then
-// drawn plainly, which a test on a loaded machine would otherwise meet.
+// page: a result that comes before them is drawn plainly first, which a
+// test on a loaded machine would otherwise meet.
 const richViewsSettled = `(w, d) => !w.genuiDeferred || !!d.body.dataset.richViews`
 
 // eval evaluates expr in the host page and decodes its JSON into v.

@@ -195,6 +195,64 @@ func TestPlainResultGivesWayToACall(t *testing.T) {
 	f.waitFrame(`(w, d) => d.body.dataset.state === "result" && d.getElementById("result").innerText.includes("from the call")`)
 }
 
+// A call cancelled while the rich views came leaves the host's result it
+// ran over on screen, and draws it again with them: it does not stay plain.
+func TestPlainResultDrawnRichlyAfterACancelledCall(t *testing.T) {
+	host := strings.Replace(hostPage, "  onReadResource: readDeferred,\n",
+		"  onReadResource: function (p) { return window.gate.then(function () { return readDeferred(p); }); },\n", 1)
+	host = strings.Replace(host, "bridge.start();", "window.gate = new Promise(function (r) { window.openGate = r; });\n"+
+		"window.replies.push(new Promise(function () {}));\nbridge.start();", 1)
+	f, ui := newFixtureHost(t, host)
+	ui.add(t, Tool{Name: "list_items", Description: "Lists items.", InputSchema: json.RawMessage(`{"type":"object","properties":{"q":{"type":"string"}}}`)})
+	f.openHandshake("list_items")
+	f.eval(`(bridge.sendToolResult(`+recordsResult+`), true)`, nil)
+	f.waitFrame(`(w, d) => d.body.dataset.state === "result" && !!d.querySelector("#result .plain-data")`)
+	f.waitFrame(`(w, d) => { d.getElementById("tool-form").requestSubmit(); return d.body.dataset.state === "loading"; }`)
+	f.eval(`(window.openGate(), true)`, nil)
+	f.waitFrame(`(w, d) => d.body.dataset.richViews === "in"`)
+	f.waitFrame(`(w, d) => { d.querySelector(".cancel-call").click(); return true; }`)
+	f.waitFrame(`(w, d) => d.body.dataset.state === "ready" && !!d.querySelector("#result table.data:not(.plain-table)")`)
+	if got := f.drawnAs(); got.Plain || !strings.Contains(got.Text, "gamma") {
+		t.Errorf("after the cancelled call: %+v; want the host's result drawn richly", got)
+	}
+}
+
+// A plain drawing stays bounded however the data is shaped: records with
+// more keys between them than a table can hold are drawn as a card each,
+// and past its budget of values the rest is one click away.
+func TestPlainDrawingIsBounded(t *testing.T) {
+	host := strings.Replace(hostPage, "  onReadResource: readDeferred,\n", "", 1)
+	host = strings.Replace(host, "bridge.start();", "bridge.start();\n"+
+		`bridge.sendToolResult({ content: [], structuredContent: Array.from({ length: 200 }, (_, i) => Object.fromEntries(Array.from({ length: 50 }, (_, j) => ["r" + i + "f" + j, j]))) });`, 1)
+	f, ui := newFixtureHost(t, host)
+	ui.add(t, Tool{Name: "list_rows", Description: "Lists rows.", InputSchema: json.RawMessage(`{"type":"object","properties":{"q":{"type":"string"}}}`)})
+	f.open("list_rows")
+	f.waitFrame(`(w, d) => d.body.dataset.state === "result"`)
+	type seen struct {
+		Tables, Cards int
+		More          []string
+		Text          string
+	}
+	look := func() seen {
+		var s seen
+		_ = json.Unmarshal(f.frame(`(w, d) => ({Tables: d.querySelectorAll("#result table.plain-table").length,
+			Cards: d.querySelectorAll("#result .plain-data dl.card").length, More: Array.from(d.querySelectorAll("#result .plain-more"), (b) => b.textContent),
+			Text: d.getElementById("result").innerText})`), &s)
+		return s
+	}
+	got := look()
+	if got.Tables != 0 || got.Cards == 0 || got.Cards >= 200 || len(got.More) != 1 || got.More[0] != fmt.Sprintf("Show the other %d of 200", 200-got.Cards) || strings.Contains(got.Text, "r199f0") {
+		t.Fatalf("200 records with 50 keys each: %d tables, %d cards, buttons %q; want no table, a card each until the budget, a button for the rest", got.Tables, got.Cards, got.More)
+	}
+	for i := 0; i < 20 && len(got.More) > 0; i++ {
+		f.waitFrame(`(w, d) => { d.querySelector("#result .plain-more").click(); return true; }`)
+		got = look()
+	}
+	if got.Cards != 200 || len(got.More) != 0 || !strings.Contains(got.Text, "r199f49") {
+		t.Errorf("after the buttons: %d cards, buttons %q; want all 200 records, no button", got.Cards, got.More)
+	}
+}
+
 // A plain drawing shows every value: records and fields past the first 200
 // one click away, values inside records and objects drawn as fields, lists
 // one value a line, and what lies deeper than four levels as its JSON.
