@@ -60,9 +60,7 @@ func (p *page) open(tool, args string, call bool) {
 
 func (p *page) poll(expr string, timeout time.Duration) {
 	p.t.Helper()
-	ctx, cancel := context.WithTimeout(p.ctx, timeout)
-	defer cancel()
-	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](expr)); err != nil {
+	if err := browsertest.PollErr(p.ctx, expr, timeout); err != nil {
 		p.t.Fatalf("waiting for %s: %v\npage log:\n%s", expr, err, p.log())
 	}
 }

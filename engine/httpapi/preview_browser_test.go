@@ -56,9 +56,7 @@ func (b *tab) eval(expr string) string {
 // poll waits until expr is true in the page.
 func (b *tab) poll(expr string, timeout time.Duration) {
 	b.t.Helper()
-	ctx, cancel := context.WithTimeout(b.ctx, timeout)
-	defer cancel()
-	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](expr)); err != nil {
+	if err := browsertest.PollErr(b.ctx, expr, timeout); err != nil {
 		b.t.Fatalf("waiting for %s: %v\npage log: %s", expr, err, b.logText())
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"context"
 	"os"
 	"os/exec"
+	"strings"
 	"testing"
 	"time"
 
@@ -112,9 +113,40 @@ func Run(t testing.TB, ctx context.Context, timeout time.Duration, actions ...ch
 // fails the test after timeout.
 func Poll(t testing.TB, ctx context.Context, expr string, timeout time.Duration) {
 	t.Helper()
-	rctx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
-	if _, err := chromedp.Run(rctx, chromedp.Poll[bool](expr)); err != nil {
+	if err := PollErr(ctx, expr, timeout); err != nil {
 		t.Fatalf("waiting for %s: %v", expr, err)
 	}
+}
+
+// PollErr waits until expr is true in the page, at most timeout, and says
+// why it is not. A navigation meanwhile (the page's execution context
+// replaced, which fails the page's poll with "Cannot find context with
+// specified id", "Execution context was destroyed" or "Inspected target
+// navigated or closed") does not end the
+// wait: the poll starts again in the new document, as a wait for
+// something a navigation brings must.
+func PollErr(ctx context.Context, expr string, timeout time.Duration) error {
+	rctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	for {
+		_, err := chromedp.Run(rctx, chromedp.Poll[bool](expr))
+		if err == nil || rctx.Err() != nil || !contextReplaced(err) {
+			return err
+		}
+		retry := time.NewTimer(20 * time.Millisecond)
+		select {
+		case <-rctx.Done():
+			retry.Stop()
+			return err
+		case <-retry.C:
+		}
+	}
+}
+
+// contextReplaced reports whether err is a page's evaluation lost to a
+// navigation.
+func contextReplaced(err error) bool {
+	s := err.Error()
+	return strings.Contains(s, "Cannot find context with specified id") || strings.Contains(s, "Execution context was destroyed") ||
+		strings.Contains(s, "Inspected target navigated or closed")
 }

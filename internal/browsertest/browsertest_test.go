@@ -49,3 +49,25 @@ func TestStartLoadsAPageAndReachesAnIframe(t *testing.T) {
 		t.Errorf("sandboxed frame origin = %s, want \"null\"", got)
 	}
 }
+
+// A poll for what a navigation brings survives the navigation: the page's
+// own poll dies with its document, and PollErr starts it again in the new
+// one.
+func TestPollSurvivesANavigation(t *testing.T) {
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		_, _ = w.Write([]byte(`<!doctype html><title>first</title><script>setTimeout(() => { location.href = "/second"; }, 300)</script>`))
+	})
+	mux.HandleFunc("GET /second", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		_, _ = w.Write([]byte(`<!doctype html><title>second</title>`))
+	})
+	srv := httptest.NewServer(mux)
+	defer srv.Close()
+	ctx := Start(t)
+	Run(t, ctx, 20*time.Second, chromedp.Navigate(srv.URL))
+	if err := PollErr(ctx, `document.title === "second"`, 20*time.Second); err != nil {
+		t.Fatalf("poll across a navigation: %v", err)
+	}
+}
