@@ -16,6 +16,24 @@ import (
 // and a plain drawing as a plain one (table.plain-table).
 const recordsResult = `{ content: [{ type: "text", text: JSON.stringify([{ name: "alpha", size: 1 }, { name: "beta", size: 2 }, { name: "gamma", size: 3 }]) }] }`
 
+// gatedFixture opens list_items (through its handshake) in hostPage with
+// the answer to the page's read of its rich views held until
+// window.openGate(); before runs before the bridge starts, after once it
+// has.
+func gatedFixture(t *testing.T, before, after string) *fixture {
+	t.Helper()
+	host := strings.Replace(hostPage, "  onReadResource: readDeferred,\n",
+		"  onReadResource: function (p) { return window.gate.then(function () { return readDeferred(p); }); },\n", 1)
+	host = strings.Replace(host, "bridge.start();", "window.gate = new Promise(function (r) { window.openGate = r; });\n"+before+"bridge.start();\n"+after, 1)
+	if host == hostPage {
+		t.Fatal("hostPage changed: no onReadResource or bridge.start to replace")
+	}
+	f, ui := newFixtureHost(t, host)
+	ui.add(t, Tool{Name: "list_items", Description: "Lists items.", InputSchema: json.RawMessage(`{"type":"object","properties":{"q":{"type":"string"}}}`)})
+	f.openHandshake("list_items")
+	return f
+}
+
 // drawnAs is how the frame drew the result.
 type drawnAs struct {
 	Table, Plain, Rich bool
@@ -70,12 +88,7 @@ func TestPageDrawsPlainlyWithoutTheHostsResourceReads(t *testing.T) {
 // after waiting for them, and drawn again with them when they come; the page
 // then has no note.
 func TestPageDrawsAgainWhenItsRichViewsComeLate(t *testing.T) {
-	host := strings.Replace(hostPage, "  onReadResource: readDeferred,\n",
-		"  onReadResource: function (p) { return window.gate.then(function () { return readDeferred(p); }); },\n", 1)
-	host = strings.Replace(host, "bridge.start();", "window.gate = new Promise(function (r) { window.openGate = r; });\nbridge.start();\nbridge.sendToolResult("+recordsResult+");", 1)
-	f, ui := newFixtureHost(t, host)
-	ui.add(t, Tool{Name: "list_items", Description: "Lists items.", InputSchema: json.RawMessage(`{"type":"object","properties":{"q":{"type":"string"}}}`)})
-	f.openHandshake("list_items")
+	f := gatedFixture(t, "", "bridge.sendToolResult("+recordsResult+");\n")
 	f.waitFrame(`(w, d) => d.body.dataset.state === "result"`)
 	if got := f.drawnAs(); got.Table || got.Rich || !got.Plain || !strings.Contains(got.Text, "beta\t2") || got.Note != "" {
 		t.Fatalf("before the rich views came: %+v; want the records drawn plainly, no note yet", got)
@@ -170,13 +183,7 @@ func TestPlainDrawingKeepsTheViewsThemeAndHiddenFields(t *testing.T) {
 // again over a call the user started meanwhile: when they come, the page's
 // state stays the call's until the call's result comes.
 func TestPlainResultGivesWayToACall(t *testing.T) {
-	host := strings.Replace(hostPage, "  onReadResource: readDeferred,\n",
-		"  onReadResource: function (p) { return window.gate.then(function () { return readDeferred(p); }); },\n", 1)
-	host = strings.Replace(host, "bridge.start();", "window.gate = new Promise(function (r) { window.openGate = r; });\n"+
-		"window.replies.push(new Promise(function (r) { window.answer = r; }));\nbridge.start();", 1)
-	f, ui := newFixtureHost(t, host)
-	ui.add(t, Tool{Name: "list_items", Description: "Lists items.", InputSchema: json.RawMessage(`{"type":"object","properties":{"q":{"type":"string"}}}`)})
-	f.openHandshake("list_items")
+	f := gatedFixture(t, "window.replies.push(new Promise(function (r) { window.answer = r; }));\n", "")
 	f.eval(`(bridge.sendToolResult({ content: [{ type: "text", text: "from the host" }] }), true)`, nil)
 	f.waitFrame(`(w, d) => d.body.dataset.state === "result" && d.getElementById("result").innerText.includes("from the host")`)
 	f.waitFrame(`(w, d) => { d.getElementById("tool-form").requestSubmit(); return d.body.dataset.state === "loading"; }`)
@@ -198,13 +205,7 @@ func TestPlainResultGivesWayToACall(t *testing.T) {
 // A call cancelled while the rich views came leaves the host's result it
 // ran over on screen, and draws it again with them: it does not stay plain.
 func TestPlainResultDrawnRichlyAfterACancelledCall(t *testing.T) {
-	host := strings.Replace(hostPage, "  onReadResource: readDeferred,\n",
-		"  onReadResource: function (p) { return window.gate.then(function () { return readDeferred(p); }); },\n", 1)
-	host = strings.Replace(host, "bridge.start();", "window.gate = new Promise(function (r) { window.openGate = r; });\n"+
-		"window.replies.push(new Promise(function () {}));\nbridge.start();", 1)
-	f, ui := newFixtureHost(t, host)
-	ui.add(t, Tool{Name: "list_items", Description: "Lists items.", InputSchema: json.RawMessage(`{"type":"object","properties":{"q":{"type":"string"}}}`)})
-	f.openHandshake("list_items")
+	f := gatedFixture(t, "window.replies.push(new Promise(function () {}));\n", "")
 	f.eval(`(bridge.sendToolResult(`+recordsResult+`), true)`, nil)
 	f.waitFrame(`(w, d) => d.body.dataset.state === "result" && !!d.querySelector("#result .plain-data")`)
 	f.waitFrame(`(w, d) => { d.getElementById("tool-form").requestSubmit(); return d.body.dataset.state === "loading"; }`)
