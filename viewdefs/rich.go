@@ -10,6 +10,7 @@ import (
 
 	template "github.com/DataDog/datadog-agent/pkg/template/html"
 
+	"github.com/genui-dev/genui/pagepack"
 	"github.com/genui-dev/genui/viewspec"
 )
 
@@ -216,24 +217,17 @@ func rendererUnits(outputSchema json.RawMessage, spec *viewspec.Spec) []string {
 	return []string{"min/text.js"}
 }
 
-// DeferredPart is the text of one deferred element of a page: a script's,
-// or with Style a style's.
-type DeferredPart struct {
-	Text  string
-	Style bool
-}
-
 // DeferredParts are the deferred elements of every page the offline
 // generator makes (the minified build; readable sources are not packed),
 // one list per set deferredUnits gives, in a page's order: the deferred
 // style (deferredStyle, in the head) and then the deferred scripts.
-func DeferredParts() [][]DeferredPart {
+func DeferredParts() [][]pagepack.DeferredPart {
 	a := Options{}.assets()
-	var out [][]DeferredPart
+	var out [][]pagepack.DeferredPart
 	for _, units := range [][]string{deferredUnits(nil, nil), deferredUnits(json.RawMessage(`{"type":"object","properties":{"n":{"type":"number"}}}`), nil)} {
-		parts := []DeferredPart{{Text: a.get(deferredStyle), Style: true}}
+		parts := []pagepack.DeferredPart{{Text: a.get(deferredStyle), Style: true}}
 		for _, u := range units {
-			parts = append(parts, DeferredPart{Text: a.get(u)})
+			parts = append(parts, pagepack.DeferredPart{Text: a.get(u)})
 		}
 		out = append(out, parts)
 	}

@@ -87,15 +87,7 @@ func server(tb testing.TB, pages map[string]string, blocks map[string]string) *h
 	// The pages' reads of their deferred scripts (the rich views), as
 	// genui's MCP server answers them: host.html's onreadresource asks here.
 	// The compared pages' blocks come from the file their version wrote.
-	mux.HandleFunc(browsertest.PageBlocksPath, func(w http.ResponseWriter, r *http.Request) {
-		uri := r.URL.Query().Get("uri")
-		if blob, ok := blocks[uri]; ok {
-			w.Header().Set("Content-Type", "application/json")
-			_ = json.NewEncoder(w).Encode(map[string]any{"contents": []any{map[string]any{"uri": uri, "mimeType": pagepack.DeferredMIME, "blob": blob}}})
-			return
-		}
-		browsertest.ServePageBlocks(w, r)
-	})
+	mux.HandleFunc(browsertest.PageBlocksPath, browsertest.ServePageBlocksFrom(blocks))
 	for path, page := range pages {
 		mux.HandleFunc("/app/"+path, html(page))
 	}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/genui-dev/genui/pagepack"
+	"github.com/genui-dev/genui/viewdefs"
 )
 
 var reDeferredURI = regexp.MustCompile(`;(` + regexp.QuoteMeta(pagepack.DeferredPrefix) + `[0-9a-f]{32})</script>`)
@@ -17,7 +18,7 @@ var reDeferredURI = regexp.MustCompile(`;(` + regexp.QuoteMeta(pagepack.Deferred
 // before it has packed one answers their reads all the same.
 func TestDeferredScriptsNameThePagesBlocks(t *testing.T) {
 	sets := map[string]bool{}
-	for _, set := range deferredSets() {
+	for _, set := range viewdefs.DeferredParts() {
 		uri, err := pagepack.Defer(set)
 		if err != nil {
 			t.Fatal(err)

@@ -93,17 +93,4 @@ func (o PageOptions) RenderSpec(t Tool, spec viewspec.Spec, outcomes []viewspec.
 // to pack on a miss: a process serving pages from the UI cache before it
 // has packed one, or reading another genui process's page, finds their
 // blocks (the URIs name the scripts, so the same build gives the same).
-func init() { pagepack.SetDeferredSource(deferredSets) }
-
-// deferredSets are viewdefs.DeferredParts as pagepack takes them.
-func deferredSets() [][]pagepack.DeferredPart {
-	var out [][]pagepack.DeferredPart
-	for _, set := range viewdefs.DeferredParts() {
-		parts := make([]pagepack.DeferredPart, len(set))
-		for i, p := range set {
-			parts[i] = pagepack.DeferredPart{Text: p.Text, Style: p.Style}
-		}
-		out = append(out, parts)
-	}
-	return out
-}
+func init() { pagepack.SetDeferredSource(viewdefs.DeferredParts) }
