@@ -164,14 +164,27 @@ function pruned(v, path, depth) {
    object's fields past the first PLAIN_ROWS, or past PLAIN_VALUES values drawn in all (long texts
    count for more), are one click away. */
 const PLAIN_ROWS = 200, PLAIN_COLUMNS = 40, PLAIN_VALUES = 2000;
+/* A scalar's text, counted against the budget. */
+function plainText(v, budget) {
+  const t = v === null ? "null" : String(v);
+  budget.left -= 1 + (t.length >> 7);
+  return t;
+}
+/* Puts v into the cell (td, dd or li): a scalar as the cell's own text, with no element of its
+   own (a records table has a value in every cell: hundreds fewer elements to style and lay out
+   before the first paint); a number, boolean or null in the code font (.plain-scalar). */
+function plainFill(cell, v, depth, budget) {
+  if (v !== null && typeof v === "object") {
+    cell.appendChild(plainData(v, depth, budget));
+    return;
+  }
+  cell.textContent = plainText(v, budget);
+  if (typeof v !== "string") cell.className = "plain-scalar";
+}
 function plainData(v, depth, budget) {
   depth = depth || 0;
   budget = budget || { left: PLAIN_VALUES };
-  if (v === null || typeof v !== "object") {
-    const t = v === null ? "null" : String(v);
-    budget.left -= 1 + (t.length >> 7);
-    return el("span", typeof v === "string" ? "plain-text" : "plain-scalar", t);
-  }
+  if (v === null || typeof v !== "object") return el("span", typeof v === "string" ? "plain-text" : "plain-scalar", plainText(v, budget));
   const items = Array.isArray(v) ? v : Object.keys(v);
   if (!items.length) return el("span", "plain-scalar", Array.isArray(v) ? "[]" : "{}");
   if (depth > 3) {
@@ -190,7 +203,7 @@ function plainData(v, depth, budget) {
     wrap = el("dl", depth ? "card nested" : "card");
     row = function (k) {
       wrap.appendChild(el("dt", "", k));
-      wrap.appendChild(el("dd")).appendChild(plainData(v[k], depth + 1, budget));
+      plainFill(wrap.appendChild(el("dd")), v[k], depth + 1, budget);
     };
   } else if (cols) {
     wrap = el("div", "table-wrap");
@@ -202,12 +215,12 @@ function plainData(v, depth, budget) {
       const tr = body.appendChild(el("tr"));
       cols.forEach(function (c) {
         const td = tr.appendChild(el("td"));
-        if (Object.prototype.hasOwnProperty.call(r, c)) td.appendChild(plainData(r[c], depth + 1, budget));
+        if (Object.prototype.hasOwnProperty.call(r, c)) plainFill(td, r[c], depth + 1, budget);
       });
     };
   } else {
     wrap = el("ol", "plain-list");
-    row = function (x) { wrap.appendChild(el("li")).appendChild(plainData(x, depth + 1, budget)); };
+    row = function (x) { plainFill(wrap.appendChild(el("li")), x, depth + 1, budget); };
   }
   let drawn = 0;
   /* Up to PLAIN_ROWS more while the budget lasts (one at least: every level shows something). */

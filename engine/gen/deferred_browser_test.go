@@ -256,11 +256,13 @@ func TestPlainDrawingIsBounded(t *testing.T) {
 
 // A plain drawing shows every value: records and fields past the first 200
 // one click away, values inside records and objects drawn as fields, lists
-// one value a line, and what lies deeper than four levels as its JSON.
+// one value a line, and what lies deeper than four levels as its JSON. A
+// scalar is its cell's own text (no element per value: fewer to style and
+// lay out before the first paint), a number in the code font.
 func TestPlainDrawingShowsEveryValue(t *testing.T) {
 	host := strings.Replace(hostPage, "  onReadResource: readDeferred,\n", "", 1)
 	host = strings.Replace(host, "bridge.start();", "bridge.start();\n"+
-		`bridge.sendToolResult({ content: [], structuredContent: { rows: Array.from({ length: 250 }, (_, i) => ({ id: "row-" + i, owner: { name: "owner-" + i }, tags: ["t" + i, "u" + i] })), deep: { a: { b: { c: { d: { e: "deepest" } } } } }, fields: Object.fromEntries(Array.from({ length: 230 }, (_, i) => ["field" + i, "value" + i])) } });`, 1)
+		`bridge.sendToolResult({ content: [], structuredContent: { rows: Array.from({ length: 250 }, (_, i) => ({ id: "row-" + i, n: i, owner: { name: "owner-" + i }, tags: ["t" + i, "u" + i] })), deep: { a: { b: { c: { d: { e: "deepest" } } } } }, fields: Object.fromEntries(Array.from({ length: 230 }, (_, i) => ["field" + i, "value" + i])) } });`, 1)
 	f, ui := newFixtureHost(t, host)
 	ui.add(t, Tool{Name: "list_rows", Description: "Lists rows.", InputSchema: json.RawMessage(`{"type":"object","properties":{"q":{"type":"string"}}}`)})
 	f.open("list_rows")
@@ -270,17 +272,25 @@ func TestPlainDrawingShowsEveryValue(t *testing.T) {
 		More   []string
 		Text   string
 		Nested bool
+		// The first row's cells: their elements, and the class and font of the number's.
+		Spans, NumClass, NumFont, IDFont string
 	}
 	look := func() seen {
 		var s seen
-		_ = json.Unmarshal(f.frame(`(w, d) => ({Rows: d.querySelectorAll("#result table.plain-table > tbody > tr").length,
+		_ = json.Unmarshal(f.frame(`(w, d) => { const cells = d.querySelectorAll("#result table.plain-table > tbody > tr:first-child > td");
+			return {Rows: d.querySelectorAll("#result table.plain-table > tbody > tr").length,
 			More: Array.from(d.querySelectorAll("#result .plain-more"), (b) => b.textContent), Text: d.getElementById("result").innerText,
-			Nested: !!d.querySelector("#result table.plain-table td dl.card")})`), &s)
+			Nested: !!d.querySelector("#result table.plain-table td dl.card"),
+			Spans: Array.from(cells, (c) => c.querySelectorAll("span").length).join(","), NumClass: cells[1].className,
+			NumFont: getComputedStyle(cells[1]).fontFamily, IDFont: getComputedStyle(cells[0]).fontFamily}; }`), &s)
 		return s
 	}
 	got := look()
 	if got.Rows != 200 || strings.Join(got.More, "|") != "Show the other 50 of 250|Show the other 30 of 230" || !got.Nested {
 		t.Fatalf("plain drawing of 250 records and 230 fields: %d rows, buttons %q, nested card %v; want 200 rows, buttons for the other 50 rows and 30 fields, the owner as a card", got.Rows, got.More, got.Nested)
+	}
+	if got.Spans != "0,0,0,0" || got.NumClass != "plain-scalar" || got.NumFont == got.IDFont {
+		t.Errorf("first row: spans per cell %s, number's cell class %q font %q (the id's %q); want no element per value, the number in the code font", got.Spans, got.NumClass, got.NumFont, got.IDFont)
 	}
 	for _, want := range []string{"row-0", "owner-199", "t199", "u199", `"e": "deepest"`, "value199"} {
 		if !strings.Contains(got.Text, want) {
