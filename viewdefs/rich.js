@@ -2048,7 +2048,7 @@
       if (!u) return;
       var known = { "%": "%", percent: "%", bytes: "bytes", b: "bytes", s: "time", sec: "time", seconds: "time" }[String(u).toLowerCase()];
       if (known) spec.unit = known;
-      else if (/^[$€£¥]$/.test(u)) spec.unit = u;
+      else if (/^[$\u20ac\u00a3\u00a5]$/.test(u)) spec.unit = u;
       else { spec.unit = ""; spec.unitSuffix = " " + u; }
     }
 

@@ -3,6 +3,7 @@ package minify
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -33,6 +34,21 @@ func TestMinifiedAssetsAreFresh(t *testing.T) {
 func TestBuildRefusesBrokenSource(t *testing.T) {
 	if _, err := Build(Unit{Out: "x/min/a.js"}, "function ("); err == nil {
 		t.Fatal("no error for broken JavaScript")
+	}
+}
+
+// TestBuildKeepsOutputASCII: a string's non-ASCII characters come out as
+// escapes; one that esbuild would leave (in a regular expression) is refused.
+func TestBuildKeepsOutputASCII(t *testing.T) {
+	out, err := Build(Unit{Out: "x/min/a.js"}, "window.a = \"wait\u2026 \u00e9t\u00e9\";") // the characters themselves, not escapes
+	if err != nil || !strings.Contains(string(out), `\u2026`) {
+		t.Fatalf("string with non-ASCII characters: %s, %v; want them escaped", out, err)
+	}
+	if _, err := Build(Unit{Out: "x/min/b.js"}, "window.b = /^[$\\u20ac]$/.test(window.c);"); err != nil {
+		t.Fatalf("escaped in the source: %v", err)
+	}
+	if _, err := Build(Unit{Out: "x/min/c.js"}, "window.b = /^[$\u20ac]$/.test(window.c);"); err == nil || !strings.Contains(err.Error(), "x/min/c.js") {
+		t.Fatalf("a regular expression with a euro sign in it: %v; want an error naming the unit", err)
 	}
 }
 
