@@ -59,7 +59,7 @@ func Build(u Unit, src string) ([]byte, error) {
 		MinifySyntax:      true,
 		// What hosts' webviews run (Chromium, WebKit); nothing is lowered
 		// that the sources do not use already.
-		Target:        api.ES2020,
+		Target: api.ES2020,
 		// ASCII: non-ASCII characters become escapes. A page's loader
 		// decodes its packed text as one string, and one character past
 		// U+00FF made all of it two-byte: the CSS parser, the script
