@@ -289,6 +289,14 @@ func TestPlainDrawingShowsEveryValue(t *testing.T) {
 	if got.Rows != 200 || strings.Join(got.More, "|") != "Show the other 50 of 250|Show the other 30 of 230" || !got.Nested {
 		t.Fatalf("plain drawing of 250 records and 230 fields: %d rows, buttons %q, nested card %v; want 200 rows, buttons for the other 50 rows and 30 fields, the owner as a card", got.Rows, got.More, got.Nested)
 	}
+	// At its narrowest a cell keeps a nested card's key and its value's first word on one line.
+	var keyWithValue bool
+	_ = json.Unmarshal(f.frame(`(w, d) => { const card = d.querySelector("#result table.plain-table td dl.card"), td = card.closest("td");
+		td.style.width = "1px"; const same = card.querySelector("dt").getClientRects()[0].top === card.querySelector("dd").getClientRects()[0].top;
+		td.style.width = ""; return same; }`), &keyWithValue)
+	if !keyWithValue {
+		t.Error("a nested card's key and value are on separate lines in a narrow cell")
+	}
 	if got.Spans != "0,0,0,0" || got.NumClass != "plain-scalar" || got.NumFont == got.IDFont {
 		t.Errorf("first row: spans per cell %s, number's cell class %q font %q (the id's %q); want no element per value, the number in the code font", got.Spans, got.NumClass, got.NumFont, got.IDFont)
 	}
