@@ -3,11 +3,14 @@ package gen
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/genui-dev/genui/mcpshim"
 	"github.com/genui-dev/genui/pagepack"
+	"github.com/genui-dev/genui/viewdefs"
 )
 
 func TestValidate(t *testing.T) {
@@ -58,6 +61,56 @@ var offlineSchemas = map[string]string{
 	"empty":     `{"type":"object"}`,
 	"none":      ``,
 	"hostile":   `{"type":"object","properties":{"</script><script>alert(1)</script>":{"type":"string","description":"<img src=x onerror=alert(1)> https://evil.example"}}}`,
+}
+
+// TestOfflinePackedTextIsASCII: every script and style an offline page's
+// loader decodes, and those of the rich views it reads through the host, is
+// ASCII, whatever the tool's own text (that stays in the page's markup): one
+// character past U+00FF makes the loader's decoded text a two-byte string,
+// which the CSS parser, the script compiler and the DOM then work through at
+// twice the bytes (bench/README.md, render round 10). Covers what reaches a
+// page without internal/minify's check, such as the vendored markdown reader.
+func TestOfflinePackedTextIsASCII(t *testing.T) {
+	reStyle := regexp.MustCompile(`(?s)<style[^>]*>(.*?)</style>`)
+	check := func(where, text string) {
+		t.Helper()
+		for i := 0; i < len(text); i++ {
+			if text[i] >= 0x80 {
+				t.Errorf("%s: a byte past ASCII at %d: %q (part opening %.60q)", where, i, text[max(0, i-30):min(len(text), i+10)], text)
+				return
+			}
+		}
+	}
+	for name, schema := range offlineSchemas {
+		res, err := NewOffline().Generate(context.Background(), Request{Tool: Tool{
+			Name: "tool_" + strings.ReplaceAll(name, " ", "_"), Description: "Caf\u00e9 \u2615 r\u00e9sum\u00e9 \u2014 \u20ac", InputSchema: json.RawMessage(schema)}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		scripts, err := pagepack.PackedScripts(res.HTML)
+		if err != nil || len(scripts) == 0 {
+			t.Fatalf("%s: packed scripts %d, %v", name, len(scripts), err)
+		}
+		for i, s := range scripts {
+			check(fmt.Sprintf("%s: packed script %d", name, i), s)
+		}
+		page, err := pagepack.Unpack(res.HTML)
+		if err != nil {
+			t.Fatal(err)
+		}
+		styles := reStyle.FindAllStringSubmatch(page, -1)
+		if len(styles) == 0 {
+			t.Fatalf("%s: no style in the unpacked page", name)
+		}
+		for i, m := range styles {
+			check(fmt.Sprintf("%s: style %d", name, i), m[1])
+		}
+	}
+	for i, set := range viewdefs.DeferredParts() {
+		for j, p := range set {
+			check(fmt.Sprintf("deferred set %d part %d", i, j), p.Text)
+		}
+	}
 }
 
 func TestOfflineOutputIsSelfContained(t *testing.T) {

@@ -47,7 +47,9 @@ func TestBuildKeepsOutputASCII(t *testing.T) {
 	if _, err := Build(Unit{Out: "x/min/b.js"}, "window.b = /^[$\\u20ac]$/.test(window.c);"); err != nil {
 		t.Fatalf("escaped in the source: %v", err)
 	}
-	if _, err := Build(Unit{Out: "x/min/c.js"}, "window.b = /^[$\u20ac]$/.test(window.c);"); err == nil || !strings.Contains(err.Error(), "x/min/c.js") {
+	// esbuild (v0.28) prints a regular expression as written: were it to
+	// escape one, this case would need another way to reach the check.
+	if _, err := Build(Unit{Out: "x/min/c.js"}, "window.b = /^[$\u20ac]$/.test(window.c);"); err == nil || !strings.Contains(err.Error(), "x/min/c.js") || !strings.Contains(err.Error(), "past ASCII") {
 		t.Fatalf("a regular expression with a euro sign in it: %v; want an error naming the unit", err)
 	}
 }
